@@ -1,0 +1,69 @@
+# tinyaot - an ahead-of-time compiler from .tflite to C99.
+#
+#   make             build/tinyaot
+#   make test        every test, once plain and once under ASan+UBSan;
+#                    ends with one line "N passed, N failed"
+#   make bench       memory, speed and size reports (bench/)
+#   make fuzz        libFuzzer on the .tflite reader (clang), bounded time
+#
+# Configuration by make variables: CC, CFLAGS, BUILD, SAN=1.
+# Sources are found by wildcard: a new compiler/*.c, runtime/*/*.c or
+# tests/*/test_*.c is built without editing this file.
+
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+BUILD   ?= build
+WARN    := -Wall -Wextra -Werror
+SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+ifeq ($(SAN),1)
+  CFLAGS := -O1 -g $(SANFLAGS)
+  LDFLAGS += $(SANFLAGS)
+endif
+
+HOST_CFLAGS := -std=c11 $(WARN) $(CFLAGS) -Icompiler -Iruntime/include -MMD -MP
+RT_CFLAGS   := -std=c99 -pedantic $(WARN) $(CFLAGS) -Iruntime/include -MMD -MP
+LDLIBS      += -lm
+
+COMPILER_SRC := $(sort $(wildcard compiler/*.c))
+RUNTIME_SRC  := $(sort $(wildcard runtime/*/*.c))
+TEST_SRC     := $(sort $(wildcard tests/*/test_*.c))
+
+COMPILER_OBJ := $(COMPILER_SRC:%.c=$(BUILD)/%.o)
+RUNTIME_OBJ  := $(RUNTIME_SRC:%.c=$(BUILD)/%.o)
+LIB_OBJ      := $(filter-out $(BUILD)/compiler/main.o,$(COMPILER_OBJ)) $(RUNTIME_OBJ)
+TEST_BIN     := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
+
+.PHONY: all test test-build bench fuzz clean check-arm
+all: $(BUILD)/tinyaot
+
+$(BUILD)/tinyaot: $(COMPILER_OBJ) $(RUNTIME_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/compiler/%.o: compiler/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) -c -o $@ $<
+
+$(BUILD)/runtime/%.o: runtime/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(RT_CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: tests/%.c $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) -Itests $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
+
+test-build: $(BUILD)/tinyaot $(TEST_BIN)
+
+# make test: the plain build, then the sanitizer build, then one summary.
+test:
+	@$(MAKE) --no-print-directory test-build
+	@$(MAKE) --no-print-directory test-build SAN=1 BUILD=$(BUILD)/san
+	@rm -f $(BUILD)/test-results.txt
+	@sh tests/run.sh $(BUILD) "" $(BUILD)/test-results.txt
+	@sh tests/run.sh $(BUILD)/san "$(SANFLAGS)" $(BUILD)/test-results.txt
+	@sh tests/summary.sh $(BUILD)/test-results.txt
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,256 @@
+/*
+ * util.c - the arena, error reporting, files, and the op/dtype tables.
+ *
+ * The arena is a list of large blocks; arena_alloc() bumps a pointer and
+ * never frees.  arena_reset() releases every block (the fuzzer and the
+ * robustness test reuse one process for many inputs).  Size arithmetic
+ * goes through mul_overflows()/add_overflows().
+ */
+#include "tinyaot.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------- arena */
+
+typedef struct Block {
+  struct Block *next;
+  size_t used, cap;
+  _Alignas(16) unsigned char data[];
+} Block;
+
+static Block *blocks;
+
+void *arena_alloc(size_t n) {
+  n = (n + 15) & ~(size_t)15;
+  if (n == 0)
+    n = 16;
+  if (!blocks || blocks->cap - blocks->used < n) {
+    size_t cap = n > (1u << 20) ? n : (1u << 20);
+    Block *b = malloc(sizeof(Block) + cap);
+    if (!b)
+      die("out of memory (%zu bytes)", n);
+    b->next = blocks;
+    b->used = 0;
+    b->cap = cap;
+    blocks = b;
+  }
+  void *p = blocks->data + blocks->used;
+  blocks->used += n;
+  memset(p, 0, n);
+  return p;
+}
+
+void *arena_array(size_t count, size_t size) {
+  size_t n;
+  if (mul_overflows(count, size, &n))
+    die("allocation of %zu x %zu bytes overflows", count, size);
+  return arena_alloc(n);
+}
+
+char *arena_strdup(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *p = arena_alloc(n);
+  memcpy(p, s, n);
+  return p;
+}
+
+char *arena_printf(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  if (n < 0)
+    die("vsnprintf failed");
+  char *p = arena_alloc((size_t)n + 1);
+  va_start(ap, fmt);
+  vsnprintf(p, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  return p;
+}
+
+void arena_reset(void) {
+  while (blocks) {
+    Block *next = blocks->next;
+    free(blocks);
+    blocks = next;
+  }
+}
+
+bool mul_overflows(size_t a, size_t b, size_t *out) {
+  if (b != 0 && a > SIZE_MAX / b)
+    return true;
+  *out = a * b;
+  return false;
+}
+
+bool add_overflows(size_t a, size_t b, size_t *out) {
+  if (a > SIZE_MAX - b)
+    return true;
+  *out = a + b;
+  return false;
+}
+
+/* ------------------------------------------------------------ errors */
+
+char error_message[1024];
+jmp_buf *error_jmp;
+
+static TA_NORETURN void raise_error(void) {
+  if (error_jmp)
+    longjmp(*error_jmp, 1);
+  fprintf(stderr, "%s\n", error_message);
+  exit(1);
+}
+
+void error_at(const Graph *g, int op, const char *fmt, ...) {
+  const char *path = g && g->path ? g->path : "<model>";
+  int n;
+  if (g && op >= 0 && op < g->nops)
+    n = snprintf(error_message, sizeof error_message, "%s: op %d (%s): ",
+                 path, op, op_display_name(g, op));
+  else
+    n = snprintf(error_message, sizeof error_message, "%s: ", path);
+  if (n < 0 || (size_t)n >= sizeof error_message)
+    n = 0;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(error_message + n, sizeof error_message - (size_t)n, fmt, ap);
+  va_end(ap);
+  raise_error();
+}
+
+void error_file(const char *path, const char *fmt, ...) {
+  int n = snprintf(error_message, sizeof error_message, "%s: ",
+                   path ? path : "<model>");
+  if (n < 0 || (size_t)n >= sizeof error_message)
+    n = 0;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(error_message + n, sizeof error_message - (size_t)n, fmt, ap);
+  va_end(ap);
+  raise_error();
+}
+
+void die_at(const char *file, int line, const char *fmt, ...) {
+  fprintf(stderr, "tinyaot: internal error at %s:%d: ", file, line);
+  va_list ap;
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+  abort();
+}
+
+/* ------------------------------------------------------------- files */
+
+uint8_t *read_file(const char *path, size_t *size) {
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    error_file(path, "cannot open: %s", strerror(errno));
+  if (fseek(f, 0, SEEK_END) != 0) {
+    fclose(f);
+    error_file(path, "cannot seek: %s", strerror(errno));
+  }
+  long n = ftell(f);
+  if (n < 0 || fseek(f, 0, SEEK_SET) != 0) {
+    fclose(f);
+    error_file(path, "cannot tell its size");
+  }
+  uint8_t *buf = arena_alloc((size_t)n + 1);
+  if (n > 0 && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+    fclose(f);
+    error_file(path, "read error");
+  }
+  fclose(f);
+  *size = (size_t)n;
+  return buf;
+}
+
+/* -------------------------------------------------------- the tables */
+
+static const struct {
+  const char *name;
+  int code;
+} op_table[] = {
+#define X(e, code, name) {name, code},
+#include "ops.h"
+#undef X
+};
+
+const char *op_name(OpKind kind) {
+  if ((unsigned)kind >= OP_COUNT)
+    unreachable();
+  return op_table[kind].name;
+}
+
+int op_tflite_code(OpKind kind) {
+  if ((unsigned)kind >= OP_COUNT)
+    unreachable();
+  return op_table[kind].code;
+}
+
+bool op_from_tflite_code(int code, OpKind *kind) {
+  for (int i = 0; i < OP_COUNT; i++) {
+    if (op_table[i].code == code) {
+      *kind = (OpKind)i;
+      return true;
+    }
+  }
+  return false;
+}
+
+const char *op_display_name(const Graph *g, int i) {
+  const Op *op = &g->ops[i];
+  if (op->kind == OP_CUSTOM)
+    return arena_printf("CUSTOM:%s", op->custom_name ? op->custom_name : "?");
+  return op_name(op->kind);
+}
+
+static const struct {
+  const char *name;
+  int code, bits;
+} dtype_table[] = {
+#define X(e, code, name, bits) {name, code, bits},
+    DTYPE_LIST(X)
+#undef X
+};
+
+const char *dtype_name(DType dt) {
+  if ((unsigned)dt >= DT_COUNT)
+    unreachable();
+  return dtype_table[dt].name;
+}
+
+int dtype_bits(DType dt) {
+  if ((unsigned)dt >= DT_COUNT)
+    unreachable();
+  return dtype_table[dt].bits;
+}
+
+bool dtype_from_tflite(int code, DType *dt) {
+  for (int i = 0; i < DT_COUNT; i++) {
+    if (dtype_table[i].code == code) {
+      *dt = (DType)i;
+      return true;
+    }
+  }
+  return false;
+}
+
+/* ----------------------------------------------------------- tensors */
+
+int64_t tensor_elems(const Tensor *t) {
+  int64_t n = 1;
+  for (int i = 0; i < t->ndims; i++)
+    n *= t->dims[i]; /* the reader bounds every tensor's size */
+  return n;
+}
+
+size_t tensor_bytes(const Tensor *t) {
+  return (size_t)tensor_elems(t) * (size_t)((dtype_bits(t->dtype) + 7) / 8);
+}
+
+bool is_const(const Tensor *t) { return t->data != NULL; }
