@@ -34,8 +34,13 @@ RUNTIME_OBJ  := $(RUNTIME_SRC:%.c=$(BUILD)/%.o)
 LIB_OBJ      := $(filter-out $(BUILD)/compiler/main.o,$(COMPILER_OBJ)) $(RUNTIME_OBJ)
 TEST_BIN     := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 
-.PHONY: all test test-build bench fuzz clean check-arm
+.PHONY: all test test-build bench fuzz clean
 all: $(BUILD)/tinyaot
+
+# Further targets live in mk/*.mk, one file per area (fuzz, bench, arm,
+# ...).  They add to BENCH_TARGETS (run by make bench).
+BENCH_TARGETS :=
+-include $(sort $(wildcard mk/*.mk))
 
 $(BUILD)/tinyaot: $(COMPILER_OBJ) $(RUNTIME_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -62,6 +67,8 @@ test:
 	@sh tests/run.sh $(BUILD) "" $(BUILD)/test-results.txt
 	@sh tests/run.sh $(BUILD)/san "$(SANFLAGS)" $(BUILD)/test-results.txt
 	@sh tests/summary.sh $(BUILD)/test-results.txt
+
+bench: $(BUILD)/tinyaot $(BENCH_TARGETS)
 
 clean:
 	rm -rf $(BUILD)

@@ -162,7 +162,9 @@ typedef struct Op {
   int *intermediates; /* LSTM quantization-only tensors */
   int nintermediates;
   Options opt;
-  void *lowered; /* lower.c's record for this op */
+  void *lowered;        /* lower.c's record for this op */
+  size_t scratch_bytes; /* kernel scratch (lower.c asks the kernel) */
+  int scratch_buffer;   /* its Buffer in the Plan, or -1 */
 } Op;
 
 typedef struct {
@@ -254,5 +256,61 @@ void verify(const Graph *g);
 /* ----------------------------------------------------------- print.c */
 
 void print_inspect(FILE *out, const Graph *g, bool json);
+
+/* ----------------------------------------------------------- quant.c */
+
+/* Host-side quantization arithmetic shared by the lowerings
+ * (TFLite's QuantizeMultiplier and friends). */
+
+/* ----------------------------------------------------------- passes.c */
+
+/* ----------------------------------------------------------- lower.c */
+
+/* ------------------------------------------- storage.c, schedule.c, plan.c */
+
+/* A memory pool: one region the caller provides ("workspace" by default). */
+typedef struct {
+  const char *name;
+  size_t limit; /* bytes; SIZE_MAX = unbounded */
+  size_t used;  /* bytes the plan needs in it */
+} Pool;
+
+/* One planned buffer: the storage of one or more tensors (a base and its
+ * views), or one op's kernel scratch. */
+typedef struct {
+  int id;           /* storage id */
+  size_t bytes;     /* exact size: elements * ceil(bits / 8) */
+  size_t align;
+  int first, last;  /* schedule steps: first write, last read (inclusive) */
+  int *tensors;     /* tensors stored here; empty for scratch */
+  int ntensors;
+  int scratch_op;   /* >= 0: scratch of this op, live only during it */
+  bool persistent;  /* variable tensor: in the persistent area, never shared */
+  bool external;    /* model input/output in a caller buffer: not planned */
+  int pool;         /* index into Plan.pools (-1 when external) */
+  size_t offset;    /* within its pool (or the persistent area) */
+} Buffer;
+
+typedef struct {
+  Pool *pools;
+  int npools;
+  size_t align;         /* default 16 */
+  bool io_in_workspace; /* plan inputs/outputs inside the workspace */
+  const char *algo;     /* "best" by default */
+} PlanOptions;
+
+typedef struct {
+  Buffer *bufs;
+  int nbufs;
+  Pool *pools;
+  int npools;
+  int *order;           /* schedule: op indices in execution order */
+  int norder;
+  size_t lower_bound;   /* largest sum of live buffer sizes at one step */
+  size_t persistent_bytes;
+  const char *algo;     /* the algorithm whose result was kept */
+} Plan;
+
+/* ----------------------------------------------------------- emit.c */
 
 #endif
