@@ -31,6 +31,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -239,6 +240,12 @@ static const char *tensor_addr(Emit *e, int t, bool writable) {
       die("op writes constant tensor %d", t);
     e->const_used[t] = true;
     return arena_printf("%s_t%d", e->P, t);
+  }
+  if (x->storage < 0 && x->view_of >= 0 && is_const(&e->g->tensors[x->view_of])) {
+    if (writable)
+      die("op writes tensor %d, a view of a constant", t);
+    e->const_used[x->view_of] = true;
+    return arena_printf("(const %s *)%s_t%d", ct, e->P, x->view_of);
   }
   const Buffer *b = buffer_of(e, t);
   int io = e->io_of_buf[b - e->p->bufs];
@@ -609,6 +616,8 @@ static const char *arg_text(Emit *e, int i, const Lowered *l,
     const ConstObj *c = &l->consts[a->index];
     return arena_printf("%s%s", c->init ? "&" : "", const_symbol(e, i, c));
   }
+  case ARG_NULL:
+    return "NULL";
   case ARG_INT:
     if (a->value == INT32_MIN)
       return "(-2147483647 - 1)";
@@ -646,6 +655,7 @@ static void emit_runner(Emit *e) {
   /* The body first (it marks what the declarations need). */
   char *body = NULL;
   size_t body_len = 0;
+  bool uses_copy = false;
   FILE *b = open_memstream(&body, &body_len);
   if (!b)
     die("open_memstream failed");
@@ -661,7 +671,14 @@ static void emit_runner(Emit *e) {
     fputc('\n', b);
     put_op_comment(b, e, i);
     if (l->kernel) {
-      fprintf(b, "  st = %s(", l->kernel);
+      const char *fn = l->kernel;
+      if (fn[0] == '@') { /* a helper defined in the runner itself */
+        if (strcmp(fn, "@copy"))
+          die("unknown local helper %s", fn);
+        uses_copy = true;
+        fn = arena_printf("%s_copy", e->P);
+      }
+      fprintf(b, "  st = %s(", fn);
       for (int k = 0; k < l->nargs; k++)
         fprintf(b, "%s%s", k ? ",\n      " : "", arg_text(e, i, l, &l->args[k]));
       fprintf(b, ");\n  if (st != TA_OK)\n    return st;\n");
@@ -680,7 +697,7 @@ static void emit_runner(Emit *e) {
           " * the offset the memory plan (%s_plan.json) gave it.\n"
           " */\n",
           name, comment_safe(e->o->model), e->P);
-  fprintf(f, "#include \"%s.h\"\n#include \"ta_kernels.h\"\n\n", e->P);
+  fprintf(f, "#include \"%s.h\"\n\n#include <float.h>\n#include <stddef.h>\n\n#include \"ta_kernels.h\"\n\n", e->P);
   fprintf(f,
           "/* Define %s_TENSOR_HOOK to a function name to see every tensor\n"
           " * right after it is produced: void hook(int tensor_index,\n"
@@ -740,6 +757,18 @@ static void emit_runner(Emit *e) {
   if (any)
     fputc('\n', f);
 
+  if (uses_copy)
+    fprintf(f,
+            "/* A copy the memory plan could not avoid (RESHAPE and the like). */\n"
+            "static ta_status %s_copy(size_t bytes, const void *in, void *out) {\n"
+            "  const uint8_t *s = (const uint8_t *)in;\n"
+            "  uint8_t *d = (uint8_t *)out;\n"
+            "  size_t i;\n"
+            "  for (i = 0; i < bytes; i++)\n"
+            "    d[i] = s[i];\n"
+            "  return TA_OK;\n"
+            "}\n\n",
+            e->P);
   fprintf(f, "int %s_run(const struct %s_inputs *inputs, struct %s_outputs *outputs,\n"
              "    %s) {\n",
           e->P, e->P, e->P, ws_params(e));
@@ -1010,7 +1039,7 @@ static void select_runtime(const Emit *e, bool *need) {
   const Graph *g = e->g;
   for (int i = 0; i < g->nops; i++) {
     const Lowered *l = op_lowered(&g->ops[i]);
-    if (l->kernel && nwork < 4096)
+    if (l->kernel && l->kernel[0] != '@' && nwork < 4096)
       work[nwork++] = l->kernel;
   }
   for (int i = 0; i < nruntime_files; i++) {
@@ -1054,7 +1083,7 @@ static void select_runtime(const Emit *e, bool *need) {
   }
   for (int i = 0; i < g->nops; i++) {
     const Lowered *l = op_lowered(&g->ops[i]);
-    if (!l->kernel)
+    if (!l->kernel || l->kernel[0] == '@')
       continue;
     bool found = false;
     for (int f = 0; f < nruntime_files && !found; f++)
@@ -1160,13 +1189,17 @@ EmitResult emit(const Graph *g, const Plan *p, const EmitOptions *o,
   const char **taken = arena_array((size_t)(g->ninputs + g->noutputs) + 1,
                                    sizeof(char *));
   int ntaken = 0;
-  for (int i = 0; i < g->ninputs; i++)
-    taken[ntaken++] = e.in_name[i] = member_name(
-        g->tensors[g->inputs[i]].name, "input", i, taken, ntaken);
+  for (int i = 0; i < g->ninputs; i++) {
+    e.in_name[i] = member_name(g->tensors[g->inputs[i]].name, "input", i,
+                               taken, ntaken);
+    taken[ntaken++] = e.in_name[i];
+  }
   ntaken = 0; /* inputs and outputs are separate structs */
-  for (int i = 0; i < g->noutputs; i++)
-    taken[ntaken++] = e.out_name[i] = member_name(
-        g->tensors[g->outputs[i]].name, "output", i, taken, ntaken);
+  for (int i = 0; i < g->noutputs; i++) {
+    e.out_name[i] = member_name(g->tensors[g->outputs[i]].name, "output", i,
+                                taken, ntaken);
+    taken[ntaken++] = e.out_name[i];
+  }
   e.const_used = arena_array((size_t)g->ntensors + 1, sizeof(bool));
   find_io_buffers(&e);
 

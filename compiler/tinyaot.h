@@ -409,6 +409,7 @@ typedef enum {
   ARG_SCRATCH, /* the op's planned scratch, or NULL without one */
   ARG_CONST,   /* index: into Lowered.consts; passed as &obj / array */
   ARG_INT,     /* value: an integer literal */
+  ARG_NULL,    /* a null pointer (an optional input left out) */
 } ArgKind;
 
 typedef struct {
