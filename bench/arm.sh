@@ -10,8 +10,9 @@
 #           read-only data, initial values), weights = <prefix>_weights.c,
 #           both from the linker's map file (tests/arm/mapsize.awk);
 #   RAM     workspace (the .workspace section, <PREFIX>_WORKSPACE_SIZE),
-#           persistent state (RAM the generated code and kernels keep in
-#           .data/.bss: state of models with variable tensors), I/O buffers
+#           persistent state (<PREFIX>_PERSISTENT_SIZE: the state of models
+#           with variable tensors, plus anything the generated code and
+#           kernels keep in .data/.bss, normally nothing), I/O buffers
 #           (the model's inputs and outputs, each rounded to 16 bytes), and
 #           the stack high-water of one <prefix>_run() call, measured by
 #           painting the stack;
@@ -70,7 +71,7 @@ bench_model() {
             "$b/sizes" | sort -u | tr '\n' ' ')
     printf '%s\t%s %s\tok\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$m" "$T_NAME" "$opt" \
       "$(sz flash_gen)" "$(sz flash_rt)" "$(sz flash_weights)" "$(sz workspace)" \
-      "$(( $(sz ram_gen) + $(sz ram_rt) ))" "$(log_value "$b/case0/run.log" io)" \
+      "$(( $(log_value "$b/case0/run.log" persistent) + $(sz ram_gen) + $(sz ram_rt) ))" "$(log_value "$b/case0/run.log" io)" \
       "$(log_value "$b/case0/run.log" stack_run)" "$instr" "$ok" "${needs:-none}"
   done
 }
