@@ -98,11 +98,14 @@ typedef struct {
 
 typedef struct Tensor {
   int index; /* position in subgraph 0's tensor table */
-  const char *name;
+  const char *name; /* points into the file; "" when absent */
   DType dtype;
   int ndims;
-  int32_t dims[MAX_DIMS];
+  int32_t dims[MAX_DIMS]; /* each >= 0; the byte size is bounded (tflite.c) */
+  int nsignature;         /* shape_signature: 0 when absent, else ndims */
+  int32_t signature[MAX_DIMS]; /* -1 = dynamic (verify.c refuses it) */
   Quant q;
+  int buffer;          /* index in the model's buffer table (0 = none) */
   const uint8_t *data; /* constant bytes (points into the file), or NULL */
   size_t ndata;        /* bytes at data */
   bool is_variable;    /* persistent state (LSTM/SVDF) */
@@ -113,12 +116,44 @@ typedef struct Tensor {
   int view_of;         /* tensor this one aliases (passes.c), or -1 */
 } Tensor;
 
+/* Groups of Options fields; Options.fields says which ones an op has. */
+enum {
+  OPTF_PADDING = 1 << 0,   /* padding */
+  OPTF_STRIDE = 1 << 1,    /* stride_w, stride_h */
+  OPTF_DILATION = 1 << 2,  /* dilation_w, dilation_h */
+  OPTF_FILTER = 1 << 3,    /* filter_w, filter_h */
+  OPTF_ACTIVATION = 1 << 4,
+  OPTF_DEPTH_MULT = 1 << 5,
+  OPTF_BETA = 1 << 6,
+  OPTF_ALPHA = 1 << 7,
+  OPTF_AXIS = 1 << 8,
+  OPTF_NUM = 1 << 9,
+  OPTF_KEEP_DIMS = 1 << 10,
+  OPTF_FC = 1 << 11,       /* keep_num_dims, weights_format */
+  OPTF_RESIZE = 1 << 12,   /* align_corners, half_pixel_centers */
+  OPTF_SLICE_MASKS = 1 << 13, /* begin_mask ... shrink_axis_mask, offset */
+  OPTF_OUT_TYPE = 1 << 14,
+  OPTF_CAST = 1 << 15,     /* in_dtype, out_dtype */
+  OPTF_NEW_SHAPE = 1 << 16,
+  OPTF_SQUEEZE_DIMS = 1 << 17,
+  OPTF_LSTM = 1 << 18,     /* cell_clip, proj_clip, time_major */
+  OPTF_RANK = 1 << 19,
+  OPTF_POT_SCALE = 1 << 20,
+  OPTF_BLOCK_SIZE = 1 << 21,
+  OPTF_BATCH_DIMS = 1 << 22,
+  OPTF_ADJ = 1 << 23,      /* adj_x, adj_y */
+  OPTF_ASYMMETRIC = 1 << 24,
+  OPTF_BIAS_TYPE = 1 << 25,
+};
+
 /*
  * Builtin options of every op kind, flattened: each op reads the fields
- * its TFLite options table has; the rest stay at their defaults (0,
- * except where noted in tflite.c).
+ * its TFLite options table has (listed in `fields`); the rest stay at
+ * their defaults (0, except where noted).  When the file leaves the
+ * table out, the op still has the fields, at the schema's defaults.
  */
 typedef struct {
+  unsigned fields; /* OPTF_* groups this op has */
   Padding padding;
   int stride_w, stride_h;
   int dilation_w, dilation_h; /* default 1 */
@@ -146,6 +181,12 @@ typedef struct {
   bool time_major;            /* LSTM */
   int rank;                   /* SVDF */
   bool pot_scale_int16;       /* ADD/SUB int16 (default true) */
+  int block_size;             /* DEPTH_TO_SPACE, SPACE_TO_DEPTH */
+  int batch_dims;             /* GATHER */
+  bool adj_x, adj_y;          /* BATCH_MATMUL */
+  bool diagonal_recurrent_tensors; /* UNIDIRECTIONAL_SEQUENCE_LSTM */
+  DType quantized_bias_type;  /* CONV_2D, FULLY_CONNECTED, TRANSPOSE_CONV;
+                                 FLOAT32 (0) = not set */
 } Options;
 
 typedef struct Op {
@@ -167,6 +208,8 @@ typedef struct Op {
   int scratch_buffer;   /* its Buffer in the Plan, or -1 */
 } Op;
 
+/* One Model.metadata entry ("min_runtime_version", "OfflineMemoryAllocation",
+ * ...): its name and the bytes of its buffer (pointing into the file). */
 typedef struct {
   const char *key;
   const uint8_t *data;
@@ -243,8 +286,12 @@ bool is_const(const Tensor *t);         /* has data in the model */
 /* Parses a .tflite file held in memory (not copied: the Graph points into
  * `buf`, which must outlive it).  Every offset is bounds-checked; any
  * problem ends in error_at()/error_file().  Reads subgraph 0 only and
- * refuses models with control flow. */
+ * refuses models with control flow.  Contract: doc/ir.md. */
 Graph *read_tflite(const char *path, const uint8_t *buf, size_t size);
+/* The metadata entry named `key`, or NULL. */
+const Metadata *find_metadata(const Graph *g, const char *key);
+/* Name of a TFLite BuiltinOperator code for messages ("SIN"), or NULL. */
+const char *tflite_builtin_name(int code);
 
 /* ----------------------------------------------------------- verify.c */
 
@@ -259,8 +306,92 @@ void print_inspect(FILE *out, const Graph *g, bool json);
 
 /* ----------------------------------------------------------- quant.c */
 
-/* Host-side quantization arithmetic shared by the lowerings
- * (TFLite's QuantizeMultiplier and friends). */
+/* Host-side quantization arithmetic shared by the lowerings: the
+ * parameters TFLite Micro's kernels compute in Prepare, computed here the
+ * same way (same float/double steps), so the kernels in runtime/ get
+ * exactly TFLM's numbers.  Functions returning bool return false where
+ * TFLite would refuse the model (the caller reports it with error_at()).
+ * `rounding` is TA_ROUND_DOUBLE (TFLM) or TA_ROUND_SINGLE (TFLite built
+ * with TFLITE_SINGLE_ROUNDING); it changes a few saturation limits. */
+
+#include "ta_types.h"
+
+/* QuantizeMultiplier: real = mult * 2^(shift - 31), mult in [2^30, 2^31)
+ * (frexp, round half away from zero); 0 -> (0, 0); shift < -31 flushes
+ * to (0, 0); single rounding saturates shift > 30 to (2^31 - 1, 30).
+ * false for a negative or non-finite real. */
+bool quantize_multiplier(double real, int rounding, int32_t *mult, int32_t *shift);
+/* QuantizeMultiplierSmallerThanOneExp: 0 < real < 1, shift <= 0. */
+bool quantize_multiplier_smaller_than_one_exp(double real, int rounding,
+                                              int32_t *mult, int32_t *shift);
+/* QuantizeMultiplierGreaterThanOne: real > 1, shift >= 0. */
+bool quantize_multiplier_greater_than_one(double real, int rounding,
+                                          int32_t *mult, int32_t *shift);
+
+/* CONV_2D, DEPTHWISE_CONV_2D (per channel or per tensor alike) and
+ * per-channel FULLY_CONNECTED: real = (double)in * (double)filter /
+ * (double)out (PopulateConvolutionQuantizationParams). */
+bool conv_multiplier(float in_scale, float filter_scale, float out_scale, int rounding,
+                     int32_t *mult, int32_t *shift);
+/* Per-tensor FULLY_CONNECTED: real = (double)(float)(in * filter) /
+ * (double)out - the float product of GetQuantizedConvolutionMultipler. */
+bool fc_multiplier(float in_scale, float filter_scale, float out_scale, int rounding,
+                   int32_t *mult, int32_t *shift);
+
+/* CalculateActivationRangeQuantized: the [qmin, qmax] of dt (int8, uint8,
+ * int16) narrowed by the fused activation: zero_point + round(f / scale)
+ * (float division, round half away) for f = 0, 6, -1, 1.  false for
+ * another dtype or ACT_TANH/ACT_SIGN_BIT. */
+bool activation_range_quantized(Activation act, DType dt, float scale, int32_t zero_point,
+                                int32_t *act_min, int32_t *act_max);
+/* CalculateActivationRange (float): NONE -> [-FLT_MAX, FLT_MAX], RELU ->
+ * [0, FLT_MAX], RELU6 -> [0, 6], RELU_N1_TO_1 -> [-1, 1]. */
+bool activation_range_float(Activation act, float *act_min, float *act_max);
+
+/* ComputeOutSize: SAME -> ceil(in / stride), VALID -> (in - effective
+ * filter + stride) / stride with effective = (filter - 1) * dilation + 1. */
+int32_t compute_out_size(Padding pad, int32_t in, int32_t filter, int32_t stride,
+                         int32_t dilation);
+/* ComputePaddingHeightWidth: output size and top/left padding
+ * (max(0, ((out - 1) * stride + effective - in)) / 2) of one spatial axis;
+ * call once for height and once for width. */
+void compute_padding(Padding pad, int32_t in, int32_t filter, int32_t stride,
+                     int32_t dilation, int32_t *out, int32_t *pad_before);
+
+/* SOFTMAX int8 -> int8/int16: input_multiplier and input_left_shift from
+ * PreprocessSoftmaxScaling(beta, input_scale, 5 integer bits), diff_min =
+ * -CalculateInputRadius(5, left_shift, 31).  Fills p except outer/depth. */
+bool softmax_params(float beta, float input_scale, int rounding, ta_softmax_params *p);
+
+/* ADD: offsets, left_shift (20 for int8, 15 for int16 output), the three
+ * multipliers (QuantizeMultiplierSmallerThanOneExp of s1 / (2 max(s1, s2)),
+ * s2 / (2 max), 2 max / (2^left_shift * so)) and the activation range.
+ * out_dt DT_INT8 or DT_INT16.  For float ADD use activation_range_float(). */
+bool add_params(float s1, int32_t zp1, float s2, int32_t zp2, float so, int32_t zpo,
+                DType out_dt, Activation act, int rounding, ta_add_params *p);
+
+/* QUANTIZE int -> int: multiplier/shift of (double)in_scale /
+ * (double)out_scale (QuantizeMultiplier), zero points.  Fills p except
+ * size. */
+bool requant_params(float in_scale, int32_t in_zp, float out_scale, int32_t out_zp,
+                    int rounding, ta_requant_params *p);
+
+/* Folded biases for ta_conv2d_fold_s8 / ta_fully_connected_fold_s8
+ * (filter [nout][per_out]) and ta_depthwise_conv2d_fold_s8 (filter
+ * [taps][nout]): out[o] = (bias ? bias[o] : 0) + input_offset * sum of
+ * filter row/column o.  out has nout entries. */
+void fold_bias_s8(const int8_t *filter, int32_t nout, int32_t per_out, const int32_t *bias,
+                  int32_t input_offset, int32_t *out);
+void fold_bias_depthwise_s8(const int8_t *filter, int32_t taps, int32_t nout,
+                            const int32_t *bias, int32_t input_offset, int32_t *out);
+
+/* The walk of a broadcasting binary op: shapes (outermost first, ranks up
+ * to TA_MAX_DIMS, aligned at the innermost dimension as numpy) -> b, with
+ * size-1 output dimensions dropped and mergeable neighbours merged.  false
+ * when the shapes do not broadcast.  The output shape itself is the
+ * elementwise max; out_shape (may be NULL) receives it, *out_ndims its rank. */
+bool make_broadcast(const int32_t *shape1, int n1, const int32_t *shape2, int n2,
+                    ta_bcast *b, int32_t *out_shape, int *out_ndims);
 
 /* ----------------------------------------------------------- passes.c */
 

@@ -2,13 +2,236 @@
  * ta_kernels.h - the public API of tinyaot's kernel library.
  *
  * One kernel per file under runtime/<family>/, named after it:
- * ta_<op>[_<variant>]_<dtype>.  Kernels that need scratch memory have
+ * ta_<op>[_<variant>]_<dtype> (for two-type kernels: input type, then
+ * output type).  Kernels that need scratch memory have
  * <kernel>_scratch_size(), which the compiler links and calls while
- * planning, so the planned size and the kernel's use agree.
+ * planning, so the planned size and the kernel's use agree; they take a
+ * `void *scratch` last (may be NULL when the size is 0).
+ *
+ * Integer kernels reproduce TensorFlow Lite Micro's reference kernels
+ * (tensorflow/lite/kernels/internal/reference/...) bit for bit, with the
+ * requantization rounding chosen by ta_quant.rounding (or the params'
+ * `rounding`).  Float kernels follow TFLM's reference float kernels, in
+ * the same summation order.  All kernels return TA_OK, or TA_ERR_ARG for
+ * inconsistent shapes/parameters (checked once per call, never per
+ * element).  Fixed-point helpers shared by all kernels: ta_fixedpoint.h.
+ *
+ * The parameter structs are in ta_types.h; compiler/quant.c fills them.
  */
 #ifndef TA_KERNELS_H
 #define TA_KERNELS_H
 
 #include "ta_types.h"
+
+/* ================================================================ CONV_2D */
+
+/*
+ * ta_conv2d_s8 - int8 CONV_2D, per-tensor or per-channel requantization
+ * (reference_integer_ops::ConvPerChannel):
+ *
+ *   acc = bias[oc] + sum_{ky,kx,ic, tap inside the input}
+ *           filter[oc][ky][kx][ic] * (in[n][iy][ix][g*fc + ic] + input_offset)
+ *   iy = oy*stride_h - pad_h + ky*dilation_h  (likewise x)
+ *   out = clamp(requant(acc, q, oc) + output_offset, act_min, act_max)
+ *
+ * in_dims NHWC; filter_dims {n = out channels, h, w, c = filter input
+ * channels}; in c must be a multiple of filter c (grouped convolution:
+ * group g = oc / (out_c / groups)); out_dims given by the compiler
+ * (compute_padding()).  bias: TFLite's int32 bias, or NULL.  Taps outside
+ * the input count as zero (padding is the input zero point).
+ * scratch: ta_conv2d_s8_scratch_size() bytes.
+ */
+size_t ta_conv2d_s8_scratch_size(const ta_conv_params *p, const ta_dims *in_dims,
+                                 const ta_dims *filter_dims, const ta_dims *out_dims);
+ta_status ta_conv2d_s8(const ta_conv_params *p, const ta_quant *q,
+                       const ta_dims *in_dims, const int8_t *in,
+                       const ta_dims *filter_dims, const int8_t *filter,
+                       const int32_t *bias,
+                       const ta_dims *out_dims, int8_t *out, void *scratch);
+
+/*
+ * ta_conv2d_fold_s8 - the same result as ta_conv2d_s8, faster: `bias` is
+ * the folded bias (required, fold_bias_s8() with per_out = kh*kw*fc):
+ *
+ *   bias_fold[oc] = bias[oc] + input_offset * sum_{ky,kx,ic} filter[oc][ky][kx][ic]
+ *
+ * so the inner loop is a plain dot product; taps that fall in the padding
+ * subtract input_offset * filter again.
+ * scratch: ta_conv2d_fold_s8_scratch_size() bytes.
+ */
+size_t ta_conv2d_fold_s8_scratch_size(const ta_conv_params *p, const ta_dims *in_dims,
+                                      const ta_dims *filter_dims, const ta_dims *out_dims);
+ta_status ta_conv2d_fold_s8(const ta_conv_params *p, const ta_quant *q,
+                            const ta_dims *in_dims, const int8_t *in,
+                            const ta_dims *filter_dims, const int8_t *filter,
+                            const int32_t *bias_fold,
+                            const ta_dims *out_dims, int8_t *out, void *scratch);
+
+/*
+ * ta_conv2d_f32 - float CONV_2D (reference_ops::Conv):
+ *   out = clamp(sum_{ky,kx,ic} in*filter (in that order) + bias[oc],
+ *               act_min_f32, act_max_f32)
+ * bias may be NULL.  No scratch.
+ */
+ta_status ta_conv2d_f32(const ta_conv_params *p,
+                        const ta_dims *in_dims, const float *in,
+                        const ta_dims *filter_dims, const float *filter,
+                        const float *bias,
+                        const ta_dims *out_dims, float *out);
+
+/* ====================================================== DEPTHWISE_CONV_2D */
+
+/*
+ * ta_depthwise_conv2d_s8 - int8 DEPTHWISE_CONV_2D, any depth multiplier
+ * (reference_integer_ops::DepthwiseConvPerChannel):
+ *
+ *   oc = ic * depth_multiplier + m
+ *   acc = bias[oc] + sum_{ky,kx inside} filter[0][ky][kx][oc] * (in[n][iy][ix][ic] + input_offset)
+ *   out = clamp(requant(acc, q, oc) + output_offset, act_min, act_max)
+ *
+ * filter_dims {n = 1, h, w, c = out channels = in c * depth_multiplier}.
+ * bias may be NULL.  scratch: ta_depthwise_conv2d_s8_scratch_size().
+ */
+size_t ta_depthwise_conv2d_s8_scratch_size(const ta_conv_params *p, const ta_dims *in_dims,
+                                           const ta_dims *filter_dims, const ta_dims *out_dims);
+ta_status ta_depthwise_conv2d_s8(const ta_conv_params *p, const ta_quant *q,
+                                 const ta_dims *in_dims, const int8_t *in,
+                                 const ta_dims *filter_dims, const int8_t *filter,
+                                 const int32_t *bias,
+                                 const ta_dims *out_dims, int8_t *out, void *scratch);
+
+/*
+ * ta_depthwise_conv2d_fold_s8 - the same with a folded bias (required,
+ * fold_bias_depthwise_s8()):
+ *   bias_fold[oc] = bias[oc] + input_offset * sum_{ky,kx} filter[0][ky][kx][oc]
+ */
+size_t ta_depthwise_conv2d_fold_s8_scratch_size(const ta_conv_params *p,
+                                                const ta_dims *in_dims,
+                                                const ta_dims *filter_dims,
+                                                const ta_dims *out_dims);
+ta_status ta_depthwise_conv2d_fold_s8(const ta_conv_params *p, const ta_quant *q,
+                                      const ta_dims *in_dims, const int8_t *in,
+                                      const ta_dims *filter_dims, const int8_t *filter,
+                                      const int32_t *bias_fold,
+                                      const ta_dims *out_dims, int8_t *out, void *scratch);
+
+/* ta_depthwise_conv2d_f32 - float (reference_ops::DepthwiseConv): sum over
+ * ky, kx in that order, then + bias, then clamp.  bias may be NULL. */
+ta_status ta_depthwise_conv2d_f32(const ta_conv_params *p,
+                                  const ta_dims *in_dims, const float *in,
+                                  const ta_dims *filter_dims, const float *filter,
+                                  const float *bias,
+                                  const ta_dims *out_dims, float *out);
+
+/* ======================================================== FULLY_CONNECTED */
+
+/*
+ * ta_fully_connected_s8 - int8 FULLY_CONNECTED
+ * (reference_integer_ops::FullyConnected / FullyConnectedPerChannel):
+ *
+ *   acc = bias[o] + sum_i (filter[o][i] + filter_offset) * (in[b][i] + input_offset)
+ *   out[b][o] = clamp(requant(acc, q, o) + output_offset, act_min, act_max)
+ *
+ * Shapes in p (batches, in_depth, out_depth).  bias may be NULL.
+ */
+ta_status ta_fully_connected_s8(const ta_fc_params *p, const ta_quant *q,
+                                const int8_t *in, const int8_t *filter,
+                                const int32_t *bias, int8_t *out);
+
+/*
+ * ta_fully_connected_fold_s8 - the same with the input zero point folded
+ * into the bias (required; fold_bias_s8() with per_out = in_depth):
+ *   bias_fold[o] = bias[o] + input_offset * sum_i filter[o][i]
+ * Needs filter_offset == 0 (TA_ERR_ARG otherwise).
+ */
+ta_status ta_fully_connected_fold_s8(const ta_fc_params *p, const ta_quant *q,
+                                     const int8_t *in, const int8_t *filter,
+                                     const int32_t *bias_fold, int8_t *out);
+
+/* ta_fully_connected_f32 - float (reference_ops::FullyConnected):
+ * out = clamp(sum_i in*filter (i ascending) + bias[o]).  bias may be NULL. */
+ta_status ta_fully_connected_f32(const ta_fc_params *p,
+                                 const float *in, const float *filter,
+                                 const float *bias, float *out);
+
+/* ================================================================= POOLS */
+
+/*
+ * ta_avg_pool2d_s8 - int8 AVERAGE_POOL_2D (reference_integer_ops::AveragePool):
+ * the window clamped to the input; acc = sum, count = taps inside;
+ * out = clamp(acc > 0 ? (acc + count/2) / count : (acc - count/2) / count).
+ * Returns TA_ERR_ARG if a window has no tap inside the input.
+ */
+ta_status ta_avg_pool2d_s8(const ta_pool_params *p,
+                           const ta_dims *in_dims, const int8_t *in,
+                           const ta_dims *out_dims, int8_t *out);
+/* ta_max_pool2d_s8 - int8 MAX_POOL_2D: max over the clamped window, then
+ * clamp(act_min, act_max). */
+ta_status ta_max_pool2d_s8(const ta_pool_params *p,
+                           const ta_dims *in_dims, const int8_t *in,
+                           const ta_dims *out_dims, int8_t *out);
+/* Float pools (reference_ops::AveragePool / MaxPool): average = sum /
+ * (float)count, summed in window order; then clamp(act_*_f32). */
+ta_status ta_avg_pool2d_f32(const ta_pool_params *p,
+                            const ta_dims *in_dims, const float *in,
+                            const ta_dims *out_dims, float *out);
+ta_status ta_max_pool2d_f32(const ta_pool_params *p,
+                            const ta_dims *in_dims, const float *in,
+                            const ta_dims *out_dims, float *out);
+
+/* =================================================================== ADD */
+
+/*
+ * ta_add_s8 - int8 ADD with broadcasting (reference_integer_ops::Add /
+ * BroadcastAdd6DSlow, AddFunc), per element:
+ *   a = (x1 + input1_offset) << left_shift, b likewise
+ *   a = MBQMSmallerThanOneExp(a, input1_multiplier, input1_shift), b likewise
+ *   out = clamp(MBQMSmallerThanOneExp(a + b, output_multiplier, output_shift)
+ *               + output_offset, act_min, act_max)
+ * shape: make_broadcast() of the two input shapes.  Never in place unless
+ * the output and that input have the same walk (element-wise).
+ */
+ta_status ta_add_s8(const ta_add_params *p, const ta_bcast *shape,
+                    const int8_t *in1, const int8_t *in2, int8_t *out);
+/* ta_add_f32 - out = clamp(in1 + in2, act_min_f32, act_max_f32). */
+ta_status ta_add_f32(const ta_add_params *p, const ta_bcast *shape,
+                     const float *in1, const float *in2, float *out);
+
+/* =============================================================== SOFTMAX */
+
+/*
+ * ta_softmax_s8 - int8 in, int8 out (output scale 1/256, zero point -128)
+ * (reference_ops::Softmax<int8_t, int8_t>: gemmlowp fixed point,
+ * exp_on_negative_values, GetReciprocal).  Rows of p->depth elements,
+ * p->outer rows.  Parameters from softmax_params().
+ */
+ta_status ta_softmax_s8(const ta_softmax_params *p, const int8_t *in, int8_t *out);
+/* ta_softmax_s8_s16 - int8 in, int16 out (scale 1/32768, zero point -32768). */
+ta_status ta_softmax_s8_s16(const ta_softmax_params *p, const int8_t *in, int16_t *out);
+/* ta_softmax_f32 - reference_ops::Softmax float: e = expf((x - max) * beta),
+ * sum in order, out = e / sum. */
+ta_status ta_softmax_f32(const ta_softmax_params *p, const float *in, float *out);
+
+/* ============================================= QUANTIZE and DEQUANTIZE */
+
+/* float32 -> int: q = clamp(round_half_away(x / scale) + zero_point) in
+ * the output type's range (reference_ops::AffineQuantize). */
+ta_status ta_quantize_f32_s8(const ta_affine_params *p, const float *in, int8_t *out);
+ta_status ta_quantize_f32_u8(const ta_affine_params *p, const float *in, uint8_t *out);
+ta_status ta_quantize_f32_s16(const ta_affine_params *p, const float *in, int16_t *out);
+
+/* int -> int (reference_ops::Requantize); parameters from requant_params(). */
+ta_status ta_requantize_s8_s8(const ta_requant_params *p, const int8_t *in, int8_t *out);
+ta_status ta_requantize_s8_s16(const ta_requant_params *p, const int8_t *in, int16_t *out);
+ta_status ta_requantize_s8_u8(const ta_requant_params *p, const int8_t *in, uint8_t *out);
+ta_status ta_requantize_u8_s8(const ta_requant_params *p, const uint8_t *in, int8_t *out);
+ta_status ta_requantize_s16_s8(const ta_requant_params *p, const int16_t *in, int8_t *out);
+ta_status ta_requantize_s16_s16(const ta_requant_params *p, const int16_t *in, int16_t *out);
+
+/* int -> float32: x = scale * (q - zero_point) (reference_ops::Dequantize;
+ * the product is exact in double, so the float result is the same). */
+ta_status ta_dequantize_s8_f32(const ta_affine_params *p, const int8_t *in, float *out);
+ta_status ta_dequantize_u8_f32(const ta_affine_params *p, const uint8_t *in, float *out);
+ta_status ta_dequantize_s16_f32(const ta_affine_params *p, const int16_t *in, float *out);
 
 #endif

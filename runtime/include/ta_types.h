@@ -9,7 +9,11 @@
  *    then scratch.  Kernels return a ta_status and never print or abort.
  *  - Everything that does not depend on the input is computed by the
  *    compiler on the host and passed in const params: requantization
- *    multipliers and shifts, folded biases, lookup tables.
+ *    multipliers and shifts, folded biases, lookup tables.  The host
+ *    functions that derive them live in compiler/quant.c (declared in
+ *    compiler/tinyaot.h) and fill these structs directly.
+ *  - Offsets follow TFLite's sign convention: input_offset = -input zero
+ *    point, output_offset = +output zero point.
  */
 #ifndef TA_TYPES_H
 #define TA_TYPES_H
@@ -24,9 +28,13 @@ typedef int ta_status;
 
 /* Requantization rounding: TFLite Micro's reference kernels round twice
  * (saturating rounding doubling high multiply, then rounding right
- * shift); TFLite (ruy, TFLITE_SINGLE_ROUNDING) rounds once. */
+ * shift); TFLite (ruy, TFLITE_SINGLE_ROUNDING) rounds once:
+ * (acc * M + 2^(n-1)) >> n with n = 31 - shift. */
 #define TA_ROUND_DOUBLE 0
 #define TA_ROUND_SINGLE 1
+
+/* Most dimensions a broadcasting kernel handles (as TFLite's MAX_DIMS). */
+#define TA_MAX_DIMS 8
 
 /* A 4-D shape, NHWC.  Lower-rank tensors are padded with leading 1s. */
 typedef struct {
@@ -38,7 +46,7 @@ typedef struct {
  * out = round(acc * multiplier * 2^(shift - 31)), as TFLite's
  * MultiplyByQuantizedMultiplier.  shift > 0 shifts left.  multiplier and
  * shift point to one entry (per tensor, per_channel == 0) or to one entry
- * per output channel.
+ * per output channel (per_channel != 0).
  */
 typedef struct {
   const int32_t *multiplier;
@@ -47,23 +55,27 @@ typedef struct {
   int32_t rounding; /* TA_ROUND_DOUBLE or TA_ROUND_SINGLE */
 } ta_quant;
 
-/* CONV_2D, DEPTHWISE_CONV_2D, TRANSPOSE_CONV. */
+/* CONV_2D, DEPTHWISE_CONV_2D. */
 typedef struct {
   int32_t stride_h, stride_w;
   int32_t dilation_h, dilation_w;
-  int32_t pad_h, pad_w; /* top/left padding, computed by the compiler */
-  int32_t depth_multiplier;
-  int32_t input_offset;  /* -input zero point */
-  int32_t output_offset; /* output zero point */
-  int32_t act_min, act_max; /* fused activation, in output units */
+  int32_t pad_h, pad_w;       /* top/left padding (compute_padding()) */
+  int32_t depth_multiplier;   /* DEPTHWISE_CONV_2D: out_c = in_c * this */
+  int32_t input_offset;       /* -input zero point */
+  int32_t output_offset;      /* output zero point */
+  int32_t act_min, act_max;   /* fused activation, in output units */
+  float act_min_f32, act_max_f32; /* the same for the float kernels */
 } ta_conv_params;
 
-/* FULLY_CONNECTED. */
+/* FULLY_CONNECTED: input [batches][in_depth], filter [out_depth][in_depth],
+ * output [batches][out_depth]. */
 typedef struct {
-  int32_t input_offset;
+  int32_t batches, in_depth, out_depth;
+  int32_t input_offset;  /* -input zero point */
   int32_t filter_offset; /* -filter zero point (0 for int8 symmetric) */
-  int32_t output_offset;
+  int32_t output_offset; /* output zero point */
   int32_t act_min, act_max;
+  float act_min_f32, act_max_f32;
 } ta_fc_params;
 
 /* AVERAGE_POOL_2D, MAX_POOL_2D. */
@@ -72,6 +84,63 @@ typedef struct {
   int32_t filter_h, filter_w;
   int32_t pad_h, pad_w;
   int32_t act_min, act_max;
+  float act_min_f32, act_max_f32;
 } ta_pool_params;
+
+/*
+ * Shape walk of a broadcasting binary op (make_broadcast() in quant.c
+ * builds it).  The output is dense, row-major, of shape shape[0..ndims-1]
+ * (outermost first); stride1[d] / stride2[d] are the element strides of
+ * input 1 / input 2 along output dimension d (0 where that input is
+ * broadcast).  Adjacent dimensions with the same broadcast pattern are
+ * merged, so an element-wise op is ndims = 1, strides 1 and 1.
+ */
+typedef struct {
+  int32_t ndims;
+  int32_t shape[TA_MAX_DIMS];
+  int32_t stride1[TA_MAX_DIMS];
+  int32_t stride2[TA_MAX_DIMS];
+} ta_bcast;
+
+/* ADD (int8: left_shift 20, int16: 15), as TFLite's ArithmeticParams. */
+typedef struct {
+  int32_t input1_offset, input2_offset; /* -zero points */
+  int32_t output_offset;                /* output zero point */
+  int32_t left_shift;
+  int32_t input1_multiplier, input1_shift; /* shifts <= 0 */
+  int32_t input2_multiplier, input2_shift;
+  int32_t output_multiplier, output_shift;
+  int32_t act_min, act_max;
+  int32_t rounding;
+  float act_min_f32, act_max_f32;
+} ta_add_params;
+
+/* SOFTMAX over the innermost dimension: outer rows of depth elements. */
+typedef struct {
+  int32_t outer, depth;
+  int32_t input_multiplier; /* PreprocessSoftmaxScaling */
+  int32_t input_left_shift;
+  int32_t diff_min;         /* -CalculateInputRadius */
+  int32_t rounding;
+  float beta;               /* float kernel */
+} ta_softmax_params;
+
+/* QUANTIZE from float32 (q = clamp(round(x / scale) + zero_point)) and
+ * DEQUANTIZE to float32 (x = scale * (q - zero_point)). */
+typedef struct {
+  int32_t size; /* elements */
+  float scale;
+  int32_t zero_point;
+} ta_affine_params;
+
+/* QUANTIZE between integer types (TFLite's Requantize):
+ * out = clamp(MultiplyByQuantizedMultiplier(in - input_zero_point,
+ *             multiplier, shift) + output_zero_point). */
+typedef struct {
+  int32_t size;
+  int32_t input_zero_point, output_zero_point;
+  int32_t multiplier, shift;
+  int32_t rounding;
+} ta_requant_params;
 
 #endif

@@ -1,0 +1,9 @@
+/* ta_requantize_s16_s8 - stub (not implemented yet). */
+#include "ta_kernels.h"
+
+ta_status ta_requantize_s16_s8(const ta_requant_params *p, const int16_t *in, int8_t *out) {
+  (void)p;
+  (void)in;
+  (void)out;
+  return TA_ERR_UNSUPPORTED;
+}

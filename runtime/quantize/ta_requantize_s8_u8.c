@@ -1,0 +1,9 @@
+/* ta_requantize_s8_u8 - stub (not implemented yet). */
+#include "ta_kernels.h"
+
+ta_status ta_requantize_s8_u8(const ta_requant_params *p, const int8_t *in, uint8_t *out) {
+  (void)p;
+  (void)in;
+  (void)out;
+  return TA_ERR_UNSUPPORTED;
+}

@@ -1,0 +1,9 @@
+/* ta_softmax_s8 - stub (not implemented yet). */
+#include "ta_kernels.h"
+
+ta_status ta_softmax_s8(const ta_softmax_params *p, const int8_t *in, int8_t *out) {
+  (void)p;
+  (void)in;
+  (void)out;
+  return TA_ERR_UNSUPPORTED;
+}
