@@ -167,19 +167,6 @@ static const char *shape_str(const Tensor *t) {
   return arena_strdup(buf);
 }
 
-/* Prints a JSON/C-safe string body (no quotes). */
-static void put_escaped(FILE *f, const char *s) {
-  for (; s && *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\')
-      fprintf(f, "\\%c", c);
-    else if (c < 0x20 || c >= 0x7f)
-      fprintf(f, "\\u%04x", c);
-    else
-      fputc(c, f);
-  }
-}
-
 /* A tensor name made safe inside a C comment. */
 static const char *comment_safe(const char *s) {
   char *c = arena_strdup(s ? s : "");
@@ -924,75 +911,13 @@ static void emit_weights(Emit *e) {
 /* ------------------------------------------------------ <p>_plan.json */
 
 static void emit_plan_json(Emit *e) {
-  const Graph *g = e->g;
-  const Plan *p = e->p;
   const char *name = arena_printf("%s_plan.json", e->P);
   FILE *f = open_out(e, name);
-  fprintf(f, "{\n  \"model\": \"");
-  put_escaped(f, e->o->model);
-  fprintf(f, "\",\n  \"prefix\": \"%s\",\n  \"algorithm\": \"", e->P);
-  put_escaped(f, p->algo ? p->algo : "");
-  fprintf(f, "\",\n  \"workspace_bytes\": %zu,\n  \"persistent_bytes\": %zu,\n"
-             "  \"lower_bound\": %zu,\n  \"io_in_workspace\": %s,\n",
-          workspace_size(p), p->persistent_bytes, p->lower_bound,
-          e->o->io_in_workspace ? "true" : "false");
-  fprintf(f, "  \"pools\": [");
-  for (int i = 0; i < p->npools; i++) {
-    fprintf(f, "%s\n    {\"name\": \"", i ? "," : "");
-    put_escaped(f, p->pools[i].name);
-    fprintf(f, "\", \"used\": %zu, \"limit\": ", p->pools[i].used);
-    if (p->pools[i].limit == SIZE_MAX)
-      fprintf(f, "null}");
-    else
-      fprintf(f, "%zu}", p->pools[i].limit);
-  }
-  fprintf(f, "\n  ],\n  \"schedule\": [");
-  int n;
-  const int *order = schedule(p, g, &n);
-  for (int i = 0; i < n; i++)
-    fprintf(f, "%s%d", i ? ", " : "", order[i]);
-  fprintf(f, "],\n  \"buffers\": [");
-  for (int i = 0; i < p->nbufs; i++) {
-    const Buffer *b = &p->bufs[i];
-    fprintf(f, "%s\n    {\"id\": %d, \"bytes\": %zu, \"align\": %zu, ", i ? "," : "",
-            b->id, b->bytes, b->align);
-    if (b->external)
-      fprintf(f, "\"place\": \"external\", ");
-    else if (b->persistent)
-      fprintf(f, "\"place\": \"persistent\", \"offset\": %zu, ", b->offset);
-    else {
-      fprintf(f, "\"place\": \"");
-      put_escaped(f, b->pool >= 0 && b->pool < p->npools ? p->pools[b->pool].name : "?");
-      fprintf(f, "\", \"offset\": %zu, ", b->offset);
-    }
-    fprintf(f, "\"first\": %d, \"last\": %d, ", b->first, b->last);
-    if (b->scratch_op >= 0)
-      fprintf(f, "\"scratch_of_op\": %d}", b->scratch_op);
-    else {
-      fprintf(f, "\"tensors\": [");
-      for (int k = 0; k < b->ntensors; k++)
-        fprintf(f, "%s%d", k ? ", " : "", b->tensors[k]);
-      fprintf(f, "]}");
-    }
-  }
-  fprintf(f, "\n  ],\n  \"tensors\": [");
-  bool first = true;
-  for (int t = 0; t < g->ntensors; t++) {
-    const Tensor *x = &g->tensors[t];
-    if (is_const(x) || x->storage < 0)
-      continue;
-    fprintf(f, "%s\n    {\"index\": %d, \"name\": \"", first ? "" : ",", t);
-    first = false;
-    put_escaped(f, x->name);
-    fprintf(f, "\", \"dtype\": \"%s\", \"shape\": [", dtype_name(x->dtype));
-    for (int d = 0; d < x->ndims; d++)
-      fprintf(f, "%s%" PRId32, d ? ", " : "", x->dims[d]);
-    fprintf(f, "], \"bytes\": %zu, \"buffer\": %d", tensor_bytes(x), x->storage);
-    if (x->view_of >= 0)
-      fprintf(f, ", \"view_of\": %d", x->view_of);
-    fprintf(f, "}");
-  }
-  fprintf(f, "\n  ]\n}\n");
+  /* The planner's own JSON, naming the model by its file name only, so
+   * that the folder does not depend on where the model was. */
+  Graph named = *e->g;
+  named.path = e->o->model;
+  print_plan_json(f, &named, e->p);
   close_out(e, f, name);
 }
 

@@ -24,7 +24,7 @@ static int sh_call(int op, const void *arg) {
   return r0;
 }
 
-static size_t length(const char *s) {
+static size_t length(const volatile char *s) {
   size_t n = 0;
   while (s[n])
     n++;

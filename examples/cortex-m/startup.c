@@ -71,10 +71,12 @@ void Reset_Handler(void) {
   *(volatile uint32_t *)0xE000ED88u |= 0xFu << 20;
   __asm__ volatile("dsb\n\tisb" ::: "memory");
 #endif
+  /* volatile: keeps the compiler from turning the loops into calls to
+   * memcpy/memset, so start-up needs no C library. */
   const uint32_t *src = __data_load;
-  for (uint32_t *dst = __data_start; dst < __data_end;)
+  for (volatile uint32_t *dst = __data_start; dst < __data_end;)
     *dst++ = *src++;
-  for (uint32_t *dst = __bss_start; dst < __bss_end;)
+  for (volatile uint32_t *dst = __bss_start; dst < __bss_end;)
     *dst++ = 0;
   main();
   for (;;)

@@ -19,6 +19,7 @@
  *              stack is painted before the call, the lowest overwritten
  *              word found after it)
  *   stack_top  the same measured from the top of the stack (whole program)
+ *   workspace, persistent, io   bytes of each kind of RAM the model uses
  * and exits with status 0 (ran, net_run returned 0), 1 (net_run returned
  * non-zero), 2 (bad command line or input files), 3 (fault), 4 (the stack
  * overflowed its reservation).
@@ -56,9 +57,29 @@ union outputs {
   void *p[NOUT];
 };
 
+#ifndef NET_WORKSPACE_ALIGN
+#define NET_WORKSPACE_ALIGN 16
+#endif
+#ifdef NET_NUM_INPUTS
+typedef char inputs_counted[NET_NUM_INPUTS == NIN && NET_NUM_OUTPUTS == NOUT ? 1 : -1];
+#endif
+
 /* The workspace, in its own section (placed by sections.ld). */
 static uint8_t workspace[NET_WORKSPACE_SIZE > 0 ? NET_WORKSPACE_SIZE : 1]
-    __attribute__((aligned(16), section(".tinyaot_workspace")));
+    __attribute__((aligned(NET_WORKSPACE_ALIGN), section(".tinyaot_workspace")));
+
+/* A model with state (variable tensors) keeps it in a persistent area
+ * that lives as long as the program: reset once, then carried from one
+ * run to the next. */
+#ifdef NET_PERSISTENT_SIZE
+static uint8_t persistent[NET_PERSISTENT_SIZE]
+    __attribute__((aligned(NET_WORKSPACE_ALIGN), section(".bss.tinyaot_persistent")));
+#define RUN(in, out) net_run(in, out, workspace, persistent)
+#define HAS_STATE
+#else
+#define NET_PERSISTENT_SIZE 0
+#define RUN(in, out) net_run(in, out, workspace)
+#endif
 
 /* Input and output buffers: IO_BYTES is the sum of the rounded sizes,
  * computed by lib.sh. */
@@ -175,7 +196,7 @@ static __attribute__((noreturn)) void fail(const char *what) {
 }
 
 int main(void) {
-  static char cmdline[1024];
+  static char cmdline[512];
   char *argv[4];
   if (sh_cmdline(cmdline, sizeof cmdline) < 0)
     fail("no command line");
@@ -199,6 +220,9 @@ int main(void) {
     off += IO_ROUND(out_sizes[i]);
   }
 
+#ifdef HAS_STATE
+  net_reset(persistent);
+#endif
   int runs = steps > 0 ? steps : 1;
   for (int k = 0; k < runs; k++) {
     int step = steps > 0 ? k : -1;
@@ -217,7 +241,7 @@ int main(void) {
     timer_start();
     uint32_t t0 = TIMER_VALUE;
     uint32_t *sp = stack_pointer();
-    int rc = net_run(&in.s, &out.s, workspace);
+    int rc = RUN(&in.s, &out.s);
     uint32_t t1 = TIMER_VALUE;
     uint32_t *low = lowest_used();
 
@@ -227,6 +251,7 @@ int main(void) {
       sh_put_kv("stack_top", (uint32_t)((uintptr_t)__stack_top - (uintptr_t)low));
       sh_put_kv("stack_size", (uint32_t)((uintptr_t)__stack_top - (uintptr_t)__stack_limit));
       sh_put_kv("workspace", NET_WORKSPACE_SIZE);
+      sh_put_kv("persistent", NET_PERSISTENT_SIZE);
       sh_put_kv("io", IO_BYTES);
     }
     if (low <= __stack_limit) {
