@@ -556,30 +556,50 @@ static void emit_header(Emit *e) {
 
 /* ------------------------------------------------------------ <p>.c */
 
+/* Prints "<head><items joined by ", "><tail>", breaking lines before
+ * column 80 with `indent` at the start of each continuation line.  An
+ * item starting with "->" is joined by a space instead. */
+static void put_wrapped(FILE *f, const char *head, const char **items, int n,
+                        const char *tail, const char *indent) {
+  size_t col = strlen(head);
+  fputs(head, f);
+  for (int k = 0; k < n; k++) {
+    bool arrow = items[k][0] == '-' && items[k][1] == '>';
+    const char *sep = !k ? "" : arrow ? " " : ", ";
+    size_t need = strlen(items[k]) + strlen(sep) + (k + 1 == n ? strlen(tail) : 1);
+    if (k > 0 && col + need > 79) {
+      fprintf(f, "%s\n%s", arrow ? "" : ",", indent);
+      col = strlen(indent);
+      sep = "";
+    }
+    fputs(sep, f);
+    fputs(items[k], f);
+    col += strlen(sep) + strlen(items[k]);
+  }
+  fputs(tail, f);
+}
+
 static void put_op_comment(FILE *f, const Emit *e, int i) {
   const Graph *g = e->g;
   const Op *op = &g->ops[i];
-  fprintf(f, "  /* op %d: %s", i, op_display_name(g, i));
-  const char *sep = " ";
+  const char **items = arena_array((size_t)(op->ninputs + op->noutputs) + 1,
+                                   sizeof(char *));
+  int n = 0;
   for (int k = 0; k < op->ninputs; k++) {
     int t = op->inputs[k];
     if (t < 0)
       continue;
     const Tensor *x = &g->tensors[t];
-    fprintf(f, "%st%d %s%s", sep, t, shape_str(x), is_const(x) ? " const" : "");
-    sep = ", ";
+    items[n++] = arena_printf("t%d %s%s", t, shape_str(x), is_const(x) ? " const" : "");
   }
-  fputs(" ->", f);
-  sep = " ";
   for (int k = 0; k < op->noutputs; k++) {
-    fprintf(f, "%st%d %s", sep, op->outputs[k],
-            shape_str(&g->tensors[op->outputs[k]]));
-    sep = ", ";
+    const char *s = arena_printf("t%d %s", op->outputs[k],
+                                 shape_str(&g->tensors[op->outputs[k]]));
+    items[n++] = k == 0 ? arena_printf("-> %s", s) : s;
   }
   const Lowered *l = op_lowered(op);
-  if (!l->kernel)
-    fputs(" (a view: no call)", f);
-  fputs(" */\n", f);
+  put_wrapped(f, arena_printf("  /* op %d: %s ", i, op_display_name(g, i)), items,
+              n, l->kernel ? " */\n" : " (a view: no call) */\n", "     ");
 }
 
 static bool op_writes(const Op *op, int t) {
@@ -665,10 +685,12 @@ static void emit_runner(Emit *e) {
         uses_copy = true;
         fn = arena_printf("%s_copy", e->P);
       }
-      fprintf(b, "  st = %s(", fn);
+      const char **args = arena_array((size_t)l->nargs + 1, sizeof(char *));
       for (int k = 0; k < l->nargs; k++)
-        fprintf(b, "%s%s", k ? ",\n      " : "", arg_text(e, i, l, &l->args[k]));
-      fprintf(b, ");\n  if (st != TA_OK)\n    return st;\n");
+        args[k] = arg_text(e, i, l, &l->args[k]);
+      put_wrapped(b, arena_printf("  st = %s(", fn), args, l->nargs, ");\n",
+                  "      ");
+      fprintf(b, "  if (st != TA_OK)\n    return st;\n");
     }
     put_hooks(b, e, op);
   }
