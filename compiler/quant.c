@@ -12,6 +12,7 @@
  * caller (error_at()).
  */
 #include "tinyaot.h"
+#include "ta_fixedpoint.h"
 
 #include <float.h>
 #include <math.h>
@@ -195,6 +196,7 @@ bool softmax_params(float beta, float input_scale, int rounding, ta_softmax_para
   p->diff_min = -(int32_t)floor(radius);
   p->rounding = rounding;
   p->beta = beta;
+  p->exp_table = NULL;
   return true;
 }
 
@@ -308,4 +310,16 @@ bool make_broadcast(const int32_t *shape1, int n1, const int32_t *shape2, int n2
   }
   b->ndims = k;
   return true;
+}
+
+void softmax_exp_table(const ta_softmax_params *p, int32_t table[256]) {
+  for (int k = 0; k < 256; k++) {
+    int32_t diff = -k;
+    if (diff < p->diff_min) {
+      table[k] = 0;
+      continue;
+    }
+    int32_t scaled = ta_requant_ge1(diff, p->input_multiplier, p->input_left_shift, p->rounding);
+    table[k] = ta_exp_on_negative_values_5(scaled);
+  }
 }

@@ -315,6 +315,11 @@ void compute_padding(Padding pad, int32_t in, int32_t filter, int32_t stride,
  * PreprocessSoftmaxScaling(beta, input_scale, 5 integer bits), diff_min =
  * -CalculateInputRadius(5, left_shift, 31).  Fills p except outer/depth. */
 bool softmax_params(float beta, float input_scale, int rounding, ta_softmax_params *p);
+/* The optional exp table of ta_softmax_s8/_s16 for parameters p: table[k]
+ * = exp_on_negative_values(MultiplyByQuantizedMultiplierGreaterThanOne(-k))
+ * for k = 0..255 (entries with -k < diff_min are 0 and never read).  The
+ * caller emits it as const data and points p->exp_table at it. */
+void softmax_exp_table(const ta_softmax_params *p, int32_t table[256]);
 
 /* ADD: offsets, left_shift (20 for int8, 15 for int16 output), the three
  * multipliers (QuantizeMultiplierSmallerThanOneExp of s1 / (2 max(s1, s2)),
