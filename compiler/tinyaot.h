@@ -98,11 +98,14 @@ typedef struct {
 
 typedef struct Tensor {
   int index; /* position in subgraph 0's tensor table */
-  const char *name;
+  const char *name; /* points into the file; "" when absent */
   DType dtype;
   int ndims;
-  int32_t dims[MAX_DIMS];
+  int32_t dims[MAX_DIMS]; /* each >= 0; the byte size is bounded (tflite.c) */
+  int nsignature;         /* shape_signature: 0 when absent, else ndims */
+  int32_t signature[MAX_DIMS]; /* -1 = dynamic (verify.c refuses it) */
   Quant q;
+  int buffer;          /* index in the model's buffer table (0 = none) */
   const uint8_t *data; /* constant bytes (points into the file), or NULL */
   size_t ndata;        /* bytes at data */
   bool is_variable;    /* persistent state (LSTM/SVDF) */
@@ -113,12 +116,44 @@ typedef struct Tensor {
   int view_of;         /* tensor this one aliases (passes.c), or -1 */
 } Tensor;
 
+/* Groups of Options fields; Options.fields says which ones an op has. */
+enum {
+  OPTF_PADDING = 1 << 0,   /* padding */
+  OPTF_STRIDE = 1 << 1,    /* stride_w, stride_h */
+  OPTF_DILATION = 1 << 2,  /* dilation_w, dilation_h */
+  OPTF_FILTER = 1 << 3,    /* filter_w, filter_h */
+  OPTF_ACTIVATION = 1 << 4,
+  OPTF_DEPTH_MULT = 1 << 5,
+  OPTF_BETA = 1 << 6,
+  OPTF_ALPHA = 1 << 7,
+  OPTF_AXIS = 1 << 8,
+  OPTF_NUM = 1 << 9,
+  OPTF_KEEP_DIMS = 1 << 10,
+  OPTF_FC = 1 << 11,       /* keep_num_dims, weights_format */
+  OPTF_RESIZE = 1 << 12,   /* align_corners, half_pixel_centers */
+  OPTF_SLICE_MASKS = 1 << 13, /* begin_mask ... shrink_axis_mask, offset */
+  OPTF_OUT_TYPE = 1 << 14,
+  OPTF_CAST = 1 << 15,     /* in_dtype, out_dtype */
+  OPTF_NEW_SHAPE = 1 << 16,
+  OPTF_SQUEEZE_DIMS = 1 << 17,
+  OPTF_LSTM = 1 << 18,     /* cell_clip, proj_clip, time_major */
+  OPTF_RANK = 1 << 19,
+  OPTF_POT_SCALE = 1 << 20,
+  OPTF_BLOCK_SIZE = 1 << 21,
+  OPTF_BATCH_DIMS = 1 << 22,
+  OPTF_ADJ = 1 << 23,      /* adj_x, adj_y */
+  OPTF_ASYMMETRIC = 1 << 24,
+  OPTF_BIAS_TYPE = 1 << 25,
+};
+
 /*
  * Builtin options of every op kind, flattened: each op reads the fields
- * its TFLite options table has; the rest stay at their defaults (0,
- * except where noted in tflite.c).
+ * its TFLite options table has (listed in `fields`); the rest stay at
+ * their defaults (0, except where noted).  When the file leaves the
+ * table out, the op still has the fields, at the schema's defaults.
  */
 typedef struct {
+  unsigned fields; /* OPTF_* groups this op has */
   Padding padding;
   int stride_w, stride_h;
   int dilation_w, dilation_h; /* default 1 */
@@ -146,6 +181,12 @@ typedef struct {
   bool time_major;            /* LSTM */
   int rank;                   /* SVDF */
   bool pot_scale_int16;       /* ADD/SUB int16 (default true) */
+  int block_size;             /* DEPTH_TO_SPACE, SPACE_TO_DEPTH */
+  int batch_dims;             /* GATHER */
+  bool adj_x, adj_y;          /* BATCH_MATMUL */
+  bool diagonal_recurrent_tensors; /* UNIDIRECTIONAL_SEQUENCE_LSTM */
+  DType quantized_bias_type;  /* CONV_2D, FULLY_CONNECTED, TRANSPOSE_CONV;
+                                 FLOAT32 (0) = not set */
 } Options;
 
 typedef struct Op {
@@ -167,6 +208,8 @@ typedef struct Op {
   int scratch_buffer;   /* its Buffer in the Plan, or -1 */
 } Op;
 
+/* One Model.metadata entry ("min_runtime_version", "OfflineMemoryAllocation",
+ * ...): its name and the bytes of its buffer (pointing into the file). */
 typedef struct {
   const char *key;
   const uint8_t *data;
@@ -243,8 +286,12 @@ bool is_const(const Tensor *t);         /* has data in the model */
 /* Parses a .tflite file held in memory (not copied: the Graph points into
  * `buf`, which must outlive it).  Every offset is bounds-checked; any
  * problem ends in error_at()/error_file().  Reads subgraph 0 only and
- * refuses models with control flow. */
+ * refuses models with control flow.  Contract: doc/ir.md. */
 Graph *read_tflite(const char *path, const uint8_t *buf, size_t size);
+/* The metadata entry named `key`, or NULL. */
+const Metadata *find_metadata(const Graph *g, const char *key);
+/* Name of a TFLite BuiltinOperator code for messages ("SIN"), or NULL. */
+const char *tflite_builtin_name(int code);
 
 /* ----------------------------------------------------------- verify.c */
 

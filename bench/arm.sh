@@ -1,0 +1,127 @@
+#!/bin/sh
+# bench/arm.sh - what every model costs on a Cortex-M4F (make bench-arm).
+#
+# For each model `tinyaot compile` accepts: build the generated code and
+# kernels with arm-none-eabi-gcc for a Cortex-M4F at -O2 and at -Os (the
+# targets in ARM_BENCH_TARGETS), run golden case0 under qemu-system-arm
+# -machine mps2-an386 -icount shift=0, check the outputs against the
+# golden, and report
+#   flash   code = the generated <prefix>.c plus the kernels it uses (text,
+#           read-only data, initial values), weights = <prefix>_weights.c,
+#           both from the linker's map file (tests/arm/mapsize.awk);
+#   RAM     workspace (the .workspace section, <PREFIX>_WORKSPACE_SIZE),
+#           persistent state (<PREFIX>_PERSISTENT_SIZE: the state of models
+#           with variable tensors, plus anything the generated code and
+#           kernels keep in .data/.bss, normally nothing), I/O buffers
+#           (the model's inputs and outputs, each rounded to 16 bytes), and
+#           the stack high-water of one <prefix>_run() call, measured by
+#           painting the stack;
+#   instructions per inference: CMSDK timer 0 ticks around <prefix>_run()
+#           times 40.  With -icount shift=0 QEMU's virtual clock advances
+#           1 ns per instruction and the timer ticks at 25 MHz, so this is
+#           an INSTRUCTION COUNT (+-40), not silicon cycles: QEMU has no
+#           cycle model.  Deterministic: it does not depend on the host.
+# and the ratio to TensorFlow Lite Micro's instruction counts on the same
+# emulated board (reference kernels and CMSIS-NN) from anchors.md.
+#
+# Writes the table to $TINYAOT_BUILD/bench/arm.md and prints it.
+ARM_ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ARM_ROOT/tests/arm/lib.sh"
+TINYAOT_BUILD=${TINYAOT_BUILD:-$ARM_ROOT/build}
+TINYAOT=${TINYAOT:-$TINYAOT_BUILD/tinyaot}
+TINYAOT_SHARED=${TINYAOT_SHARED:-$ARM_ROOT/../shared}
+ARM_WORK=${ARM_BENCH_WORK:-$TINYAOT_BUILD/arm-bench}
+ARM_BENCH_TARGETS=${ARM_BENCH_TARGETS:-"m4:-O2 m4:-Os"}
+ARM_JOBS=${ARM_JOBS:-2}
+export TINYAOT TINYAOT_SHARED ARM_WORK ARM_BENCH_TARGETS ARM_ROOT
+
+# bench_model NAME: one row per target into $ARM_WORK/rows/NAME.
+bench_model() {
+  local m gold dir ins outs dts tc t opt b rc ok sz instr needs
+  m=$1 gold=$TINYAOT_SHARED/goldens/$m dir=$ARM_WORK/$m
+  rm -rf "$dir" && mkdir -p "$dir"
+  if ! "$TINYAOT" compile "$TINYAOT_SHARED/models/$m.tflite" -o "$dir/gen" --prefix net \
+       > "$dir/compile.log" 2>&1; then
+    echo "$m	unsupported	$(head -n1 "$dir/compile.log" | tr '\t' ' ')"
+    return
+  fi
+  ins=$(sizes_of "$gold/case0" input)
+  outs=$(sizes_of "$gold/case0" output)
+  dts=$(output_dtypes "$gold/manifest.json")
+  for tc in $ARM_BENCH_TARGETS; do
+    t=${tc%%:*} opt=${tc#*:}
+    target_info "$t"
+    b=$dir/$t$opt
+    if ! arm_build "$dir/gen" "$b" "$t" "$opt" "$ins" "$outs"; then
+      echo "$m	$T_NAME $opt	build failed: $(grep -m1 -i error "$b/build.log" | tr '\t' ' ')"
+      continue
+    fi
+    arm_run "$b/runner.elf" "$t" "$gold/case0" "$b/case0"
+    rc=$?
+    if [ $rc -ne 0 ]; then
+      echo "$m	$T_NAME $opt	run failed: exit $rc $(tail -n1 "$b/case0/run.log")"
+      continue
+    fi
+    ok=yes
+    compare_outputs "$gold/case0" "$b/case0" "$dts" "" > /dev/null || ok=WRONG
+    awk -v prefix=net -f "$ARM_ROOT/tests/arm/mapsize.awk" "$b/runner.map" > "$b/sizes"
+    sz() { awk -v k="$1" '$1 == k {print $2; f = 1} END {if (!f) print 0}' "$b/sizes"; }
+    instr=$(( $(log_value "$b/case0/run.log" ticks) * T_TICK_NS ))
+    needs=$(awk '$1 == "needs_gen" || $1 == "needs_rt" {for (i = 2; i <= NF; i++) print $i}' \
+            "$b/sizes" | sort -u | tr '\n' ' ')
+    printf '%s\t%s %s\tok\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$m" "$T_NAME" "$opt" \
+      "$(sz flash_gen)" "$(sz flash_rt)" "$(sz flash_weights)" "$(sz workspace)" \
+      "$(( $(log_value "$b/case0/run.log" persistent) + $(sz ram_gen) + $(sz ram_rt) ))" "$(log_value "$b/case0/run.log" io)" \
+      "$(log_value "$b/case0/run.log" stack_run)" "$instr" "$ok" "${needs:-none}"
+  done
+}
+
+case $1 in
+  --model) shift; bench_model "$1" > "$ARM_WORK/rows/$1"; exit 0 ;;
+esac
+
+arm_tools_present || { echo "bench-arm: needs $ARM_CC and $ARM_QEMU" >&2; exit 1; }
+[ -x "$TINYAOT" ] || { echo "bench-arm: $TINYAOT is not built" >&2; exit 1; }
+mkdir -p "$ARM_WORK/rows" "$TINYAOT_BUILD/bench"
+build_compare || exit 1
+models=${ARM_MODELS:-$(cd "$TINYAOT_SHARED/goldens" && for d in */; do
+  [ -f "$d/manifest.json" ] && [ -f "../models/${d%/}.tflite" ] && echo "${d%/}"; done)}
+echo $models | tr ' ' '\n' | xargs -P "$ARM_JOBS" -I{} sh "$0" --model {}
+
+# TFLM's Cortex-M4F instruction counts: "| model | ref | 43,039,480 | ..."
+anchors=$ARM_WORK/anchors.tsv
+awk -F'|' '/^## Cortex-M4F in emulation/ {on = 1}
+           on && NF > 5 {
+             m = $2; v = $3; n = $4
+             gsub(/[ ,]/, "", m); gsub(/[ ,]/, "", v); gsub(/[ ,]/, "", n)
+             if (n ~ /^[0-9]+$/) print m "\t" v "\t" n
+           }' "$TINYAOT_SHARED/anchors.md" > "$anchors"
+
+report=$TINYAOT_BUILD/bench/arm.md
+{
+  echo "## Cortex-M4F (QEMU mps2-an386), one inference of golden case0"
+  echo
+  echo "Instructions are QEMU instruction counts (-icount shift=0, CMSDK timer,"
+  echo "+-40), NOT silicon cycles. Ratios: ours / TFLM's count on the same"
+  echo "emulated board (anchors.md; < 1 means fewer instructions than TFLM)."
+  echo "Code = generated <prefix>.c + kernels (flash, excluding weights)."
+  echo "Stack = high-water of one <prefix>_run() call (painted stack)."
+  echo
+  echo "| model | flags | code: generated + kernels (B) | weights (B) | workspace (B) | persistent (B) | I/O buffers (B) | stack (B) | RAM total (B) | instructions / inference | vs TFLM ref | vs TFLM CMSIS-NN | outputs | libc used |"
+  echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"
+  for m in $models; do
+    awk -F'\t' -v anchors="$anchors" '
+      BEGIN { while ((getline l < anchors) > 0) { split(l, a, "\t"); tflm[a[1], a[2]] = a[3] } }
+      function ratio(v, x) { return (x > 0) ? sprintf("%.2f", v / x) : "-" }
+      $2 == "unsupported" { printf "| %s | not supported yet | %s |\n", $1, $3; next }
+      $3 != "ok" { printf "| %s | %s | %s |\n", $1, $2, $3; next }
+      {
+        code = $4 + $5; ram = $7 + $8 + $9 + $10
+        printf "| %s | %s | %d (%d + %d) | %d | %d | %d | %d | %d | %d | %d | %s | %s | %s | %s |\n",
+          $1, $2, code, $4, $5, $6, $7, $8, $9, $10, ram, $11,
+          ratio($11, tflm[$1, "ref"]), ratio($11, tflm[$1, "cmsis_nn"]),
+          ($12 == "yes" ? "match golden" : "WRONG"), $13
+      }' "$ARM_WORK/rows/$m"
+  done
+} > "$report"
+cat "$report"

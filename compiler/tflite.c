@@ -1,0 +1,943 @@
+/*
+ * tflite.c - the .tflite reader: FlatBuffers bytes -> IR (Graph).
+ *
+ * A .tflite file is a FlatBuffer of the TFLite schema (schema.fbs).  The
+ * file is untrusted, so this reader decodes it by hand and every access
+ * goes through the handful of accessors below (need, rd*, deref,
+ * table_at, field, get_*, vec_*).  They check every offset, vtable,
+ * vector length and string against the file size, with overflow-checked
+ * arithmetic; nothing else in the file touches `buf` directly.
+ *
+ * FlatBuffers in four lines: a table starts with an int32 soffset to its
+ * vtable (vtable = table - soffset); the vtable holds its own size, the
+ * table's inline size and one uint16 offset per field (0 = absent, take
+ * the default).  Non-scalar fields hold a uint32 offset relative to the
+ * field itself; vectors and strings start with a uint32 count.  A union
+ * field `x` takes two slots: `x_type` (a byte) and then `x`.
+ *
+ * Contract (doc/ir.md): on success the Graph holds subgraph 0 with every
+ * tensor index in range (or -1 for an optional op input), ranks <= 8,
+ * dims >= 0 and tensor sizes bounded by MAX_TENSOR_BYTES, known dtypes,
+ * known builtin ops (or CUSTOM with a name), and pointers into `buf` for
+ * names, constant data, custom options and metadata.  Anything else ends
+ * in one error_at()/error_file() message.
+ */
+#include "tinyaot.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+/* Largest tensor, in bytes, the reader accepts: keeps every byte count
+ * (and sums of them) far from overflow. */
+#define MAX_TENSOR_BYTES ((int64_t)INT32_MAX)
+
+typedef struct {
+  const char *path;
+  const uint8_t *buf;
+  size_t size;
+  size_t budget; /* vector elements we may still copy into the arena */
+  Graph *g;
+  int op;        /* op being read (its kind is known), or -1 */
+  char where[64]; /* what is being read, for messages: "tensor 7" */
+} Reader;
+
+typedef struct {
+  size_t pos;   /* table start; 0 = absent table */
+  size_t vt;    /* its vtable */
+  size_t vtlen; /* vtable bytes */
+  size_t len;   /* table bytes (inline fields) */
+} Table;
+
+typedef struct {
+  size_t pos; /* first element */
+  size_t n;   /* element count */
+} Vec;
+
+/* ---------------------------------------------------------- errors */
+
+static TA_NORETURN TA_PRINTF(2, 3) void fail(Reader *r, const char *fmt, ...) {
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  const char *sep = r->where[0] ? ": " : "";
+  if (r->op >= 0)
+    error_at(r->g, r->op, "%s%s%s", r->where, sep, msg);
+  error_file(r->path, "%s%s%s", r->where, sep, msg);
+}
+
+/* ------------------------------------------------------- accessors */
+
+/* Checks that bytes [pos, pos + n) lie inside the file. */
+static void need(Reader *r, size_t pos, size_t n, const char *what) {
+  if (pos > r->size || n > r->size - pos)
+    fail(r, "%s at offset %zu (%zu bytes) lies outside the file (%zu bytes)",
+         what, pos, n, r->size);
+}
+
+/* Little-endian loads, bounds-checked. */
+static uint64_t rdn(Reader *r, size_t pos, size_t n, const char *what) {
+  need(r, pos, n, what);
+  uint64_t v = 0;
+  for (size_t i = 0; i < n; i++)
+    v |= (uint64_t)r->buf[pos + i] << (8 * i);
+  return v;
+}
+static uint32_t rd32(Reader *r, size_t pos, const char *what) {
+  return (uint32_t)rdn(r, pos, 4, what);
+}
+static uint16_t rd16(Reader *r, size_t pos, const char *what) {
+  return (uint16_t)rdn(r, pos, 2, what);
+}
+
+/* Follows the uoffset stored at pos; the target must lie in the file. */
+static size_t deref(Reader *r, size_t pos, const char *what) {
+  uint32_t off = rd32(r, pos, what);
+  size_t to;
+  if (off == 0 || add_overflows(pos, off, &to) || to >= r->size)
+    fail(r, "%s: offset %u at %zu points outside the file (%zu bytes)", what,
+         off, pos, r->size);
+  return to;
+}
+
+/* The table at pos, with its vtable checked. */
+static Table table_at(Reader *r, size_t pos, const char *what) {
+  Table t;
+  int32_t so = (int32_t)rd32(r, pos, what);
+  int64_t vt = (int64_t)pos - (int64_t)so;
+  if (vt < 0 || (uint64_t)vt > r->size)
+    fail(r, "%s: vtable offset %d at %zu points outside the file", what, so,
+         pos);
+  t.pos = pos;
+  t.vt = (size_t)vt;
+  t.vtlen = rd16(r, t.vt, what);
+  t.len = rd16(r, t.vt + 2, what);
+  if (t.vtlen < 4 || t.vtlen % 2 != 0)
+    fail(r, "%s: bad vtable size %zu", what, t.vtlen);
+  need(r, t.vt, t.vtlen, what);
+  if (t.len < 4)
+    fail(r, "%s: bad table size %zu", what, t.len);
+  need(r, t.pos, t.len, what);
+  return t;
+}
+
+/* Position of field `slot` of t (which must hold `width` bytes inside
+ * the table), or 0 when the field (or the table) is absent. */
+static size_t field(Reader *r, const Table *t, int slot, size_t width,
+                    const char *what) {
+  size_t e = 4 + 2 * (size_t)slot;
+  if (t->pos == 0 || e + 2 > t->vtlen)
+    return 0;
+  size_t off = rd16(r, t->vt + e, what);
+  if (off == 0)
+    return 0;
+  if (off < 4 || off + width > t->len)
+    fail(r, "%s: field %d lies outside its table", what, slot);
+  return t->pos + off;
+}
+
+/* Scalar fields: unsigned, signed (sign-extended), float. */
+static uint64_t get_u(Reader *r, const Table *t, int slot, size_t width,
+                      uint64_t def, const char *what) {
+  size_t p = field(r, t, slot, width, what);
+  return p ? rdn(r, p, width, what) : def;
+}
+static int64_t get_i(Reader *r, const Table *t, int slot, size_t width,
+                     int64_t def, const char *what) {
+  size_t p = field(r, t, slot, width, what);
+  if (!p)
+    return def;
+  uint64_t v = rdn(r, p, width, what);
+  unsigned shift = 64 - 8 * (unsigned)width;
+  return (int64_t)(v << shift) >> shift;
+}
+static bool get_bool(Reader *r, const Table *t, int slot, bool def,
+                     const char *what) {
+  return get_u(r, t, slot, 1, def, what) != 0;
+}
+static int32_t get_i32(Reader *r, const Table *t, int slot, int32_t def,
+                       const char *what) {
+  return (int32_t)get_i(r, t, slot, 4, def, what);
+}
+static float u32_float(uint32_t u) {
+  float f;
+  memcpy(&f, &u, sizeof f);
+  return f;
+}
+static float get_f32(Reader *r, const Table *t, int slot, float def,
+                     const char *what) {
+  size_t p = field(r, t, slot, 4, what);
+  return p ? u32_float(rd32(r, p, what)) : def;
+}
+
+/* A sub-table field; false (and an absent *out) when missing. */
+static bool get_table(Reader *r, const Table *t, int slot, Table *out,
+                      const char *what) {
+  size_t p = field(r, t, slot, 4, what);
+  memset(out, 0, sizeof *out);
+  if (!p)
+    return false;
+  *out = table_at(r, deref(r, p, what), what);
+  return true;
+}
+
+/* A vector field of `elem`-byte elements; n = 0 when missing. */
+static Vec get_vec(Reader *r, const Table *t, int slot, size_t elem,
+                   const char *what) {
+  Vec v = {0, 0};
+  size_t p = field(r, t, slot, 4, what);
+  if (!p)
+    return v;
+  size_t at = deref(r, p, what);
+  size_t n = rd32(r, at, what), bytes;
+  if (mul_overflows(n, elem, &bytes))
+    fail(r, "%s: vector of %zu elements is too long", what, n);
+  need(r, at + 4, bytes, what);
+  v.pos = at + 4;
+  v.n = n;
+  return v;
+}
+
+/* A string field: points into the file, which must hold its NUL; ""
+ * when missing. */
+static const char *get_str(Reader *r, const Table *t, int slot,
+                           const char *what) {
+  Vec v = get_vec(r, t, slot, 1, what);
+  if (v.pos == 0)
+    return "";
+  need(r, v.pos + v.n, 1, what);
+  if (r->buf[v.pos + v.n] != 0)
+    fail(r, "%s: string is not NUL-terminated", what);
+  return (const char *)r->buf + v.pos;
+}
+
+/* Element i of a vector of tables / int32 / uint8 bytes. */
+static Table vec_table(Reader *r, Vec v, size_t i, const char *what) {
+  return table_at(r, deref(r, v.pos + 4 * i, what), what);
+}
+static int32_t vec_i32(Reader *r, Vec v, size_t i, const char *what) {
+  return (int32_t)rd32(r, v.pos + 4 * i, what);
+}
+static const uint8_t *vec_bytes(Vec v, const Reader *r) {
+  return v.n ? r->buf + v.pos : NULL;
+}
+
+/* Charges n copied elements against the budget: a file whose vectors
+ * are shared many times over cannot blow up the arena. */
+static void charge(Reader *r, size_t n, const char *what) {
+  if (n > r->budget)
+    fail(r, "%s: the file references more data than it holds", what);
+  r->budget -= n;
+}
+
+/* An int32 vector copied into the arena. */
+static int *vec_ints(Reader *r, Vec v, const char *what) {
+  charge(r, v.n, what);
+  int *a = arena_array(v.n ? v.n : 1, sizeof *a);
+  for (size_t i = 0; i < v.n; i++)
+    a[i] = vec_i32(r, v, i, what);
+  return a;
+}
+
+/* --------------------------------------------------------- buffers */
+
+/* The bytes of buffer `index` (NULL, 0 when empty).  Data lives either
+ * in the `data` vector or, in files over 2 GB, at Buffer.offset/size
+ * relative to the start of the file (valid when offset > 1). */
+static const uint8_t *buffer_data(Reader *r, Vec buffers, uint32_t index,
+                                  size_t *n) {
+  *n = 0;
+  if (index == 0 && buffers.n == 0)
+    return NULL;
+  if (index >= buffers.n)
+    fail(r, "buffer index %u out of range (the model has %zu buffers)",
+         index, buffers.n);
+  Table b = vec_table(r, buffers, index, "buffer");
+  uint64_t off = get_u(r, &b, 1, 8, 0, "buffer offset");
+  uint64_t size = get_u(r, &b, 2, 8, 0, "buffer size");
+  if (off > 1) {
+    if (off > r->size || size > r->size - off)
+      fail(r, "buffer %u: external data at offset %llu (%llu bytes) lies "
+              "outside the file (%zu bytes)",
+           index, (unsigned long long)off, (unsigned long long)size, r->size);
+    *n = (size_t)size;
+    return size ? r->buf + off : NULL;
+  }
+  Vec d = get_vec(r, &b, 0, 1, "buffer data");
+  *n = d.n;
+  return vec_bytes(d, r);
+}
+
+/* --------------------------------------------------------- tensors */
+
+static void read_quant(Reader *r, Tensor *t, const Table *q) {
+  if (get_u(r, q, 4, 1, 0, "quantization details type") != 0)
+    fail(r, "custom quantization (QuantizationDetails) is not supported");
+  Vec scale = get_vec(r, q, 2, 4, "quantization scale");
+  Vec zp = get_vec(r, q, 3, 8, "quantization zero_point");
+  t->q.axis = get_i32(r, q, 6, 0, "quantized_dimension");
+  if (scale.n == 0)
+    return;
+  if (scale.n > INT32_MAX)
+    fail(r, "%zu quantization scales are too many", scale.n);
+  charge(r, 3 * scale.n, "quantization");
+  t->q.nscale = (int)scale.n;
+  t->q.scale = arena_array(scale.n, sizeof(float));
+  t->q.zero_point = arena_array(scale.n, sizeof(int64_t));
+  for (size_t i = 0; i < scale.n; i++) {
+    t->q.scale[i] = u32_float(rd32(r, scale.pos + 4 * i, "scale"));
+    if (i < zp.n)
+      t->q.zero_point[i] = (int64_t)rdn(r, zp.pos + 8 * i, 8, "zero_point");
+  }
+}
+
+static void read_dims(Reader *r, Vec v, int32_t *dims, int *ndims,
+                      const char *what) {
+  if (v.n > MAX_DIMS)
+    fail(r, "%s has rank %zu; at most %d is supported", what, v.n, MAX_DIMS);
+  *ndims = (int)v.n;
+  for (size_t i = 0; i < v.n; i++)
+    dims[i] = vec_i32(r, v, i, what);
+}
+
+static void read_tensor(Reader *r, Tensor *t, const Table *tt, Vec buffers) {
+  read_dims(r, get_vec(r, tt, 0, 4, "shape"), t->dims, &t->ndims, "shape");
+  int code = (int)get_i(r, tt, 1, 1, 0, "type");
+  if (!dtype_from_tflite(code, &t->dtype))
+    fail(r, "unsupported element type %d", code);
+  t->name = get_str(r, tt, 3, "name");
+  Table q;
+  if (get_table(r, tt, 4, &q, "quantization"))
+    read_quant(r, t, &q);
+  t->is_variable = get_bool(r, tt, 5, false, "is_variable");
+  if (field(r, tt, 6, 4, "sparsity"))
+    fail(r, "sparse tensors are not supported");
+  Vec sig = get_vec(r, tt, 7, 4, "shape_signature");
+  if (sig.n) {
+    if (sig.n != (size_t)t->ndims)
+      fail(r, "shape_signature has rank %zu but shape has rank %d", sig.n,
+           t->ndims);
+    read_dims(r, sig, t->signature, &t->nsignature, "shape_signature");
+  }
+
+  /* Bound the size now: tensor_elems()/tensor_bytes() rely on it. */
+  int64_t elems = 1;
+  int64_t width = (dtype_bits(t->dtype) + 7) / 8;
+  for (int i = 0; i < t->ndims; i++) {
+    if (t->dims[i] < 0)
+      fail(r, "dimension %d is %d (dynamic or negative shapes are not "
+              "supported)",
+           i, t->dims[i]);
+    if (t->dims[i] > 0 && elems > MAX_TENSOR_BYTES / t->dims[i])
+      fail(r, "shape is too large (more than %lld bytes)",
+           (long long)MAX_TENSOR_BYTES);
+    elems *= t->dims[i];
+  }
+  if (width > 0 && elems > MAX_TENSOR_BYTES / width)
+    fail(r, "shape is too large (more than %lld bytes)",
+         (long long)MAX_TENSOR_BYTES);
+
+  uint32_t b = (uint32_t)get_u(r, tt, 2, 4, 0, "buffer index");
+  if (b > INT32_MAX)
+    fail(r, "buffer index %u out of range", b);
+  t->buffer = (int)b;
+  t->data = buffer_data(r, buffers, b, &t->ndata);
+}
+
+/* ------------------------------------------------------ op options */
+
+/* BuiltinOptions union members (schema.fbs order, NONE = 0). */
+enum {
+  BO_NONE = 0,
+  BO_CONV2D = 1,
+  BO_DEPTHWISE_CONV2D = 2,
+  BO_POOL2D = 5,
+  BO_SVDF = 6,
+  BO_FULLY_CONNECTED = 8,
+  BO_SOFTMAX = 9,
+  BO_CONCATENATION = 10,
+  BO_ADD = 11,
+  BO_L2NORM = 12,
+  BO_RESIZE_BILINEAR = 15,
+  BO_CALL = 16,
+  BO_RESHAPE = 17,
+  BO_SPACE_TO_DEPTH = 19,
+  BO_MUL = 21,
+  BO_PAD = 22,
+  BO_GATHER = 23,
+  BO_BATCH_TO_SPACE_ND = 24,
+  BO_SPACE_TO_BATCH_ND = 25,
+  BO_TRANSPOSE = 26,
+  BO_REDUCER = 27,
+  BO_SUB = 28,
+  BO_DIV = 29,
+  BO_SQUEEZE = 30,
+  BO_STRIDED_SLICE = 32,
+  BO_EXP = 33,
+  BO_SPLIT = 35,
+  BO_LOG_SOFTMAX = 36,
+  BO_CAST = 37,
+  BO_DEQUANTIZE = 38,
+  BO_MAXIMUM_MINIMUM = 39,
+  BO_ARG_MAX = 40,
+  BO_NEG = 42,
+  BO_PADV2 = 43,
+  BO_SLICE = 48,
+  BO_TRANSPOSE_CONV = 49,
+  BO_EXPAND_DIMS = 52,
+  BO_ARG_MIN = 57,
+  BO_PACK = 59,
+  BO_UNPACK = 64,
+  BO_SQUARE = 66,
+  BO_UNIDIRECTIONAL_SEQUENCE_LSTM = 71,
+  BO_RESIZE_NEAREST_NEIGHBOR = 74,
+  BO_LEAKY_RELU = 75,
+  BO_SQUARED_DIFFERENCE = 76,
+  BO_ABS = 78,
+  BO_SPLIT_V = 79,
+  BO_QUANTIZE = 89,
+  BO_HARD_SWISH = 91,
+  BO_IF = 92,
+  BO_WHILE = 93,
+  BO_DEPTH_TO_SPACE = 94,
+  BO_BATCH_MATMUL = 101,
+  BO_CALL_ONCE = 103,
+};
+
+/* The options table each op kind carries (BO_NONE: none in the schema). */
+static int options_type(OpKind k) {
+  switch (k) {
+  case OP_CONV_2D: return BO_CONV2D;
+  case OP_DEPTHWISE_CONV_2D: return BO_DEPTHWISE_CONV2D;
+  case OP_AVERAGE_POOL_2D: case OP_MAX_POOL_2D: return BO_POOL2D;
+  case OP_SVDF: return BO_SVDF;
+  case OP_FULLY_CONNECTED: return BO_FULLY_CONNECTED;
+  case OP_SOFTMAX: return BO_SOFTMAX;
+  case OP_CONCATENATION: return BO_CONCATENATION;
+  case OP_ADD: return BO_ADD;
+  case OP_L2_NORMALIZATION: return BO_L2NORM;
+  case OP_RESIZE_BILINEAR: return BO_RESIZE_BILINEAR;
+  case OP_CALL: return BO_CALL;
+  case OP_RESHAPE: return BO_RESHAPE;
+  case OP_SPACE_TO_DEPTH: return BO_SPACE_TO_DEPTH;
+  case OP_MUL: return BO_MUL;
+  case OP_PAD: return BO_PAD;
+  case OP_GATHER: return BO_GATHER;
+  case OP_BATCH_TO_SPACE_ND: return BO_BATCH_TO_SPACE_ND;
+  case OP_SPACE_TO_BATCH_ND: return BO_SPACE_TO_BATCH_ND;
+  case OP_TRANSPOSE: return BO_TRANSPOSE;
+  case OP_MEAN: case OP_SUM: case OP_REDUCE_MAX: return BO_REDUCER;
+  case OP_SUB: return BO_SUB;
+  case OP_DIV: return BO_DIV;
+  case OP_SQUEEZE: return BO_SQUEEZE;
+  case OP_STRIDED_SLICE: return BO_STRIDED_SLICE;
+  case OP_EXP: return BO_EXP;
+  case OP_SPLIT: return BO_SPLIT;
+  case OP_LOG_SOFTMAX: return BO_LOG_SOFTMAX;
+  case OP_CAST: return BO_CAST;
+  case OP_DEQUANTIZE: return BO_DEQUANTIZE;
+  case OP_MAXIMUM: case OP_MINIMUM: return BO_MAXIMUM_MINIMUM;
+  case OP_ARG_MAX: return BO_ARG_MAX;
+  case OP_NEG: return BO_NEG;
+  case OP_PADV2: return BO_PADV2;
+  case OP_SLICE: return BO_SLICE;
+  case OP_TRANSPOSE_CONV: return BO_TRANSPOSE_CONV;
+  case OP_EXPAND_DIMS: return BO_EXPAND_DIMS;
+  case OP_ARG_MIN: return BO_ARG_MIN;
+  case OP_PACK: return BO_PACK;
+  case OP_UNPACK: return BO_UNPACK;
+  case OP_SQUARE: return BO_SQUARE;
+  case OP_UNIDIRECTIONAL_SEQUENCE_LSTM: return BO_UNIDIRECTIONAL_SEQUENCE_LSTM;
+  case OP_RESIZE_NEAREST_NEIGHBOR: return BO_RESIZE_NEAREST_NEIGHBOR;
+  case OP_LEAKY_RELU: return BO_LEAKY_RELU;
+  case OP_SQUARED_DIFFERENCE: return BO_SQUARED_DIFFERENCE;
+  case OP_ABS: return BO_ABS;
+  case OP_SPLIT_V: return BO_SPLIT_V;
+  case OP_QUANTIZE: return BO_QUANTIZE;
+  case OP_HARD_SWISH: return BO_HARD_SWISH;
+  case OP_IF: return BO_IF;
+  case OP_WHILE: return BO_WHILE;
+  case OP_DEPTH_TO_SPACE: return BO_DEPTH_TO_SPACE;
+  case OP_BATCH_MATMUL: return BO_BATCH_MATMUL;
+  case OP_CALL_ONCE: return BO_CALL_ONCE;
+  default: return BO_NONE;
+  }
+}
+
+static Padding rd_padding(Reader *r, const Table *t, int slot) {
+  int64_t v = get_i(r, t, slot, 1, 0, "padding");
+  if (v != PAD_SAME && v != PAD_VALID)
+    fail(r, "padding %lld is neither SAME nor VALID", (long long)v);
+  return (Padding)v;
+}
+
+static Activation rd_act(Reader *r, const Table *t, int slot) {
+  int64_t v = get_i(r, t, slot, 1, 0, "fused_activation_function");
+  if (v < ACT_NONE || v > ACT_SIGN_BIT)
+    fail(r, "unknown fused activation function %lld", (long long)v);
+  return (Activation)v;
+}
+
+static DType rd_dtype(Reader *r, const Table *t, int slot, const char *what) {
+  int code = (int)get_i(r, t, slot, 1, 0, what);
+  DType dt;
+  if (!dtype_from_tflite(code, &dt))
+    fail(r, "%s: unknown tensor type %d", what, code);
+  return dt;
+}
+
+/* Reads a small int vector field into dims (RESHAPE new_shape, SQUEEZE
+ * squeeze_dims); returns its length, or -1 when absent. */
+static int rd_small_vec(Reader *r, const Table *t, int slot, int32_t *out,
+                        const char *what) {
+  if (!field(r, t, slot, 4, what))
+    return -1;
+  int n;
+  read_dims(r, get_vec(r, t, slot, 4, what), out, &n, what);
+  return n;
+}
+
+/*
+ * Fills op->opt from its options table `t` (absent: schema defaults).
+ * Slots follow the table's field order in schema.fbs.
+ */
+static void read_options(Reader *r, Op *op, const Table *t) {
+  Options *o = &op->opt;
+  o->dilation_w = o->dilation_h = 1;
+  o->pot_scale_int16 = true;
+  switch (options_type(op->kind)) {
+  case BO_CONV2D:
+    o->fields = OPTF_PADDING | OPTF_STRIDE | OPTF_ACTIVATION | OPTF_DILATION |
+                OPTF_BIAS_TYPE;
+    o->padding = rd_padding(r, t, 0);
+    o->stride_w = get_i32(r, t, 1, 0, "stride_w");
+    o->stride_h = get_i32(r, t, 2, 0, "stride_h");
+    o->activation = rd_act(r, t, 3);
+    o->dilation_w = get_i32(r, t, 4, 1, "dilation_w_factor");
+    o->dilation_h = get_i32(r, t, 5, 1, "dilation_h_factor");
+    o->quantized_bias_type = rd_dtype(r, t, 6, "quantized_bias_type");
+    break;
+  case BO_DEPTHWISE_CONV2D:
+    o->fields = OPTF_PADDING | OPTF_STRIDE | OPTF_DEPTH_MULT | OPTF_ACTIVATION |
+                OPTF_DILATION;
+    o->padding = rd_padding(r, t, 0);
+    o->stride_w = get_i32(r, t, 1, 0, "stride_w");
+    o->stride_h = get_i32(r, t, 2, 0, "stride_h");
+    o->depth_multiplier = get_i32(r, t, 3, 0, "depth_multiplier");
+    o->activation = rd_act(r, t, 4);
+    o->dilation_w = get_i32(r, t, 5, 1, "dilation_w_factor");
+    o->dilation_h = get_i32(r, t, 6, 1, "dilation_h_factor");
+    break;
+  case BO_POOL2D:
+    o->fields = OPTF_PADDING | OPTF_STRIDE | OPTF_FILTER | OPTF_ACTIVATION;
+    o->padding = rd_padding(r, t, 0);
+    o->stride_w = get_i32(r, t, 1, 0, "stride_w");
+    o->stride_h = get_i32(r, t, 2, 0, "stride_h");
+    o->filter_w = get_i32(r, t, 3, 0, "filter_width");
+    o->filter_h = get_i32(r, t, 4, 0, "filter_height");
+    o->activation = rd_act(r, t, 5);
+    break;
+  case BO_SVDF:
+    o->fields = OPTF_RANK | OPTF_ACTIVATION | OPTF_ASYMMETRIC;
+    o->rank = get_i32(r, t, 0, 0, "rank");
+    o->activation = rd_act(r, t, 1);
+    o->asymmetric_quantize_inputs = get_bool(r, t, 2, false, "asymmetric");
+    break;
+  case BO_FULLY_CONNECTED:
+    o->fields = OPTF_ACTIVATION | OPTF_FC | OPTF_ASYMMETRIC | OPTF_BIAS_TYPE;
+    o->activation = rd_act(r, t, 0);
+    o->weights_format = (int)get_i(r, t, 1, 1, 0, "weights_format");
+    o->keep_num_dims = get_bool(r, t, 2, false, "keep_num_dims");
+    o->asymmetric_quantize_inputs = get_bool(r, t, 3, false, "asymmetric");
+    o->quantized_bias_type = rd_dtype(r, t, 4, "quantized_bias_type");
+    break;
+  case BO_SOFTMAX:
+    o->fields = OPTF_BETA;
+    o->beta = get_f32(r, t, 0, 0.0f, "beta");
+    break;
+  case BO_CONCATENATION:
+    o->fields = OPTF_AXIS | OPTF_ACTIVATION;
+    o->axis = get_i32(r, t, 0, 0, "axis");
+    o->activation = rd_act(r, t, 1);
+    break;
+  case BO_ADD:
+  case BO_SUB:
+    o->fields = OPTF_ACTIVATION | OPTF_POT_SCALE;
+    o->activation = rd_act(r, t, 0);
+    o->pot_scale_int16 = get_bool(r, t, 1, true, "pot_scale_int16");
+    break;
+  case BO_MUL:
+  case BO_DIV:
+  case BO_L2NORM:
+    o->fields = OPTF_ACTIVATION;
+    o->activation = rd_act(r, t, 0);
+    break;
+  case BO_RESIZE_BILINEAR: /* slots 0, 1: deprecated new_height/width */
+    o->fields = OPTF_RESIZE;
+    o->align_corners = get_bool(r, t, 2, false, "align_corners");
+    o->half_pixel_centers = get_bool(r, t, 3, false, "half_pixel_centers");
+    break;
+  case BO_RESIZE_NEAREST_NEIGHBOR:
+    o->fields = OPTF_RESIZE;
+    o->align_corners = get_bool(r, t, 0, false, "align_corners");
+    o->half_pixel_centers = get_bool(r, t, 1, false, "half_pixel_centers");
+    break;
+  case BO_RESHAPE:
+    o->fields = OPTF_NEW_SHAPE;
+    o->nnew_shape = rd_small_vec(r, t, 0, o->new_shape, "new_shape");
+    break;
+  case BO_SQUEEZE:
+    o->fields = OPTF_SQUEEZE_DIMS;
+    o->nsqueeze_dims = rd_small_vec(r, t, 0, o->squeeze_dims, "squeeze_dims");
+    if (o->nsqueeze_dims < 0)
+      o->nsqueeze_dims = 0;
+    break;
+  case BO_SPACE_TO_DEPTH:
+  case BO_DEPTH_TO_SPACE:
+    o->fields = OPTF_BLOCK_SIZE;
+    o->block_size = get_i32(r, t, 0, 0, "block_size");
+    break;
+  case BO_GATHER:
+    o->fields = OPTF_AXIS | OPTF_BATCH_DIMS;
+    o->axis = get_i32(r, t, 0, 0, "axis");
+    o->batch_dims = get_i32(r, t, 1, 0, "batch_dims");
+    break;
+  case BO_REDUCER:
+    o->fields = OPTF_KEEP_DIMS;
+    o->keep_dims = get_bool(r, t, 0, false, "keep_dims");
+    break;
+  case BO_STRIDED_SLICE:
+    o->fields = OPTF_SLICE_MASKS;
+    o->begin_mask = get_i32(r, t, 0, 0, "begin_mask");
+    o->end_mask = get_i32(r, t, 1, 0, "end_mask");
+    o->ellipsis_mask = get_i32(r, t, 2, 0, "ellipsis_mask");
+    o->new_axis_mask = get_i32(r, t, 3, 0, "new_axis_mask");
+    o->shrink_axis_mask = get_i32(r, t, 4, 0, "shrink_axis_mask");
+    o->offset = get_bool(r, t, 5, false, "offset");
+    break;
+  case BO_SPLIT:
+  case BO_SPLIT_V:
+    o->fields = OPTF_NUM;
+    o->num = get_i32(r, t, 0, 0, "num_splits");
+    break;
+  case BO_CAST: /* often left out: then the tensors' types say it */
+    o->fields = t->pos ? OPTF_CAST : 0;
+    o->in_dtype = rd_dtype(r, t, 0, "in_data_type");
+    o->out_dtype = rd_dtype(r, t, 1, "out_data_type");
+    break;
+  case BO_ARG_MAX:
+  case BO_ARG_MIN:
+    o->fields = OPTF_OUT_TYPE;
+    o->out_type = rd_dtype(r, t, 0, "output_type");
+    break;
+  case BO_TRANSPOSE_CONV:
+    o->fields = OPTF_PADDING | OPTF_STRIDE | OPTF_ACTIVATION | OPTF_BIAS_TYPE;
+    o->padding = rd_padding(r, t, 0);
+    o->stride_w = get_i32(r, t, 1, 0, "stride_w");
+    o->stride_h = get_i32(r, t, 2, 0, "stride_h");
+    o->activation = rd_act(r, t, 3);
+    o->quantized_bias_type = rd_dtype(r, t, 4, "quantized_bias_type");
+    break;
+  case BO_PACK:
+    o->fields = OPTF_NUM | OPTF_AXIS;
+    o->num = get_i32(r, t, 0, 0, "values_count");
+    o->axis = get_i32(r, t, 1, 0, "axis");
+    break;
+  case BO_UNPACK:
+    o->fields = OPTF_NUM | OPTF_AXIS;
+    o->num = get_i32(r, t, 0, 0, "num");
+    o->axis = get_i32(r, t, 1, 0, "axis");
+    break;
+  case BO_UNIDIRECTIONAL_SEQUENCE_LSTM:
+    o->fields = OPTF_ACTIVATION | OPTF_LSTM | OPTF_ASYMMETRIC;
+    o->activation = rd_act(r, t, 0);
+    o->cell_clip = get_f32(r, t, 1, 0.0f, "cell_clip");
+    o->proj_clip = get_f32(r, t, 2, 0.0f, "proj_clip");
+    o->time_major = get_bool(r, t, 3, false, "time_major");
+    o->asymmetric_quantize_inputs = get_bool(r, t, 4, false, "asymmetric");
+    o->diagonal_recurrent_tensors = get_bool(r, t, 5, false, "diagonal");
+    break;
+  case BO_LEAKY_RELU:
+    o->fields = OPTF_ALPHA;
+    o->alpha = get_f32(r, t, 0, 0.0f, "alpha");
+    break;
+  case BO_BATCH_MATMUL:
+    o->fields = OPTF_ADJ | OPTF_ASYMMETRIC;
+    o->adj_x = get_bool(r, t, 0, false, "adj_x");
+    o->adj_y = get_bool(r, t, 1, false, "adj_y");
+    o->asymmetric_quantize_inputs = get_bool(r, t, 2, false, "asymmetric");
+    break;
+  default: /* tables without fields, or no table */
+    break;
+  }
+}
+
+/* ------------------------------------------------------ op codes */
+
+typedef struct {
+  int code;            /* BuiltinOperator */
+  bool known;          /* code has an OpKind */
+  OpKind kind;
+  const char *custom;  /* custom_code, for CUSTOM */
+  int version;
+} OpCode;
+
+static OpCode *read_opcodes(Reader *r, const Table *model, int *n) {
+  Vec v = get_vec(r, model, 1, 4, "operator_codes");
+  if (v.n > INT32_MAX)
+    fail(r, "too many operator codes");
+  OpCode *codes = arena_array(v.n ? v.n : 1, sizeof *codes);
+  for (size_t i = 0; i < v.n; i++) {
+    snprintf(r->where, sizeof r->where, "operator code %zu", i);
+    Table t = vec_table(r, v, i, "operator code");
+    OpCode *c = &codes[i];
+    int64_t dep = get_i(r, &t, 0, 1, 0, "deprecated_builtin_code");
+    int64_t ext = get_i(r, &t, 3, 4, 0, "builtin_code");
+    /* TFLite's rule: the larger of the two (the byte field saturates at
+     * PLACEHOLDER_FOR_GREATER_OP_CODES = 127). */
+    c->code = (int)(dep > ext ? dep : ext);
+    c->known = op_from_tflite_code(c->code, &c->kind);
+    c->custom = get_str(r, &t, 1, "custom_code");
+    c->version = get_i32(r, &t, 2, 1, "version");
+  }
+  r->where[0] = 0;
+  *n = (int)v.n;
+  return codes;
+}
+
+/* ------------------------------------------------------------ ops */
+
+/* Copies a vector of tensor indices, each in [lo, ntensors). */
+static int *read_indices(Reader *r, const Table *t, int slot, int *n, int lo,
+                         const char *what) {
+  Vec v = get_vec(r, t, slot, 4, what);
+  if (v.n > INT32_MAX)
+    fail(r, "%s: too many entries", what);
+  int *a = vec_ints(r, v, what);
+  for (size_t i = 0; i < v.n; i++)
+    if (a[i] < lo || a[i] >= r->g->ntensors)
+      fail(r, "%s[%zu] = %d is not a tensor index (the graph has %d tensors)",
+           what, i, a[i], r->g->ntensors);
+  *n = (int)v.n;
+  return a;
+}
+
+static void read_op(Reader *r, int i, const Table *t, const OpCode *codes,
+                    int ncodes) {
+  Graph *g = r->g;
+  Op *op = &g->ops[i];
+  op->index = i;
+  op->scratch_buffer = -1;
+  snprintf(r->where, sizeof r->where, "op %d", i);
+  uint32_t ci = (uint32_t)get_u(r, t, 0, 4, 0, "opcode_index");
+  if (ci >= (uint32_t)ncodes)
+    fail(r, "opcode_index %u out of range (the model has %d operator codes)",
+         ci, ncodes);
+  const OpCode *c = &codes[ci];
+  if (!c->known) {
+    const char *name = tflite_builtin_name(c->code);
+    fail(r, "unsupported builtin operator %d%s%s%s", c->code,
+         name ? " (" : "", name ? name : "", name ? ")" : "");
+  }
+  op->kind = c->kind;
+  op->version = c->version;
+  if (op->kind == OP_CUSTOM)
+    op->custom_name = c->custom;
+  /* From here on messages name the op through error_at(). */
+  g->nops = i + 1;
+  r->op = i;
+  r->where[0] = 0;
+  if (op->kind == OP_IF || op->kind == OP_WHILE || op->kind == OP_CALL_ONCE ||
+      op->kind == OP_CALL)
+    fail(r, "control flow is not supported (only subgraph 0 is read)");
+
+  op->inputs = read_indices(r, t, 1, &op->ninputs, -1, "inputs");
+  op->outputs = read_indices(r, t, 2, &op->noutputs, 0, "outputs");
+  op->intermediates =
+      read_indices(r, t, 8, &op->nintermediates, 0, "intermediates");
+
+  int type = (int)get_u(r, t, 3, 1, 0, "builtin_options_type");
+  int want = options_type(op->kind);
+  if (type != BO_NONE && type != want)
+    fail(r, "builtin options of union type %d, expected %d", type, want);
+  Table opts;
+  get_table(r, t, 4, &opts, "builtin_options");
+  read_options(r, op, &opts);
+  if (get_u(r, t, 11, 1, 0, "builtin_options_2_type") != 0)
+    fail(r, "unexpected builtin_options_2");
+
+  Vec co = get_vec(r, t, 5, 1, "custom_options");
+  op->custom_options = vec_bytes(co, r);
+  op->ncustom_options = co.n;
+  uint64_t lo = get_u(r, t, 9, 8, 0, "large_custom_options_offset");
+  uint64_t ls = get_u(r, t, 10, 8, 0, "large_custom_options_size");
+  if (lo > 1) {
+    if (lo > r->size || ls > r->size - lo)
+      fail(r, "large custom options at offset %llu (%llu bytes) lie outside "
+              "the file (%zu bytes)",
+           (unsigned long long)lo, (unsigned long long)ls, r->size);
+    op->custom_options = ls ? r->buf + lo : NULL;
+    op->ncustom_options = (size_t)ls;
+  }
+
+  for (int k = 0; k < op->noutputs; k++) {
+    Tensor *out = &g->tensors[op->outputs[k]];
+    if (out->producer < 0)
+      out->producer = i;
+  }
+  r->op = -1;
+}
+
+/* -------------------------------------------------------- metadata */
+
+static void read_metadata(Reader *r, const Table *model, Vec buffers) {
+  Graph *g = r->g;
+  Vec v = get_vec(r, model, 6, 4, "metadata");
+  if (v.n > INT32_MAX)
+    fail(r, "too many metadata entries");
+  charge(r, v.n, "metadata");
+  g->metadata = arena_array(v.n ? v.n : 1, sizeof *g->metadata);
+  g->nmetadata = (int)v.n;
+  for (size_t i = 0; i < v.n; i++) {
+    snprintf(r->where, sizeof r->where, "metadata %zu", i);
+    Table m = vec_table(r, v, i, "metadata");
+    g->metadata[i].key = get_str(r, &m, 0, "name");
+    uint32_t b = (uint32_t)get_u(r, &m, 1, 4, 0, "buffer");
+    g->metadata[i].data = buffer_data(r, buffers, b, &g->metadata[i].ndata);
+  }
+  r->where[0] = 0;
+}
+
+const Metadata *find_metadata(const Graph *g, const char *key) {
+  for (int i = 0; i < g->nmetadata; i++)
+    if (!strcmp(g->metadata[i].key, key))
+      return &g->metadata[i];
+  return NULL;
+}
+
+/* ------------------------------------------------------------ model */
+
+Graph *read_tflite(const char *path, const uint8_t *buf, size_t size) {
+  Graph *g = arena_alloc(sizeof *g);
+  g->path = path;
+  Reader rd = {.path = path, .buf = buf, .size = size, .g = g, .op = -1};
+  Reader *r = &rd;
+  /* Legitimate files copy at most about one element per 4 bytes. */
+  rd.budget = size + 4096;
+
+  if (size < 8)
+    fail(r, "file too small (%zu bytes) to be a .tflite model", size);
+  if (memcmp(buf + 4, "TFL3", 4) != 0) {
+    char id[5];
+    for (int i = 0; i < 4; i++)
+      id[i] = (buf[4 + i] >= 32 && buf[4 + i] < 127) ? (char)buf[4 + i] : '?';
+    id[4] = 0;
+    fail(r, "not a .tflite model: file identifier is \"%s\", expected "
+            "\"TFL3\"",
+         id);
+  }
+  Table model = table_at(r, deref(r, 0, "root table"), "model");
+  g->schema_version = (uint32_t)get_u(r, &model, 0, 4, 0, "version");
+  if (g->schema_version != 3)
+    fail(r, "schema version %u is not supported (expected 3)",
+         g->schema_version);
+  g->description = get_str(r, &model, 3, "description");
+  Vec buffers = get_vec(r, &model, 4, 4, "buffers");
+  int ncodes;
+  OpCode *codes = read_opcodes(r, &model, &ncodes);
+
+  Vec subgraphs = get_vec(r, &model, 2, 4, "subgraphs");
+  if (subgraphs.n == 0)
+    fail(r, "the model has no subgraph");
+  if (subgraphs.n > 1)
+    fail(r, "the model has %zu subgraphs: control flow (WHILE, IF, "
+            "CALL_ONCE) is not supported, only single-subgraph models",
+         subgraphs.n);
+  g->nsubgraphs = 1;
+  Table sg = vec_table(r, subgraphs, 0, "subgraph 0");
+
+  Vec tv = get_vec(r, &sg, 0, 4, "tensors");
+  if (tv.n > INT32_MAX)
+    fail(r, "too many tensors");
+  g->tensors = arena_array(tv.n ? tv.n : 1, sizeof *g->tensors);
+  g->ntensors = (int)tv.n;
+  for (int i = 0; i < g->ntensors; i++) {
+    Tensor *t = &g->tensors[i];
+    t->index = i;
+    t->producer = t->storage = t->view_of = -1;
+    t->name = "";
+  }
+  for (int i = 0; i < g->ntensors; i++) {
+    snprintf(r->where, sizeof r->where, "tensor %d", i);
+    Table tt = vec_table(r, tv, (size_t)i, "tensor");
+    read_tensor(r, &g->tensors[i], &tt, buffers);
+  }
+  r->where[0] = 0;
+
+  g->inputs = read_indices(r, &sg, 1, &g->ninputs, 0, "subgraph inputs");
+  g->outputs = read_indices(r, &sg, 2, &g->noutputs, 0, "subgraph outputs");
+  for (int i = 0; i < g->ninputs; i++)
+    g->tensors[g->inputs[i]].is_input = true;
+  for (int i = 0; i < g->noutputs; i++)
+    g->tensors[g->outputs[i]].is_output = true;
+
+  Vec ov = get_vec(r, &sg, 3, 4, "operators");
+  if (ov.n > INT32_MAX)
+    fail(r, "too many operators");
+  g->ops = arena_array(ov.n ? ov.n : 1, sizeof *g->ops);
+  for (size_t i = 0; i < ov.n; i++) {
+    snprintf(r->where, sizeof r->where, "op %zu", i);
+    Table ot = vec_table(r, ov, i, "operator");
+    read_op(r, (int)i, &ot, codes, ncodes);
+  }
+  r->where[0] = 0;
+
+  read_metadata(r, &model, buffers);
+  return g;
+}
+
+/* ---------------------------------------------- builtin op names */
+
+/* BuiltinOperator names, for messages about ops tinyaot does not know. */
+static const char *const builtin_names[] = {
+    "ADD", "AVERAGE_POOL_2D", "CONCATENATION", "CONV_2D", "DEPTHWISE_CONV_2D",
+    "DEPTH_TO_SPACE", "DEQUANTIZE", "EMBEDDING_LOOKUP", "FLOOR",
+    "FULLY_CONNECTED", "HASHTABLE_LOOKUP", "L2_NORMALIZATION", "L2_POOL_2D",
+    "LOCAL_RESPONSE_NORMALIZATION", "LOGISTIC", "LSH_PROJECTION", "LSTM",
+    "MAX_POOL_2D", "MUL", "RELU", "RELU_N1_TO_1", "RELU6", "RESHAPE",
+    "RESIZE_BILINEAR", "RNN", "SOFTMAX", "SPACE_TO_DEPTH", "SVDF", "TANH",
+    "CONCAT_EMBEDDINGS", "SKIP_GRAM", "CALL", "CUSTOM",
+    "EMBEDDING_LOOKUP_SPARSE", "PAD", "UNIDIRECTIONAL_SEQUENCE_RNN", "GATHER",
+    "BATCH_TO_SPACE_ND", "SPACE_TO_BATCH_ND", "TRANSPOSE", "MEAN", "SUB", "DIV",
+    "SQUEEZE", "UNIDIRECTIONAL_SEQUENCE_LSTM", "STRIDED_SLICE",
+    "BIDIRECTIONAL_SEQUENCE_RNN", "EXP", "TOPK_V2", "SPLIT", "LOG_SOFTMAX",
+    "DELEGATE", "BIDIRECTIONAL_SEQUENCE_LSTM", "CAST", "PRELU", "MAXIMUM",
+    "ARG_MAX", "MINIMUM", "LESS", "NEG", "PADV2", "GREATER", "GREATER_EQUAL",
+    "LESS_EQUAL", "SELECT", "SLICE", "SIN", "TRANSPOSE_CONV", "SPARSE_TO_DENSE",
+    "TILE", "EXPAND_DIMS", "EQUAL", "NOT_EQUAL", "LOG", "SUM", "SQRT", "RSQRT",
+    "SHAPE", "POW", "ARG_MIN", "FAKE_QUANT", "REDUCE_PROD", "REDUCE_MAX",
+    "PACK", "LOGICAL_OR", "ONE_HOT", "LOGICAL_AND", "LOGICAL_NOT", "UNPACK",
+    "REDUCE_MIN", "FLOOR_DIV", "REDUCE_ANY", "SQUARE", "ZEROS_LIKE", "FILL",
+    "FLOOR_MOD", "RANGE", "RESIZE_NEAREST_NEIGHBOR", "LEAKY_RELU",
+    "SQUARED_DIFFERENCE", "MIRROR_PAD", "ABS", "SPLIT_V", "UNIQUE", "CEIL",
+    "REVERSE_V2", "ADD_N", "GATHER_ND", "COS", "WHERE", "RANK", "ELU",
+    "REVERSE_SEQUENCE", "MATRIX_DIAG", "QUANTIZE", "MATRIX_SET_DIAG", "ROUND",
+    "HARD_SWISH", "IF", "WHILE", "NON_MAX_SUPPRESSION_V4",
+    "NON_MAX_SUPPRESSION_V5", "SCATTER_ND", "SELECT_V2", "DENSIFY",
+    "SEGMENT_SUM", "BATCH_MATMUL", "PLACEHOLDER_FOR_GREATER_OP_CODES", "CUMSUM",
+    "CALL_ONCE", "BROADCAST_TO", "RFFT2D", "CONV_3D", "IMAG", "REAL",
+    "COMPLEX_ABS", "HASHTABLE", "HASHTABLE_FIND", "HASHTABLE_IMPORT",
+    "HASHTABLE_SIZE", "REDUCE_ALL", "CONV_3D_TRANSPOSE", "VAR_HANDLE",
+    "READ_VARIABLE", "ASSIGN_VARIABLE", "BROADCAST_ARGS",
+    "RANDOM_STANDARD_NORMAL", "BUCKETIZE", "RANDOM_UNIFORM", "MULTINOMIAL",
+    "GELU", "DYNAMIC_UPDATE_SLICE", "RELU_0_TO_1", "UNSORTED_SEGMENT_PROD",
+    "UNSORTED_SEGMENT_MAX", "UNSORTED_SEGMENT_SUM", "ATAN2",
+    "UNSORTED_SEGMENT_MIN", "SIGN", "BITCAST", "BITWISE_XOR", "RIGHT_SHIFT",
+};
+
+const char *tflite_builtin_name(int code) {
+  if (code < 0 || code >= (int)(sizeof builtin_names / sizeof *builtin_names))
+    return NULL;
+  return builtin_names[code];
+}

@@ -1,0 +1,194 @@
+/*
+ * verify.c - the IR invariants, checked after reading and after every
+ * pass (in tests and debug builds).
+ *
+ * Needs: a Graph whose indices are in range (read_tflite guarantees it).
+ * Guarantees, when it returns:
+ *   - every tensor an op reads is a constant, a model input, a variable
+ *     tensor or the output of an earlier op; every tensor is written by
+ *     at most one op, never a constant or a model input; every model
+ *     output is produced (or is an input or a constant);
+ *   - shapes are static: no -1 in shape_signature, except a batch
+ *     dimension (dim 0) whose static size is 1, as Keras writes it;
+ *   - every tensor's byte size is bounded (tensor_bytes() cannot
+ *     overflow) and constant data is exactly that size;
+ *   - quantization is well formed: per-channel scales match the size of
+ *     the quantized dimension;
+ *   - no string or complex tensors are read or written; convolution and
+ *     pooling strides, dilations and filter sizes are >= 1.
+ * Custom ops are legal here (inspect shows them); later steps refuse
+ * what they cannot compile.  Anything else -> error_at().
+ */
+#include "tinyaot.h"
+
+#include <string.h>
+
+#define MAX_TENSOR_BYTES ((int64_t)INT32_MAX)
+
+static void verify_tensor(const Graph *g, const Tensor *t) {
+  int64_t elems = 1;
+  int64_t width = (dtype_bits(t->dtype) + 7) / 8;
+  if (t->ndims < 0 || t->ndims > MAX_DIMS)
+    error_at(g, -1, "tensor %d (%s): rank %d", t->index, t->name, t->ndims);
+  for (int i = 0; i < t->ndims; i++) {
+    if (t->dims[i] < 0)
+      error_at(g, -1, "tensor %d (%s): dimension %d is %d", t->index, t->name,
+               i, t->dims[i]);
+    if (t->dims[i] > 0 && elems > MAX_TENSOR_BYTES / t->dims[i])
+      error_at(g, -1, "tensor %d (%s): too large", t->index, t->name);
+    elems *= t->dims[i];
+  }
+  if (width > 0 && elems > MAX_TENSOR_BYTES / width)
+    error_at(g, -1, "tensor %d (%s): too large", t->index, t->name);
+
+  if (t->nsignature) {
+    if (t->nsignature != t->ndims)
+      error_at(g, -1, "tensor %d (%s): shape_signature has rank %d, shape %d",
+               t->index, t->name, t->nsignature, t->ndims);
+    for (int i = 0; i < t->ndims; i++) {
+      int32_t s = t->signature[i];
+      if (s == -1 && i == 0 && t->dims[0] == 1)
+        continue; /* Keras' batch dimension: taken as 1 */
+      if (s == -1)
+        error_at(g, -1,
+                 "tensor %d (%s): dimension %d is dynamic (-1 in "
+                 "shape_signature); only static shapes are supported",
+                 t->index, t->name, i);
+      if (s != t->dims[i])
+        error_at(g, -1,
+                 "tensor %d (%s): shape_signature[%d] = %d but shape[%d] = %d",
+                 t->index, t->name, i, s, i, t->dims[i]);
+    }
+  }
+
+  if (t->data) {
+    size_t want = (size_t)elems * (size_t)width;
+    size_t packed = ((size_t)elems * (size_t)dtype_bits(t->dtype) + 7) / 8;
+    if (t->ndata != want && t->ndata != packed)
+      error_at(g, -1,
+               "tensor %d (%s): constant data has %zu bytes, its shape needs "
+               "%zu",
+               t->index, t->name, t->ndata, want);
+  }
+
+  if (t->q.nscale > 1) {
+    /* Per channel along q.axis.  Some converters write a 1-D bias with
+     * the filter's quantized_dimension (3): then the one dimension is
+     * meant. */
+    int axis = t->q.axis;
+    if (axis >= t->ndims && t->ndims == 1)
+      axis = 0;
+    if (axis < 0 || axis >= t->ndims)
+      error_at(g, -1, "tensor %d (%s): quantized_dimension %d out of range",
+               t->index, t->name, t->q.axis);
+    if (t->q.nscale != t->dims[axis])
+      error_at(g, -1,
+               "tensor %d (%s): %d quantization scales for dimension %d of "
+               "size %d",
+               t->index, t->name, t->q.nscale, axis, t->dims[axis]);
+  }
+}
+
+/* A tensor that an op or the model reads or writes must have a usable
+ * element type. */
+static void verify_use(const Graph *g, int op, const Tensor *t) {
+  if (t->dtype == DT_STRING || t->dtype == DT_COMPLEX64)
+    error_at(g, op, "tensor %d (%s) has type %s, which is not supported",
+             t->index, t->name, dtype_name(t->dtype));
+}
+
+static void verify_options(const Graph *g, const Op *op) {
+  const Options *o = &op->opt;
+  if ((o->fields & OPTF_STRIDE) && (o->stride_w < 1 || o->stride_h < 1))
+    error_at(g, op->index, "stride %dx%d must be at least 1", o->stride_w,
+             o->stride_h);
+  if ((o->fields & OPTF_DILATION) && (o->dilation_w < 1 || o->dilation_h < 1))
+    error_at(g, op->index, "dilation %dx%d must be at least 1", o->dilation_w,
+             o->dilation_h);
+  if ((o->fields & OPTF_FILTER) && (o->filter_w < 1 || o->filter_h < 1))
+    error_at(g, op->index, "filter %dx%d must be at least 1", o->filter_w,
+             o->filter_h);
+}
+
+void verify(const Graph *g) {
+  for (int i = 0; i < g->ntensors; i++) {
+    if (g->tensors[i].index != i)
+      die("tensor %d has index %d", i, g->tensors[i].index);
+    verify_tensor(g, &g->tensors[i]);
+  }
+
+  /* ready[t]: t may be read now. */
+  bool *ready = arena_array((size_t)g->ntensors + 1, sizeof *ready);
+  int *writer = arena_array((size_t)g->ntensors + 1, sizeof *writer);
+  for (int i = 0; i < g->ntensors; i++) {
+    const Tensor *t = &g->tensors[i];
+    ready[i] = is_const(t) || t->is_variable;
+    writer[i] = -1;
+  }
+  for (int i = 0; i < g->ninputs; i++) {
+    verify_use(g, -1, &g->tensors[g->inputs[i]]);
+    ready[g->inputs[i]] = true;
+  }
+
+  for (int i = 0; i < g->nops; i++) {
+    const Op *op = &g->ops[i];
+    if (op->index != i)
+      die("op %d has index %d", i, op->index);
+    if (op->kind == OP_IF || op->kind == OP_WHILE ||
+        op->kind == OP_CALL_ONCE || op->kind == OP_CALL)
+      error_at(g, i, "control flow is not supported");
+    verify_options(g, op);
+    for (int k = 0; k < op->ninputs; k++) {
+      int ti = op->inputs[k];
+      if (ti < 0)
+        continue; /* optional input left out */
+      const Tensor *t = &g->tensors[ti];
+      verify_use(g, i, t);
+      if (ready[ti])
+        continue;
+      if (writer[ti] < 0 && t->producer > i)
+        error_at(g, i,
+                 "input %d reads tensor %d (%s) before op %d produces it", k,
+                 ti, t->name, t->producer);
+      error_at(g, i,
+               "input %d reads tensor %d (%s), which is neither a constant, "
+               "a model input, a variable nor produced by an earlier op",
+               k, ti, t->name);
+    }
+    for (int k = 0; k < op->noutputs; k++) {
+      int ti = op->outputs[k];
+      if (ti < 0)
+        error_at(g, i, "output %d is missing", k);
+      const Tensor *t = &g->tensors[ti];
+      verify_use(g, i, t);
+      if (writer[ti] >= 0)
+        error_at(g, i, "output %d writes tensor %d (%s), already written by "
+                       "op %d",
+                 k, ti, t->name, writer[ti]);
+      if (is_const(t))
+        error_at(g, i, "output %d writes the constant tensor %d (%s)", k, ti,
+                 t->name);
+      if (t->is_input)
+        error_at(g, i, "output %d writes the model input %d (%s)", k, ti,
+                 t->name);
+      if (t->producer != i)
+        error_at(g, i, "tensor %d (%s) records producer %d", ti, t->name,
+                 t->producer);
+      writer[ti] = i;
+      ready[ti] = true;
+    }
+  }
+
+  for (int i = 0; i < g->ntensors; i++)
+    if (writer[i] < 0 && g->tensors[i].producer >= 0)
+      error_at(g, -1, "tensor %d (%s) records producer %d, which does not "
+                      "write it",
+               i, g->tensors[i].name, g->tensors[i].producer);
+  for (int i = 0; i < g->noutputs; i++) {
+    const Tensor *t = &g->tensors[g->outputs[i]];
+    verify_use(g, -1, t);
+    if (!ready[t->index])
+      error_at(g, -1, "model output %d (tensor %d, %s) is never produced", i,
+               t->index, t->name);
+  }
+}

@@ -1,0 +1,31 @@
+# mk/arm.mk - tinyaot's output on Cortex-M, emulated by QEMU.
+#
+#   make check-arm   build every model the compiler accepts for the
+#                    targets in ARM_TARGETS and run every golden case under
+#                    qemu-system-arm (tests/arm/test_arm.sh, also part of
+#                    make test); ends "N passed, N failed, N skipped"
+#   make bench-arm   flash (code / weights), RAM (workspace, persistent
+#                    state, I/O buffers, stack high-water) and instructions
+#                    per inference for every model, Cortex-M4F at -O2 and
+#                    -Os (bench/arm.sh; part of make bench)
+#
+# Needs Debian's gcc-arm-none-eabi, libnewlib-arm-none-eabi and
+# qemu-system-arm.  Variables: ARM_TARGETS (target:flags pairs, targets
+# m4 m7 m33), ARM_MODELS (a subset of the models), ARM_JOBS (models in
+# parallel), ARM_TIMEOUT (seconds per QEMU run).
+
+ARM_TARGETS ?= m4:-O2 m4:-Os
+ARM_ENV = TINYAOT=$(abspath $(BUILD))/tinyaot TINYAOT_BUILD=$(abspath $(BUILD)) \
+          ARM_TARGETS="$(ARM_TARGETS)"
+
+.PHONY: check-arm bench-arm
+check-arm: $(BUILD)/tinyaot
+	@$(ARM_ENV) sh tests/arm/test_arm.sh > $(BUILD)/arm-check.txt; \
+	 cat $(BUILD)/arm-check.txt; \
+	 awk '/^ok /{p++} /^not ok /{f++} /^skip /{s++} \
+	      END {printf "%d passed, %d failed, %d skipped\n", p, f, s; exit (f > 0 || p == 0)}' \
+	     $(BUILD)/arm-check.txt
+
+BENCH_TARGETS += bench-arm
+bench-arm: $(BUILD)/tinyaot
+	@$(ARM_ENV) sh bench/arm.sh
