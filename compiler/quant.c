@@ -21,7 +21,9 @@
 bool quantize_multiplier(double real, int rounding, int32_t *mult, int32_t *shift) {
   *mult = 0;
   *shift = 0;
-  if (!(real >= 0.0) || isinf(real))
+  if (isnan(real) || isinf(real))
+    return false;
+  if (rounding == TA_ROUND_SINGLE && real < 0.0) /* single rounding: positive only */
     return false;
   if (real == 0.0)
     return true;
@@ -40,7 +42,7 @@ bool quantize_multiplier(double real, int rounding, int32_t *mult, int32_t *shif
     e = 30;
     q_fixed = (INT64_C(1) << 31) - 1;
   }
-  if (e > 30) /* TFLite's left shift by 31 or more overflows */
+  if (e > 31) /* TFLite's x * (1 << shift) cannot be computed */
     return false;
   *mult = (int32_t)q_fixed;
   *shift = e;
@@ -188,16 +190,21 @@ bool softmax_params(float beta, float input_scale, int rounding, ta_softmax_para
   int32_t mult, shift;
   if (!quantize_multiplier_greater_than_one(real, rounding, &mult, &shift))
     return false;
-  double radius = 1.0 * ((1 << integer_bits) - 1) *
-                  (double)(INT64_C(1) << (31 - integer_bits)) /
-                  (double)(INT64_C(1) << shift);
   p->input_multiplier = mult;
   p->input_left_shift = shift;
-  p->diff_min = -(int32_t)floor(radius);
+  p->diff_min = -calculate_input_radius(integer_bits, shift);
   p->rounding = rounding;
   p->beta = beta;
   p->exp_table = NULL;
   return true;
+}
+
+/* CalculateInputRadius (quantization_util.cc), total_signed_bits 31. */
+int32_t calculate_input_radius(int integer_bits, int left_shift) {
+  double max_rescaled = 1.0 * ((1 << integer_bits) - 1) *
+                        (double)(INT64_C(1) << (31 - integer_bits)) /
+                        (double)(INT64_C(1) << left_shift);
+  return (int32_t)floor(max_rescaled);
 }
 
 /* tflite-micro CalculateOpDataAdd (add_common.cc). */

@@ -92,9 +92,10 @@ ta_status ta_conv2d_fold_s8(const ta_conv_params *p, const ta_quant *q,
   for (int32_t b = 0; b < in_dims->n; b++) {
     const int8_t *in_b = in + (size_t)b * H * W * C;
     for (int32_t oy = 0; oy < OH; oy++) {
-      ta_window wy = ta_conv_window(oy * p->stride_h - p->pad_h, p->dilation_h, KH, H);
+      const ta_window wy_row = ta_conv_window(oy * p->stride_h - p->pad_h, p->dilation_h, KH, H);
       for (int32_t ox = 0; ox < OW; ox++) {
         ta_window wx = ta_conv_window(ox * p->stride_w - p->pad_w, p->dilation_w, KW, W);
+        ta_window wy = wy_row;
         if (wx.start == wx.end)
           wy.end = wy.start; /* no tap inside: only the padding correction */
         const int border = wy.start != 0 || wy.end != KH || wx.start != 0 || wx.end != KW;

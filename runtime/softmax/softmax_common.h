@@ -30,7 +30,7 @@ static inline int32_t ta_softmax_exp(int32_t diff, const ta_softmax_params *p) {
 /* out_bits 8 or 16; writes out8 or out16. */
 static inline ta_status ta_softmax_s8_any(const ta_softmax_params *p, const int8_t *in,
                                           int8_t *out8, int16_t *out16, int out_bits) {
-  if (p->outer < 0 || p->depth < 0 || p->input_left_shift < 0 || p->input_left_shift > 30)
+  if (p->outer < 0 || p->depth < 0 || p->input_left_shift < 0 || p->input_left_shift > 31)
     return TA_ERR_ARG;
   const int32_t depth = p->depth;
   const int32_t out_min = out_bits == 8 ? -128 : -32768;
