@@ -69,10 +69,13 @@ bench_model() {
     instr=$(( $(log_value "$b/case0/run.log" ticks) * T_TICK_NS ))
     needs=$(awk '$1 == "needs_gen" || $1 == "needs_rt" {for (i = 2; i <= NF; i++) print $i}' \
             "$b/sizes" | sort -u | tr '\n' ' ')
-    printf '%s\t%s %s\tok\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$m" "$T_NAME" "$opt" \
+    printf '%s\t%s %s\tok\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$m" "$T_NAME" "$opt" \
       "$(sz flash_gen)" "$(sz flash_rt)" "$(sz flash_weights)" "$(sz workspace)" \
       "$(( $(log_value "$b/case0/run.log" persistent) + $(sz ram_gen) + $(sz ram_rt) ))" "$(log_value "$b/case0/run.log" io)" \
-      "$(log_value "$b/case0/run.log" stack_run)" "$instr" "$ok" "${needs:-none}"
+      "$(log_value "$b/case0/run.log" stack_run)" "$instr" "$ok" "${needs:-none}" \
+      "$(awk '$1 ~ /^flash_/ {t += $2} END {print t - 0}' "$b/sizes")" \
+      "$(awk '$1 ~ /^ram_/ {t += $2} END {print t - 0}' "$b/sizes")" \
+      "$(log_value "$b/case0/run.log" stack_top)"
   done
 }
 
@@ -94,7 +97,11 @@ awk -F'|' '/^## Cortex-M4F in emulation/ {on = 1}
            on && NF > 5 {
              m = $2; v = $3; n = $4
              gsub(/[ ,]/, "", m); gsub(/[ ,]/, "", v); gsub(/[ ,]/, "", n)
-             if (n ~ /^[0-9]+$/) print m "\t" v "\t" n
+             if (n ~ /^[0-9]+$/) {
+               line = m "\t" v "\t" n
+               for (i = 5; i <= 9; i++) { x = $i; gsub(/[ ,]/, "", x); line = line "\t" x }
+               print line
+             }
            }' "$TINYAOT_SHARED/anchors.md" > "$anchors"
 
 report=$TINYAOT_BUILD/bench/arm.md
@@ -121,6 +128,29 @@ report=$TINYAOT_BUILD/bench/arm.md
           $1, $2, code, $4, $5, $6, $7, $8, $9, $10, ram, $11,
           ratio($11, tflm[$1, "ref"]), ratio($11, tflm[$1, "cmsis_nn"]),
           ($12 == "yes" ? "match golden" : "WRONG"), $13
+      }' "$ARM_WORK/rows/$m"
+  done
+  echo
+  echo "### Whole image against TensorFlow Lite Micro (Cortex-M4F, anchors.md)"
+  echo
+  echo "Image w/o weights = everything in flash but <prefix>_weights.c: generated"
+  echo "code, kernels, runner (semihosting I/O), start-up code, the libc/libgcc"
+  echo "members used; TFLM's 'flash w/o model' is the same for its image."
+  echo "RAM total = .data + .bss (I/O buffers included) + workspace + stack peak"
+  echo "of the whole program, as TFLM's 'RAM total'. Ratios: ours / TFLM."
+  echo
+  echo "| model | flags | image w/o weights (B) | vs TFLM ref | vs TFLM CMSIS-NN | RAM total (B) | vs TFLM ref | vs TFLM CMSIS-NN |"
+  echo "|---|---|---:|---:|---:|---:|---:|---:|"
+  for m in $models; do
+    awk -F'\t' -v anchors="$anchors" '
+      BEGIN { while ((getline l < anchors) > 0) { split(l, a, "\t");
+                flash[a[1], a[2]] = a[8]; ram[a[1], a[2]] = a[7] } }
+      function ratio(v, x) { return (x > 0) ? sprintf("%.2f", v / x) : "-" }
+      $3 == "ok" && (($1, "ref") in flash) {
+        img = $14 - $6; ramt = $15 + $7 + $16
+        printf "| %s | %s | %d | %s | %s | %d | %s | %s |\n", $1, $2,
+          img, ratio(img, flash[$1, "ref"]), ratio(img, flash[$1, "cmsis_nn"]),
+          ramt, ratio(ramt, ram[$1, "ref"]), ratio(ramt, ram[$1, "cmsis_nn"])
       }' "$ARM_WORK/rows/$m"
   done
 } > "$report"

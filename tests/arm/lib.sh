@@ -25,19 +25,21 @@ ARM_ATOL=${ARM_ATOL:-1e-5}
 ARM_RTOL=${ARM_RTOL:-1e-4}
 ARM_EXAMPLE=$ARM_ROOT/examples/cortex-m
 
-# target_info TARGET: sets T_CPU (flags), T_MACHINE, T_LD, T_TIMER,
-# T_TICK_NS (instructions per timer tick), T_NAME.
+# target_info TARGET: sets T_CPU (flags), T_MACHINE, T_LD (linker script),
+# T_BIG_LD (the same board with RAM in its 16 MiB PSRAM, for models whose
+# RAM overflows the 4 MiB SSRAM), T_TIMER, T_TICK_NS (instructions per
+# timer tick), T_NAME.
 target_info() {
   case $1 in
     m4) T_CPU="-mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16"
         T_MACHINE=mps2-an386 T_LD=mps2-an386.ld T_TIMER=0x40000000u T_TICK_NS=40
-        T_NAME="Cortex-M4F" ;;
+        T_BIG_LD=mps2-an386-psram.ld T_NAME="Cortex-M4F" ;;
     m7) T_CPU="-mcpu=cortex-m7 -mthumb -mfloat-abi=hard -mfpu=fpv5-d16"
         T_MACHINE=mps2-an500 T_LD=mps2-an386.ld T_TIMER=0x40000000u T_TICK_NS=40
-        T_NAME="Cortex-M7" ;;
+        T_BIG_LD=mps2-an500-psram.ld T_NAME="Cortex-M7" ;;
     m33) T_CPU="-mcpu=cortex-m33 -mthumb -mfloat-abi=hard -mfpu=fpv5-sp-d16"
          T_MACHINE=mps2-an505 T_LD=mps2-an505.ld T_TIMER=0x50000000u T_TICK_NS=50
-         T_NAME="Cortex-M33" ;;
+         T_BIG_LD=mps2-an505-psram.ld T_NAME="Cortex-M33" ;;
     *) echo "lib.sh: unknown target $1" >&2; return 1 ;;
   esac
 }
@@ -71,7 +73,7 @@ io_bytes() {
 # OUT_DIR/build.log; returns non-zero on failure.
 arm_build() {
   local gen=$1 out=$2 opt=$4 ins=$5 outs=$6 stack=${7:-65536}
-  local incs d common objs src o
+  local incs d common objs src o ld
   target_info "$3" || return 1
   rm -rf "$out" && mkdir -p "$out/obj"
   incs="-I$gen"
@@ -94,9 +96,14 @@ arm_build() {
       -DTIMER_BASE="$T_TIMER" -c -o "$o" "$src" >> "$out/build.log" 2>&1 || return 1
     objs="$objs $o"
   done
-  $ARM_CC $T_CPU -nostartfiles --specs=nano.specs -L"$ARM_EXAMPLE" -T "$T_LD" \
-    -Wl,--gc-sections -Wl,-Map="$out/runner.map" -Wl,--defsym=STACK_SIZE="$stack" \
-    -o "$out/runner.elf" $objs -lm >> "$out/build.log" 2>&1 || return 1
+  for ld in "$T_LD" "$T_BIG_LD"; do
+    $ARM_CC $T_CPU -nostartfiles --specs=nano.specs -L"$ARM_EXAMPLE" \
+      -L"$ARM_ROOT/tests/arm" -T "$ld" -Wl,--gc-sections -Wl,-Map="$out/runner.map" \
+      -Wl,--defsym=STACK_SIZE="$stack" -o "$out/runner.elf" $objs -lm \
+      >> "$out/build.log" 2>&1 && { echo "$ld" > "$out/layout"; return 0; }
+    grep -q "region .RAM. overflowed" "$out/build.log" || return 1
+  done
+  return 1
 }
 
 # arm_run ELF TARGET CASE_DIR OUT_DIR [STEPS]: runs the runner under QEMU

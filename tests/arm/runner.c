@@ -196,7 +196,7 @@ static __attribute__((noreturn)) void fail(const char *what) {
 }
 
 int main(void) {
-  static char cmdline[1024];
+  static char cmdline[512];
   char *argv[4];
   if (sh_cmdline(cmdline, sizeof cmdline) < 0)
     fail("no command line");

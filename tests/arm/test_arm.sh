@@ -163,12 +163,12 @@ check_example() {
     return
   fi
   rm -rf "$d" "$d.probe"
-  if ! make -s -C "$ARM_EXAMPLE" BUILD="$d" TINYAOT="$TINYAOT" \
+  if ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$ARM_EXAMPLE" BUILD="$d" TINYAOT="$TINYAOT" \
        MODEL="$TINYAOT_SHARED/models/$m.tflite" all > "$ARM_WORK/example.log" 2>&1; then
     echo "not ok - the Cortex-M example builds: $(grep -m1 -i error "$ARM_WORK/example.log")"
     return
   fi
-  make -s -C "$ARM_EXAMPLE" BUILD="$d" TINYAOT="$TINYAOT" \
+  env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$ARM_EXAMPLE" BUILD="$d" TINYAOT="$TINYAOT" \
     MODEL="$TINYAOT_SHARED/models/$m.tflite" run > "$ARM_WORK/example.out" 2>&1
   got=$(sed -n 's/^scores: //p' "$ARM_WORK/example.out")
   want=$(od -An -v -td1 "$TINYAOT_SHARED/goldens/$m/case0/output0.bin" | tr -s ' \n' ' ' |
