@@ -316,10 +316,11 @@ void print_inspect(FILE *out, const Graph *g, bool json);
 
 #include "ta_types.h"
 
-/* QuantizeMultiplier: real = mult * 2^(shift - 31), mult in [2^30, 2^31)
+/* QuantizeMultiplier: real = mult * 2^(shift - 31), |mult| in [2^30, 2^31)
  * (frexp, round half away from zero); 0 -> (0, 0); shift < -31 flushes
  * to (0, 0); single rounding saturates shift > 30 to (2^31 - 1, 30).
- * false for a negative or non-finite real. */
+ * false for a non-finite real, a shift above 31, or (single rounding) a
+ * negative real. */
 bool quantize_multiplier(double real, int rounding, int32_t *mult, int32_t *shift);
 /* QuantizeMultiplierSmallerThanOneExp: 0 < real < 1, shift <= 0. */
 bool quantize_multiplier_smaller_than_one_exp(double real, int rounding,
@@ -361,7 +362,14 @@ void compute_padding(Padding pad, int32_t in, int32_t filter, int32_t stride,
 /* SOFTMAX int8 -> int8/int16: input_multiplier and input_left_shift from
  * PreprocessSoftmaxScaling(beta, input_scale, 5 integer bits), diff_min =
  * -CalculateInputRadius(5, left_shift, 31).  Fills p except outer/depth. */
+/* CalculateInputRadius(integer_bits, left_shift, 31). */
+int32_t calculate_input_radius(int integer_bits, int left_shift);
 bool softmax_params(float beta, float input_scale, int rounding, ta_softmax_params *p);
+/* The optional exp table of ta_softmax_s8/_s16 for parameters p: table[k]
+ * = exp_on_negative_values(MultiplyByQuantizedMultiplierGreaterThanOne(-k))
+ * for k = 0..255 (entries with -k < diff_min are 0 and never read).  The
+ * caller emits it as const data and points p->exp_table at it. */
+void softmax_exp_table(const ta_softmax_params *p, int32_t table[256]);
 
 /* ADD: offsets, left_shift (20 for int8, 15 for int16 output), the three
  * multipliers (QuantizeMultiplierSmallerThanOneExp of s1 / (2 max(s1, s2)),
