@@ -128,14 +128,15 @@ static void print_ref(FILE *out, const Graph *g, int ti) {
   print_shape(out, t);
 }
 
-/* The options the op has (Options.fields), as "key=value" words. */
+/* The options the op has (Options.fields): "  key=value key=value" in
+ * text, "\"key\": value, ..." in JSON. */
 static void print_options(FILE *out, const Options *o, bool json) {
   const char *sep = json ? ", " : " ";
   const char *fmt_s = json ? "\"%s\": \"%s\"" : "%s=%s";
   const char *fmt_d = json ? "\"%s\": %d" : "%s=%d";
   const char *fmt_b = json ? "\"%s\": %s" : "%s=%s";
   bool first = true;
-#define SEP() (first ? (void)(first = false) : (void)fputs(sep, out))
+#define SEP() (fputs(first ? (json ? "" : "  ") : sep, out), first = false)
 #define PS(k, v) (SEP(), fprintf(out, fmt_s, k, v))
 #define PD(k, v) (SEP(), fprintf(out, fmt_d, k, (int)(v)))
 #define PB(k, v) (SEP(), fprintf(out, fmt_b, k, (v) ? "true" : "false"))
@@ -306,7 +307,6 @@ static void print_text(FILE *out, const Graph *g) {
         fputs(", ", out);
       print_ref(out, g, op->outputs[k]);
     }
-    fputs("  ", out);
     print_options(out, &op->opt, false);
     int64_t macs = op_macs(g, op);
     if (macs)
