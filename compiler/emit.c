@@ -1120,8 +1120,8 @@ static void emit_cmake(Emit *e, const char **src, int nsrc) {
 
 /* ------------------------------------------------------------- emit */
 
-EmitResult emit(const Graph *g, const Plan *p, const EmitOptions *o,
-                const char *dir) {
+EmitResult emit_folder(const Graph *g, const Plan *p, const EmitOptions *o,
+                       const char *dir) {
   Emit e = {.g = g, .p = p, .o = o, .dir = dir, .P = o->prefix,
             .U = upper(o->prefix)};
   if (p->npools < 1)

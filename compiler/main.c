@@ -289,7 +289,7 @@ static int cmd_compile(int argc, char **argv) {
   finish_options(&o, path);
   Graph *g = load(path);
   Plan *p = compile(g, &o);
-  emit(g, p, &o.emit, dir);
+  emit_folder(g, p, &o.emit, dir);
   return 0;
 }
 
@@ -360,7 +360,7 @@ static int cmd_run(int argc, char **argv) {
       error_file(tmpl, "cannot create a temporary folder: %s", strerror(errno));
     dir = tmpl;
   }
-  EmitResult er = emit(g, p, &o.emit, dir);
+  EmitResult er = emit_folder(g, p, &o.emit, dir);
   int rc = build_and_run(g, p, &o.emit, &er, dir, &ro, ins, nins, outs, nouts);
   if (!ro.keep)
     remove_tree(dir);

@@ -2,7 +2,7 @@
  * run.c - `tinyaot run`: build a generated folder with the host C
  * compiler and run it on raw input files (TVM's compile-and-run).
  *
- * Needs: a folder emit() wrote.  Adds a harness, tinyaot_harness.c,
+ * Needs: a folder emit_folder() wrote.  Adds a harness, tinyaot_harness.c,
  * written for this model: it reads the inputs, gives <prefix>_run()
  * exactly <PREFIX>_WORKSPACE_SIZE bytes ("use calculated workspaces"),
  * runs, checks, and writes the outputs.
