@@ -649,6 +649,10 @@ typedef struct {
   const char *cflags; /* extra flags: $TINYAOT_CFLAGS */
   const char *keep;   /* build here and keep it; NULL: a temporary folder */
   const char *dump;   /* write every tensor of the first inference here */
+  const char *state_dir; /* after inference k, every variable tensor as
+                            state_dir/step<k>/t<N>.bin */
+  bool reset_each;    /* <prefix>_reset() before every inference (each
+                         starts from the reset state); default: once */
 } RunOptions;
 
 /* Builds the folder emit_folder() wrote into DIR together with a harness, and
