@@ -16,6 +16,7 @@
 #include "tinyaot.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int64_t dim(const Tensor *t, int i) {
@@ -30,6 +31,20 @@ static const Tensor *in(const Graph *g, const Op *op, int k) {
   return &g->tensors[op->inputs[k]];
 }
 
+/* Saturating arithmetic on counts >= 0: a corrupt but accepted model
+ * can ask for absurd MAC counts; they print as INT64_MAX. */
+static int64_t smul(int64_t a, int64_t b) {
+  if (a <= 0 || b <= 0)
+    return 0;
+  return a > INT64_MAX / b ? INT64_MAX : a * b;
+}
+static int64_t sadd(int64_t a, int64_t b) {
+  return a > INT64_MAX - b ? INT64_MAX : a + b;
+}
+static int64_t smul4(int64_t a, int64_t b, int64_t c, int64_t d) {
+  return smul(smul(a, b), smul(c, d));
+}
+
 /* Multiply-accumulates of op i (0 for ops without matrix work). */
 static int64_t op_macs(const Graph *g, const Op *op) {
   const Tensor *x = in(g, op, 0), *w = in(g, op, 1);
@@ -38,29 +53,30 @@ static int64_t op_macs(const Graph *g, const Op *op) {
     return 0;
   switch (op->kind) {
   case OP_CONV_2D: /* weights [cout, kh, kw, cin/groups] */
-    return w ? tensor_elems(y) * dim(w, 1) * dim(w, 2) * dim(w, 3) : 0;
+    return w ? smul4(tensor_elems(y), dim(w, 1), dim(w, 2), dim(w, 3)) : 0;
   case OP_DEPTHWISE_CONV_2D: /* weights [1, kh, kw, cout] */
-    return w ? tensor_elems(y) * dim(w, 1) * dim(w, 2) : 0;
+    return w ? smul4(tensor_elems(y), dim(w, 1), dim(w, 2), 1) : 0;
   case OP_TRANSPOSE_CONV: { /* inputs: shape, weights [cout,kh,kw,cin], x */
     const Tensor *wt = in(g, op, 1), *xt = in(g, op, 2);
-    return wt && xt ? tensor_elems(xt) * dim(wt, 0) * dim(wt, 1) * dim(wt, 2)
+    return wt && xt ? smul4(tensor_elems(xt), dim(wt, 0), dim(wt, 1),
+                            dim(wt, 2))
                     : 0;
   }
   case OP_FULLY_CONNECTED: /* weights [units, depth] */
-    return w ? tensor_elems(y) * dim(w, -1) : 0;
+    return w ? smul(tensor_elems(y), dim(w, -1)) : 0;
   case OP_BATCH_MATMUL:
-    return tensor_elems(y) * (op->opt.adj_x ? dim(x, -2) : dim(x, -1));
+    return smul(tensor_elems(y), op->opt.adj_x ? dim(x, -2) : dim(x, -1));
   case OP_UNIDIRECTIONAL_SEQUENCE_LSTM:
   case OP_SVDF: {
     /* Every constant 2-D weight matrix once per step (batch x time). */
-    int64_t steps = op->kind == OP_SVDF ? dim(x, 0) : dim(x, 0) * dim(x, 1);
+    int64_t steps = op->kind == OP_SVDF ? dim(x, 0) : smul(dim(x, 0), dim(x, 1));
     int64_t macs = 0;
     for (int k = 1; k < op->ninputs; k++) {
       const Tensor *t = in(g, op, k);
       if (t && is_const(t) && t->ndims == 2)
-        macs += tensor_elems(t);
+        macs = sadd(macs, tensor_elems(t));
     }
-    return macs * steps;
+    return smul(macs, steps);
   }
   default:
     return 0;
@@ -112,14 +128,15 @@ static void print_ref(FILE *out, const Graph *g, int ti) {
   print_shape(out, t);
 }
 
-/* The options the op has (Options.fields), as "key=value" words. */
+/* The options the op has (Options.fields): "  key=value key=value" in
+ * text, "\"key\": value, ..." in JSON. */
 static void print_options(FILE *out, const Options *o, bool json) {
   const char *sep = json ? ", " : " ";
   const char *fmt_s = json ? "\"%s\": \"%s\"" : "%s=%s";
   const char *fmt_d = json ? "\"%s\": %d" : "%s=%d";
   const char *fmt_b = json ? "\"%s\": %s" : "%s=%s";
   bool first = true;
-#define SEP() (first ? (void)(first = false) : (void)fputs(sep, out))
+#define SEP() (fputs(first ? (json ? "" : "  ") : sep, out), first = false)
 #define PS(k, v) (SEP(), fprintf(out, fmt_s, k, v))
 #define PD(k, v) (SEP(), fprintf(out, fmt_d, k, (int)(v)))
 #define PB(k, v) (SEP(), fprintf(out, fmt_b, k, (v) ? "true" : "false"))
@@ -226,24 +243,33 @@ typedef struct {
   int64_t macs;
 } Totals;
 
+static int cmp_data(const void *a, const void *b) {
+  const Tensor *x = *(const Tensor *const *)a, *y = *(const Tensor *const *)b;
+  if (x->data != y->data)
+    return x->data < y->data ? -1 : 1;
+  return x->ndata < y->ndata ? -1 : x->ndata > y->ndata;
+}
+
 static Totals totals(const Graph *g) {
   Totals s = {0, 0, 0, 0};
+  /* Constants: count a buffer shared by several tensors once. */
+  const Tensor **consts = arena_array((size_t)g->ntensors + 1, sizeof *consts);
+  int nconsts = 0;
   for (int i = 0; i < g->ntensors; i++) {
     const Tensor *t = &g->tensors[i];
-    if (t->is_variable) {
+    if (t->is_variable)
       s.variable_bytes += tensor_bytes(t);
-    } else if (is_const(t)) {
-      bool seen = false; /* count a buffer shared by tensors once */
-      for (int j = 0; j < i && !seen; j++)
-        seen = g->tensors[j].data == t->data;
-      if (!seen)
-        s.weight_bytes += t->ndata;
-    } else {
+    else if (is_const(t))
+      consts[nconsts++] = t;
+    else
       s.activation_bytes += tensor_bytes(t);
-    }
   }
+  qsort(consts, (size_t)nconsts, sizeof *consts, cmp_data);
+  for (int i = 0; i < nconsts; i++)
+    if (i == 0 || cmp_data(&consts[i - 1], &consts[i]) != 0)
+      s.weight_bytes += consts[i]->ndata;
   for (int i = 0; i < g->nops; i++)
-    s.macs += op_macs(g, &g->ops[i]);
+    s.macs = sadd(s.macs, op_macs(g, &g->ops[i]));
   return s;
 }
 
@@ -281,7 +307,6 @@ static void print_text(FILE *out, const Graph *g) {
         fputs(", ", out);
       print_ref(out, g, op->outputs[k]);
     }
-    fputs("  ", out);
     print_options(out, &op->opt, false);
     int64_t macs = op_macs(g, op);
     if (macs)

@@ -12,6 +12,7 @@
  * caller (error_at()).
  */
 #include "tinyaot.h"
+#include "ta_fixedpoint.h"
 
 #include <float.h>
 #include <math.h>
@@ -20,7 +21,9 @@
 bool quantize_multiplier(double real, int rounding, int32_t *mult, int32_t *shift) {
   *mult = 0;
   *shift = 0;
-  if (!(real >= 0.0) || isinf(real))
+  if (isnan(real) || isinf(real))
+    return false;
+  if (rounding == TA_ROUND_SINGLE && real < 0.0) /* single rounding: positive only */
     return false;
   if (real == 0.0)
     return true;
@@ -39,7 +42,7 @@ bool quantize_multiplier(double real, int rounding, int32_t *mult, int32_t *shif
     e = 30;
     q_fixed = (INT64_C(1) << 31) - 1;
   }
-  if (e > 30) /* TFLite's left shift by 31 or more overflows */
+  if (e > 31) /* TFLite's x * (1 << shift) cannot be computed */
     return false;
   *mult = (int32_t)q_fixed;
   *shift = e;
@@ -187,15 +190,21 @@ bool softmax_params(float beta, float input_scale, int rounding, ta_softmax_para
   int32_t mult, shift;
   if (!quantize_multiplier_greater_than_one(real, rounding, &mult, &shift))
     return false;
-  double radius = 1.0 * ((1 << integer_bits) - 1) *
-                  (double)(INT64_C(1) << (31 - integer_bits)) /
-                  (double)(INT64_C(1) << shift);
   p->input_multiplier = mult;
   p->input_left_shift = shift;
-  p->diff_min = -(int32_t)floor(radius);
+  p->diff_min = -calculate_input_radius(integer_bits, shift);
   p->rounding = rounding;
   p->beta = beta;
+  p->exp_table = NULL;
   return true;
+}
+
+/* CalculateInputRadius (quantization_util.cc), total_signed_bits 31. */
+int32_t calculate_input_radius(int integer_bits, int left_shift) {
+  double max_rescaled = 1.0 * ((1 << integer_bits) - 1) *
+                        (double)(INT64_C(1) << (31 - integer_bits)) /
+                        (double)(INT64_C(1) << left_shift);
+  return (int32_t)floor(max_rescaled);
 }
 
 /* tflite-micro CalculateOpDataAdd (add_common.cc). */
@@ -308,4 +317,16 @@ bool make_broadcast(const int32_t *shape1, int n1, const int32_t *shape2, int n2
   }
   b->ndims = k;
   return true;
+}
+
+void softmax_exp_table(const ta_softmax_params *p, int32_t table[256]) {
+  for (int k = 0; k < 256; k++) {
+    int32_t diff = -k;
+    if (diff < p->diff_min) {
+      table[k] = 0;
+      continue;
+    }
+    int32_t scaled = ta_requant_ge1(diff, p->input_multiplier, p->input_left_shift, p->rounding);
+    table[k] = ta_exp_on_negative_values_5(scaled);
+  }
 }

@@ -316,10 +316,11 @@ void print_inspect(FILE *out, const Graph *g, bool json);
 
 #include "ta_types.h"
 
-/* QuantizeMultiplier: real = mult * 2^(shift - 31), mult in [2^30, 2^31)
+/* QuantizeMultiplier: real = mult * 2^(shift - 31), |mult| in [2^30, 2^31)
  * (frexp, round half away from zero); 0 -> (0, 0); shift < -31 flushes
  * to (0, 0); single rounding saturates shift > 30 to (2^31 - 1, 30).
- * false for a negative or non-finite real. */
+ * false for a non-finite real, a shift above 31, or (single rounding) a
+ * negative real. */
 bool quantize_multiplier(double real, int rounding, int32_t *mult, int32_t *shift);
 /* QuantizeMultiplierSmallerThanOneExp: 0 < real < 1, shift <= 0. */
 bool quantize_multiplier_smaller_than_one_exp(double real, int rounding,
@@ -361,7 +362,14 @@ void compute_padding(Padding pad, int32_t in, int32_t filter, int32_t stride,
 /* SOFTMAX int8 -> int8/int16: input_multiplier and input_left_shift from
  * PreprocessSoftmaxScaling(beta, input_scale, 5 integer bits), diff_min =
  * -CalculateInputRadius(5, left_shift, 31).  Fills p except outer/depth. */
+/* CalculateInputRadius(integer_bits, left_shift, 31). */
+int32_t calculate_input_radius(int integer_bits, int left_shift);
 bool softmax_params(float beta, float input_scale, int rounding, ta_softmax_params *p);
+/* The optional exp table of ta_softmax_s8/_s16 for parameters p: table[k]
+ * = exp_on_negative_values(MultiplyByQuantizedMultiplierGreaterThanOne(-k))
+ * for k = 0..255 (entries with -k < diff_min are 0 and never read).  The
+ * caller emits it as const data and points p->exp_table at it. */
+void softmax_exp_table(const ta_softmax_params *p, int32_t table[256]);
 
 /* ADD: offsets, left_shift (20 for int8, 15 for int16 output), the three
  * multipliers (QuantizeMultiplierSmallerThanOneExp of s1 / (2 max(s1, s2)),
@@ -395,9 +403,93 @@ bool make_broadcast(const int32_t *shape1, int n1, const int32_t *shape2, int n2
 
 /* ----------------------------------------------------------- passes.c */
 
+/* Runs the graph passes in order (mark_views for now). */
+void run_passes(Graph *g);
+/* Makes the output of every op whose output is bytewise its input
+ * (RESHAPE, SQUEEZE, EXPAND_DIMS; QUANTIZE and CAST between identical
+ * types) a view of that input: Tensor.view_of = the base (never itself a
+ * view).  Not when the output is a variable or constant, or when the
+ * base is a variable; not when the view's group (base and all its views)
+ * would hold both a model input and a model output, or two model
+ * outputs (the op then copies); a view of a constant only when it is
+ * not a model output. */
+void mark_views(Graph *g);
+
 /* ----------------------------------------------------------- lower.c */
 
+/*
+ * What lower() decides for one op: the kernel call the runner makes, as
+ * data, so that emit.c prints every op the same way without knowing it.
+ * Each argument is a tensor (emit.c turns it into its planned address or
+ * its weights array), the op's scratch, or a constant object lower()
+ * computed on the host (a params struct or an array).
+ */
+typedef enum {
+  ARG_TENSOR,  /* index: a tensor of the graph */
+  ARG_SCRATCH, /* the op's planned scratch, or NULL without one */
+  ARG_CONST,   /* index: into Lowered.consts; passed as &obj / array */
+  ARG_INT,     /* value: an integer literal */
+  ARG_NULL,    /* a null pointer (an optional input left out) */
+} ArgKind;
+
+typedef struct {
+  ArgKind kind;
+  int index;
+  int64_t value;
+} KernelArg;
+
+/*
+ * A constant object of one op.  A struct: ctype ("ta_conv_params") and
+ * init, the initializer's text, in which "@NAME" stands for the symbol of
+ * the op's constant NAME (emit.c substitutes it).  An array: init == NULL,
+ * dtype and count elements at data (host byte order).
+ */
+typedef struct {
+  const char *name; /* unique within the op: "params", "mult", "bias" */
+  const char *ctype;
+  const char *init;
+  DType dtype;
+  const void *data;
+  size_t count;
+} ConstObj;
+
+typedef struct Lowered {
+  const char *kernel; /* "ta_conv2d_s8"; NULL: no call (a view) */
+  KernelArg *args;
+  int nargs;
+  ConstObj *consts;
+  int nconsts;
+} Lowered;
+
+typedef struct {
+  int rounding; /* TA_ROUND_DOUBLE (TFLite Micro, default) or TA_ROUND_SINGLE */
+} LowerOptions;
+
+/* Picks a kernel for every op, computes its constant parameters and asks
+ * it for its scratch size: sets Op.lowered and Op.scratch_bytes.  Needs
+ * mark_views() first (a view needs no call).  An op or a dtype
+ * combination no kernel handles -> error_at() naming it. */
+void lower(Graph *g, const LowerOptions *o);
+static inline Lowered *op_lowered(const Op *op) { return (Lowered *)op->lowered; }
+
 /* ------------------------------------------- storage.c, schedule.c, plan.c */
+
+/*
+ * The memory plan (doc/memory-plan.md).  Every non-constant tensor the
+ * run function touches gets a Buffer (its storage id is its index in
+ * Plan.bufs); views share their base's Buffer; each op with kernel
+ * scratch gets one more.  A Buffer lives from the step that first writes
+ * it to the step that last reads it (steps index Plan.order).  Buffers
+ * whose lifetimes overlap never share a byte of the same pool.
+ *
+ * Where a tensor's bytes are: bufs[t->storage] is
+ *   external    the caller's pointer for model input/output `io`;
+ *   persistent  `offset` bytes into the persistent area (variables);
+ *   otherwise   `offset` bytes into pool `pool` (Plan.pools[pool]).
+ * A view of a constant has storage -1 and view_of = the constant.
+ */
+
+#define MAX_POOLS 32
 
 /* A memory pool: one region the caller provides ("workspace" by default). */
 typedef struct {
@@ -411,24 +503,37 @@ typedef struct {
 typedef struct {
   int id;           /* storage id */
   size_t bytes;     /* exact size: elements * ceil(bits / 8) */
-  size_t align;
+  size_t align;     /* offset alignment, a power of two */
   int first, last;  /* schedule steps: first write, last read (inclusive) */
-  int *tensors;     /* tensors stored here; empty for scratch */
+  int *tensors;     /* tensors stored here, base first; empty for scratch */
   int ntensors;
   int scratch_op;   /* >= 0: scratch of this op, live only during it */
   bool persistent;  /* variable tensor: in the persistent area, never shared */
   bool external;    /* model input/output in a caller buffer: not planned */
-  int pool;         /* index into Plan.pools (-1 when external) */
+  int io;           /* external: the model input/output tensor, else -1 */
+  uint32_t pool_mask; /* pools it may go to (bit p = Plan.pools[p]); 0 = any */
+  int pool;         /* index into Plan.pools (-1: external or persistent) */
   size_t offset;    /* within its pool (or the persistent area) */
 } Buffer;
 
 typedef struct {
-  Pool *pools;
+  Pool *pools;          /* in order of preference; none: one unbounded
+                           pool called "workspace" */
   int npools;
-  size_t align;         /* default 16 */
+  size_t align;         /* 0: 16 */
   bool io_in_workspace; /* plan inputs/outputs inside the workspace */
-  const char *algo;     /* "best" by default */
+  const char *algo;     /* NULL: "best" */
 } PlanOptions;
+
+/* What one algorithm achieved on the buffers. */
+typedef struct {
+  const char *algo;
+  size_t bytes;   /* all pools summed */
+  size_t missing; /* 0: everything fits; else bytes beyond the pools */
+  double seconds; /* wall time: for reports only, never for decisions */
+} AlgoResult;
+
+#define PLAN_NALGOS 4 /* linear, greedy-size, greedy-conflicts, search */
 
 typedef struct {
   Buffer *bufs;
@@ -437,11 +542,126 @@ typedef struct {
   int npools;
   int *order;           /* schedule: op indices in execution order */
   int norder;
+  int nsteps;           /* max(norder, 1) */
   size_t lower_bound;   /* largest sum of live buffer sizes at one step */
+  int peak_step;        /* a step where that sum is reached */
+  size_t workspace_bytes;  /* all pools' used bytes summed */
   size_t persistent_bytes;
+  bool io_in_workspace;
   const char *algo;     /* the algorithm whose result was kept */
+  AlgoResult results[PLAN_NALGOS]; /* every algorithm that ran */
+  int nresults;
 } Plan;
 
+/* storage.c.  Builds Plan.bufs for g (after mark_views): one Buffer per
+ * base tensor the runner touches (in tensor order), then one per op with
+ * scratch_bytes > 0.  Sets Tensor.storage and Op.scratch_buffer; marks
+ * inputs/outputs external unless opt->io_in_workspace, variables
+ * persistent.  Lifetimes are left to set_lifetimes(). */
+void assign_storage(Graph *g, Plan *p, const PlanOptions *opt);
+
+/* schedule.c.  The execution order: model order.  Returns op indices
+ * (arena); *norder = g->nops. */
+int *schedule_ops(const Graph *g, int *norder);
+/* Sets every Buffer's first/last step from p->order: a tensor lives from
+ * the step that writes it (model inputs: step 0) to the last step that
+ * reads it (model outputs: the last step); scratch during its op;
+ * variables always. */
+void set_lifetimes(const Graph *g, Plan *p);
+
+/* plan.c - the algorithms work on a plain list of Buffers, no Graph.
+ * Buffers that are external or persistent are skipped. */
+extern const char *const plan_algo_names[PLAN_NALGOS];
+bool is_plan_algo(const char *name); /* one of the names, or "best" */
+/* Largest sum of bytes of planned buffers live at one step; *peak_step
+ * (may be NULL) gets the first step reaching it. */
+size_t live_lower_bound(const Buffer *bufs, int nbufs, int *peak_step);
+/* Places every planned buffer with `algo` (a name or "best"): sets
+ * pool/offset of each and pools[].used.  Buffers go to the first allowed
+ * pool, in order, where they fit.  Fills results[] (PLAN_NALGOS entries)
+ * with each algorithm run and returns the index of the one kept.  When
+ * nothing fits, the kept result has missing > 0 (offsets are then
+ * meaningless).  Deterministic: same input, same plan. */
+int place_buffers(Buffer *bufs, int nbufs, Pool *pools, int npools,
+                  const char *algo, AlgoResult *results, int *nresults);
+/* Iterations of the search; 0 (default): from the problem's size alone
+ * (up to 3,000, fewer for large problems).  Tests lower it for speed. */
+extern int plan_search_iterations;
+
+/* Storage + schedule + lifetimes + placement + check: the whole planner.
+ * Errors: pools too small -> error_at() naming the bytes missing and the
+ * step with the largest live set.  A plan the checker rejects -> die(). */
+Plan *plan_graph(Graph *g, const PlanOptions *opt);
+/* Human-readable table, one JSON object, or an SVG picture of the plan. */
+void print_plan(FILE *out, const Graph *g, const Plan *p);
+void print_plan_json(FILE *out, const Graph *g, const Plan *p);
+void print_plan_svg(FILE *out, const Graph *g, const Plan *p);
+
+/* check.c - the independent checker, written apart from the algorithms.
+ * check_buffers(): no two buffers of one pool with overlapping lifetimes
+ * share a byte, every buffer lies inside its pool (and the pool inside
+ * its limit), every offset is aligned; persistent buffers are disjoint
+ * and inside persistent_bytes.  Returns NULL when the plan holds, else
+ * the first violation (arena string).  check_plan() also recomputes from
+ * the graph that every touched tensor has a buffer large enough and live
+ * whenever the tensor is written or read. */
+const char *check_buffers(const Buffer *bufs, int nbufs, const Pool *pools,
+                          int npools, size_t persistent_bytes);
+const char *check_plan(const Graph *g, const Plan *p);
+
 /* ----------------------------------------------------------- emit.c */
+
+typedef struct {
+  const char *prefix;   /* C identifier for every generated name */
+  const char *model;    /* the model's file name, for comments */
+  bool io_in_workspace; /* as planned: adds <prefix>_io() */
+} EmitOptions;
+
+/* The files emit_folder() wrote, relative to its folder: the C sources (for a
+ * host build) and the include folders. */
+typedef struct {
+  const char **sources;
+  int nsources;
+  const char **in_names;  /* struct <prefix>_inputs members, in order */
+  const char **out_names; /* struct <prefix>_outputs members */
+} EmitResult;
+
+/* Writes the generated folder DIR (created if needed): <prefix>.h,
+ * <prefix>.c, <prefix>_weights.c, <prefix>_plan.json, <prefix>.mk,
+ * CMakeLists.txt and runtime/ (the sources of the kernels used).  Needs
+ * lower() and the plan.  Same graph, plan and options -> the same bytes.
+ * A file that cannot be written -> error_file(). */
+EmitResult emit_folder(const Graph *g, const Plan *p, const EmitOptions *o,
+                       const char *dir);
+
+/* The runtime's text, compiled into tinyaot (mk/emit.mk). */
+typedef struct {
+  const char *path; /* "runtime/conv/ta_conv2d_s8.c" */
+  const char *text;
+} EmbeddedFile;
+extern const EmbeddedFile runtime_files[];
+extern const int nruntime_files;
+
+/* ------------------------------------------------------------- run.c */
+
+typedef struct {
+  const char *cc;     /* host compiler: $CC, default "cc" */
+  const char *cflags; /* extra flags: $TINYAOT_CFLAGS */
+  const char *keep;   /* build here and keep it; NULL: a temporary folder */
+  const char *dump;   /* write every tensor of the first inference here */
+} RunOptions;
+
+/* Builds the folder emit_folder() wrote into DIR together with a harness, and
+ * runs it: ninputs files per inference in `inputs`, noutputs in
+ * `outputs` (k inferences: k * model inputs, k * model outputs files).
+ * The harness gives the runner exactly <PREFIX>_WORKSPACE_SIZE bytes
+ * between guard zones and checks them after every inference.  Returns
+ * the process status (0: every inference ran and returned TA_OK). */
+int build_and_run(const Graph *g, const Plan *p, const EmitOptions *eo,
+                  const EmitResult *er, const char *dir, const RunOptions *ro,
+                  char **inputs, int ninputs, char **outputs, int noutputs);
+
+/* rm -r DIR (a folder tinyaot made). */
+void remove_tree(const char *dir);
 
 #endif

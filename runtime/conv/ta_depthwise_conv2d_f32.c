@@ -1,18 +1,50 @@
-/* ta_depthwise_conv2d_f32 - stub (not implemented yet). */
+/*
+ * ta_depthwise_conv2d_f32 - float DEPTHWISE_CONV_2D, any depth multiplier.
+ *
+ * Matches tflite::reference_ops::DepthwiseConv (float): output channel
+ * oc = ic * M + m, total = 0; for ky, for kx (taps inside):
+ * total += in[ic] * filter[oc]; then min(max(total + bias, lo), hi).
+ */
 #include "ta_kernels.h"
+#include "conv_common.h"
 
 ta_status ta_depthwise_conv2d_f32(const ta_conv_params *p,
                                   const ta_dims *in_dims, const float *in,
                                   const ta_dims *filter_dims, const float *filter,
                                   const float *bias,
                                   const ta_dims *out_dims, float *out) {
-  (void)p;
-  (void)in_dims;
-  (void)in;
-  (void)filter_dims;
-  (void)filter;
-  (void)bias;
-  (void)out_dims;
-  (void)out;
-  return TA_ERR_UNSUPPORTED;
+  if (!ta_dw_shapes_ok(p, in_dims, filter_dims, out_dims))
+    return TA_ERR_ARG;
+  const int32_t H = in_dims->h, W = in_dims->w, C = in_dims->c;
+  const int32_t KH = filter_dims->h, KW = filter_dims->w, M = p->depth_multiplier;
+  const int32_t OH = out_dims->h, OW = out_dims->w, OC = out_dims->c;
+
+  for (int32_t b = 0; b < in_dims->n; b++) {
+    const float *in_b = in + (size_t)b * H * W * C;
+    for (int32_t oy = 0; oy < OH; oy++) {
+      ta_window wy = ta_conv_window(oy * p->stride_h - p->pad_h, p->dilation_h, KH, H);
+      for (int32_t ox = 0; ox < OW; ox++) {
+        ta_window wx = ta_conv_window(ox * p->stride_w - p->pad_w, p->dilation_w, KW, W);
+        float *o = out + (((size_t)b * OH + oy) * OW + ox) * OC;
+        for (int32_t ic = 0; ic < C; ic++) {
+          for (int32_t m = 0; m < M; m++) {
+            const int32_t oc = ic * M + m;
+            float t = 0.0f;
+            for (int32_t ky = wy.start; ky < wy.end; ky++) {
+              const int32_t iy = wy.origin + ky * p->dilation_h;
+              for (int32_t kx = wx.start; kx < wx.end; kx++) {
+                const int32_t ix = wx.origin + kx * p->dilation_w;
+                t += in_b[((size_t)iy * W + ix) * C + ic] *
+                     filter[((size_t)ky * KW + kx) * OC + oc];
+              }
+            }
+            float v = t + (bias ? bias[oc] : 0.0f);
+            v = v < p->act_min_f32 ? p->act_min_f32 : v;
+            o[oc] = v > p->act_max_f32 ? p->act_max_f32 : v;
+          }
+        }
+      }
+    }
+  }
+  return TA_OK;
 }

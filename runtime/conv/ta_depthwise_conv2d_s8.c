@@ -1,8 +1,19 @@
-/* ta_depthwise_conv2d_s8 - stub (not implemented yet). */
+/*
+ * ta_depthwise_conv2d_s8 - int8 DEPTHWISE_CONV_2D, the reference form.
+ *
+ * Matches tflite::reference_integer_ops::DepthwiseConvPerChannel: output
+ * channel oc = ic * depth_multiplier + m reads input channel ic only;
+ * acc = bias[oc] + sum over the taps inside the input of
+ * filter[0][ky][kx][oc] * (input + input_offset); requantized per output
+ * channel, offset, clamped.
+ */
+#include "ta_fixedpoint.h"
 #include "ta_kernels.h"
+#include "conv_common.h"
 
 size_t ta_depthwise_conv2d_s8_scratch_size(const ta_conv_params *p, const ta_dims *in_dims,
-                                           const ta_dims *filter_dims, const ta_dims *out_dims) {
+                                           const ta_dims *filter_dims,
+                                           const ta_dims *out_dims) {
   (void)p;
   (void)in_dims;
   (void)filter_dims;
@@ -15,15 +26,43 @@ ta_status ta_depthwise_conv2d_s8(const ta_conv_params *p, const ta_quant *q,
                                  const ta_dims *filter_dims, const int8_t *filter,
                                  const int32_t *bias,
                                  const ta_dims *out_dims, int8_t *out, void *scratch) {
-  (void)p;
-  (void)q;
-  (void)in_dims;
-  (void)in;
-  (void)filter_dims;
-  (void)filter;
-  (void)bias;
-  (void)out_dims;
-  (void)out;
   (void)scratch;
-  return TA_ERR_UNSUPPORTED;
+  if (!ta_dw_shapes_ok(p, in_dims, filter_dims, out_dims))
+    return TA_ERR_ARG;
+  const int32_t H = in_dims->h, W = in_dims->w, C = in_dims->c;
+  const int32_t KH = filter_dims->h, KW = filter_dims->w, M = p->depth_multiplier;
+  const int32_t OH = out_dims->h, OW = out_dims->w, OC = out_dims->c;
+  const int32_t off = p->input_offset;
+
+  for (int32_t b = 0; b < in_dims->n; b++) {
+    const int8_t *in_b = in + (size_t)b * H * W * C;
+    for (int32_t oy = 0; oy < OH; oy++) {
+      ta_window wy = ta_conv_window(oy * p->stride_h - p->pad_h, p->dilation_h, KH, H);
+      for (int32_t ox = 0; ox < OW; ox++) {
+        ta_window wx = ta_conv_window(ox * p->stride_w - p->pad_w, p->dilation_w, KW, W);
+        int8_t *o = out + (((size_t)b * OH + oy) * OW + ox) * OC;
+        for (int32_t ic = 0; ic < C; ic++) {
+          for (int32_t m = 0; m < M; m++) {
+            const int32_t oc = ic * M + m;
+            int32_t acc = 0;
+            for (int32_t ky = wy.start; ky < wy.end; ky++) {
+              const int32_t iy = wy.origin + ky * p->dilation_h;
+              for (int32_t kx = wx.start; kx < wx.end; kx++) {
+                const int32_t ix = wx.origin + kx * p->dilation_w;
+                int32_t x = in_b[((size_t)iy * W + ix) * C + ic];
+                int32_t w = filter[((size_t)ky * KW + kx) * OC + oc];
+                acc += w * (x + off);
+              }
+            }
+            if (bias)
+              acc += bias[oc];
+            const int32_t ch = q->per_channel ? oc : 0;
+            acc = ta_requant(acc, q->multiplier[ch], q->shift[ch], q->rounding) + p->output_offset;
+            o[oc] = (int8_t)ta_clamp_i32(acc, p->act_min, p->act_max);
+          }
+        }
+      }
+    }
+  }
+  return TA_OK;
 }

@@ -122,6 +122,8 @@ typedef struct {
   int32_t input_left_shift;
   int32_t diff_min;         /* -CalculateInputRadius */
   int32_t rounding;
+  const int32_t *exp_table; /* NULL, or 256 entries: exp of diff = -k at [k]
+                               (softmax_exp_table()) */
   float beta;               /* float kernel */
 } ta_softmax_params;
 

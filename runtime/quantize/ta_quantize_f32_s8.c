@@ -1,9 +1,14 @@
-/* ta_quantize_f32_s8 - stub (not implemented yet). */
+/*
+ * ta_quantize_f32_s8 - QUANTIZE/DEQUANTIZE, float -> int8_t (see quant_common.h for the
+ * arithmetic and the TFLite function it matches).
+ */
 #include "ta_kernels.h"
+#include "quant_common.h"
 
 ta_status ta_quantize_f32_s8(const ta_affine_params *p, const float *in, int8_t *out) {
-  (void)p;
-  (void)in;
-  (void)out;
-  return TA_ERR_UNSUPPORTED;
+  if (p->size < 0 || !(p->scale > 0.0f))
+    return TA_ERR_ARG;
+  for (int32_t i = 0; i < p->size; i++)
+    out[i] = (int8_t)ta_affine_q(in[i], p->scale, p->zero_point, -128, 127);
+  return TA_OK;
 }

@@ -1,9 +1,14 @@
-/* ta_requantize_s8_u8 - stub (not implemented yet). */
+/*
+ * ta_requantize_s8_u8 - QUANTIZE/DEQUANTIZE, int8_t -> uint8_t (see quant_common.h for the
+ * arithmetic and the TFLite function it matches).
+ */
 #include "ta_kernels.h"
+#include "quant_common.h"
 
 ta_status ta_requantize_s8_u8(const ta_requant_params *p, const int8_t *in, uint8_t *out) {
-  (void)p;
-  (void)in;
-  (void)out;
-  return TA_ERR_UNSUPPORTED;
+  if (p->size < 0 || p->shift < -31 || p->shift > 30)
+    return TA_ERR_ARG;
+  for (int32_t i = 0; i < p->size; i++)
+    out[i] = (uint8_t)ta_requant_q(in[i], p, 0, 255);
+  return TA_OK;
 }

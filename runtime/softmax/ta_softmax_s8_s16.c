@@ -1,9 +1,11 @@
-/* ta_softmax_s8_s16 - stub (not implemented yet). */
+/*
+ * ta_softmax_s8_s16 - int8 SOFTMAX, int16 output (scale 1/65536, zero
+ * point -32768): tflite::reference_ops::Softmax<int8_t, int16_t>; see
+ * softmax_common.h.
+ */
 #include "ta_kernels.h"
+#include "softmax_common.h"
 
 ta_status ta_softmax_s8_s16(const ta_softmax_params *p, const int8_t *in, int16_t *out) {
-  (void)p;
-  (void)in;
-  (void)out;
-  return TA_ERR_UNSUPPORTED;
+  return ta_softmax_s8_any(p, in, 0, out, 16);
 }

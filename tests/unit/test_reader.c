@@ -45,6 +45,20 @@ int main(void) {
   CHECK(strstr(m, "outside the file") != NULL,
         "a root offset past the end is refused (got '%s')", m);
 
+  /* ops.h against the BuiltinOperator names transcribed from schema.fbs
+   * (tflite.c's table, used for messages). */
+  int wrong = -1;
+  for (int k = 0; k < OP_COUNT && wrong < 0; k++) {
+    const char *n = tflite_builtin_name(op_tflite_code((OpKind)k));
+    if (!n || strcmp(n, op_name((OpKind)k)))
+      wrong = k;
+  }
+  CHECK(wrong < 0, "every ops.h row has the schema's BuiltinOperator code (first wrong: %s)",
+        wrong < 0 ? "none" : op_name((OpKind)wrong));
+  CHECK(!strcmp(tflite_builtin_name(126), "BATCH_MATMUL") &&
+            !strcmp(tflite_builtin_name(161), "RIGHT_SHIFT") && !tflite_builtin_name(162),
+        "the schema name table ends at RIGHT_SHIFT = 161 with BATCH_MATMUL at 126");
+
   const char *dir = test_shared_dir();
   if (!dir)
     return test_exit();

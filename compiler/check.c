@@ -1,0 +1,266 @@
+/*
+ * check.c - the independent checker of memory plans.
+ *
+ * Written apart from the algorithms in plan.c and sharing nothing with
+ * them: it trusts no lifetime, offset or size the planner computed, only
+ * the graph, the schedule and the final offsets.  Every plan tinyaot
+ * produces goes through check_plan(); a plan it rejects is a compiler bug.
+ *
+ * check_buffers() proves, by comparing every pair of buffers (simple
+ * rather than fast: O(n^2) on a few thousand buffers is milliseconds):
+ *   - every offset is a multiple of its buffer's alignment;
+ *   - every planned buffer lies inside its pool: offset + bytes <= used
+ *     <= limit;
+ *   - no two buffers of one pool whose lifetimes overlap (both inclusive)
+ *     share a byte;
+ *   - persistent buffers are pairwise disjoint and inside the persistent
+ *     area.
+ * check_plan() recomputes from the graph what must be live when, and
+ * proves that each buffer is live at least then and is large enough.
+ */
+#include "tinyaot.h"
+
+#include <string.h>
+
+static bool ends_after(size_t offset, size_t bytes, size_t limit) {
+  return offset > limit || bytes > limit - offset;
+}
+
+static bool bytes_overlap(size_t a_off, size_t a_bytes, size_t b_off,
+                          size_t b_bytes) {
+  if (a_bytes == 0 || b_bytes == 0)
+    return false;
+  /* [a_off, a_off + a_bytes) and [b_off, b_off + b_bytes) intersect. */
+  return a_off < b_off ? b_off - a_off < a_bytes : a_off - b_off < b_bytes;
+}
+
+static bool times_overlap(const Buffer *a, const Buffer *b) {
+  return a->first <= b->last && b->first <= a->last;
+}
+
+const char *check_buffers(const Buffer *bufs, int nbufs, const Pool *pools,
+                          int npools, size_t persistent_bytes) {
+  for (int p = 0; p < npools; p++)
+    if (pools[p].used > pools[p].limit)
+      return arena_printf("pool %s uses %zu bytes, more than its limit %zu",
+                          pools[p].name, pools[p].used, pools[p].limit);
+  for (int i = 0; i < nbufs; i++) {
+    const Buffer *b = &bufs[i];
+    if (b->align == 0 || (b->align & (b->align - 1)) != 0)
+      return arena_printf("buffer %d has alignment %zu, not a power of two",
+                          i, b->align);
+    if (b->first < 0 || b->first > b->last)
+      return arena_printf("buffer %d has an empty lifetime [%d, %d]", i,
+                          b->first, b->last);
+    if (b->external) {
+      if (b->pool != -1)
+        return arena_printf("external buffer %d is in pool %d", i, b->pool);
+      continue;
+    }
+    if (b->offset % b->align != 0)
+      return arena_printf("buffer %d at offset %zu is not aligned to %zu", i,
+                          b->offset, b->align);
+    if (b->persistent) {
+      if (b->pool != -1)
+        return arena_printf("persistent buffer %d is in pool %d", i, b->pool);
+      if (ends_after(b->offset, b->bytes, persistent_bytes))
+        return arena_printf("persistent buffer %d [%zu, +%zu) ends after the "
+                            "persistent area (%zu bytes)",
+                            i, b->offset, b->bytes, persistent_bytes);
+      continue;
+    }
+    if (b->pool < 0 || b->pool >= npools)
+      return arena_printf("buffer %d is in no pool (%d)", i, b->pool);
+    const Pool *pool = &pools[b->pool];
+    if (b->pool_mask && !(b->pool_mask >> b->pool & 1))
+      return arena_printf("buffer %d is in pool %s, which it may not use", i,
+                          pool->name);
+    if (ends_after(b->offset, b->bytes, pool->used))
+      return arena_printf("buffer %d [%zu, +%zu) ends after pool %s (%zu "
+                          "bytes used)",
+                          i, b->offset, b->bytes, pool->name, pool->used);
+  }
+  for (int i = 0; i < nbufs; i++) {
+    const Buffer *a = &bufs[i];
+    if (a->external)
+      continue;
+    for (int j = i + 1; j < nbufs; j++) {
+      const Buffer *b = &bufs[j];
+      if (b->external || a->persistent != b->persistent)
+        continue;
+      if (!a->persistent && (a->pool != b->pool || !times_overlap(a, b)))
+        continue;
+      if (bytes_overlap(a->offset, a->bytes, b->offset, b->bytes))
+        return arena_printf(
+            "buffers %d [%zu, +%zu) steps %d-%d and %d [%zu, +%zu) steps "
+            "%d-%d share bytes%s",
+            i, a->offset, a->bytes, a->first, a->last, j, b->offset, b->bytes,
+            b->first, b->last, a->persistent ? " of the persistent area" : "");
+    }
+  }
+  return NULL;
+}
+
+/* ------------------------------------------------- against the graph */
+
+static const char *tensor_label(const Graph *g, int t) {
+  const char *name = g->tensors[t].name;
+  return arena_printf("tensor %d (%s)", t, name ? name : "?");
+}
+
+/* Widens [*lo, *hi] to hold step s. */
+static void need_at(int *lo, int *hi, int s) {
+  if (*lo < 0 || s < *lo)
+    *lo = s;
+  if (s > *hi)
+    *hi = s;
+}
+
+const char *check_plan(const Graph *g, const Plan *p) {
+  int nsteps = p->norder > 0 ? p->norder : 1;
+  if (p->nsteps != nsteps)
+    return arena_printf("the plan has %d steps for %d ops", p->nsteps,
+                        p->norder);
+  /* The schedule runs every op exactly once, producers before readers. */
+  int *step_of = arena_array((size_t)g->nops + 1, sizeof(int));
+  for (int i = 0; i < g->nops; i++)
+    step_of[i] = -1;
+  if (p->norder != g->nops)
+    return arena_printf("the schedule has %d steps for %d ops", p->norder,
+                        g->nops);
+  for (int s = 0; s < p->norder; s++) {
+    int op = p->order[s];
+    if (op < 0 || op >= g->nops || step_of[op] >= 0)
+      return arena_printf("step %d runs op %d twice or out of range", s, op);
+    step_of[op] = s;
+  }
+
+  /* What each tensor needs: live from its write to its last read. */
+  int *lo = arena_array((size_t)g->ntensors + 1, sizeof(int));
+  int *hi = arena_array((size_t)g->ntensors + 1, sizeof(int));
+  bool *touched = arena_array((size_t)g->ntensors + 1, sizeof(bool));
+  for (int t = 0; t < g->ntensors; t++)
+    lo[t] = hi[t] = -1;
+  for (int i = 0; i < g->ninputs; i++) {
+    int t = g->inputs[i];
+    touched[t] = true;
+    need_at(&lo[t], &hi[t], 0);
+  }
+  for (int i = 0; i < g->noutputs; i++) {
+    int t = g->outputs[i];
+    touched[t] = true;
+    need_at(&lo[t], &hi[t], nsteps - 1);
+  }
+  for (int op = 0; op < g->nops; op++) {
+    const Op *o = &g->ops[op];
+    int s = step_of[op];
+    for (int k = 0; k < o->noutputs; k++) {
+      int t = o->outputs[k];
+      if (t < 0)
+        continue;
+      touched[t] = true;
+      need_at(&lo[t], &hi[t], s);
+    }
+    for (int k = 0; k < o->ninputs; k++) {
+      int t = o->inputs[k];
+      if (t < 0)
+        continue;
+      if (!is_const(&g->tensors[t]))
+        touched[t] = true;
+      need_at(&lo[t], &hi[t], s);
+    }
+    if (o->scratch_bytes > 0) {
+      int sb = o->scratch_buffer;
+      if (sb < 0 || sb >= p->nbufs)
+        return arena_printf("op %d has %zu bytes of scratch but no buffer", op,
+                            o->scratch_bytes);
+      const Buffer *b = &p->bufs[sb];
+      if (b->bytes < o->scratch_bytes || b->first > s || b->last < s ||
+          b->external || b->persistent || b->ntensors != 0)
+        return arena_printf("op %d's scratch buffer %d (%zu bytes, steps "
+                            "%d-%d) does not hold %zu bytes at step %d",
+                            op, sb, b->bytes, b->first, b->last,
+                            o->scratch_bytes, s);
+    }
+  }
+
+  /* A view's needs are its base's needs. */
+  for (int t = 0; t < g->ntensors; t++) {
+    const Tensor *v = &g->tensors[t];
+    if (v->view_of < 0 || !touched[t])
+      continue;
+    if (v->view_of >= g->ntensors || g->tensors[v->view_of].view_of >= 0)
+      return arena_printf("%s is a view of %d, which is not a base",
+                          tensor_label(g, t), v->view_of);
+    if (v->is_variable || g->tensors[v->view_of].is_variable)
+      return arena_printf("%s is a view involving a variable",
+                          tensor_label(g, t));
+  }
+
+  for (int t = 0; t < g->ntensors; t++) {
+    const Tensor *x = &g->tensors[t];
+    if (!touched[t] || is_const(x))
+      continue;
+    int base = x->view_of >= 0 ? x->view_of : t;
+    if (is_const(&g->tensors[base])) {
+      if (x->storage != -1 || x->is_output)
+        return arena_printf("%s, a view of a constant, has storage %d%s",
+                            tensor_label(g, t), x->storage,
+                            x->is_output ? " and is a model output" : "");
+      continue;
+    }
+    int id = x->storage;
+    if (id < 0 || id >= p->nbufs)
+      return arena_printf("%s has no buffer", tensor_label(g, t));
+    if (g->tensors[base].storage != id)
+      return arena_printf("%s does not share its base's buffer",
+                          tensor_label(g, t));
+    const Buffer *b = &p->bufs[id];
+    bool listed = false;
+    for (int k = 0; k < b->ntensors; k++)
+      if (b->tensors[k] == t)
+        listed = true;
+    if (!listed)
+      return arena_printf("buffer %d does not list %s", id, tensor_label(g, t));
+    if (b->bytes < tensor_bytes(x))
+      return arena_printf("buffer %d has %zu bytes for %s of %zu bytes", id,
+                          b->bytes, tensor_label(g, t), tensor_bytes(x));
+    if (x->is_variable) {
+      if (!b->persistent)
+        return arena_printf("%s is a variable outside the persistent area",
+                            tensor_label(g, t));
+      continue;
+    }
+    if (b->persistent)
+      return arena_printf("%s is in the persistent area", tensor_label(g, t));
+    if (lo[t] >= 0 && (b->first > lo[t] || b->last < hi[t]))
+      return arena_printf("buffer %d lives at steps %d-%d but %s is used at "
+                          "steps %d-%d",
+                          id, b->first, b->last, tensor_label(g, t), lo[t],
+                          hi[t]);
+    if ((x->is_input || x->is_output) && b->external != !p->io_in_workspace)
+      return arena_printf("%s, a model %s, is %s", tensor_label(g, t),
+                          x->is_input ? "input" : "output",
+                          b->external ? "in a caller buffer"
+                                      : "inside the workspace");
+  }
+  /* Every buffer's tensors are one base and its views. */
+  for (int i = 0; i < p->nbufs; i++) {
+    const Buffer *b = &p->bufs[i];
+    if (b->ntensors == 0)
+      continue;
+    int base = b->tensors[0];
+    for (int k = 0; k < b->ntensors; k++) {
+      int t = b->tensors[k];
+      if (t < 0 || t >= g->ntensors || g->tensors[t].storage != i)
+        return arena_printf("buffer %d lists tensor %d, stored elsewhere", i,
+                            t);
+      if (k > 0 && g->tensors[t].view_of != base)
+        return arena_printf("buffer %d holds %s, which is not a view of %s", i,
+                            tensor_label(g, t), tensor_label(g, base));
+    }
+  }
+  Pool *pools = p->pools;
+  return check_buffers(p->bufs, p->nbufs, pools, p->npools,
+                       p->persistent_bytes);
+}

@@ -1,0 +1,66 @@
+# mk/ops.mk - single-op differential tests against TFLite, and the tools
+# that write .tflite files (tools/).
+#
+#   make test-ops    every op x dtype row of tools/gen_ops.c, OPS_COUNT
+#                    random cases each (default 10), run by TFLite (the
+#                    oracle in $TINYAOT_SHARED/oracle) and by `tinyaot run
+#                    --rounding single`; one ok/not ok line per case, then
+#                    cases run and cases equal per op x dtype.  Ops tinyaot
+#                    does not support yet fail here.
+#                    OPS="CONV_2D ADD:int8" picks rows; OPS_SEED=n other cases.
+#   make tiny-cnn    regenerate examples/tiny_cnn/ (model, input, and the
+#                    oracle's reference output)
+#
+# make test runs tests/ops/test_ops.sh: the generator check (TFLite runs
+# one model of every row) and tinyaot against TFLite on OPS_TEST_COUNT
+# cases of each op:dtype listed in OPS_IN_TEST below.  OPS_IN_TEST is the
+# list of what tinyaot claims to compile bit-exactly: when a kernel lands,
+# add its OP:dtype words here in the same commit (`build/tools/gen_ops
+# --list` prints every row; the dtype words are float32, int8, int16 =
+# 16x8, uint8, and FROM_TO pairs for QUANTIZE/DEQUANTIZE/CAST).
+#
+# TFLite's outputs are cached under $(BUILD)/oracle-cache (keyed by the
+# model, input and oracle-mode bytes), so only new cases start Node.
+
+OPS_SEED       ?= 1
+OPS_COUNT      ?= 10
+OPS_TEST_COUNT ?= 2
+OPS            ?=
+
+OPS_IN_TEST ?=
+
+export TINYAOT_OPS_IN_TEST := $(strip $(OPS_IN_TEST))
+export TINYAOT_OPS_TEST_COUNT := $(OPS_TEST_COUNT)
+
+TOOLS_BIN := $(BUILD)/tools/gen_ops $(BUILD)/tools/gen_tiny_cnn $(BUILD)/tools/cmp_tensors
+
+$(BUILD)/tools/gen_ops $(BUILD)/tools/gen_tiny_cnn: $(BUILD)/tools/%: tools/%.c \
+    tools/tflite_writer.c tools/tflite_writer.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 $(WARN) $(CFLAGS) -Itools $(LDFLAGS) -o $@ $< tools/tflite_writer.c $(LDLIBS)
+
+$(BUILD)/tools/cmp_tensors: tools/cmp_tensors.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LDLIBS)
+
+test-build: $(TOOLS_BIN)
+
+.PHONY: test-ops tiny-cnn print-ops-in-test
+test-ops: $(BUILD)/tinyaot $(TOOLS_BIN)
+	@sh tests/ops/run_ops.sh --build $(BUILD) --seed $(OPS_SEED) --count $(OPS_COUNT) \
+	    $(if $(strip $(OPS)),--only "$(strip $(OPS))") > $(BUILD)/ops-results.txt; \
+	 rc=$$?; cat $(BUILD)/ops-results.txt; \
+	 awk '/^ok /{p++} /^not ok /{f++} /^skip /{s++} \
+	      END {printf "%d passed, %d failed, %d skipped\n", p, f, s}' $(BUILD)/ops-results.txt; \
+	 exit $$rc
+
+TINY_CNN := examples/tiny_cnn
+tiny-cnn: $(BUILD)/tools/gen_tiny_cnn
+	$(BUILD)/tools/gen_tiny_cnn $(TINY_CNN)
+	$(TINYAOT_SHARED_DIR)/oracle/tflite-oracle --xnnpack off $(TINY_CNN)/tiny_cnn.tflite \
+	    $(TINY_CNN)/input.bin $(TINY_CNN)/expected_output.bin
+
+TINYAOT_SHARED_DIR = $(or $(TINYAOT_SHARED),../shared)
+
+print-ops-in-test:
+	@echo $(TINYAOT_OPS_IN_TEST)

@@ -1,0 +1,43 @@
+/*
+ * bcast.h - walking a ta_bcast (private to runtime/elementwise/).
+ *
+ * The output is visited row by row; a row is the innermost dimension
+ * (shape[ndims-1] elements, input strides stride1/stride2[ndims-1]).
+ * ta_bcast_rows() is the row count; ta_bcast_next() advances the two
+ * input offsets to the next row like an odometer over the outer
+ * dimensions.  Offsets, not pointers, so nothing points outside a tensor.
+ */
+#ifndef TA_BCAST_H
+#define TA_BCAST_H
+
+#include "ta_types.h"
+
+static inline int ta_bcast_ok(const ta_bcast *s) {
+  if (s->ndims < 1 || s->ndims > TA_MAX_DIMS)
+    return 0;
+  for (int d = 0; d < s->ndims; d++)
+    if (s->shape[d] < 0 || s->stride1[d] < 0 || s->stride2[d] < 0)
+      return 0;
+  return 1;
+}
+
+static inline size_t ta_bcast_rows(const ta_bcast *s) {
+  size_t rows = 1;
+  for (int d = 0; d < s->ndims - 1; d++)
+    rows *= (size_t)s->shape[d];
+  return rows;
+}
+
+static inline void ta_bcast_next(const ta_bcast *s, int32_t *idx, size_t *o1, size_t *o2) {
+  for (int d = s->ndims - 2; d >= 0; d--) {
+    *o1 += (size_t)s->stride1[d];
+    *o2 += (size_t)s->stride2[d];
+    if (++idx[d] < s->shape[d])
+      return;
+    *o1 -= (size_t)s->stride1[d] * (size_t)s->shape[d];
+    *o2 -= (size_t)s->stride2[d] * (size_t)s->shape[d];
+    idx[d] = 0;
+  }
+}
+
+#endif

@@ -1,0 +1,210 @@
+/*
+ * ta_fixedpoint.h - the fixed-point arithmetic every integer kernel
+ * shares (static inline, C99).  Each function reproduces one function of
+ * gemmlowp's fixedpoint.h or TFLite's kernels/internal/common.{h,cc} bit
+ * for bit, for int32 raw values:
+ *
+ *   ta_srdhm          SaturatingRoundingDoublingHighMul
+ *   ta_rdbpot         RoundingDivideByPOT
+ *   ta_sat_shl        SaturatingRoundingMultiplyByPOT<+e> (saturating << e)
+ *   ta_rounding_half_sum  RoundingHalfSum
+ *   ta_requant        MultiplyByQuantizedMultiplier, double or single rounding
+ *   ta_requant_le1    MultiplyByQuantizedMultiplierSmallerThanOneExp
+ *   ta_requant_ge1    MultiplyByQuantizedMultiplierGreaterThanOne
+ *   ta_exp_on_negative_values_5   exp_on_negative_values for Q5.26 input
+ *   ta_one_over_one_plus_x        one_over_one_plus_x_for_x_in_0_1
+ *   ta_get_reciprocal             GetReciprocal
+ *
+ * Where TFLite relies on two's-complement wrap-around (x * (1 << s)), the
+ * helpers compute in unsigned arithmetic so the result is the same and
+ * the C code has no undefined behaviour.
+ */
+#ifndef TA_FIXEDPOINT_H
+#define TA_FIXEDPOINT_H
+
+#include <stdint.h>
+
+#include "ta_types.h"
+
+#if defined(__GNUC__)
+#define TA_INLINE static __inline__ __attribute__((always_inline))
+#else
+#define TA_INLINE static inline
+#endif
+
+/* Two's-complement wrapping helpers (defined behaviour in C). */
+TA_INLINE int32_t ta_wrap_add(int32_t a, int32_t b) {
+  return (int32_t)((uint32_t)a + (uint32_t)b);
+}
+TA_INLINE int32_t ta_wrap_sub(int32_t a, int32_t b) {
+  return (int32_t)((uint32_t)a - (uint32_t)b);
+}
+TA_INLINE int32_t ta_wrap_shl(int32_t a, int s) {
+  return (int32_t)((uint32_t)a << s);
+}
+
+/* SaturatingRoundingDoublingHighMul: round(a * b / 2^31), ties away from
+ * zero, INT32_MIN * INT32_MIN saturating to INT32_MAX. */
+TA_INLINE int32_t ta_srdhm(int32_t a, int32_t b) {
+  if (a == b && a == INT32_MIN)
+    return INT32_MAX;
+  int64_t ab = (int64_t)a * (int64_t)b;
+  int64_t nudge = ab >= 0 ? (1 << 30) : (1 - (1 << 30));
+  return (int32_t)((ab + nudge) / ((int64_t)1 << 31));
+}
+
+/* RoundingDivideByPOT: x / 2^e rounded to nearest, ties away from zero;
+ * 0 <= e <= 31. */
+TA_INLINE int32_t ta_rdbpot(int32_t x, int e) {
+  int32_t mask = (int32_t)(((int64_t)1 << e) - 1);
+  int32_t remainder = x & mask;
+  int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
+  return (x >> e) + (remainder > threshold ? 1 : 0);
+}
+
+/* SaturatingRoundingMultiplyByPOT with a positive exponent 1 <= e <= 30. */
+TA_INLINE int32_t ta_sat_shl(int32_t x, int e) {
+  int32_t threshold = (int32_t)(((int32_t)1 << (31 - e)) - 1);
+  if (x > threshold)
+    return INT32_MAX;
+  if (x < -threshold)
+    return INT32_MIN;
+  return ta_wrap_shl(x, e);
+}
+
+/* RoundingHalfSum: (a + b) / 2 rounded to nearest, ties away from zero. */
+TA_INLINE int32_t ta_rounding_half_sum(int32_t a, int32_t b) {
+  int64_t sum = (int64_t)a + (int64_t)b;
+  int64_t sign = sum >= 0 ? 1 : -1;
+  return (int32_t)((sum + sign) / 2);
+}
+
+/* MultiplyByQuantizedMultiplier, TFLite Micro's default (double rounding):
+ * RoundingDivideByPOT(SRDHM(x << left, mult), right), in fewer steps.
+ * SRDHM's nudge-and-truncate equals floor((x * m + 2^30) / 2^31) for
+ * either sign of the product (the negative nudge 1 - 2^30 followed by
+ * truncation towards zero is that floor), and RoundingDivideByPOT by
+ * 2^e equals floor((r + 2^(e-1) - (r < 0)) / 2^e) for e >= 1.  Only the
+ * saturating case INT32_MIN * INT32_MIN needs a test.  Checked against
+ * the literal gemmlowp definitions in tests/kernels/test_quant.c. */
+TA_INLINE int32_t ta_requant_double(int32_t x, int32_t mult, int32_t shift) {
+  const int left = shift > 0 ? (int)shift : 0;
+  const int right = shift > 0 ? 0 : (int)-shift;
+  const int32_t a = ta_wrap_shl(x, left);
+  int32_t r;
+  if (a == INT32_MIN && mult == INT32_MIN)
+    r = INT32_MAX;
+  else
+    r = (int32_t)(((int64_t)a * mult + ((int64_t)1 << 30)) >> 31);
+  if (right == 0)
+    return r;
+  const int64_t half_down = (((int64_t)1 << right) - 1) >> 1; /* 2^(e-1) - 1 */
+  return (int32_t)(((int64_t)r + half_down + (r >= 0)) >> right);
+}
+
+/* MultiplyByQuantizedMultiplier with TFLITE_SINGLE_ROUNDING:
+ * (x * mult + 2^(30 - shift)) >> (31 - shift); -31 <= shift <= 30. */
+TA_INLINE int32_t ta_requant_single(int32_t x, int32_t mult, int32_t shift) {
+  int total = 31 - (int)shift;
+  int64_t round = (int64_t)1 << (total - 1);
+  int64_t r = ((int64_t)x * (int64_t)mult + round) >> total;
+  return (int32_t)r;
+}
+
+TA_INLINE int32_t ta_requant(int32_t x, int32_t mult, int32_t shift, int32_t rounding) {
+  return rounding == TA_ROUND_SINGLE ? ta_requant_single(x, mult, shift)
+                                     : ta_requant_double(x, mult, shift);
+}
+
+/* MultiplyByQuantizedMultiplierSmallerThanOneExp (shift <= 0).  With
+ * double rounding it is RoundingDivideByPOT(SRDHM(x, m), -shift), which is
+ * what ta_requant_double computes for shift <= 0. */
+TA_INLINE int32_t ta_requant_le1(int32_t x, int32_t mult, int32_t shift, int32_t rounding) {
+  return ta_requant(x, mult, shift, rounding);
+}
+
+/* MultiplyByQuantizedMultiplierGreaterThanOne (shift >= 0): with double
+ * rounding SRDHM(x * 2^shift, m), no final rounding shift. */
+TA_INLINE int32_t ta_requant_ge1(int32_t x, int32_t mult, int32_t shift, int32_t rounding) {
+  if (rounding == TA_ROUND_SINGLE)
+    return ta_requant_single(x, mult, shift);
+  return ta_srdhm(ta_wrap_shl(x, (int)shift), mult);
+}
+
+/* exp(a) for a in [-1/4, 0), Q0.31 in and out
+ * (exp_on_interval_between_negative_one_quarter_and_0_excl). */
+TA_INLINE int32_t ta_exp_on_interval(int32_t a) {
+  const int32_t constant_term = 1895147668; /* exp(-1/8) */
+  const int32_t one_third = 715827883;
+  int32_t x = ta_wrap_add(a, 1 << 28); /* a + 1/8 */
+  int32_t x2 = ta_srdhm(x, x);
+  int32_t x3 = ta_srdhm(x2, x);
+  int32_t x4 = ta_srdhm(x2, x2);
+  int32_t x4_over_4 = ta_rdbpot(x4, 2);
+  int32_t poly = ta_rdbpot(ta_wrap_add(ta_srdhm(ta_wrap_add(x4_over_4, x3), one_third), x2), 1);
+  return ta_wrap_add(constant_term, ta_srdhm(constant_term, ta_wrap_add(x, poly)));
+}
+
+/* exp_on_negative_values for a Q5.26 input a <= 0; result Q0.31. */
+TA_INLINE int32_t ta_exp_on_negative_values_5(int32_t a) {
+  const int frac = 26;
+  const int32_t quarter = (int32_t)1 << (frac - 2);
+  int32_t a_mod = ta_wrap_sub(a & (quarter - 1), quarter);
+  int32_t result = ta_exp_on_interval(ta_sat_shl(a_mod, 5)); /* Rescale<0> */
+  int32_t remainder = ta_wrap_sub(a_mod, a);
+  if (remainder & ((int32_t)1 << (frac - 2))) result = ta_srdhm(result, 1672461947);
+  if (remainder & ((int32_t)1 << (frac - 1))) result = ta_srdhm(result, 1302514674);
+  if (remainder & ((int32_t)1 << (frac + 0))) result = ta_srdhm(result, 790015084);
+  if (remainder & ((int32_t)1 << (frac + 1))) result = ta_srdhm(result, 290630308);
+  if (remainder & ((int32_t)1 << (frac + 2))) result = ta_srdhm(result, 39332535);
+  if (remainder & ((int32_t)1 << (frac + 3))) result = ta_srdhm(result, 720401);
+  if (remainder & ((int32_t)1 << (frac + 4))) result = ta_srdhm(result, 242);
+  if (a == 0)
+    result = INT32_MAX;
+  return result;
+}
+
+/* one_over_one_plus_x_for_x_in_0_1: 1 / (1 + a) for a in [0, 1), Q0.31
+ * in and out (Newton-Raphson, three steps, in Q2.29). */
+TA_INLINE int32_t ta_one_over_one_plus_x(int32_t a) {
+  int32_t half_den = ta_rounding_half_sum(a, INT32_MAX);
+  int32_t x = ta_wrap_add(1515870810, ta_srdhm(half_den, -1010580540)); /* 48/17 - 32/17 d */
+  for (int i = 0; i < 3; i++) {
+    int32_t hd_x = ta_srdhm(half_den, x);
+    int32_t one_minus = ta_wrap_sub((int32_t)1 << 29, hd_x);
+    x = ta_wrap_add(x, ta_sat_shl(ta_srdhm(x, one_minus), 2));
+  }
+  return ta_sat_shl(x, 1);
+}
+
+/* Count of leading zero bits of a 32-bit value (32 for 0). */
+TA_INLINE int ta_clz32(uint32_t x) {
+#if defined(__GNUC__)
+  return x ? __builtin_clz(x) : 32;
+#else
+  int n = 0;
+  if (!x)
+    return 32;
+  while (!(x & 0x80000000u)) {
+    x <<= 1;
+    n++;
+  }
+  return n;
+#endif
+}
+
+/* GetReciprocal: for x > 0 in Q(int_digits).(31 - int_digits), a Q0.31
+ * value s and *bits_over_unit such that 1 / x = s * 2^-bits_over_unit. */
+TA_INLINE int32_t ta_get_reciprocal(int32_t x, int int_digits, int *bits_over_unit) {
+  int headroom_plus_one = ta_clz32((uint32_t)x);
+  *bits_over_unit = int_digits - headroom_plus_one;
+  int32_t shifted_minus_one =
+      (int32_t)(((uint32_t)x << headroom_plus_one) - ((uint32_t)1 << 31));
+  return ta_one_over_one_plus_x(shifted_minus_one);
+}
+
+TA_INLINE int32_t ta_clamp_i32(int32_t v, int32_t lo, int32_t hi) {
+  return v < lo ? lo : v > hi ? hi : v;
+}
+
+#endif

@@ -1,0 +1,39 @@
+/*
+ * quant_common.h - per-element QUANTIZE / DEQUANTIZE arithmetic
+ * (private to runtime/quantize/).
+ *
+ * ta_affine_q: tflite::reference_ops::AffineQuantize,
+ *   clamp((int32_t)TfLiteRound(x / scale) + zero_point, lo, hi)
+ *   with the division in float and round half away from zero (roundf).
+ *   Values TFLite cannot convert (beyond int32, NaN) saturate here.
+ * ta_requant_q: tflite::reference_ops::Requantize,
+ *   clamp(MultiplyByQuantizedMultiplier(q - in_zp, m, s) + out_zp, lo, hi).
+ * Dequantize: scale * (q - zero_point) in float; TFLite computes the
+ *   product in double and rounds it to float once - the product of a
+ *   float and an integer below 2^24 in magnitude is exact in double, so
+ *   rounding the float product once gives the same value.
+ */
+#ifndef TA_QUANT_COMMON_H
+#define TA_QUANT_COMMON_H
+
+#include <math.h>
+
+#include "ta_fixedpoint.h"
+#include "ta_types.h"
+
+static inline int32_t ta_affine_q(float x, float scale, int32_t zp, int32_t lo, int32_t hi) {
+  const float r = roundf(x / scale);
+  if (r >= -2147483648.0f && r < 2147483648.0f) {
+    const int64_t v = (int64_t)r + zp;
+    return v < lo ? lo : v > hi ? hi : (int32_t)v;
+  }
+  return r > 0.0f ? hi : lo;
+}
+
+static inline int32_t ta_requant_q(int32_t q, const ta_requant_params *p, int32_t lo,
+                                   int32_t hi) {
+  const int32_t v = ta_requant(q - p->input_zero_point, p->multiplier, p->shift, p->rounding);
+  return ta_clamp_i32(ta_wrap_add(v, p->output_zero_point), lo, hi);
+}
+
+#endif

@@ -1,0 +1,43 @@
+/*
+ * libFuzzer target for the .tflite reader (make fuzz, mk/fuzz.mk).
+ *
+ * Each input goes through read_tflite, verify and both print_inspect
+ * formats, in one process: bad input must end in error_at()/error_file()
+ * (caught through error_jmp) with a non-empty message naming the file;
+ * anything else -- a crash, a sanitizer report, an empty message -- is a
+ * finding.  The arena is reset after every 16th input: freeing and
+ * re-allocating its 1 MB block for each input would cost more (under
+ * ASan) than the reading itself.
+ */
+#include "tinyaot.h"
+
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+
+static FILE *devnull;
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  if (!devnull)
+    devnull = fopen("/dev/null", "w");
+  jmp_buf jb;
+  error_jmp = &jb;
+  error_message[0] = 0;
+  if (!setjmp(jb)) {
+    Graph *g = read_tflite("fuzz.tflite", data, size);
+    verify(g);
+    print_inspect(devnull, g, false);
+    print_inspect(devnull, g, true);
+  } else if (strncmp(error_message, "fuzz.tflite: ", 13) != 0 ||
+             error_message[13] == 0) {
+    fprintf(stderr, "refusal without a proper message: '%s'\n", error_message);
+    abort();
+  }
+  error_jmp = NULL;
+  static unsigned runs;
+  if (++runs % 16 == 0)
+    arena_reset();
+  return 0;
+}

@@ -1,0 +1,288 @@
+/*
+ * Tests of the int8 convolution kernels: ta_conv2d_s8, ta_conv2d_fold_s8,
+ * ta_depthwise_conv2d_s8, ta_depthwise_conv2d_fold_s8.
+ *
+ *  - TFLite's SimplePerChannelTest (tensorflow/lite/kernels/conv_test.cc):
+ *    input 1x2x3x2 at scale 0.5 / zero point -1, filter 2x2x2x2 with
+ *    per-channel scales, bias {3, -2}; TFLite expects the int8 output
+ *    {61, 111, -115, -89}.  The filter is quantized here with scales 1
+ *    and 0.5 (powers of two), so the requantization is exact and TFLite's
+ *    expected bytes apply unchanged.
+ *  - SAME padding at every border with a non-zero input zero point
+ *    (hand-computed: each output counts the taps inside the input).
+ *  - Depth multiplier 2, hand-computed.
+ *  - Hundreds of random shapes, strides, dilations, paddings, groups,
+ *    multipliers (per tensor, per channel, negative and positive shifts),
+ *    activation ranges and both roundings, each compared byte for byte
+ *    with ref.h's transliteration of TFLite's reference loops; outputs
+ *    sit between canary bytes.
+ */
+#include "test.h"
+#include "ta_kernels.h"
+#include "tinyaot.h"
+#include "ref.h"
+
+typedef ta_status (*conv_fn)(const ta_conv_params *, const ta_quant *, const ta_dims *,
+                             const int8_t *, const ta_dims *, const int8_t *, const int32_t *,
+                             const ta_dims *, int8_t *, void *);
+
+static size_t dims_count(const ta_dims *d) { return (size_t)d->n * d->h * d->w * d->c; }
+
+static void test_simple_per_channel(void) {
+  /* Real input values and 2q - 1 = x * 2 - 1 quantization (scale 0.5, zp -1). */
+  const float x[12] = {3, 2, 1, -1, -2, -3, 4, 3, 2, -2, -3, -4};
+  int8_t in[12];
+  for (int i = 0; i < 12; i++)
+    in[i] = (int8_t)(x[i] * 2 - 1);
+  /* Channel 0 at filter scale 1, channel 1 at scale 0.5 (q = 2w). */
+  const int8_t filter[16] = {1, 2, 3, 4, 3, 4, 5, 6, 14, 16, 10, 12, 6, 8, 2, 4};
+  /* Bias at scale input * filter: 3 / 0.5 = 6, -2 / 0.25 = -8. */
+  const int32_t bias[2] = {6, -8};
+  int32_t mult[2], shift[2];
+  conv_multiplier(0.5f, 1.0f, 0.5f, TA_ROUND_DOUBLE, &mult[0], &shift[0]);
+  conv_multiplier(0.5f, 0.5f, 0.5f, TA_ROUND_DOUBLE, &mult[1], &shift[1]);
+  ta_quant q = {mult, shift, 1, TA_ROUND_DOUBLE};
+  ta_conv_params p = {1, 1, 1, 1, 0, 0, 1, 1, -1, -128, 127, 0, 0};
+  ta_dims id = {1, 2, 3, 2}, fd = {2, 2, 2, 2}, od = {1, 1, 2, 2};
+  const int8_t expect[4] = {61, 111, -115, -89};
+  int32_t bf[2];
+  fold_bias_s8(filter, 2, 8, bias, p.input_offset, bf);
+  size_t ns = ta_conv2d_fold_s8_scratch_size(&p, &id, &fd, &od);
+  void *scratch = canary_alloc(ns);
+  for (int v = 0; v < 2; v++) {
+    int8_t *out = canary_alloc(4);
+    ta_status st = v ? ta_conv2d_fold_s8(&p, &q, &id, in, &fd, filter, bf, &od, out, scratch)
+                     : ta_conv2d_s8(&p, &q, &id, in, &fd, filter, bias, &od, out, NULL);
+    long d = first_diff(out, expect, 4);
+    CHECK(st == TA_OK && d < 0 && canary_ok(out, 4) && canary_ok(scratch, ns),
+          "%s reproduces TFLite's SimplePerChannelTest {61, 111, -115, -89}%s%d: %d",
+          v ? "ta_conv2d_fold_s8" : "ta_conv2d_s8", d < 0 ? "" : " (index, expected, actual) ",
+          d < 0 ? 0 : (int)expect[d], d < 0 ? 0 : (int)out[d]);
+    canary_free(out);
+  }
+  canary_free(scratch);
+}
+
+static void test_same_padding_borders(void) {
+  /* 3x3 input of real 1 (q = -4 with zero point -5), 3x3 filter of ones,
+   * SAME: each output is the number of taps inside: 4 6 4 / 6 9 6 / 4 6 4. */
+  int8_t in[9], filter[9];
+  for (int i = 0; i < 9; i++) {
+    in[i] = -4;
+    filter[i] = 1;
+  }
+  int32_t mult = 1 << 30, shift = 1, bf;
+  ta_quant q = {&mult, &shift, 0, TA_ROUND_DOUBLE};
+  ta_conv_params p = {1, 1, 1, 1, 1, 1, 1, 5, 0, -128, 127, 0, 0};
+  ta_dims id = {1, 3, 3, 1}, fd = {1, 3, 3, 1}, od = {1, 3, 3, 1};
+  fold_bias_s8(filter, 1, 9, NULL, 5, &bf);
+  const int8_t expect[9] = {4, 6, 4, 6, 9, 6, 4, 6, 4};
+  int8_t *o1 = canary_alloc(9), *o2 = canary_alloc(9);
+  ta_conv2d_s8(&p, &q, &id, in, &fd, filter, NULL, &od, o1, NULL);
+  size_t ns = ta_conv2d_fold_s8_scratch_size(&p, &id, &fd, &od);
+  void *scratch = canary_alloc(ns);
+  ta_conv2d_fold_s8(&p, &q, &id, in, &fd, filter, &bf, &od, o2, scratch);
+  CHECK(first_diff(o1, expect, 9) < 0 && canary_ok(o1, 9),
+        "SAME padding counts only the taps inside the input (reference form)");
+  CHECK(first_diff(o2, expect, 9) < 0 && canary_ok(o2, 9) && canary_ok(scratch, ns),
+        "SAME padding with a folded bias pads with the zero point");
+  canary_free(scratch);
+  /* The same through the depthwise kernels (filter 1x3x3x1). */
+  int32_t bdw;
+  fold_bias_depthwise_s8(filter, 9, 1, NULL, 5, &bdw);
+  memset(o1, 0, 9);
+  memset(o2, 0, 9);
+  ta_depthwise_conv2d_s8(&p, &q, &id, in, &fd, filter, NULL, &od, o1, NULL);
+  ta_depthwise_conv2d_fold_s8(&p, &q, &id, in, &fd, filter, &bdw, &od, o2, NULL);
+  CHECK(first_diff(o1, expect, 9) < 0 && first_diff(o2, expect, 9) < 0 && canary_ok(o1, 9) &&
+            canary_ok(o2, 9),
+        "depthwise SAME padding at the borders, both forms");
+  canary_free(o1);
+  canary_free(o2);
+}
+
+static void test_depth_multiplier(void) {
+  /* 1x1x2x2 input {1, 2, 3, 4} (zero point 0), 1x2 filter, multiplier 2:
+   * out channel oc = ic * 2 + m, filter columns (1,2,3,4) at x=0 and
+   * (5,6,7,8) at x=1.  VALID: one output pixel:
+   *   oc0 = 1*1 + 3*5 = 16, oc1 = 1*2 + 3*6 = 20,
+   *   oc2 = 2*3 + 4*7 = 34, oc3 = 2*4 + 4*8 = 40; bias 1, 2, 3, 4. */
+  const int8_t in[4] = {1, 2, 3, 4};
+  const int8_t filter[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+  const int32_t bias[4] = {1, 2, 3, 4};
+  int32_t mult = 1 << 30, shift = 1, bf[4];
+  ta_quant q = {&mult, &shift, 0, TA_ROUND_DOUBLE};
+  ta_conv_params p = {1, 1, 1, 1, 0, 0, 2, 0, 0, -128, 127, 0, 0};
+  ta_dims id = {1, 1, 2, 2}, fd = {1, 1, 2, 4}, od = {1, 1, 1, 4};
+  fold_bias_depthwise_s8(filter, 2, 4, bias, 0, bf);
+  const int8_t expect[4] = {17, 22, 37, 44};
+  int8_t *o1 = canary_alloc(4), *o2 = canary_alloc(4);
+  ta_depthwise_conv2d_s8(&p, &q, &id, in, &fd, filter, bias, &od, o1, NULL);
+  ta_depthwise_conv2d_fold_s8(&p, &q, &id, in, &fd, filter, bf, &od, o2, NULL);
+  CHECK(first_diff(o1, expect, 4) < 0 && first_diff(o2, expect, 4) < 0 && canary_ok(o1, 4) &&
+            canary_ok(o2, 4),
+        "depth multiplier 2 maps input channel ic to output channels 2ic, 2ic+1");
+  canary_free(o1);
+  canary_free(o2);
+}
+
+/* A random but valid requantization: mostly realistic, sometimes extreme. */
+static void random_quant(int32_t n, int32_t *mult, int32_t *shift, int rounding) {
+  for (int32_t i = 0; i < n; i++) {
+    mult[i] = (int32_t)((1u << 30) + (ref_next() & 0x3fffffffu));
+    int r = ref_rand(0, 9);
+    shift[i] = r == 0 ? ref_rand(-31, -20) : r == 1 ? ref_rand(0, 3) : ref_rand(-12, -5);
+    if (rounding == TA_ROUND_SINGLE && shift[i] > 0)
+      shift[i] = 0;
+  }
+}
+
+static int random_conv_case(int depthwise, int k) {
+  ta_conv_params p;
+  memset(&p, 0, sizeof p);
+  ta_dims id, fd, od;
+  id.n = ref_rand(1, 2);
+  id.h = ref_rand(1, 9);
+  id.w = ref_rand(1, 9);
+  int groups = depthwise ? 1 : (ref_rand(0, 3) == 0 ? 2 : 1);
+  p.depth_multiplier = depthwise ? ref_rand(1, 3) : 1;
+  int fc = ref_rand(1, depthwise ? 9 : 7);
+  id.c = fc * groups;
+  fd.h = ref_rand(1, 4);
+  fd.w = ref_rand(1, 4);
+  p.stride_h = ref_rand(1, 3);
+  p.stride_w = ref_rand(1, 3);
+  p.dilation_h = ref_rand(0, 3) == 0 ? ref_rand(2, 3) : 1;
+  p.dilation_w = ref_rand(0, 3) == 0 ? ref_rand(2, 3) : 1;
+  Padding pad = ref_rand(0, 1) ? PAD_SAME : PAD_VALID;
+  compute_padding(pad, id.h, fd.h, p.stride_h, p.dilation_h, &od.h, &p.pad_h);
+  compute_padding(pad, id.w, fd.w, p.stride_w, p.dilation_w, &od.w, &p.pad_w);
+  if (od.h < 1 || od.w < 1)
+    return 0;
+  if (ref_rand(0, 4) == 0) { /* odd explicit padding */
+    p.pad_h = ref_rand(0, fd.h);
+    p.pad_w = ref_rand(0, fd.w);
+  }
+  od.n = id.n;
+  if (depthwise) {
+    fd.n = 1;
+    fd.c = id.c * p.depth_multiplier;
+  } else {
+    fd.n = ref_rand(1, 10) * groups;
+    fd.c = fc;
+  }
+  od.c = depthwise ? fd.c : fd.n;
+  p.input_offset = ref_rand(-127, 128);
+  p.output_offset = ref_rand(-128, 127);
+  p.act_min = ref_rand(0, 3) == 0 ? ref_rand(-128, 0) : -128;
+  p.act_max = ref_rand(0, 3) == 0 ? ref_rand(p.act_min, 127) : 127;
+  int rounding = ref_rand(0, 1);
+  int per_channel = ref_rand(0, 3) != 0;
+  int32_t *mult = malloc(sizeof(int32_t) * od.c), *shift = malloc(sizeof(int32_t) * od.c);
+  random_quant(od.c, mult, shift, rounding);
+  ta_quant q = {mult, shift, per_channel, rounding};
+
+  size_t ni = dims_count(&id), nf = dims_count(&fd), no = dims_count(&od);
+  int8_t *in = canary_alloc(ni), *filter = canary_alloc(nf);
+  ref_fill_s8(in, ni);
+  ref_fill_s8(filter, nf);
+  int32_t *bias = malloc(sizeof(int32_t) * od.c), *bf = malloc(sizeof(int32_t) * od.c);
+  int with_bias = ref_rand(0, 4) != 0;
+  for (int i = 0; i < od.c; i++)
+    bias[i] = ref_rand(-20000, 20000);
+  int8_t *expect = malloc(no), *o1 = canary_alloc(no), *o2 = canary_alloc(no);
+  size_t ns = depthwise ? ta_depthwise_conv2d_fold_s8_scratch_size(&p, &id, &fd, &od)
+                        : ta_conv2d_fold_s8_scratch_size(&p, &id, &fd, &od);
+  void *scratch = canary_alloc(ns);
+  ta_status s1, s2;
+  if (depthwise) {
+    ref_dw_s8(&p, &q, &id, in, &fd, filter, with_bias ? bias : NULL, &od, expect);
+    fold_bias_depthwise_s8(filter, fd.h * fd.w, fd.c, with_bias ? bias : NULL, p.input_offset,
+                           bf);
+    s1 = ta_depthwise_conv2d_s8(&p, &q, &id, in, &fd, filter, with_bias ? bias : NULL, &od, o1,
+                                NULL);
+    s2 = ta_depthwise_conv2d_fold_s8(&p, &q, &id, in, &fd, filter, bf, &od, o2, scratch);
+  } else {
+    ref_conv_s8(&p, &q, &id, in, &fd, filter, with_bias ? bias : NULL, &od, expect);
+    fold_bias_s8(filter, fd.n, fd.h * fd.w * fd.c, with_bias ? bias : NULL, p.input_offset, bf);
+    s1 = ta_conv2d_s8(&p, &q, &id, in, &fd, filter, with_bias ? bias : NULL, &od, o1, NULL);
+    s2 = ta_conv2d_fold_s8(&p, &q, &id, in, &fd, filter, bf, &od, o2, scratch);
+  }
+  long d1 = first_diff(o1, expect, no), d2 = first_diff(o2, expect, no);
+  int ok = s1 == TA_OK && s2 == TA_OK && d1 < 0 && d2 < 0 && canary_ok(o1, no) &&
+           canary_ok(o2, no) && canary_ok(in, ni) && canary_ok(filter, nf) &&
+           canary_ok(scratch, ns);
+  if (!ok) {
+    long d = d1 >= 0 ? d1 : d2;
+    int8_t *o = d1 >= 0 ? o1 : o2;
+    CHECK(0,
+          "%s random case %d (in %dx%dx%dx%d filter %dx%dx%dx%d stride %d,%d dil %d,%d pad "
+          "%d,%d M %d) matches the reference: status %d/%d, %s index %ld expected %d actual %d",
+          depthwise ? "depthwise" : "conv", k, id.n, id.h, id.w, id.c, fd.n, fd.h, fd.w, fd.c,
+          p.stride_h, p.stride_w, p.dilation_h, p.dilation_w, p.pad_h, p.pad_w,
+          p.depth_multiplier, s1, s2, d1 >= 0 ? "plain" : "fold", d, d >= 0 ? expect[d] : 0,
+          d >= 0 ? o[d] : 0);
+  }
+  canary_free(in);
+  canary_free(filter);
+  canary_free(o1);
+  canary_free(o2);
+  canary_free(scratch);
+  free(expect);
+  free(bias);
+  free(bf);
+  free(mult);
+  free(shift);
+  return ok ? 1 : -1;
+}
+
+static void test_random(int depthwise) {
+  int run = 0, bad = 0;
+  for (int k = 0; k < 400; k++) {
+    int r = random_conv_case(depthwise, k);
+    run += r != 0;
+    bad += r < 0;
+  }
+  CHECK(bad == 0 && run > 200,
+        "%d random %s cases (both forms, both roundings) match TFLite's reference loops "
+        "byte for byte (%d differ)",
+        run, depthwise ? "DEPTHWISE_CONV_2D" : "CONV_2D", bad);
+}
+
+static void test_bad_args(void) {
+  ta_conv_params p = {0, 1, 1, 1, 0, 0, 1, 0, 0, -128, 127, 0, 0};
+  ta_dims id = {1, 2, 2, 2}, fd = {1, 1, 1, 2}, od = {1, 2, 2, 1};
+  int32_t m = 1 << 30, s = 0;
+  ta_quant q = {&m, &s, 0, 0};
+  int8_t buf[8] = {0};
+  int32_t b = 0;
+  CHECK(ta_conv2d_s8(&p, &q, &id, buf, &fd, buf, NULL, &od, buf, NULL) == TA_ERR_ARG,
+        "a zero stride is TA_ERR_ARG");
+  p.stride_h = 1;
+  fd.c = 3;
+  CHECK(ta_conv2d_fold_s8(&p, &q, &id, buf, &fd, buf, &b, &od, buf, NULL) == TA_ERR_ARG,
+        "input channels not a multiple of the filter's are TA_ERR_ARG");
+  fd.c = 2;
+  CHECK(ta_conv2d_fold_s8(&p, &q, &id, buf, &fd, buf, NULL, &od, buf, NULL) == TA_ERR_ARG,
+        "the folded kernel needs its folded bias");
+  CHECK(ta_conv2d_s8_scratch_size(&p, &id, &fd, &od) == 0 &&
+            ta_depthwise_conv2d_s8_scratch_size(&p, &id, &fd, &od) == 0,
+        "the reference-form int8 convolutions need no scratch");
+  fd.h = 3;
+  fd.w = 2;
+  CHECK(ta_conv2d_fold_s8_scratch_size(&p, &id, &fd, &od) == 12,
+        "the folded CONV_2D needs one filter window of scratch (3x2x2 = 12 bytes)");
+  p.pad_h = 1;
+  CHECK(ta_conv2d_fold_s8(&p, &q, &id, buf, &fd, buf, &b, &od, buf, NULL) == TA_ERR_ARG,
+        "the folded CONV_2D without its scratch is TA_ERR_ARG");
+}
+
+int main(void) {
+  test_simple_per_channel();
+  test_same_padding_borders();
+  test_depth_multiplier();
+  test_random(0);
+  test_random(1);
+  test_bad_args();
+  return test_exit();
+}

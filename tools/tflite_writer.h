@@ -1,0 +1,175 @@
+/*
+ * tflite_writer.h - writes .tflite files (TFLite FlatBuffers schema,
+ * version 3, file identifier "TFL3") for tests.
+ *
+ * A model is described in memory first (buffers, tensors, operators,
+ * subgraph inputs and outputs) and serialized by tfw_finish() or
+ * tfw_write_file().  Only what single-op test models and small example
+ * networks need is covered: one subgraph, builtin operators with their
+ * options tables, per-tensor and per-channel quantization, variable
+ * tensors.  Field slots and union type numbers follow
+ * tensorflow/lite/schema/schema.fbs; they are listed in tflite_writer.c
+ * next to the code that writes them.
+ *
+ * This is host-side test tooling: it uses malloc and exits with a message
+ * on misuse or when memory runs out.  A model owns everything added to
+ * it; tfw_free() releases it all.
+ */
+#ifndef TFLITE_WRITER_H
+#define TFLITE_WRITER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* TensorType values of the schema. */
+enum {
+  TFW_FLOAT32 = 0,
+  TFW_FLOAT16 = 1,
+  TFW_INT32 = 2,
+  TFW_UINT8 = 3,
+  TFW_INT64 = 4,
+  TFW_BOOL = 6,
+  TFW_INT16 = 7,
+  TFW_INT8 = 9,
+};
+
+/* BuiltinOperator values used by the generators. */
+enum {
+  TFW_OP_ADD = 0,
+  TFW_OP_AVERAGE_POOL_2D = 1,
+  TFW_OP_CONCATENATION = 2,
+  TFW_OP_CONV_2D = 3,
+  TFW_OP_DEPTHWISE_CONV_2D = 4,
+  TFW_OP_DEQUANTIZE = 6,
+  TFW_OP_FULLY_CONNECTED = 9,
+  TFW_OP_LOGISTIC = 14,
+  TFW_OP_MAX_POOL_2D = 17,
+  TFW_OP_MUL = 18,
+  TFW_OP_RELU = 19,
+  TFW_OP_RELU6 = 21,
+  TFW_OP_RESHAPE = 22,
+  TFW_OP_RESIZE_BILINEAR = 23,
+  TFW_OP_SOFTMAX = 25,
+  TFW_OP_TANH = 28,
+  TFW_OP_PAD = 34,
+  TFW_OP_TRANSPOSE = 39,
+  TFW_OP_MEAN = 40,
+  TFW_OP_SUB = 41,
+  TFW_OP_SQUEEZE = 43,
+  TFW_OP_STRIDED_SLICE = 45,
+  TFW_OP_SPLIT = 49,
+  TFW_OP_CAST = 53,
+  TFW_OP_MAXIMUM = 55,
+  TFW_OP_ARG_MAX = 56,
+  TFW_OP_MINIMUM = 57,
+  TFW_OP_TRANSPOSE_CONV = 67,
+  TFW_OP_EXPAND_DIMS = 70,
+  TFW_OP_PACK = 83,
+  TFW_OP_UNPACK = 88,
+  TFW_OP_RESIZE_NEAREST_NEIGHBOR = 97,
+  TFW_OP_LEAKY_RELU = 98,
+  TFW_OP_SPLIT_V = 102,
+  TFW_OP_QUANTIZE = 114,
+  TFW_OP_HARD_SWISH = 117,
+};
+
+/* Padding and ActivationFunctionType of the schema. */
+enum { TFW_PAD_SAME = 0, TFW_PAD_VALID = 1 };
+enum {
+  TFW_ACT_NONE = 0,
+  TFW_ACT_RELU = 1,
+  TFW_ACT_RELU_N1_TO_1 = 2,
+  TFW_ACT_RELU6 = 3,
+};
+
+typedef struct TfwModel TfwModel;
+
+/* A new, empty model (buffer 0, the empty sentinel, already exists). */
+TfwModel *tfw_new(void);
+void tfw_free(TfwModel *m);
+
+/* Size in bytes of one element of a TensorType (0 if unknown). */
+size_t tfw_dtype_size(int dtype);
+
+/* Adds a buffer holding a copy of n bytes; returns its index (>= 1). */
+int tfw_buffer(TfwModel *m, const void *data, size_t n);
+
+/* Adds a tensor; buffer 0 = no data.  Returns the tensor index.  The name
+ * is copied. */
+int tfw_tensor(TfwModel *m, const char *name, int dtype, int ndims,
+               const int32_t *dims, int buffer);
+
+/* A constant: a buffer with the tensor's bytes (product of dims times the
+ * element size, read from data) and the tensor that refers to it. */
+int tfw_const(TfwModel *m, const char *name, int dtype, int ndims,
+              const int32_t *dims, const void *data);
+
+/* Quantization: n scales and zero points (n == 1: per tensor; n > 1: per
+ * channel along quantized dimension qdim). */
+void tfw_quant(TfwModel *m, int tensor, int n, const float *scale,
+               const int64_t *zero_point, int qdim);
+/* Per-tensor shorthand. */
+void tfw_quant1(TfwModel *m, int tensor, float scale, int64_t zero_point);
+
+void tfw_set_variable(TfwModel *m, int tensor);
+
+/* Adds an operator (its operator code is added or reused; version 1 unless
+ * tfw_op_version says otherwise).  Input index -1 = optional input left
+ * out.  Returns the operator index. */
+int tfw_op(TfwModel *m, int builtin_code, int nin, const int *in, int nout,
+           const int *out);
+void tfw_op_version(TfwModel *m, int op, int version);
+
+/* The subgraph's inputs and outputs, in order. */
+void tfw_inputs(TfwModel *m, int n, const int *tensors);
+void tfw_outputs(TfwModel *m, int n, const int *tensors);
+
+/* Builtin options, one function per options table.  Each sets the
+ * operator's builtin_options_type and fields. */
+void tfw_conv2d_options(TfwModel *m, int op, int padding, int stride_w,
+                        int stride_h, int act, int dilation_w, int dilation_h);
+void tfw_depthwise_options(TfwModel *m, int op, int padding, int stride_w,
+                           int stride_h, int depth_multiplier, int act,
+                           int dilation_w, int dilation_h);
+void tfw_transpose_conv_options(TfwModel *m, int op, int padding,
+                                int stride_w, int stride_h, int act);
+void tfw_pool2d_options(TfwModel *m, int op, int padding, int stride_w,
+                        int stride_h, int filter_w, int filter_h, int act);
+void tfw_fully_connected_options(TfwModel *m, int op, int act,
+                                 int keep_num_dims);
+void tfw_softmax_options(TfwModel *m, int op, float beta);
+void tfw_concatenation_options(TfwModel *m, int op, int axis, int act);
+/* ADD and SUB; pot_scale_int16 < 0 leaves the field out (default true). */
+void tfw_add_options(TfwModel *m, int op, int act, int pot_scale_int16);
+void tfw_sub_options(TfwModel *m, int op, int act, int pot_scale_int16);
+void tfw_mul_options(TfwModel *m, int op, int act);
+void tfw_reducer_options(TfwModel *m, int op, int keep_dims);
+/* RESHAPE: n < 0 writes an options table without new_shape. */
+void tfw_reshape_options(TfwModel *m, int op, int n, const int32_t *new_shape);
+void tfw_squeeze_options(TfwModel *m, int op, int n, const int32_t *dims);
+void tfw_strided_slice_options(TfwModel *m, int op, int begin_mask,
+                               int end_mask, int ellipsis_mask,
+                               int new_axis_mask, int shrink_axis_mask,
+                               int offset);
+void tfw_split_options(TfwModel *m, int op, int num_splits);
+void tfw_split_v_options(TfwModel *m, int op, int num_splits);
+void tfw_pack_options(TfwModel *m, int op, int values_count, int axis);
+void tfw_unpack_options(TfwModel *m, int op, int num, int axis);
+void tfw_resize_bilinear_options(TfwModel *m, int op, int align_corners,
+                                 int half_pixel_centers);
+void tfw_resize_nearest_options(TfwModel *m, int op, int align_corners,
+                                int half_pixel_centers);
+void tfw_arg_max_options(TfwModel *m, int op, int output_type);
+void tfw_leaky_relu_options(TfwModel *m, int op, float alpha);
+void tfw_cast_options(TfwModel *m, int op, int in_type, int out_type);
+/* Options tables without fields: PadOptions, TransposeOptions,
+ * DequantizeOptions, MaximumMinimumOptions, ExpandDimsOptions,
+ * QuantizeOptions, HardSwishOptions.  Picks the table from the op code. */
+void tfw_empty_options(TfwModel *m, int op);
+
+/* Serializes the model.  *bytes is malloc'd; the caller frees it. */
+void tfw_finish(TfwModel *m, uint8_t **bytes, size_t *len);
+/* Serializes and writes to path; returns 0, or -1 (errno set). */
+int tfw_write_file(TfwModel *m, const char *path);
+
+#endif
