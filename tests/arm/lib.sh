@@ -21,8 +21,8 @@ ARM_CC=${ARM_CC:-arm-none-eabi-gcc}
 ARM_SIZE=${ARM_SIZE:-arm-none-eabi-size}
 ARM_QEMU=${ARM_QEMU:-qemu-system-arm}
 ARM_TIMEOUT=${ARM_TIMEOUT:-300}
-ARM_ATOL=${ARM_ATOL:-1e-5}
-ARM_RTOL=${ARM_RTOL:-1e-4}
+ARM_ATOL=${ARM_ATOL:-1e-6}
+ARM_RTOL=${ARM_RTOL:-1e-5}
 ARM_EXAMPLE=$ARM_ROOT/examples/cortex-m
 
 # target_info TARGET: sets T_CPU (flags), T_MACHINE, T_LD (linker script),
