@@ -208,21 +208,25 @@ static void buffer_colour(const Buffer *b, char out[8]) {
 void print_plan_svg(FILE *out, const Graph *g, const Plan *p) {
   const double left = 90, right = 20, top = 40, panel_h = 360, gap = 60;
   int nsteps = p->nsteps;
-  double col = 900.0 / nsteps;
-  if (col > 40)
-    col = 40;
+  double col = 900.0 / nsteps; /* a column per step, 480 to 900 px */
+  if (col > 120)
+    col = 120;
+  if (col * nsteps < 480)
+    col = 480.0 / nsteps;
   if (col < 2)
     col = 2;
   double plot_w = col * nsteps;
   double width = left + plot_w + right;
-  double height = top + p->npools * (panel_h + gap) + 20;
+  if (width < 640)
+    width = 640;
+  double height = top + p->npools * (panel_h + gap);
   fprintf(out,
           "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
           "height=\"%.0f\" font-family=\"sans-serif\" font-size=\"10\">\n",
           width, height);
   fprintf(out, "<title>memory plan of ");
   xml_text(out, g->path);
-  fprintf(out, "</title>\n<text x=\"%.0f\" y=\"20\" font-size=\"13\">", left);
+  fprintf(out, "</title>\n<text x=\"4\" y=\"16\" font-size=\"12\">");
   xml_text(out, g->path);
   fprintf(out, ": %s, workspace %zu B, lower bound %zu B (step %d)</text>\n",
           p->algo, p->workspace_bytes, p->lower_bound, p->peak_step);
@@ -245,11 +249,6 @@ void print_plan_svg(FILE *out, const Graph *g, const Plan *p) {
             "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
             "fill=\"none\" stroke=\"#999\"/>\n",
             left, y0, plot_w, panel_h);
-    /* the step with the largest live set */
-    fprintf(out,
-            "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
-            "fill=\"#ffe0e0\"/>\n",
-            left + p->peak_step * col, y0, col, panel_h);
     for (int i = 0; i < p->nbufs; i++) {
       const Buffer *b = &p->bufs[i];
       if (b->external || b->persistent || b->pool != pi)
@@ -272,6 +271,15 @@ void print_plan_svg(FILE *out, const Graph *g, const Plan *p) {
                 y + h / 2 + 4, buffer_label(p, b));
       fprintf(out, "</g>\n");
     }
+    /* the step with the largest live set, over the buffers */
+    fprintf(out,
+            "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+            "fill=\"#f00\" fill-opacity=\"0.07\" stroke=\"#c00\" "
+            "stroke-dasharray=\"3,3\"/>\n"
+            "<text x=\"%.1f\" y=\"%.1f\" fill=\"#c00\" "
+            "text-anchor=\"middle\">largest live set</text>\n",
+            left + p->peak_step * col, y0, col, panel_h,
+            left + (p->peak_step + 0.5) * col, ybase + 38);
     /* peak (this pool's size) and, for one pool, the lower bound */
     double ypeak = ybase - (double)pool->used * scale;
     fprintf(out,

@@ -14,71 +14,9 @@
  *   - with views, best still uses no more than the planner head.
  * And vww_96_int8 fits in 55,296 bytes.
  */
+#include "anchors.h"
 #include "test.h"
 #include "tinyaot.h"
-
-#include <ctype.h>
-
-typedef struct {
-  char name[128];
-  long arena_used, head, lower_bound, persistent;
-} Anchor;
-
-/* "12,345" -> 12345; -1 for "-", "FAILED" or anything else. */
-static long parse_count(const char *s) {
-  while (*s == ' ')
-    s++;
-  if (!isdigit((unsigned char)*s))
-    return -1;
-  long v = 0;
-  for (; *s && *s != ' ' && *s != '|'; s++) {
-    if (*s == ',')
-      continue;
-    if (!isdigit((unsigned char)*s))
-      return -1;
-    v = v * 10 + (*s - '0');
-  }
-  return v;
-}
-
-/* The first table of anchors.md: | model | arena_used | planner head |
- * lower bound | persistent tail | instructions |. */
-static int read_anchors(const char *path, Anchor *out, int max) {
-  FILE *f = fopen(path, "r");
-  if (!f)
-    return -1;
-  char line[1024];
-  int n = 0;
-  bool in_table = false;
-  while (fgets(line, sizeof line, f) && n < max) {
-    if (!strncmp(line, "| model | TFLM arena_used", 25)) {
-      in_table = true;
-      continue;
-    }
-    if (!in_table)
-      continue;
-    if (line[0] != '|')
-      break; /* the end of the first table */
-    if (!strncmp(line, "|---", 4))
-      continue;
-    char *cell[8];
-    int nc = 0;
-    for (char *p = line; *p && nc < 8; p++)
-      if (*p == '|')
-        cell[nc++] = p + 1;
-    if (nc < 6)
-      continue;
-    Anchor *a = &out[n];
-    sscanf(cell[0], " %127[^ |]", a->name);
-    a->arena_used = parse_count(cell[1]);
-    a->head = parse_count(cell[2]);
-    a->lower_bound = parse_count(cell[3]);
-    a->persistent = parse_count(cell[4]);
-    n++;
-  }
-  fclose(f);
-  return n;
-}
 
 /* Plans one model; NULL (after a failed check) when it does not load. */
 static Plan *plan_model(const char *path, bool views, bool io_in_workspace,

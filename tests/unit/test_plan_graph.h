@@ -7,8 +7,12 @@
 
 #include "tinyaot.h"
 
+#ifndef TG_MAX_TENSORS
 #define TG_MAX_TENSORS 512
+#endif
+#ifndef TG_MAX_OPS
 #define TG_MAX_OPS 256
+#endif
 
 static const uint8_t tg_const_bytes[1 << 16];
 

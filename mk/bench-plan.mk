@@ -1,0 +1,19 @@
+# mk/bench-plan.mk - the memory planner's benchmark.
+#
+#   make bench-plan   per shared model: the lower bound, each algorithm,
+#                     best, TensorFlow Lite Micro's planner head and
+#                     arena_used (anchors.md) and our total RAM; then a
+#                     synthetic 5,000-op graph, which must plan in under
+#                     one second (bench/bench_plan.c; part of make bench)
+#
+# Variables: TINYAOT_SHARED (default ../shared).
+
+BENCH_TARGETS += bench-plan
+.PHONY: bench-plan
+
+$(BUILD)/bench/bench_plan: bench/bench_plan.c $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) -Itests -Itests/unit $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
+
+bench-plan: $(BUILD)/bench/bench_plan
+	@$(BUILD)/bench/bench_plan $(or $(TINYAOT_SHARED),../shared)

@@ -1,0 +1,443 @@
+/*
+ * Tests of FULLY_CONNECTED, the pools, ADD, SOFTMAX, QUANTIZE and
+ * DEQUANTIZE kernels: hand-computed edge cases, values from TFLite's unit
+ * tests, and random cases against ref.h's transliterations of TFLite's
+ * reference loops.  Outputs sit between canary bytes.
+ *
+ * Provenance of tabled values:
+ *  [SM] tflite-micro tensorflow/lite/micro/kernels/softmax_test.cc:
+ *       input_data_3d / golden_3d (beta 1; int8 input at scale 0.1; TFLM
+ *       accepts an int8 output within 1 step of the quantized golden).
+ */
+#include "test.h"
+#include "ta_kernels.h"
+#include "tinyaot.h"
+#include "ref.h"
+
+#include <math.h>
+
+/* ----------------------------------------------------- FULLY_CONNECTED */
+
+static void test_fc_random(void) {
+  int bad = 0, n = 300;
+  for (int k = 0; k < n; k++) {
+    ta_fc_params p;
+    memset(&p, 0, sizeof p);
+    p.batches = ref_rand(1, 3);
+    p.in_depth = ref_rand(1, 70);
+    p.out_depth = ref_rand(1, 13);
+    p.input_offset = ref_rand(-127, 128);
+    int fold = ref_rand(0, 1);
+    p.filter_offset = fold ? 0 : (ref_rand(0, 2) == 0 ? ref_rand(-127, 128) : 0);
+    p.output_offset = ref_rand(-128, 127);
+    p.act_min = ref_rand(-128, 0);
+    p.act_max = ref_rand(p.act_min, 127);
+    int rounding = ref_rand(0, 1), per_channel = ref_rand(0, 1);
+    int32_t mult[13], shift[13], bias[13], bf[13];
+    for (int i = 0; i < 13; i++) {
+      mult[i] = (int32_t)((1u << 30) + (ref_next() & 0x3fffffffu));
+      shift[i] = ref_rand(-14, rounding ? 0 : 2);
+      bias[i] = ref_rand(-30000, 30000);
+    }
+    ta_quant q = {mult, shift, per_channel, rounding};
+    size_t ni = (size_t)p.batches * p.in_depth, nw = (size_t)p.out_depth * p.in_depth;
+    size_t no = (size_t)p.batches * p.out_depth;
+    int8_t *in = canary_alloc(ni), *w = canary_alloc(nw), *out = canary_alloc(no);
+    int8_t *expect = malloc(no);
+    ref_fill_s8(in, ni);
+    ref_fill_s8(w, nw);
+    int with_bias = ref_rand(0, 3) != 0;
+    ref_fc_s8(&p, &q, in, w, with_bias ? bias : NULL, expect);
+    ta_status st;
+    if (fold) {
+      fold_bias_s8(w, p.out_depth, p.in_depth, with_bias ? bias : NULL, p.input_offset, bf);
+      st = ta_fully_connected_fold_s8(&p, &q, in, w, bf, out);
+    } else {
+      st = ta_fully_connected_s8(&p, &q, in, w, with_bias ? bias : NULL, out);
+    }
+    long d = first_diff(out, expect, no);
+    if (st != TA_OK || d >= 0 || !canary_ok(out, no)) {
+      if (!bad)
+        CHECK(0, "FC random case %d (%s, %dx%d -> %d) matches the reference: index %ld", k,
+              fold ? "folded" : "reference form", p.batches, p.in_depth, p.out_depth, d);
+      bad++;
+    }
+    canary_free(in);
+    canary_free(w);
+    canary_free(out);
+    free(expect);
+  }
+  CHECK(bad == 0, "%d random FULLY_CONNECTED cases (filter offsets, per-channel, both "
+                  "roundings, both forms) match TFLite's reference loop",
+        n);
+  ta_fc_params p = {1, 2, 1, 0, 3, 0, -128, 127, 0, 0};
+  int32_t m = 1 << 30, s = 0, b = 0;
+  ta_quant q = {&m, &s, 0, 0};
+  int8_t buf[4] = {0};
+  CHECK(ta_fully_connected_fold_s8(&p, &q, buf, buf, &b, buf) == TA_ERR_ARG,
+        "the folded FULLY_CONNECTED refuses a filter zero point");
+}
+
+/* --------------------------------------------------------------- pools */
+
+static void test_pool_random(void) {
+  int bad = 0, n = 300;
+  for (int k = 0; k < n; k++) {
+    ta_pool_params p;
+    memset(&p, 0, sizeof p);
+    ta_dims id = {ref_rand(1, 2), ref_rand(1, 9), ref_rand(1, 9), ref_rand(1, 40)}, od;
+    p.filter_h = ref_rand(1, 4);
+    p.filter_w = ref_rand(1, 4);
+    p.stride_h = ref_rand(1, 3);
+    p.stride_w = ref_rand(1, 3);
+    Padding pad = ref_rand(0, 1) ? PAD_SAME : PAD_VALID;
+    compute_padding(pad, id.h, p.filter_h, p.stride_h, 1, &od.h, &p.pad_h);
+    compute_padding(pad, id.w, p.filter_w, p.stride_w, 1, &od.w, &p.pad_w);
+    if (od.h < 1 || od.w < 1)
+      continue;
+    od.n = id.n;
+    od.c = id.c;
+    p.act_min = ref_rand(0, 2) ? -128 : ref_rand(-128, 0);
+    p.act_max = ref_rand(0, 2) ? 127 : ref_rand(p.act_min, 127);
+    size_t ni = (size_t)id.n * id.h * id.w * id.c, no = (size_t)od.n * od.h * od.w * od.c;
+    int8_t *in = canary_alloc(ni), *out = canary_alloc(no), *expect = malloc(no);
+    ref_fill_s8(in, ni);
+    for (int avg = 0; avg < 2; avg++) {
+      ref_pool_s8(avg, &p, &id, in, &od, expect);
+      ta_status st = avg ? ta_avg_pool2d_s8(&p, &id, in, &od, out)
+                         : ta_max_pool2d_s8(&p, &id, in, &od, out);
+      long d = first_diff(out, expect, no);
+      if (st != TA_OK || d >= 0 || !canary_ok(out, no)) {
+        if (!bad)
+          CHECK(0, "%s pool random case %d matches the reference: index %ld",
+                avg ? "average" : "max", k, d);
+        bad++;
+      }
+    }
+    canary_free(in);
+    canary_free(out);
+    free(expect);
+  }
+  CHECK(bad == 0, "random AVERAGE_POOL_2D and MAX_POOL_2D cases with SAME/VALID padding "
+                  "match TFLite's reference loops");
+  /* Rounding of the average: -3 and -4 in a 1x2 window average to -3.5,
+   * which TFLite rounds away from zero (-4); 3 and 4 give 4; -1, -2, 0
+   * give -1 (-1 rounds -3/3 = -1). */
+  const int8_t in[7] = {-3, -4, 3, 4, -1, -2, 0};
+  ta_pool_params p = {1, 2, 1, 2, 0, 0, -128, 127, 0, 0};
+  ta_dims id = {1, 1, 2, 1}, od = {1, 1, 1, 1};
+  int8_t o1, o2, o3;
+  ta_avg_pool2d_s8(&p, &id, in, &od, &o1);
+  ta_avg_pool2d_s8(&p, &id, in + 2, &od, &o2);
+  ta_pool_params p3 = {1, 3, 1, 3, 0, 0, -128, 127, 0, 0};
+  ta_dims id3 = {1, 1, 3, 1};
+  ta_avg_pool2d_s8(&p3, &id3, in + 4, &od, &o3);
+  CHECK(o1 == -4 && o2 == 4 && o3 == -1,
+        "the int8 average rounds half away from zero (-3.5 -> -4, 3.5 -> 4, -1 -> -1): got "
+        "%d %d %d",
+        o1, o2, o3);
+  ta_pool_params pz = {1, 1, 1, 1, 5, 5, -128, 127, 0, 0};
+  CHECK(ta_avg_pool2d_s8(&pz, &id, in, &od, &o1) == TA_ERR_ARG,
+        "a window entirely in the padding is TA_ERR_ARG, as TFLite fails there");
+}
+
+/* ----------------------------------------------------------------- ADD */
+
+static void test_add_random(void) {
+  int bad = 0, n = 300;
+  for (int k = 0; k < n; k++) {
+    int rank = ref_rand(1, 6);
+    int32_t so[6], s1[6], s2[6];
+    size_t n1 = 1, n2 = 1, no = 1;
+    for (int d = 0; d < rank; d++) {
+      so[d] = ref_rand(1, 5);
+      s1[d] = ref_rand(0, 2) == 0 ? 1 : so[d];
+      s2[d] = ref_rand(0, 2) == 0 ? 1 : so[d];
+      if (s1[d] == 1 && s2[d] == 1)
+        so[d] = 1;
+      n1 *= s1[d];
+      n2 *= s2[d];
+      no *= so[d];
+    }
+    /* The second input may have lower rank (numpy alignment). */
+    int drop = ref_rand(0, rank - 1);
+    int all_one = 1;
+    for (int d = 0; d < drop; d++)
+      all_one &= s2[d] == 1;
+    if (!all_one)
+      drop = 0;
+    ta_bcast b;
+    if (!make_broadcast(s1, rank, s2 + drop, rank - drop, &b, NULL, NULL)) {
+      CHECK(0, "random ADD case %d: make_broadcast accepts broadcastable shapes", k);
+      return;
+    }
+    ta_add_params p;
+    float sc1 = 0.01f + (ref_next() % 1000) / 10000.0f, sc2 = 0.01f + (ref_next() % 1000) / 10000.0f;
+    float sco = 0.01f + (ref_next() % 1000) / 5000.0f;
+    int rounding = ref_rand(0, 1);
+    Activation act = ref_rand(0, 3) == 0 ? ACT_RELU6 : ACT_NONE;
+    if (!add_params(sc1, ref_rand(-128, 127), sc2, ref_rand(-128, 127), sco, ref_rand(-128, 127),
+                    DT_INT8, act, rounding, &p))
+      continue;
+    int8_t *a = canary_alloc(n1), *c = canary_alloc(n2), *out = canary_alloc(no);
+    int8_t *expect = malloc(no);
+    ref_fill_s8(a, n1);
+    ref_fill_s8(c, n2);
+    ref_add_s8(&p, rank, s1, s2, a, c, expect);
+    ta_status st = ta_add_s8(&p, &b, a, c, out);
+    long d = first_diff(out, expect, no);
+    if (st != TA_OK || d >= 0 || !canary_ok(out, no)) {
+      if (!bad)
+        CHECK(0, "ADD random case %d (rank %d) matches the reference: index %ld expected %d "
+                 "actual %d",
+              k, rank, d, d >= 0 ? expect[d] : 0, d >= 0 ? out[d] : 0);
+      bad++;
+    }
+    canary_free(a);
+    canary_free(c);
+    canary_free(out);
+    free(expect);
+  }
+  CHECK(bad == 0, "%d random broadcasting ADDs up to rank 6 (both roundings) match TFLite's "
+                  "AddFunc over numpy broadcasting",
+        n);
+  /* Float: [2,1] + [3] broadcasts to [2,3] with RELU6. */
+  const float x[2] = {1.0f, 5.5f}, y[3] = {-2.0f, 0.25f, 1.0f};
+  const float expect[6] = {0.0f, 1.25f, 2.0f, 3.5f, 5.75f, 6.0f};
+  const int32_t sx[2] = {2, 1}, sy[1] = {3};
+  ta_bcast b;
+  ta_add_params p;
+  memset(&p, 0, sizeof p);
+  activation_range_float(ACT_RELU6, &p.act_min_f32, &p.act_max_f32);
+  make_broadcast(sx, 2, sy, 1, &b, NULL, NULL);
+  float *out = canary_alloc(sizeof expect);
+  ta_add_f32(&p, &b, x, y, out);
+  CHECK(first_diff(out, expect, sizeof expect) < 0 && canary_ok(out, sizeof expect),
+        "float ADD of [2,1] + [3] with RELU6 is {0, 1.25, 2, 3.5, 5.75, 6}");
+  canary_free(out);
+}
+
+/* ------------------------------------------------------------- SOFTMAX */
+
+static const float sm_in[60] = {
+    3, 6, -5, 4, -9, -10, -10, -8, 2, 2, 8, -5, -8, 5, -6, -8, 6, 1, -10, -8,
+    7, 6, -10, -4, -5, 2, 7, 9, -9, 7, -4, -2, 8, 2, 2, 3, 6, 6, 2, 4,
+    9, 7, -7, 0, 4, -3, 8, 8, -3, -4, -9, -9, 4, -8, -1, -10, -2, 6, -7, 0};
+static const float sm_golden[60] = {
+    0.042009463, 0.843782625, 0.000014093, 0.114193561, 0.000000258, 0.000003072, 0.000003072,
+    0.000022699, 0.499985578, 0.499985578, 0.952571219, 0.000002153, 0.000000107, 0.047425728,
+    0.000000792, 0.000000826, 0.993305397, 0.006692839, 0.000000112, 0.000000826, 0.731046347,
+    0.268936922, 0.000000030, 0.000012210, 0.000004492, 0.000717124, 0.106430599, 0.786421666,
+    0.000000012, 0.106430599, 0.000006114, 0.000045174, 0.995015917, 0.002466398, 0.002466398,
+    0.022595176, 0.453836234, 0.453836234, 0.008312301, 0.061420055, 0.875505904, 0.118486839,
+    0.000000099, 0.000108046, 0.005899112, 0.000008351, 0.499990113, 0.499990113, 0.000008351,
+    0.000003072, 0.000002245, 0.000002245, 0.993296627, 0.000006103, 0.006692780, 0.000000112,
+    0.000334520, 0.997191323, 0.000002254, 0.002471790};
+
+static void test_softmax(void) {
+  int8_t in[60], out8[60];
+  int16_t out16[60];
+  for (int i = 0; i < 60; i++)
+    in[i] = (int8_t)lrintf(sm_in[i] / 0.1f);
+  ta_softmax_params p;
+  softmax_params(1.0f, 0.1f, TA_ROUND_DOUBLE, &p);
+  p.outer = 12;
+  p.depth = 5;
+  int8_t *o = canary_alloc(60);
+  ta_softmax_s8(&p, in, o);
+  int worst = 0;
+  for (int i = 0; i < 60; i++) {
+    int g = (int)lrintf(sm_golden[i] * 256.0f) - 128;
+    g = g > 127 ? 127 : g;
+    int d = abs(o[i] - g);
+    worst = d > worst ? d : worst;
+  }
+  CHECK(worst <= 1 && canary_ok(o, 60),
+        "[SM] int8 softmax of the 3-D test data is within TFLM's tolerance of 1 (worst %d)",
+        worst);
+  memcpy(out8, o, 60);
+  /* With the exp table: the same bytes. */
+  int32_t table[256];
+  softmax_exp_table(&p, table);
+  p.exp_table = table;
+  ta_softmax_s8(&p, in, o);
+  CHECK(first_diff(o, out8, 60) < 0, "the exp table gives the same int8 softmax bytes");
+  /* In place. */
+  memcpy(o, in, 60);
+  ta_softmax_s8(&p, o, o);
+  CHECK(first_diff(o, out8, 60) < 0, "softmax in place gives the same bytes");
+  canary_free(o);
+  /* int16 output (scale 1/65536, zero point -32768). */
+  int16_t *o16 = canary_alloc(120);
+  p.exp_table = NULL;
+  ta_softmax_s8_s16(&p, in, o16);
+  memcpy(out16, o16, 120);
+  int worst16 = 0;
+  for (int i = 0; i < 60; i++) {
+    long g = lrint(sm_golden[i] * 65536.0) - 32768;
+    g = g > 32767 ? 32767 : g;
+    long d = labs(o16[i] - g);
+    worst16 = d > worst16 ? (int)d : worst16;
+  }
+  p.exp_table = table;
+  ta_softmax_s8_s16(&p, in, o16);
+  CHECK(worst16 <= 128 && canary_ok(o16, 120) && first_diff(o16, out16, 120) < 0,
+        "int8 -> int16 softmax is within 128 steps of 1/65536 of the float golden, table or not "
+        "(worst %d)",
+        worst16);
+  canary_free(o16);
+  /* Saturated rows: one element far above the others takes everything. */
+  const int8_t hot[4] = {127, -128, -128, -128};
+  int8_t ho[4];
+  p.exp_table = NULL;
+  p.outer = 1;
+  p.depth = 4;
+  ta_softmax_s8(&p, hot, ho);
+  CHECK(ho[0] == 127 && ho[1] == -128 && ho[2] == -128 && ho[3] == -128,
+        "a dominant element saturates to 127 and the rest to -128");
+  /* Float: [SM] golden within 1e-5. */
+  float fo[60];
+  ta_softmax_params pf = {12, 5, 0, 0, 0, 0, NULL, 1.0f};
+  ta_softmax_f32(&pf, sm_in, fo);
+  float fw = 0;
+  for (int i = 0; i < 60; i++)
+    fw = fabsf(fo[i] - sm_golden[i]) > fw ? fabsf(fo[i] - sm_golden[i]) : fw;
+  CHECK(fw < 1e-5f, "[SM] float softmax of the 3-D test data is within 1e-5 (worst %g)", fw);
+}
+
+/* ------------------------------------------------ QUANTIZE / DEQUANTIZE */
+
+static void test_quantize(void) {
+  /* float -> int8 at scale 0.5, zero point -1: round half away from zero. */
+  const float x[8] = {0.25f, -0.25f, 0.75f, -0.75f, 100.0f, -100.0f, 1e30f, -1e30f};
+  const int8_t ex[8] = {0, -2, 1, -3, 127, -128, 127, -128};
+  ta_affine_params ap = {8, 0.5f, -1};
+  int8_t *o = canary_alloc(8);
+  ta_quantize_f32_s8(&ap, x, o);
+  long d = first_diff(o, ex, 8);
+  CHECK(d < 0 && canary_ok(o, 8),
+        "QUANTIZE float -> int8 rounds half away from zero and saturates (index %ld)", d);
+  canary_free(o);
+  int16_t o16[3];
+  const float x16[3] = {1.0f, -1.0f, 1000.0f};
+  ta_affine_params ap16 = {3, 1.0f / 4096, 0};
+  ta_quantize_f32_s16(&ap16, x16, o16);
+  CHECK(o16[0] == 4096 && o16[1] == -4096 && o16[2] == 32767, "QUANTIZE float -> int16");
+  uint8_t ou[2];
+  const float xu[2] = {0.0f, -1.0f};
+  ta_affine_params apu = {2, 1.0f / 128, 128};
+  ta_quantize_f32_u8(&apu, xu, ou);
+  CHECK(ou[0] == 128 && ou[1] == 0, "QUANTIZE float -> uint8 with zero point 128");
+
+  /* int8 -> int8 at the same scale, zero point shifted: exact copy+shift. */
+  ta_requant_params rp;
+  requant_params(0.5f, 0, 0.5f, 10, TA_ROUND_DOUBLE, &rp);
+  rp.size = 4;
+  const int8_t ri[4] = {0, 100, 117, 127};
+  int8_t ro[4];
+  ta_requantize_s8_s8(&rp, ri, ro);
+  CHECK(ro[0] == 10 && ro[1] == 110 && ro[2] == 127 && ro[3] == 127,
+        "requantizing int8 -> int8 shifts the zero point and saturates");
+  /* uint8 <-> int8: zero points 128 and 0 at one scale is the 0x80 flip. */
+  requant_params(0.1f, 128, 0.1f, 0, TA_ROUND_DOUBLE, &rp);
+  rp.size = 3;
+  const uint8_t ui[3] = {0, 128, 255};
+  int8_t so[3];
+  ta_requantize_u8_s8(&rp, ui, so);
+  CHECK(so[0] == -128 && so[1] == 0 && so[2] == 127, "uint8 -> int8 with zero point 128 -> 0");
+  requant_params(0.1f, 0, 0.1f, 128, TA_ROUND_DOUBLE, &rp);
+  rp.size = 3;
+  const int8_t si[3] = {-128, 0, 127};
+  uint8_t uo[3];
+  ta_requantize_s8_u8(&rp, si, uo);
+  CHECK(uo[0] == 0 && uo[1] == 128 && uo[2] == 255, "int8 -> uint8 with zero point 0 -> 128");
+  /* int8 -> int16: scale 1/16 -> 1/4096 multiplies by 256. */
+  requant_params(1.0f / 16, 0, 1.0f / 4096, 0, TA_ROUND_DOUBLE, &rp);
+  rp.size = 2;
+  int16_t wide[2];
+  ta_requantize_s8_s16(&rp, si, wide);
+  CHECK(wide[0] == -32768 && wide[1] == 0, "int8 -> int16 widens by 256 (-128 -> -32768)");
+  /* int16 -> int8: divides by 256 with rounding, half away from zero. */
+  requant_params(1.0f / 4096, 0, 1.0f / 16, 0, TA_ROUND_DOUBLE, &rp);
+  rp.size = 4;
+  const int16_t ni[4] = {384, -384, 32767, -32768};
+  int8_t no[4];
+  ta_requantize_s16_s8(&rp, ni, no);
+  CHECK(no[0] == 2 && no[1] == -2 && no[2] == 127 && no[3] == -128,
+        "int16 -> int8 narrows by 256, 1.5 -> 2, -1.5 -> -2, saturating (got %d %d %d %d)", no[0],
+        no[1], no[2], no[3]);
+  requant_params(1.0f / 4096, 0, 1.0f / 8192, 0, TA_ROUND_DOUBLE, &rp);
+  rp.size = 2;
+  int16_t n16[2];
+  ta_requantize_s16_s16(&rp, ni, n16);
+  CHECK(n16[0] == 768 && n16[1] == -768, "int16 -> int16 doubles at half the scale");
+
+  /* DEQUANTIZE: (float)((double)scale * (q - zp)). */
+  const int8_t dq[3] = {-128, 0, 127};
+  float fo[3];
+  ta_affine_params dp = {3, 0.1f, -3};
+  ta_dequantize_s8_f32(&dp, dq, fo);
+  int exact = 1;
+  for (int i = 0; i < 3; i++)
+    exact &= fo[i] == (float)((double)0.1f * (dq[i] + 3));
+  CHECK(exact, "DEQUANTIZE int8 equals (float)((double)scale * (q - zero_point))");
+  const uint8_t du[2] = {0, 255};
+  ta_affine_params dpu = {2, 0.5f, 128};
+  ta_dequantize_u8_f32(&dpu, du, fo);
+  CHECK(fo[0] == -64.0f && fo[1] == 63.5f, "DEQUANTIZE uint8");
+  const int16_t ds[2] = {-32768, 32767};
+  ta_affine_params dps = {2, 1.0f / 32768, 0};
+  ta_dequantize_s16_f32(&dps, ds, fo);
+  CHECK(fo[0] == -1.0f && fo[1] == 32767.0f / 32768, "DEQUANTIZE int16");
+}
+
+/* -------------------------------------------------------- float kernels */
+
+static void test_float_kernels(void) {
+  /* Hand-computed: 3x3 input 1..9, 2x2 filter {1,0,0,1} + bias 0.5,
+   * VALID, stride 1: x[y][x] + x[y+1][x+1] + 0.5. */
+  const float in[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9}, f[4] = {1, 0, 0, 1}, b[1] = {0.5f};
+  const float expect[4] = {6.5f, 8.5f, 12.5f, 14.5f};
+  ta_conv_params p;
+  memset(&p, 0, sizeof p);
+  p.stride_h = p.stride_w = p.dilation_h = p.dilation_w = p.depth_multiplier = 1;
+  activation_range_float(ACT_NONE, &p.act_min_f32, &p.act_max_f32);
+  ta_dims id = {1, 3, 3, 1}, fd = {1, 2, 2, 1}, od = {1, 2, 2, 1};
+  float *o = canary_alloc(sizeof expect);
+  ta_conv2d_f32(&p, &id, in, &fd, f, b, &od, o);
+  CHECK(first_diff(o, expect, sizeof expect) < 0 && canary_ok(o, sizeof expect),
+        "float CONV_2D of a diagonal 2x2 filter");
+  ta_depthwise_conv2d_f32(&p, &id, in, &fd, f, b, &od, o);
+  CHECK(first_diff(o, expect, sizeof expect) < 0 && canary_ok(o, sizeof expect),
+        "float DEPTHWISE_CONV_2D of the same single channel");
+  canary_free(o);
+  /* FC with RELU: {1,2,3} . {1,-1,1} + 1 = 3; . {-1,-1,-1} = -6 -> 0. */
+  const float x[3] = {1, 2, 3}, w[6] = {1, -1, 1, -1, -1, -1}, fb[2] = {1, 0};
+  float fo[2];
+  ta_fc_params fp;
+  memset(&fp, 0, sizeof fp);
+  fp.batches = 1;
+  fp.in_depth = 3;
+  fp.out_depth = 2;
+  activation_range_float(ACT_RELU, &fp.act_min_f32, &fp.act_max_f32);
+  ta_fully_connected_f32(&fp, x, w, fb, fo);
+  CHECK(fo[0] == 3.0f && fo[1] == 0.0f, "float FULLY_CONNECTED with RELU");
+  /* Pools: 2x2 window over 1..4 -> average 2.5, max 4. */
+  const float pi[4] = {1, 2, 3, 4};
+  float pa, pm;
+  ta_pool_params pp = {1, 1, 2, 2, 0, 0, 0, 0, -FLT_MAX, FLT_MAX};
+  ta_dims pid = {1, 2, 2, 1}, pod = {1, 1, 1, 1};
+  ta_avg_pool2d_f32(&pp, &pid, pi, &pod, &pa);
+  ta_max_pool2d_f32(&pp, &pid, pi, &pod, &pm);
+  CHECK(pa == 2.5f && pm == 4.0f, "float pools: average 2.5, max 4");
+}
+
+int main(void) {
+  test_fc_random();
+  test_pool_random();
+  test_add_random();
+  test_softmax();
+  test_quantize();
+  test_float_kernels();
+  return test_exit();
+}
