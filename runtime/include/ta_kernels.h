@@ -207,7 +207,8 @@ ta_status ta_add_f32(const ta_add_params *p, const ta_bcast *shape,
  * p->outer rows.  Parameters from softmax_params().
  */
 ta_status ta_softmax_s8(const ta_softmax_params *p, const int8_t *in, int8_t *out);
-/* ta_softmax_s8_s16 - int8 in, int16 out (scale 1/32768, zero point -32768). */
+/* ta_softmax_s8_s16 - int8 in, int16 out: TFLM requires output zero point
+ * -32768 and scale 1/65536 (within 0.1%, TF_LITE_ENSURE_NEAR). */
 ta_status ta_softmax_s8_s16(const ta_softmax_params *p, const int8_t *in, int16_t *out);
 /* ta_softmax_f32 - reference_ops::Softmax float: e = expf((x - max) * beta),
  * sum in order, out = e / sum. */
