@@ -165,7 +165,8 @@ check_example() {
   rm -rf "$d" "$d.probe"
   if ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$ARM_EXAMPLE" BUILD="$d" TINYAOT="$TINYAOT" \
        MODEL="$TINYAOT_SHARED/models/$m.tflite" all > "$ARM_WORK/example.log" 2>&1; then
-    echo "not ok - the Cortex-M example builds: $(grep -m1 -i error "$ARM_WORK/example.log")"
+    echo "not ok - the Cortex-M example builds: $(grep -m1 -i error "$ARM_WORK/example.log" ||
+      tail -n1 "$ARM_WORK/example.log")"
     return
   fi
   env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$ARM_EXAMPLE" BUILD="$d" TINYAOT="$TINYAOT" \
