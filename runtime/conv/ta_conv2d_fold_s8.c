@@ -18,7 +18,7 @@
  * is one contiguous run of the input (1x1 filters, or a single row of
  * taps without dilation or groups).  Then every output channel is one
  * dot product of that column with its filter row, four channels at a
- * time (dot_s8.h).
+ * time (ta_dot_s8.h).
  *
  * Scratch: kh * kw * fc bytes (ta_conv2d_fold_s8_scratch_size()).
  */
@@ -27,7 +27,7 @@
 #include "ta_fixedpoint.h"
 #include "ta_kernels.h"
 #include "conv_common.h"
-#include "dot_s8.h"
+#include "ta_dot_s8.h"
 
 size_t ta_conv2d_fold_s8_scratch_size(const ta_conv_params *p, const ta_dims *in_dims,
                                       const ta_dims *filter_dims, const ta_dims *out_dims) {

@@ -1,6 +1,6 @@
 /*
- * dot_s8.h - int8 dot products shared by the convolution and
- * fully-connected kernels (private to runtime/; included by path).
+ * ta_dot_s8.h - int8 dot products shared by the convolution and
+ * fully-connected kernels (internal to the kernel library).
  *
  * The inner loops run over blocks of TA_DOT_BLOCK elements with a
  * compile-time trip count: compilers vectorize such loops even at -O2
