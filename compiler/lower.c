@@ -733,6 +733,7 @@ static LowerFn *const lowerings[OP_COUNT] = {
     [OP_EXPAND_DIMS] = lower_copy,
     [OP_UNIDIRECTIONAL_SEQUENCE_LSTM] = lower_lstm,
     [OP_SVDF] = lower_svdf,
+    [OP_CUSTOM] = lower_custom,
 };
 
 void lower(Graph *g, const LowerOptions *o) {

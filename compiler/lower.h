@@ -4,7 +4,8 @@
  * lowering functions defined outside lower.c.
  *
  * lower.c holds the table (lowerings[]: one function per op kind) and the
- * first ops; lower_rnn.c the stateful ops (LSTM, SVDF).
+ * first ops; lower_rnn.c the stateful ops (LSTM, SVDF); lower_signal.c
+ * the custom ops (the signal library, user-supplied kernels).
  *
  * Every helper that checks the model reports bad input with error_at()
  * naming the op; none returns on error.
@@ -73,5 +74,10 @@ void act_range(Lower *L, const Tensor *out, int32_t *lo, int32_t *hi, float *flo
 
 /* The stateful ops: their state tensors are variables (persistent). */
 LowerFn lower_lstm, lower_svdf;
+
+/* ---------------------------------------------------- lower_signal.c */
+
+/* CUSTOM: a --custom-op kernel, a signal library op, or refused. */
+LowerFn lower_custom;
 
 #endif

@@ -24,6 +24,8 @@ static const char *pool_name(const Plan *p, const Buffer *b) {
 static const char *buffer_label(const Plan *p, const Buffer *b) {
   if (b->scratch_op >= 0)
     return arena_printf("scratch op %d", b->scratch_op);
+  if (b->state_op >= 0 && b->persistent && b->ntensors == 0)
+    return arena_printf("state op %d", b->state_op);
   char *s = "";
   for (int k = 0; k < b->ntensors; k++)
     s = arena_printf("%s%st%d", s, k ? "=" : "", b->tensors[k]);
@@ -34,6 +36,8 @@ static const char *buffer_label(const Plan *p, const Buffer *b) {
 static const char *buffer_role(const Graph *g, const Buffer *b) {
   if (b->scratch_op >= 0)
     return "scratch";
+  if (b->state_op >= 0 && b->persistent && b->ntensors == 0)
+    return "state";
   if (b->persistent)
     return "variable";
   for (int k = 0; k < b->ntensors; k++) {
