@@ -629,18 +629,17 @@ static const char *arg_text(Emit *e, int i, const Lowered *l,
   case ARG_NULL:
     return "NULL";
   case ARG_INPUTS:
-  case ARG_OUTPUTS: {
-    bool in = a->kind == ARG_INPUTS;
-    int n = in ? op->ninputs : op->noutputs;
-    if (n == 0)
+  case ARG_OUTPUTS: { /* a C99 compound literal: an array of pointers */
+    bool out = a->kind == ARG_OUTPUTS;
+    if (a->value <= 0)
       return "NULL";
-    const char *s = "";
-    for (int k = 0; k < n; k++) {
-      int t = in ? op->inputs[k] : op->outputs[k];
-      s = arena_printf("%s%s%s", s, k ? ", " : "",
-                       t < 0 ? "NULL" : tensor_addr(e, t, op_writes(e->g, op, t)));
+    const char *s = out ? "(void *const[]){" : "(const void *const[]){";
+    for (int k = a->index; k < a->index + (int)a->value; k++) {
+      int t = out ? op->outputs[k] : op->inputs[k];
+      s = arena_printf("%s%s%s", s, k > a->index ? ", " : "",
+                       t < 0 ? "NULL" : tensor_addr(e, t, out));
     }
-    return arena_printf("(%s[]){%s}", in ? "const void *const" : "void *const", s);
+    return arena_printf("%s}", s);
   }
   case ARG_STATE:
     if (op->state_buffer < 0)

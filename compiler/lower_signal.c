@@ -468,8 +468,8 @@ static void lower_user(Lower *L, const CustomKernel *ck) {
                    op->ninputs ? "@inputs" : "NULL", op->noutputs ? "@outputs" : "NULL",
                    ck->scratch),
       true);
-  add_arg(L, ARG_INPUTS, -1, 0);
-  add_arg(L, ARG_OUTPUTS, -1, 0);
+  add_arg(L, ARG_INPUTS, 0, op->ninputs);
+  add_arg(L, ARG_OUTPUTS, 0, op->noutputs);
   arg_scratch(L);
 }
 

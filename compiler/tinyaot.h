@@ -450,9 +450,11 @@ typedef enum {
   ARG_CONST,   /* index: into Lowered.consts; passed as &obj / array */
   ARG_INT,     /* value: an integer literal */
   ARG_NULL,    /* a null pointer (an optional input left out) */
+  ARG_INPUTS,  /* op inputs [index, index + value) as one array of
+                  pointers (const void *const[]): CONCATENATION, PACK */
+  ARG_OUTPUTS, /* op outputs [index, index + value) likewise (void
+                  *const[]): SPLIT, SPLIT_V, UNPACK */
   ARG_STATE,   /* the op's persistent state (Op.state_bytes), or NULL */
-  ARG_INPUTS,  /* every op input's address, as an array (const void *const[]) */
-  ARG_OUTPUTS, /* every op output's address, as an array (void *const[]) */
 } ArgKind;
 
 typedef struct {

@@ -256,6 +256,38 @@ typedef struct {
 ta_status ta_signal_filter_bank_log_u32(const ta_filter_bank_log_params *p,
                                         const uint32_t *in, int16_t *out);
 
+/* ===================================== integer ops of the audio front end */
+
+/* CAST (TFLM cast.cc: static_cast<To>(from) per element; integer
+ * narrowing keeps the low bits, two's complement). */
+ta_status ta_cast_u32_s32(int32_t n, const uint32_t *in, int32_t *out);
+ta_status ta_cast_s32_u32(int32_t n, const int32_t *in, uint32_t *out);
+ta_status ta_cast_s16_s32(int32_t n, const int16_t *in, int32_t *out);
+ta_status ta_cast_s8_s32(int32_t n, const int8_t *in, int32_t *out);
+ta_status ta_cast_s32_s8(int32_t n, const int32_t *in, int8_t *out);
+ta_status ta_cast_s32_s16(int32_t n, const int32_t *in, int16_t *out);
+ta_status ta_cast_s16_f32(int32_t n, const int16_t *in, float *out);
+ta_status ta_cast_s32_f32(int32_t n, const int32_t *in, float *out);
+ta_status ta_cast_s8_f32(int32_t n, const int8_t *in, float *out);
+
+/* ADD int32 (reference_ops::Add / BroadcastAdd6DSlow for int32): out =
+ * clamp(in1 + in2, act_min, act_max), the sum wrapping around. */
+ta_status ta_add_s32(const ta_add_params *p, const ta_bcast *shape, const int32_t *in1,
+                     const int32_t *in2, int32_t *out);
+
+/* DIV (reference_ops::Div / BroadcastDivSlow): int32 divides with C's
+ * truncation toward zero, float32 in float; then the activation clamp.
+ * A zero divisor (or INT32_MIN / -1) returns TA_ERR_ARG before writing
+ * anything (TFLite would crash). */
+typedef struct {
+  int32_t act_min, act_max;
+  float act_min_f32, act_max_f32;
+} ta_div_params;
+ta_status ta_div_s32(const ta_div_params *p, const ta_bcast *shape, const int32_t *in1,
+                     const int32_t *in2, int32_t *out);
+ta_status ta_div_f32(const ta_div_params *p, const ta_bcast *shape, const float *in1,
+                     const float *in2, float *out);
+
 /* ============================================ user-supplied custom kernels */
 
 /*
