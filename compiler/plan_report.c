@@ -163,10 +163,13 @@ void print_plan_json(FILE *out, const Graph *g, const Plan *p) {
     else
       json_string(out, p->pools[b->pool].name);
     fprintf(out, ", \"offset\": %zu, \"first\": %d, \"last\": %d, "
-                 "\"external\": %s, \"persistent\": %s, \"scratch_op\": %d}",
+                 "\"external\": %s, \"persistent\": %s, \"scratch_op\": %d",
             b->external ? (size_t)0 : b->offset, b->first, b->last,
             b->external ? "true" : "false", b->persistent ? "true" : "false",
             b->scratch_op);
+    if (b->state_op >= 0 && b->persistent && b->ntensors == 0)
+      fprintf(out, ", \"state_op\": %d", b->state_op);
+    fprintf(out, "}");
   }
   fprintf(out, "\n  ]\n}\n");
 }

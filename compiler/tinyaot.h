@@ -695,6 +695,9 @@ typedef struct {
                             state_dir/step<k>/t<N>.bin */
   bool reset_each;    /* <prefix>_reset() before every inference (each
                          starts from the reset state); default: once */
+  const char **sources; /* more C files to build with the runner: the
+                           user's kernels for --custom-op */
+  int nsources;
 } RunOptions;
 
 /* Builds the folder emit_folder() wrote into DIR together with a harness, and
