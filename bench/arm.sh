@@ -42,7 +42,7 @@ bench_model() {
   rm -rf "$dir" && mkdir -p "$dir"
   if ! "$TINYAOT" compile "$TINYAOT_SHARED/models/$m.tflite" -o "$dir/gen" --prefix net \
        > "$dir/compile.log" 2>&1; then
-    echo "$m	unsupported	$(head -n1 "$dir/compile.log" | tr '\t' ' ')"
+    echo "$m	unsupported	$(head -n1 "$dir/compile.log" | sed "s|^$TINYAOT_SHARED/models/||" | tr '\t' ' ')"
     return
   fi
   ins=$(sizes_of "$gold/case0" input)

@@ -628,6 +628,15 @@ static const char *arg_text(Emit *e, int i, const Lowered *l,
   }
   case ARG_NULL:
     return "NULL";
+  case ARG_INPUTS:
+  case ARG_OUTPUTS: { /* a C99 compound literal: an array of pointers */
+    bool out = a->kind == ARG_OUTPUTS;
+    const char *s = out ? "(void *const[]){" : "(const void *const[]){";
+    for (int k = a->index; k < a->index + (int)a->value; k++)
+      s = arena_printf("%s%s%s", s, k > a->index ? ", " : "",
+                       tensor_addr(e, out ? op->outputs[k] : op->inputs[k], out));
+    return arena_printf("%s}", s);
+  }
   case ARG_INT:
     if (a->value == INT32_MIN)
       return "(-2147483647 - 1)";

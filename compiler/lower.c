@@ -299,8 +299,10 @@ static void conv_common(Lower *L, bool depthwise) {
              out->dtype == DT_FLOAT32 && (!bias || bias->dtype == DT_FLOAT32);
   bool s8 = in->dtype == DT_INT8 && filter->dtype == DT_INT8 &&
             out->dtype == DT_INT8 && (!bias || bias->dtype == DT_INT32);
-  if (!f32 && !s8)
-    unsupported_types(L);
+  if (!f32 && !s8) {
+    lower_conv_legacy(L, depthwise); /* uint8, hybrid */
+    return;
+  }
   if (in->ndims != 4 || filter->ndims != 4 || out->ndims != 4)
     error_at(L->g, L->op->index, "input, filter and output must have rank 4");
   need_const(L, filter, "filter");
@@ -400,8 +402,10 @@ static void lower_fully_connected(Lower *L) {
              out->dtype == DT_FLOAT32 && (!bias || bias->dtype == DT_FLOAT32);
   bool s8 = in->dtype == DT_INT8 && filter->dtype == DT_INT8 &&
             out->dtype == DT_INT8 && (!bias || bias->dtype == DT_INT32);
-  if (!f32 && !s8)
-    unsupported_types(L);
+  if (!f32 && !s8) {
+    lower_fully_connected_legacy(L); /* uint8, hybrid */
+    return;
+  }
   if (L->op->opt.weights_format != 0)
     error_at(L->g, L->op->index, "shuffled weights are not supported");
   need_const(L, filter, "filter");
@@ -494,8 +498,10 @@ static void pool_common(Lower *L, const char *s8_kernel, const char *f32_kernel)
   const Options *opt = &L->op->opt;
   bool f32 = in->dtype == DT_FLOAT32 && out->dtype == DT_FLOAT32;
   bool s8 = in->dtype == DT_INT8 && out->dtype == DT_INT8;
-  if (!f32 && !s8)
-    unsupported_types(L);
+  if (!f32 && !s8) {
+    lower_pool_legacy(L); /* uint8 */
+    return;
+  }
   if (s8 && (scale_of(L, in) != scale_of(L, out) || zp_of(in) != zp_of(out)))
     error_at(L->g, L->op->index, "input and output quantization differ");
   if (in->ndims != 4 || out->ndims != 4)
@@ -534,8 +540,10 @@ static void lower_add(Lower *L) {
   Tensor *a = input(L, 0), *b = input(L, 1), *out = output(L, 0);
   bool f32 = a->dtype == DT_FLOAT32 && b->dtype == DT_FLOAT32 && out->dtype == DT_FLOAT32;
   bool s8 = a->dtype == DT_INT8 && b->dtype == DT_INT8 && out->dtype == DT_INT8;
-  if (!f32 && !s8)
-    unsupported_types(L);
+  if (!f32 && !s8) {
+    lower_add_legacy(L); /* uint8 */
+    return;
+  }
   ta_bcast bc;
   int32_t shape[TA_MAX_DIMS];
   int nd;
@@ -607,7 +615,8 @@ static void lower_softmax(Lower *L) {
       error_at(L->g, L->op->index, "cannot represent beta * input scale");
     L->l->kernel = s16 ? "ta_softmax_s8_s16" : "ta_softmax_s8";
   } else {
-    unsupported_types(L);
+    lower_softmax_legacy(L); /* uint8 */
+    return;
   }
   const_struct(L, "params", "ta_softmax_params",
                arena_printf("{.outer = %d, .depth = %d, .input_multiplier = %s,\n"
@@ -733,6 +742,31 @@ static LowerFn *const lowerings[OP_COUNT] = {
     [OP_EXPAND_DIMS] = lower_copy,
     [OP_UNIDIRECTIONAL_SEQUENCE_LSTM] = lower_lstm,
     [OP_SVDF] = lower_svdf,
+    /* lower_ops.c */
+    [OP_SUB] = lower_sub,
+    [OP_MUL] = lower_mul,
+    [OP_MAXIMUM] = lower_maximum,
+    [OP_MINIMUM] = lower_minimum,
+    [OP_MEAN] = lower_mean,
+    [OP_PAD] = lower_pad,
+    [OP_PADV2] = lower_pad,
+    [OP_TRANSPOSE] = lower_transpose,
+    [OP_CONCATENATION] = lower_concatenation,
+    [OP_PACK] = lower_pack,
+    [OP_SPLIT] = lower_split,
+    [OP_SPLIT_V] = lower_split_v,
+    [OP_UNPACK] = lower_unpack,
+    [OP_RESIZE_NEAREST_NEIGHBOR] = lower_resize_nearest_neighbor,
+    [OP_ARG_MAX] = lower_arg_max,
+    [OP_ARG_MIN] = lower_arg_min,
+    [OP_LOGISTIC] = lower_logistic,
+    [OP_TANH] = lower_tanh,
+    [OP_HARD_SWISH] = lower_hard_swish,
+    [OP_LEAKY_RELU] = lower_leaky_relu,
+    [OP_RELU] = lower_relu,
+    [OP_RELU6] = lower_relu6,
+    [OP_RELU_N1_TO_1] = lower_relu_n1_to_1,
+    [OP_CAST] = lower_cast,
 };
 
 void lower(Graph *g, const LowerOptions *o) {

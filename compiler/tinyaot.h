@@ -435,6 +435,10 @@ typedef enum {
   ARG_CONST,   /* index: into Lowered.consts; passed as &obj / array */
   ARG_INT,     /* value: an integer literal */
   ARG_NULL,    /* a null pointer (an optional input left out) */
+  ARG_INPUTS,  /* op inputs [index, index + value) as one array of
+                  pointers (const void *const[]): CONCATENATION, PACK */
+  ARG_OUTPUTS, /* op outputs [index, index + value) likewise (void
+                  *const[]): SPLIT, SPLIT_V, UNPACK */
 } ArgKind;
 
 typedef struct {

@@ -242,4 +242,8 @@ ta_status ta_dequantize_s16_f32(const ta_affine_params *p, const int16_t *in, fl
 /* Stateful, signal and user-supplied kernels. */
 #include "ta_kernels_rnn.h"
 
+/* ================================================ more ops (ta_kernels_ops.h) */
+
+#include "ta_kernels_ops.h"
+
 #endif

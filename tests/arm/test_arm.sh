@@ -87,7 +87,7 @@ check_model() {
   rm -rf "$dir" && mkdir -p "$dir"
   if ! "$TINYAOT" compile "$TINYAOT_SHARED/models/$m.tflite" -o "$dir/gen" --prefix net \
        > "$dir/compile.log" 2>&1; then
-    echo "skip - not supported yet: $m (tinyaot compile: $(head -n1 "$dir/compile.log"))"
+    echo "skip - not supported yet: $m (tinyaot compile: $(head -n1 "$dir/compile.log" | sed "s|^$TINYAOT_SHARED/models/||"))"
     return
   fi
   ins=$(sizes_of "$gold/case0" input)
