@@ -112,6 +112,11 @@ typedef struct {
   int32_t output_multiplier, output_shift;
   int32_t act_min, act_max;
   int32_t rounding;
+  /* Optional (int8 only): the scaled value of every input byte,
+   * table1[(uint8_t)x] = requant((x + input1_offset) << left_shift,
+   * input1_multiplier, input1_shift), likewise table2 (add_tables()).
+   * With both set, ta_add_s8 only requantizes the sum. */
+  const int32_t *table1, *table2;
   float act_min_f32, act_max_f32;
 } ta_add_params;
 
@@ -133,6 +138,10 @@ typedef struct {
   int32_t size; /* elements */
   float scale;
   int32_t zero_point;
+  /* QUANTIZE from float only: 0 divides in float as TFLite Micro (and
+   * TFLite for int8/uint8 outputs) does; 1 divides in double, as TFLite
+   * (not Micro) does for int16 outputs. */
+  int32_t divide_in_double;
 } ta_affine_params;
 
 /* QUANTIZE between integer types (TFLite's Requantize):
