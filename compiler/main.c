@@ -8,10 +8,15 @@
  *
  * Exit status: 0 success, 1 bad input (the model), 2 bad usage.
  */
+#define _POSIX_C_SOURCE 200809L
 #include "tinyaot.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "ta_types.h"
 
 static TA_NORETURN void usage(const char *msg) {
   if (msg)
@@ -22,8 +27,12 @@ static TA_NORETURN void usage(const char *msg) {
           "            [--pool NAME:BYTES]... [--align N] [--io-in-workspace]\n"
           "            [--no-views]   (A: linear, greedy-size, "
           "greedy-conflicts, search, best)\n"
-          "       tinyaot compile MODEL -o DIR [--prefix P]\n"
-          "       tinyaot run MODEL -i IN.bin ... -o OUT.bin ...\n");
+          "       tinyaot compile MODEL -o DIR [compile options]\n"
+          "       tinyaot run MODEL -i IN.bin ... -o OUT.bin ... [compile options]\n"
+          "            [--keep DIR] [--dump-tensors DIR] [--cc CC] [--cflags FLAGS]\n"
+          "compile options: [--prefix P] [--rounding double|single]\n"
+          "            [--io-in-workspace] [--pool NAME[:BYTES]]... [--align N]\n"
+          "            [--algo A]\n");
   exit(2);
 }
 
@@ -139,6 +148,225 @@ static int cmd_plan(int argc, char **argv) {
   return 0;
 }
 
+/* ------------------------------------------------------ compile, run */
+
+typedef struct {
+  LowerOptions lower;
+  PlanOptions plan;
+  EmitOptions emit;
+} CompileOptions;
+
+/* The pipeline after load(): views, lowering, the memory plan.  The
+ * caller emits (compile) or emits, builds and runs (run). */
+static Plan *compile(Graph *g, const CompileOptions *o) {
+  run_passes(g);
+  lower(g, &o->lower);
+  return plan_graph(g, &o->plan);
+}
+
+static bool is_c_identifier(const char *s) {
+  if (!*s || isdigit((unsigned char)*s))
+    return false;
+  for (; *s; s++)
+    if (!isalnum((unsigned char)*s) && *s != '_')
+      return false;
+  return true;
+}
+
+/* The default prefix: the model file's stem as a C identifier. */
+static const char *default_prefix(const char *path) {
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  char *p = arena_printf("m%s", base);
+  char *dot = strrchr(p, '.');
+  if (dot && dot != p + 1)
+    *dot = '\0';
+  for (char *c = p + 1; *c; c++)
+    if (!isalnum((unsigned char)*c) && *c != '_')
+      *c = '_';
+  return isdigit((unsigned char)p[1]) || !p[1] ? p : p + 1;
+}
+
+static const char *basename_of(const char *path) {
+  const char *base = strrchr(path, '/');
+  return base ? base + 1 : path;
+}
+
+/* Parses one compile option at argv[*i] (advancing *i past its value);
+ * false when argv[*i] is not one. */
+static bool compile_option(int argc, char **argv, int *i, CompileOptions *o) {
+  const char *a = argv[*i];
+#define VALUE() (*i + 1 < argc ? argv[++*i] : (usage(arena_printf("%s needs a value", a)), ""))
+  if (!strcmp(a, "--prefix")) {
+    o->emit.prefix = VALUE();
+    if (!is_c_identifier(o->emit.prefix))
+      usage(arena_printf("--prefix %s is not a C identifier", o->emit.prefix));
+  } else if (!strcmp(a, "--rounding")) {
+    const char *v = VALUE();
+    if (!strcmp(v, "double"))
+      o->lower.rounding = TA_ROUND_DOUBLE;
+    else if (!strcmp(v, "single"))
+      o->lower.rounding = TA_ROUND_SINGLE;
+    else
+      usage("--rounding takes double or single");
+  } else if (!strcmp(a, "--io-in-workspace")) {
+    o->plan.io_in_workspace = o->emit.io_in_workspace = true;
+  } else if (!strcmp(a, "--align")) {
+    const char *v = VALUE();
+    size_t n;
+    if (!parse_size(v, &n) || n == 0 || (n & (n - 1)))
+      usage(arena_printf("--align %s is not a power of two", v));
+    o->plan.align = n;
+  } else if (!strcmp(a, "--algo")) {
+    o->plan.algo = VALUE();
+  } else if (!strcmp(a, "--pool")) {
+    const char *v = VALUE();
+    char *name = arena_strdup(v);
+    char *colon = strchr(name, ':');
+    size_t limit = SIZE_MAX;
+    if (colon) {
+      *colon = '\0';
+      if (!parse_size(colon + 1, &limit))
+        usage(arena_printf("--pool %s: bad size", v));
+    }
+    if (!is_c_identifier(name))
+      usage(arena_printf("--pool %s: the name must be a C identifier", v));
+    for (int k = 0; k < o->plan.npools; k++)
+      if (!strcmp(o->plan.pools[k].name, name))
+        usage(arena_printf("--pool %s given twice", name));
+    Pool *pools = arena_array((size_t)o->plan.npools + 1, sizeof(Pool));
+    if (o->plan.npools)
+      memcpy(pools, o->plan.pools, (size_t)o->plan.npools * sizeof(Pool));
+    pools[o->plan.npools++] = (Pool){.name = name, .limit = limit};
+    o->plan.pools = pools;
+  } else {
+    return false;
+  }
+#undef VALUE
+  return true;
+}
+
+static void default_options(CompileOptions *o) {
+  memset(o, 0, sizeof *o);
+  o->lower.rounding = TA_ROUND_DOUBLE;
+  o->plan.align = 16;
+  o->plan.algo = "best";
+}
+
+/* Fills what the model decides (prefix, the default pool). */
+static void finish_options(CompileOptions *o, const char *path) {
+  if (!o->emit.prefix)
+    o->emit.prefix = default_prefix(path);
+  o->emit.model = basename_of(path);
+  if (o->plan.npools == 0) {
+    o->plan.pools = arena_alloc(sizeof(Pool));
+    o->plan.pools[0] = (Pool){.name = "workspace", .limit = SIZE_MAX};
+    o->plan.npools = 1;
+  }
+}
+
+static int cmd_compile(int argc, char **argv) {
+  CompileOptions o;
+  default_options(&o);
+  const char *path = NULL, *dir = NULL;
+  for (int i = 0; i < argc; i++) {
+    if (compile_option(argc, argv, &i, &o))
+      continue;
+    if (!strcmp(argv[i], "-o")) {
+      if (i + 1 >= argc)
+        usage("-o needs a folder");
+      dir = argv[++i];
+    } else if (argv[i][0] == '-') {
+      usage(arena_printf("compile: unknown option %s", argv[i]));
+    } else if (!path) {
+      path = argv[i];
+    } else {
+      usage("compile takes one model");
+    }
+  }
+  if (!path || !dir)
+    usage("compile needs a model and -o DIR");
+  finish_options(&o, path);
+  Graph *g = load(path);
+  Plan *p = compile(g, &o);
+  emit(g, p, &o.emit, dir);
+  return 0;
+}
+
+static int cmd_run(int argc, char **argv) {
+  CompileOptions o;
+  default_options(&o);
+  RunOptions ro = {.cc = getenv("CC"), .cflags = getenv("TINYAOT_CFLAGS")};
+  if (!ro.cc || !*ro.cc)
+    ro.cc = "cc";
+  const char *path = NULL;
+  char **ins = arena_array((size_t)argc + 1, sizeof(char *));
+  char **outs = arena_array((size_t)argc + 1, sizeof(char *));
+  int nins = 0, nouts = 0;
+  for (int i = 0; i < argc; i++) {
+    const char *a = argv[i];
+    if (compile_option(argc, argv, &i, &o))
+      continue;
+    bool has = i + 1 < argc;
+    if (!strcmp(a, "-i") || !strcmp(a, "--input")) {
+      if (!has)
+        usage("-i needs a file");
+      ins[nins++] = argv[++i];
+    } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+      if (!has)
+        usage("-o needs a file");
+      outs[nouts++] = argv[++i];
+    } else if (!strcmp(a, "--keep")) {
+      if (!has)
+        usage("--keep needs a folder");
+      ro.keep = argv[++i];
+    } else if (!strcmp(a, "--dump-tensors")) {
+      if (!has)
+        usage("--dump-tensors needs a folder");
+      ro.dump = argv[++i];
+    } else if (!strcmp(a, "--cc")) {
+      if (!has)
+        usage("--cc needs a compiler");
+      ro.cc = argv[++i];
+    } else if (!strcmp(a, "--cflags")) {
+      if (!has)
+        usage("--cflags needs flags");
+      ro.cflags = argv[++i];
+    } else if (a[0] == '-') {
+      usage(arena_printf("run: unknown option %s", a));
+    } else if (!path) {
+      path = a;
+    } else {
+      usage("run takes one model");
+    }
+  }
+  if (!path)
+    usage("run needs a model");
+  finish_options(&o, path);
+  Graph *g = load(path);
+  if (nins == 0 || nins % (g->ninputs ? g->ninputs : 1) ||
+      nouts != nins / (g->ninputs ? g->ninputs : 1) * g->noutputs)
+    usage(arena_printf("%s has %d input(s) and %d output(s): give -i for "
+                       "each input and -o for each output (k inferences: k "
+                       "times each)",
+                       path, g->ninputs, g->noutputs));
+  Plan *p = compile(g, &o);
+  const char *dir = ro.keep;
+  char tmp[] = "/tmp/tinyaot-run-XXXXXX";
+  if (!dir) {
+    const char *t = getenv("TMPDIR");
+    char *tmpl = t && *t ? arena_printf("%s/tinyaot-run-XXXXXX", t) : tmp;
+    if (!mkdtemp(tmpl))
+      error_file(tmpl, "cannot create a temporary folder: %s", strerror(errno));
+    dir = tmpl;
+  }
+  EmitResult er = emit(g, p, &o.emit, dir);
+  int rc = build_and_run(g, p, &o.emit, &er, dir, &ro, ins, nins, outs, nouts);
+  if (!ro.keep)
+    remove_tree(dir);
+  return rc;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2)
     usage(NULL);
@@ -148,6 +376,10 @@ int main(int argc, char **argv) {
     rc = cmd_inspect(argc - 2, argv + 2);
   else if (!strcmp(cmd, "plan"))
     rc = cmd_plan(argc - 2, argv + 2);
+  else if (!strcmp(cmd, "compile"))
+    rc = cmd_compile(argc - 2, argv + 2);
+  else if (!strcmp(cmd, "run"))
+    rc = cmd_run(argc - 2, argv + 2);
   else if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help"))
     usage(NULL);
   else

@@ -417,6 +417,61 @@ void mark_views(Graph *g);
 
 /* ----------------------------------------------------------- lower.c */
 
+/*
+ * What lower() decides for one op: the kernel call the runner makes, as
+ * data, so that emit.c prints every op the same way without knowing it.
+ * Each argument is a tensor (emit.c turns it into its planned address or
+ * its weights array), the op's scratch, or a constant object lower()
+ * computed on the host (a params struct or an array).
+ */
+typedef enum {
+  ARG_TENSOR,  /* index: a tensor of the graph */
+  ARG_SCRATCH, /* the op's planned scratch, or NULL without one */
+  ARG_CONST,   /* index: into Lowered.consts; passed as &obj / array */
+  ARG_INT,     /* value: an integer literal */
+  ARG_NULL,    /* a null pointer (an optional input left out) */
+} ArgKind;
+
+typedef struct {
+  ArgKind kind;
+  int index;
+  int64_t value;
+} KernelArg;
+
+/*
+ * A constant object of one op.  A struct: ctype ("ta_conv_params") and
+ * init, the initializer's text, in which "@NAME" stands for the symbol of
+ * the op's constant NAME (emit.c substitutes it).  An array: init == NULL,
+ * dtype and count elements at data (host byte order).
+ */
+typedef struct {
+  const char *name; /* unique within the op: "params", "mult", "bias" */
+  const char *ctype;
+  const char *init;
+  DType dtype;
+  const void *data;
+  size_t count;
+} ConstObj;
+
+typedef struct Lowered {
+  const char *kernel; /* "ta_conv2d_s8"; NULL: no call (a view) */
+  KernelArg *args;
+  int nargs;
+  ConstObj *consts;
+  int nconsts;
+} Lowered;
+
+typedef struct {
+  int rounding; /* TA_ROUND_DOUBLE (TFLite Micro, default) or TA_ROUND_SINGLE */
+} LowerOptions;
+
+/* Picks a kernel for every op, computes its constant parameters and asks
+ * it for its scratch size: sets Op.lowered and Op.scratch_bytes.  Needs
+ * mark_views() first (a view needs no call).  An op or a dtype
+ * combination no kernel handles -> error_at() naming it. */
+void lower(Graph *g, const LowerOptions *o);
+static inline Lowered *op_lowered(const Op *op) { return (Lowered *)op->lowered; }
+
 /* ------------------------------------------- storage.c, schedule.c, plan.c */
 
 /*
@@ -555,5 +610,58 @@ const char *check_buffers(const Buffer *bufs, int nbufs, const Pool *pools,
 const char *check_plan(const Graph *g, const Plan *p);
 
 /* ----------------------------------------------------------- emit.c */
+
+typedef struct {
+  const char *prefix;   /* C identifier for every generated name */
+  const char *model;    /* the model's file name, for comments */
+  bool io_in_workspace; /* as planned: adds <prefix>_io() */
+} EmitOptions;
+
+/* The files emit() wrote, relative to its folder: the C sources (for a
+ * host build) and the include folders. */
+typedef struct {
+  const char **sources;
+  int nsources;
+  const char **in_names;  /* struct <prefix>_inputs members, in order */
+  const char **out_names; /* struct <prefix>_outputs members */
+} EmitResult;
+
+/* Writes the generated folder DIR (created if needed): <prefix>.h,
+ * <prefix>.c, <prefix>_weights.c, <prefix>_plan.json, <prefix>.mk,
+ * CMakeLists.txt and runtime/ (the sources of the kernels used).  Needs
+ * lower() and the plan.  Same graph, plan and options -> the same bytes.
+ * A file that cannot be written -> error_file(). */
+EmitResult emit(const Graph *g, const Plan *p, const EmitOptions *o,
+                const char *dir);
+
+/* The runtime's text, compiled into tinyaot (mk/emit.mk). */
+typedef struct {
+  const char *path; /* "runtime/conv/ta_conv2d_s8.c" */
+  const char *text;
+} EmbeddedFile;
+extern const EmbeddedFile runtime_files[];
+extern const int nruntime_files;
+
+/* ------------------------------------------------------------- run.c */
+
+typedef struct {
+  const char *cc;     /* host compiler: $CC, default "cc" */
+  const char *cflags; /* extra flags: $TINYAOT_CFLAGS */
+  const char *keep;   /* build here and keep it; NULL: a temporary folder */
+  const char *dump;   /* write every tensor of the first inference here */
+} RunOptions;
+
+/* Builds the folder emit() wrote into DIR together with a harness, and
+ * runs it: ninputs files per inference in `inputs`, noutputs in
+ * `outputs` (k inferences: k * model inputs, k * model outputs files).
+ * The harness gives the runner exactly <PREFIX>_WORKSPACE_SIZE bytes
+ * between guard zones and checks them after every inference.  Returns
+ * the process status (0: every inference ran and returned TA_OK). */
+int build_and_run(const Graph *g, const Plan *p, const EmitOptions *eo,
+                  const EmitResult *er, const char *dir, const RunOptions *ro,
+                  char **inputs, int ninputs, char **outputs, int noutputs);
+
+/* rm -r DIR (a folder tinyaot made). */
+void remove_tree(const char *dir);
 
 #endif

@@ -1,0 +1,1175 @@
+/*
+ * emit.c - writes the generated folder: C99 source a device build compiles.
+ *
+ * Needs: a lowered graph (every op's Lowered record, lower.c) and its
+ * memory plan (every non-constant tensor's Tensor.storage, every scratch
+ * in Op.scratch_buffer, offsets inside the pools).
+ * Guarantees: a self-contained folder
+ *
+ *   <p>.h           the interface: sizes, shapes, quantization as macros,
+ *                   struct <p>_inputs / <p>_outputs, <p>_run()
+ *   <p>.c           the runner: one kernel call per op, in schedule order,
+ *                   each preceded by a comment naming the op and shapes
+ *   <p>_weights.c   the constants the calls use (model tensors and the
+ *                   host-computed arrays), const and aligned
+ *   <p>_plan.json   the memory plan
+ *   <p>.mk          a Makefile fragment building lib<p>.a
+ *   CMakeLists.txt  the same for CMake
+ *   runtime/        the kernel sources the runner calls, unchanged
+ *
+ * Every name is prefixed so that several models link into one program;
+ * the runtime files are identical for every model (they carry no prefix),
+ * and each model builds into its own static library, so two libraries
+ * holding the same kernel link without clashes (the linker takes the
+ * first).  Nothing depends on time, paths or addresses: the same input
+ * gives the same bytes.  Generated code allocates nothing.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "tinyaot.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+typedef struct {
+  const Graph *g;
+  const Plan *p;
+  const EmitOptions *o;
+  const char *dir;
+  const char *P;        /* prefix */
+  const char *U;        /* PREFIX, upper case */
+  const char **in_name; /* struct member per model input */
+  const char **out_name;
+  int *io_of_buf;    /* per buffer: the model input/output tensor in it, or -1 */
+  bool *const_used;  /* per tensor: a call reads its weights array */
+  bool uses_ws;      /* some call addresses a pool */
+  bool uses_ps;      /* ... the persistent area */
+} Emit;
+
+/* ------------------------------------------------------------ helpers */
+
+static FILE *open_out(const Emit *e, const char *name) {
+  const char *path = arena_printf("%s/%s", e->dir, name);
+  FILE *f = fopen(path, "wb");
+  if (!f)
+    error_file(path, "cannot write: %s", strerror(errno));
+  return f;
+}
+
+static void close_out(const Emit *e, FILE *f, const char *name) {
+  if (ferror(f) | (fclose(f) != 0))
+    error_file(arena_printf("%s/%s", e->dir, name), "write error");
+}
+
+/* mkdir -p. */
+static void make_dirs(const char *path) {
+  char *p = arena_strdup(path);
+  for (char *s = p + 1;; s++) {
+    if (*s == '/' || *s == '\0') {
+      char c = *s;
+      *s = '\0';
+      if (mkdir(p, 0777) != 0 && errno != EEXIST)
+        error_file(p, "cannot create folder: %s", strerror(errno));
+      *s = c;
+      if (!c)
+        break;
+    }
+  }
+}
+
+static const char *upper(const char *s) {
+  char *u = arena_strdup(s);
+  for (char *c = u; *c; c++)
+    *c = (char)toupper((unsigned char)*c);
+  return u;
+}
+
+static const char *c_keywords[] = {
+    "auto", "break", "case", "char", "const", "continue", "default", "do",
+    "double", "else", "enum", "extern", "float", "for", "goto", "if",
+    "inline", "int", "long", "register", "restrict", "return", "short",
+    "signed", "sizeof", "static", "struct", "switch", "typedef", "union",
+    "unsigned", "void", "volatile", "while"};
+
+/* A C member name from a TFLite tensor name: "serving_default_x:0" -> "x",
+ * "MobilenetV1/Predictions/Reshape_1" -> "reshape_1".  Unique within
+ * `taken` (n names so far); `role` and `i` name it when nothing is left. */
+static const char *member_name(const char *tname, const char *role, int i,
+                               const char **taken, int n) {
+  const char *s = tname ? tname : "";
+  const char *slash = strrchr(s, '/');
+  if (slash)
+    s = slash + 1;
+  if (!strncmp(s, "serving_default_", 16))
+    s += 16;
+  char *b = arena_alloc(strlen(s) + 32);
+  size_t k = 0;
+  for (const char *c = s; *c && *c != ':'; c++) {
+    char ch = (char)tolower((unsigned char)*c);
+    if (!isalnum((unsigned char)ch))
+      ch = '_';
+    if (ch == '_' && (k == 0 || b[k - 1] == '_'))
+      continue;
+    b[k++] = ch;
+  }
+  while (k > 0 && b[k - 1] == '_')
+    k--;
+  b[k] = '\0';
+  const char *name = b;
+  if (k == 0)
+    name = arena_printf("%s%d", role, i);
+  else if (isdigit((unsigned char)b[0]))
+    name = arena_printf("%s_%s", role, b);
+  for (size_t j = 0; j < sizeof c_keywords / sizeof *c_keywords; j++)
+    if (!strcmp(name, c_keywords[j]))
+      name = arena_printf("%s_", name);
+  const char *base = name;
+  for (int dup = 1;; dup++) {
+    bool clash = false;
+    for (int j = 0; j < n; j++)
+      clash |= !strcmp(taken[j], name);
+    if (!clash)
+      return name;
+    name = arena_printf("%s_%d", base, dup);
+  }
+}
+
+static const char *ctype_of(DType dt) {
+  switch (dt) {
+  case DT_INT8: return "int8_t";
+  case DT_UINT8: return "uint8_t";
+  case DT_INT16: return "int16_t";
+  case DT_UINT16: return "uint16_t";
+  case DT_INT32: return "int32_t";
+  case DT_UINT32: return "uint32_t";
+  case DT_INT64: return "int64_t";
+  case DT_UINT64: return "uint64_t";
+  case DT_FLOAT32: return "float";
+  case DT_FLOAT64: return "double";
+  case DT_BOOL: return "uint8_t";
+  default: return "uint8_t"; /* raw bytes (float16, int4, ...) */
+  }
+}
+
+/* "int8[1,49,10,1]" */
+static const char *shape_str(const Tensor *t) {
+  char buf[256];
+  int n = snprintf(buf, sizeof buf, "%s[", dtype_name(t->dtype));
+  for (int i = 0; i < t->ndims && n < 200; i++)
+    n += snprintf(buf + n, sizeof buf - (size_t)n, "%s%" PRId32, i ? "," : "",
+                  t->dims[i]);
+  snprintf(buf + n, sizeof buf - (size_t)n, "]");
+  return arena_strdup(buf);
+}
+
+/* A tensor name made safe inside a C comment. */
+static const char *comment_safe(const char *s) {
+  char *c = arena_strdup(s ? s : "");
+  for (char *q = c; *q; q++)
+    if ((*q == '*' && q[1] == '/') || (*q == '/' && q[1] == '*') ||
+        (unsigned char)*q < 0x20 || (unsigned char)*q >= 0x7f)
+      *q = '_';
+  return c;
+}
+
+static const Buffer *buffer_of(const Emit *e, int t) {
+  int s = e->g->tensors[t].storage;
+  if (s < 0 || s >= e->p->nbufs)
+    die("tensor %d has no storage", t);
+  return &e->p->bufs[s];
+}
+
+/* ------------------------------------------------------ addresses */
+
+static const char *pool_base(const Emit *e, int pool) {
+  if (e->p->npools == 1)
+    return "ws";
+  return arena_printf("ws_%s", e->p->pools[pool].name);
+}
+
+/* The C expression for the bytes of buffer b (not an I/O buffer). */
+static const char *buffer_addr(Emit *e, const Buffer *b) {
+  if (b->persistent) {
+    e->uses_ps = true;
+    return arena_printf("(ps + %zu)", b->offset);
+  }
+  if (b->pool < 0 || b->pool >= e->p->npools)
+    die("buffer %d is in no pool", b->id);
+  e->uses_ws = true;
+  return arena_printf("(%s + %zu)", pool_base(e, b->pool), b->offset);
+}
+
+static int input_pos(const Graph *g, int t) {
+  for (int i = 0; i < g->ninputs; i++)
+    if (g->inputs[i] == t)
+      return i;
+  return -1;
+}
+
+static int output_pos(const Graph *g, int t) {
+  for (int i = 0; i < g->noutputs; i++)
+    if (g->outputs[i] == t)
+      return i;
+  return -1;
+}
+
+/* The address of tensor t as `const T *` (or `T *` when writable). */
+static const char *tensor_addr(Emit *e, int t, bool writable) {
+  const Tensor *x = &e->g->tensors[t];
+  const char *ct = ctype_of(x->dtype);
+  if (is_const(x)) {
+    if (writable)
+      die("op writes constant tensor %d", t);
+    e->const_used[t] = true;
+    return arena_printf("%s_t%d", e->P, t);
+  }
+  if (x->storage < 0 && x->view_of >= 0 && is_const(&e->g->tensors[x->view_of])) {
+    if (writable)
+      die("op writes tensor %d, a view of a constant", t);
+    e->const_used[x->view_of] = true;
+    return arena_printf("(const %s *)%s_t%d", ct, e->P, x->view_of);
+  }
+  const Buffer *b = buffer_of(e, t);
+  int io = e->io_of_buf[b - e->p->bufs];
+  const char *q = writable ? "" : "const ";
+  if (io >= 0) {
+    int i = input_pos(e->g, io);
+    if (i >= 0) {
+      if (writable)
+        die("op writes model input tensor %d", io);
+      return arena_printf("(%s%s *)inputs->%s", q, ct, e->in_name[i]);
+    }
+    return arena_printf("(%s%s *)outputs->%s", q, ct,
+                        e->out_name[output_pos(e->g, io)]);
+  }
+  return arena_printf("(%s%s *)%s", q, ct, buffer_addr(e, b));
+}
+
+/* Finds, for every buffer, the model input or output stored in it. */
+static void find_io_buffers(Emit *e) {
+  const Graph *g = e->g;
+  e->io_of_buf = arena_array((size_t)e->p->nbufs, sizeof(int));
+  for (int i = 0; i < e->p->nbufs; i++)
+    e->io_of_buf[i] = -1;
+  for (int k = 0; k < g->ninputs + g->noutputs; k++) {
+    int t = k < g->ninputs ? g->inputs[k] : g->outputs[k - g->ninputs];
+    if (is_const(&g->tensors[t]))
+      error_at(g, -1, "model %s %d (tensor %d) is a constant: not supported",
+               k < g->ninputs ? "input" : "output",
+               k < g->ninputs ? k : k - g->ninputs, t);
+    const Buffer *b = buffer_of(e, t);
+    int *slot = &e->io_of_buf[b - e->p->bufs];
+    if (*slot >= 0 && *slot != t)
+      error_at(g, -1,
+               "tensors %d and %d are model inputs/outputs sharing one "
+               "buffer (an output that is a view of an input, or an "
+               "output listed twice): not supported",
+               *slot, t);
+    *slot = t;
+  }
+}
+
+/* ------------------------------------------------------ constants */
+
+static void put_value(FILE *f, DType dt, const uint8_t *p) {
+  switch (dt) {
+  case DT_INT8: fprintf(f, "%d", *(const int8_t *)p); return;
+  case DT_INT16: {
+    int16_t v;
+    memcpy(&v, p, 2);
+    fprintf(f, "%d", v);
+    return;
+  }
+  case DT_UINT16: {
+    uint16_t v;
+    memcpy(&v, p, 2);
+    fprintf(f, "%u", v);
+    return;
+  }
+  case DT_INT32: {
+    int32_t v;
+    memcpy(&v, p, 4);
+    if (v == INT32_MIN)
+      fprintf(f, "(-2147483647 - 1)");
+    else
+      fprintf(f, "%" PRId32, v);
+    return;
+  }
+  case DT_UINT32: {
+    uint32_t v;
+    memcpy(&v, p, 4);
+    fprintf(f, "%" PRIu32 "u", v);
+    return;
+  }
+  case DT_INT64: {
+    int64_t v;
+    memcpy(&v, p, 8);
+    if (v == INT64_MIN)
+      fprintf(f, "(-INT64_C(9223372036854775807) - 1)");
+    else
+      fprintf(f, "INT64_C(%" PRId64 ")", v);
+    return;
+  }
+  case DT_UINT64: {
+    uint64_t v;
+    memcpy(&v, p, 8);
+    fprintf(f, "UINT64_C(%" PRIu64 ")", v);
+    return;
+  }
+  case DT_FLOAT32: {
+    float v;
+    memcpy(&v, p, 4);
+    if (isnan(v))
+      fprintf(f, "(0.0f / 0.0f)");
+    else if (isinf(v))
+      fprintf(f, v > 0 ? "(1.0f / 0.0f)" : "(-1.0f / 0.0f)");
+    else
+      fprintf(f, "%af", (double)v); /* hexadecimal: exact */
+    return;
+  }
+  case DT_FLOAT64: {
+    double v;
+    memcpy(&v, p, 8);
+    fprintf(f, "%a", v);
+    return;
+  }
+  default: fprintf(f, "%u", *p); return; /* uint8, bool, raw bytes */
+  }
+}
+
+/* Byte size of one element as stored (raw bytes for sub-byte types). */
+static size_t elem_size(DType dt) {
+  int bits = dtype_bits(dt);
+  return bits >= 8 ? (size_t)bits / 8 : 1;
+}
+
+static void put_array(FILE *f, const Emit *e, const char *name, DType dt,
+                      const uint8_t *data, size_t count) {
+  fprintf(f, "const %s %s[%zu] %s_WEIGHT_ATTR = {", ctype_of(dt), name,
+          count ? count : 1, e->U);
+  size_t es = elem_size(dt);
+  int per_line = es == 1 ? 20 : es <= 4 ? 10 : 4;
+  for (size_t i = 0; i < count; i++) {
+    fputs(i % (size_t)per_line ? " " : "\n  ", f);
+    put_value(f, dt, data + i * es);
+    if (i + 1 < count)
+      fputc(',', f);
+  }
+  if (!count)
+    fputs("0", f);
+  fputs("\n};\n\n", f);
+}
+
+static const char *const_symbol(const Emit *e, int op, const ConstObj *c) {
+  return arena_printf("%s_op%d_%s", e->P, op, c->name);
+}
+
+/* A constant's initializer with "@name" replaced by its op's symbols. */
+static const char *expand_init(const Emit *e, int op, const Lowered *l,
+                               const char *init) {
+  size_t cap = strlen(init) * 2 + 256, n = 0;
+  char *out = arena_alloc(cap);
+  for (const char *s = init; *s;) {
+    const char *add = NULL;
+    size_t skip = 1;
+    if (*s == '@') {
+      size_t k = 1;
+      while (isalnum((unsigned char)s[k]) || s[k] == '_')
+        k++;
+      for (int i = 0; i < l->nconsts && !add; i++)
+        if (strlen(l->consts[i].name) == k - 1 &&
+            !strncmp(l->consts[i].name, s + 1, k - 1))
+          add = const_symbol(e, op, &l->consts[i]);
+      if (!add)
+        die("op %d: constant '%.*s' not found", op, (int)(k - 1), s + 1);
+      skip = k;
+    }
+    size_t need = add ? strlen(add) : 1;
+    if (n + need + 1 > cap) {
+      char *bigger = arena_alloc(cap * 2 + need);
+      memcpy(bigger, out, n);
+      out = bigger;
+      cap = cap * 2 + need;
+    }
+    if (add)
+      memcpy(out + n, add, need);
+    else
+      out[n] = *s;
+    n += need;
+    s += skip;
+  }
+  out[n] = '\0';
+  return out;
+}
+
+/* ------------------------------------------------------------ <p>.h */
+
+/* The alignment the workspace needs: the largest of its buffers'. */
+static size_t workspace_align(const Plan *p) {
+  size_t a = 1;
+  for (int i = 0; i < p->nbufs; i++)
+    if (!p->bufs[i].external && p->bufs[i].align > a)
+      a = p->bufs[i].align;
+  return a < 16 ? 16 : a;
+}
+
+static size_t workspace_size(const Plan *p) {
+  size_t n = 0;
+  for (int i = 0; i < p->npools; i++)
+    n += p->pools[i].used;
+  return n;
+}
+
+static void put_io_macros(FILE *f, const Emit *e, const char *kind, int i,
+                          int t) {
+  const Tensor *x = &e->g->tensors[t];
+  fprintf(f, "/* %s %d: tensor %d \"", kind, i, t);
+  fputs(comment_safe(x->name), f);
+  fprintf(f, "\", %s */\n", shape_str(x));
+  const char *K = upper(kind);
+  fprintf(f, "#define %s_%s%d_SIZE %zu\n", e->U, K, i, tensor_bytes(x));
+  fprintf(f, "#define %s_%s%d_DTYPE \"%s\"\n", e->U, K, i, dtype_name(x->dtype));
+  fprintf(f, "#define %s_%s%d_RANK %d\n", e->U, K, i, x->ndims);
+  fprintf(f, "#define %s_%s%d_SHAPE {", e->U, K, i);
+  for (int d = 0; d < x->ndims; d++)
+    fprintf(f, "%s%" PRId32, d ? ", " : "", x->dims[d]);
+  fprintf(f, "%s}\n", x->ndims ? "" : "1");
+  if (x->q.nscale == 1) {
+    fprintf(f, "#define %s_%s%d_SCALE %.9gf\n", e->U, K, i, (double)x->q.scale[0]);
+    fprintf(f, "#define %s_%s%d_ZERO_POINT (%" PRId64 ")\n", e->U, K, i,
+            x->q.zero_point ? x->q.zero_point[0] : 0);
+  }
+  const Buffer *b = buffer_of(e, t);
+  if (e->o->io_in_workspace && !b->external && !b->persistent)
+    fprintf(f, "#define %s_%s%d_OFFSET %zu /* in pool %s */\n", e->U, K, i,
+            b->offset, e->p->pools[b->pool].name);
+}
+
+static const char *ws_params(const Emit *e) {
+  const char *s = e->p->npools == 1
+                      ? "void *workspace"
+                      : arena_printf("const struct %s_pools *pools", e->P);
+  if (e->p->persistent_bytes)
+    s = arena_printf("%s, void *persistent", s);
+  return s;
+}
+
+static void emit_header(Emit *e) {
+  const Graph *g = e->g;
+  const Plan *p = e->p;
+  const char *name = arena_printf("%s.h", e->P);
+  FILE *f = open_out(e, name);
+  fprintf(f,
+          "/*\n"
+          " * %s - the interface of model %s, generated by tinyaot.\n"
+          " * Do not edit: regenerate with `tinyaot compile`.\n"
+          " *\n"
+          " * Call %s_run() with pointers to the inputs and outputs and a\n"
+          " * workspace of %s_WORKSPACE_SIZE bytes aligned to\n"
+          " * %s_WORKSPACE_ALIGN.  It returns 0 (TA_OK) or the first\n"
+          " * kernel's error status.  Nothing is allocated; the workspace\n"
+          " * holds every intermediate tensor and the kernels' scratch, and\n"
+          " * its content between calls does not matter%s.\n"
+          " */\n",
+          name, comment_safe(e->o->model), e->P, e->U, e->U,
+          p->persistent_bytes ? " (the persistent area does)" : "");
+  fprintf(f, "#ifndef %s_H\n#define %s_H\n\n#include <stdint.h>\n\n", e->U,
+          e->U);
+  fprintf(f, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
+  fprintf(f, "/* Memory the caller provides (bytes). */\n");
+  fprintf(f, "#define %s_WORKSPACE_SIZE %zu\n", e->U, workspace_size(p));
+  fprintf(f, "#define %s_WORKSPACE_ALIGN %zu\n", e->U, workspace_align(p));
+  if (p->npools > 1)
+    for (int i = 0; i < p->npools; i++)
+      fprintf(f, "#define %s_POOL_%s_SIZE %zu\n", e->U, upper(p->pools[i].name),
+              p->pools[i].used);
+  if (p->persistent_bytes)
+    fprintf(f,
+            "#define %s_PERSISTENT_SIZE %zu /* model state, kept between "
+            "calls */\n",
+            e->U, p->persistent_bytes);
+  size_t io = 0;
+  for (int i = 0; i < g->ninputs + g->noutputs; i++) {
+    int t = i < g->ninputs ? g->inputs[i] : g->outputs[i - g->ninputs];
+    if (buffer_of(e, t)->external)
+      io += tensor_bytes(&g->tensors[t]);
+  }
+  fprintf(f,
+          "/* Inputs and outputs outside the workspace: %zu bytes. */\n"
+          "#define %s_IO_SIZE %zu\n\n",
+          io, e->U, io);
+  fprintf(f, "#define %s_NUM_INPUTS %d\n#define %s_NUM_OUTPUTS %d\n\n", e->U,
+          g->ninputs, e->U, g->noutputs);
+  for (int i = 0; i < g->ninputs; i++)
+    put_io_macros(f, e, "input", i, g->inputs[i]);
+  for (int i = 0; i < g->noutputs; i++)
+    put_io_macros(f, e, "output", i, g->outputs[i]);
+
+  fprintf(f, "\nstruct %s_inputs {\n", e->P);
+  for (int i = 0; i < g->ninputs; i++)
+    fprintf(f, "  const %s *%s; /* %s bytes */\n",
+            ctype_of(g->tensors[g->inputs[i]].dtype), e->in_name[i],
+            arena_printf("%s_INPUT%d_SIZE", e->U, i));
+  fprintf(f, "};\n\nstruct %s_outputs {\n", e->P);
+  for (int i = 0; i < g->noutputs; i++)
+    fprintf(f, "  %s *%s; /* %s bytes */\n",
+            ctype_of(g->tensors[g->outputs[i]].dtype), e->out_name[i],
+            arena_printf("%s_OUTPUT%d_SIZE", e->U, i));
+  fprintf(f, "};\n\n");
+  if (p->npools > 1) {
+    fprintf(f, "/* One region per memory pool, each aligned to %s_WORKSPACE_ALIGN. */\n", e->U);
+    fprintf(f, "struct %s_pools {\n", e->P);
+    for (int i = 0; i < p->npools; i++)
+      fprintf(f, "  void *%s; /* %s_POOL_%s_SIZE bytes */\n", p->pools[i].name,
+              e->U, upper(p->pools[i].name));
+    fprintf(f, "};\n\n");
+  }
+  fprintf(f, "/* Runs the model once.  Returns 0 or the first error status. */\n");
+  fprintf(f, "int %s_run(const struct %s_inputs *inputs, struct %s_outputs *outputs,\n"
+             "    %s);\n",
+          e->P, e->P, e->P, ws_params(e));
+  if (p->persistent_bytes)
+    fprintf(f,
+            "\n/* Resets the model state (real value 0) in the persistent area:\n"
+            " * call once before the first %s_run(). */\n"
+            "void %s_reset(void *persistent);\n",
+            e->P, e->P);
+  if (e->o->io_in_workspace)
+    fprintf(f,
+            "\n/* Points every input and output at its planned place in the\n"
+            " * workspace (inputs and outputs were planned inside it): write\n"
+            " * the inputs there, call %s_run(), read the outputs there. */\n"
+            "void %s_io(%s, struct %s_inputs *inputs,\n"
+            "    struct %s_outputs *outputs);\n",
+            e->P, e->P,
+            e->p->npools == 1 ? "void *workspace"
+                              : arena_printf("const struct %s_pools *pools", e->P),
+            e->P, e->P);
+  fprintf(f, "\n#ifdef __cplusplus\n}\n#endif\n\n#endif /* %s_H */\n", e->U);
+  close_out(e, f, name);
+}
+
+/* ------------------------------------------------------------ <p>.c */
+
+/* Prints "<head><items joined by ", "><tail>", breaking lines before
+ * column 80 with `indent` at the start of each continuation line.  An
+ * item starting with "->" is joined by a space instead. */
+static void put_wrapped(FILE *f, const char *head, const char **items, int n,
+                        const char *tail, const char *indent) {
+  size_t col = strlen(head);
+  fputs(head, f);
+  for (int k = 0; k < n; k++) {
+    bool arrow = items[k][0] == '-' && items[k][1] == '>';
+    const char *sep = !k ? "" : arrow ? " " : ", ";
+    size_t need = strlen(items[k]) + strlen(sep) + (k + 1 == n ? strlen(tail) : 1);
+    if (k > 0 && col + need > 79) {
+      fprintf(f, "%s\n%s", arrow ? "" : ",", indent);
+      col = strlen(indent);
+      sep = "";
+    }
+    fputs(sep, f);
+    fputs(items[k], f);
+    col += strlen(sep) + strlen(items[k]);
+  }
+  fputs(tail, f);
+}
+
+static void put_op_comment(FILE *f, const Emit *e, int i) {
+  const Graph *g = e->g;
+  const Op *op = &g->ops[i];
+  const char **items = arena_array((size_t)(op->ninputs + op->noutputs) + 1,
+                                   sizeof(char *));
+  int n = 0;
+  for (int k = 0; k < op->ninputs; k++) {
+    int t = op->inputs[k];
+    if (t < 0)
+      continue;
+    const Tensor *x = &g->tensors[t];
+    items[n++] = arena_printf("t%d %s%s", t, shape_str(x), is_const(x) ? " const" : "");
+  }
+  for (int k = 0; k < op->noutputs; k++) {
+    const char *s = arena_printf("t%d %s", op->outputs[k],
+                                 shape_str(&g->tensors[op->outputs[k]]));
+    items[n++] = k == 0 ? arena_printf("-> %s", s) : s;
+  }
+  const Lowered *l = op_lowered(op);
+  put_wrapped(f, arena_printf("  /* op %d: %s ", i, op_display_name(g, i)), items,
+              n, l->kernel ? " */\n" : " (a view: no call) */\n", "     ");
+}
+
+static bool op_writes(const Op *op, int t) {
+  for (int k = 0; k < op->noutputs; k++)
+    if (op->outputs[k] == t)
+      return true;
+  return false;
+}
+
+static const char *arg_text(Emit *e, int i, const Lowered *l,
+                            const KernelArg *a) {
+  const Op *op = &e->g->ops[i];
+  switch (a->kind) {
+  case ARG_TENSOR:
+    return tensor_addr(e, a->index, op_writes(op, a->index));
+  case ARG_SCRATCH:
+    if (op->scratch_buffer < 0)
+      return "NULL";
+    return arena_printf("(void *)%s", buffer_addr(e, &e->p->bufs[op->scratch_buffer]));
+  case ARG_CONST: {
+    const ConstObj *c = &l->consts[a->index];
+    return arena_printf("%s%s", c->init ? "&" : "", const_symbol(e, i, c));
+  }
+  case ARG_NULL:
+    return "NULL";
+  case ARG_INT:
+    if (a->value == INT32_MIN)
+      return "(-2147483647 - 1)";
+    return arena_printf("%" PRId64, a->value);
+  }
+  unreachable();
+}
+
+/* The tensor hook after op i: every tensor it produces. */
+static void put_hooks(FILE *f, Emit *e, const Op *op) {
+  for (int k = 0; k < op->noutputs; k++) {
+    int t = op->outputs[k];
+    fprintf(f, "  %s_TENSOR(%d, %s, %zu);\n", e->U, t, tensor_addr(e, t, false),
+            tensor_bytes(&e->g->tensors[t]));
+  }
+}
+
+static const int *schedule(const Plan *p, const Graph *g, int *n) {
+  if (p->order && p->norder) {
+    *n = p->norder;
+    return p->order;
+  }
+  int *o = arena_array((size_t)g->nops, sizeof(int));
+  for (int i = 0; i < g->nops; i++)
+    o[i] = i;
+  *n = g->nops;
+  return o;
+}
+
+static void emit_runner(Emit *e) {
+  const Graph *g = e->g;
+  const Plan *p = e->p;
+  const char *name = arena_printf("%s.c", e->P);
+
+  /* The body first (it marks what the declarations need). */
+  char *body = NULL;
+  size_t body_len = 0;
+  bool uses_copy = false;
+  FILE *b = open_memstream(&body, &body_len);
+  if (!b)
+    die("open_memstream failed");
+  for (int i = 0; i < g->ninputs; i++)
+    fprintf(b, "  %s_TENSOR(%d, inputs->%s, %zu);\n", e->U, g->inputs[i],
+            e->in_name[i], tensor_bytes(&g->tensors[g->inputs[i]]));
+  int n;
+  const int *order = schedule(p, g, &n);
+  for (int s = 0; s < n; s++) {
+    int i = order[s];
+    const Op *op = &g->ops[i];
+    const Lowered *l = op_lowered(op);
+    fputc('\n', b);
+    put_op_comment(b, e, i);
+    if (l->kernel) {
+      const char *fn = l->kernel;
+      if (fn[0] == '@') { /* a helper defined in the runner itself */
+        if (strcmp(fn, "@copy"))
+          die("unknown local helper %s", fn);
+        uses_copy = true;
+        fn = arena_printf("%s_copy", e->P);
+      }
+      const char **args = arena_array((size_t)l->nargs + 1, sizeof(char *));
+      for (int k = 0; k < l->nargs; k++)
+        args[k] = arg_text(e, i, l, &l->args[k]);
+      put_wrapped(b, arena_printf("  st = %s(", fn), args, l->nargs, ");\n",
+                  "      ");
+      fprintf(b, "  if (st != TA_OK)\n    return st;\n");
+    }
+    put_hooks(b, e, op);
+  }
+  fclose(b);
+
+  FILE *f = open_out(e, name);
+  fprintf(f,
+          "/*\n"
+          " * %s - the runner of model %s, generated by tinyaot.\n"
+          " * Do not edit: regenerate with `tinyaot compile`.\n"
+          " *\n"
+          " * One kernel call per op in schedule order; every tensor lives at\n"
+          " * the offset the memory plan (%s_plan.json) gave it.\n"
+          " */\n",
+          name, comment_safe(e->o->model), e->P);
+  fprintf(f, "#include \"%s.h\"\n\n#include <float.h>\n#include <stddef.h>\n\n#include \"ta_kernels.h\"\n\n", e->P);
+  fprintf(f,
+          "/* Define %s_TENSOR_HOOK to a function name to see every tensor\n"
+          " * right after it is produced: void hook(int tensor_index,\n"
+          " * const void *data, size_t bytes).  Without it the calls vanish. */\n"
+          "#ifdef %s_TENSOR_HOOK\n"
+          "void %s_TENSOR_HOOK(int tensor, const void *data, size_t bytes);\n"
+          "#define %s_TENSOR(t, data, bytes) %s_TENSOR_HOOK(t, data, bytes)\n"
+          "#else\n"
+          "#define %s_TENSOR(t, data, bytes) ((void)0)\n"
+          "#endif\n\n",
+          e->U, e->U, e->U, e->U, e->U, e->U);
+
+  /* Weights and host-computed arrays live in <p>_weights.c. */
+  bool any = false;
+  for (int t = 0; t < g->ntensors; t++) {
+    if (!e->const_used[t])
+      continue;
+    if (!any)
+      fprintf(f, "/* Constants, in %s_weights.c. */\n", e->P);
+    any = true;
+    const Tensor *x = &g->tensors[t];
+    fprintf(f, "extern const %s %s_t%d[%zu];\n", ctype_of(x->dtype), e->P, t,
+            tensor_bytes(x) / elem_size(x->dtype));
+  }
+  for (int s = 0; s < n; s++) {
+    int i = order[s];
+    const Lowered *l = op_lowered(&g->ops[i]);
+    for (int c = 0; c < l->nconsts; c++) {
+      const ConstObj *k = &l->consts[c];
+      if (k->init)
+        continue;
+      if (!any)
+        fprintf(f, "/* Constants, in %s_weights.c. */\n", e->P);
+      any = true;
+      fprintf(f, "extern const %s %s[%zu];\n", ctype_of(k->dtype),
+              const_symbol(e, i, k), k->count ? k->count : 1);
+    }
+  }
+  if (any)
+    fputc('\n', f);
+  /* Parameter structs. */
+  any = false;
+  for (int s = 0; s < n; s++) {
+    int i = order[s];
+    const Lowered *l = op_lowered(&g->ops[i]);
+    for (int c = 0; c < l->nconsts; c++) {
+      const ConstObj *k = &l->consts[c];
+      if (!k->init)
+        continue;
+      if (!any)
+        fprintf(f, "/* Kernel parameters, computed by the compiler. */\n");
+      any = true;
+      fprintf(f, "static const %s %s = %s;\n", k->ctype, const_symbol(e, i, k),
+              expand_init(e, i, l, k->init));
+    }
+  }
+  if (any)
+    fputc('\n', f);
+
+  if (uses_copy)
+    fprintf(f,
+            "/* A copy the memory plan could not avoid (RESHAPE and the like). */\n"
+            "static ta_status %s_copy(size_t bytes, const void *in, void *out) {\n"
+            "  const uint8_t *s = (const uint8_t *)in;\n"
+            "  uint8_t *d = (uint8_t *)out;\n"
+            "  size_t i;\n"
+            "  for (i = 0; i < bytes; i++)\n"
+            "    d[i] = s[i];\n"
+            "  return TA_OK;\n"
+            "}\n\n",
+            e->P);
+  fprintf(f, "int %s_run(const struct %s_inputs *inputs, struct %s_outputs *outputs,\n"
+             "    %s) {\n",
+          e->P, e->P, e->P, ws_params(e));
+  if (p->npools == 1) {
+    if (e->uses_ws)
+      fprintf(f, "  uint8_t *ws = (uint8_t *)workspace;\n");
+    else
+      fprintf(f, "  (void)workspace;\n");
+  } else {
+    for (int i = 0; i < p->npools; i++)
+      fprintf(f, "  uint8_t *%s = (uint8_t *)pools->%s;\n", pool_base(e, i),
+              p->pools[i].name);
+    for (int i = 0; i < p->npools; i++)
+      fprintf(f, "  (void)%s;\n", pool_base(e, i));
+  }
+  if (p->persistent_bytes) {
+    if (e->uses_ps)
+      fprintf(f, "  uint8_t *ps = (uint8_t *)persistent;\n");
+    else
+      fprintf(f, "  (void)persistent;\n");
+  }
+  fprintf(f, "  ta_status st = TA_OK;\n\n  (void)inputs;\n  (void)outputs;\n");
+  fwrite(body, 1, body_len, f);
+  free(body);
+  fprintf(f, "  (void)st;\n  return TA_OK;\n}\n");
+
+  if (p->persistent_bytes) {
+    fprintf(f, "\nvoid %s_reset(void *persistent) {\n", e->P);
+    fprintf(f, "  uint8_t *ps = (uint8_t *)persistent;\n  size_t i;\n\n");
+    fprintf(f, "  for (i = 0; i < %zu; i++)\n    ps[i] = 0;\n", p->persistent_bytes);
+    for (int i = 0; i < p->nbufs; i++) {
+      const Buffer *bf = &p->bufs[i];
+      if (!bf->persistent || !bf->ntensors)
+        continue;
+      const Tensor *x = &g->tensors[bf->tensors[0]];
+      int64_t zp = x->q.nscale && x->q.zero_point ? x->q.zero_point[0] : 0;
+      if (x->dtype == DT_INT8 && zp != 0)
+        fprintf(f,
+                "  for (i = 0; i < %zu; i++) /* t%d: zero point */\n"
+                "    ps[%zu + i] = (uint8_t)(int8_t)%" PRId64 ";\n",
+                tensor_bytes(x), bf->tensors[0], bf->offset, zp);
+    }
+    fprintf(f, "}\n");
+  }
+
+  if (e->o->io_in_workspace) {
+    fprintf(f, "\nvoid %s_io(%s, struct %s_inputs *inputs,\n"
+               "    struct %s_outputs *outputs) {\n",
+            e->P,
+            p->npools == 1 ? "void *workspace"
+                           : arena_printf("const struct %s_pools *pools", e->P),
+            e->P, e->P);
+    if (p->npools == 1)
+      fprintf(f, "  uint8_t *ws = (uint8_t *)workspace;\n");
+    else
+      for (int i = 0; i < p->npools; i++)
+        fprintf(f, "  uint8_t *%s = (uint8_t *)pools->%s;\n", pool_base(e, i),
+                p->pools[i].name);
+    fprintf(f, "  (void)inputs;\n  (void)outputs;\n");
+    if (p->npools == 1)
+      fprintf(f, "  (void)ws;\n");
+    else
+      for (int i = 0; i < p->npools; i++)
+        fprintf(f, "  (void)%s;\n", pool_base(e, i));
+    for (int k = 0; k < g->ninputs + g->noutputs; k++) {
+      bool in = k < g->ninputs;
+      int t = in ? g->inputs[k] : g->outputs[k - g->ninputs];
+      const Buffer *bf = buffer_of(e, t);
+      if (bf->external || bf->persistent)
+        continue;
+      fprintf(f, "  %s->%s = (%s%s *)(%s + %zu);\n", in ? "inputs" : "outputs",
+              in ? e->in_name[k] : e->out_name[k - g->ninputs],
+              in ? "const " : "", ctype_of(g->tensors[t].dtype),
+              pool_base(e, bf->pool), bf->offset);
+    }
+    fprintf(f, "}\n");
+  }
+  close_out(e, f, name);
+}
+
+/* ------------------------------------------------------ <p>_weights.c */
+
+static void emit_weights(Emit *e) {
+  const Graph *g = e->g;
+  const char *name = arena_printf("%s_weights.c", e->P);
+  FILE *f = open_out(e, name);
+  fprintf(f,
+          "/*\n"
+          " * %s - the constants of model %s, generated by tinyaot.\n"
+          " * Do not edit: regenerate with `tinyaot compile`.\n"
+          " *\n"
+          " * The model's weights the runner reads, and the arrays the\n"
+          " * compiler computed (requantization multipliers and shifts, folded\n"
+          " * biases).  Define %s_WEIGHT_ATTR to place them (for example in a\n"
+          " * flash section); by default they are aligned to 16 bytes.\n"
+          " */\n"
+          "#include <stdint.h>\n\n"
+          "#ifndef %s_WEIGHT_ATTR\n"
+          "#if defined(__GNUC__) || defined(__clang__)\n"
+          "#define %s_WEIGHT_ATTR __attribute__((aligned(16)))\n"
+          "#else\n"
+          "#define %s_WEIGHT_ATTR\n"
+          "#endif\n"
+          "#endif\n\n",
+          name, comment_safe(e->o->model), e->U, e->U, e->U, e->U);
+  /* Declarations first: each definition then has a prior declaration
+   * (-Wmissing-variable-declarations). */
+  for (int t = 0; t < g->ntensors; t++) {
+    if (!e->const_used[t])
+      continue;
+    const Tensor *x = &g->tensors[t];
+    fprintf(f, "extern const %s %s_t%d[%zu];\n", ctype_of(x->dtype), e->P, t,
+            tensor_bytes(x) / elem_size(x->dtype));
+  }
+  int n;
+  const int *order = schedule(e->p, g, &n);
+  for (int s = 0; s < n; s++) {
+    int i = order[s];
+    const Lowered *l = op_lowered(&g->ops[i]);
+    for (int c = 0; c < l->nconsts; c++)
+      if (!l->consts[c].init)
+        fprintf(f, "extern const %s %s[%zu];\n", ctype_of(l->consts[c].dtype),
+                const_symbol(e, i, &l->consts[c]),
+                l->consts[c].count ? l->consts[c].count : 1);
+  }
+  fputc('\n', f);
+  for (int t = 0; t < g->ntensors; t++) {
+    if (!e->const_used[t])
+      continue;
+    const Tensor *x = &g->tensors[t];
+    size_t bytes = tensor_bytes(x);
+    if (x->ndata < bytes)
+      error_at(g, x->producer, "constant tensor %d holds %zu bytes, needs %zu",
+               t, x->ndata, bytes);
+    fprintf(f, "/* t%d \"%s\" %s */\n", t, comment_safe(x->name), shape_str(x));
+    put_array(f, e, arena_printf("%s_t%d", e->P, t), x->dtype, x->data,
+              bytes / elem_size(x->dtype));
+  }
+  for (int s = 0; s < n; s++) {
+    int i = order[s];
+    const Lowered *l = op_lowered(&g->ops[i]);
+    for (int c = 0; c < l->nconsts; c++) {
+      const ConstObj *k = &l->consts[c];
+      if (k->init)
+        continue;
+      fprintf(f, "/* op %d (%s): %s */\n", i, op_display_name(g, i), k->name);
+      put_array(f, e, const_symbol(e, i, k), k->dtype, k->data, k->count);
+    }
+  }
+  close_out(e, f, name);
+}
+
+/* ------------------------------------------------------ <p>_plan.json */
+
+static void emit_plan_json(Emit *e) {
+  const char *name = arena_printf("%s_plan.json", e->P);
+  FILE *f = open_out(e, name);
+  /* The planner's own JSON, naming the model by its file name only, so
+   * that the folder does not depend on where the model was. */
+  Graph named = *e->g;
+  named.path = e->o->model;
+  print_plan_json(f, &named, e->p);
+  close_out(e, f, name);
+}
+
+/* ------------------------------------------------------------ runtime */
+
+static bool is_ident(char c) { return isalnum((unsigned char)c) || c == '_'; }
+
+/* Does `text` define function `fn` (a line at column 0, not a
+ * declaration, where `fn(` appears)? */
+static bool defines(const char *text, const char *fn) {
+  size_t n = strlen(fn);
+  for (const char *line = text; *line;) {
+    const char *end = strchr(line, '\n');
+    if (!end)
+      end = line + strlen(line);
+    if (!isspace((unsigned char)*line) && *line != '#' && *line != '/' &&
+        *line != '*' && strncmp(line, "static ", 7)) {
+      const char *last = end;
+      while (last > line && isspace((unsigned char)last[-1]))
+        last--;
+      bool decl = last > line && last[-1] == ';';
+      for (const char *s = line; !decl && s + n <= end; s++) {
+        if (strncmp(s, fn, n) || (s > line && is_ident(s[-1])) ||
+            is_ident(s[n]))
+          continue;
+        const char *q = s + n;
+        while (q < end && *q == ' ')
+          q++;
+        if (q < end && *q == '(')
+          return true;
+      }
+    }
+    line = *end ? end + 1 : end;
+  }
+  return false;
+}
+
+/* Picks the runtime files the runner needs: every header, and the .c
+ * files defining the kernels it calls and, transitively, the ta_*
+ * functions those call.  Marks them in `need`. */
+static void select_runtime(const Emit *e, bool *need) {
+  const char **work = arena_array(4096, sizeof(char *));
+  int nwork = 0;
+  const Graph *g = e->g;
+  for (int i = 0; i < g->nops; i++) {
+    const Lowered *l = op_lowered(&g->ops[i]);
+    if (l->kernel && l->kernel[0] != '@' && nwork < 4096)
+      work[nwork++] = l->kernel;
+  }
+  for (int i = 0; i < nruntime_files; i++) {
+    size_t n = strlen(runtime_files[i].path);
+    need[i] = n > 2 && !strcmp(runtime_files[i].path + n - 2, ".h");
+  }
+  const char **seen = arena_array(4096, sizeof(char *));
+  int nseen = 0;
+  while (nwork > 0) {
+    const char *fn = work[--nwork];
+    bool done = false;
+    for (int k = 0; k < nseen && !done; k++)
+      done = !strcmp(seen[k], fn);
+    if (done || nseen >= 4096)
+      continue;
+    seen[nseen++] = fn;
+    int file = -1;
+    for (int i = 0; i < nruntime_files && file < 0; i++) {
+      size_t n = strlen(runtime_files[i].path);
+      if (n > 2 && !strcmp(runtime_files[i].path + n - 2, ".c") &&
+          defines(runtime_files[i].text, fn))
+        file = i;
+    }
+    if (file < 0)
+      continue; /* a type or macro, or a function defined in a header */
+    if (need[file])
+      continue;
+    need[file] = true;
+    /* Every ta_* identifier the file mentions may be a function it calls. */
+    for (const char *s = runtime_files[file].text; *s; s++) {
+      if ((s > runtime_files[file].text && is_ident(s[-1])) ||
+          strncmp(s, "ta_", 3))
+        continue;
+      size_t k = 3;
+      while (is_ident(s[k]))
+        k++;
+      if (nwork < 4096)
+        work[nwork++] = arena_printf("%.*s", (int)k, s);
+      s += k - 1;
+    }
+  }
+  for (int i = 0; i < g->nops; i++) {
+    const Lowered *l = op_lowered(&g->ops[i]);
+    if (!l->kernel || l->kernel[0] == '@')
+      continue;
+    bool found = false;
+    for (int f = 0; f < nruntime_files && !found; f++)
+      found = need[f] && defines(runtime_files[f].text, l->kernel);
+    if (!found)
+      die("kernel %s is in no runtime file", l->kernel);
+  }
+}
+
+static void emit_runtime(Emit *e, const bool *need) {
+  for (int i = 0; i < nruntime_files; i++) {
+    if (!need[i])
+      continue;
+    const char *path = runtime_files[i].path;
+    const char *slash = strrchr(path, '/');
+    make_dirs(arena_printf("%s/%.*s", e->dir, (int)(slash - path), path));
+    FILE *f = open_out(e, path);
+    fputs(runtime_files[i].text, f);
+    close_out(e, f, path);
+  }
+}
+
+/* ------------------------------------------------- build descriptions */
+
+static void emit_makefile(Emit *e, const char **src, int nsrc) {
+  const char *name = arena_printf("%s.mk", e->P);
+  FILE *f = open_out(e, name);
+  const char *U = e->U;
+  fprintf(f,
+          "# %s - builds model %s into the static library lib%s.a.\n"
+          "# Generated by tinyaot.  Do not edit.\n"
+          "#\n"
+          "#   on its own:   make -f DIR/%s [CC=...] [CFLAGS=...]\n"
+          "#                 -> DIR/build/lib%s.a\n"
+          "#   from a Makefile:\n"
+          "#     include DIR/%s\n"
+          "#     app: app.o $(%s_LIB)        # link lib%s.a\n"
+          "#     app.o: CFLAGS += $(%s_INCLUDES)  # -I for %s.h\n"
+          "#\n"
+          "# Several models: include each fragment and link each library;\n"
+          "# their runtime files are identical, the linker takes each\n"
+          "# kernel once.  %s_BUILD sets where objects go.\n\n",
+          name, comment_safe(e->o->model), e->P, name, e->P, name, U, e->P, U,
+          e->P, U);
+  fprintf(f, "%s_SAVED_GOAL := $(.DEFAULT_GOAL)\n", U);
+  fprintf(f, "%s_DIR := $(patsubst %%/,%%,$(dir $(lastword $(MAKEFILE_LIST))))\n", U);
+  fprintf(f, "%s_BUILD ?= $(%s_DIR)/build\n", U, U);
+  fprintf(f, "%s_INCLUDES := -I$(%s_DIR) -I$(%s_DIR)/runtime/include\n", U, U, U);
+  fprintf(f, "%s_SRCS :=", U);
+  for (int i = 0; i < nsrc; i++)
+    fprintf(f, " \\\n  %s", src[i]);
+  fprintf(f, "\n%s_OBJS := $(addprefix $(%s_BUILD)/,$(%s_SRCS:.c=.o))\n", U, U, U);
+  fprintf(f, "%s_LIB := $(%s_BUILD)/lib%s.a\n\n", U, U, e->P);
+  fprintf(f, ".PHONY: %s\n%s: $(%s_LIB)\n\n", e->P, e->P, U);
+  fprintf(f, "$(%s_LIB): $(%s_OBJS)\n\t$(AR) rcs $@ $^\n\n", U, U);
+  fprintf(f,
+          "$(%s_BUILD)/%%.o: $(%s_DIR)/%%.c\n"
+          "\t@mkdir -p $(dir $@)\n"
+          "\t$(CC) $(CFLAGS) $(%s_INCLUDES) -c -o $@ $<\n\n",
+          U, U, U);
+  fprintf(f, "ifneq ($(words $(MAKEFILE_LIST)),1)\n"
+             ".DEFAULT_GOAL := $(%s_SAVED_GOAL)\nendif\n", U);
+  close_out(e, f, name);
+}
+
+static void emit_cmake(Emit *e, const char **src, int nsrc) {
+  FILE *f = open_out(e, "CMakeLists.txt");
+  fprintf(f,
+          "# Builds model %s into the static library %s.  Generated by\n"
+          "# tinyaot; do not edit.  Use: add_subdirectory(DIR) and\n"
+          "# target_link_libraries(app PRIVATE %s).  Several models: one\n"
+          "# add_subdirectory per folder; the libraries link together.\n"
+          "cmake_minimum_required(VERSION 3.5)\n"
+          "project(%s C)\n\n"
+          "add_library(%s STATIC",
+          comment_safe(e->o->model), e->P, e->P, e->P, e->P);
+  for (int i = 0; i < nsrc; i++)
+    fprintf(f, "\n  %s", src[i]);
+  fprintf(f, ")\n"
+             "target_include_directories(%s PUBLIC\n"
+             "  ${CMAKE_CURRENT_SOURCE_DIR}\n"
+             "  ${CMAKE_CURRENT_SOURCE_DIR}/runtime/include)\n"
+             "set_target_properties(%s PROPERTIES C_STANDARD 99 C_STANDARD_REQUIRED ON)\n",
+          e->P, e->P);
+  close_out(e, f, "CMakeLists.txt");
+}
+
+/* ------------------------------------------------------------- emit */
+
+EmitResult emit(const Graph *g, const Plan *p, const EmitOptions *o,
+                const char *dir) {
+  Emit e = {.g = g, .p = p, .o = o, .dir = dir, .P = o->prefix,
+            .U = upper(o->prefix)};
+  if (p->npools < 1)
+    die("plan has no pool");
+  for (int i = 0; i < g->nops; i++)
+    if (!g->ops[i].lowered)
+      die("op %d was not lowered", i);
+  make_dirs(dir);
+
+  e.in_name = arena_array((size_t)g->ninputs + 1, sizeof(char *));
+  e.out_name = arena_array((size_t)g->noutputs + 1, sizeof(char *));
+  const char **taken = arena_array((size_t)(g->ninputs + g->noutputs) + 1,
+                                   sizeof(char *));
+  int ntaken = 0;
+  for (int i = 0; i < g->ninputs; i++) {
+    e.in_name[i] = member_name(g->tensors[g->inputs[i]].name, "input", i,
+                               taken, ntaken);
+    taken[ntaken++] = e.in_name[i];
+  }
+  ntaken = 0; /* inputs and outputs are separate structs */
+  for (int i = 0; i < g->noutputs; i++) {
+    e.out_name[i] = member_name(g->tensors[g->outputs[i]].name, "output", i,
+                                taken, ntaken);
+    taken[ntaken++] = e.out_name[i];
+  }
+  e.const_used = arena_array((size_t)g->ntensors + 1, sizeof(bool));
+  find_io_buffers(&e);
+
+  emit_runner(&e); /* first: it marks the constants in use */
+  emit_header(&e);
+  emit_weights(&e);
+  emit_plan_json(&e);
+
+  bool *need = arena_array((size_t)nruntime_files + 1, sizeof(bool));
+  select_runtime(&e, need);
+  emit_runtime(&e, need);
+
+  const char **src = arena_array((size_t)nruntime_files + 2, sizeof(char *));
+  int nsrc = 0;
+  src[nsrc++] = arena_printf("%s.c", e.P);
+  src[nsrc++] = arena_printf("%s_weights.c", e.P);
+  for (int i = 0; i < nruntime_files; i++) {
+    size_t n = strlen(runtime_files[i].path);
+    if (need[i] && !strcmp(runtime_files[i].path + n - 2, ".c"))
+      src[nsrc++] = runtime_files[i].path;
+  }
+  emit_makefile(&e, src, nsrc);
+  emit_cmake(&e, src, nsrc);
+  return (EmitResult){.sources = src, .nsources = nsrc,
+                      .in_names = e.in_name, .out_names = e.out_name};
+}

@@ -1,0 +1,757 @@
+/*
+ * lower.c - picks a kernel for every op and computes, on the host,
+ * everything the kernel needs that does not depend on the input.
+ *
+ * Needs: a verified graph after mark_views() (a tensor with view_of >= 0
+ * shares its base's bytes, so the op producing it needs no call).
+ * Guarantees: every op has a Lowered record (Op.lowered): the kernel's
+ * name and its arguments in order - tensors, the op's scratch, and
+ * constant objects computed here (parameter structs with requantization
+ * multipliers and shifts, activation ranges, padding, folded biases,
+ * softmax parameters; per-channel arrays); Op.scratch_bytes is what the
+ * kernel's own <kernel>_scratch_size() asks for (the runtime is linked
+ * into the compiler: one source of truth).  An op, or a combination of
+ * dtypes, no kernel handles -> error_at() naming it.
+ *
+ * One lowering function per op kind, found in one table (lowerings[]).
+ * The arithmetic that turns scales into multipliers lives in quant.c,
+ * which follows TFLite Micro's Prepare steps.  Parameter structs are
+ * filled here as host structs (the scratch queries read them) and
+ * printed as designated initializers, so both see the same numbers.
+ */
+#include "tinyaot.h"
+
+#include <float.h>
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "ta_kernels.h"
+
+typedef struct {
+  Graph *g;
+  Op *op;
+  const LowerOptions *o;
+  Lowered *l;
+  int argcap, constcap;
+} Lower;
+
+typedef void LowerFn(Lower *L);
+
+/* -------------------------------------------------------- the record */
+
+static void add_arg(Lower *L, ArgKind kind, int index, int64_t value) {
+  Lowered *l = L->l;
+  if (l->nargs == L->argcap) {
+    int cap = L->argcap ? 2 * L->argcap : 16;
+    KernelArg *a = arena_array((size_t)cap, sizeof *a);
+    if (l->nargs)
+      memcpy(a, l->args, (size_t)l->nargs * sizeof *a);
+    l->args = a;
+    L->argcap = cap;
+  }
+  l->args[l->nargs++] = (KernelArg){.kind = kind, .index = index, .value = value};
+}
+
+static void arg_tensor(Lower *L, int t) { add_arg(L, ARG_TENSOR, t, 0); }
+static void arg_scratch(Lower *L) { add_arg(L, ARG_SCRATCH, -1, 0); }
+
+static int add_const(Lower *L, ConstObj c) {
+  Lowered *l = L->l;
+  if (l->nconsts == L->constcap) {
+    int cap = L->constcap ? 2 * L->constcap : 8;
+    ConstObj *a = arena_array((size_t)cap, sizeof *a);
+    if (l->nconsts)
+      memcpy(a, l->consts, (size_t)l->nconsts * sizeof *a);
+    l->consts = a;
+    L->constcap = cap;
+  }
+  l->consts[l->nconsts] = c;
+  return l->nconsts++;
+}
+
+/* A parameter struct, passed as &obj when `pass`. */
+static void const_struct(Lower *L, const char *name, const char *ctype,
+                         const char *init, bool pass) {
+  int i = add_const(L, (ConstObj){.name = name, .ctype = ctype, .init = init});
+  if (pass)
+    add_arg(L, ARG_CONST, i, 0);
+}
+
+/* An int32 array (copied), passed when `pass`. */
+static void const_i32(Lower *L, const char *name, const int32_t *v, size_t n,
+                      bool pass) {
+  int32_t *copy = arena_array(n ? n : 1, sizeof(int32_t));
+  if (n)
+    memcpy(copy, v, n * sizeof(int32_t));
+  int i = add_const(L, (ConstObj){.name = name, .ctype = "int32_t",
+                                  .dtype = DT_INT32, .data = copy, .count = n});
+  if (pass)
+    add_arg(L, ARG_CONST, i, 0);
+}
+
+/* ------------------------------------------------------------ checks */
+
+static const char *role_names[] = {"input", "filter", "bias", "input 3",
+                                   "input 4"};
+
+static Tensor *input(Lower *L, int k) {
+  if (k >= L->op->ninputs || L->op->inputs[k] < 0)
+    error_at(L->g, L->op->index, "%s is missing",
+             k < 5 ? role_names[k] : "an input");
+  return &L->g->tensors[L->op->inputs[k]];
+}
+
+static Tensor *optional_input(Lower *L, int k) {
+  if (k >= L->op->ninputs || L->op->inputs[k] < 0)
+    return NULL;
+  return &L->g->tensors[L->op->inputs[k]];
+}
+
+static Tensor *output(Lower *L, int k) {
+  if (k >= L->op->noutputs)
+    error_at(L->g, L->op->index, "output %d is missing", k);
+  return &L->g->tensors[L->op->outputs[k]];
+}
+
+static void need_arity(Lower *L, int nin, int nout) {
+  if (L->op->ninputs < nin || L->op->noutputs != nout)
+    error_at(L->g, L->op->index, "has %d inputs and %d outputs, expected %d and %d",
+             L->op->ninputs, L->op->noutputs, nin, nout);
+}
+
+/* "int8 input, int8 filter -> int16 output" for messages. */
+static const char *dtypes_str(Lower *L) {
+  const char *s = "";
+  for (int k = 0; k < L->op->ninputs; k++)
+    if (L->op->inputs[k] >= 0)
+      s = arena_printf("%s%s%s", s, *s ? ", " : "",
+                       dtype_name(L->g->tensors[L->op->inputs[k]].dtype));
+  s = arena_printf("%s ->", s);
+  for (int k = 0; k < L->op->noutputs; k++)
+    s = arena_printf("%s %s", s, dtype_name(L->g->tensors[L->op->outputs[k]].dtype));
+  return s;
+}
+
+static TA_NORETURN void unsupported_types(Lower *L) {
+  error_at(L->g, L->op->index, "not supported for these types (%s)", dtypes_str(L));
+}
+
+static void need_const(Lower *L, const Tensor *t, const char *role) {
+  if (!is_const(t))
+    error_at(L->g, L->op->index, "a non-constant %s (tensor %d) is not supported",
+             role, t->index);
+}
+
+static float scale_of(Lower *L, const Tensor *t) {
+  if (t->q.nscale < 1)
+    error_at(L->g, L->op->index, "tensor %d (%s) is not quantized", t->index,
+             t->name);
+  return t->q.scale[0];
+}
+
+static int32_t zp_of(const Tensor *t) {
+  return t->q.nscale > 0 && t->q.zero_point ? (int32_t)t->q.zero_point[0] : 0;
+}
+
+/* Rank <= 4 shapes as ta_dims, padded with leading 1s. */
+static ta_dims dims4(Lower *L, const Tensor *t) {
+  if (t->ndims > 4)
+    error_at(L->g, L->op->index, "tensor %d has rank %d; at most 4 is supported",
+             t->index, t->ndims);
+  int32_t d[4] = {1, 1, 1, 1};
+  for (int i = 0; i < t->ndims; i++)
+    d[4 - t->ndims + i] = t->dims[i];
+  return (ta_dims){d[0], d[1], d[2], d[3]};
+}
+
+static int32_t elems32(const Tensor *t) { return (int32_t)tensor_elems(t); }
+
+/* ------------------------------------------------------- initializers */
+
+/* A float as a C literal that reads back exactly. */
+static const char *flit(float f) {
+  if (f == FLT_MAX)
+    return "FLT_MAX";
+  if (f == -FLT_MAX)
+    return "-FLT_MAX";
+  if (isnan(f) || isinf(f))
+    die("non-finite parameter");
+  char buf[64];
+  snprintf(buf, sizeof buf, "%.9g", (double)f);
+  if (!strpbrk(buf, ".e"))
+    strcat(buf, ".0");
+  return arena_printf("%sf", buf);
+}
+
+static const char *ilit(int64_t v) {
+  if (v == INT32_MIN)
+    return "(-2147483647 - 1)";
+  return arena_printf("%" PRId64, v);
+}
+
+static const char *dims_init(ta_dims d) {
+  return arena_printf("{%" PRId32 ", %" PRId32 ", %" PRId32 ", %" PRId32 "}",
+                      d.n, d.h, d.w, d.c);
+}
+
+static const char *conv_init(const ta_conv_params *p) {
+  return arena_printf(
+      "{.stride_h = %d, .stride_w = %d, .dilation_h = %d, .dilation_w = %d,\n"
+      "    .pad_h = %d, .pad_w = %d, .depth_multiplier = %d,\n"
+      "    .input_offset = %s, .output_offset = %s, .act_min = %s, .act_max = %s,\n"
+      "    .act_min_f32 = %s, .act_max_f32 = %s}",
+      (int)p->stride_h, (int)p->stride_w, (int)p->dilation_h, (int)p->dilation_w,
+      (int)p->pad_h, (int)p->pad_w, (int)p->depth_multiplier, ilit(p->input_offset),
+      ilit(p->output_offset), ilit(p->act_min), ilit(p->act_max),
+      flit(p->act_min_f32), flit(p->act_max_f32));
+}
+
+static const char *fc_init(const ta_fc_params *p) {
+  return arena_printf(
+      "{.batches = %d, .in_depth = %d, .out_depth = %d,\n"
+      "    .input_offset = %s, .filter_offset = %s, .output_offset = %s,\n"
+      "    .act_min = %s, .act_max = %s, .act_min_f32 = %s, .act_max_f32 = %s}",
+      (int)p->batches, (int)p->in_depth, (int)p->out_depth, ilit(p->input_offset),
+      ilit(p->filter_offset), ilit(p->output_offset), ilit(p->act_min),
+      ilit(p->act_max), flit(p->act_min_f32), flit(p->act_max_f32));
+}
+
+static const char *pool_init(const ta_pool_params *p) {
+  return arena_printf(
+      "{.stride_h = %d, .stride_w = %d, .filter_h = %d, .filter_w = %d,\n"
+      "    .pad_h = %d, .pad_w = %d, .act_min = %s, .act_max = %s,\n"
+      "    .act_min_f32 = %s, .act_max_f32 = %s}",
+      (int)p->stride_h, (int)p->stride_w, (int)p->filter_h, (int)p->filter_w,
+      (int)p->pad_h, (int)p->pad_w, ilit(p->act_min), ilit(p->act_max),
+      flit(p->act_min_f32), flit(p->act_max_f32));
+}
+
+static const char *quant_init(int per_channel, int rounding) {
+  return arena_printf("{@mult, @shift, %d, %s}", per_channel,
+                      rounding == TA_ROUND_SINGLE ? "TA_ROUND_SINGLE"
+                                                  : "TA_ROUND_DOUBLE");
+}
+
+static const char *i32_list(const int32_t *v, int n) {
+  const char *s = "";
+  for (int i = 0; i < n; i++)
+    s = arena_printf("%s%s%s", s, i ? ", " : "", ilit(v[i]));
+  return arena_printf("{%s}", s);
+}
+
+static const char *bcast_init(const ta_bcast *b) {
+  return arena_printf("{.ndims = %d, .shape = %s, .stride1 = %s, .stride2 = %s}",
+                      (int)b->ndims, i32_list(b->shape, b->ndims),
+                      i32_list(b->stride1, b->ndims), i32_list(b->stride2, b->ndims));
+}
+
+/* --------------------------------------------------- shared pieces */
+
+/* Activation range of an int8/int16/uint8 output, or the float one. */
+static void act_range(Lower *L, const Tensor *out, int32_t *lo, int32_t *hi,
+                      float *flo, float *fhi) {
+  Activation act = L->op->opt.activation;
+  *flo = -FLT_MAX;
+  *fhi = FLT_MAX;
+  *lo = 0;
+  *hi = 0;
+  if (out->dtype == DT_FLOAT32) {
+    if (!activation_range_float(act, flo, fhi))
+      error_at(L->g, L->op->index, "fused activation %d is not supported", (int)act);
+    return;
+  }
+  if (!activation_range_quantized(act, out->dtype, scale_of(L, out), zp_of(out), lo, hi))
+    error_at(L->g, L->op->index,
+             "fused activation %d on a %s output is not supported", (int)act,
+             dtype_name(out->dtype));
+}
+
+/* Per-channel (or per-tensor) requantization of conv-like ops: the
+ * arrays "mult" and "shift" and the struct "quant". */
+static void conv_quant(Lower *L, const Tensor *in, const Tensor *filter,
+                       const Tensor *out, int nch, int axis) {
+  int per = filter->q.nscale > 1;
+  if (filter->q.nscale < 1)
+    error_at(L->g, L->op->index, "the filter is not quantized");
+  if (per && (filter->q.nscale != nch || filter->q.axis != axis))
+    error_at(L->g, L->op->index,
+             "per-channel filter quantization has %d scales on axis %d; "
+             "expected %d on axis %d",
+             filter->q.nscale, filter->q.axis, nch, axis);
+  for (int c = 0; c < filter->q.nscale; c++)
+    if (filter->q.zero_point && filter->q.zero_point[c] != 0)
+      error_at(L->g, L->op->index,
+               "the filter's zero point is %" PRId64 " (channel %d); int8 "
+               "filters must be symmetric",
+               filter->q.zero_point[c], c);
+  int n = per ? nch : 1;
+  int32_t *mult = arena_array((size_t)n, sizeof(int32_t));
+  int32_t *shift = arena_array((size_t)n, sizeof(int32_t));
+  for (int c = 0; c < n; c++)
+    if (!conv_multiplier(scale_of(L, in), filter->q.scale[c], scale_of(L, out),
+                         L->o->rounding, &mult[c], &shift[c]))
+      error_at(L->g, L->op->index,
+               "cannot represent the requantization scale of channel %d", c);
+  const_i32(L, "mult", mult, (size_t)n, false);
+  const_i32(L, "shift", shift, (size_t)n, false);
+  const_struct(L, "quant", "ta_quant", quant_init(per, L->o->rounding), true);
+}
+
+/* ------------------------------------------------ CONV_2D, DEPTHWISE */
+
+static void conv_common(Lower *L, bool depthwise) {
+  need_arity(L, 2, 1);
+  Tensor *in = input(L, 0), *filter = input(L, 1), *bias = optional_input(L, 2);
+  Tensor *out = output(L, 0);
+  const Options *opt = &L->op->opt;
+  bool f32 = in->dtype == DT_FLOAT32 && filter->dtype == DT_FLOAT32 &&
+             out->dtype == DT_FLOAT32 && (!bias || bias->dtype == DT_FLOAT32);
+  bool s8 = in->dtype == DT_INT8 && filter->dtype == DT_INT8 &&
+            out->dtype == DT_INT8 && (!bias || bias->dtype == DT_INT32);
+  if (!f32 && !s8)
+    unsupported_types(L);
+  if (in->ndims != 4 || filter->ndims != 4 || out->ndims != 4)
+    error_at(L->g, L->op->index, "input, filter and output must have rank 4");
+  need_const(L, filter, "filter");
+  if (bias)
+    need_const(L, bias, "bias");
+  ta_dims di = dims4(L, in), df = dims4(L, filter), dout = dims4(L, out);
+  ta_conv_params p = {0};
+  p.stride_h = opt->stride_h;
+  p.stride_w = opt->stride_w;
+  p.dilation_h = opt->dilation_h ? opt->dilation_h : 1;
+  p.dilation_w = opt->dilation_w ? opt->dilation_w : 1;
+  int32_t oh, ow;
+  compute_padding(opt->padding, di.h, df.h, p.stride_h, p.dilation_h, &oh, &p.pad_h);
+  compute_padding(opt->padding, di.w, df.w, p.stride_w, p.dilation_w, &ow, &p.pad_w);
+  if (oh != dout.h || ow != dout.w || di.n != dout.n)
+    error_at(L->g, L->op->index,
+             "output shape [%d,%d,%d,%d] disagrees with the computed [%d,%d,%d,?]",
+             (int)dout.n, (int)dout.h, (int)dout.w, (int)dout.c, (int)di.n, (int)oh,
+             (int)ow);
+  int32_t nout = dout.c;
+  if (depthwise) {
+    if (df.n != 1 || df.c != nout || di.c == 0 || nout % di.c)
+      error_at(L->g, L->op->index,
+               "filter [%d,%d,%d,%d] does not fit input channels %d -> %d",
+               (int)df.n, (int)df.h, (int)df.w, (int)df.c, (int)di.c, (int)nout);
+    p.depth_multiplier = nout / di.c;
+  } else {
+    if (df.n != nout || df.c == 0 || di.c % df.c)
+      error_at(L->g, L->op->index,
+               "filter [%d,%d,%d,%d] does not fit input channels %d -> %d",
+               (int)df.n, (int)df.h, (int)df.w, (int)df.c, (int)di.c, (int)nout);
+  }
+  if (bias && tensor_elems(bias) != nout)
+    error_at(L->g, L->op->index, "bias has %" PRId64 " values for %d channels",
+             tensor_elems(bias), (int)nout);
+  act_range(L, out, &p.act_min, &p.act_max, &p.act_min_f32, &p.act_max_f32);
+
+  if (f32) {
+    L->l->kernel = depthwise ? "ta_depthwise_conv2d_f32" : "ta_conv2d_f32";
+    const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
+    const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
+    arg_tensor(L, in->index);
+    const_struct(L, "filter_dims", "ta_dims", dims_init(df), true);
+    arg_tensor(L, filter->index);
+    if (bias)
+      arg_tensor(L, bias->index);
+    else
+      add_arg(L, ARG_NULL, -1, 0);
+    const_struct(L, "out_dims", "ta_dims", dims_init(dout), true);
+    arg_tensor(L, out->index);
+    return;
+  }
+
+  p.input_offset = -zp_of(in);
+  p.output_offset = zp_of(out);
+  /* The folded bias: bias + input_offset * sum of each output channel's
+   * weights, so the kernel's inner loop is a plain dot product. */
+  int32_t *fold = arena_array((size_t)nout, sizeof(int32_t));
+  const int32_t *b = NULL;
+  if (bias) {
+    int32_t *copy = arena_array((size_t)nout, sizeof(int32_t));
+    memcpy(copy, bias->data, (size_t)nout * sizeof(int32_t));
+    b = copy;
+  }
+  const int8_t *w = (const int8_t *)filter->data;
+  if (depthwise)
+    fold_bias_depthwise_s8(w, df.h * df.w, nout, b, p.input_offset, fold);
+  else
+    fold_bias_s8(w, nout, df.h * df.w * df.c, b, p.input_offset, fold);
+
+  L->l->kernel = depthwise ? "ta_depthwise_conv2d_fold_s8" : "ta_conv2d_fold_s8";
+  const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
+  conv_quant(L, in, filter, out, nout, depthwise ? 3 : 0);
+  const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
+  arg_tensor(L, in->index);
+  const_struct(L, "filter_dims", "ta_dims", dims_init(df), true);
+  arg_tensor(L, filter->index);
+  const_i32(L, "bias", fold, (size_t)nout, true);
+  const_struct(L, "out_dims", "ta_dims", dims_init(dout), true);
+  arg_tensor(L, out->index);
+  arg_scratch(L);
+  L->op->scratch_bytes =
+      depthwise ? ta_depthwise_conv2d_fold_s8_scratch_size(&p, &di, &df, &dout)
+                : ta_conv2d_fold_s8_scratch_size(&p, &di, &df, &dout);
+}
+
+static void lower_conv2d(Lower *L) { conv_common(L, false); }
+static void lower_depthwise_conv2d(Lower *L) { conv_common(L, true); }
+
+/* ---------------------------------------------------- FULLY_CONNECTED */
+
+static void lower_fully_connected(Lower *L) {
+  need_arity(L, 2, 1);
+  Tensor *in = input(L, 0), *filter = input(L, 1), *bias = optional_input(L, 2);
+  Tensor *out = output(L, 0);
+  bool f32 = in->dtype == DT_FLOAT32 && filter->dtype == DT_FLOAT32 &&
+             out->dtype == DT_FLOAT32 && (!bias || bias->dtype == DT_FLOAT32);
+  bool s8 = in->dtype == DT_INT8 && filter->dtype == DT_INT8 &&
+            out->dtype == DT_INT8 && (!bias || bias->dtype == DT_INT32);
+  if (!f32 && !s8)
+    unsupported_types(L);
+  if (L->op->opt.weights_format != 0)
+    error_at(L->g, L->op->index, "shuffled weights are not supported");
+  need_const(L, filter, "filter");
+  if (bias)
+    need_const(L, bias, "bias");
+  if (filter->ndims != 2)
+    error_at(L->g, L->op->index, "the filter must have rank 2");
+  ta_fc_params p = {0};
+  p.out_depth = filter->dims[0];
+  p.in_depth = filter->dims[1];
+  if (p.in_depth == 0 || tensor_elems(in) % p.in_depth)
+    error_at(L->g, L->op->index, "input of %" PRId64 " values is not rows of %d",
+             tensor_elems(in), (int)p.in_depth);
+  p.batches = (int32_t)(tensor_elems(in) / p.in_depth);
+  if (tensor_elems(out) != (int64_t)p.batches * p.out_depth)
+    error_at(L->g, L->op->index, "output has %" PRId64 " values, expected %d x %d",
+             tensor_elems(out), (int)p.batches, (int)p.out_depth);
+  if (bias && tensor_elems(bias) != p.out_depth)
+    error_at(L->g, L->op->index, "bias has %" PRId64 " values for %d outputs",
+             tensor_elems(bias), (int)p.out_depth);
+  act_range(L, out, &p.act_min, &p.act_max, &p.act_min_f32, &p.act_max_f32);
+
+  if (f32) {
+    L->l->kernel = "ta_fully_connected_f32";
+    const_struct(L, "params", "ta_fc_params", fc_init(&p), true);
+    arg_tensor(L, in->index);
+    arg_tensor(L, filter->index);
+    if (bias)
+      arg_tensor(L, bias->index);
+    else
+      add_arg(L, ARG_NULL, -1, 0);
+    arg_tensor(L, out->index);
+    return;
+  }
+
+  p.input_offset = -zp_of(in);
+  p.output_offset = zp_of(out);
+  p.filter_offset = 0; /* conv_quant() insists on symmetric filters */
+  int per = filter->q.nscale > 1;
+  int n = per ? p.out_depth : 1;
+  if (per && (filter->q.nscale != p.out_depth || filter->q.axis != 0))
+    error_at(L->g, L->op->index, "per-channel filter quantization has %d scales on "
+             "axis %d for %d outputs", filter->q.nscale, filter->q.axis,
+             (int)p.out_depth);
+  if (filter->q.nscale < 1)
+    error_at(L->g, L->op->index, "the filter is not quantized");
+  for (int c = 0; c < filter->q.nscale; c++)
+    if (filter->q.zero_point && filter->q.zero_point[c] != 0)
+      error_at(L->g, L->op->index, "the filter's zero point is %" PRId64
+               "; int8 filters must be symmetric", filter->q.zero_point[c]);
+  int32_t *mult = arena_array((size_t)n, sizeof(int32_t));
+  int32_t *shift = arena_array((size_t)n, sizeof(int32_t));
+  for (int c = 0; c < n; c++) {
+    /* TFLM: per-tensor via GetQuantizedConvolutionMultipler (float
+     * product of the scales), per-channel like a convolution. */
+    bool ok = per ? conv_multiplier(scale_of(L, in), filter->q.scale[c],
+                                    scale_of(L, out), L->o->rounding, &mult[c],
+                                    &shift[c])
+                  : fc_multiplier(scale_of(L, in), filter->q.scale[0],
+                                  scale_of(L, out), L->o->rounding, &mult[c],
+                                  &shift[c]);
+    if (!ok)
+      error_at(L->g, L->op->index, "cannot represent the requantization scale");
+  }
+  int32_t *fold = arena_array((size_t)p.out_depth, sizeof(int32_t));
+  int32_t *b = NULL;
+  if (bias) {
+    b = arena_array((size_t)p.out_depth, sizeof(int32_t));
+    memcpy(b, bias->data, (size_t)p.out_depth * sizeof(int32_t));
+  }
+  fold_bias_s8((const int8_t *)filter->data, p.out_depth, p.in_depth, b,
+               p.input_offset, fold);
+
+  L->l->kernel = "ta_fully_connected_fold_s8";
+  const_struct(L, "params", "ta_fc_params", fc_init(&p), true);
+  const_i32(L, "mult", mult, (size_t)n, false);
+  const_i32(L, "shift", shift, (size_t)n, false);
+  const_struct(L, "quant", "ta_quant", quant_init(per, L->o->rounding), true);
+  arg_tensor(L, in->index);
+  arg_tensor(L, filter->index);
+  const_i32(L, "bias", fold, (size_t)p.out_depth, true);
+  arg_tensor(L, out->index);
+}
+
+/* -------------------------------------------------------------- pools */
+
+static void pool_common(Lower *L, const char *s8_kernel, const char *f32_kernel) {
+  need_arity(L, 1, 1);
+  Tensor *in = input(L, 0), *out = output(L, 0);
+  const Options *opt = &L->op->opt;
+  bool f32 = in->dtype == DT_FLOAT32 && out->dtype == DT_FLOAT32;
+  bool s8 = in->dtype == DT_INT8 && out->dtype == DT_INT8;
+  if (!f32 && !s8)
+    unsupported_types(L);
+  if (s8 && (scale_of(L, in) != scale_of(L, out) || zp_of(in) != zp_of(out)))
+    error_at(L->g, L->op->index, "input and output quantization differ");
+  if (in->ndims != 4 || out->ndims != 4)
+    error_at(L->g, L->op->index, "input and output must have rank 4");
+  ta_dims di = dims4(L, in), dout = dims4(L, out);
+  ta_pool_params p = {0};
+  p.stride_h = opt->stride_h;
+  p.stride_w = opt->stride_w;
+  p.filter_h = opt->filter_h;
+  p.filter_w = opt->filter_w;
+  int32_t oh, ow;
+  compute_padding(opt->padding, di.h, p.filter_h, p.stride_h, 1, &oh, &p.pad_h);
+  compute_padding(opt->padding, di.w, p.filter_w, p.stride_w, 1, &ow, &p.pad_w);
+  if (oh != dout.h || ow != dout.w || di.n != dout.n || di.c != dout.c)
+    error_at(L->g, L->op->index, "output shape disagrees with the computed one");
+  act_range(L, out, &p.act_min, &p.act_max, &p.act_min_f32, &p.act_max_f32);
+  L->l->kernel = f32 ? f32_kernel : s8_kernel;
+  const_struct(L, "params", "ta_pool_params", pool_init(&p), true);
+  const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
+  arg_tensor(L, in->index);
+  const_struct(L, "out_dims", "ta_dims", dims_init(dout), true);
+  arg_tensor(L, out->index);
+}
+
+static void lower_average_pool2d(Lower *L) {
+  pool_common(L, "ta_avg_pool2d_s8", "ta_avg_pool2d_f32");
+}
+static void lower_max_pool2d(Lower *L) {
+  pool_common(L, "ta_max_pool2d_s8", "ta_max_pool2d_f32");
+}
+
+/* ---------------------------------------------------------------- ADD */
+
+static void lower_add(Lower *L) {
+  need_arity(L, 2, 1);
+  Tensor *a = input(L, 0), *b = input(L, 1), *out = output(L, 0);
+  bool f32 = a->dtype == DT_FLOAT32 && b->dtype == DT_FLOAT32 && out->dtype == DT_FLOAT32;
+  bool s8 = a->dtype == DT_INT8 && b->dtype == DT_INT8 && out->dtype == DT_INT8;
+  if (!f32 && !s8)
+    unsupported_types(L);
+  ta_bcast bc;
+  int32_t shape[TA_MAX_DIMS];
+  int nd;
+  if (!make_broadcast(a->dims, a->ndims, b->dims, b->ndims, &bc, shape, &nd))
+    error_at(L->g, L->op->index, "input shapes do not broadcast");
+  int64_t n = 1;
+  for (int i = 0; i < nd; i++)
+    n *= shape[i];
+  if (n != tensor_elems(out))
+    error_at(L->g, L->op->index, "output shape disagrees with the broadcast shape");
+  ta_add_params p = {0};
+  if (f32) {
+    p.act_min_f32 = -FLT_MAX;
+    p.act_max_f32 = FLT_MAX;
+    if (!activation_range_float(L->op->opt.activation, &p.act_min_f32, &p.act_max_f32))
+      error_at(L->g, L->op->index, "fused activation %d is not supported",
+               (int)L->op->opt.activation);
+  } else if (!add_params(scale_of(L, a), zp_of(a), scale_of(L, b), zp_of(b),
+                         scale_of(L, out), zp_of(out), out->dtype,
+                         L->op->opt.activation, L->o->rounding, &p)) {
+    error_at(L->g, L->op->index, "cannot represent the rescaling of these scales");
+  }
+  L->l->kernel = f32 ? "ta_add_f32" : "ta_add_s8";
+  const_struct(
+      L, "params", "ta_add_params",
+      arena_printf(
+          "{.input1_offset = %s, .input2_offset = %s, .output_offset = %s,\n"
+          "    .left_shift = %d, .input1_multiplier = %s, .input1_shift = %s,\n"
+          "    .input2_multiplier = %s, .input2_shift = %s,\n"
+          "    .output_multiplier = %s, .output_shift = %s,\n"
+          "    .act_min = %s, .act_max = %s, .rounding = %s,\n"
+          "    .act_min_f32 = %s, .act_max_f32 = %s}",
+          ilit(p.input1_offset), ilit(p.input2_offset), ilit(p.output_offset),
+          (int)p.left_shift, ilit(p.input1_multiplier), ilit(p.input1_shift),
+          ilit(p.input2_multiplier), ilit(p.input2_shift), ilit(p.output_multiplier),
+          ilit(p.output_shift), ilit(p.act_min), ilit(p.act_max),
+          L->o->rounding == TA_ROUND_SINGLE ? "TA_ROUND_SINGLE" : "TA_ROUND_DOUBLE",
+          flit(p.act_min_f32), flit(p.act_max_f32)),
+      true);
+  const_struct(L, "shape", "ta_bcast", bcast_init(&bc), true);
+  arg_tensor(L, a->index);
+  arg_tensor(L, b->index);
+  arg_tensor(L, out->index);
+}
+
+/* ------------------------------------------------------------ SOFTMAX */
+
+static void lower_softmax(Lower *L) {
+  need_arity(L, 1, 1);
+  Tensor *in = input(L, 0), *out = output(L, 0);
+  if (in->ndims < 1 || tensor_elems(in) != tensor_elems(out))
+    error_at(L->g, L->op->index, "input and output sizes differ");
+  ta_softmax_params p = {0};
+  p.depth = in->dims[in->ndims - 1];
+  p.outer = p.depth ? elems32(in) / p.depth : 0;
+  p.beta = L->op->opt.beta;
+  if (in->dtype == DT_FLOAT32 && out->dtype == DT_FLOAT32) {
+    L->l->kernel = "ta_softmax_f32";
+  } else if (in->dtype == DT_INT8 && (out->dtype == DT_INT8 || out->dtype == DT_INT16)) {
+    /* TFLM fixes the output quantization: int8 1/256 - 128, int16 1/32768 - 32768. */
+    bool s16 = out->dtype == DT_INT16;
+    float want = s16 ? 1.0f / 32768 : 1.0f / 256;
+    if (scale_of(L, out) != want || zp_of(out) != (s16 ? -32768 : -128))
+      error_at(L->g, L->op->index,
+               "the output's quantization must be scale %s, zero point %d",
+               s16 ? "1/32768" : "1/256", s16 ? -32768 : -128);
+    if (!softmax_params(p.beta, scale_of(L, in), L->o->rounding, &p))
+      error_at(L->g, L->op->index, "cannot represent beta * input scale");
+    L->l->kernel = s16 ? "ta_softmax_s8_s16" : "ta_softmax_s8";
+  } else {
+    unsupported_types(L);
+  }
+  const_struct(L, "params", "ta_softmax_params",
+               arena_printf("{.outer = %d, .depth = %d, .input_multiplier = %s,\n"
+                            "    .input_left_shift = %s, .diff_min = %s, .rounding = %s,\n"
+                            "    .beta = %s}",
+                            (int)p.outer, (int)p.depth, ilit(p.input_multiplier),
+                            ilit(p.input_left_shift), ilit(p.diff_min),
+                            p.rounding == TA_ROUND_SINGLE ? "TA_ROUND_SINGLE"
+                                                          : "TA_ROUND_DOUBLE",
+                            flit(p.beta)),
+               true);
+  arg_tensor(L, in->index);
+  arg_tensor(L, out->index);
+}
+
+/* ------------------------------------------------ QUANTIZE, DEQUANTIZE */
+
+static const char *short_type(DType dt) {
+  switch (dt) {
+  case DT_INT8: return "s8";
+  case DT_UINT8: return "u8";
+  case DT_INT16: return "s16";
+  case DT_FLOAT32: return "f32";
+  default: return NULL;
+  }
+}
+
+static void lower_quantize(Lower *L) {
+  need_arity(L, 1, 1);
+  Tensor *in = input(L, 0), *out = output(L, 0);
+  const char *ti = short_type(in->dtype), *to = short_type(out->dtype);
+  if (!ti || !to || out->dtype == DT_FLOAT32 || tensor_elems(in) != tensor_elems(out))
+    unsupported_types(L);
+  if (out->q.nscale != 1 || (in->dtype != DT_FLOAT32 && in->q.nscale != 1))
+    error_at(L->g, L->op->index, "only per-tensor quantization is supported");
+  const char *k = arena_printf("ta_%s_%s_%s",
+                               in->dtype == DT_FLOAT32 ? "quantize" : "requantize", ti, to);
+  static const char *const kernels[] = {
+      "ta_quantize_f32_s8",    "ta_quantize_f32_u8",    "ta_quantize_f32_s16",
+      "ta_requantize_s8_s8",   "ta_requantize_s8_s16",  "ta_requantize_s8_u8",
+      "ta_requantize_u8_s8",   "ta_requantize_s16_s8",  "ta_requantize_s16_s16"};
+  bool known = false;
+  for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++)
+    known |= !strcmp(kernels[i], k);
+  if (!known)
+    unsupported_types(L);
+  L->l->kernel = k;
+  if (in->dtype == DT_FLOAT32) {
+    const_struct(L, "params", "ta_affine_params",
+                 arena_printf("{.size = %d, .scale = %s, .zero_point = %s}",
+                              (int)elems32(in), flit(scale_of(L, out)),
+                              ilit(zp_of(out))),
+                 true);
+  } else {
+    ta_requant_params p = {0};
+    if (!requant_params(scale_of(L, in), zp_of(in), scale_of(L, out), zp_of(out),
+                        L->o->rounding, &p))
+      error_at(L->g, L->op->index, "cannot represent the rescaling");
+    const_struct(L, "params", "ta_requant_params",
+                 arena_printf("{.size = %d, .input_zero_point = %s,\n"
+                              "    .output_zero_point = %s, .multiplier = %s,\n"
+                              "    .shift = %s, .rounding = %s}",
+                              (int)elems32(in), ilit(p.input_zero_point),
+                              ilit(p.output_zero_point), ilit(p.multiplier),
+                              ilit(p.shift),
+                              p.rounding == TA_ROUND_SINGLE ? "TA_ROUND_SINGLE"
+                                                            : "TA_ROUND_DOUBLE"),
+                 true);
+  }
+  arg_tensor(L, in->index);
+  arg_tensor(L, out->index);
+}
+
+static void lower_dequantize(Lower *L) {
+  need_arity(L, 1, 1);
+  Tensor *in = input(L, 0), *out = output(L, 0);
+  const char *ti = short_type(in->dtype);
+  if (!ti || in->dtype == DT_FLOAT32 || out->dtype != DT_FLOAT32 ||
+      tensor_elems(in) != tensor_elems(out))
+    unsupported_types(L);
+  if (in->q.nscale != 1)
+    error_at(L->g, L->op->index, "only per-tensor quantization is supported");
+  L->l->kernel = arena_printf("ta_dequantize_%s_f32", ti);
+  const_struct(L, "params", "ta_affine_params",
+               arena_printf("{.size = %d, .scale = %s, .zero_point = %s}",
+                            (int)elems32(in), flit(scale_of(L, in)), ilit(zp_of(in))),
+               true);
+  arg_tensor(L, in->index);
+  arg_tensor(L, out->index);
+}
+
+/* ----------------------------------------------------------- views */
+
+/* RESHAPE, SQUEEZE, EXPAND_DIMS whose output mark_views() could not
+ * make a view (for example an output that is the model's input reshaped):
+ * a byte copy, done by a helper the runner defines. */
+static void lower_copy(Lower *L) {
+  Tensor *in = input(L, 0), *out = output(L, 0);
+  if (in->dtype != out->dtype || tensor_bytes(in) != tensor_bytes(out))
+    error_at(L->g, L->op->index, "input and output sizes differ");
+  L->l->kernel = "@copy";
+  add_arg(L, ARG_INT, -1, (int64_t)tensor_bytes(in));
+  arg_tensor(L, in->index);
+  arg_tensor(L, out->index);
+}
+
+/* ---------------------------------------------------------- the table */
+
+static LowerFn *const lowerings[OP_COUNT] = {
+    [OP_CONV_2D] = lower_conv2d,
+    [OP_DEPTHWISE_CONV_2D] = lower_depthwise_conv2d,
+    [OP_FULLY_CONNECTED] = lower_fully_connected,
+    [OP_AVERAGE_POOL_2D] = lower_average_pool2d,
+    [OP_MAX_POOL_2D] = lower_max_pool2d,
+    [OP_ADD] = lower_add,
+    [OP_SOFTMAX] = lower_softmax,
+    [OP_QUANTIZE] = lower_quantize,
+    [OP_DEQUANTIZE] = lower_dequantize,
+    [OP_RESHAPE] = lower_copy,
+    [OP_SQUEEZE] = lower_copy,
+    [OP_EXPAND_DIMS] = lower_copy,
+};
+
+void lower(Graph *g, const LowerOptions *o) {
+  for (int i = 0; i < g->nops; i++) {
+    Op *op = &g->ops[i];
+    LowerFn *fn = (unsigned)op->kind < OP_COUNT ? lowerings[op->kind] : NULL;
+    Lower L = {.g = g, .op = op, .o = o, .l = arena_alloc(sizeof(Lowered))};
+    op->scratch_bytes = 0;
+    op->lowered = L.l;
+    /* mark_views() made the output share the input's bytes: no call. */
+    if (op->noutputs == 1 && g->tensors[op->outputs[0]].view_of >= 0)
+      continue;
+    if (!fn)
+      error_at(g, i, "this operator is not supported (no kernel)");
+    fn(&L);
+  }
+}

@@ -1,0 +1,343 @@
+/*
+ * run.c - `tinyaot run`: build a generated folder with the host C
+ * compiler and run it on raw input files (TVM's compile-and-run).
+ *
+ * Needs: a folder emit() wrote.  Adds a harness, tinyaot_harness.c,
+ * written for this model: it reads the inputs, gives <prefix>_run()
+ * exactly <PREFIX>_WORKSPACE_SIZE bytes ("use calculated workspaces"),
+ * runs, checks, and writes the outputs.
+ *
+ * The workspace (every pool, the persistent area, every input and output
+ * block) is a heap block of exactly its size between two guard zones;
+ * the harness checks the guards after every inference and fails when one
+ * changed.  Under AddressSanitizer the blocks have no guard zones and are
+ * exactly their size, so ASan itself reports any access outside.  Before
+ * every inference the workspace is filled with a pattern that changes
+ * from one inference to the next, so a runner that read memory it never
+ * wrote would not give stable results.
+ *
+ * Several inferences run in one process: k times the model's inputs and
+ * outputs on the command line.  --dump-tensors writes every tensor of the
+ * first inference as t<index>.bin right after the op producing it.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "tinyaot.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* 'text' quoted for sh. */
+static const char *shell_quote(const char *s) {
+  size_t n = 3;
+  for (const char *c = s; *c; c++)
+    n += *c == '\'' ? 4 : 1;
+  char *q = arena_alloc(n), *o = q;
+  *o++ = '\'';
+  for (const char *c = s; *c; c++) {
+    if (*c == '\'') {
+      memcpy(o, "'\\''", 4);
+      o += 4;
+    } else {
+      *o++ = *c;
+    }
+  }
+  *o++ = '\'';
+  *o = '\0';
+  return q;
+}
+
+static const char *upper_case(const char *s) {
+  char *u = arena_strdup(s);
+  for (char *c = u; *c; c++)
+    if (*c >= 'a' && *c <= 'z')
+      *c = (char)(*c - 'a' + 'A');
+  return u;
+}
+
+void remove_tree(const char *dir) {
+  DIR *d = opendir(dir);
+  if (d) {
+    struct dirent *ent;
+    while ((ent = readdir(d))) {
+      if (!strcmp(ent->d_name, ".") || !strcmp(ent->d_name, ".."))
+        continue;
+      const char *path = arena_printf("%s/%s", dir, ent->d_name);
+      struct stat st;
+      if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        remove_tree(path);
+      else
+        unlink(path);
+    }
+    closedir(d);
+  }
+  rmdir(dir);
+}
+
+static void write_harness(FILE *f, const Graph *g, const Plan *p,
+                          const EmitOptions *eo, const EmitResult *er) {
+  const char *P = eo->prefix;
+  const char *U = upper_case(P);
+  int nin = g->ninputs, nout = g->noutputs;
+  bool multi = p->npools > 1;
+  bool ps = p->persistent_bytes > 0;
+
+  fprintf(f,
+          "/* tinyaot_harness.c - runs %s_run() on raw files (tinyaot run). */\n"
+          "#include \"%s.h\"\n\n"
+          "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n\n",
+          P, P);
+  fputs("#if defined(__SANITIZE_ADDRESS__)\n"
+        "#define EXACT_BLOCKS 1\n"
+        "#elif defined(__has_feature)\n"
+        "#if __has_feature(address_sanitizer)\n"
+        "#define EXACT_BLOCKS 1\n"
+        "#endif\n"
+        "#endif\n"
+        "#ifdef EXACT_BLOCKS\n#define GUARD 0\n#else\n#define GUARD 64\n#endif\n\n"
+        "typedef struct {\n"
+        "  const char *what;\n"
+        "  unsigned char *block, *data;\n"
+        "  size_t size;\n"
+        "} region;\n\n"
+        "static const char *dump_dir;\n\n",
+        f);
+  fprintf(f,
+          "void tinyaot_tensor_hook(int tensor, const void *data, size_t bytes);\n"
+          "void tinyaot_tensor_hook(int tensor, const void *data, size_t bytes) {\n"
+          "  char path[4096];\n"
+          "  FILE *out;\n"
+          "  if (!dump_dir)\n    return;\n"
+          "  sprintf(path, \"%%.4000s/t%%d.bin\", dump_dir, tensor);\n"
+          "  out = fopen(path, \"wb\");\n"
+          "  if (!out || fwrite(data, 1, bytes, out) != bytes || fclose(out)) {\n"
+          "    fprintf(stderr, \"harness: cannot write %%s\\n\", path);\n"
+          "    exit(1);\n"
+          "  }\n"
+          "}\n\n");
+  fputs("static void alloc_region(region *r, const char *what, size_t size) {\n"
+        "  r->what = what;\n"
+        "  r->size = size;\n"
+        "  r->block = malloc(size + 2 * GUARD ? size + 2 * GUARD : 1);\n"
+        "  if (!r->block) {\n"
+        "    fprintf(stderr, \"harness: out of memory\\n\");\n"
+        "    exit(1);\n"
+        "  }\n"
+        "  memset(r->block, 0x5a, GUARD);\n"
+        "  memset(r->block + GUARD + size, 0x5a, GUARD);\n"
+        "  r->data = r->block + GUARD;\n"
+        "}\n\n"
+        "static int guards_intact(const region *r, int run) {\n"
+        "  size_t i;\n"
+        "  for (i = 0; i < GUARD; i++) {\n"
+        "    if (r->block[i] != 0x5a || r->block[GUARD + r->size + i] != 0x5a) {\n"
+        "      fprintf(stderr, \"harness: inference %d wrote outside the %s \"\n"
+        "              \"(%lu bytes): guard byte %s%lu changed\\n\", run, r->what,\n"
+        "              (unsigned long)r->size, r->block[i] != 0x5a ? \"-\" : \"+\",\n"
+        "              (unsigned long)(r->block[i] != 0x5a ? GUARD - i : i));\n"
+        "      return 0;\n"
+        "    }\n"
+        "  }\n"
+        "  return 1;\n"
+        "}\n\n"
+        "static void read_exact(const char *path, unsigned char *dst, size_t n) {\n"
+        "  FILE *in = fopen(path, \"rb\");\n"
+        "  size_t got;\n"
+        "  if (!in) {\n"
+        "    fprintf(stderr, \"harness: cannot open %s\\n\", path);\n"
+        "    exit(1);\n"
+        "  }\n"
+        "  got = fread(dst, 1, n, in);\n"
+        "  if (got != n || fgetc(in) != EOF) {\n"
+        "    fprintf(stderr, \"harness: %s must hold exactly %lu bytes\\n\", path,\n"
+        "            (unsigned long)n);\n"
+        "    exit(1);\n"
+        "  }\n"
+        "  fclose(in);\n"
+        "}\n\n"
+        "static void write_all(const char *path, const unsigned char *src, size_t n) {\n"
+        "  FILE *out = fopen(path, \"wb\");\n"
+        "  if (!out || fwrite(src, 1, n, out) != n || fclose(out)) {\n"
+        "    fprintf(stderr, \"harness: cannot write %s\\n\", path);\n"
+        "    exit(1);\n"
+        "  }\n"
+        "}\n\n",
+        f);
+
+  fprintf(f, "#define NIN %d\n#define NOUT %d\n#define NPOOLS %d\n\n", nin, nout,
+          p->npools);
+  fprintf(f, "static const size_t in_size[NIN + 1] = {");
+  for (int i = 0; i < nin; i++)
+    fprintf(f, "%s_INPUT%d_SIZE, ", U, i);
+  fprintf(f, "0};\nstatic const size_t out_size[NOUT + 1] = {");
+  for (int i = 0; i < nout; i++)
+    fprintf(f, "%s_OUTPUT%d_SIZE, ", U, i);
+  fprintf(f, "0};\nstatic const size_t pool_size[NPOOLS] = {");
+  if (multi)
+    for (int i = 0; i < p->npools; i++)
+      fprintf(f, "%s%s_POOL_%s_SIZE", i ? ", " : "", U,
+              upper_case(p->pools[i].name));
+  else
+    fprintf(f, "%s_WORKSPACE_SIZE", U);
+  fprintf(f, "};\n\n");
+  fprintf(f,
+          "int main(int argc, char **argv) {\n"
+          "  region pool[NPOOLS], in[NIN + 1], out[NOUT + 1];\n"
+          "  unsigned char *saved[NIN + 1];\n"
+          "  struct %s_inputs inputs;\n"
+          "  struct %s_outputs outputs;\n",
+          P, P);
+  if (multi)
+    fprintf(f, "  struct %s_pools pools;\n", P);
+  if (ps)
+    fprintf(f, "  region persistent;\n");
+  fprintf(f,
+          "  int a = 1, run, i;\n\n"
+          "  if (argc > 2 && !strcmp(argv[1], \"--dump\")) {\n"
+          "    dump_dir = argv[2];\n"
+          "    a = 3;\n"
+          "  }\n"
+          "  if (argc == a || (argc - a) %% (NIN + NOUT)) {\n"
+          "    fprintf(stderr, \"usage: %%s [--dump DIR] (IN x %d, OUT x %d)...\\n\", argv[0]);\n"
+          "    return 2;\n"
+          "  }\n"
+          "  memset(&inputs, 0, sizeof inputs);\n"
+          "  memset(&outputs, 0, sizeof outputs);\n"
+          "  for (i = 0; i < NPOOLS; i++)\n"
+          "    alloc_region(&pool[i], \"workspace\", pool_size[i]);\n"
+          "  for (i = 0; i < NIN; i++) {\n"
+          "    alloc_region(&in[i], \"input\", in_size[i]);\n"
+          "    saved[i] = malloc(in_size[i] ? in_size[i] : 1);\n"
+          "  }\n"
+          "  for (i = 0; i < NOUT; i++)\n"
+          "    alloc_region(&out[i], \"output\", out_size[i]);\n",
+          nin, nout);
+  if (ps)
+    fprintf(f,
+            "  alloc_region(&persistent, \"persistent area\", %s_PERSISTENT_SIZE);\n"
+            "  %s_reset(persistent.data);\n",
+            U, P);
+  if (multi)
+    for (int i = 0; i < p->npools; i++)
+      fprintf(f, "  pools.%s = pool[%d].data;\n", p->pools[i].name, i);
+  fprintf(f, "\n  for (run = 0; a < argc; run++, a += NIN + NOUT) {\n");
+  fprintf(f,
+          "    int st, ok = 1;\n"
+          "    for (i = 0; i < NPOOLS; i++)\n"
+          "      memset(pool[i].data, run %% 2 ? 0xc3 : 0x3c, pool[i].size);\n");
+  for (int i = 0; i < nin; i++)
+    fprintf(f, "    inputs.%s = (const void *)in[%d].data;\n", er->in_names[i], i);
+  for (int i = 0; i < nout; i++)
+    fprintf(f, "    outputs.%s = (void *)out[%d].data;\n", er->out_names[i], i);
+  if (eo->io_in_workspace)
+    fprintf(f, "    %s_io(%s, &inputs, &outputs);\n", P,
+            multi ? "&pools" : "pool[0].data");
+  for (int i = 0; i < nin; i++)
+    fprintf(f,
+            "    read_exact(argv[a + %d], (unsigned char *)inputs.%s, in_size[%d]);\n"
+            "    memcpy(saved[%d], inputs.%s, in_size[%d]);\n",
+            i, er->in_names[i], i, i, er->in_names[i], i);
+  fprintf(f, "    st = %s_run(&inputs, &outputs, %s%s);\n", P,
+          multi ? "&pools" : "pool[0].data", ps ? ", persistent.data" : "");
+  fprintf(f,
+          "    dump_dir = NULL;\n"
+          "    if (st != 0) {\n"
+          "      fprintf(stderr, \"harness: inference %%d: %s_run returned %%d\\n\", run, st);\n"
+          "      return 3;\n"
+          "    }\n"
+          "    for (i = 0; i < NPOOLS; i++)\n"
+          "      ok &= guards_intact(&pool[i], run);\n"
+          "    for (i = 0; i < NIN; i++)\n"
+          "      ok &= guards_intact(&in[i], run);\n"
+          "    for (i = 0; i < NOUT; i++)\n"
+          "      ok &= guards_intact(&out[i], run);\n",
+          P);
+  if (ps)
+    fprintf(f, "    ok &= guards_intact(&persistent, run);\n");
+  if (!eo->io_in_workspace)
+    fprintf(f,
+            "    for (i = 0; i < NIN; i++) {\n"
+            "      if (memcmp(saved[i], in[i].data, in_size[i])) {\n"
+            "        fprintf(stderr, \"harness: inference %%d changed input %%d\\n\", run, i);\n"
+            "        ok = 0;\n"
+            "      }\n"
+            "    }\n");
+  fprintf(f, "    if (!ok)\n      return 4;\n");
+  for (int i = 0; i < nout; i++)
+    fprintf(f,
+            "    write_all(argv[a + NIN + %d], (const unsigned char *)outputs.%s, "
+            "out_size[%d]);\n",
+            i, er->out_names[i], i);
+  fprintf(f, "  }\n");
+  fprintf(f,
+          "  for (i = 0; i < NPOOLS; i++)\n    free(pool[i].block);\n"
+          "  for (i = 0; i < NIN; i++) {\n    free(in[i].block);\n    free(saved[i]);\n  }\n"
+          "  for (i = 0; i < NOUT; i++)\n    free(out[i].block);\n");
+  if (ps)
+    fprintf(f, "  free(persistent.block);\n");
+  fprintf(f, "  return 0;\n}\n");
+}
+
+static int exit_status(int rc) {
+  if (rc == -1)
+    return 1;
+  if (WIFEXITED(rc))
+    return WEXITSTATUS(rc);
+  return 128 + (WIFSIGNALED(rc) ? WTERMSIG(rc) : 0);
+}
+
+int build_and_run(const Graph *g, const Plan *p, const EmitOptions *eo,
+                  const EmitResult *er, const char *dir, const RunOptions *ro,
+                  char **inputs, int ninputs, char **outputs, int noutputs) {
+  const char *hpath = arena_printf("%s/tinyaot_harness.c", dir);
+  FILE *f = fopen(hpath, "wb");
+  if (!f)
+    error_file(hpath, "cannot write: %s", strerror(errno));
+  write_harness(f, g, p, eo, er);
+  if (ferror(f) | (fclose(f) != 0))
+    error_file(hpath, "write error");
+
+  const char *U = upper_case(eo->prefix);
+  const char *exe = arena_printf("%s/tinyaot_harness", dir);
+  const char *cmd = arena_printf(
+      "%s -std=c99 -O2 -I%s -I%s/runtime/include%s %s -o %s", ro->cc,
+      shell_quote(dir), shell_quote(dir),
+      ro->dump ? arena_printf(" -D%s_TENSOR_HOOK=tinyaot_tensor_hook", U) : "",
+      ro->cflags ? ro->cflags : "", shell_quote(exe));
+  for (int i = 0; i < er->nsources; i++)
+    cmd = arena_printf("%s %s", cmd,
+                       shell_quote(arena_printf("%s/%s", dir, er->sources[i])));
+  cmd = arena_printf("%s %s -lm", cmd, shell_quote(hpath));
+  fflush(stdout);
+  int rc = exit_status(system(cmd));
+  if (rc != 0) {
+    fprintf(stderr, "tinyaot: building the generated code failed (%s)\n", cmd);
+    return rc;
+  }
+
+  const char *run = shell_quote(exe);
+  if (ro->dump) {
+    struct stat st;
+    if (stat(ro->dump, &st) != 0 && mkdir(ro->dump, 0777) != 0)
+      error_file(ro->dump, "cannot create folder: %s", strerror(errno));
+    run = arena_printf("%s --dump %s", run, shell_quote(ro->dump));
+  }
+  int per_in = g->ninputs, per_out = g->noutputs;
+  int runs = per_in ? ninputs / per_in : 1;
+  for (int k = 0; k < runs; k++) {
+    for (int i = 0; i < per_in; i++)
+      run = arena_printf("%s %s", run, shell_quote(inputs[k * per_in + i]));
+    for (int i = 0; i < per_out; i++)
+      run = arena_printf("%s %s", run, shell_quote(outputs[k * per_out + i]));
+  }
+  (void)noutputs;
+  fflush(stdout);
+  rc = exit_status(system(run));
+  if (rc != 0)
+    fprintf(stderr, "tinyaot: the generated code failed (exit status %d)\n", rc);
+  return rc;
+}
