@@ -219,6 +219,8 @@ static bool compile_option(int argc, char **argv, int *i, CompileOptions *o) {
     o->plan.align = n;
   } else if (!strcmp(a, "--algo")) {
     o->plan.algo = VALUE();
+    if (!is_plan_algo(o->plan.algo))
+      usage(arena_printf("unknown algorithm '%s'", o->plan.algo));
   } else if (!strcmp(a, "--pool")) {
     const char *v = VALUE();
     char *name = arena_strdup(v);
@@ -289,7 +291,7 @@ static int cmd_compile(int argc, char **argv) {
   finish_options(&o, path);
   Graph *g = load(path);
   Plan *p = compile(g, &o);
-  emit(g, p, &o.emit, dir);
+  emit_folder(g, p, &o.emit, dir);
   return 0;
 }
 
@@ -350,6 +352,14 @@ static int cmd_run(int argc, char **argv) {
                        "each input and -o for each output (k inferences: k "
                        "times each)",
                        path, g->ninputs, g->noutputs));
+  for (int i = 0; i < nins; i++) {
+    const Tensor *t = &g->tensors[g->inputs[i % g->ninputs]];
+    size_t n;
+    read_file(ins[i], &n);
+    if (n != tensor_bytes(t))
+      error_file(ins[i], "holds %zu bytes; input %d (%s %s) needs %zu", n,
+                 i % g->ninputs, t->name, dtype_name(t->dtype), tensor_bytes(t));
+  }
   Plan *p = compile(g, &o);
   const char *dir = ro.keep;
   char tmp[] = "/tmp/tinyaot-run-XXXXXX";
@@ -360,7 +370,7 @@ static int cmd_run(int argc, char **argv) {
       error_file(tmpl, "cannot create a temporary folder: %s", strerror(errno));
     dir = tmpl;
   }
-  EmitResult er = emit(g, p, &o.emit, dir);
+  EmitResult er = emit_folder(g, p, &o.emit, dir);
   int rc = build_and_run(g, p, &o.emit, &er, dir, &ro, ins, nins, outs, nouts);
   if (!ro.keep)
     remove_tree(dir);

@@ -2,7 +2,7 @@
  * run.c - `tinyaot run`: build a generated folder with the host C
  * compiler and run it on raw input files (TVM's compile-and-run).
  *
- * Needs: a folder emit() wrote.  Adds a harness, tinyaot_harness.c,
+ * Needs: a folder emit_folder() wrote.  Adds a harness, tinyaot_harness.c,
  * written for this model: it reads the inputs, gives <prefix>_run()
  * exactly <PREFIX>_WORKSPACE_SIZE bytes ("use calculated workspaces"),
  * runs, checks, and writes the outputs.
@@ -312,6 +312,12 @@ int build_and_run(const Graph *g, const Plan *p, const EmitOptions *eo,
     cmd = arena_printf("%s %s", cmd,
                        shell_quote(arena_printf("%s/%s", dir, er->sources[i])));
   cmd = arena_printf("%s %s -lm", cmd, shell_quote(hpath));
+  /* The command, kept with the folder (--keep) to rebuild by hand. */
+  const char *spath = arena_printf("%s/tinyaot_build.sh", dir);
+  FILE *sh = fopen(spath, "wb");
+  if (!sh || fprintf(sh, "#!/bin/sh\n# Builds tinyaot_harness (tinyaot run).\n%s\n", cmd) < 0 ||
+      fclose(sh) != 0)
+    error_file(spath, "cannot write");
   fflush(stdout);
   int rc = exit_status(system(cmd));
   if (rc != 0) {

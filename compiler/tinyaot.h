@@ -617,7 +617,7 @@ typedef struct {
   bool io_in_workspace; /* as planned: adds <prefix>_io() */
 } EmitOptions;
 
-/* The files emit() wrote, relative to its folder: the C sources (for a
+/* The files emit_folder() wrote, relative to its folder: the C sources (for a
  * host build) and the include folders. */
 typedef struct {
   const char **sources;
@@ -631,8 +631,8 @@ typedef struct {
  * CMakeLists.txt and runtime/ (the sources of the kernels used).  Needs
  * lower() and the plan.  Same graph, plan and options -> the same bytes.
  * A file that cannot be written -> error_file(). */
-EmitResult emit(const Graph *g, const Plan *p, const EmitOptions *o,
-                const char *dir);
+EmitResult emit_folder(const Graph *g, const Plan *p, const EmitOptions *o,
+                       const char *dir);
 
 /* The runtime's text, compiled into tinyaot (mk/emit.mk). */
 typedef struct {
@@ -651,7 +651,7 @@ typedef struct {
   const char *dump;   /* write every tensor of the first inference here */
 } RunOptions;
 
-/* Builds the folder emit() wrote into DIR together with a harness, and
+/* Builds the folder emit_folder() wrote into DIR together with a harness, and
  * runs it: ninputs files per inference in `inputs`, noutputs in
  * `outputs` (k inferences: k * model inputs, k * model outputs files).
  * The harness gives the runner exactly <PREFIX>_WORKSPACE_SIZE bytes

@@ -4,70 +4,43 @@
  * fewer operations.
  *
  * The compiler passes bias_fold[oc] = bias[oc] + input_offset * (sum of
- * all filter[oc] weights) (fold_bias_s8()).  Then for an output pixel
+ * all filter[oc] weights) (fold_bias_s8()).  A filter tap in the padding
+ * then has to contribute filter * (-input_offset), i.e. the padding holds
+ * the input zero point, and
  *
- *   acc = bias_fold[oc] + sum_{taps inside} w * x
- *                       - input_offset * sum_{taps in the padding} w
+ *   acc = bias_fold[oc] + sum_{all taps} filter * x,  x = zero point outside
  *
- * which equals TFLite's bias + sum_{taps inside} w * (x + input_offset).
- * Interior pixels (no padding tap) only run the plain dot products; four
- * output channels are computed together so each input byte is loaded
- * once per four multiply-adds.  When the taps of one filter row are
- * contiguous in the input (no dilation along x, no groups) the row is a
- * single dot product of (taps * channels) elements.
+ * equals TFLite's bias + sum_{taps inside} filter * (x + input_offset).
+ *
+ * Per output pixel the filter window is gathered once into a column of
+ * kh * kw * fc bytes in the scratch buffer (padding filled with the zero
+ * point), laid out like one filter row (OHWI), unless the window already
+ * is one contiguous run of the input (1x1 filters, or a single row of
+ * taps without dilation or groups).  Then every output channel is one
+ * dot product of that column with its filter row, four channels at a
+ * time (dot_s8.h).
+ *
+ * Scratch: kh * kw * fc bytes (ta_conv2d_fold_s8_scratch_size()).
  */
+#include <string.h>
+
 #include "ta_fixedpoint.h"
 #include "ta_kernels.h"
 #include "conv_common.h"
+#include "dot_s8.h"
 
 size_t ta_conv2d_fold_s8_scratch_size(const ta_conv_params *p, const ta_dims *in_dims,
                                       const ta_dims *filter_dims, const ta_dims *out_dims) {
   (void)p;
   (void)in_dims;
-  (void)filter_dims;
   (void)out_dims;
-  return 0;
+  return (size_t)filter_dims->h * (size_t)filter_dims->w * (size_t)filter_dims->c;
 }
 
-/* acc[j] += sum_i w_j[i] * x[i] for four filter rows at w, w + ws, ... */
-static inline void dot4(const int8_t *x, const int8_t *w, int32_t ws, int32_t n, int32_t acc[4]) {
-  int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
-  const int8_t *w0 = w, *w1 = w + ws, *w2 = w + 2 * ws, *w3 = w + 3 * ws;
-  for (int32_t i = 0; i < n; i++) {
-    int32_t xv = x[i];
-    a0 += w0[i] * xv;
-    a1 += w1[i] * xv;
-    a2 += w2[i] * xv;
-    a3 += w3[i] * xv;
-  }
-  acc[0] = a0;
-  acc[1] = a1;
-  acc[2] = a2;
-  acc[3] = a3;
-}
-
-static inline int32_t dot1(const int8_t *x, const int8_t *w, int32_t n) {
-  int32_t a = 0;
-  for (int32_t i = 0; i < n; i++)
-    a += w[i] * x[i];
-  return a;
-}
-
-/* Sum of filter[oc]'s weights over the taps outside the window. */
-static int32_t padding_weight_sum(const int8_t *w_oc, int32_t KH, int32_t KW, int32_t FC,
-                                  const ta_window *wy, const ta_window *wx) {
-  int32_t s = 0;
-  for (int32_t ky = 0; ky < KH; ky++) {
-    int inside_y = ky >= wy->start && ky < wy->end;
-    for (int32_t kx = 0; kx < KW; kx++) {
-      if (inside_y && kx >= wx->start && kx < wx->end)
-        continue;
-      const int8_t *wp = w_oc + ((size_t)ky * KW + kx) * FC;
-      for (int32_t ic = 0; ic < FC; ic++)
-        s += wp[ic];
-    }
-  }
-  return s;
+static inline int8_t finish(int32_t acc, const ta_conv_params *p, const ta_quant *q, int32_t oc) {
+  const int32_t ch = q->per_channel ? oc : 0;
+  acc = ta_requant(acc, q->multiplier[ch], q->shift[ch], q->rounding) + p->output_offset;
+  return (int8_t)ta_clamp_i32(acc, p->act_min, p->act_max);
 }
 
 ta_status ta_conv2d_fold_s8(const ta_conv_params *p, const ta_quant *q,
@@ -75,73 +48,71 @@ ta_status ta_conv2d_fold_s8(const ta_conv_params *p, const ta_quant *q,
                             const ta_dims *filter_dims, const int8_t *filter,
                             const int32_t *bias_fold,
                             const ta_dims *out_dims, int8_t *out, void *scratch) {
-  (void)scratch;
   if (!ta_conv_shapes_ok(p, in_dims, filter_dims, out_dims) || !bias_fold)
     return TA_ERR_ARG;
   const int32_t H = in_dims->h, W = in_dims->w, C = in_dims->c;
   const int32_t KH = filter_dims->h, KW = filter_dims->w, FC = filter_dims->c;
   const int32_t OH = out_dims->h, OW = out_dims->w, OC = out_dims->c;
   const int32_t groups = C / FC, per_group = OC / groups;
-  const int32_t off = p->input_offset;
-  const int32_t row_stride = KW * FC; /* filter elements per filter row */
-  const int32_t oc_stride = KH * row_stride;
+  const int32_t K = KH * KW * FC; /* column length = filter row length */
+  const int8_t zp = (int8_t)ta_clamp_i32(-p->input_offset, -128, 127);
   const int rows_contiguous = groups == 1 && p->dilation_w == 1;
-  const int32_t *mult = q->multiplier, *shift = q->shift;
-  const int32_t ch_step = q->per_channel ? 1 : 0;
+  int8_t *col_buf = (int8_t *)scratch;
+  if (!col_buf && !(KH == 1 && KW == 1 && p->pad_h == 0 && p->pad_w == 0))
+    return TA_ERR_ARG;
 
   for (int32_t b = 0; b < in_dims->n; b++) {
     const int8_t *in_b = in + (size_t)b * H * W * C;
     for (int32_t oy = 0; oy < OH; oy++) {
-      const ta_window wy_row = ta_conv_window(oy * p->stride_h - p->pad_h, p->dilation_h, KH, H);
+      const ta_window wy = ta_conv_window(oy * p->stride_h - p->pad_h, p->dilation_h, KH, H);
       for (int32_t ox = 0; ox < OW; ox++) {
-        ta_window wx = ta_conv_window(ox * p->stride_w - p->pad_w, p->dilation_w, KW, W);
-        ta_window wy = wy_row;
-        if (wx.start == wx.end)
-          wy.end = wy.start; /* no tap inside: only the padding correction */
-        const int border = wy.start != 0 || wy.end != KH || wx.start != 0 || wx.end != KW;
-        const int32_t ntaps_x = wx.end - wx.start;
+        const ta_window wx = ta_conv_window(ox * p->stride_w - p->pad_w, p->dilation_w, KW, W);
+        const int full = wy.start == 0 && wy.end == KH && wx.start == 0 && wx.end == KW;
+        /* The window is one contiguous run of the input. */
+        const int direct = full && KH == 1 && (KW == 1 || rows_contiguous);
         int8_t *o = out + (((size_t)b * OH + oy) * OW + ox) * OC;
         for (int32_t g = 0; g < groups; g++) {
           const int8_t *in_g = in_b + (size_t)g * FC;
-          int32_t oc = g * per_group;
-          const int32_t oc_end = oc + per_group;
-          for (; oc < oc_end; oc += 4) {
-            const int32_t nblk = oc_end - oc < 4 ? oc_end - oc : 4;
-            const int8_t *w_oc = filter + (size_t)oc * oc_stride;
-            int32_t acc[4] = {0, 0, 0, 0};
-            for (int32_t ky = wy.start; ky < wy.end; ky++) {
+          const int8_t *col;
+          if (direct) {
+            col = in_g + ((size_t)wy.origin * W + wx.origin) * C;
+          } else {
+            int8_t *dst = col_buf;
+            for (int32_t ky = 0; ky < KH; ky++) {
               const int32_t iy = wy.origin + ky * p->dilation_h;
-              const int8_t *w_row = w_oc + (size_t)ky * row_stride;
-              if (rows_contiguous) {
-                const int8_t *xp = in_g + ((size_t)iy * W + wx.origin + wx.start) * C;
-                const int8_t *wp = w_row + (size_t)wx.start * FC;
-                if (nblk == 4)
-                  dot4(xp, wp, oc_stride, ntaps_x * FC, acc);
+              if (ky < wy.start || ky >= wy.end) {
+                memset(dst, zp, (size_t)KW * FC);
+                dst += (size_t)KW * FC;
+                continue;
+              }
+              if (rows_contiguous && wx.start == 0 && wx.end == KW) {
+                memcpy(dst, in_g + ((size_t)iy * W + wx.origin) * C, (size_t)KW * FC);
+                dst += (size_t)KW * FC;
+                continue;
+              }
+              for (int32_t kx = 0; kx < KW; kx++, dst += FC) {
+                if (kx < wx.start || kx >= wx.end)
+                  memset(dst, zp, (size_t)FC);
                 else
-                  for (int32_t j = 0; j < nblk; j++)
-                    acc[j] += dot1(xp, wp + (size_t)j * oc_stride, ntaps_x * FC);
-              } else {
-                for (int32_t kx = wx.start; kx < wx.end; kx++) {
-                  const int32_t ix = wx.origin + kx * p->dilation_w;
-                  const int8_t *xp = in_g + ((size_t)iy * W + ix) * C;
-                  const int8_t *wp = w_row + (size_t)kx * FC;
-                  if (nblk == 4)
-                    dot4(xp, wp, oc_stride, FC, acc);
-                  else
-                    for (int32_t j = 0; j < nblk; j++)
-                      acc[j] += dot1(xp, wp + (size_t)j * oc_stride, FC);
-                }
+                  memcpy(dst, in_g + ((size_t)iy * W + wx.origin + kx * p->dilation_w) * C,
+                         (size_t)FC);
               }
             }
-            for (int32_t j = 0; j < nblk; j++) {
-              int32_t a = acc[j] + bias_fold[oc + j];
-              if (border)
-                a -= off * padding_weight_sum(w_oc + (size_t)j * oc_stride, KH, KW, FC, &wy, &wx);
-              const int32_t ch = (oc + j) * ch_step;
-              a = ta_requant(a, mult[ch], shift[ch], q->rounding) + p->output_offset;
-              o[oc + j] = (int8_t)ta_clamp_i32(a, p->act_min, p->act_max);
-            }
+            col = col_buf;
           }
+          int32_t oc = g * per_group;
+          const int32_t oc_end = oc + per_group;
+          for (; oc + 4 <= oc_end; oc += 4) {
+            int32_t acc[4] = {bias_fold[oc], bias_fold[oc + 1], bias_fold[oc + 2],
+                              bias_fold[oc + 3]};
+            ta_dot4_s8(col, filter + (size_t)oc * K, K, K, acc);
+            o[oc] = finish(acc[0], p, q, oc);
+            o[oc + 1] = finish(acc[1], p, q, oc + 1);
+            o[oc + 2] = finish(acc[2], p, q, oc + 2);
+            o[oc + 3] = finish(acc[3], p, q, oc + 3);
+          }
+          for (; oc < oc_end; oc++)
+            o[oc] = finish(bias_fold[oc] + ta_dot1_s8(col, filter + (size_t)oc * K, K), p, q, oc);
         }
       }
     }

@@ -79,11 +79,27 @@ TA_INLINE int32_t ta_rounding_half_sum(int32_t a, int32_t b) {
   return (int32_t)((sum + sign) / 2);
 }
 
-/* MultiplyByQuantizedMultiplier, TFLite Micro's default (double rounding). */
+/* MultiplyByQuantizedMultiplier, TFLite Micro's default (double rounding):
+ * RoundingDivideByPOT(SRDHM(x << left, mult), right), in fewer steps.
+ * SRDHM's nudge-and-truncate equals floor((x * m + 2^30) / 2^31) for
+ * either sign of the product (the negative nudge 1 - 2^30 followed by
+ * truncation towards zero is that floor), and RoundingDivideByPOT by
+ * 2^e equals floor((r + 2^(e-1) - (r < 0)) / 2^e) for e >= 1.  Only the
+ * saturating case INT32_MIN * INT32_MIN needs a test.  Checked against
+ * the literal gemmlowp definitions in tests/kernels/test_quant.c. */
 TA_INLINE int32_t ta_requant_double(int32_t x, int32_t mult, int32_t shift) {
-  int left = shift > 0 ? (int)shift : 0;
-  int right = shift > 0 ? 0 : (int)-shift;
-  return ta_rdbpot(ta_srdhm(ta_wrap_shl(x, left), mult), right);
+  const int left = shift > 0 ? (int)shift : 0;
+  const int right = shift > 0 ? 0 : (int)-shift;
+  const int32_t a = ta_wrap_shl(x, left);
+  int32_t r;
+  if (a == INT32_MIN && mult == INT32_MIN)
+    r = INT32_MAX;
+  else
+    r = (int32_t)(((int64_t)a * mult + ((int64_t)1 << 30)) >> 31);
+  if (right == 0)
+    return r;
+  const int64_t half_down = (((int64_t)1 << right) - 1) >> 1; /* 2^(e-1) - 1 */
+  return (int32_t)(((int64_t)r + half_down + (r >= 0)) >> right);
 }
 
 /* MultiplyByQuantizedMultiplier with TFLITE_SINGLE_ROUNDING:

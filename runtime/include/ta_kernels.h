@@ -55,9 +55,9 @@ ta_status ta_conv2d_s8(const ta_conv_params *p, const ta_quant *q,
  *
  *   bias_fold[oc] = bias[oc] + input_offset * sum_{ky,kx,ic} filter[oc][ky][kx][ic]
  *
- * so the inner loop is a plain dot product; taps that fall in the padding
- * subtract input_offset * filter again.
- * scratch: ta_conv2d_fold_s8_scratch_size() bytes.
+ * so the inner loop is a plain dot product (padding reads the input zero
+ * point).  scratch: ta_conv2d_fold_s8_scratch_size() bytes = kh * kw *
+ * filter c (one gathered filter window); required (non-NULL).
  */
 size_t ta_conv2d_fold_s8_scratch_size(const ta_conv_params *p, const ta_dims *in_dims,
                                       const ta_dims *filter_dims, const ta_dims *out_dims);
@@ -104,6 +104,7 @@ ta_status ta_depthwise_conv2d_s8(const ta_conv_params *p, const ta_quant *q,
  * ta_depthwise_conv2d_fold_s8 - the same with a folded bias (required,
  * fold_bias_depthwise_s8()):
  *   bias_fold[oc] = bias[oc] + input_offset * sum_{ky,kx} filter[0][ky][kx][oc]
+ * scratch: ta_depthwise_conv2d_fold_s8_scratch_size() bytes (0 today).
  */
 size_t ta_depthwise_conv2d_fold_s8_scratch_size(const ta_conv_params *p,
                                                 const ta_dims *in_dims,
@@ -206,7 +207,8 @@ ta_status ta_add_f32(const ta_add_params *p, const ta_bcast *shape,
  * p->outer rows.  Parameters from softmax_params().
  */
 ta_status ta_softmax_s8(const ta_softmax_params *p, const int8_t *in, int8_t *out);
-/* ta_softmax_s8_s16 - int8 in, int16 out (scale 1/32768, zero point -32768). */
+/* ta_softmax_s8_s16 - int8 in, int16 out: TFLM requires output zero point
+ * -32768 and scale 1/65536 (within 0.1%, TF_LITE_ENSURE_NEAR). */
 ta_status ta_softmax_s8_s16(const ta_softmax_params *p, const int8_t *in, int16_t *out);
 /* ta_softmax_f32 - reference_ops::Softmax float: e = expf((x - max) * beta),
  * sum in order, out = e / sum. */

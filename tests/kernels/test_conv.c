@@ -47,17 +47,20 @@ static void test_simple_per_channel(void) {
   const int8_t expect[4] = {61, 111, -115, -89};
   int32_t bf[2];
   fold_bias_s8(filter, 2, 8, bias, p.input_offset, bf);
+  size_t ns = ta_conv2d_fold_s8_scratch_size(&p, &id, &fd, &od);
+  void *scratch = canary_alloc(ns);
   for (int v = 0; v < 2; v++) {
     int8_t *out = canary_alloc(4);
-    ta_status st = v ? ta_conv2d_fold_s8(&p, &q, &id, in, &fd, filter, bf, &od, out, NULL)
+    ta_status st = v ? ta_conv2d_fold_s8(&p, &q, &id, in, &fd, filter, bf, &od, out, scratch)
                      : ta_conv2d_s8(&p, &q, &id, in, &fd, filter, bias, &od, out, NULL);
     long d = first_diff(out, expect, 4);
-    CHECK(st == TA_OK && d < 0 && canary_ok(out, 4),
+    CHECK(st == TA_OK && d < 0 && canary_ok(out, 4) && canary_ok(scratch, ns),
           "%s reproduces TFLite's SimplePerChannelTest {61, 111, -115, -89}%s%d: %d",
           v ? "ta_conv2d_fold_s8" : "ta_conv2d_s8", d < 0 ? "" : " (index, expected, actual) ",
           d < 0 ? 0 : (int)expect[d], d < 0 ? 0 : (int)out[d]);
     canary_free(out);
   }
+  canary_free(scratch);
 }
 
 static void test_same_padding_borders(void) {
@@ -76,11 +79,14 @@ static void test_same_padding_borders(void) {
   const int8_t expect[9] = {4, 6, 4, 6, 9, 6, 4, 6, 4};
   int8_t *o1 = canary_alloc(9), *o2 = canary_alloc(9);
   ta_conv2d_s8(&p, &q, &id, in, &fd, filter, NULL, &od, o1, NULL);
-  ta_conv2d_fold_s8(&p, &q, &id, in, &fd, filter, &bf, &od, o2, NULL);
+  size_t ns = ta_conv2d_fold_s8_scratch_size(&p, &id, &fd, &od);
+  void *scratch = canary_alloc(ns);
+  ta_conv2d_fold_s8(&p, &q, &id, in, &fd, filter, &bf, &od, o2, scratch);
   CHECK(first_diff(o1, expect, 9) < 0 && canary_ok(o1, 9),
         "SAME padding counts only the taps inside the input (reference form)");
-  CHECK(first_diff(o2, expect, 9) < 0 && canary_ok(o2, 9),
-        "SAME padding with a folded bias subtracts the padding taps again");
+  CHECK(first_diff(o2, expect, 9) < 0 && canary_ok(o2, 9) && canary_ok(scratch, ns),
+        "SAME padding with a folded bias pads with the zero point");
+  canary_free(scratch);
   /* The same through the depthwise kernels (filter 1x3x3x1). */
   int32_t bdw;
   fold_bias_depthwise_s8(filter, 9, 1, NULL, 5, &bdw);
@@ -185,6 +191,9 @@ static int random_conv_case(int depthwise, int k) {
   for (int i = 0; i < od.c; i++)
     bias[i] = ref_rand(-20000, 20000);
   int8_t *expect = malloc(no), *o1 = canary_alloc(no), *o2 = canary_alloc(no);
+  size_t ns = depthwise ? ta_depthwise_conv2d_fold_s8_scratch_size(&p, &id, &fd, &od)
+                        : ta_conv2d_fold_s8_scratch_size(&p, &id, &fd, &od);
+  void *scratch = canary_alloc(ns);
   ta_status s1, s2;
   if (depthwise) {
     ref_dw_s8(&p, &q, &id, in, &fd, filter, with_bias ? bias : NULL, &od, expect);
@@ -192,16 +201,17 @@ static int random_conv_case(int depthwise, int k) {
                            bf);
     s1 = ta_depthwise_conv2d_s8(&p, &q, &id, in, &fd, filter, with_bias ? bias : NULL, &od, o1,
                                 NULL);
-    s2 = ta_depthwise_conv2d_fold_s8(&p, &q, &id, in, &fd, filter, bf, &od, o2, NULL);
+    s2 = ta_depthwise_conv2d_fold_s8(&p, &q, &id, in, &fd, filter, bf, &od, o2, scratch);
   } else {
     ref_conv_s8(&p, &q, &id, in, &fd, filter, with_bias ? bias : NULL, &od, expect);
     fold_bias_s8(filter, fd.n, fd.h * fd.w * fd.c, with_bias ? bias : NULL, p.input_offset, bf);
     s1 = ta_conv2d_s8(&p, &q, &id, in, &fd, filter, with_bias ? bias : NULL, &od, o1, NULL);
-    s2 = ta_conv2d_fold_s8(&p, &q, &id, in, &fd, filter, bf, &od, o2, NULL);
+    s2 = ta_conv2d_fold_s8(&p, &q, &id, in, &fd, filter, bf, &od, o2, scratch);
   }
   long d1 = first_diff(o1, expect, no), d2 = first_diff(o2, expect, no);
   int ok = s1 == TA_OK && s2 == TA_OK && d1 < 0 && d2 < 0 && canary_ok(o1, no) &&
-           canary_ok(o2, no) && canary_ok(in, ni) && canary_ok(filter, nf);
+           canary_ok(o2, no) && canary_ok(in, ni) && canary_ok(filter, nf) &&
+           canary_ok(scratch, ns);
   if (!ok) {
     long d = d1 >= 0 ? d1 : d2;
     int8_t *o = d1 >= 0 ? o1 : o2;
@@ -217,6 +227,7 @@ static int random_conv_case(int depthwise, int k) {
   canary_free(filter);
   canary_free(o1);
   canary_free(o2);
+  canary_free(scratch);
   free(expect);
   free(bias);
   free(bf);
@@ -255,10 +266,15 @@ static void test_bad_args(void) {
   CHECK(ta_conv2d_fold_s8(&p, &q, &id, buf, &fd, buf, NULL, &od, buf, NULL) == TA_ERR_ARG,
         "the folded kernel needs its folded bias");
   CHECK(ta_conv2d_s8_scratch_size(&p, &id, &fd, &od) == 0 &&
-            ta_conv2d_fold_s8_scratch_size(&p, &id, &fd, &od) == 0 &&
-            ta_depthwise_conv2d_s8_scratch_size(&p, &id, &fd, &od) == 0 &&
-            ta_depthwise_conv2d_fold_s8_scratch_size(&p, &id, &fd, &od) == 0,
-        "the int8 convolutions need no scratch");
+            ta_depthwise_conv2d_s8_scratch_size(&p, &id, &fd, &od) == 0,
+        "the reference-form int8 convolutions need no scratch");
+  fd.h = 3;
+  fd.w = 2;
+  CHECK(ta_conv2d_fold_s8_scratch_size(&p, &id, &fd, &od) == 12,
+        "the folded CONV_2D needs one filter window of scratch (3x2x2 = 12 bytes)");
+  p.pad_h = 1;
+  CHECK(ta_conv2d_fold_s8(&p, &q, &id, buf, &fd, buf, &b, &od, buf, NULL) == TA_ERR_ARG,
+        "the folded CONV_2D without its scratch is TA_ERR_ARG");
 }
 
 int main(void) {

@@ -168,13 +168,17 @@ static void conv_like(const Graph *g, int i, bool depthwise) {
       if (st == TA_OK)
         compare(g, i, kind, "reference form", o->outputs[0], out);
       fold_bias_depthwise_s8((const int8_t *)tf->data, fd.h * fd.w, oc, bias, p.input_offset, bf);
-      st = ta_depthwise_conv2d_fold_s8(&p, &q, &id, in, &fd, wdat, bf, &od, out, NULL);
+      void *scratch = malloc(ta_depthwise_conv2d_fold_s8_scratch_size(&p, &id, &fd, &od) + 1);
+      st = ta_depthwise_conv2d_fold_s8(&p, &q, &id, in, &fd, wdat, bf, &od, out, scratch);
+      free(scratch);
     } else {
       st = ta_conv2d_s8(&p, &q, &id, in, &fd, wdat, bias, &od, out, NULL);
       if (st == TA_OK)
         compare(g, i, kind, "reference form", o->outputs[0], out);
       fold_bias_s8((const int8_t *)tf->data, oc, fd.h * fd.w * fd.c, bias, p.input_offset, bf);
-      st = ta_conv2d_fold_s8(&p, &q, &id, in, &fd, wdat, bf, &od, out, NULL);
+      void *scratch = malloc(ta_conv2d_fold_s8_scratch_size(&p, &id, &fd, &od) + 1);
+      st = ta_conv2d_fold_s8(&p, &q, &id, in, &fd, wdat, bf, &od, out, scratch);
+      free(scratch);
     }
     if (st == TA_OK)
       compare(g, i, kind, "folded form", o->outputs[0], out);

@@ -14,6 +14,7 @@
 #include "test.h"
 #include "tinyaot.h"
 #include "ta_fixedpoint.h"
+#include "ref.h"
 
 #include <float.h>
 #include <math.h>
@@ -103,6 +104,31 @@ int main(void) {
     CHECK(ta_requant_double(x, qm, -3) == e && ta_requant_double(-x, qm, -3) == -e,
           "INT32_MAX * INT32_MAX * 2^-34 requantizes to %d (got %d)", (int)e,
           (int)ta_requant_double(x, qm, -3));
+  }
+
+  /* The fast double-rounding requantization against gemmlowp's literal
+   * SaturatingRoundingDoublingHighMul + RoundingDivideByPOT (ref.h). */
+  {
+    long bad = 0, n = 0;
+    const int32_t xs[] = {0, 1, -1, 2, -2, 3, -3, INT32_MAX, INT32_MIN, 1 << 30, -(1 << 30)};
+    const int32_t ms[] = {1 << 30, (1 << 30) + 1, INT32_MAX, 1, 0, -(1 << 30), INT32_MIN};
+    for (int s = -31; s <= 31; s++) {
+      for (size_t i = 0; i < sizeof xs / sizeof *xs; i++)
+        for (size_t j = 0; j < sizeof ms / sizeof *ms; j++, n++)
+          bad += ta_requant_double(xs[i], ms[j], s) != ref_mbqm(xs[i], ms[j], s, TA_ROUND_DOUBLE);
+      for (int k = 0; k < 20000; k++, n++) {
+        int32_t x = (int32_t)ref_next(), m = (int32_t)ref_next();
+        if (k & 1)
+          x >>= ref_rand(0, 31);
+        bad += ta_requant_double(x, m, s) != ref_mbqm(x, m, s, TA_ROUND_DOUBLE);
+        if (s <= 30 && m >= 0)
+          bad += ta_requant_single(x, m, s) != ref_mbqm(x, m, s, TA_ROUND_SINGLE);
+      }
+    }
+    CHECK(bad == 0,
+          "fast requantization equals gemmlowp's SRDHM + RoundingDivideByPOT and the single "
+          "rounding formula on %ld values, shifts -31..31 (%ld differ)",
+          n, bad);
   }
 
   /* Fixed-point primitives, hand-computed. */

@@ -79,8 +79,10 @@ static const char *quote(const char *s) {
   return arena_printf("%s'", q);
 }
 
+/* Runs every golden case of model `name` compiled with `opts`. */
 static void test_model(const char *shared, const char *tinyaot,
-                       const char *tmp, const char *name) {
+                       const char *tmp, const char *name, const char *opts) {
+  static int nth;
   const char *model = arena_printf("%s/models/%s.tflite", shared, name);
   const char *gold = arena_printf("%s/goldens/%s", shared, name);
   size_t size;
@@ -88,11 +90,13 @@ static void test_model(const char *shared, const char *tinyaot,
   Graph *g = read_tflite(model, buf, size);
   verify(g);
 
-  const char *out = arena_printf("%s/%s", tmp, name);
+  const char *out = arena_printf("%s/%s.%d", tmp, name, nth++);
   const char *dump = arena_printf("%s/dump", out);
   mkdir(out, 0777);
-  const char *cmd = arena_printf("%s run %s --dump-tensors %s", quote(tinyaot),
-                                 quote(model), quote(dump));
+  const char *cmd = arena_printf("%s run %s --dump-tensors %s %s", quote(tinyaot),
+                                 quote(model), quote(dump), opts);
+  if (*opts)
+    name = arena_printf("%s (%s)", name, opts);
   bool have[NCASES] = {false};
   int nruns = 0;
   for (int c = 0; c < NCASES; c++) {
@@ -164,8 +168,23 @@ int main(void) {
     CHECK(0, "a temporary folder can be made");
     return test_exit();
   }
+  /* The check must be able to fail: two files differing at byte 3. */
+  FILE *f1 = fopen(arena_printf("%s/a.bin", tmp), "wb");
+  FILE *f2 = fopen(arena_printf("%s/b.bin", tmp), "wb");
+  fwrite("\1\2\3\4\5", 1, 5, f1);
+  fwrite("\1\2\3\377\5", 1, 5, f2);
+  fclose(f1);
+  fclose(f2);
+  const char *d = compare(arena_printf("%s/a.bin", tmp), arena_printf("%s/b.bin", tmp));
+  CHECK(strstr(d, "byte 3: expected 4, actual -1") != NULL,
+        "the comparison names the first differing byte (got '%s')", d);
+
   for (size_t i = 0; i < sizeof models / sizeof *models; i++)
-    test_model(shared, tinyaot, tmp, models[i]);
+    test_model(shared, tinyaot, tmp, models[i], "");
+  /* The other layouts give the same bytes. */
+  test_model(shared, tinyaot, tmp, "kws_ref_model", "--io-in-workspace");
+  test_model(shared, tinyaot, tmp, "resnet8_int8",
+             "--pool sram:32k --pool ext --align 64");
   if (!test_failures)
     remove_tree(tmp);
   else
