@@ -750,6 +750,8 @@ void lower(Graph *g, const LowerOptions *o) {
     /* mark_views() made the output share the input's bytes: no call. */
     if (op->noutputs == 1 && g->tensors[op->outputs[0]].view_of >= 0)
       continue;
+    if (lower_s16(g, op, o, L.l)) /* 16x8 quantization: lower_s16.c */
+      continue;
     if (!fn)
       error_at(g, i, "this operator is not supported (no kernel)");
     fn(&L);

@@ -470,6 +470,9 @@ typedef struct {
  * mark_views() first (a view needs no call).  An op or a dtype
  * combination no kernel handles -> error_at() naming it. */
 void lower(Graph *g, const LowerOptions *o);
+/* lower_s16.c: lowers op when it is one of the 16x8-quantized ops
+ * (int16 activations) it handles, into l; false otherwise. */
+bool lower_s16(Graph *g, Op *op, const LowerOptions *o, Lowered *l);
 static inline Lowered *op_lowered(const Op *op) { return (Lowered *)op->lowered; }
 
 /* ------------------------------------------- storage.c, schedule.c, plan.c */

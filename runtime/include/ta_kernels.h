@@ -236,4 +236,8 @@ ta_status ta_dequantize_s8_f32(const ta_affine_params *p, const int8_t *in, floa
 ta_status ta_dequantize_u8_f32(const ta_affine_params *p, const uint8_t *in, float *out);
 ta_status ta_dequantize_s16_f32(const ta_affine_params *p, const int16_t *in, float *out);
 
+/* ======================================= 16x8 quantization (ta_kernels_s16.h) */
+
+#include "ta_kernels_s16.h"
+
 #endif
