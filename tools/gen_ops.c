@@ -419,10 +419,12 @@ static int weights_per_tensor(Case *c, const char *name, int ndims, const int32_
 
 /*
  * Bias of n channels: float for float cases, int32 (int8/uint8) or
- * int64 (int16) with scale in_scale * w_scale[i] and zero point 0.
- * Values are of the order of `sd` in real terms.
+ * int64 (int16) with scale in_scale * w_scale[i] (one scale per channel
+ * if per_channel, else w_scale[0] for all) and zero point 0.  Values
+ * are of the order of `sd` in real terms.
  */
-static int bias(Case *c, const char *name, int n, float in_scale, const float *w_scale, double sd) {
+static int bias(Case *c, const char *name, int n, float in_scale, const float *w_scale, double sd,
+                int per_channel) {
   int32_t d = n;
   Rng *r = c->r;
   if (c->kind == K_F32) {
@@ -460,7 +462,9 @@ static int bias(Case *c, const char *name, int n, float in_scale, const float *w
     t = tfw_const(c->m, name, TFW_INT32, 1, &d, v);
     free(v);
   }
-  tfw_quant(c->m, t, c->kind == K_U8 ? 1 : n, s, zp, 0);
+  /* Per-tensor weights need a per-tensor bias scale: TFLite checks
+   * in_scale * w_scale against the bias's single scale. */
+  tfw_quant(c->m, t, per_channel ? n : 1, s, zp, 0);
   free(s);
   free(zp);
   return t;
@@ -548,7 +552,7 @@ static void gen_conv2d(Case *c, int variant) {
   int tw = weights(c, "filter", 4, dfil, 0, ws, &st);
   int k = kh * kw * cin;
   double sd = sqrt((double)k * msq(in.lo, in.hi) * st.msq);
-  int tb = bias(c, "bias", cout, in.scale, ws, sd);
+  int tb = bias(c, "bias", cout, in.scale, ws, sd, c->kind != K_U8);
   Q out = sum_out(c, &in, &st, k, act);
   int to = output_q(c, "output", 4, dout, &out);
   int ins[3] = {ti, tw, tb};
@@ -587,7 +591,7 @@ static void gen_depthwise(Case *c, int variant) {
   int tw = weights(c, "filter", 4, dfil, 3, ws, &st);
   int k = kh * kw;
   double sd = sqrt((double)k * msq(in.lo, in.hi) * st.msq);
-  int tb = bias(c, "bias", cout, in.scale, ws, sd);
+  int tb = bias(c, "bias", cout, in.scale, ws, sd, c->kind != K_U8);
   Q out = sum_out(c, &in, &st, k, act);
   int to = output_q(c, "output", 4, dout, &out);
   int ins[3] = {ti, tw, tb};
@@ -617,7 +621,7 @@ static void gen_transpose_conv(Case *c, int variant) {
   int ti = input_q(c, "input", 4, din, &in);
   int k = cin * ((kh + sh - 1) / sh) * ((kw + sw - 1) / sw);
   double sd = sqrt((double)k * msq(in.lo, in.hi) * st.msq);
-  int tb = rchance(r, 0.75) ? bias(c, "bias", cout, in.scale, ws, sd) : -1;
+  int tb = rchance(r, 0.75) ? bias(c, "bias", cout, in.scale, ws, sd, c->kind != K_U8) : -1;
   Q out = sum_out(c, &in, &st, k, TFW_ACT_NONE);
   int to = output_q(c, "output", 4, shape, &out);
   int ins[4] = {ts, tw, ti, tb};
@@ -652,7 +656,8 @@ static void gen_fully_connected(Case *c, int variant) {
   WStat st;
   float s1;
   int tw;
-  if (c->kind == K_I8 && rchance(r, 0.5)) {
+  int per_channel = c->kind == K_I8 && rchance(r, 0.5);
+  if (per_channel) {
     tw = weights(c, "weights", 2, dw, 0, ws, &st);
   } else {
     tw = weights_per_tensor(c, "weights", 2, dw, &s1, &st);
@@ -660,7 +665,7 @@ static void gen_fully_connected(Case *c, int variant) {
       ws[i] = s1;
   }
   double sd = sqrt((double)k * msq(in.lo, in.hi) * st.msq);
-  int tb = rchance(r, 0.8) ? bias(c, "bias", o, in.scale, ws, sd) : -1;
+  int tb = rchance(r, 0.8) ? bias(c, "bias", o, in.scale, ws, sd, per_channel) : -1;
   Q out = sum_out(c, &in, &st, k, act);
   int32_t dout[4];
   int ndo;

@@ -13,8 +13,8 @@
  *   ta_add_pot_s16,         reference_ops::Add(pot_scale) / Sub16 and
  *   ta_sub_pot_s16          BroadcastSub16POTSlow (power-of-two scales)
  *   ta_leaky_relu_s16       reference_ops::QuantizeLeakyRelu<int16_t>
- *   ta_requantize_s32_s16,  reference_ops::Requantize (QUANTIZE between
- *   ta_requantize_s16_s32   int32 and int16)
+ *   ta_requantize_s32_s16   reference_ops::Requantize (QUANTIZE int32 to
+ *                           int16; int16 to int32 is in ta_kernels_rnn.h)
  *
  * Rounding: the convolutions requantize their int64 accumulators with
  * TFLite's 64-bit MultiplyByQuantizedMultiplier (the multiplier reduced to
@@ -124,12 +124,10 @@ ta_status ta_leaky_relu_s16(const ta_leaky_relu_params *p, const int16_t *in,
 
 /* ============================================================== QUANTIZE */
 
-/* int32 <-> int16 (reference_ops::Requantize); parameters from
- * requant_params().  The int32 side may use its whole range: the zero
+/* int32 -> int16 (reference_ops::Requantize); parameters from
+ * requant_params().  The input may use the whole int32 range: the zero
  * point is subtracted with wrap-around, as TFLite's int32 arithmetic. */
 ta_status ta_requantize_s32_s16(const ta_requant_params *p, const int32_t *in,
                                 int16_t *out);
-ta_status ta_requantize_s16_s32(const ta_requant_params *p, const int16_t *in,
-                                int32_t *out);
 
 #endif

@@ -9,11 +9,12 @@
 //   MODEL RESULT_DIR IN0.bin [IN1.bin ...]
 // For each line this writes RESULT_DIR/out<i>.bin (raw bytes, in the
 // model's subgraph-0 output order, as tflite-oracle does) and then
-// RESULT_DIR/status, one line: "ok", or "refused: <TFLite's message>".
-// Before a model runs, its status is "crashed": if TFLite aborts the
-// process, that is what remains, and the caller starts a new process for
-// the lines that have no status yet.  A wasm abort that is caught still
-// ends the process (exit 3), because the module may be unusable after it.
+// RESULT_DIR/status, one line: "ok", "refused: <TFLite's message>" or
+// "crashed: <message>" (a wasm abort).  Lines that already have a status
+// are skipped.  While a model runs, RESULT_DIR/pending exists: if the
+// process dies there, the caller marks that case and starts a new process
+// for the rest.  A caught wasm abort also ends the process (exit 3), as
+// the module may be unusable after it.
 //
 // Starting Node and compiling the wasm costs about 0.3 s, running one of
 // these models well under a millisecond: hence the batch.
@@ -50,7 +51,8 @@ for (const line of lines) {
   fs.mkdirSync(dir, {recursive: true});
   const status = path.join(dir, 'status');
   if (fs.existsSync(status)) continue;
-  fs.writeFileSync(status, 'crashed\n');
+  const pending = path.join(dir, 'pending');
+  fs.writeFileSync(pending, '');
   logLines.length = 0;
   let m = null;
   try {
@@ -88,5 +90,6 @@ for (const line of lines) {
   if (m) {
     try { m.close(); } catch (e) { crashed = true; }
   }
+  fs.rmSync(pending, {force: true});
   if (crashed) process.exit(3);
 }

@@ -103,20 +103,32 @@ if [ "$need" -gt 0 ]; then
   fi
   for mode in off float on; do
     [ -s "$work/list-$mode" ] || continue
-    # A TFLite abort ends the process (exit 3) after marking the case;
-    # start again for the rest.
+    # A TFLite abort ends the process (exit 3) after marking the case; a
+    # harder crash leaves the case's "pending" file.  Either way, start
+    # again for the rest.
     tries=0
     while :; do
       TFLITE_ORACLE_HOME=$oracle_home node "$here/oracle_batch.mjs" --home "$oracle_home" \
         --xnnpack "$mode" "$work/list-$mode" 2> "$work/oracle-$mode.log"
       rc=$?
       tries=$((tries + 1))
-      [ $rc -eq 3 ] && [ $tries -lt 50 ] && continue
-      break
+      [ $rc -eq 0 ] && break
+      if [ $rc -ne 3 ]; then
+        marked=0
+        for p in $(cut -d' ' -f2 "$work/list-$mode"); do
+          if [ -f "$p/pending" ] && [ ! -f "$p/status" ]; then
+            echo "crashed: node exited with status $rc: $(tail -1 "$work/oracle-$mode.log")" > "$p/status"
+            rm -f "$p/pending"
+            marked=1
+          fi
+        done
+        if [ $marked = 0 ]; then
+          echo "not ok - the TFLite oracle runs the $mode cases: $(tail -1 "$work/oracle-$mode.log")"
+          break
+        fi
+      fi
+      [ $tries -lt 50 ] || break
     done
-    if [ $rc -ne 0 ] && [ $rc -ne 3 ]; then
-      echo "not ok - the TFLite oracle runs the $mode cases: $(tail -1 "$work/oracle-$mode.log")"
-    fi
   done
 fi
 
