@@ -42,7 +42,7 @@ bench_model() {
   rm -rf "$dir" && mkdir -p "$dir"
   if ! "$TINYAOT" compile "$TINYAOT_SHARED/models/$m.tflite" -o "$dir/gen" --prefix net \
        > "$dir/compile.log" 2>&1; then
-    echo "$m	unsupported	$(head -n1 "$dir/compile.log" | tr '\t' ' ')"
+    echo "$m	unsupported	$(head -n1 "$dir/compile.log" | sed "s|^$TINYAOT_SHARED/models/||" | tr '\t' ' ')"
     return
   fi
   ins=$(sizes_of "$gold/case0" input)
@@ -70,7 +70,8 @@ bench_model() {
     needs=$(awk '$1 == "needs_gen" || $1 == "needs_rt" {for (i = 2; i <= NF; i++) print $i}' \
             "$b/sizes" | sort -u | tr '\n' ' ')
     printf '%s\t%s %s\tok\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$m" "$T_NAME" "$opt" \
-      "$(sz flash_gen)" "$(sz flash_rt)" "$(sz flash_weights)" "$(sz workspace)" \
+      "$(sz flash_gen)" "$(sz flash_rt)" "$(sz flash_weights)" \
+      "$(log_value "$b/case0/run.log" workspace)" \
       "$(( $(log_value "$b/case0/run.log" persistent) + $(sz ram_gen) + $(sz ram_rt) ))" "$(log_value "$b/case0/run.log" io)" \
       "$(log_value "$b/case0/run.log" stack_run)" "$instr" "$ok" "${needs:-none}" \
       "$(awk '$1 ~ /^flash_/ {t += $2} END {print t - 0}' "$b/sizes")" \

@@ -603,11 +603,13 @@ static void put_op_comment(FILE *f, const Emit *e, int i) {
               n, l->kernel ? " */\n" : " (a view: no call) */\n", "     ");
 }
 
-static bool op_writes(const Op *op, int t) {
+/* Whether op writes tensor t: its outputs, and the variable tensors
+ * (LSTM/SVDF state) it reads, which stateful ops update in place. */
+static bool op_writes(const Graph *g, const Op *op, int t) {
   for (int k = 0; k < op->noutputs; k++)
     if (op->outputs[k] == t)
       return true;
-  return false;
+  return g->tensors[t].is_variable;
 }
 
 static const char *arg_text(Emit *e, int i, const Lowered *l,
@@ -615,7 +617,7 @@ static const char *arg_text(Emit *e, int i, const Lowered *l,
   const Op *op = &e->g->ops[i];
   switch (a->kind) {
   case ARG_TENSOR:
-    return tensor_addr(e, a->index, op_writes(op, a->index));
+    return tensor_addr(e, a->index, op_writes(e->g, op, a->index));
   case ARG_SCRATCH:
     if (op->scratch_buffer < 0)
       return "NULL";
@@ -626,6 +628,15 @@ static const char *arg_text(Emit *e, int i, const Lowered *l,
   }
   case ARG_NULL:
     return "NULL";
+  case ARG_INPUTS:
+  case ARG_OUTPUTS: { /* a C99 compound literal: an array of pointers */
+    bool out = a->kind == ARG_OUTPUTS;
+    const char *s = out ? "(void *const[]){" : "(const void *const[]){";
+    for (int k = a->index; k < a->index + (int)a->value; k++)
+      s = arena_printf("%s%s%s", s, k > a->index ? ", " : "",
+                       tensor_addr(e, out ? op->outputs[k] : op->inputs[k], out));
+    return arena_printf("%s}", s);
+  }
   case ARG_INT:
     if (a->value == INT32_MIN)
       return "(-2147483647 - 1)";
@@ -634,12 +645,19 @@ static const char *arg_text(Emit *e, int i, const Lowered *l,
   unreachable();
 }
 
-/* The tensor hook after op i: every tensor it produces. */
+/* The tensor hook after op i: every tensor it produces, then the
+ * variable tensors it updated. */
 static void put_hooks(FILE *f, Emit *e, const Op *op) {
   for (int k = 0; k < op->noutputs; k++) {
     int t = op->outputs[k];
     fprintf(f, "  %s_TENSOR(%d, %s, %zu);\n", e->U, t, tensor_addr(e, t, false),
             tensor_bytes(&e->g->tensors[t]));
+  }
+  for (int k = 0; k < op->ninputs; k++) {
+    int t = op->inputs[k];
+    if (t >= 0 && e->g->tensors[t].is_variable)
+      fprintf(f, "  %s_TENSOR(%d, %s, %zu);\n", e->U, t, tensor_addr(e, t, false),
+              tensor_bytes(&e->g->tensors[t]));
   }
 }
 

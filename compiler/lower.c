@@ -26,21 +26,11 @@
 #include <math.h>
 #include <string.h>
 
-#include "ta_kernels.h"
-
-typedef struct {
-  Graph *g;
-  Op *op;
-  const LowerOptions *o;
-  Lowered *l;
-  int argcap, constcap;
-} Lower;
-
-typedef void LowerFn(Lower *L);
+#include "lower.h"
 
 /* -------------------------------------------------------- the record */
 
-static void add_arg(Lower *L, ArgKind kind, int index, int64_t value) {
+void add_arg(Lower *L, ArgKind kind, int index, int64_t value) {
   Lowered *l = L->l;
   if (l->nargs == L->argcap) {
     int cap = L->argcap ? 2 * L->argcap : 16;
@@ -53,8 +43,8 @@ static void add_arg(Lower *L, ArgKind kind, int index, int64_t value) {
   l->args[l->nargs++] = (KernelArg){.kind = kind, .index = index, .value = value};
 }
 
-static void arg_tensor(Lower *L, int t) { add_arg(L, ARG_TENSOR, t, 0); }
-static void arg_scratch(Lower *L) { add_arg(L, ARG_SCRATCH, -1, 0); }
+void arg_tensor(Lower *L, int t) { add_arg(L, ARG_TENSOR, t, 0); }
+void arg_scratch(Lower *L) { add_arg(L, ARG_SCRATCH, -1, 0); }
 
 /*
  * In place.  A lowering calls may_run_in_place(L, k) when its kernel may
@@ -68,7 +58,7 @@ static void arg_scratch(Lower *L) { add_arg(L, ARG_SCRATCH, -1, 0); }
  * input when the input dies at this op (schedule.c, mark_inplace);
  * verify() and the plan checker hold it to these rules.
  */
-static void may_run_in_place(Lower *L, int k) {
+void may_run_in_place(Lower *L, int k) {
   const Op *op = L->op;
   if (k < 0 || k >= 32 || k >= op->ninputs || op->inputs[k] < 0 ||
       op->noutputs < 1 || op->outputs[0] < 0)
@@ -79,7 +69,7 @@ static void may_run_in_place(Lower *L, int k) {
   L->l->inplace |= 1u << k;
 }
 
-static int add_const(Lower *L, ConstObj c) {
+int add_const(Lower *L, ConstObj c) {
   Lowered *l = L->l;
   if (l->nconsts == L->constcap) {
     int cap = L->constcap ? 2 * L->constcap : 8;
@@ -94,7 +84,7 @@ static int add_const(Lower *L, ConstObj c) {
 }
 
 /* A parameter struct, passed as &obj when `pass`. */
-static void const_struct(Lower *L, const char *name, const char *ctype,
+void const_struct(Lower *L, const char *name, const char *ctype,
                          const char *init, bool pass) {
   int i = add_const(L, (ConstObj){.name = name, .ctype = ctype, .init = init});
   if (pass)
@@ -102,7 +92,7 @@ static void const_struct(Lower *L, const char *name, const char *ctype,
 }
 
 /* An int32 array (copied), passed when `pass`. */
-static void const_i32(Lower *L, const char *name, const int32_t *v, size_t n,
+void const_i32(Lower *L, const char *name, const int32_t *v, size_t n,
                       bool pass) {
   int32_t *copy = arena_array(n ? n : 1, sizeof(int32_t));
   if (n)
@@ -118,33 +108,33 @@ static void const_i32(Lower *L, const char *name, const int32_t *v, size_t n,
 static const char *role_names[] = {"input", "filter", "bias", "input 3",
                                    "input 4"};
 
-static Tensor *input(Lower *L, int k) {
+Tensor *input(Lower *L, int k) {
   if (k >= L->op->ninputs || L->op->inputs[k] < 0)
     error_at(L->g, L->op->index, "%s is missing",
              k < 5 ? role_names[k] : "an input");
   return &L->g->tensors[L->op->inputs[k]];
 }
 
-static Tensor *optional_input(Lower *L, int k) {
+Tensor *optional_input(Lower *L, int k) {
   if (k >= L->op->ninputs || L->op->inputs[k] < 0)
     return NULL;
   return &L->g->tensors[L->op->inputs[k]];
 }
 
-static Tensor *output(Lower *L, int k) {
+Tensor *output(Lower *L, int k) {
   if (k >= L->op->noutputs)
     error_at(L->g, L->op->index, "output %d is missing", k);
   return &L->g->tensors[L->op->outputs[k]];
 }
 
-static void need_arity(Lower *L, int nin, int nout) {
+void need_arity(Lower *L, int nin, int nout) {
   if (L->op->ninputs < nin || L->op->noutputs != nout)
     error_at(L->g, L->op->index, "has %d inputs and %d outputs, expected %d and %d",
              L->op->ninputs, L->op->noutputs, nin, nout);
 }
 
 /* "int8 input, int8 filter -> int16 output" for messages. */
-static const char *dtypes_str(Lower *L) {
+const char *dtypes_str(Lower *L) {
   const char *s = "";
   for (int k = 0; k < L->op->ninputs; k++)
     if (L->op->inputs[k] >= 0)
@@ -156,29 +146,29 @@ static const char *dtypes_str(Lower *L) {
   return s;
 }
 
-static TA_NORETURN void unsupported_types(Lower *L) {
+TA_NORETURN void unsupported_types(Lower *L) {
   error_at(L->g, L->op->index, "not supported for these types (%s)", dtypes_str(L));
 }
 
-static void need_const(Lower *L, const Tensor *t, const char *role) {
+void need_const(Lower *L, const Tensor *t, const char *role) {
   if (!is_const(t))
     error_at(L->g, L->op->index, "a non-constant %s (tensor %d) is not supported",
              role, t->index);
 }
 
-static float scale_of(Lower *L, const Tensor *t) {
+float scale_of(Lower *L, const Tensor *t) {
   if (t->q.nscale < 1)
     error_at(L->g, L->op->index, "tensor %d (%s) is not quantized", t->index,
              t->name);
   return t->q.scale[0];
 }
 
-static int32_t zp_of(const Tensor *t) {
+int32_t zp_of(const Tensor *t) {
   return t->q.nscale > 0 && t->q.zero_point ? (int32_t)t->q.zero_point[0] : 0;
 }
 
 /* Rank <= 4 shapes as ta_dims, padded with leading 1s. */
-static ta_dims dims4(Lower *L, const Tensor *t) {
+ta_dims dims4(Lower *L, const Tensor *t) {
   if (t->ndims > 4)
     error_at(L->g, L->op->index, "tensor %d has rank %d; at most 4 is supported",
              t->index, t->ndims);
@@ -188,12 +178,12 @@ static ta_dims dims4(Lower *L, const Tensor *t) {
   return (ta_dims){d[0], d[1], d[2], d[3]};
 }
 
-static int32_t elems32(const Tensor *t) { return (int32_t)tensor_elems(t); }
+int32_t elems32(const Tensor *t) { return (int32_t)tensor_elems(t); }
 
 /* ------------------------------------------------------- initializers */
 
 /* A float as a C literal that reads back exactly. */
-static const char *flit(float f) {
+const char *flit(float f) {
   if (f == FLT_MAX)
     return "FLT_MAX";
   if (f == -FLT_MAX)
@@ -207,18 +197,18 @@ static const char *flit(float f) {
   return arena_printf("%sf", buf);
 }
 
-static const char *ilit(int64_t v) {
+const char *ilit(int64_t v) {
   if (v == INT32_MIN)
     return "(-2147483647 - 1)";
   return arena_printf("%" PRId64, v);
 }
 
-static const char *dims_init(ta_dims d) {
+const char *dims_init(ta_dims d) {
   return arena_printf("{%" PRId32 ", %" PRId32 ", %" PRId32 ", %" PRId32 "}",
                       d.n, d.h, d.w, d.c);
 }
 
-static const char *conv_init(const ta_conv_params *p) {
+const char *conv_init(const ta_conv_params *p) {
   return arena_printf(
       "{.stride_h = %d, .stride_w = %d, .dilation_h = %d, .dilation_w = %d,\n"
       "    .pad_h = %d, .pad_w = %d, .depth_multiplier = %d,\n"
@@ -230,7 +220,7 @@ static const char *conv_init(const ta_conv_params *p) {
       flit(p->act_min_f32), flit(p->act_max_f32));
 }
 
-static const char *fc_init(const ta_fc_params *p) {
+const char *fc_init(const ta_fc_params *p) {
   return arena_printf(
       "{.batches = %d, .in_depth = %d, .out_depth = %d,\n"
       "    .input_offset = %s, .filter_offset = %s, .output_offset = %s,\n"
@@ -240,7 +230,7 @@ static const char *fc_init(const ta_fc_params *p) {
       ilit(p->act_max), flit(p->act_min_f32), flit(p->act_max_f32));
 }
 
-static const char *pool_init(const ta_pool_params *p) {
+const char *pool_init(const ta_pool_params *p) {
   return arena_printf(
       "{.stride_h = %d, .stride_w = %d, .filter_h = %d, .filter_w = %d,\n"
       "    .pad_h = %d, .pad_w = %d, .act_min = %s, .act_max = %s,\n"
@@ -250,20 +240,20 @@ static const char *pool_init(const ta_pool_params *p) {
       flit(p->act_min_f32), flit(p->act_max_f32));
 }
 
-static const char *quant_init(int per_channel, int rounding) {
+const char *quant_init(int per_channel, int rounding) {
   return arena_printf("{@mult, @shift, %d, %s}", per_channel,
                       rounding == TA_ROUND_SINGLE ? "TA_ROUND_SINGLE"
                                                   : "TA_ROUND_DOUBLE");
 }
 
-static const char *i32_list(const int32_t *v, int n) {
+const char *i32_list(const int32_t *v, int n) {
   const char *s = "";
   for (int i = 0; i < n; i++)
     s = arena_printf("%s%s%s", s, i ? ", " : "", ilit(v[i]));
   return arena_printf("{%s}", s);
 }
 
-static const char *bcast_init(const ta_bcast *b) {
+const char *bcast_init(const ta_bcast *b) {
   return arena_printf("{.ndims = %d, .shape = %s, .stride1 = %s, .stride2 = %s}",
                       (int)b->ndims, i32_list(b->shape, b->ndims),
                       i32_list(b->stride1, b->ndims), i32_list(b->stride2, b->ndims));
@@ -272,7 +262,7 @@ static const char *bcast_init(const ta_bcast *b) {
 /* --------------------------------------------------- shared pieces */
 
 /* Activation range of an int8/int16/uint8 output, or the float one. */
-static void act_range(Lower *L, const Tensor *out, int32_t *lo, int32_t *hi,
+void act_range(Lower *L, const Tensor *out, int32_t *lo, int32_t *hi,
                       float *flo, float *fhi) {
   Activation act = L->op->opt.activation;
   *flo = -FLT_MAX;
@@ -332,8 +322,10 @@ static void conv_common(Lower *L, bool depthwise) {
              out->dtype == DT_FLOAT32 && (!bias || bias->dtype == DT_FLOAT32);
   bool s8 = in->dtype == DT_INT8 && filter->dtype == DT_INT8 &&
             out->dtype == DT_INT8 && (!bias || bias->dtype == DT_INT32);
-  if (!f32 && !s8)
-    unsupported_types(L);
+  if (!f32 && !s8) {
+    lower_conv_legacy(L, depthwise); /* uint8, hybrid */
+    return;
+  }
   if (in->ndims != 4 || filter->ndims != 4 || out->ndims != 4)
     error_at(L->g, L->op->index, "input, filter and output must have rank 4");
   need_const(L, filter, "filter");
@@ -433,8 +425,10 @@ static void lower_fully_connected(Lower *L) {
              out->dtype == DT_FLOAT32 && (!bias || bias->dtype == DT_FLOAT32);
   bool s8 = in->dtype == DT_INT8 && filter->dtype == DT_INT8 &&
             out->dtype == DT_INT8 && (!bias || bias->dtype == DT_INT32);
-  if (!f32 && !s8)
-    unsupported_types(L);
+  if (!f32 && !s8) {
+    lower_fully_connected_legacy(L); /* uint8, hybrid */
+    return;
+  }
   if (L->op->opt.weights_format != 0)
     error_at(L->g, L->op->index, "shuffled weights are not supported");
   need_const(L, filter, "filter");
@@ -527,8 +521,10 @@ static void pool_common(Lower *L, const char *s8_kernel, const char *f32_kernel)
   const Options *opt = &L->op->opt;
   bool f32 = in->dtype == DT_FLOAT32 && out->dtype == DT_FLOAT32;
   bool s8 = in->dtype == DT_INT8 && out->dtype == DT_INT8;
-  if (!f32 && !s8)
-    unsupported_types(L);
+  if (!f32 && !s8) {
+    lower_pool_legacy(L); /* uint8 */
+    return;
+  }
   if (s8 && (scale_of(L, in) != scale_of(L, out) || zp_of(in) != zp_of(out)))
     error_at(L->g, L->op->index, "input and output quantization differ");
   if (in->ndims != 4 || out->ndims != 4)
@@ -567,8 +563,10 @@ static void lower_add(Lower *L) {
   Tensor *a = input(L, 0), *b = input(L, 1), *out = output(L, 0);
   bool f32 = a->dtype == DT_FLOAT32 && b->dtype == DT_FLOAT32 && out->dtype == DT_FLOAT32;
   bool s8 = a->dtype == DT_INT8 && b->dtype == DT_INT8 && out->dtype == DT_INT8;
-  if (!f32 && !s8)
-    unsupported_types(L);
+  if (!f32 && !s8) {
+    lower_add_legacy(L); /* uint8 */
+    return;
+  }
   ta_bcast bc;
   int32_t shape[TA_MAX_DIMS];
   int nd;
@@ -632,18 +630,20 @@ static void lower_softmax(Lower *L) {
   if (in->dtype == DT_FLOAT32 && out->dtype == DT_FLOAT32) {
     L->l->kernel = "ta_softmax_f32";
   } else if (in->dtype == DT_INT8 && (out->dtype == DT_INT8 || out->dtype == DT_INT16)) {
-    /* TFLM fixes the output quantization: int8 1/256 - 128, int16 1/32768 - 32768. */
+    /* TFLM fixes the output quantization: int8 scale 1/256, zero point
+     * -128; int16 zero point -32768 (its scale is not checked: the
+     * kernel writes 2^16 * p - 32768 whatever it says). */
     bool s16 = out->dtype == DT_INT16;
-    float want = s16 ? 1.0f / 32768 : 1.0f / 256;
-    if (scale_of(L, out) != want || zp_of(out) != (s16 ? -32768 : -128))
+    if ((!s16 && scale_of(L, out) != 1.0f / 256) || zp_of(out) != (s16 ? -32768 : -128))
       error_at(L->g, L->op->index,
-               "the output's quantization must be scale %s, zero point %d",
-               s16 ? "1/32768" : "1/256", s16 ? -32768 : -128);
+               s16 ? "the output's zero point must be -32768"
+                   : "the output's quantization must be scale 1/256, zero point -128");
     if (!softmax_params(p.beta, scale_of(L, in), L->o->rounding, &p))
       error_at(L->g, L->op->index, "cannot represent beta * input scale");
     L->l->kernel = s16 ? "ta_softmax_s8_s16" : "ta_softmax_s8";
   } else {
-    unsupported_types(L);
+    lower_softmax_legacy(L); /* uint8 */
+    return;
   }
   const_struct(L, "params", "ta_softmax_params",
                arena_printf("{.outer = %d, .depth = %d, .input_multiplier = %s,\n"
@@ -664,11 +664,12 @@ static void lower_softmax(Lower *L) {
 
 /* ------------------------------------------------ QUANTIZE, DEQUANTIZE */
 
-static const char *short_type(DType dt) {
+const char *short_type(DType dt) {
   switch (dt) {
   case DT_INT8: return "s8";
   case DT_UINT8: return "u8";
   case DT_INT16: return "s16";
+  case DT_INT32: return "s32";
   case DT_FLOAT32: return "f32";
   default: return NULL;
   }
@@ -687,7 +688,8 @@ static void lower_quantize(Lower *L) {
   static const char *const kernels[] = {
       "ta_quantize_f32_s8",    "ta_quantize_f32_u8",    "ta_quantize_f32_s16",
       "ta_requantize_s8_s8",   "ta_requantize_s8_s16",  "ta_requantize_s8_u8",
-      "ta_requantize_u8_s8",   "ta_requantize_s16_s8",  "ta_requantize_s16_s16"};
+      "ta_requantize_u8_s8",   "ta_requantize_s16_s8",  "ta_requantize_s16_s16",
+      "ta_requantize_s16_s32"};
   bool known = false;
   for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++)
     known |= !strcmp(kernels[i], k);
@@ -771,6 +773,33 @@ static LowerFn *const lowerings[OP_COUNT] = {
     [OP_RESHAPE] = lower_copy,
     [OP_SQUEEZE] = lower_copy,
     [OP_EXPAND_DIMS] = lower_copy,
+    [OP_UNIDIRECTIONAL_SEQUENCE_LSTM] = lower_lstm,
+    [OP_SVDF] = lower_svdf,
+    /* lower_ops.c */
+    [OP_SUB] = lower_sub,
+    [OP_MUL] = lower_mul,
+    [OP_MAXIMUM] = lower_maximum,
+    [OP_MINIMUM] = lower_minimum,
+    [OP_MEAN] = lower_mean,
+    [OP_PAD] = lower_pad,
+    [OP_PADV2] = lower_pad,
+    [OP_TRANSPOSE] = lower_transpose,
+    [OP_CONCATENATION] = lower_concatenation,
+    [OP_PACK] = lower_pack,
+    [OP_SPLIT] = lower_split,
+    [OP_SPLIT_V] = lower_split_v,
+    [OP_UNPACK] = lower_unpack,
+    [OP_RESIZE_NEAREST_NEIGHBOR] = lower_resize_nearest_neighbor,
+    [OP_ARG_MAX] = lower_arg_max,
+    [OP_ARG_MIN] = lower_arg_min,
+    [OP_LOGISTIC] = lower_logistic,
+    [OP_TANH] = lower_tanh,
+    [OP_HARD_SWISH] = lower_hard_swish,
+    [OP_LEAKY_RELU] = lower_leaky_relu,
+    [OP_RELU] = lower_relu,
+    [OP_RELU6] = lower_relu6,
+    [OP_RELU_N1_TO_1] = lower_relu_n1_to_1,
+    [OP_CAST] = lower_cast,
 };
 
 void lower(Graph *g, const LowerOptions *o) {

@@ -27,6 +27,7 @@ static TA_NORETURN void usage(const char *msg) {
           "       tinyaot compile MODEL -o DIR [compile options]\n"
           "       tinyaot run MODEL -i IN.bin ... -o OUT.bin ... [compile options]\n"
           "            [--keep DIR] [--dump-tensors DIR] [--cc CC] [--cflags FLAGS]\n"
+          "            [--dump-state DIR] [--reset-each]\n"
           "compile options: [--prefix P] [--rounding double|single]\n"
           "            [--io-in-workspace] [--pool NAME[:BYTES]]... [--align N]\n"
           "            [--algo A] [--schedule S] [--no-inplace] [--no-views]\n"
@@ -344,6 +345,12 @@ static int cmd_run(int argc, char **argv) {
       if (!has)
         usage("--dump-tensors needs a folder");
       ro.dump = argv[++i];
+    } else if (!strcmp(a, "--dump-state")) {
+      if (!has)
+        usage("--dump-state needs a folder");
+      ro.state_dir = argv[++i];
+    } else if (!strcmp(a, "--reset-each")) {
+      ro.reset_each = true;
     } else if (!strcmp(a, "--cc")) {
       if (!has)
         usage("--cc needs a compiler");

@@ -230,7 +230,17 @@ bool add_params(float s1, int32_t zp1, float s2, int32_t zp2, float so, int32_t 
     return false;
   p->act_min_f32 = -FLT_MAX;
   p->act_max_f32 = FLT_MAX;
+  p->table1 = p->table2 = NULL;
   return activation_range_quantized(act, out_dt, so, zpo, &p->act_min, &p->act_max);
+}
+
+void add_tables(const ta_add_params *p, int32_t t1[256], int32_t t2[256]) {
+  for (int v = -128; v < 128; v++) {
+    int32_t a = ta_wrap_shl(v + p->input1_offset, (int)p->left_shift);
+    int32_t b = ta_wrap_shl(v + p->input2_offset, (int)p->left_shift);
+    t1[(uint8_t)v] = ta_requant_le1(a, p->input1_multiplier, p->input1_shift, p->rounding);
+    t2[(uint8_t)v] = ta_requant_le1(b, p->input2_multiplier, p->input2_shift, p->rounding);
+  }
 }
 
 /* tflite-micro PrepareQuantizeReference: effective scale in double. */

@@ -19,6 +19,12 @@
  * Several inferences run in one process: k times the model's inputs and
  * outputs on the command line.  --dump-tensors writes every tensor of the
  * first inference as t<index>.bin right after the op producing it.
+ *
+ * Models with state (a persistent area): the area is filled with garbage,
+ * then <prefix>_reset() runs once before the first inference, so the state
+ * carries over from one inference to the next (a stream), or before every
+ * inference with --reset-each.  --dump-state DIR writes every variable
+ * tensor after inference k as DIR/step<k>/t<index>.bin.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "tinyaot.h"
@@ -78,8 +84,26 @@ void remove_tree(const char *dir) {
   rmdir(dir);
 }
 
+/* Every variable tensor in the persistent area: "{tensor, offset, bytes},". */
+static const char *state_table(const Graph *g, const Plan *p, int *n) {
+  const char *s = "";
+  *n = 0;
+  for (int i = 0; i < p->nbufs; i++) {
+    const Buffer *b = &p->bufs[i];
+    for (int k = 0; b->persistent && k < b->ntensors; k++) {
+      const Tensor *t = &g->tensors[b->tensors[k]];
+      if (!t->is_variable)
+        continue;
+      s = arena_printf("%s  {%d, %zu, %zu},\n", s, t->index, b->offset, tensor_bytes(t));
+      ++*n;
+    }
+  }
+  return s;
+}
+
 static void write_harness(FILE *f, const Graph *g, const Plan *p,
-                          const EmitOptions *eo, const EmitResult *er) {
+                          const EmitOptions *eo, const EmitResult *er,
+                          const RunOptions *ro) {
   const char *P = eo->prefix;
   const char *U = upper_case(P);
   int nin = g->ninputs, nout = g->noutputs;
@@ -184,6 +208,22 @@ static void write_harness(FILE *f, const Graph *g, const Plan *p,
   else
     fprintf(f, "%s_WORKSPACE_SIZE", U);
   fprintf(f, "};\n\n");
+  int nstate = 0;
+  const char *tab = ps ? state_table(g, p, &nstate) : "";
+  if (ps && ro->state_dir)
+    fprintf(f,
+            "/* The variable tensors in the persistent area. */\n"
+            "static const struct { int tensor; size_t offset, bytes; } state[%d] = {\n"
+            "%s};\n\n"
+            "static void dump_state(const char *dir, int run, const unsigned char *ps) {\n"
+            "  char path[4096];\n"
+            "  int k;\n"
+            "  for (k = 0; k < %d; k++) {\n"
+            "    sprintf(path, \"%%.4000s/step%%d/t%%d.bin\", dir, run, state[k].tensor);\n"
+            "    write_all(path, ps + state[k].offset, state[k].bytes);\n"
+            "  }\n"
+            "}\n\n",
+            nstate ? nstate : 1, nstate ? tab : "  {0, 0, 0},\n", nstate);
   fprintf(f,
           "int main(int argc, char **argv) {\n"
           "  region pool[NPOOLS], in[NIN + 1], out[NOUT + 1];\n"
@@ -196,10 +236,19 @@ static void write_harness(FILE *f, const Graph *g, const Plan *p,
   if (ps)
     fprintf(f, "  region persistent;\n");
   fprintf(f,
-          "  int a = 1, run, i;\n\n"
-          "  if (argc > 2 && !strcmp(argv[1], \"--dump\")) {\n"
-          "    dump_dir = argv[2];\n"
-          "    a = 3;\n"
+          "  int a = 1, run, i;\n"
+          "  const char *state_dir = NULL;\n\n"
+          "  (void)state_dir;\n"
+          "  for (;;) {\n"
+          "    if (argc > a + 1 && !strcmp(argv[a], \"--dump\")) {\n"
+          "      dump_dir = argv[a + 1];\n"
+          "      a += 2;\n"
+          "    } else if (argc > a + 1 && !strcmp(argv[a], \"--state\")) {\n"
+          "      state_dir = argv[a + 1];\n"
+          "      a += 2;\n"
+          "    } else {\n"
+          "      break;\n"
+          "    }\n"
           "  }\n"
           "  if (argc == a || (argc - a) %% (NIN + NOUT)) {\n"
           "    fprintf(stderr, \"usage: %%s [--dump DIR] (IN x %d, OUT x %d)...\\n\", argv[0]);\n"
@@ -219,8 +268,8 @@ static void write_harness(FILE *f, const Graph *g, const Plan *p,
   if (ps)
     fprintf(f,
             "  alloc_region(&persistent, \"persistent area\", %s_PERSISTENT_SIZE);\n"
-            "  %s_reset(persistent.data);\n",
-            U, P);
+            "  memset(persistent.data, 0xa5, persistent.size);\n",
+            U);
   if (multi)
     for (int i = 0; i < p->npools; i++)
       fprintf(f, "  pools.%s = pool[%d].data;\n", p->pools[i].name, i);
@@ -229,6 +278,9 @@ static void write_harness(FILE *f, const Graph *g, const Plan *p,
           "    int st, ok = 1;\n"
           "    for (i = 0; i < NPOOLS; i++)\n"
           "      memset(pool[i].data, run %% 2 ? 0xc3 : 0x3c, pool[i].size);\n");
+  if (ps)
+    fprintf(f, "    if (%s)\n      %s_reset(persistent.data);\n",
+            ro->reset_each ? "1" : "run == 0", P);
   for (int i = 0; i < nin; i++)
     fprintf(f, "    inputs.%s = (const void *)in[%d].data;\n", er->in_names[i], i);
   for (int i = 0; i < nout; i++)
@@ -267,6 +319,8 @@ static void write_harness(FILE *f, const Graph *g, const Plan *p,
             "      }\n"
             "    }\n");
   fprintf(f, "    if (!ok)\n      return 4;\n");
+  if (ps && ro->state_dir)
+    fprintf(f, "    if (state_dir)\n      dump_state(state_dir, run, persistent.data);\n");
   for (int i = 0; i < nout; i++)
     fprintf(f,
             "    write_all(argv[a + NIN + %d], (const unsigned char *)outputs.%s, "
@@ -280,6 +334,12 @@ static void write_harness(FILE *f, const Graph *g, const Plan *p,
   if (ps)
     fprintf(f, "  free(persistent.block);\n");
   fprintf(f, "  return 0;\n}\n");
+}
+
+static void make_folder(const char *dir) {
+  struct stat st;
+  if (stat(dir, &st) != 0 && mkdir(dir, 0777) != 0)
+    error_file(dir, "cannot create folder: %s", strerror(errno));
 }
 
 static int exit_status(int rc) {
@@ -297,7 +357,7 @@ int build_and_run(const Graph *g, const Plan *p, const EmitOptions *eo,
   FILE *f = fopen(hpath, "wb");
   if (!f)
     error_file(hpath, "cannot write: %s", strerror(errno));
-  write_harness(f, g, p, eo, er);
+  write_harness(f, g, p, eo, er, ro);
   if (ferror(f) | (fclose(f) != 0))
     error_file(hpath, "write error");
 
@@ -327,13 +387,17 @@ int build_and_run(const Graph *g, const Plan *p, const EmitOptions *eo,
 
   const char *run = shell_quote(exe);
   if (ro->dump) {
-    struct stat st;
-    if (stat(ro->dump, &st) != 0 && mkdir(ro->dump, 0777) != 0)
-      error_file(ro->dump, "cannot create folder: %s", strerror(errno));
+    make_folder(ro->dump);
     run = arena_printf("%s --dump %s", run, shell_quote(ro->dump));
   }
   int per_in = g->ninputs, per_out = g->noutputs;
   int runs = per_in ? ninputs / per_in : 1;
+  if (ro->state_dir) {
+    make_folder(ro->state_dir);
+    for (int k = 0; k < runs; k++)
+      make_folder(arena_printf("%s/step%d", ro->state_dir, k));
+    run = arena_printf("%s --state %s", run, shell_quote(ro->state_dir));
+  }
   for (int k = 0; k < runs; k++) {
     for (int i = 0; i < per_in; i++)
       run = arena_printf("%s %s", run, shell_quote(inputs[k * per_in + i]));

@@ -252,8 +252,8 @@ static Sched *new_sched(const Graph *g, const Plan *p, bool inplace) {
   S->scratch = arena_array((size_t)n + 1, sizeof(size_t));
   S->inplace_c = arena_array((size_t)n + 1, sizeof(int));
   for (int b = 0; b < nb; b++)
-    if (in_pool(&p->bufs[b]))
-      S->bytes[b] = p->bufs[b].bytes;
+    if (in_pool(&p->bufs[b]) && p->bufs[b].scratch_op < 0)
+      S->bytes[b] = p->bufs[b].bytes; /* scratch: S->scratch, per op */
   for (int i = 0; i < g->ninputs; i++) {
     int b = storage_of(g, g->inputs[i]);
     if (b >= 0)

@@ -386,6 +386,11 @@ void softmax_exp_table(const ta_softmax_params *p, int32_t table[256]);
  * out_dt DT_INT8 or DT_INT16.  For float ADD use activation_range_float(). */
 bool add_params(float s1, int32_t zp1, float s2, int32_t zp2, float so, int32_t zpo,
                 DType out_dt, Activation act, int rounding, ta_add_params *p);
+/* The optional input tables of ta_add_s8 for parameters p (int8 inputs):
+ * t1[(uint8_t)x] = the scaled input-1 value of byte x, likewise t2.  The
+ * caller emits them as const data and points p->table1/table2 at them;
+ * then each element costs two look-ups and one requantization. */
+void add_tables(const ta_add_params *p, int32_t t1[256], int32_t t2[256]);
 
 /* QUANTIZE int -> int: multiplier/shift of (double)in_scale /
  * (double)out_scale (QuantizeMultiplier), zero points.  Fills p except
@@ -439,6 +444,10 @@ typedef enum {
   ARG_CONST,   /* index: into Lowered.consts; passed as &obj / array */
   ARG_INT,     /* value: an integer literal */
   ARG_NULL,    /* a null pointer (an optional input left out) */
+  ARG_INPUTS,  /* op inputs [index, index + value) as one array of
+                  pointers (const void *const[]): CONCATENATION, PACK */
+  ARG_OUTPUTS, /* op outputs [index, index + value) likewise (void
+                  *const[]): SPLIT, SPLIT_V, UNPACK */
 } ArgKind;
 
 typedef struct {
@@ -697,6 +706,10 @@ typedef struct {
   const char *cflags; /* extra flags: $TINYAOT_CFLAGS */
   const char *keep;   /* build here and keep it; NULL: a temporary folder */
   const char *dump;   /* write every tensor of the first inference here */
+  const char *state_dir; /* after inference k, every variable tensor as
+                            state_dir/step<k>/t<N>.bin */
+  bool reset_each;    /* <prefix>_reset() before every inference (each
+                         starts from the reset state); default: once */
 } RunOptions;
 
 /* Builds the folder emit_folder() wrote into DIR together with a harness, and

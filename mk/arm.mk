@@ -14,7 +14,7 @@
 # m4 m7 m33), ARM_MODELS (a subset of the models), ARM_JOBS (models in
 # parallel), ARM_TIMEOUT (seconds per QEMU run).
 
-ARM_TARGETS ?= m4:-O2 m4:-Os
+ARM_TARGETS ?= m4:-O2 m4:-Os m7:-O2 m33:-O2
 ARM_ENV = TINYAOT=$(abspath $(BUILD))/tinyaot TINYAOT_BUILD=$(abspath $(BUILD)) \
           ARM_TARGETS="$(ARM_TARGETS)"
 

@@ -12,7 +12,7 @@ echo 'const EmbeddedFile runtime_files[] = {'
 for f in "$@"; do
   printf '  {"%s",\n' "$f"
   awk '{
-    gsub(/\\/, "\\\\"); gsub(/"/, "\\\""); gsub(/\?/, "\\?"); gsub(/\t/, "\\t");
+    gsub(/\\/, "&&"); gsub(/"/, "\\\""); gsub(/\?/, "\\?"); gsub(/\t/, "\\t");
     gsub(/\r/, "\\r");
     printf "   \"%s\\n\"\n", $0
   } END { if (NR == 0) print "   \"\"" }' "$f"

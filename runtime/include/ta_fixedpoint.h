@@ -81,12 +81,20 @@ TA_INLINE int32_t ta_rounding_half_sum(int32_t a, int32_t b) {
 
 /* MultiplyByQuantizedMultiplier, TFLite Micro's default (double rounding):
  * RoundingDivideByPOT(SRDHM(x << left, mult), right), in fewer steps.
- * SRDHM's nudge-and-truncate equals floor((x * m + 2^30) / 2^31) for
- * either sign of the product (the negative nudge 1 - 2^30 followed by
- * truncation towards zero is that floor), and RoundingDivideByPOT by
- * 2^e equals floor((r + 2^(e-1) - (r < 0)) / 2^e) for e >= 1.  Only the
- * saturating case INT32_MIN * INT32_MIN needs a test.  Checked against
- * the literal gemmlowp definitions in tests/kernels/test_quant.c. */
+ *  - SRDHM's nudge-and-truncate equals floor((a * m + 2^30) / 2^31) for
+ *    either sign of the product (the negative nudge 1 - 2^30 followed by
+ *    truncation towards zero is that floor); only INT32_MIN * INT32_MIN
+ *    (saturating) needs a test.
+ *  - RoundingDivideByPOT(r, e) equals floor((2r + 2^e - 1 + (r >= 0)) /
+ *    2^(e+1)) for every e >= 0 (for e >= 1 this is floor((r + 2^(e-1) -
+ *    (r < 0)) / 2^e), half away from zero; the doubling keeps e = 0 exact
+ *    without a branch).
+ * Checked against the literal gemmlowp definitions in
+ * tests/kernels/test_quant.c. */
+TA_INLINE int32_t ta_rdbpot_fast(int32_t r, int e) {
+  return (int32_t)((2 * (int64_t)r + (((int64_t)1 << e) - 1) + (r >= 0)) >> (e + 1));
+}
+
 TA_INLINE int32_t ta_requant_double(int32_t x, int32_t mult, int32_t shift) {
   const int left = shift > 0 ? (int)shift : 0;
   const int right = shift > 0 ? 0 : (int)-shift;
@@ -96,10 +104,7 @@ TA_INLINE int32_t ta_requant_double(int32_t x, int32_t mult, int32_t shift) {
     r = INT32_MAX;
   else
     r = (int32_t)(((int64_t)a * mult + ((int64_t)1 << 30)) >> 31);
-  if (right == 0)
-    return r;
-  const int64_t half_down = (((int64_t)1 << right) - 1) >> 1; /* 2^(e-1) - 1 */
-  return (int32_t)(((int64_t)r + half_down + (r >= 0)) >> right);
+  return ta_rdbpot_fast(r, right);
 }
 
 /* MultiplyByQuantizedMultiplier with TFLITE_SINGLE_ROUNDING:

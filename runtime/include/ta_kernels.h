@@ -56,8 +56,9 @@ ta_status ta_conv2d_s8(const ta_conv_params *p, const ta_quant *q,
  *   bias_fold[oc] = bias[oc] + input_offset * sum_{ky,kx,ic} filter[oc][ky][kx][ic]
  *
  * so the inner loop is a plain dot product (padding reads the input zero
- * point).  scratch: ta_conv2d_fold_s8_scratch_size() bytes = kh * kw *
- * filter c (one gathered filter window); required (non-NULL).
+ * point).  scratch: ta_conv2d_fold_s8_scratch_size() bytes = 2 * kh * kw *
+ * filter c (one gathered filter window, as int16; 2-byte aligned);
+ * required (non-NULL).
  */
 size_t ta_conv2d_fold_s8_scratch_size(const ta_conv_params *p, const ta_dims *in_dims,
                                       const ta_dims *filter_dims, const ta_dims *out_dims);
@@ -235,5 +236,12 @@ ta_status ta_requantize_s16_s16(const ta_requant_params *p, const int16_t *in, i
 ta_status ta_dequantize_s8_f32(const ta_affine_params *p, const int8_t *in, float *out);
 ta_status ta_dequantize_u8_f32(const ta_affine_params *p, const uint8_t *in, float *out);
 ta_status ta_dequantize_s16_f32(const ta_affine_params *p, const int16_t *in, float *out);
+
+/* Stateful, signal and user-supplied kernels. */
+#include "ta_kernels_rnn.h"
+
+/* ================================================ more ops (ta_kernels_ops.h) */
+
+#include "ta_kernels_ops.h"
 
 #endif

@@ -112,6 +112,11 @@ typedef struct {
   int32_t output_multiplier, output_shift;
   int32_t act_min, act_max;
   int32_t rounding;
+  /* Optional (int8 only): the scaled value of every input byte,
+   * table1[(uint8_t)x] = requant((x + input1_offset) << left_shift,
+   * input1_multiplier, input1_shift), likewise table2 (add_tables()).
+   * With both set, ta_add_s8 only requantizes the sum. */
+  const int32_t *table1, *table2;
   float act_min_f32, act_max_f32;
 } ta_add_params;
 

@@ -13,16 +13,16 @@
 # cycles, independent of the host's load.
 #
 # Environment: TINYAOT (compiler), TINYAOT_SHARED, ARM_WORK (build
-# folder), ARM_TIMEOUT (seconds per QEMU run, default 600), ARM_CC
+# folder), ARM_TIMEOUT (seconds per QEMU run, default 300), ARM_CC
 # (default arm-none-eabi-gcc), ARM_ATOL/ARM_RTOL (float32 tolerance).
 
 ARM_ROOT=${ARM_ROOT:-$(cd "$(dirname "$0")/../.." 2>/dev/null && pwd)}
 ARM_CC=${ARM_CC:-arm-none-eabi-gcc}
 ARM_SIZE=${ARM_SIZE:-arm-none-eabi-size}
 ARM_QEMU=${ARM_QEMU:-qemu-system-arm}
-ARM_TIMEOUT=${ARM_TIMEOUT:-600}
-ARM_ATOL=${ARM_ATOL:-1e-5}
-ARM_RTOL=${ARM_RTOL:-1e-4}
+ARM_TIMEOUT=${ARM_TIMEOUT:-300}
+ARM_ATOL=${ARM_ATOL:-1e-6}
+ARM_RTOL=${ARM_RTOL:-1e-5}
 ARM_EXAMPLE=$ARM_ROOT/examples/cortex-m
 
 # target_info TARGET: sets T_CPU (flags), T_MACHINE, T_LD (linker script),

@@ -5,7 +5,7 @@
 # compile` it (a model the compiler refuses is reported as "not supported
 # yet"), build the generated code and the runtime sources it uses with
 # arm-none-eabi-gcc for each target in ARM_TARGETS (default: Cortex-M4F at
-# -O2 and at -Os), run every golden case (and the stream of a model with
+# -O2 and at -Os, Cortex-M7 and Cortex-M33 at -O2), run every golden case (and the stream of a model with
 # state) under qemu-system-arm, and compare the outputs with the goldens:
 # integer outputs bit for bit, float32 within ARM_ATOL + ARM_RTOL * |x|.
 # One ok/not ok line per model, target and case.  It also checks each
@@ -14,7 +14,7 @@
 #
 # Runs in the plain pass of make test only (exit 77 in the san pass:
 # nothing here is built for the host).  Environment: see tests/arm/lib.sh;
-# ARM_TARGETS ("m4:-O2 m4:-Os"; targets m4 m7 m33), ARM_MODELS (default:
+# ARM_TARGETS ("m4:-O2 m4:-Os m7:-O2 m33:-O2"; targets m4 m7 m33), ARM_MODELS (default:
 # every model with goldens), ARM_JOBS (parallel models, default 2).
 [ "${TINYAOT_PASS:-plain}" = san ] && exit 77
 
@@ -24,7 +24,7 @@ TINYAOT_BUILD=${TINYAOT_BUILD:-$ARM_ROOT/build}
 TINYAOT=${TINYAOT:-$TINYAOT_BUILD/tinyaot}
 TINYAOT_SHARED=${TINYAOT_SHARED:-$ARM_ROOT/../shared}
 ARM_WORK=${ARM_WORK:-$TINYAOT_BUILD/arm}
-ARM_TARGETS=${ARM_TARGETS:-"m4:-O2 m4:-Os"}
+ARM_TARGETS=${ARM_TARGETS:-"m4:-O2 m4:-Os m7:-O2 m33:-O2"}
 ARM_JOBS=${ARM_JOBS:-2}
 export TINYAOT TINYAOT_SHARED ARM_WORK ARM_TARGETS ARM_ROOT
 
@@ -87,7 +87,7 @@ check_model() {
   rm -rf "$dir" && mkdir -p "$dir"
   if ! "$TINYAOT" compile "$TINYAOT_SHARED/models/$m.tflite" -o "$dir/gen" --prefix net \
        > "$dir/compile.log" 2>&1; then
-    echo "skip - not supported yet: $m (tinyaot compile: $(head -n1 "$dir/compile.log"))"
+    echo "skip - not supported yet: $m (tinyaot compile: $(head -n1 "$dir/compile.log" | sed "s|^$TINYAOT_SHARED/models/||"))"
     return
   fi
   ins=$(sizes_of "$gold/case0" input)
@@ -165,7 +165,8 @@ check_example() {
   rm -rf "$d" "$d.probe"
   if ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$ARM_EXAMPLE" BUILD="$d" TINYAOT="$TINYAOT" \
        MODEL="$TINYAOT_SHARED/models/$m.tflite" all > "$ARM_WORK/example.log" 2>&1; then
-    echo "not ok - the Cortex-M example builds: $(grep -m1 -i error "$ARM_WORK/example.log")"
+    echo "not ok - the Cortex-M example builds: $(grep -m1 -i error "$ARM_WORK/example.log" ||
+      tail -n1 "$ARM_WORK/example.log")"
     return
   fi
   env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$ARM_EXAMPLE" BUILD="$d" TINYAOT="$TINYAOT" \

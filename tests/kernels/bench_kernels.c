@@ -158,6 +158,10 @@ static void prepare(const Graph *g, const char *dir, int i) {
     make_broadcast(ti->dims, ti->ndims, t2->dims, t2->ndims, &b->bc, NULL, NULL);
     add_params(sc(ti, 0), zp(ti), sc(t2, 0), zp(t2), sc(to, 0), zp(to), DT_INT8,
                o->opt.activation, 0, &b->ap);
+    int32_t *tab1 = malloc(256 * 4), *tab2 = malloc(256 * 4);
+    add_tables(&b->ap, tab1, tab2);
+    b->ap.table1 = tab1;
+    b->ap.table2 = tab2;
     b->rank = ti->ndims;
     memcpy(b->s1, ti->dims, sizeof(int32_t) * ti->ndims);
     memcpy(b->s2, t2->dims, sizeof(int32_t) * t2->ndims);
@@ -215,10 +219,14 @@ __attribute__((noinline)) void bench_run(void) {
         ta_max_pool2d_s8(&b->pp, &b->id, b->in, &b->od, b->out);
       break;
     case OP_ADD:
-      if (mode == 2)
+      if (mode == 2) {
         ref_add_s8(&b->ap, b->rank, b->s1, b->s2, b->in, b->in2, b->out);
-      else
-        ta_add_s8(&b->ap, &b->bc, b->in, b->in2, b->out);
+      } else {
+        ta_add_params ap = b->ap;
+        if (mode == 1)
+          ap.table1 = ap.table2 = NULL;
+        ta_add_s8(&ap, &b->bc, b->in, b->in2, b->out);
+      }
       break;
     case OP_SOFTMAX: {
       ta_softmax_params sp = b->sp;

@@ -270,8 +270,8 @@ static void test_bad_args(void) {
         "the reference-form int8 convolutions need no scratch");
   fd.h = 3;
   fd.w = 2;
-  CHECK(ta_conv2d_fold_s8_scratch_size(&p, &id, &fd, &od) == 12,
-        "the folded CONV_2D needs one filter window of scratch (3x2x2 = 12 bytes)");
+  CHECK(ta_conv2d_fold_s8_scratch_size(&p, &id, &fd, &od) == 24,
+        "the folded CONV_2D needs one filter window of int16 scratch (3x2x2x2 = 24 bytes)");
   p.pad_h = 1;
   CHECK(ta_conv2d_fold_s8(&p, &q, &id, buf, &fd, buf, &b, &od, buf, NULL) == TA_ERR_ARG,
         "the folded CONV_2D without its scratch is TA_ERR_ARG");

@@ -307,8 +307,15 @@ static void add(const Graph *g, int i) {
   if (in1 && in2 && t1->dtype == DT_INT8 && t2->dtype == DT_INT8 && to->dtype == DT_INT8) {
     if (add_params(scale_of(t1, 0), zp_of(t1), scale_of(t2, 0), zp_of(t2), scale_of(to, 0),
                    zp_of(to), DT_INT8, o->opt.activation, TA_ROUND_DOUBLE, &p) &&
-        ta_add_s8(&p, &b, in1, in2, out) == TA_OK)
+        ta_add_s8(&p, &b, in1, in2, out) == TA_OK) {
       compare(g, i, K_ADD, "int8", o->outputs[0], out);
+      int32_t t1[256], t2[256];
+      add_tables(&p, t1, t2);
+      p.table1 = t1;
+      p.table2 = t2;
+      if (ta_add_s8(&p, &b, in1, in2, out) == TA_OK)
+        compare(g, i, K_ADD, "int8, input tables", o->outputs[0], out);
+    }
   } else if (in1 && in2 && t1->dtype == DT_FLOAT32 && to->dtype == DT_FLOAT32) {
     activation_range_float(o->opt.activation, &p.act_min_f32, &p.act_max_f32);
     if (ta_add_f32(&p, &b, in1, in2, out) == TA_OK)

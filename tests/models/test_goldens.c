@@ -20,6 +20,10 @@ static const char *const models[] = {
     "kws_ref_model",      "ds_cnn_s_int8",  "vww_96_int8",
     "person_detect_int8", "resnet8_int8",   "ad01_int8",
     "micro_speech_int8",  "hello_world_int8", "simple_add_int8",
+    /* PAD, TRANSPOSE, MEAN, MUL, RESIZE_NEAREST_NEIGHBOR, DEQUANTIZE */
+    "mcunet_vww_80_int8_floatio", "mcunet_detection_fpn_int8_floatio",
+    "micronet_vww2_50_int8", "micronet_ad_small_int8",
+    "miniresnetv2_1stacks_64x50_int8", "yamnet_256_64x96_int8",
 };
 static const char *const cases[] = {"case0", "case1", "case2", "person",
                                     "no_person"};

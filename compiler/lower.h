@@ -1,0 +1,146 @@
+/*
+ * lower.h - what the lowering files share: the state of one op's
+ * lowering (Lower), the helpers that build its Lowered record, and the
+ * lowering functions defined outside lower.c.
+ *
+ * lower.c holds the table (lowerings[]: one function per op kind) and the
+ * first ops; lower_ops.c the element-wise, reduction and shape ops;
+ * lower_legacy.c the uint8 (legacy asymmetric) and hybrid variants of
+ * CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, pools, ADD and SOFTMAX,
+ * which lower.c's functions hand over to; lower_rnn.c the stateful ops
+ * (LSTM, SVDF).  The host arithmetic that only
+ * these lowerings need (lookup tables, resize maps) is in quant_ops.c,
+ * declared here so that tests can call it.
+ *
+ * Every helper that checks the model reports bad input with error_at()
+ * naming the op; none returns on error.
+ */
+#ifndef LOWER_H
+#define LOWER_H
+
+#include "tinyaot.h"
+#include "ta_kernels.h"
+
+typedef struct Lower {
+  Graph *g;
+  Op *op;
+  const LowerOptions *o;
+  Lowered *l;
+  int argcap, constcap;
+} Lower;
+
+typedef void LowerFn(Lower *L);
+
+/* ---------------------------------------------- the record (lower.c) */
+
+void add_arg(Lower *L, ArgKind kind, int index, int64_t value);
+void arg_tensor(Lower *L, int t);
+void arg_scratch(Lower *L);
+int add_const(Lower *L, ConstObj c);
+/* A parameter struct with initializer text `init`, passed as &obj when
+ * `pass`. */
+void const_struct(Lower *L, const char *name, const char *ctype, const char *init,
+                  bool pass);
+/* An int32 array (copied), passed when `pass`. */
+void const_i32(Lower *L, const char *name, const int32_t *v, size_t n, bool pass);
+/* The kernel may run with output 0 at input k's address (Lowered.inplace
+ * says exactly when; lower.c explains).  Call it from a lowering whose
+ * kernel is a forward element-wise loop over input k; it does nothing
+ * unless input k has output 0's byte size. */
+void may_run_in_place(Lower *L, int k);
+
+/* ------------------------------------------------- checks (lower.c) */
+
+Tensor *input(Lower *L, int k);          /* error when missing */
+Tensor *optional_input(Lower *L, int k); /* NULL when left out */
+Tensor *output(Lower *L, int k);
+void need_arity(Lower *L, int nin, int nout);
+const char *dtypes_str(Lower *L);
+TA_NORETURN void unsupported_types(Lower *L);
+void need_const(Lower *L, const Tensor *t, const char *role);
+float scale_of(Lower *L, const Tensor *t); /* error when not quantized */
+int32_t zp_of(const Tensor *t);
+ta_dims dims4(Lower *L, const Tensor *t); /* rank <= 4, leading 1s */
+int32_t elems32(const Tensor *t);
+const char *short_type(DType dt); /* "s8", "u8", "s16", "f32" or NULL */
+
+/* ------------------------------------------- initializers (lower.c) */
+
+const char *flit(float f);   /* a float literal that reads back exactly */
+const char *ilit(int64_t v);
+const char *dims_init(ta_dims d);
+const char *conv_init(const ta_conv_params *p);
+const char *fc_init(const ta_fc_params *p);
+const char *pool_init(const ta_pool_params *p);
+const char *quant_init(int per_channel, int rounding);
+const char *i32_list(const int32_t *v, int n);
+const char *bcast_init(const ta_bcast *b);
+
+/* Activation range of the output (quantized or float). */
+void act_range(Lower *L, const Tensor *out, int32_t *lo, int32_t *hi, float *flo,
+               float *fhi);
+
+/* ------------------------------------------------------ quant_ops.c */
+
+/* 256-entry tables for ta_lut_x8 (entry i: the input whose byte is i),
+ * computed with TFLite Micro's integer arithmetic of the op: */
+/* LOGISTIC, TANH (int8): reference_integer_ops::Logistic / Tanh. */
+bool logistic_table(DType dt, float in_scale, int32_t in_zp, int rounding,
+                    uint8_t table[256]);
+bool tanh_table(DType dt, float in_scale, int32_t in_zp, int rounding, uint8_t table[256]);
+/* HARD_SWISH (int8, uint8): reference_ops::HardSwish. */
+bool hard_swish_table(DType dt, float in_scale, int32_t in_zp, float out_scale,
+                      int32_t out_zp, int rounding, uint8_t table[256]);
+/* LEAKY_RELU (int8, uint8): reference_ops::QuantizeLeakyRelu. */
+bool leaky_relu_table(DType dt, float in_scale, int32_t in_zp, float alpha, float out_scale,
+                      int32_t out_zp, int rounding, uint8_t table[256]);
+/* RELU (act [0, inf]), RELU_N1_TO_1 ([-1, 1]), uint8 RELU6 ([0, 6]):
+ * ReluQuantized, requantizing to the output scale. */
+bool relu_table(DType dt, float act_min, float act_max, float in_scale, int32_t in_zp,
+                float out_scale, int32_t out_zp, int rounding, uint8_t table[256]);
+/* int8 RELU6 as TFLM computes it: the raw input clamped to [zero point,
+ * quantized 6.0], the output's quantization not read. */
+bool relu6_table_tflm(DType dt, float in_scale, int32_t in_zp, uint8_t table[256]);
+
+/* GetNearestNeighbor of RESIZE_NEAREST_NEIGHBOR (float arithmetic). */
+int32_t nearest_neighbor(int32_t out_index, int32_t in_size, int32_t out_size,
+                         bool align_corners, bool half_pixel_centers);
+/* SUB: TFLM's CalculateOpDataSub (int8, int16: ratios in float); uint8
+ * as TFLite's (add_params()). */
+bool sub_params(float s1, int32_t zp1, float s2, int32_t zp2, float so, int32_t zpo,
+                DType out_dt, Activation act, int rounding, ta_add_params *p);
+/* MUL: s1 * s2 / so in double (TFLM), in float for uint8 (TFLite). */
+bool mul_params(float s1, int32_t zp1, float s2, int32_t zp2, float so, int32_t zpo,
+                DType out_dt, Activation act, int rounding, ta_mul_params *p);
+/* MEAN: QuantizeMultiplier(in / out) with 1/count folded in as
+ * reference_ops::QuantizedMeanOrSum does. */
+bool mean_multiplier(float in_scale, float out_scale, int64_t count, int rounding,
+                     int32_t *mult, int32_t *shift);
+
+/* ------------------------------------------------ lower_legacy.c */
+
+/* Called by lower.c's lowerings for the types they do not handle:
+ * uint8 activations (legacy asymmetric quantization, filters with a zero
+ * point) and hybrid ops (float activations, int8 filters). */
+void lower_conv_legacy(Lower *L, bool depthwise);
+void lower_fully_connected_legacy(Lower *L);
+void lower_pool_legacy(Lower *L); /* by op kind */
+void lower_add_legacy(Lower *L);
+void lower_softmax_legacy(Lower *L);
+
+/* ------------------------------------------------------ lower_ops.c */
+
+LowerFn lower_sub, lower_mul, lower_maximum, lower_minimum, lower_mean,
+    lower_pad, lower_concatenation, lower_split, lower_split_v, lower_pack,
+    lower_unpack, lower_strided_slice, lower_transpose,
+    lower_resize_nearest_neighbor, lower_resize_bilinear, lower_arg_max,
+    lower_arg_min, lower_logistic, lower_tanh, lower_leaky_relu,
+    lower_hard_swish, lower_relu, lower_relu6, lower_relu_n1_to_1, lower_cast,
+    lower_transpose_conv;
+
+/* ------------------------------------------------------ lower_rnn.c */
+
+/* The stateful ops: their state tensors are variables (persistent). */
+LowerFn lower_lstm, lower_svdf;
+
+#endif

@@ -1,0 +1,789 @@
+/*
+ * lower_ops.c - lowerings of the element-wise, activation, reduction,
+ * shape and resize ops (one function per op kind, listed in lower.c's
+ * table).  Same contract as lower.c: pick the kernel, compute on the
+ * host everything that does not depend on the input, report what no
+ * kernel handles with error_at().
+ *
+ * Data movement (PAD, TRANSPOSE, STRIDED_SLICE, CONCATENATION, SPLIT,
+ * PACK, UNPACK, RESIZE_NEAREST_NEIGHBOR) is lowered by element width, not
+ * type: the kernels are _x8/_x16/_x32.  Shapes become walks (ta_walk)
+ * with size-1 dimensions dropped and contiguous neighbours merged, so the
+ * kernels loop over as few dimensions as possible.  The int8/uint8
+ * activations become a 256-entry table (quant_ops.c) and one ta_lut_x8
+ * call.
+ */
+#include "lower.h"
+
+#include <float.h>
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+/* ------------------------------------------------------------ helpers */
+
+/* An array constant of any element type (data copied), passed when
+ * `pass`; its symbol is "@name" in initializers. */
+static void const_array(Lower *L, const char *name, DType dt, const void *data,
+                        size_t count, bool pass) {
+  size_t size = (size_t)(dtype_bits(dt) / 8);
+  void *copy = arena_array(count ? count : 1, size);
+  if (count)
+    memcpy(copy, data, count * size);
+  int i = add_const(L, (ConstObj){.name = name, .dtype = dt, .data = copy, .count = count});
+  if (pass)
+    add_arg(L, ARG_CONST, i, 0);
+}
+
+/* "{a, b}" of n values, "{0}" when n == 0 (C has no empty initializer). */
+static const char *list(const int32_t *v, int n) {
+  return n ? i32_list(v, n) : "{0}";
+}
+
+static const char *walk_init(const ta_walk *w) {
+  return arena_printf("{.ndims = %d, .shape = %s, .stride = %s, .offset = %s}",
+                      (int)w->ndims, list(w->shape, w->ndims), list(w->stride, w->ndims),
+                      ilit(w->offset));
+}
+
+/* Drops size-1 dimensions and merges a dimension into the one outside it
+ * when the outer stride continues the inner run. */
+static void walk_simplify(ta_walk *w) {
+  int n = 0;
+  for (int d = 0; d < w->ndims; d++) {
+    if (w->shape[d] == 1)
+      continue;
+    if (n > 0 && w->stride[n - 1] == (int64_t)w->stride[d] * w->shape[d]) {
+      w->shape[n - 1] *= w->shape[d];
+      w->stride[n - 1] = w->stride[d];
+      continue;
+    }
+    w->shape[n] = w->shape[d];
+    w->stride[n] = w->stride[d];
+    n++;
+  }
+  w->ndims = n;
+}
+
+/* A walk of up to MAX_DIMS dimensions (int64 strides) into a ta_walk;
+ * error when it still has more than TA_MAX_WALK after simplifying. */
+static ta_walk make_walk(Lower *L, int n, const int32_t *shape, const int64_t *stride,
+                         int64_t offset) {
+  ta_walk w = {0};
+  int k = 0;
+  int32_t sh[MAX_DIMS];
+  int64_t st[MAX_DIMS];
+  for (int d = 0; d < n; d++) {
+    if (shape[d] == 1)
+      continue;
+    if (k > 0 && st[k - 1] == stride[d] * shape[d]) {
+      sh[k - 1] *= shape[d];
+      st[k - 1] = stride[d];
+      continue;
+    }
+    sh[k] = shape[d];
+    st[k] = stride[d];
+    k++;
+  }
+  if (k > TA_MAX_WALK)
+    error_at(L->g, L->op->index, "needs a walk over %d dimensions; at most %d are supported",
+             k, TA_MAX_WALK);
+  for (int d = 0; d < k; d++) {
+    if (st[d] > INT32_MAX || st[d] < -INT32_MAX)
+      error_at(L->g, L->op->index, "tensor too large");
+    w.shape[d] = sh[d];
+    w.stride[d] = (int32_t)st[d];
+  }
+  w.ndims = k;
+  w.offset = (int32_t)offset;
+  walk_simplify(&w);
+  return w;
+}
+
+/* Row-major element strides of t. */
+static void strides_of(const Tensor *t, int64_t *stride) {
+  int64_t s = 1;
+  for (int d = t->ndims - 1; d >= 0; d--) {
+    stride[d] = s;
+    s *= t->dims[d];
+  }
+}
+
+/* "x8", "x16", "x32" by element width. */
+static const char *width_suffix(Lower *L, const Tensor *t) {
+  switch (dtype_bits(t->dtype)) {
+  case 8: return "x8";
+  case 16: return "x16";
+  case 32: return "x32";
+  default:
+    error_at(L->g, L->op->index, "%s tensors are not supported by this op",
+             dtype_name(t->dtype));
+  }
+}
+
+/* Element k of a constant int32 or int64 tensor. */
+static int64_t const_int(Lower *L, const Tensor *t, int64_t k, const char *role) {
+  need_const(L, t, role);
+  if ((t->dtype != DT_INT32 && t->dtype != DT_INT64) || k >= tensor_elems(t))
+    error_at(L->g, L->op->index, "the %s (tensor %d) must hold at least %" PRId64
+             " int32 or int64 values", role, t->index, k + 1);
+  if (t->dtype == DT_INT32) {
+    int32_t v;
+    memcpy(&v, t->data + 4 * k, 4);
+    return v;
+  }
+  int64_t v;
+  memcpy(&v, t->data + 8 * k, 8);
+  return v;
+}
+
+/* An axis in [-rank, rank) resolved to [0, rank). */
+static int resolve_axis(Lower *L, int64_t axis, int rank) {
+  if (axis < -rank || axis >= rank)
+    error_at(L->g, L->op->index, "axis %" PRId64 " is out of range for rank %d", axis, rank);
+  return (int)(axis < 0 ? axis + rank : axis);
+}
+
+static bool same_quant(const Tensor *a, const Tensor *b) {
+  if (a->q.nscale != b->q.nscale)
+    return false;
+  if (a->q.nscale == 0)
+    return true;
+  return a->q.scale[0] == b->q.scale[0] && zp_of(a) == zp_of(b);
+}
+
+static bool is_quantized_type(DType dt) {
+  return dt == DT_INT8 || dt == DT_UINT8 || dt == DT_INT16;
+}
+
+/* Same dtype for the first `nin` inputs (-1: all) and every output (and,
+ * for quantized types, the same per-tensor quantization when `same_q`). */
+static void need_same_types(Lower *L, int nin, bool same_q) {
+  const Tensor *first = output(L, 0);
+  if (nin < 0 || nin > L->op->ninputs)
+    nin = L->op->ninputs;
+  for (int k = 0; k < nin + L->op->noutputs; k++) {
+    int t = k < nin ? L->op->inputs[k] : L->op->outputs[k - nin];
+    if (t < 0)
+      continue;
+    const Tensor *x = &L->g->tensors[t];
+    if (x->dtype != first->dtype)
+      unsupported_types(L);
+    if (same_q && is_quantized_type(x->dtype) && !same_quant(x, first))
+      error_at(L->g, L->op->index,
+               "tensor %d's quantization differs from the output's; this op needs them equal",
+               t);
+  }
+}
+
+static const char *rounding_str(Lower *L) {
+  return L->o->rounding == TA_ROUND_SINGLE ? "TA_ROUND_SINGLE" : "TA_ROUND_DOUBLE";
+}
+
+/* ---------------------------------------------------------------- PAD */
+
+void lower_pad(Lower *L) {
+  need_arity(L, 2, 1);
+  Tensor *in = input(L, 0), *pads = input(L, 1), *out = output(L, 0);
+  Tensor *cv = L->op->kind == OP_PADV2 ? optional_input(L, 2) : NULL;
+  if (in->dtype != out->dtype)
+    unsupported_types(L);
+  if (is_quantized_type(in->dtype) && !same_quant(in, out))
+    error_at(L->g, L->op->index, "input and output quantization differ");
+  int n = in->ndims;
+  if (n < 1 || n > TA_MAX_WALK)
+    error_at(L->g, L->op->index, "rank %d is not supported (1 to %d)", n, TA_MAX_WALK);
+  if (tensor_elems(pads) != 2 * n)
+    error_at(L->g, L->op->index, "paddings must be [%d, 2]", n);
+  ta_pad_params p = {0};
+  p.ndims = n;
+  for (int d = 0; d < n; d++) {
+    p.in_shape[d] = in->dims[d];
+    int64_t b = const_int(L, pads, 2 * d, "paddings"), a = const_int(L, pads, 2 * d + 1, "paddings");
+    if (b < 0 || a < 0 || b > INT32_MAX || a > INT32_MAX)
+      error_at(L->g, L->op->index, "negative or huge padding on dimension %d", d);
+    p.before[d] = (int32_t)b;
+    p.after[d] = (int32_t)a;
+    if (out->ndims != n || (int64_t)out->dims[d] != b + in->dims[d] + a)
+      error_at(L->g, L->op->index, "output shape disagrees with the padding");
+  }
+  /* The padding value: PADV2's constant, else real 0 (the zero point). */
+  if (cv) {
+    need_const(L, cv, "constant value");
+    if (cv->dtype != out->dtype || tensor_elems(cv) < 1)
+      error_at(L->g, L->op->index, "the constant value must be one %s", dtype_name(out->dtype));
+    if (is_quantized_type(cv->dtype) && !same_quant(cv, out))
+      error_at(L->g, L->op->index, "the constant value's quantization differs from the output's");
+    uint32_t v = 0;
+    switch (dtype_bits(cv->dtype)) {
+    case 8: v = cv->data[0]; break;
+    case 16: { uint16_t h; memcpy(&h, cv->data, 2); v = h; break; }
+    case 32: memcpy(&v, cv->data, 4); break;
+    default: unsupported_types(L);
+    }
+    p.value = v;
+  } else {
+    p.value = (uint32_t)zp_of(out); /* 0 for float and unquantized */
+    if (dtype_bits(out->dtype) == 8)
+      p.value &= 0xFF;
+    else if (dtype_bits(out->dtype) == 16)
+      p.value &= 0xFFFF;
+  }
+  L->l->kernel = arena_printf("ta_pad_%s", width_suffix(L, out));
+  const_struct(L, "params", "ta_pad_params",
+               arena_printf("{.ndims = %d, .in_shape = %s, .before = %s,\n"
+                            "    .after = %s, .value = %" PRIu32 "u}",
+                            n, list(p.in_shape, n), list(p.before, n), list(p.after, n),
+                            p.value),
+               true);
+  arg_tensor(L, in->index);
+  arg_tensor(L, out->index);
+}
+
+/* ---------------------------------------------------------- TRANSPOSE */
+
+void lower_transpose(Lower *L) {
+  need_arity(L, 2, 1);
+  Tensor *in = input(L, 0), *perm = input(L, 1), *out = output(L, 0);
+  need_same_types(L, 1, false);
+  int n = in->ndims;
+  if (tensor_elems(perm) != n || out->ndims != n)
+    error_at(L->g, L->op->index, "the permutation must have %d entries", n);
+  int64_t stride[MAX_DIMS];
+  strides_of(in, stride);
+  int32_t shape[MAX_DIMS];
+  int64_t wstride[MAX_DIMS];
+  bool used[MAX_DIMS] = {false};
+  for (int d = 0; d < n; d++) {
+    int k = resolve_axis(L, const_int(L, perm, d, "permutation"), n);
+    if (used[k])
+      error_at(L->g, L->op->index, "the permutation repeats dimension %d", k);
+    used[k] = true;
+    shape[d] = in->dims[k];
+    wstride[d] = stride[k];
+    if (out->dims[d] != in->dims[k])
+      error_at(L->g, L->op->index, "output shape disagrees with the permutation");
+  }
+  ta_walk w = make_walk(L, n, shape, wstride, 0);
+  L->l->kernel = arena_printf("ta_transpose_%s", width_suffix(L, out));
+  const_struct(L, "walk", "ta_walk", walk_init(&w), true);
+  arg_tensor(L, in->index);
+  arg_tensor(L, out->index);
+}
+
+/* --------------------------------------------------------------- MEAN */
+
+void lower_mean(Lower *L) {
+  need_arity(L, 2, 1);
+  Tensor *in = input(L, 0), *axes = input(L, 1), *out = output(L, 0);
+  if (in->dtype != out->dtype)
+    unsupported_types(L);
+  int n = in->ndims;
+  bool reduced[MAX_DIMS] = {false};
+  for (int64_t k = 0; k < tensor_elems(axes); k++)
+    reduced[resolve_axis(L, const_int(L, axes, k, "axis"), n)] = true;
+  int64_t stride[MAX_DIMS];
+  strides_of(in, stride);
+  int32_t kshape[MAX_DIMS], rshape[MAX_DIMS];
+  int64_t kstride[MAX_DIMS], rstride[MAX_DIMS];
+  int nk = 0, nr = 0;
+  int64_t count = 1, nout = 1;
+  for (int d = 0; d < n; d++) {
+    if (reduced[d]) {
+      rshape[nr] = in->dims[d];
+      rstride[nr++] = stride[d];
+      count *= in->dims[d];
+    } else {
+      kshape[nk] = in->dims[d];
+      kstride[nk++] = stride[d];
+      nout *= in->dims[d];
+    }
+  }
+  if (nout != tensor_elems(out))
+    error_at(L->g, L->op->index, "output has %" PRId64 " values, expected %" PRId64,
+             tensor_elems(out), nout);
+  if (count < 1 || count > INT32_MAX)
+    error_at(L->g, L->op->index, "reduces %" PRId64 " values per output", count);
+  ta_mean_params p = {0};
+  p.outer = make_walk(L, nk, kshape, kstride, 0);
+  p.inner = make_walk(L, nr, rshape, rstride, 0);
+  p.count = (int32_t)count;
+  if (in->dtype == DT_FLOAT32) {
+    L->l->kernel = "ta_mean_f32";
+  } else if (in->dtype == DT_INT8 || in->dtype == DT_INT16) {
+    L->l->kernel = in->dtype == DT_INT8 ? "ta_mean_s8" : "ta_mean_s16";
+    p.input_zero_point = zp_of(in);
+    p.output_zero_point = zp_of(out);
+    /* QuantizedMeanOrSum, even when input and output quantization are
+     * the same (TFLM's tensor dumps show the rounding of that path). */
+    if (!mean_multiplier(scale_of(L, in), scale_of(L, out), count, L->o->rounding,
+                         &p.multiplier, &p.shift))
+      error_at(L->g, L->op->index, "cannot represent the rescaling");
+  } else {
+    unsupported_types(L);
+  }
+  const_struct(L, "params", "ta_mean_params",
+               arena_printf("{.outer = %s,\n    .inner = %s,\n"
+                            "    .count = %d, .input_zero_point = %s,\n"
+                            "    .output_zero_point = %s, .multiplier = %s, .shift = %s,\n"
+                            "    .rounding = %s}",
+                            walk_init(&p.outer), walk_init(&p.inner), (int)p.count, ilit(p.input_zero_point), ilit(p.output_zero_point),
+                            ilit(p.multiplier), ilit(p.shift), rounding_str(L)),
+               true);
+  arg_tensor(L, in->index);
+  arg_tensor(L, out->index);
+}
+
+/* -------------------------------------------------- binary element-wise */
+
+/* The broadcast walk of the op's two inputs, checked against the output. */
+static void bcast_arg(Lower *L, const Tensor *a, const Tensor *b, const Tensor *out) {
+  ta_bcast bc;
+  int32_t shape[TA_MAX_DIMS];
+  int nd;
+  if (!make_broadcast(a->dims, a->ndims, b->dims, b->ndims, &bc, shape, &nd))
+    error_at(L->g, L->op->index, "input shapes do not broadcast");
+  int64_t n = 1;
+  for (int i = 0; i < nd; i++)
+    n *= shape[i];
+  if (n != tensor_elems(out))
+    error_at(L->g, L->op->index, "output shape disagrees with the broadcast shape");
+  const_struct(L, "shape", "ta_bcast", bcast_init(&bc), true);
+}
+
+static const char *add_init(Lower *L, const ta_add_params *p) {
+  return arena_printf(
+      "{.input1_offset = %s, .input2_offset = %s, .output_offset = %s,\n"
+      "    .left_shift = %d, .input1_multiplier = %s, .input1_shift = %s,\n"
+      "    .input2_multiplier = %s, .input2_shift = %s,\n"
+      "    .output_multiplier = %s, .output_shift = %s,\n"
+      "    .act_min = %s, .act_max = %s, .rounding = %s,\n"
+      "    .act_min_f32 = %s, .act_max_f32 = %s}",
+      ilit(p->input1_offset), ilit(p->input2_offset), ilit(p->output_offset),
+      (int)p->left_shift, ilit(p->input1_multiplier), ilit(p->input1_shift),
+      ilit(p->input2_multiplier), ilit(p->input2_shift), ilit(p->output_multiplier),
+      ilit(p->output_shift), ilit(p->act_min), ilit(p->act_max), rounding_str(L),
+      flit(p->act_min_f32), flit(p->act_max_f32));
+}
+
+void lower_sub(Lower *L) {
+  need_arity(L, 2, 1);
+  Tensor *a = input(L, 0), *b = input(L, 1), *out = output(L, 0);
+  need_same_types(L, -1, false);
+  ta_add_params p = {0};
+  p.act_min_f32 = -FLT_MAX;
+  p.act_max_f32 = FLT_MAX;
+  Activation act = L->op->opt.activation;
+  if (out->dtype == DT_FLOAT32) {
+    if (!activation_range_float(act, &p.act_min_f32, &p.act_max_f32))
+      error_at(L->g, L->op->index, "fused activation %d is not supported", (int)act);
+    L->l->kernel = "ta_sub_f32";
+  } else if (out->dtype == DT_INT8 || out->dtype == DT_UINT8) {
+    if (!sub_params(scale_of(L, a), zp_of(a), scale_of(L, b), zp_of(b), scale_of(L, out),
+                    zp_of(out), out->dtype, act, L->o->rounding, &p))
+      error_at(L->g, L->op->index, "cannot represent the rescaling of these scales");
+    L->l->kernel = out->dtype == DT_INT8 ? "ta_sub_s8" : "ta_sub_u8";
+  } else {
+    unsupported_types(L);
+  }
+  const_struct(L, "params", "ta_add_params", add_init(L, &p), true);
+  bcast_arg(L, a, b, out);
+  arg_tensor(L, a->index);
+  arg_tensor(L, b->index);
+  arg_tensor(L, out->index);
+  may_run_in_place(L, 0); /* TA_BINARY_LOOP: out[i] after in1/in2 at i */
+  may_run_in_place(L, 1);
+}
+
+void lower_mul(Lower *L) {
+  need_arity(L, 2, 1);
+  Tensor *a = input(L, 0), *b = input(L, 1), *out = output(L, 0);
+  need_same_types(L, -1, false);
+  ta_mul_params p = {0};
+  p.act_min_f32 = -FLT_MAX;
+  p.act_max_f32 = FLT_MAX;
+  Activation act = L->op->opt.activation;
+  switch (out->dtype) {
+  case DT_FLOAT32:
+    if (!activation_range_float(act, &p.act_min_f32, &p.act_max_f32))
+      error_at(L->g, L->op->index, "fused activation %d is not supported", (int)act);
+    L->l->kernel = "ta_mul_f32";
+    break;
+  case DT_INT32: {
+    /* CalculateActivationRange<int32_t>. */
+    float lo = -FLT_MAX, hi = FLT_MAX;
+    if (!activation_range_float(act, &lo, &hi))
+      error_at(L->g, L->op->index, "fused activation %d is not supported", (int)act);
+    p.act_min = lo == -FLT_MAX ? INT32_MIN : (int32_t)lo;
+    p.act_max = hi == FLT_MAX ? INT32_MAX : (int32_t)hi;
+    L->l->kernel = "ta_mul_s32";
+    break;
+  }
+  case DT_INT8:
+  case DT_UINT8:
+    if (!mul_params(scale_of(L, a), zp_of(a), scale_of(L, b), zp_of(b), scale_of(L, out),
+                    zp_of(out), out->dtype, act, L->o->rounding, &p))
+      error_at(L->g, L->op->index, "cannot represent the rescaling of these scales");
+    L->l->kernel = out->dtype == DT_INT8 ? "ta_mul_s8" : "ta_mul_u8";
+    break;
+  default:
+    unsupported_types(L);
+  }
+  const_struct(L, "params", "ta_mul_params",
+               arena_printf("{.input1_offset = %s, .input2_offset = %s, .output_offset = %s,\n"
+                            "    .multiplier = %s, .shift = %s, .act_min = %s, .act_max = %s,\n"
+                            "    .rounding = %s, .act_min_f32 = %s, .act_max_f32 = %s}",
+                            ilit(p.input1_offset), ilit(p.input2_offset),
+                            ilit(p.output_offset), ilit(p.multiplier), ilit(p.shift),
+                            ilit(p.act_min), ilit(p.act_max), rounding_str(L),
+                            flit(p.act_min_f32), flit(p.act_max_f32)),
+               true);
+  bcast_arg(L, a, b, out);
+  arg_tensor(L, a->index);
+  arg_tensor(L, b->index);
+  arg_tensor(L, out->index);
+  may_run_in_place(L, 0); /* TA_BINARY_LOOP: out[i] after in1/in2 at i */
+  may_run_in_place(L, 1);
+}
+
+static void min_max(Lower *L, const char *op) {
+  need_arity(L, 2, 1);
+  Tensor *a = input(L, 0), *b = input(L, 1), *out = output(L, 0);
+  need_same_types(L, -1, false);
+  const char *t = out->dtype == DT_INT32 ? "s32" : short_type(out->dtype);
+  if (!t)
+    unsupported_types(L);
+  L->l->kernel = arena_printf("ta_%s_%s", op, t);
+  bcast_arg(L, a, b, out);
+  arg_tensor(L, a->index);
+  arg_tensor(L, b->index);
+  arg_tensor(L, out->index);
+  may_run_in_place(L, 0); /* TA_BINARY_LOOP: out[i] after in1/in2 at i */
+  may_run_in_place(L, 1);
+}
+
+void lower_maximum(Lower *L) { min_max(L, "maximum"); }
+void lower_minimum(Lower *L) { min_max(L, "minimum"); }
+
+/* ------------------------------------------------------ activations */
+
+/* A one-input op as a 256-entry table (int8, uint8) or a float kernel.
+ * table(): fills it, false when the parameters are not representable. */
+typedef bool TableFn(Lower *L, const Tensor *in, const Tensor *out, uint8_t table[256]);
+
+static void unary(Lower *L, TableFn *table, const char *f32_kernel, float alpha, float lo,
+                  float hi) {
+  need_arity(L, 1, 1);
+  Tensor *in = input(L, 0), *out = output(L, 0);
+  if (in->dtype != out->dtype || tensor_elems(in) != tensor_elems(out))
+    unsupported_types(L);
+  if (in->dtype == DT_FLOAT32 && f32_kernel) {
+    L->l->kernel = f32_kernel;
+    const_struct(L, "params", "ta_unary_params",
+                 arena_printf("{.size = %d, .alpha = %s, .lo = %s, .hi = %s}",
+                              (int)elems32(in), flit(alpha), flit(lo), flit(hi)),
+                 true);
+  } else if ((in->dtype == DT_INT8 || in->dtype == DT_UINT8) && table) {
+    uint8_t t[256];
+    if (!table(L, in, out, t))
+      error_at(L->g, L->op->index, "not supported for these types and quantization (%s)",
+               dtypes_str(L));
+    L->l->kernel = "ta_lut_x8";
+    const_array(L, "table", DT_UINT8, t, 256, false);
+    const_struct(L, "params", "ta_lut_params",
+                 arena_printf("{.size = %d, .table = @table}", (int)elems32(in)), true);
+  } else {
+    unsupported_types(L);
+  }
+  arg_tensor(L, in->index);
+  arg_tensor(L, out->index);
+  may_run_in_place(L, 0); /* out[i] = f(in[i]), a forward loop */
+}
+
+static bool logistic_fn(Lower *L, const Tensor *in, const Tensor *out, uint8_t t[256]) {
+  /* TFLM requires the output zero point -128 (scale 1/256 implied). */
+  if (in->dtype == DT_INT8 && zp_of(out) != -128)
+    error_at(L->g, L->op->index, "an int8 LOGISTIC output must have zero point -128");
+  return logistic_table(in->dtype, scale_of(L, in), zp_of(in), L->o->rounding, t);
+}
+
+static bool tanh_fn(Lower *L, const Tensor *in, const Tensor *out, uint8_t t[256]) {
+  (void)out;
+  return tanh_table(in->dtype, scale_of(L, in), zp_of(in), L->o->rounding, t);
+}
+
+static bool hard_swish_fn(Lower *L, const Tensor *in, const Tensor *out, uint8_t t[256]) {
+  return hard_swish_table(in->dtype, scale_of(L, in), zp_of(in), scale_of(L, out), zp_of(out),
+                          L->o->rounding, t);
+}
+
+static bool leaky_relu_fn(Lower *L, const Tensor *in, const Tensor *out, uint8_t t[256]) {
+  return leaky_relu_table(in->dtype, scale_of(L, in), zp_of(in), L->op->opt.alpha,
+                          scale_of(L, out), zp_of(out), L->o->rounding, t);
+}
+
+static bool relu_fn(Lower *L, const Tensor *in, const Tensor *out, uint8_t t[256]) {
+  return relu_table(in->dtype, 0.0f, INFINITY, scale_of(L, in), zp_of(in), scale_of(L, out),
+                    zp_of(out), L->o->rounding, t);
+}
+
+static bool relu6_fn(Lower *L, const Tensor *in, const Tensor *out, uint8_t t[256]) {
+  if (in->dtype == DT_INT8) /* TFLM: a clamp of the raw input */
+    return relu6_table_tflm(in->dtype, scale_of(L, in), zp_of(in), t);
+  return relu_table(in->dtype, 0.0f, 6.0f, scale_of(L, in), zp_of(in), scale_of(L, out),
+                    zp_of(out), L->o->rounding, t);
+}
+
+static bool relu_n1_to_1_fn(Lower *L, const Tensor *in, const Tensor *out, uint8_t t[256]) {
+  return relu_table(in->dtype, -1.0f, 1.0f, scale_of(L, in), zp_of(in), scale_of(L, out),
+                    zp_of(out), L->o->rounding, t);
+}
+
+void lower_logistic(Lower *L) { unary(L, logistic_fn, "ta_logistic_f32", 0, 0, 0); }
+void lower_tanh(Lower *L) { unary(L, tanh_fn, "ta_tanh_f32", 0, 0, 0); }
+void lower_hard_swish(Lower *L) { unary(L, hard_swish_fn, "ta_hard_swish_f32", 0, 0, 0); }
+void lower_leaky_relu(Lower *L) {
+  unary(L, leaky_relu_fn, "ta_leaky_relu_f32", L->op->opt.alpha, 0, 0);
+}
+void lower_relu(Lower *L) { unary(L, relu_fn, "ta_clamp_f32", 0, 0.0f, FLT_MAX); }
+void lower_relu6(Lower *L) { unary(L, relu6_fn, "ta_clamp_f32", 0, 0.0f, 6.0f); }
+void lower_relu_n1_to_1(Lower *L) {
+  unary(L, relu_n1_to_1_fn, "ta_clamp_f32", 0, -1.0f, 1.0f);
+}
+
+/* ---------------------------------------------------------------- CAST */
+
+void lower_cast(Lower *L) {
+  need_arity(L, 1, 1);
+  Tensor *in = input(L, 0), *out = output(L, 0);
+  const char *a = in->dtype == DT_INT32 ? "s32" : short_type(in->dtype);
+  const char *b = out->dtype == DT_INT32 ? "s32" : short_type(out->dtype);
+  if (!a || !b || tensor_elems(in) != tensor_elems(out))
+    unsupported_types(L);
+  L->l->kernel = arena_printf("ta_cast_%s_%s", a, b);
+  add_arg(L, ARG_INT, -1, elems32(in));
+  arg_tensor(L, in->index);
+  arg_tensor(L, out->index);
+}
+
+/* ----------------------------------------------------------- ARG_MAX */
+
+static void arg_min_max(Lower *L, const char *op) {
+  need_arity(L, 2, 1);
+  Tensor *in = input(L, 0), *axis = input(L, 1), *out = output(L, 0);
+  const char *t = in->dtype == DT_INT32 ? "s32" : short_type(in->dtype);
+  if (!t || (out->dtype != DT_INT32 && out->dtype != DT_INT64))
+    unsupported_types(L);
+  if (tensor_elems(axis) != 1)
+    error_at(L->g, L->op->index, "the axis must be one value");
+  int a = resolve_axis(L, const_int(L, axis, 0, "axis"), in->ndims);
+  ta_arg_params p = {1, 1, 1, dtype_bits(out->dtype)};
+  int64_t outer = 1, inner = 1;
+  for (int d = 0; d < in->ndims; d++) {
+    if (d < a)
+      outer *= in->dims[d];
+    else if (d > a)
+      inner *= in->dims[d];
+  }
+  p.outer = (int32_t)outer;
+  p.axis = in->dims[a];
+  p.inner = (int32_t)inner;
+  if (p.axis < 1 || outer * inner != tensor_elems(out))
+    error_at(L->g, L->op->index, "output shape disagrees with the reduced axis");
+  L->l->kernel = arena_printf("ta_%s_%s", op, t);
+  const_struct(L, "params", "ta_arg_params",
+               arena_printf("{.outer = %d, .axis = %d, .inner = %d, .out_bits = %d}",
+                            (int)p.outer, (int)p.axis, (int)p.inner, (int)p.out_bits),
+               true);
+  arg_tensor(L, in->index);
+  arg_tensor(L, out->index);
+}
+
+void lower_arg_max(Lower *L) { arg_min_max(L, "arg_max"); }
+void lower_arg_min(Lower *L) { arg_min_max(L, "arg_min"); }
+
+/* ------------------------------------ CONCATENATION, PACK, SPLIT, ... */
+
+/* ta_concatenation_x8 / ta_split_x8 over `n` tensors whose blocks along
+ * `axis` (of the rank-`rank` shape `dims`) differ only in `axis_size`:
+ * outer = product of the dimensions before axis, block k = axis_size[k]
+ * times everything after it, in bytes. */
+static void blocks(Lower *L, bool concat, int n, const int32_t *dims, int rank, int axis,
+                   const int64_t *axis_size, size_t elem) {
+  int64_t outer = 1, inner = 1;
+  for (int d = 0; d < axis; d++)
+    outer *= dims[d];
+  for (int d = axis + 1; d < rank; d++)
+    inner *= dims[d];
+  int32_t *bytes = arena_array((size_t)n, sizeof(int32_t));
+  for (int k = 0; k < n; k++) {
+    int64_t b = axis_size[k] * inner * (int64_t)elem;
+    if (b > INT32_MAX)
+      error_at(L->g, L->op->index, "tensor too large");
+    bytes[k] = (int32_t)b;
+  }
+  L->l->kernel = concat ? "ta_concatenation_x8" : "ta_split_x8";
+  const_i32(L, "bytes", bytes, (size_t)n, false);
+  const_struct(L, "params", "ta_concat_params",
+               arena_printf("{.n = %d, .outer = %d, .bytes = @bytes}", n, (int)outer), true);
+  if (concat) {
+    add_arg(L, ARG_INPUTS, 0, n);
+    arg_tensor(L, L->op->outputs[0]);
+  } else {
+    arg_tensor(L, L->op->inputs[L->op->kind == OP_SPLIT ? 1 : 0]);
+    add_arg(L, ARG_OUTPUTS, 0, n);
+  }
+}
+
+static size_t elem_bytes(Lower *L, const Tensor *t) {
+  int bits = dtype_bits(t->dtype);
+  if (bits < 8 || bits % 8)
+    error_at(L->g, L->op->index, "%s tensors are not supported by this op",
+             dtype_name(t->dtype));
+  return (size_t)bits / 8;
+}
+
+void lower_concatenation(Lower *L) {
+  Op *op = L->op;
+  if (op->ninputs < 1 || op->noutputs != 1)
+    error_at(L->g, op->index, "needs inputs and one output");
+  Tensor *out = output(L, 0);
+  if (op->opt.activation != ACT_NONE)
+    error_at(L->g, op->index, "a fused activation is not supported");
+  need_same_types(L, -1, false);
+  for (int k = 0; k < op->ninputs; k++) {
+    Tensor *x = input(L, k);
+    if (is_quantized_type(x->dtype) && !same_quant(x, out)) {
+      if (x->dtype == DT_INT8 || x->dtype == DT_INT16)
+        continue; /* TFLM copies the bytes whatever the quantization */
+      error_at(L->g, op->index, "input %d's quantization differs from the output's: "
+               "requantizing CONCATENATION is not supported", k);
+    }
+  }
+  int rank = out->ndims;
+  int axis = resolve_axis(L, op->opt.axis, rank);
+  int64_t *sizes = arena_array((size_t)op->ninputs, sizeof(int64_t));
+  int64_t total = 0;
+  for (int k = 0; k < op->ninputs; k++) {
+    Tensor *x = input(L, k);
+    if (x->ndims != rank)
+      error_at(L->g, op->index, "input %d has rank %d, the output %d", k, x->ndims, rank);
+    for (int d = 0; d < rank; d++)
+      if (d != axis && x->dims[d] != out->dims[d])
+        error_at(L->g, op->index, "input %d's shape disagrees with the output's", k);
+    sizes[k] = x->dims[axis];
+    total += sizes[k];
+  }
+  if (total != out->dims[axis])
+    error_at(L->g, op->index, "the inputs do not add up to the output along the axis");
+  blocks(L, true, op->ninputs, out->dims, rank, axis, sizes, elem_bytes(L, out));
+}
+
+void lower_pack(Lower *L) {
+  Op *op = L->op;
+  if (op->ninputs < 1 || op->noutputs != 1)
+    error_at(L->g, op->index, "needs inputs and one output");
+  need_same_types(L, -1, false);
+  Tensor *in0 = input(L, 0), *out = output(L, 0);
+  int rank = in0->ndims + 1;
+  int axis = resolve_axis(L, op->opt.axis, rank);
+  if (out->ndims != rank || out->dims[axis] != op->ninputs)
+    error_at(L->g, op->index, "output shape disagrees with %d packed inputs", op->ninputs);
+  int64_t *sizes = arena_array((size_t)op->ninputs, sizeof(int64_t));
+  for (int k = 0; k < op->ninputs; k++) {
+    if (tensor_elems(input(L, k)) != tensor_elems(in0))
+      error_at(L->g, op->index, "input %d's size differs from input 0's", k);
+    sizes[k] = 1;
+  }
+  blocks(L, true, op->ninputs, out->dims, rank, axis, sizes, elem_bytes(L, out));
+}
+
+void lower_unpack(Lower *L) {
+  Op *op = L->op;
+  if (op->ninputs < 1 || op->noutputs < 1)
+    error_at(L->g, op->index, "needs an input and outputs");
+  need_same_types(L, -1, false);
+  Tensor *in = input(L, 0);
+  int axis = resolve_axis(L, op->opt.axis, in->ndims);
+  if (in->dims[axis] != op->noutputs)
+    error_at(L->g, op->index, "dimension %d has %d values for %d outputs", axis,
+             (int)in->dims[axis], op->noutputs);
+  int64_t *sizes = arena_array((size_t)op->noutputs, sizeof(int64_t));
+  for (int k = 0; k < op->noutputs; k++)
+    sizes[k] = 1;
+  blocks(L, false, op->noutputs, in->dims, in->ndims, axis, sizes, elem_bytes(L, in));
+}
+
+/* SPLIT (axis, input) and SPLIT_V (input, size_splits, axis). */
+static void split(Lower *L, bool v) {
+  Op *op = L->op;
+  need_arity(L, v ? 3 : 2, op->noutputs);
+  if (op->noutputs < 1)
+    error_at(L->g, op->index, "has no outputs");
+  Tensor *in = input(L, v ? 0 : 1), *axis_t = input(L, v ? 2 : 0);
+  for (int k = 0; k < op->noutputs; k++)
+    if (output(L, k)->dtype != in->dtype)
+      unsupported_types(L);
+  if (tensor_elems(axis_t) != 1)
+    error_at(L->g, op->index, "the axis must be one value");
+  int axis = resolve_axis(L, const_int(L, axis_t, 0, "axis"), in->ndims);
+  int64_t *sizes = arena_array((size_t)op->noutputs, sizeof(int64_t));
+  int64_t total = 0;
+  for (int k = 0; k < op->noutputs; k++) {
+    Tensor *o = output(L, k);
+    if (o->ndims != in->ndims)
+      error_at(L->g, op->index, "output %d has rank %d, the input %d", k, o->ndims, in->ndims);
+    for (int d = 0; d < in->ndims; d++)
+      if (d != axis && o->dims[d] != in->dims[d])
+        error_at(L->g, op->index, "output %d's shape disagrees with the input's", k);
+    sizes[k] = o->dims[axis];
+    total += sizes[k];
+  }
+  if (total != in->dims[axis])
+    error_at(L->g, op->index, "the outputs do not add up to the input along the axis");
+  blocks(L, false, op->noutputs, in->dims, in->ndims, axis, sizes, elem_bytes(L, in));
+}
+
+void lower_split(Lower *L) { split(L, false); }
+void lower_split_v(Lower *L) { split(L, true); }
+
+/* ---------------------------------------------- RESIZE_NEAREST_NEIGHBOR */
+
+/* The [new_height, new_width] input of the resize ops, checked. */
+static void resize_shape(Lower *L, const Tensor *in, const Tensor *out) {
+  const Tensor *size = input(L, 1);
+  if (in->ndims != 4 || out->ndims != 4 || tensor_elems(size) != 2)
+    error_at(L->g, L->op->index, "needs a rank-4 input and output and a 2-value size");
+  if (const_int(L, size, 0, "size") != out->dims[1] ||
+      const_int(L, size, 1, "size") != out->dims[2] || out->dims[0] != in->dims[0] ||
+      out->dims[3] != in->dims[3])
+    error_at(L->g, L->op->index, "output shape disagrees with the size input");
+  if (in->dims[1] < 1 || in->dims[2] < 1)
+    error_at(L->g, L->op->index, "the input is empty");
+}
+
+void lower_resize_nearest_neighbor(Lower *L) {
+  need_arity(L, 2, 1);
+  Tensor *in = input(L, 0), *out = output(L, 0);
+  need_same_types(L, 1, false);
+  resize_shape(L, in, out);
+  const Options *o = &L->op->opt;
+  ta_dims di = dims4(L, in), dout = dims4(L, out);
+  int32_t *ymap = arena_array((size_t)dout.h + 1, sizeof(int32_t));
+  int32_t *xmap = arena_array((size_t)dout.w + 1, sizeof(int32_t));
+  for (int32_t y = 0; y < dout.h; y++)
+    ymap[y] = nearest_neighbor(y, di.h, dout.h, o->align_corners, o->half_pixel_centers);
+  for (int32_t x = 0; x < dout.w; x++)
+    xmap[x] = nearest_neighbor(x, di.w, dout.w, o->align_corners, o->half_pixel_centers);
+  L->l->kernel = arena_printf("ta_resize_nearest_%s", width_suffix(L, out));
+  const_i32(L, "y_map", ymap, (size_t)dout.h, false);
+  const_i32(L, "x_map", xmap, (size_t)dout.w, false);
+  const_struct(L, "params", "ta_resize_params",
+               arena_printf("{.batches = %d, .in_h = %d, .in_w = %d, .depth = %d,\n"
+                            "    .out_h = %d, .out_w = %d, .y_map = @y_map, .x_map = @x_map}",
+                            (int)di.n, (int)di.h, (int)di.w, (int)di.c, (int)dout.h,
+                            (int)dout.w),
+               true);
+  arg_tensor(L, in->index);
+  arg_tensor(L, out->index);
+}

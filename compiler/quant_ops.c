@@ -1,0 +1,373 @@
+/*
+ * quant_ops.c - host arithmetic of the element-wise, reduction and resize
+ * lowerings (lower_ops.c, lower_legacy.c): the parameters TFLite Micro's
+ * kernels compute in Prepare (same float/double steps), and the 256-entry
+ * tables of the int8/uint8 activations.
+ *
+ * A table is the op's integer arithmetic - TFLM's reference kernel, step
+ * by step, with the fixed-point helpers of runtime/include/ta_fixedpoint.h
+ * and gemmlowp's logistic/tanh transcribed below - run once for each of
+ * the 256 input values.  ta_lut_x8 then looks the outputs up, so the
+ * device computes exactly what the reference kernel would.
+ *
+ * Functions returning bool return false where TFLite would refuse the
+ * model; the caller reports it.  Declared in lower.h.
+ */
+#include "lower.h"
+
+#include <float.h>
+#include <math.h>
+
+#include "ta_fixedpoint.h"
+
+/* The value of table entry i: the int8 or uint8 input whose byte is i. */
+static int32_t lut_input(DType dt, int i) {
+  return dt == DT_INT8 ? (int32_t)(int8_t)(uint8_t)i : i;
+}
+
+static void dtype_range(DType dt, int32_t *lo, int32_t *hi) {
+  *lo = dt == DT_INT8 ? -128 : 0;
+  *hi = dt == DT_INT8 ? 127 : 255;
+}
+
+/* ------------------------------------------------ gemmlowp, transcribed */
+
+/* exp_on_negative_values for FixedPoint<int32_t, integer_bits> (4 or 5). */
+static int32_t exp_on_negative_values(int32_t a, int integer_bits) {
+  const int frac = 31 - integer_bits;
+  const int32_t quarter = (int32_t)1 << (frac - 2);
+  const int32_t a_mod = ta_wrap_sub(a & (quarter - 1), quarter);
+  int32_t result = ta_exp_on_interval(ta_sat_shl(a_mod, integer_bits)); /* Rescale<0> */
+  const int32_t remainder = ta_wrap_sub(a_mod, a);
+  static const int32_t mult[7] = {1672461947, 1302514674, 790015084, 290630308,
+                                  39332535,   720401,     242};
+  for (int e = -2; e <= 4; e++) /* exp(-2^e), for the bits of the remainder */
+    if (integer_bits > e && (remainder & (int32_t)((uint32_t)1 << (frac + e))))
+      result = ta_srdhm(result, mult[e + 2]);
+  if (a == 0)
+    result = INT32_MAX;
+  return result;
+}
+
+/* one_minus_x_over_one_plus_x_for_x_in_0_1 (Q0.31 in and out). */
+static int32_t one_minus_x_over_one_plus_x(int32_t a) {
+  int32_t half_den = ta_rounding_half_sum(a, INT32_MAX);
+  int32_t x = ta_wrap_add(1515870810, ta_srdhm(half_den, -1010580540));
+  for (int i = 0; i < 3; i++) {
+    int32_t one_minus = ta_wrap_sub((int32_t)1 << 29, ta_srdhm(half_den, x));
+    x = ta_wrap_add(x, ta_sat_shl(ta_srdhm(x, one_minus), 2));
+  }
+  return ta_sat_shl(ta_wrap_sub(x, (int32_t)1 << 29), 2);
+}
+
+/* gemmlowp::logistic of a Q4.27 value; Q0.31 result. */
+static int32_t fixed_logistic(int32_t a) {
+  if (a == 0)
+    return (int32_t)1 << 30;
+  const int32_t abs_a = a > 0 ? a : ta_wrap_sub(0, a);
+  const int32_t pos = ta_one_over_one_plus_x(exp_on_negative_values(ta_wrap_sub(0, abs_a), 4));
+  return a > 0 ? pos : ta_wrap_sub(INT32_MAX, pos);
+}
+
+/* gemmlowp::tanh of a Q4.27 value; Q0.31 result.  neg_tanh_on_negative_
+ * values reads the same raw value with 5 integer bits (ExactMulByPot<1>). */
+static int32_t fixed_tanh(int32_t a) {
+  if (a == 0)
+    return 0;
+  const int32_t n = a < 0 ? a : ta_wrap_sub(0, a);
+  const int32_t t = one_minus_x_over_one_plus_x(exp_on_negative_values(n, 5));
+  return a < 0 ? ta_wrap_sub(0, t) : t;
+}
+
+/* ------------------------------------------------- LOGISTIC and TANH */
+
+/* TFLM's Prepare of int8 LOGISTIC and TANH: input_real_multiplier =
+ * scale * 2^27 (4 integer bits), multiplier = round(frexp mantissa *
+ * 2^31) without the renormalisation QuantizeMultiplier does, radius =
+ * CalculateInputRadius(4, left_shift). */
+static void sigmoid_prepare(float in_scale, int32_t *mult, int *left_shift, int32_t *radius) {
+  double real = (double)in_scale * (double)(1 << 27);
+  double q = frexp(real, left_shift);
+  int64_t m = (int64_t)round(q * 2147483648.0);
+  *mult = m >= INT64_C(2147483648) ? INT32_MIN : (int32_t)m; /* as x86 converts */
+  *radius = calculate_input_radius(4, *left_shift);
+}
+
+bool logistic_table(DType dt, float in_scale, int32_t in_zp, int rounding,
+                    uint8_t table[256]) {
+  if (dt != DT_INT8 || !(in_scale > 0.0f))
+    return false;
+  int32_t mult, radius;
+  int shift;
+  sigmoid_prepare(in_scale, &mult, &shift, &radius);
+  for (int i = 0; i < 256; i++) {
+    const int32_t x = lut_input(dt, i) - in_zp;
+    int32_t y;
+    if (x <= -radius) {
+      y = -128;
+    } else if (x >= radius) {
+      y = 127;
+    } else {
+      const int32_t q4 = ta_requant(x, mult, shift, rounding);
+      y = ta_clamp_i32(ta_rdbpot(fixed_logistic(q4), 23) - 128, -128, 127);
+    }
+    table[i] = (uint8_t)(int8_t)y;
+  }
+  return true;
+}
+
+bool tanh_table(DType dt, float in_scale, int32_t in_zp, int rounding, uint8_t table[256]) {
+  if (dt != DT_INT8 || !(in_scale > 0.0f))
+    return false;
+  int32_t mult, radius;
+  int shift;
+  sigmoid_prepare(in_scale, &mult, &shift, &radius);
+  for (int i = 0; i < 256; i++) {
+    const int32_t x = lut_input(dt, i) - in_zp;
+    int32_t y;
+    if (x <= -radius) {
+      y = -128;
+    } else if (x >= radius) {
+      y = 127;
+    } else {
+      const int32_t q4 = ta_requant(x, mult, shift, rounding);
+      y = ta_clamp_i32(ta_rdbpot(fixed_tanh(q4), 24), -128, 127);
+    }
+    table[i] = (uint8_t)(int8_t)y;
+  }
+  return true;
+}
+
+/* --------------------------------------------------------- HARD_SWISH */
+
+/* gemmlowp's int16 SaturatingRoundingDoublingHighMul. */
+static int16_t srdhm16(int16_t a, int16_t b) {
+  if (a == b && a == INT16_MIN)
+    return INT16_MAX;
+  const int32_t ab = (int32_t)a * (int32_t)b;
+  const int32_t nudge = ab >= 0 ? (1 << 14) : (1 - (1 << 14));
+  return (int16_t)((ab + nudge) / (1 << 15));
+}
+
+/* reference_ops::SaturatingDoublingHighMul: truncates instead. */
+static int16_t sdhm16(int16_t a, int16_t b) {
+  if (a == b && a == INT16_MIN)
+    return INT16_MAX;
+  return (int16_t)(((int32_t)a * (int32_t)b) / (1 << 15));
+}
+
+/* gemmlowp's RoundingDivideByPOT on int16 (the mask is an int16 too). */
+static int16_t rdbpot16(int16_t x, int e) {
+  const int16_t mask = (int16_t)((INT64_C(1) << e) - 1);
+  const int16_t remainder = (int16_t)(x & mask);
+  const int16_t threshold = (int16_t)((mask >> 1) + (x < 0 ? 1 : 0));
+  return (int16_t)((x >> e) + (remainder > threshold ? 1 : 0));
+}
+
+static int16_t sat_left_shift16(int16_t v, int amount) {
+  int64_t r = (int64_t)v * ((int64_t)1 << amount);
+  return (int16_t)(r > INT16_MAX ? INT16_MAX : r < INT16_MIN ? INT16_MIN : r);
+}
+
+/* DownScaleInt32ToInt16Multiplier. */
+static int16_t downscale_multiplier(int32_t m) {
+  if (m >= INT32_MAX - (1 << 15))
+    return INT16_MAX;
+  return (int16_t)((m + (1 << 15)) >> 16);
+}
+
+bool hard_swish_table(DType dt, float in_scale, int32_t in_zp, float out_scale,
+                      int32_t out_zp, int rounding, uint8_t table[256]) {
+  if (dt != DT_INT8 && dt != DT_UINT8)
+    return false;
+  /* HardSwishPrepare: the scales in float, the ratios widened. */
+  const float hires_input_scale = (1.0f / 128.0f) * in_scale;
+  const float reluish_scale = 3.0f / 32768.0f;
+  int32_t out_m32, relu_m32, out_exp, relu_exp;
+  if (!quantize_multiplier((double)(hires_input_scale / out_scale), rounding, &out_m32,
+                           &out_exp) ||
+      !quantize_multiplier((double)(hires_input_scale / reluish_scale), rounding, &relu_m32,
+                           &relu_exp))
+    return false;
+  if (out_exp > 0)
+    return false;
+  const int16_t out_m = downscale_multiplier(out_m32);
+  const int16_t relu_m = downscale_multiplier(relu_m32);
+  int32_t lo, hi;
+  dtype_range(dt, &lo, &hi);
+  for (int i = 0; i < 256; i++) {
+    const int16_t x = (int16_t)(lut_input(dt, i) - in_zp);
+    const int16_t hires = (int16_t)(x * (1 << 7));
+    const int16_t preshift_out = srdhm16(hires, out_m);
+    int16_t reluish = hires;
+    if (relu_exp > 0)
+      reluish = sat_left_shift16(reluish, (int)relu_exp - 1);
+    reluish = srdhm16(reluish, relu_m);
+    if (relu_exp > 0)
+      reluish = sat_left_shift16(reluish, 1);
+    if (relu_exp < 0)
+      reluish = rdbpot16(reluish, (int)-relu_exp);
+    reluish = (int16_t)((reluish + (1 << 15)) >> 1);
+    const int16_t preshift = sdhm16(reluish, preshift_out);
+    int16_t y = rdbpot16(preshift, (int)-out_exp);
+    y = (int16_t)(y + out_zp);
+    table[i] = (uint8_t)ta_clamp_i32(y, lo, hi);
+  }
+  return true;
+}
+
+/* --------------------------------------------------------- LEAKY_RELU */
+
+bool leaky_relu_table(DType dt, float in_scale, int32_t in_zp, float alpha, float out_scale,
+                      int32_t out_zp, int rounding, uint8_t table[256]) {
+  if (dt != DT_INT8 && dt != DT_UINT8)
+    return false;
+  /* CalculateOpDataLeakyRelu: both ratios in float, then widened. */
+  int32_t m_alpha, s_alpha, m_id, s_id;
+  if (!quantize_multiplier((double)(in_scale * alpha / out_scale), rounding, &m_alpha,
+                           &s_alpha) ||
+      !quantize_multiplier((double)(in_scale / out_scale), rounding, &m_id, &s_id))
+    return false;
+  int32_t lo, hi;
+  dtype_range(dt, &lo, &hi);
+  for (int i = 0; i < 256; i++) {
+    const int32_t x = lut_input(dt, i) - in_zp;
+    const int32_t y = x >= 0 ? ta_requant(x, m_id, s_id, rounding)
+                             : ta_requant(x, m_alpha, s_alpha, rounding);
+    table[i] = (uint8_t)ta_clamp_i32(y + out_zp, lo, hi);
+  }
+  return true;
+}
+
+/* ------------------------------------------------------ RELU family */
+
+bool relu_table(DType dt, float act_min, float act_max, float in_scale, int32_t in_zp,
+                float out_scale, int32_t out_zp, int rounding, uint8_t table[256]) {
+  if (dt != DT_INT8 && dt != DT_UINT8)
+    return false;
+  /* CalculateReluOpData. */
+  int32_t mult, shift;
+  if (!quantize_multiplier((double)in_scale / (double)out_scale, rounding, &mult, &shift))
+    return false;
+  int32_t lo, hi;
+  dtype_range(dt, &lo, &hi);
+  int32_t qmin = out_zp + (int32_t)roundf(act_min / out_scale);
+  qmin = qmin > lo ? qmin : lo;
+  int32_t qmax = hi;
+  if (act_max != INFINITY) {
+    int32_t q = out_zp + (int32_t)roundf(act_max / out_scale);
+    qmax = q < hi ? q : hi;
+  }
+  for (int i = 0; i < 256; i++) {
+    const int32_t x = lut_input(dt, i);
+    const int32_t y = out_zp + ta_requant(x - in_zp, mult, shift, rounding);
+    table[i] = (uint8_t)ta_clamp_i32(ta_clamp_i32(y, qmin, INT32_MAX), INT32_MIN, qmax);
+  }
+  return true;
+}
+
+bool relu6_table_tflm(DType dt, float in_scale, int32_t in_zp, uint8_t table[256]) {
+  if (dt != DT_INT8)
+    return false;
+  /* Relu6Prepare: zero = the input zero point, six =
+   * FloatToQuantizedType(6, scale, zp); the output scale is not read. */
+  int32_t lo, hi;
+  dtype_range(dt, &lo, &hi);
+  int32_t six = (int32_t)roundf(6.0f / in_scale) + in_zp;
+  six = ta_clamp_i32(six, lo, hi);
+  const int32_t zero = in_zp;
+  for (int i = 0; i < 256; i++) {
+    const int32_t x = lut_input(dt, i);
+    const int32_t y = x > six ? six : x < zero ? zero : x;
+    table[i] = (uint8_t)y;
+  }
+  return true;
+}
+
+/* ------------------------------------------------------------- others */
+
+int32_t nearest_neighbor(int32_t out_index, int32_t in_size, int32_t out_size,
+                         bool align_corners, bool half_pixel_centers) {
+  const float scale = (align_corners && out_size > 1)
+                          ? (float)(in_size - 1) / (float)(out_size - 1)
+                          : (float)in_size / (float)out_size;
+  const float offset = half_pixel_centers ? 0.5f : 0.0f;
+  const float v = ((float)out_index + offset) * scale;
+  int32_t r = align_corners ? (int32_t)roundf(v) : (int32_t)floorf(v);
+  if (r > in_size - 1)
+    r = in_size - 1;
+  if (half_pixel_centers && r < 0)
+    r = 0;
+  return r;
+}
+
+bool sub_params(float s1, int32_t zp1, float s2, int32_t zp2, float so, int32_t zpo,
+                DType out_dt, Activation act, int rounding, ta_add_params *p) {
+  if (out_dt == DT_UINT8) {
+    /* TFLite's uint8 SUB rescales like its ADD (in double). */
+    if (!add_params(s1, zp1, s2, zp2, so, zpo, DT_INT8, act, rounding, p))
+      return false;
+    return activation_range_quantized(act, DT_UINT8, so, zpo, &p->act_min, &p->act_max);
+  }
+  if (out_dt != DT_INT8 && out_dt != DT_INT16)
+    return false;
+  /* TFLM CalculateOpDataSub: twice the larger scale and the ratios in
+   * float, then widened. */
+  p->input1_offset = -zp1;
+  p->input2_offset = -zp2;
+  p->output_offset = zpo;
+  p->left_shift = out_dt == DT_INT16 ? 15 : 20;
+  p->rounding = rounding;
+  const float twice_max = 2 * (s1 > s2 ? s1 : s2);
+  const double real1 = (double)(s1 / twice_max);
+  const double real2 = (double)(s2 / twice_max);
+  const double real_out = (double)(twice_max / ((float)(1 << p->left_shift) * so));
+  if (!quantize_multiplier_smaller_than_one_exp(real1, rounding, &p->input1_multiplier,
+                                                &p->input1_shift) ||
+      !quantize_multiplier_smaller_than_one_exp(real2, rounding, &p->input2_multiplier,
+                                                &p->input2_shift) ||
+      !quantize_multiplier_smaller_than_one_exp(real_out, rounding, &p->output_multiplier,
+                                                &p->output_shift))
+    return false;
+  p->act_min_f32 = -FLT_MAX;
+  p->act_max_f32 = FLT_MAX;
+  return activation_range_quantized(act, out_dt, so, zpo, &p->act_min, &p->act_max);
+}
+
+bool mul_params(float s1, int32_t zp1, float s2, int32_t zp2, float so, int32_t zpo,
+                DType out_dt, Activation act, int rounding, ta_mul_params *p) {
+  p->input1_offset = -zp1;
+  p->input2_offset = -zp2;
+  p->output_offset = zpo;
+  p->rounding = rounding;
+  p->act_min_f32 = -FLT_MAX;
+  p->act_max_f32 = FLT_MAX;
+  double real;
+  if (out_dt == DT_UINT8) /* TFLite: the float product and quotient, widened */
+    real = (double)(s1 * s2 / so);
+  else if (out_dt == DT_INT8 || out_dt == DT_INT16) /* TFLM: in double */
+    real = (double)s1 * (double)s2 / (double)so;
+  else
+    return false;
+  return quantize_multiplier(real, rounding, &p->multiplier, &p->shift) &&
+         activation_range_quantized(act, out_dt, so, zpo, &p->act_min, &p->act_max);
+}
+
+bool mean_multiplier(float in_scale, float out_scale, int64_t count, int rounding,
+                     int32_t *mult, int32_t *shift) {
+  if (count < 1 || !quantize_multiplier((double)in_scale / (double)out_scale, rounding, mult,
+                                        shift))
+    return false;
+  /* QuantizedMeanOrSum folds 1/count into the multiplier: shift by the
+   * bit length of count minus one (at most 32 and 31 + shift), divide. */
+  int s = 63;
+  while (s > 0 && !((uint64_t)count >> s))
+    s--;
+  if (s > 32)
+    s = 32;
+  if (s > 31 + *shift)
+    s = 31 + *shift;
+  *mult = (int32_t)(((int64_t)*mult * ((int64_t)1 << s)) / count);
+  *shift -= s;
+  return true;
+}

@@ -1,0 +1,15 @@
+/*
+ * ta_minimum_s16 - MINIMUM with broadcasting (reference_ops::
+ * MaximumMinimumBroadcastSlow): the smaller of the two raw values.
+ */
+#include "ta_kernels.h"
+#include "binary.h"
+
+ta_status ta_minimum_s16(const ta_bcast *shape, const int16_t *in1, const int16_t *in2, int16_t *out) {
+  if (!ta_bcast_ok(shape))
+    return TA_ERR_ARG;
+#define F(a, b) ((a) < (b) ? (a) : (b))
+  TA_BINARY_LOOP(shape, in1, in2, out, F);
+#undef F
+  return TA_OK;
+}

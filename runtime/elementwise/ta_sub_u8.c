@@ -1,0 +1,32 @@
+/*
+ * ta_sub_u8 - legacy uint8 SUB with broadcasting (TFLite's uint8 path).
+ *
+ * Per element, as tflite::reference_ops::SubElementwise (int8/uint8 path):
+ *   a = MBQMSmallerThanOneExp((x1 + input1_offset) << left_shift,
+ *                             input1_multiplier, input1_shift), b likewise
+ *   out = clamp(MBQMSmallerThanOneExp(a - b, output_multiplier,
+ *               output_shift) + output_offset, act_min, act_max)
+ */
+#include "ta_fixedpoint.h"
+#include "ta_kernels.h"
+#include "binary.h"
+
+static inline int32_t one(int32_t x1, int32_t x2, const ta_add_params *p) {
+  const int32_t r = p->rounding;
+  int32_t a = ta_wrap_shl(x1 + p->input1_offset, (int)p->left_shift);
+  int32_t b = ta_wrap_shl(x2 + p->input2_offset, (int)p->left_shift);
+  a = ta_requant_le1(a, p->input1_multiplier, p->input1_shift, r);
+  b = ta_requant_le1(b, p->input2_multiplier, p->input2_shift, r);
+  int32_t s = ta_requant_le1(ta_wrap_sub(a, b), p->output_multiplier, p->output_shift, r);
+  return ta_clamp_i32(s + p->output_offset, p->act_min, p->act_max);
+}
+
+ta_status ta_sub_u8(const ta_add_params *p, const ta_bcast *shape, const uint8_t *in1,
+                    const uint8_t *in2, uint8_t *out) {
+  if (!ta_bcast_ok(shape) || p->left_shift < 0 || p->left_shift > 30)
+    return TA_ERR_ARG;
+#define F(a, b) ((uint8_t)one((a), (b), p))
+  TA_BINARY_LOOP(shape, in1, in2, out, F);
+#undef F
+  return TA_OK;
+}

@@ -1,0 +1,257 @@
+/*
+ * ta_kernels_ops.h - kernels of the element-wise, reduction, shape and
+ * resize ops, and the legacy uint8 variants of the CNN ops.  Included by
+ * ta_kernels.h; same conventions (params, inputs, outputs, scratch;
+ * integer arithmetic bit-exact with TensorFlow Lite Micro's reference
+ * kernels, or with TFLite's builtin kernels for the legacy uint8 ops TFLM
+ * does not have).
+ *
+ * Kernels that only move bytes do not care about the element type, only
+ * about its width: their dtype suffix is _x8, _x16, _x32 or _x64 ("any
+ * 8-, 16-, 32- or 64-bit type").  Kernels that copy whole blocks
+ * (CONCATENATION, SPLIT) count in bytes and use _x8.
+ */
+#ifndef TA_KERNELS_OPS_H
+#define TA_KERNELS_OPS_H
+
+#include "ta_types.h"
+
+/* Most dimensions the walks below handle (TFLite's data-movement ops go
+ * up to 5 or 6). */
+#define TA_MAX_WALK 6
+
+/*
+ * A strided walk over an N-d index space, outermost dimension first.
+ * Element (i_0 .. i_{n-1}) is at `offset + sum_d i_d * stride[d]` (in
+ * elements; strides may be negative or 0).  The compiler drops size-1
+ * dimensions and merges neighbours that continue each other, so most
+ * walks have one to three dimensions.
+ */
+typedef struct {
+  int32_t ndims; /* 0 = a single element */
+  int32_t shape[TA_MAX_WALK];
+  int32_t stride[TA_MAX_WALK];
+  int32_t offset;
+} ta_walk;
+
+/* ===================================================== data movement */
+
+/*
+ * ta_transpose_x* - TRANSPOSE (reference_ops::Transpose) and any other
+ * gather the compiler can describe as one walk: the output is written in
+ * order, out[k] = in[walk(k)], with w->shape the output shape and
+ * w->stride the input strides of the permuted dimensions.
+ */
+ta_status ta_transpose_x8(const ta_walk *w, const void *in, void *out);
+ta_status ta_transpose_x16(const ta_walk *w, const void *in, void *out);
+ta_status ta_transpose_x32(const ta_walk *w, const void *in, void *out);
+
+/*
+ * ta_strided_slice_x* - STRIDED_SLICE and SLICE (reference_ops::
+ * StridedSlice): out[k] = in[walk(k)], w->offset the first element,
+ * w->stride the (possibly negative) steps, w->shape the output shape.
+ */
+ta_status ta_strided_slice_x8(const ta_walk *w, const void *in, void *out);
+ta_status ta_strided_slice_x16(const ta_walk *w, const void *in, void *out);
+ta_status ta_strided_slice_x32(const ta_walk *w, const void *in, void *out);
+
+/*
+ * ta_pad_x* - PAD and PADV2 (reference_ops::Pad): the output has shape
+ * before[d] + in_shape[d] + after[d]; the input is copied into it and
+ * everything else is `value` (the raw bits of one element: the output
+ * zero point for a quantized PAD, PADV2's constant, 0.0f as 0).
+ */
+typedef struct {
+  int32_t ndims;
+  int32_t in_shape[TA_MAX_WALK];
+  int32_t before[TA_MAX_WALK];
+  int32_t after[TA_MAX_WALK];
+  uint32_t value;
+} ta_pad_params;
+ta_status ta_pad_x8(const ta_pad_params *p, const void *in, void *out);
+ta_status ta_pad_x16(const ta_pad_params *p, const void *in, void *out);
+ta_status ta_pad_x32(const ta_pad_params *p, const void *in, void *out);
+
+/*
+ * ta_concatenation_x8 - CONCATENATION and PACK
+ * (reference_ops::Concatenation): `outer` times, block k of input k
+ * (bytes[k] bytes) is appended to the output, k = 0 .. n-1.
+ * ta_split_x8 - SPLIT, SPLIT_V and UNPACK, the inverse: `outer` times,
+ * the next bytes[k] bytes of the input go to output k.
+ */
+typedef struct {
+  int32_t n;
+  int32_t outer;
+  const int32_t *bytes; /* n entries */
+} ta_concat_params;
+ta_status ta_concatenation_x8(const ta_concat_params *p, const void *const *in,
+                              void *out);
+ta_status ta_split_x8(const ta_concat_params *p, const void *in, void *const *out);
+
+/*
+ * ta_resize_nearest_x* - RESIZE_NEAREST_NEIGHBOR
+ * (reference_ops::ResizeNearestNeighbor): out[b][y][x][c] =
+ * in[b][y_map[y]][x_map[x]][c].  The maps are GetNearestNeighbor() of
+ * every output row and column, computed by the compiler with TFLite's
+ * float arithmetic.
+ */
+typedef struct {
+  int32_t batches, in_h, in_w, depth, out_h, out_w;
+  const int32_t *y_map; /* out_h entries */
+  const int32_t *x_map; /* out_w entries */
+} ta_resize_params;
+ta_status ta_resize_nearest_x8(const ta_resize_params *p, const void *in, void *out);
+ta_status ta_resize_nearest_x16(const ta_resize_params *p, const void *in, void *out);
+ta_status ta_resize_nearest_x32(const ta_resize_params *p, const void *in, void *out);
+
+/* ========================================================== element-wise */
+
+/*
+ * ta_sub_s8, ta_sub_u8 - SUB with broadcasting (reference_ops::
+ * SubElementwise / BroadcastQuantSubSlow): ADD's arithmetic (ta_add_s8,
+ * same ta_add_params) with the two scaled inputs subtracted.
+ * ta_add_u8 - legacy uint8 ADD: ta_add_s8's arithmetic on uint8.
+ * ta_sub_f32 - out = clamp(in1 - in2, act_min_f32, act_max_f32).
+ */
+ta_status ta_sub_s8(const ta_add_params *p, const ta_bcast *shape, const int8_t *in1,
+                    const int8_t *in2, int8_t *out);
+ta_status ta_sub_u8(const ta_add_params *p, const ta_bcast *shape, const uint8_t *in1,
+                    const uint8_t *in2, uint8_t *out);
+ta_status ta_sub_f32(const ta_add_params *p, const ta_bcast *shape, const float *in1,
+                     const float *in2, float *out);
+ta_status ta_add_u8(const ta_add_params *p, const ta_bcast *shape, const uint8_t *in1,
+                    const uint8_t *in2, uint8_t *out);
+
+/*
+ * ta_mul_s8, ta_mul_u8 - MUL with broadcasting (reference_integer_ops::
+ * MulElementwise / BroadcastMul4DSlow), per element:
+ *   out = clamp(MultiplyByQuantizedMultiplier((x1 + input1_offset) *
+ *               (x2 + input2_offset), multiplier, shift) + output_offset,
+ *               act_min, act_max)
+ * ta_mul_f32 - out = clamp(in1 * in2, act_min_f32, act_max_f32).
+ * ta_mul_s32 - out = clamp(in1 * in2, act_min, act_max), wrapping.
+ */
+typedef struct {
+  int32_t input1_offset, input2_offset; /* -zero points */
+  int32_t output_offset;                /* output zero point */
+  int32_t multiplier, shift;            /* (s1 * s2) / so */
+  int32_t act_min, act_max;
+  int32_t rounding;
+  float act_min_f32, act_max_f32;
+} ta_mul_params;
+ta_status ta_mul_s8(const ta_mul_params *p, const ta_bcast *shape, const int8_t *in1,
+                    const int8_t *in2, int8_t *out);
+ta_status ta_mul_u8(const ta_mul_params *p, const ta_bcast *shape, const uint8_t *in1,
+                    const uint8_t *in2, uint8_t *out);
+ta_status ta_mul_s32(const ta_mul_params *p, const ta_bcast *shape, const int32_t *in1,
+                     const int32_t *in2, int32_t *out);
+ta_status ta_mul_f32(const ta_mul_params *p, const ta_bcast *shape, const float *in1,
+                     const float *in2, float *out);
+
+/*
+ * ta_maximum_*, ta_minimum_* - MAXIMUM, MINIMUM with broadcasting
+ * (reference_ops::MaximumMinimumBroadcastSlow): the larger / smaller of
+ * the two raw values (quantized inputs share the output's quantization).
+ */
+ta_status ta_maximum_s8(const ta_bcast *shape, const int8_t *in1, const int8_t *in2,
+                        int8_t *out);
+ta_status ta_maximum_u8(const ta_bcast *shape, const uint8_t *in1, const uint8_t *in2,
+                        uint8_t *out);
+ta_status ta_maximum_s16(const ta_bcast *shape, const int16_t *in1, const int16_t *in2,
+                         int16_t *out);
+ta_status ta_maximum_s32(const ta_bcast *shape, const int32_t *in1, const int32_t *in2,
+                         int32_t *out);
+ta_status ta_maximum_f32(const ta_bcast *shape, const float *in1, const float *in2,
+                         float *out);
+ta_status ta_minimum_s8(const ta_bcast *shape, const int8_t *in1, const int8_t *in2,
+                        int8_t *out);
+ta_status ta_minimum_u8(const ta_bcast *shape, const uint8_t *in1, const uint8_t *in2,
+                        uint8_t *out);
+ta_status ta_minimum_s16(const ta_bcast *shape, const int16_t *in1, const int16_t *in2,
+                         int16_t *out);
+ta_status ta_minimum_s32(const ta_bcast *shape, const int32_t *in1, const int32_t *in2,
+                         int32_t *out);
+ta_status ta_minimum_f32(const ta_bcast *shape, const float *in1, const float *in2,
+                         float *out);
+
+/*
+ * ta_lut_x8 - any element-wise function of one 8-bit input (int8 or
+ * uint8): out[i] = table[(uint8_t)in[i]].  The compiler fills the table
+ * by running TFLite Micro's integer arithmetic of the op (LOGISTIC,
+ * TANH, HARD_SWISH, LEAKY_RELU, RELU, RELU6, RELU_N1_TO_1, ...) on every
+ * one of the 256 possible inputs, so the result is that arithmetic's,
+ * byte for byte.
+ */
+typedef struct {
+  int32_t size;
+  const uint8_t *table; /* 256 entries */
+} ta_lut_params;
+ta_status ta_lut_x8(const ta_lut_params *p, const void *in, void *out);
+
+/*
+ * Float activations (reference_ops::Logistic, Tanh, HardSwish,
+ * LeakyRelu, Relu/Relu6/ReluX):
+ *   ta_logistic_f32    1 / (1 + expf(-x))
+ *   ta_tanh_f32        tanhf(x)
+ *   ta_hard_swish_f32  x * min(6, max(0, x + 3)) / 6
+ *   ta_leaky_relu_f32  x > 0 ? x : alpha * x
+ *   ta_clamp_f32       min(max(x, lo), hi)   (RELU, RELU6, RELU_N1_TO_1)
+ */
+typedef struct {
+  int32_t size;
+  float alpha;
+  float lo, hi;
+} ta_unary_params;
+ta_status ta_logistic_f32(const ta_unary_params *p, const float *in, float *out);
+ta_status ta_tanh_f32(const ta_unary_params *p, const float *in, float *out);
+ta_status ta_hard_swish_f32(const ta_unary_params *p, const float *in, float *out);
+ta_status ta_leaky_relu_f32(const ta_unary_params *p, const float *in, float *out);
+ta_status ta_clamp_f32(const ta_unary_params *p, const float *in, float *out);
+
+/* ========================================================= reductions */
+
+/*
+ * ta_mean_s8, ta_mean_s16 - integer MEAN (TFLM's EvalIntegerMean, with
+ * reference_ops::QuantizedMeanOrSum): for every output element (outer
+ * walk, in order) the int32 sum of its count inputs (inner walk,
+ * starting at the outer walk's offset), then
+ *   out = clamp(MultiplyByQuantizedMultiplier(sum - input_zero_point *
+ *               count, multiplier, shift) + output_zero_point)
+ * with 1/count folded into multiplier and shift as QuantizedMeanOrSum
+ * does (mean_multiplier()).
+ * ta_mean_f32 - the float sum in the same order, then sum / (float)count.
+ */
+typedef struct {
+  ta_walk outer; /* output elements: input offset of each one's first */
+  ta_walk inner; /* the reduced elements of one output, relative */
+  int32_t count;
+  int32_t input_zero_point, output_zero_point;
+  int32_t multiplier, shift;
+  int32_t rounding;
+} ta_mean_params;
+ta_status ta_mean_s8(const ta_mean_params *p, const int8_t *in, int8_t *out);
+ta_status ta_mean_s16(const ta_mean_params *p, const int16_t *in, int16_t *out);
+ta_status ta_mean_f32(const ta_mean_params *p, const float *in, float *out);
+
+/*
+ * ta_arg_max_*, ta_arg_min_* - ARG_MAX, ARG_MIN (reference_ops::
+ * ArgMinMax): over the middle dimension of [outer][axis][inner], the
+ * index of the first largest (smallest) value; written as int32 or int64
+ * (out_bits 32 or 64).
+ */
+typedef struct {
+  int32_t outer, axis, inner;
+  int32_t out_bits;
+} ta_arg_params;
+ta_status ta_arg_max_s8(const ta_arg_params *p, const int8_t *in, void *out);
+ta_status ta_arg_max_u8(const ta_arg_params *p, const uint8_t *in, void *out);
+ta_status ta_arg_max_s16(const ta_arg_params *p, const int16_t *in, void *out);
+ta_status ta_arg_max_s32(const ta_arg_params *p, const int32_t *in, void *out);
+ta_status ta_arg_max_f32(const ta_arg_params *p, const float *in, void *out);
+ta_status ta_arg_min_s8(const ta_arg_params *p, const int8_t *in, void *out);
+ta_status ta_arg_min_u8(const ta_arg_params *p, const uint8_t *in, void *out);
+ta_status ta_arg_min_s16(const ta_arg_params *p, const int16_t *in, void *out);
+ta_status ta_arg_min_s32(const ta_arg_params *p, const int32_t *in, void *out);
+ta_status ta_arg_min_f32(const ta_arg_params *p, const float *in, void *out);
+
+#endif

@@ -1,0 +1,13 @@
+/*
+ * ta_pad_x32 - PAD and PADV2 for any 32-bit element type
+ * (reference_ops::PadImpl): the input surrounded by p->value.
+ */
+#include "ta_kernels.h"
+#include "pad.h"
+
+ta_status ta_pad_x32(const ta_pad_params *p, const void *in, void *out) {
+  if (!ta_pad_ok(p))
+    return TA_ERR_ARG;
+  ta_pad_run(p, in, out, 4);
+  return TA_OK;
+}

@@ -1,0 +1,296 @@
+/*
+ * The stateful and signal-processing models against TensorFlow Lite
+ * Micro's goldens (../shared/goldens, TFLM's reference kernels).
+ *
+ * For every model: `tinyaot run --reset-each` runs case0, case1 and case2
+ * in one process, each from the reset state as TFLM's fresh interpreter
+ * does, and dumps case0's tensors; every output and every tensor of
+ * TFLM's case0 dump (the op outputs, and the variable tensors: the state
+ * after the inference) must be equal - bit for bit for integer models,
+ * within FLOAT_ATOL + FLOAT_RTOL * |expected| for float32 tensors of the
+ * float models.
+ *
+ * Models with a stream (goldens stream0/: five inferences of one
+ * interpreter, state carried over) run the five steps in one process
+ * with --dump-state; every step's outputs and state must match.  Then
+ * steps 0, 1, 0 run with --reset-each: the third inference, after a
+ * reset from a used state, must reproduce step 0's outputs and state.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "test.h"
+#include "tinyaot.h"
+
+#include <math.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Float models: |actual - expected| <= FLOAT_ATOL + FLOAT_RTOL * |expected|. */
+#define FLOAT_ATOL 1e-5
+#define FLOAT_RTOL 1e-4
+
+typedef struct {
+  const char *name;
+  bool float_model; /* compare float32 tensors with the tolerance */
+} Model;
+
+static const Model models[] = {
+    {"mnist_lstm_int8", false},      {"mnist_lstm_float", true},
+    {"keras_lstm_mnist_ptq", false}, {"micro_speech_lstm_int8", false},
+    {"keyword_scrambled", false},    {"keyword_scrambled_8bit", false},
+};
+
+static const char *const cases[] = {"case0", "case1", "case2"};
+#define NCASES 3
+#define NSTEPS 5
+
+static bool exists(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0;
+}
+
+static uint8_t *slurp(const char *path, size_t *n) {
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return NULL;
+  size_t cap = 1 << 16, len = 0, got;
+  uint8_t *buf = malloc(cap);
+  while ((got = fread(buf + len, 1, cap - len, f)) > 0) {
+    len += got;
+    if (len == cap)
+      buf = realloc(buf, cap *= 2);
+  }
+  fclose(f);
+  *n = len;
+  return buf;
+}
+
+/* "" when the files agree (bytes, or float32 within the tolerance when
+ * `as_float`), else the first difference. */
+static const char *compare(const char *expected, const char *actual, bool as_float) {
+  size_t ne, na;
+  uint8_t *e = slurp(expected, &ne), *a = slurp(actual, &na);
+  const char *r = "";
+  if (!e)
+    r = arena_printf("cannot read %s", expected);
+  else if (!a)
+    r = arena_printf("no file %s", actual);
+  else if (ne != na)
+    r = arena_printf("%zu bytes, expected %zu", na, ne);
+  else if (as_float && ne % 4 == 0) {
+    for (size_t i = 0; i < ne / 4; i++) {
+      float x, y;
+      memcpy(&x, e + 4 * i, 4);
+      memcpy(&y, a + 4 * i, 4);
+      if (!(fabs((double)y - x) <= FLOAT_ATOL + FLOAT_RTOL * fabs((double)x))) {
+        r = arena_printf("first mismatch at element %zu: expected %.9g, actual %.9g", i,
+                         (double)x, (double)y);
+        break;
+      }
+    }
+  } else {
+    for (size_t i = 0; i < ne; i++)
+      if (e[i] != a[i]) {
+        r = arena_printf("first mismatch at byte %zu: expected %d, actual %d (as int8)",
+                         i, (int8_t)e[i], (int8_t)a[i]);
+        break;
+      }
+  }
+  free(e);
+  free(a);
+  return r;
+}
+
+static const char *quote(const char *s) {
+  const char *q = "'";
+  for (; *s; s++)
+    q = *s == '\'' ? arena_printf("%s'\\''", q) : arena_printf("%s%c", q, *s);
+  return arena_printf("%s'", q);
+}
+
+static int run(const char *cmd) {
+  fflush(stdout);
+  int rc = system(arena_printf("%s 2>&1", cmd));
+  if (rc != -1 && WIFEXITED(rc))
+    rc = WEXITSTATUS(rc);
+  return rc;
+}
+
+/* Appends -i/-o for one inference: inputs from `in_dir`, outputs to
+ * out_prefix<k>.bin. */
+static const char *add_io(const char *cmd, const Graph *g, const char *in_dir,
+                          const char *out_prefix) {
+  for (int i = 0; i < g->ninputs; i++)
+    cmd = arena_printf("%s -i %s", cmd, quote(arena_printf("%s/input%d.bin", in_dir, i)));
+  for (int i = 0; i < g->noutputs; i++)
+    cmd = arena_printf("%s -o %s", cmd, quote(arena_printf("%s%d.bin", out_prefix, i)));
+  return cmd;
+}
+
+static bool is_float(const Graph *g, int t, const Model *m) {
+  return m->float_model && g->tensors[t].dtype == DT_FLOAT32;
+}
+
+static void test_cases(const char *shared, const char *tinyaot, const char *out,
+                       const Model *m, const Graph *g) {
+  const char *model = arena_printf("%s/models/%s.tflite", shared, m->name);
+  const char *gold = arena_printf("%s/goldens/%s", shared, m->name);
+  const char *dump = arena_printf("%s/dump", out);
+  const char *cmd = arena_printf("%s run %s --reset-each --dump-tensors %s",
+                                 quote(tinyaot), quote(model), quote(dump));
+  for (int c = 0; c < NCASES; c++)
+    cmd = add_io(cmd, g, arena_printf("%s/%s", gold, cases[c]),
+                 arena_printf("%s/%s.output", out, cases[c]));
+  int rc = run(cmd);
+  if (!CHECK(rc == 0, "%s compiles, builds and runs its 3 cases (tinyaot run exited "
+                      "with %d)", m->name, rc))
+    return;
+  for (int c = 0; c < NCASES; c++) {
+    const char *diff = "";
+    int k;
+    for (k = 0; k < g->noutputs && !*diff; k++)
+      diff = compare(arena_printf("%s/%s/output%d.bin", gold, cases[c], k),
+                     arena_printf("%s/%s.output%d.bin", out, cases[c], k),
+                     is_float(g, g->outputs[k], m));
+    CHECK(!*diff, "%s %s: every output equals TFLM's golden%s%s%s", m->name, cases[c],
+          m->float_model ? " (float tolerance)" : " bytes",
+          *diff ? arena_printf(": output%d: ", k - 1) : "", diff);
+  }
+
+  /* case0's tensors: op outputs in model order, then the state. */
+  const char *tdir = arena_printf("%s/case0/tensors", gold);
+  if (!exists(tdir))
+    return;
+  int ncompared = 0, nstate = 0;
+  const char *first = "";
+  for (int i = 0; i < g->nops && !*first; i++) {
+    const Op *op = &g->ops[i];
+    for (int k = 0; k < op->noutputs && !*first; k++) {
+      int t = op->outputs[k];
+      const char *e = arena_printf("%s/t%d.bin", tdir, t);
+      if (!exists(e))
+        continue;
+      const char *d = compare(e, arena_printf("%s/t%d.bin", dump, t), is_float(g, t, m));
+      ncompared++;
+      if (*d)
+        first = arena_printf("op %d (%s) output t%d: %s", i, op_display_name(g, i), t, d);
+    }
+  }
+  for (int t = 0; t < g->ntensors && !*first; t++) {
+    if (!g->tensors[t].is_variable)
+      continue;
+    const char *d = compare(arena_printf("%s/t%d.bin", tdir, t),
+                            arena_printf("%s/t%d.bin", dump, t), is_float(g, t, m));
+    nstate++;
+    if (*d)
+      first = arena_printf("variable tensor t%d: %s", t, d);
+  }
+  CHECK(!*first, "%s case0: every op output and the state after the inference equal "
+                 "TFLM's dump (%d outputs, %d state tensors)%s%s",
+        m->name, ncompared, nstate, *first ? "; first difference: " : "", first);
+}
+
+/* The state files of step `k` of the golden stream against state_dir/step<j>. */
+static const char *compare_state(const Graph *g, const Model *m, const char *gold_step,
+                                 const char *state_dir, int j) {
+  for (int t = 0; t < g->ntensors; t++) {
+    if (!g->tensors[t].is_variable)
+      continue;
+    const char *d = compare(arena_printf("%s/state/t%d.bin", gold_step, t),
+                            arena_printf("%s/step%d/t%d.bin", state_dir, j, t),
+                            is_float(g, t, m));
+    if (*d)
+      return arena_printf("state t%d: %s", t, d);
+  }
+  return "";
+}
+
+static const char *compare_outputs(const Graph *g, const Model *m, const char *gold_step,
+                                   const char *prefix) {
+  for (int k = 0; k < g->noutputs; k++) {
+    const char *d = compare(arena_printf("%s/output%d.bin", gold_step, k),
+                            arena_printf("%s%d.bin", prefix, k),
+                            is_float(g, g->outputs[k], m));
+    if (*d)
+      return arena_printf("output%d: %s", k, d);
+  }
+  return "";
+}
+
+static void test_stream(const char *shared, const char *tinyaot, const char *out,
+                        const Model *m, const Graph *g) {
+  const char *model = arena_printf("%s/models/%s.tflite", shared, m->name);
+  const char *gold = arena_printf("%s/goldens/%s/stream0", shared, m->name);
+  if (!exists(gold))
+    return;
+  const char *state = arena_printf("%s/state", out);
+  const char *cmd = arena_printf("%s run %s --dump-state %s", quote(tinyaot),
+                                 quote(model), quote(state));
+  for (int k = 0; k < NSTEPS; k++)
+    cmd = add_io(cmd, g, arena_printf("%s/step%d", gold, k),
+                 arena_printf("%s/step%d.output", out, k));
+  int rc = run(cmd);
+  if (!CHECK(rc == 0, "%s runs its 5-step stream in one process (exit %d)", m->name, rc))
+    return;
+  for (int k = 0; k < NSTEPS; k++) {
+    const char *step = arena_printf("%s/step%d", gold, k);
+    const char *d = compare_outputs(g, m, step, arena_printf("%s/step%d.output", out, k));
+    if (!*d)
+      d = compare_state(g, m, step, state, k);
+    CHECK(!*d, "%s stream step %d: the outputs and the state carried over equal "
+               "TFLM's%s%s",
+          m->name, k, *d ? "; " : "", d);
+  }
+
+  /* Steps 0, 1, 0 with a reset before each: the last reproduces step 0. */
+  const char *rstate = arena_printf("%s/reset_state", out);
+  cmd = arena_printf("%s run %s --reset-each --dump-state %s", quote(tinyaot),
+                     quote(model), quote(rstate));
+  int seq[3] = {0, 1, 0};
+  for (int j = 0; j < 3; j++)
+    cmd = add_io(cmd, g, arena_printf("%s/step%d", gold, seq[j]),
+                 arena_printf("%s/reset%d.output", out, j));
+  rc = run(cmd);
+  if (!CHECK(rc == 0, "%s runs steps 0, 1, 0 with a reset before each (exit %d)",
+             m->name, rc))
+    return;
+  const char *step0 = arena_printf("%s/step0", gold);
+  const char *d = compare_outputs(g, m, step0, arena_printf("%s/reset2.output", out));
+  if (!*d)
+    d = compare_state(g, m, step0, rstate, 2);
+  CHECK(!*d, "%s: after <prefix>_reset() from a used state, a run reproduces step 0's "
+             "outputs and state%s%s",
+        m->name, *d ? "; " : "", d);
+}
+
+int main(void) {
+  const char *shared = test_shared_dir();
+  if (!shared)
+    return test_exit();
+  const char *tinyaot = getenv("TINYAOT");
+  if (!tinyaot || !*tinyaot)
+    tinyaot = "build/tinyaot";
+  char tmp[] = "/tmp/tinyaot-stateful-XXXXXX";
+  if (!mkdtemp(tmp)) {
+    CHECK(0, "a temporary folder can be made");
+    return test_exit();
+  }
+  for (size_t i = 0; i < sizeof models / sizeof *models; i++) {
+    const Model *m = &models[i];
+    const char *path = arena_printf("%s/models/%s.tflite", shared, m->name);
+    size_t size;
+    uint8_t *buf = read_file(path, &size);
+    Graph *g = read_tflite(path, buf, size);
+    verify(g);
+    const char *out = arena_printf("%s/%s", tmp, m->name);
+    mkdir(out, 0777);
+    test_cases(shared, tinyaot, out, m, g);
+    test_stream(shared, tinyaot, out, m, g);
+  }
+  if (!test_failures)
+    remove_tree(tmp);
+  else
+    printf("# outputs kept in %s\n", tmp);
+  arena_reset();
+  return test_exit();
+}
