@@ -805,7 +805,9 @@ static LowerFn *const lowerings[OP_COUNT] = {
 void lower(Graph *g, const LowerOptions *o) {
   for (int i = 0; i < g->nops; i++) {
     Op *op = &g->ops[i];
-    LowerFn *fn = (unsigned)op->kind < OP_COUNT ? lowerings[op->kind] : NULL;
+    LowerFn *fn = lowering_s16(g, op); /* 16x8 quantization: lower_s16.c */
+    if (!fn)
+      fn = (unsigned)op->kind < OP_COUNT ? lowerings[op->kind] : NULL;
     Lower L = {.g = g, .op = op, .o = o, .l = arena_alloc(sizeof(Lowered))};
     op->scratch_bytes = 0;
     op->lowered = L.l;

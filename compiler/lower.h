@@ -8,7 +8,8 @@
  * lower_legacy.c the uint8 (legacy asymmetric) and hybrid variants of
  * CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, pools, ADD and SOFTMAX,
  * which lower.c's functions hand over to; lower_rnn.c the stateful ops
- * (LSTM, SVDF).  The host arithmetic that only
+ * (LSTM, SVDF); lower_s16.c the ops of the 16x8 scheme (int16
+ * activations) that need int16 kernels.  The host arithmetic that only
  * these lowerings need (lookup tables, resize maps) is in quant_ops.c,
  * declared here so that tests can call it.
  *
@@ -137,6 +138,13 @@ LowerFn lower_sub, lower_mul, lower_maximum, lower_minimum, lower_mean,
     lower_arg_min, lower_logistic, lower_tanh, lower_leaky_relu,
     lower_hard_swish, lower_relu, lower_relu6, lower_relu_n1_to_1, lower_cast,
     lower_transpose_conv;
+
+/* ------------------------------------------------------ lower_s16.c */
+
+/* The lowering of op when it is a 16x8-quantized op (int16 activations)
+ * with a kernel of its own (CONV_2D, TRANSPOSE_CONV, ADD, SUB, LEAKY_RELU,
+ * QUANTIZE int32 -> int16), else NULL.  lower() asks it before its table. */
+LowerFn *lowering_s16(const Graph *g, const Op *op);
 
 /* ------------------------------------------------------ lower_rnn.c */
 
