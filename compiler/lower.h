@@ -44,6 +44,11 @@ void const_struct(Lower *L, const char *name, const char *ctype, const char *ini
                   bool pass);
 /* An int32 array (copied), passed when `pass`. */
 void const_i32(Lower *L, const char *name, const int32_t *v, size_t n, bool pass);
+/* The kernel may run with output 0 at input k's address (Lowered.inplace
+ * says exactly when; lower.c explains).  Call it from a lowering whose
+ * kernel is a forward element-wise loop over input k; it does nothing
+ * unless input k has output 0's byte size. */
+void may_run_in_place(Lower *L, int k);
 
 /* ------------------------------------------------- checks (lower.c) */
 

@@ -105,6 +105,7 @@ void assign_storage(Graph *g, Plan *p, const PlanOptions *opt) {
     Buffer *b = &p->bufs[i];
     b->align = opt->align;
     b->scratch_op = -1;
+    b->inplace_of = -1;
     b->pool = -1;
     b->io = -1;
     for (int k = 0; k < b->ntensors; k++) {
@@ -134,6 +135,7 @@ void assign_storage(Graph *g, Plan *p, const PlanOptions *opt) {
     b->bytes = o->scratch_bytes;
     b->align = opt->align;
     b->scratch_op = op;
+    b->inplace_of = -1;
     b->pool = -1;
     b->io = -1;
     o->scratch_buffer = id++;
