@@ -476,6 +476,8 @@ void lower_sub(Lower *L) {
   arg_tensor(L, a->index);
   arg_tensor(L, b->index);
   arg_tensor(L, out->index);
+  may_run_in_place(L, 0); /* TA_BINARY_LOOP: out[i] after in1/in2 at i */
+  may_run_in_place(L, 1);
 }
 
 void lower_mul(Lower *L) {
@@ -525,6 +527,8 @@ void lower_mul(Lower *L) {
   arg_tensor(L, a->index);
   arg_tensor(L, b->index);
   arg_tensor(L, out->index);
+  may_run_in_place(L, 0); /* TA_BINARY_LOOP: out[i] after in1/in2 at i */
+  may_run_in_place(L, 1);
 }
 
 static void min_max(Lower *L, const char *op) {
@@ -539,6 +543,8 @@ static void min_max(Lower *L, const char *op) {
   arg_tensor(L, a->index);
   arg_tensor(L, b->index);
   arg_tensor(L, out->index);
+  may_run_in_place(L, 0); /* TA_BINARY_LOOP: out[i] after in1/in2 at i */
+  may_run_in_place(L, 1);
 }
 
 void lower_maximum(Lower *L) { min_max(L, "maximum"); }
@@ -639,6 +645,7 @@ static void unary(Lower *L, TableFn *table, const char *f32_kernel, float alpha,
   }
   arg_tensor(L, in->index);
   arg_tensor(L, out->index);
+  may_run_in_place(L, 0); /* out[i] = f(in[i]), a forward loop */
 }
 
 static bool logistic_fn(Lower *L, const Tensor *in, const Tensor *out, uint8_t t[256]) {

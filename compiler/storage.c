@@ -110,6 +110,7 @@ void assign_storage(Graph *g, Plan *p, const PlanOptions *opt) {
     b->align = opt->align;
     b->scratch_op = -1;
     b->state_op = -1;
+    b->inplace_of = -1;
     b->pool = -1;
     b->io = -1;
     for (int k = 0; k < b->ntensors; k++) {
@@ -140,6 +141,7 @@ void assign_storage(Graph *g, Plan *p, const PlanOptions *opt) {
     b->align = opt->align;
     b->scratch_op = op;
     b->state_op = -1;
+    b->inplace_of = -1;
     b->pool = -1;
     b->io = -1;
     o->scratch_buffer = id++;
@@ -155,6 +157,7 @@ void assign_storage(Graph *g, Plan *p, const PlanOptions *opt) {
     b->align = opt->align;
     b->scratch_op = -1;
     b->state_op = op;
+    b->inplace_of = -1;
     b->persistent = true;
     b->pool = -1;
     b->io = -1;

@@ -4,30 +4,48 @@
 #   make test-ops    every op x dtype row of tools/gen_ops.c, OPS_COUNT
 #                    random cases each (default 10), run by TFLite (the
 #                    oracle in $TINYAOT_SHARED/oracle) and by `tinyaot run
-#                    --rounding single`; one ok/not ok line per case, then
+#                    --rounding R` (R: the rounding TFLite's kernel uses,
+#                    gen_ops.c); one ok/not ok line per case, then
 #                    cases run and cases equal per op x dtype.  Ops tinyaot
 #                    does not support yet fail here.
-#                    OPS="CONV_2D ADD:int8" picks rows; OPS_SEED=n other cases.
+#                    OPS="CONV_2D ADD:int8" picks rows; OPS_SEED=n other
+#                    cases; OPS_JOBS=n cases in parallel (default 2).
 #   make tiny-cnn    regenerate examples/tiny_cnn/ (model, input, and the
 #                    oracle's reference output)
 #
 # make test runs tests/ops/test_ops.sh: the generator check (TFLite runs
 # one model of every row) and tinyaot against TFLite on OPS_TEST_COUNT
-# cases of each op:dtype listed in OPS_IN_TEST below.  OPS_IN_TEST is the
-# list of what tinyaot claims to compile bit-exactly: when a kernel lands,
-# add its OP:dtype words here in the same commit (`build/tools/gen_ops
-# --list` prints every row; the dtype words are float32, int8, int16 =
-# 16x8, uint8, and FROM_TO pairs for QUANTIZE/DEQUANTIZE/CAST).
+# cases (default 1, per pass) of each OP:dtype listed in OPS_IN_TEST
+# below.  OPS_IN_TEST is what tinyaot claims to compile exactly: when a
+# kernel lands, add its OP:dtype words here in the same commit, once
+# `make test-ops OPS="OP:dtype"` passes (`build/tools/gen_ops --list`
+# prints every row; the dtype words are float32, int8, int16 = 16x8,
+# uint8, and FROM_TO pairs for QUANTIZE/DEQUANTIZE/CAST).
 #
 # TFLite's outputs are cached under $(BUILD)/oracle-cache (keyed by the
 # model, input and oracle-mode bytes), so only new cases start Node.
 
 OPS_SEED       ?= 1
 OPS_COUNT      ?= 10
-OPS_TEST_COUNT ?= 2
+OPS_TEST_COUNT ?= 1
 OPS            ?=
+OPS_JOBS       ?= 2
 
-OPS_IN_TEST ?=
+OPS_IN_TEST ?= \
+  ADD:float32 ADD:int8 \
+  AVERAGE_POOL_2D:float32 AVERAGE_POOL_2D:int8 \
+  CONV_2D:float32 CONV_2D:int8 \
+  DEPTHWISE_CONV_2D:float32 DEPTHWISE_CONV_2D:int8 \
+  DEQUANTIZE:int8_float32 DEQUANTIZE:int16_float32 DEQUANTIZE:uint8_float32 \
+  EXPAND_DIMS:float32 EXPAND_DIMS:int8 EXPAND_DIMS:int16 EXPAND_DIMS:uint8 \
+  FULLY_CONNECTED:float32 FULLY_CONNECTED:int8 \
+  MAX_POOL_2D:float32 MAX_POOL_2D:int8 \
+  QUANTIZE:float32_int8 QUANTIZE:float32_uint8 QUANTIZE:float32_int16 \
+  QUANTIZE:int8_int8 QUANTIZE:int16_int8 QUANTIZE:int16_int16 \
+  QUANTIZE:uint8_int8 QUANTIZE:int8_uint8 \
+  RESHAPE:float32 RESHAPE:int8 RESHAPE:int16 RESHAPE:uint8 \
+  SOFTMAX:float32 SOFTMAX:int8 \
+  SQUEEZE:float32 SQUEEZE:int8 SQUEEZE:int16 SQUEEZE:uint8
 
 export TINYAOT_OPS_IN_TEST := $(strip $(OPS_IN_TEST))
 export TINYAOT_OPS_TEST_COUNT := $(OPS_TEST_COUNT)
@@ -47,7 +65,7 @@ test-build: $(TOOLS_BIN)
 
 .PHONY: test-ops tiny-cnn print-ops-in-test
 test-ops: $(BUILD)/tinyaot $(TOOLS_BIN)
-	@sh tests/ops/run_ops.sh --build $(BUILD) --seed $(OPS_SEED) --count $(OPS_COUNT) \
+	@OPS_JOBS=$(OPS_JOBS) sh tests/ops/run_ops.sh --build $(BUILD) --seed $(OPS_SEED) --count $(OPS_COUNT) \
 	    $(if $(strip $(OPS)),--only "$(strip $(OPS))") > $(BUILD)/ops-results.txt; \
 	 rc=$$?; cat $(BUILD)/ops-results.txt; \
 	 awk '/^ok /{p++} /^not ok /{f++} /^skip /{s++} \

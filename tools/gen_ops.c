@@ -14,15 +14,16 @@
  * OP:dtype (OP alone selects every dtype of that op).
  *
  * OUTDIR/manifest.txt gets one line per case:
- *   NAME OP DTYPE XNNPACK ATOL RTOL NIN NOUT KEY OUTDTYPES
- * XNNPACK is the oracle mode to run the case with (off = TFLite's builtin
- * kernels; float = float ops on XNNPACK, because builtin float CONV_2D
- * aborts in the oracle's wasm).  ATOL/RTOL is the stated tolerance for
+ *   NAME OP DTYPE MODE ATOL RTOL NIN NOUT KEY OUTDTYPES ROUNDING
+ * MODE is how the oracle runs the case (tests/ops/oracle_batch.mjs):
+ * off = TFLite's builtin kernels; litert = LiteRT.js, for float CONV_2D,
+ * whose builtin kernel aborts in the oracle's wasm build.  ATOL/RTOL is the stated tolerance for
  * float outputs (|actual - expected| <= ATOL + RTOL * |expected|); integer
  * outputs are compared bit-exactly.  KEY is a 64-bit FNV-1a hash of the
  * model bytes, the input bytes and the oracle mode: the oracle's outputs
  * can be cached under it.  OUTDTYPES lists the output dtypes, comma
- * separated.
+ * separated.  ROUNDING (single or double) is the requantization rounding
+ * of TFLite's kernel for the row (oracle_rounding() below).
  *
  * Every case depends only on (seed, op, dtype, k): a smaller --count or
  * an --only list gives a subset of the same cases.  The generator only
@@ -189,7 +190,7 @@ typedef struct {
   TfwModel *m;
   Rng *r;
   int kind;
-  const char *mode; /* oracle --xnnpack mode */
+  const char *mode; /* how the oracle runs it: off, litert */
   double atol, rtol;
   int nin;
   int in_tensor[MAXT];
@@ -560,7 +561,7 @@ static void gen_conv2d(Case *c, int variant) {
   tfw_conv2d_options(c->m, op, padding, sw, sh, act, dw, dh);
   tol_sum(c);
   if (c->kind == K_F32)
-    c->mode = "float";
+    c->mode = "litert"; /* see tests/ops/oracle_batch.mjs */
 }
 
 static void gen_depthwise(Case *c, int variant) {
@@ -1496,6 +1497,30 @@ static int selected(const char *only, const Row *row) {
   return 0;
 }
 
+/*
+ * The requantization rounding of TFLite's builtin kernel for a row, in
+ * the oracle's build: tinyaot runs the case with `--rounding` set to it.
+ * That build does not define TFLITE_SINGLE_ROUNDING, so kernels that call
+ * MultiplyByQuantizedMultiplier round twice (gemmlowp's
+ * SaturatingRoundingDoublingHighMul, then RoundingDivideByPOT), like
+ * tflite-micro's reference kernels.  The int8 CONV_2D and FULLY_CONNECTED
+ * go through ruy's GEMM, which rounds once.  Evidence: DEPTHWISE_CONV_2D
+ * int8 outputs recomputed independently match double rounding, not
+ * single; over 30 cases each (seed 7), CONV_2D int8 matched only single
+ * and DEPTHWISE_CONV_2D int8 and QUANTIZE int16 -> int8 only double; the
+ * oracle's README shows single rounding for FULLY_CONNECTED int8.  Rows
+ * without such evidence yet (ties are rare in ADD, MUL, ...) follow the
+ * build: double.  Float rows do not requantize; they say single.
+ */
+static const char *oracle_rounding(const Row *row) {
+  if (row->kind == K_F32 && row->variant == 0)
+    return "single";
+  if (row->kind == K_I8 && row->variant == 0 &&
+      (!strcmp(row->op, "CONV_2D") || !strcmp(row->op, "FULLY_CONNECTED")))
+    return "single";
+  return "double";
+}
+
 static int generate(const Row *row, int k, uint64_t seed, const char *outdir, FILE *manifest) {
   Rng r;
   uint64_t h = fnv1a(FNV_INIT, row->op, strlen(row->op));
@@ -1534,7 +1559,7 @@ static int generate(const Row *row, int k, uint64_t seed, const char *outdir, FI
           c.atol, c.rtol, c.nin, c.nout, (unsigned long long)key);
   for (int i = 0; i < c.nout; i++)
     fprintf(manifest, "%s%s", i ? "," : "", dtype_name(c.out_dtype[i]));
-  fprintf(manifest, "\n");
+  fprintf(manifest, " %s\n", oracle_rounding(row));
   tfw_free(c.m);
   return 0;
 }

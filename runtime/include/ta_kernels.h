@@ -218,12 +218,14 @@ ta_status ta_softmax_f32(const ta_softmax_params *p, const float *in, float *out
 /* ============================================= QUANTIZE and DEQUANTIZE */
 
 /* float32 -> int: q = clamp(round_half_away(x / scale) + zero_point) in
- * the output type's range (reference_ops::AffineQuantize). */
+ * the output type's range (reference_ops::AffineQuantize), the division in
+ * float, or in double with p->divide_in_double (TFLite's int16 QUANTIZE). */
 ta_status ta_quantize_f32_s8(const ta_affine_params *p, const float *in, int8_t *out);
 ta_status ta_quantize_f32_u8(const ta_affine_params *p, const float *in, uint8_t *out);
 ta_status ta_quantize_f32_s16(const ta_affine_params *p, const float *in, int16_t *out);
 
-/* int -> int (reference_ops::Requantize); parameters from requant_params(). */
+/* int -> int (reference_ops::Requantize); parameters from requant_params().
+ * TFLite (not Micro) requantizes int16 -> int8 with double rounding. */
 ta_status ta_requantize_s8_s8(const ta_requant_params *p, const int8_t *in, int8_t *out);
 ta_status ta_requantize_s8_s16(const ta_requant_params *p, const int8_t *in, int16_t *out);
 ta_status ta_requantize_s8_u8(const ta_requant_params *p, const int8_t *in, uint8_t *out);
@@ -243,5 +245,9 @@ ta_status ta_dequantize_s16_f32(const ta_affine_params *p, const int16_t *in, fl
 /* ================================================ more ops (ta_kernels_ops.h) */
 
 #include "ta_kernels_ops.h"
+
+/* ======================================= 16x8 quantization (ta_kernels_s16.h) */
+
+#include "ta_kernels_s16.h"
 
 #endif

@@ -6,6 +6,8 @@
  *   clamp((int32_t)TfLiteRound(x / scale) + zero_point, lo, hi)
  *   with the division in float and round half away from zero (roundf).
  *   Values TFLite cannot convert (beyond int32, NaN) saturate here.
+ *   ta_affine_q_double divides in double (p->divide_in_double), as
+ *   TFLite (not Micro) does for int16 outputs.
  * ta_requant_q: tflite::reference_ops::Requantize,
  *   clamp(MultiplyByQuantizedMultiplier(q - in_zp, m, s) + out_zp, lo, hi).
  * Dequantize: scale * (q - zero_point) in float; TFLite computes the
@@ -28,6 +30,17 @@ static inline int32_t ta_affine_q(float x, float scale, int32_t zp, int32_t lo, 
     return v < lo ? lo : v > hi ? hi : (int32_t)v;
   }
   return r > 0.0f ? hi : lo;
+}
+
+/* The same with the division in double (TFLite's int16 QUANTIZE). */
+static inline int32_t ta_affine_q_double(float x, float scale, int32_t zp, int32_t lo,
+                                         int32_t hi) {
+  const double r = round((double)x / (double)scale);
+  if (r >= -2147483648.0f && r < 2147483648.0f) {
+    const int64_t v = (int64_t)r + zp;
+    return v < lo ? lo : v > hi ? hi : (int32_t)v;
+  }
+  return r > 0.0 ? hi : lo;
 }
 
 static inline int32_t ta_requant_q(int32_t q, const ta_requant_params *p, int32_t lo,

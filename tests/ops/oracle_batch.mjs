@@ -1,7 +1,13 @@
 // oracle_batch.mjs - runs many small .tflite models through the TFLite
 // oracle (../shared/oracle) in one Node process.
 //
-//   node oracle_batch.mjs --home ORACLE_HOME --xnnpack off|float|on LIST
+//   node oracle_batch.mjs --home ORACLE_HOME --mode off|float|on|litert LIST
+//
+// MODE off/float/on runs tfjs-tflite with `--xnnpack MODE` (off: TFLite's
+// builtin kernels); litert runs LiteRT.js (XNNPACK).  Float CONV_2D needs
+// litert: builtin float CONV_2D aborts in the tfjs-tflite wasm, and its
+// XNNPACK gives wrong results for some strides (checked against a direct
+// evaluation of the convolution; LiteRT agrees with it).
 //
 // ORACLE_HOME is where tflite-oracle installed itself (it copies
 // oracle.mjs and lib/ there and runs npm install; `tflite-oracle --help`
@@ -23,22 +29,24 @@ import path from 'node:path';
 import {pathToFileURL} from 'node:url';
 
 function usage(msg) {
-  console.error(`oracle_batch: ${msg}\nusage: node oracle_batch.mjs --home ORACLE_HOME --xnnpack off|float|on LIST`);
+  console.error(`oracle_batch: ${msg}\nusage: node oracle_batch.mjs --home ORACLE_HOME --mode off|float|on|litert LIST`);
   process.exit(2);
 }
 
 const args = process.argv.slice(2);
-let home = null, xnnpack = 'off', list = null;
+let home = null, mode = 'off', list = null;
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--home') home = args[++i];
-  else if (args[i] === '--xnnpack') xnnpack = args[++i];
+  else if (args[i] === '--mode') mode = args[++i];
   else if (!list) list = args[i];
   else usage(`unexpected argument ${args[i]}`);
 }
 if (!home || !list) usage('--home and LIST are required');
 
 const lib = (f) => pathToFileURL(path.join(home, 'lib', f)).href;
-const backend = await import(lib('backend_tfjs_tflite.mjs'));
+if (!['off', 'float', 'on', 'litert'].includes(mode)) usage(`unknown mode ${mode}`);
+const litert = mode === 'litert';
+const backend = await import(lib(litert ? 'backend_litert.mjs' : 'backend_tfjs_tflite.mjs'));
 const {parseModel, tensorBytes} = await import(lib('tflite_fb.mjs'));
 
 const logLines = [];
@@ -58,9 +66,11 @@ for (const line of lines) {
   try {
     const bytes = fs.readFileSync(model);
     const sg = parseModel(bytes).subgraphs[0];
-    m = await backend.open(bytes, {xnnpack, log});
-    const inPerm = sg.inputs.map((t) => m.inputs.findIndex((b) => b.id === t));
-    const outPerm = sg.outputs.map((t) => m.outputs.findIndex((b) => b.id === t));
+    m = await backend.open(bytes, litert ? {log} : {xnnpack: mode, log});
+    // tfjs-tflite names tensors by index, LiteRT by (unique) name.
+    const same = (b, t) => (litert ? b.name === sg.tensors[t].name : b.id === t);
+    const inPerm = sg.inputs.map((t) => m.inputs.findIndex((b) => same(b, t)));
+    const outPerm = sg.outputs.map((t) => m.outputs.findIndex((b) => same(b, t)));
     if (inPerm.some((p) => p < 0) || outPerm.some((p) => p < 0) || ins.length !== sg.inputs.length) {
       throw new Error(`input/output lists do not match (model ${sg.inputs.length} inputs, ${ins.length} files)`);
     }

@@ -3,24 +3,28 @@
 #
 #   sh tests/ops/run_ops.sh [--build DIR] [--seed S] [--count N]
 #                           [--only LIST] [--oracle-only] [--quiet]
+#                           [--rounding single|double]
 #
 # 1. DIR/tools/gen_ops writes N random single-op models per op x dtype
 #    (LIST: "OP:dtype ..." or "OP ..." selects rows; default all) with
 #    their inputs, under DIR/ops/cases.
 # 2. TFLite (the oracle, $TINYAOT_SHARED/oracle, run by oracle_batch.mjs
-#    in one Node process per oracle mode) computes the expected outputs.
+#    in one Node process per oracle mode: TFLite's builtin kernels, or
+#    LiteRT for float CONV_2D) computes the expected outputs.
 #    They are cached by a hash of model, inputs and mode in
 #    $TINYAOT_ORACLE_CACHE (default: the top build folder's
 #    oracle-cache/), so the sanitizer pass and later runs skip Node.
-# 3. Unless --oracle-only: `$TINYAOT run MODEL --rounding single -i ...
-#    -o ...` for every case, compared with tools/cmp_tensors: integers
+# 3. Unless --oracle-only: `$TINYAOT run MODEL --rounding R -i ... -o ...`
+#    for every case, R being the rounding of TFLite's kernel for that op
+#    (gen_ops.c, oracle_rounding(); --rounding R overrides it), compared
+#    with tools/cmp_tensors: integers
 #    bit-exactly, floats within the case's tolerance (gen_ops.c states
 #    them per op: 1e-4 absolute + 1e-4 relative for sums, 1e-5 for other
 #    arithmetic, 1e-6 for DEQUANTIZE, exact for data movement).
 #
-# Prints "ok - ..." / "not ok - ..." per case (a model TFLite refuses is a
-# generator bug and fails), then, as "#" lines, the cases run and equal per
-# op x dtype.  --oracle-only --quiet prints one line for all accepted
+# Cases run in $OPS_JOBS parallel jobs (default 2).  Prints "ok - ..." /
+# "not ok - ..." per case (a model TFLite refuses is a generator bug and
+# fails), then, as "#" lines, the cases run and equal per op x dtype.  --oracle-only --quiet prints one line for all accepted
 # models instead of one per case.  Exit 0 when every check passes.
 set -u
 build=build
@@ -29,6 +33,7 @@ count=1
 only=""
 oracle_only=0
 quiet=0
+rounding=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --build) build=$2; shift ;;
@@ -37,7 +42,8 @@ while [ $# -gt 0 ]; do
     --only) only=$2; shift ;;
     --oracle-only) oracle_only=1 ;;
     --quiet) quiet=1 ;;
-    *) echo "usage: run_ops.sh [--build DIR] [--seed S] [--count N] [--only LIST] [--oracle-only] [--quiet]" >&2
+    --rounding) rounding=$2; shift ;;
+    *) echo "usage: run_ops.sh [--build DIR] [--seed S] [--count N] [--only LIST] [--oracle-only] [--quiet] [--rounding R]" >&2
        exit 2 ;;
   esac
   shift
@@ -54,7 +60,7 @@ here="$root/tests/ops"
 
 # One folder per selection, so that the passes and targets do not clobber
 # each other's cases.
-tag=$(printf '%s %s %s %s' "$seed" "$count" "$only" "$oracle_only" | cksum | cut -d' ' -f1)
+tag=$(printf '%s %s %s %s %s' "$seed" "$count" "$only" "$oracle_only" "$rounding" | cksum | cut -d' ' -f1)
 work="$build/ops/$tag"
 cases="$work/cases"
 rm -rf "$work"
@@ -73,10 +79,10 @@ fi
 
 # ---- 2. expected outputs from TFLite, for the cases not cached yet.
 need=0
-for mode in off float on; do
+for mode in off float on litert; do
   : > "$work/list-$mode"
 done
-while read -r name op dt mode atol rtol nin nout key outs; do
+while read -r name op dt mode atol rtol nin nout key outs round; do
   [ -f "$cache/$key/status" ] && continue
   ins=""
   i=0
@@ -101,7 +107,7 @@ if [ "$need" -gt 0 ]; then
     echo "not ok - the TFLite oracle installs and starts: $(tail -1 "$work/oracle-install.log")"
     exit 1
   fi
-  for mode in off float on; do
+  for mode in off float on litert; do
     [ -s "$work/list-$mode" ] || continue
     # A TFLite abort ends the process (exit 3) after marking the case; a
     # harder crash leaves the case's "pending" file.  Either way, start
@@ -109,7 +115,7 @@ if [ "$need" -gt 0 ]; then
     tries=0
     while :; do
       TFLITE_ORACLE_HOME=$oracle_home node "$here/oracle_batch.mjs" --home "$oracle_home" \
-        --xnnpack "$mode" "$work/list-$mode" 2> "$work/oracle-$mode.log"
+        --mode "$mode" "$work/list-$mode" 2> "$work/oracle-$mode.log"
       rc=$?
       tries=$((tries + 1))
       [ $rc -eq 0 ] && break
@@ -133,21 +139,22 @@ if [ "$need" -gt 0 ]; then
 fi
 
 # ---- 3. tinyaot against the expected outputs.
-fail=0
-nok=0
-: > "$work/results"
-while read -r name op dt mode atol rtol nin nout key outs; do
+# check_case LINE: one case; writes its report line to $work/res/NAME and
+# "OP DTYPE VERDICT" to $work/res/NAME.v.
+check_case() {
+  name=$1 op=$2 dt=$3 atol=$5 rtol=$6 nin=$7 nout=$8 key=$9
+  outs=${10} round=${11}
+  rep="$work/res/$name"
   status=$(cat "$cache/$key/status" 2> /dev/null || echo "missing")
   if [ "$status" != ok ]; then
-    echo "not ok - TFLite runs the generated model $name: $status"
-    echo "$op $dt oracle-fail" >> "$work/results"
-    fail=$((fail + 1))
-    continue
+    echo "not ok - TFLite runs the generated model $name: $status" > "$rep"
+    echo "$op $dt oracle-fail" > "$rep.v"
+    return
   fi
   if [ $oracle_only = 1 ]; then
-    [ $quiet = 1 ] || echo "ok - TFLite runs the generated model $name"
-    nok=$((nok + 1))
-    continue
+    [ $quiet = 1 ] && : > "$rep" || echo "ok - TFLite runs the generated model $name" > "$rep"
+    echo "$op $dt oracle-ok" > "$rep.v"
+    return
   fi
   out="$work/out/$name"
   mkdir -p "$out"
@@ -157,31 +164,53 @@ while read -r name op dt mode atol rtol nin nout key outs; do
   i=0
   while [ $i -lt "$nout" ]; do args="$args -o $out/out$i.bin"; i=$((i + 1)); done
   # shellcheck disable=SC2086
-  if ! "$tinyaot" run "$cases/$name/model.tflite" --rounding single $args \
+  if ! "$tinyaot" run "$cases/$name/model.tflite" --rounding "${rounding:-$round}" $args \
        < /dev/null > "$out/log" 2>&1; then
-    echo "not ok - tinyaot runs $name: $(grep -v '^$' "$out/log" | tail -1)"
-    echo "$op $dt run-fail" >> "$work/results"
-    fail=$((fail + 1))
-    continue
+    echo "not ok - tinyaot runs $name: $(grep -v '^$' "$out/log" | tail -1)" > "$rep"
+    echo "$op $dt run-fail" > "$rep.v"
+    return
   fi
-  verdict=""
   i=0
   for dtype in $(echo "$outs" | tr ',' ' '); do
-    msg=$("$build/tools/cmp_tensors" "$dtype" "$atol" "$rtol" "$cache/$key/out$i.bin" "$out/out$i.bin" < /dev/null)
-    if [ $? -ne 0 ]; then
-      verdict="output $i ($dtype) $msg"
-      break
+    if ! msg=$("$build/tools/cmp_tensors" "$dtype" "$atol" "$rtol" "$cache/$key/out$i.bin" \
+                 "$out/out$i.bin" < /dev/null); then
+      echo "not ok - tinyaot matches TFLite on $name: output $i ($dtype) $msg" > "$rep"
+      echo "$op $dt differ" > "$rep.v"
+      return
     fi
     i=$((i + 1))
   done
-  if [ -n "$verdict" ]; then
-    echo "not ok - tinyaot matches TFLite on $name: $verdict"
-    echo "$op $dt differ" >> "$work/results"
-    fail=$((fail + 1))
+  echo "ok - tinyaot matches TFLite on $name" > "$rep"
+  echo "$op $dt equal" > "$rep.v"
+}
+
+# $OPS_JOBS workers (default 2), worker j taking every j-th case.
+jobs=${OPS_JOBS:-2}
+mkdir -p "$work/res"
+j=0
+while [ $j -lt "$jobs" ]; do
+  awk -v j=$j -v n="$jobs" '(NR - 1) % n == j' "$manifest" | while read -r line; do
+    # shellcheck disable=SC2086
+    check_case $line
+  done &
+  j=$((j + 1))
+done
+wait
+
+fail=0
+nok=0
+: > "$work/results"
+while read -r name rest; do
+  if [ -f "$work/res/$name.v" ]; then
+    cat "$work/res/$name"
+    cat "$work/res/$name.v" >> "$work/results"
+    case $(cat "$work/res/$name.v") in
+      *" equal" | *" oracle-ok") nok=$((nok + 1)) ;;
+      *) fail=$((fail + 1)) ;;
+    esac
   else
-    echo "ok - tinyaot matches TFLite on $name"
-    echo "$op $dt equal" >> "$work/results"
-    nok=$((nok + 1))
+    echo "not ok - $name is checked (the harness lost it)"
+    fail=$((fail + 1))
   fi
 done < "$manifest"
 
