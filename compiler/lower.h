@@ -157,5 +157,12 @@ LowerFn lower_lstm, lower_svdf;
 
 /* CUSTOM: a --custom-op kernel, a signal library op, or refused. */
 LowerFn lower_custom;
+/* The plan of an int16 real FFT of fft_length points for
+ * ta_signal_rfft_s16: p's fft_length and factors (KISS FFT's kf_factor of
+ * fft_length / 2), the fft_length / 2 twiddles and fft_length / 4 split
+ * twiddles as (re, im) int16 pairs.  false when fft_length is not a
+ * power of two (at least 2). */
+bool rfft_tables(int32_t fft_length, ta_rfft_params *p, int16_t *twiddles,
+                 int16_t *split_twiddles);
 
 #endif

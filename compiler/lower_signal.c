@@ -149,6 +149,28 @@ static void cexp16(double phase, int16_t *re, int16_t *im) {
   *im = (int16_t)floor(.5 + 32767 * sin(phase));
 }
 
+bool rfft_tables(int32_t fft_length, ta_rfft_params *p, int16_t *twiddles,
+                 int16_t *split_twiddles) {
+  int32_t half = fft_length / 2;
+  if (fft_length < 2 || fft_length % 2)
+    return false;
+  p->fft_length = fft_length;
+  p->nfactors = kiss_factor(half, p->factors);
+  for (int s = 0; s < p->nfactors; s++)
+    if (p->factors[2 * s] != 2 && p->factors[2 * s] != 4)
+      p->nfactors = -1;
+  if (p->nfactors < 0)
+    return false;
+  /* kiss_fft_alloc's and kiss_fftr_alloc's twiddles (forward). */
+  const double pi = 3.141592653589793238462643383279502884197169399375105820974944;
+  for (int32_t i = 0; i < half; i++)
+    cexp16(-2 * pi * i / half, &twiddles[2 * i], &twiddles[2 * i + 1]);
+  for (int32_t i = 0; i < half / 2; i++)
+    cexp16(-3.14159265358979323846264338327 * ((double)(i + 1) / half + .5),
+           &split_twiddles[2 * i], &split_twiddles[2 * i + 1]);
+  return true;
+}
+
 static void lower_rfft(Lower *L) {
   need_io(L, 1, 1);
   Tensor *in = input(L, 0), *out = output(L, 0);
@@ -171,22 +193,11 @@ static void lower_rfft(Lower *L) {
     error_at(L->g, L->op->index, "fft_length %d does not fit input [%d] and output "
              "[%d] frames", (int)p.fft_length, (int)p.input_length,
              (int)out->dims[out->ndims - 1]);
-  p.nfactors = kiss_factor(half, p.factors);
-  for (int s = 0; s < p.nfactors; s++)
-    if (p.factors[2 * s] != 2 && p.factors[2 * s] != 4)
-      p.nfactors = -1;
-  if (p.nfactors < 0)
+  int16_t *tw = arena_array((size_t)half * 2 + 2, sizeof(int16_t));
+  int16_t *stw = arena_array((size_t)half + 2, sizeof(int16_t));
+  if (!rfft_tables(p.fft_length, &p, tw, stw))
     error_at(L->g, L->op->index, "fft_length %d is not a power of two (other FFT "
              "lengths are not supported)", (int)p.fft_length);
-  /* kiss_fft_alloc and kiss_fftr_alloc's twiddles (forward). */
-  const double pi = 3.141592653589793238462643383279502884197169399375105820974944;
-  int16_t *tw = arena_array((size_t)half * 2 + 2, sizeof(int16_t));
-  for (int32_t i = 0; i < half; i++)
-    cexp16(-2 * pi * i / half, &tw[2 * i], &tw[2 * i + 1]);
-  int16_t *stw = arena_array((size_t)half + 2, sizeof(int16_t));
-  for (int32_t i = 0; i < half / 2; i++)
-    cexp16(-3.14159265358979323846264338327 * ((double)(i + 1) / half + .5), &stw[2 * i],
-           &stw[2 * i + 1]);
 
   L->l->kernel = "ta_signal_rfft_s16";
   L->op->scratch_bytes = ta_signal_rfft_s16_scratch_size(&p);
