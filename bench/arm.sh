@@ -39,7 +39,7 @@ export TINYAOT TINYAOT_SHARED ARM_WORK ARM_BENCH_TARGETS ARM_ROOT
 bench_model() {
   local m gold dir ins outs dts tc t opt b rc ok sz instr needs
   m=$1 gold=$TINYAOT_SHARED/goldens/$m dir=$ARM_WORK/$m
-  rm -rf "$dir" && mkdir -p "$dir"
+  rm -rf "$dir/gen" && mkdir -p "$dir"
   if ! "$TINYAOT" compile "$TINYAOT_SHARED/models/$m.tflite" -o "$dir/gen" --prefix net \
        > "$dir/compile.log" 2>&1; then
     echo "$m	unsupported	$(head -n1 "$dir/compile.log" | sed "s|^$TINYAOT_SHARED/models/||" | tr '\t' ' ')"

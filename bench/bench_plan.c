@@ -4,10 +4,12 @@
  *   bench_plan SHARED_DIR
  *
  * Per shared model, planned as TensorFlow Lite Micro plans its arena
- * (inputs and outputs inside, 16-byte alignment) but with tinyaot's views:
- * the lower bound for the model order, each algorithm's workspace, best,
- * TFLite Micro's planner head and arena_used from anchors.md, and our
- * total RAM (workspace + persistent area).  Then a synthetic 5,000-op
+ * (inputs and outputs inside, 16-byte alignment) with tinyaot's views and
+ * kernels (scratch included): the workspace in model order, with ops in
+ * place, and with the memory-aware schedule as well (the default), its
+ * lower bound, against TFLite Micro's lower bound, planner head and
+ * arena_used from anchors.md, and our total RAM (workspace + persistent
+ * area).  Then a synthetic 5,000-op
  * graph, which must plan (every algorithm and the checker) in under one
  * second; the exit status says whether it did.
  *
@@ -38,21 +40,38 @@ static const char *num(long v) {
   return v < 0 ? "-" : arena_printf("%ld", v);
 }
 
-/* Loads, verifies and plans one model; NULL (message in error_message)
- * when tinyaot refuses it. */
-static Plan *plan_one(const char *path, double *ms) {
+/* One way of planning a model. */
+typedef struct {
+  const char *schedule;
+  bool inplace;
+} Config;
+
+/* Loads, verifies, lowers (when every op has a kernel: *lowered) and
+ * plans one model; NULL (message in error_message) when tinyaot refuses
+ * it even without kernels. */
+static Plan *plan_one(const char *path, Config c, bool *lowered, double *ms) {
   jmp_buf jb;
   error_jmp = &jb;
+  volatile bool try_lower = true;
   if (setjmp(jb)) {
-    error_jmp = NULL;
-    return NULL;
+    if (!try_lower) {
+      error_jmp = NULL;
+      return NULL;
+    }
+    try_lower = false; /* no kernel for some op: plan without them */
   }
   size_t size;
   uint8_t *buf = read_file(path, &size);
   Graph *g = read_tflite(path, buf, size);
   verify(g);
   run_passes(g);
-  PlanOptions opt = {.align = 16, .io_in_workspace = true};
+  if (try_lower) {
+    LowerOptions lo = {.rounding = TA_ROUND_DOUBLE};
+    lower(g, &lo);
+  }
+  *lowered = try_lower;
+  PlanOptions opt = {.align = 16, .io_in_workspace = true,
+                     .schedule = c.schedule, .no_inplace = !c.inplace};
   double t0 = seconds();
   Plan *p = plan_graph(g, &opt);
   *ms = (seconds() - t0) * 1e3;
@@ -84,33 +103,53 @@ static void bench_models(const char *shared) {
   closedir(d);
   qsort(names, (size_t)n, sizeof(char *), compare_names);
 
-  printf("Memory plan per model: bytes, inputs and outputs inside the "
-         "workspace, align 16, views on, no kernel scratch yet.\n"
-         "TFLM = TensorFlow Lite Micro (anchors.md); RAM = workspace + "
-         "persistent (variables).\n\n");
-  printf("| model | lower bound | linear | greedy-size | greedy-conflicts | "
-         "search | best | TFLM head | TFLM arena_used | our RAM | best/head | "
-         "ms |\n");
-  printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  printf(
+      "RAM per model, bytes.  Planned as TensorFlow Lite Micro counts its arena:\n"
+      "inputs and outputs inside, 16-byte alignment.  Views on.  kernels: yes =\n"
+      "every op lowered, so kernel scratch is planned and in-place ops are known;\n"
+      "no = some op has no kernel yet: planned without scratch or in place.\n"
+      "  model order   tinyaot's plan in the model's order, no op in place\n"
+      "  + in place    elementwise ops write over an input that dies there\n"
+      "  + schedule    and the memory-aware order when it plans smaller (the\n"
+      "                default: --schedule best); its lower bound beside it\n"
+      "  TFLM lb       TFLite Micro's lower bound in model order (anchors.md):\n"
+      "                no plan that keeps tensors whole and the model order\n"
+      "                can go below it; 'below lb' is what the default saves\n"
+      "  our RAM       default workspace + persistent (variables); TFLite\n"
+      "                Micro's arena_used also holds its tensor structs.\n\n");
+  printf("| model | kernels | TFLM lb | TFLM head | TFLM arena_used | model "
+         "order | + in place | + schedule | its lb | below TFLM lb | our RAM | "
+         "arena_used / our RAM | ms |\n");
+  printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  static const Config configs[3] = {
+      {"model", false}, {"model", true}, {"best", true}};
   for (int i = 0; i < n; i++) {
     char *stem = arena_strdup(names[i]);
     stem[strlen(stem) - 7] = 0;
     const Anchor *a = find_anchor(anchors, nanchors, stem);
+    const char *path = arena_printf("%s/%s", dir, names[i]);
+    size_t bytes[3];
+    Plan *p = NULL;
+    bool lowered = false;
     double ms = 0;
-    Plan *p = plan_one(arena_printf("%s/%s", dir, names[i]), &ms);
+    for (int c = 0; c < 3; c++) {
+      p = plan_one(path, configs[c], &lowered, &ms);
+      if (!p)
+        break;
+      bytes[c] = p->workspace_bytes;
+    }
     if (!p) {
       printf("| %s | refused: %s |\n", stem, error_message);
       continue;
     }
-    printf("| %s | %zu", stem, p->lower_bound);
-    for (int k = 0; k < p->nresults; k++)
-      printf(" | %zu", p->results[k].bytes);
-    long head = a ? a->head : -1;
-    printf(" | %zu | %s | %s | %zu | %s | %.1f |\n", p->workspace_bytes,
-           num(head), num(a ? a->arena_used : -1),
-           p->workspace_bytes + p->persistent_bytes,
-           head > 0 ? arena_printf("%.3f", (double)p->workspace_bytes / (double)head)
-                    : "-",
+    long lb = a ? a->lower_bound : -1, used = a ? a->arena_used : -1;
+    size_t ram = p->workspace_bytes + p->persistent_bytes;
+    printf("| %s | %s | %s | %s | %s | %zu | %zu | %zu%s | %zu | %s | %zu | %s | %.1f |\n",
+           stem, lowered ? "yes" : "no", num(lb), num(a ? a->head : -1),
+           num(used), bytes[0], bytes[1], bytes[2],
+           strcmp(p->schedule, "model") ? " (reordered)" : "", p->lower_bound,
+           lb > 0 ? arena_printf("%ld", lb - (long)p->workspace_bytes) : "-", ram,
+           used > 0 && ram ? arena_printf("%.2f", (double)used / (double)ram) : "-",
            ms);
   }
 }

@@ -12,11 +12,15 @@
  *   - every planned buffer lies inside its pool: offset + bytes <= used
  *     <= limit;
  *   - no two buffers of one pool whose lifetimes overlap (both inclusive)
- *     share a byte;
+ *     share a byte, except a buffer taking over another in place
+ *     (inplace_of), which must then sit exactly on it (same pool, offset
+ *     and size) and begin at the very step the other ends;
  *   - persistent buffers are pairwise disjoint and inside the persistent
  *     area.
  * check_plan() recomputes from the graph what must be live when, and
- * proves that each buffer is live at least then and is large enough.
+ * proves that each buffer is live at least then and is large enough, and
+ * that every in-place pair is one the op's lowering allows, its input
+ * read by nothing after the op and written by nothing before it.
  */
 #include "tinyaot.h"
 
@@ -38,6 +42,13 @@ static bool times_overlap(const Buffer *a, const Buffer *b) {
   return a->first <= b->last && b->first <= a->last;
 }
 
+/* Does buffer j take over buffer i in place, exactly on its bytes? */
+static bool exact_takeover(const Buffer *bufs, int i, int j) {
+  const Buffer *a = &bufs[i], *b = &bufs[j];
+  return b->inplace_of == i && a->pool == b->pool && a->offset == b->offset &&
+         a->bytes == b->bytes && a->last == b->first;
+}
+
 const char *check_buffers(const Buffer *bufs, int nbufs, const Pool *pools,
                           int npools, size_t persistent_bytes) {
   for (int p = 0; p < npools; p++)
@@ -52,6 +63,20 @@ const char *check_buffers(const Buffer *bufs, int nbufs, const Pool *pools,
     if (b->first < 0 || b->first > b->last)
       return arena_printf("buffer %d has an empty lifetime [%d, %d]", i,
                           b->first, b->last);
+    if (b->inplace_of >= 0) {
+      int a = b->inplace_of;
+      if (a >= nbufs || a == i || b->external || b->persistent ||
+          bufs[a].external || bufs[a].persistent)
+        return arena_printf("buffer %d takes over buffer %d in place, which "
+                            "cannot be", i, a);
+      if (!exact_takeover(bufs, a, i))
+        return arena_printf("buffer %d [%zu, +%zu) steps %d-%d in pool %d "
+                            "does not sit exactly on buffer %d [%zu, +%zu) "
+                            "steps %d-%d in pool %d, which it takes over",
+                            i, b->offset, b->bytes, b->first, b->last, b->pool,
+                            a, bufs[a].offset, bufs[a].bytes, bufs[a].first,
+                            bufs[a].last, bufs[a].pool);
+    }
     if (b->external) {
       if (b->pool != -1)
         return arena_printf("external buffer %d is in pool %d", i, b->pool);
@@ -89,6 +114,8 @@ const char *check_buffers(const Buffer *bufs, int nbufs, const Pool *pools,
       if (b->external || a->persistent != b->persistent)
         continue;
       if (!a->persistent && (a->pool != b->pool || !times_overlap(a, b)))
+        continue;
+      if (!a->persistent && (exact_takeover(bufs, i, j) || exact_takeover(bufs, j, i)))
         continue;
       if (bytes_overlap(a->offset, a->bytes, b->offset, b->bytes))
         return arena_printf(
@@ -169,6 +196,14 @@ const char *check_plan(const Graph *g, const Plan *p) {
         touched[t] = true;
       need_at(&lo[t], &hi[t], s);
     }
+    if (o->state_bytes > 0) {
+      int sb = o->state_buffer;
+      if (sb < 0 || sb >= p->nbufs || !p->bufs[sb].persistent ||
+          p->bufs[sb].bytes < o->state_bytes || p->bufs[sb].ntensors != 0 ||
+          p->bufs[sb].state_op != op)
+        return arena_printf("op %d has %zu bytes of state but no persistent "
+                            "buffer of that size", op, o->state_bytes);
+    }
     if (o->scratch_bytes > 0) {
       int sb = o->scratch_buffer;
       if (sb < 0 || sb >= p->nbufs)
@@ -244,6 +279,56 @@ const char *check_plan(const Graph *g, const Plan *p) {
                           b->external ? "in a caller buffer"
                                       : "inside the workspace");
   }
+  /* In place: the op writing the taker's base allows it for an input in
+   * the taken buffer (and every input there), nothing reads the taken
+   * buffer after that op, nothing writes the taker before it. */
+  for (int i = 0; i < p->nbufs; i++) {
+    const Buffer *b = &p->bufs[i];
+    if (b->inplace_of < 0)
+      continue;
+    int a = b->inplace_of;
+    if (a >= p->nbufs || b->ntensors == 0 || p->bufs[a].ntensors == 0)
+      return arena_printf("buffer %d takes over buffer %d, but they are not "
+                          "both tensors", i, a);
+    int t = b->tensors[0], o = g->tensors[t].producer;
+    const Op *op = o >= 0 ? &g->ops[o] : NULL;
+    const Lowered *l = op ? op_lowered(op) : NULL;
+    if (!l || op->noutputs < 1 || op->outputs[0] != t)
+      return arena_printf("buffer %d takes over buffer %d, but its base %s is "
+                          "not output 0 of a lowered op", i, a,
+                          tensor_label(g, t));
+    int s = step_of[o], allowed = 0;
+    for (int k = 0; k < op->ninputs; k++) {
+      int x = op->inputs[k];
+      if (x < 0 || g->tensors[x].storage != a)
+        continue;
+      if (k >= 32 || !(l->inplace >> k & 1))
+        return arena_printf("op %d runs in place over buffer %d, which holds "
+                            "its input %d, not allowed in place", o, a, k);
+      if (tensor_bytes(&g->tensors[x]) != tensor_bytes(&g->tensors[t]))
+        return arena_printf("op %d runs in place over its input %d of a "
+                            "different size", o, k);
+      allowed++;
+    }
+    if (!allowed)
+      return arena_printf("op %d runs in place over buffer %d, which holds "
+                          "none of its inputs", o, a);
+    const Buffer *A = &p->bufs[a];
+    for (int k = 0; k < A->ntensors; k++) {
+      int x = A->tensors[k];
+      if (g->tensors[x].is_output || hi[x] > s)
+        return arena_printf("op %d at step %d runs in place over %s, which is "
+                            "used until step %d%s", o, s, tensor_label(g, x),
+                            hi[x], g->tensors[x].is_output ? " (a model output)" : "");
+    }
+    for (int k = 0; k < b->ntensors; k++) {
+      int x = b->tensors[k];
+      if (lo[x] >= 0 && lo[x] < s)
+        return arena_printf("%s, written in place by op %d at step %d, is "
+                            "used at step %d", tensor_label(g, x), o, s, lo[x]);
+    }
+  }
+
   /* Every buffer's tensors are one base and its views. */
   for (int i = 0; i < p->nbufs; i++) {
     const Buffer *b = &p->bufs[i];

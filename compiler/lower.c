@@ -46,6 +46,29 @@ void add_arg(Lower *L, ArgKind kind, int index, int64_t value) {
 void arg_tensor(Lower *L, int t) { add_arg(L, ARG_TENSOR, t, 0); }
 void arg_scratch(Lower *L) { add_arg(L, ARG_SCRATCH, -1, 0); }
 
+/*
+ * In place.  A lowering calls may_run_in_place(L, k) when its kernel may
+ * be called with output 0 at the same address as input k: each output
+ * element depends only on input k's element of the same index (and on
+ * other inputs), read before that output element is written, and no
+ * input k element of a lower index is read afterwards - a forward
+ * elementwise loop.  It is set only when input k and output 0 have the
+ * same byte size (not for a broadcast operand, nor for a dtype change
+ * of width).  The planner then may (not must) put the output on the
+ * input when the input dies at this op (schedule.c, mark_inplace);
+ * verify() and the plan checker hold it to these rules.
+ */
+void may_run_in_place(Lower *L, int k) {
+  const Op *op = L->op;
+  if (k < 0 || k >= 32 || k >= op->ninputs || op->inputs[k] < 0 ||
+      op->noutputs < 1 || op->outputs[0] < 0)
+    return;
+  if (tensor_bytes(&L->g->tensors[op->inputs[k]]) !=
+      tensor_bytes(&L->g->tensors[op->outputs[0]]))
+    return;
+  L->l->inplace |= 1u << k;
+}
+
 int add_const(Lower *L, ConstObj c) {
   Lowered *l = L->l;
   if (l->nconsts == L->constcap) {
@@ -540,6 +563,10 @@ static void lower_add(Lower *L) {
   Tensor *a = input(L, 0), *b = input(L, 1), *out = output(L, 0);
   bool f32 = a->dtype == DT_FLOAT32 && b->dtype == DT_FLOAT32 && out->dtype == DT_FLOAT32;
   bool s8 = a->dtype == DT_INT8 && b->dtype == DT_INT8 && out->dtype == DT_INT8;
+  if (out->dtype == DT_INT32) {
+    lower_add_s32(L); /* lower_ops.c */
+    return;
+  }
   if (!f32 && !s8) {
     lower_add_legacy(L); /* uint8 */
     return;
@@ -587,6 +614,10 @@ static void lower_add(Lower *L) {
   arg_tensor(L, a->index);
   arg_tensor(L, b->index);
   arg_tensor(L, out->index);
+  /* ta_add_*: out[i] from in1 and in2 at i's broadcast index, which is i
+   * itself for an operand of the output's size. */
+  may_run_in_place(L, 0);
+  may_run_in_place(L, 1);
 }
 
 /* ------------------------------------------------------------ SOFTMAX */
@@ -630,6 +661,9 @@ static void lower_softmax(Lower *L) {
                true);
   arg_tensor(L, in->index);
   arg_tensor(L, out->index);
+  /* ta_softmax_f32/_s8 read a whole row before writing it, then write
+   * element c after reading element c (int8 -> int16 changes the size). */
+  may_run_in_place(L, 0);
 }
 
 /* ------------------------------------------------ QUANTIZE, DEQUANTIZE */
@@ -640,6 +674,7 @@ const char *short_type(DType dt) {
   case DT_UINT8: return "u8";
   case DT_INT16: return "s16";
   case DT_INT32: return "s32";
+  case DT_UINT32: return "u32";
   case DT_FLOAT32: return "f32";
   default: return NULL;
   }
@@ -690,6 +725,9 @@ static void lower_quantize(Lower *L) {
   }
   arg_tensor(L, in->index);
   arg_tensor(L, out->index);
+  /* ta_requantize_*: out[i] = f(in[i]) in a forward loop (only the
+   * same-width ones: s8 <-> s8/u8, s16 -> s16). */
+  may_run_in_place(L, 0);
 }
 
 static void lower_dequantize(Lower *L) {
@@ -742,6 +780,7 @@ static LowerFn *const lowerings[OP_COUNT] = {
     [OP_EXPAND_DIMS] = lower_copy,
     [OP_UNIDIRECTIONAL_SEQUENCE_LSTM] = lower_lstm,
     [OP_SVDF] = lower_svdf,
+    [OP_CUSTOM] = lower_custom,
     /* lower_ops.c */
     [OP_SUB] = lower_sub,
     [OP_MUL] = lower_mul,
@@ -767,12 +806,16 @@ static LowerFn *const lowerings[OP_COUNT] = {
     [OP_RELU6] = lower_relu6,
     [OP_RELU_N1_TO_1] = lower_relu_n1_to_1,
     [OP_CAST] = lower_cast,
+    [OP_STRIDED_SLICE] = lower_strided_slice,
+    [OP_DIV] = lower_div,
 };
 
 void lower(Graph *g, const LowerOptions *o) {
   for (int i = 0; i < g->nops; i++) {
     Op *op = &g->ops[i];
-    LowerFn *fn = (unsigned)op->kind < OP_COUNT ? lowerings[op->kind] : NULL;
+    LowerFn *fn = lowering_s16(g, op); /* 16x8 quantization: lower_s16.c */
+    if (!fn)
+      fn = (unsigned)op->kind < OP_COUNT ? lowerings[op->kind] : NULL;
     Lower L = {.g = g, .op = op, .o = o, .l = arena_alloc(sizeof(Lowered))};
     op->scratch_bytes = 0;
     op->lowered = L.l;

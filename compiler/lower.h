@@ -8,7 +8,9 @@
  * lower_legacy.c the uint8 (legacy asymmetric) and hybrid variants of
  * CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, pools, ADD and SOFTMAX,
  * which lower.c's functions hand over to; lower_rnn.c the stateful ops
- * (LSTM, SVDF).  The host arithmetic that only
+ * (LSTM, SVDF); lower_s16.c the ops of the 16x8 scheme (int16
+ * activations) that need int16 kernels; lower_signal.c the custom ops
+ * (the signal library, user-supplied kernels).  The host arithmetic that only
  * these lowerings need (lookup tables, resize maps) is in quant_ops.c,
  * declared here so that tests can call it.
  *
@@ -43,6 +45,11 @@ void const_struct(Lower *L, const char *name, const char *ctype, const char *ini
                   bool pass);
 /* An int32 array (copied), passed when `pass`. */
 void const_i32(Lower *L, const char *name, const int32_t *v, size_t n, bool pass);
+/* The kernel may run with output 0 at input k's address (Lowered.inplace
+ * says exactly when; lower.c explains).  Call it from a lowering whose
+ * kernel is a forward element-wise loop over input k; it does nothing
+ * unless input k has output 0's byte size. */
+void may_run_in_place(Lower *L, int k);
 
 /* ------------------------------------------------- checks (lower.c) */
 
@@ -131,11 +138,24 @@ LowerFn lower_sub, lower_mul, lower_maximum, lower_minimum, lower_mean,
     lower_resize_nearest_neighbor, lower_resize_bilinear, lower_arg_max,
     lower_arg_min, lower_logistic, lower_tanh, lower_leaky_relu,
     lower_hard_swish, lower_relu, lower_relu6, lower_relu_n1_to_1, lower_cast,
+    lower_div, lower_add_s32,
     lower_transpose_conv;
+
+/* ------------------------------------------------------ lower_s16.c */
+
+/* The lowering of op when it is a 16x8-quantized op (int16 activations)
+ * with a kernel of its own (CONV_2D, TRANSPOSE_CONV, ADD, SUB, LEAKY_RELU,
+ * QUANTIZE int32 -> int16), else NULL.  lower() asks it before its table. */
+LowerFn *lowering_s16(const Graph *g, const Op *op);
 
 /* ------------------------------------------------------ lower_rnn.c */
 
 /* The stateful ops: their state tensors are variables (persistent). */
 LowerFn lower_lstm, lower_svdf;
+
+/* ---------------------------------------------------- lower_signal.c */
+
+/* CUSTOM: a --custom-op kernel, a signal library op, or refused. */
+LowerFn lower_custom;
 
 #endif

@@ -23,26 +23,34 @@ static TA_NORETURN void usage(const char *msg) {
     fprintf(stderr, "tinyaot: %s\n", msg);
   fprintf(stderr,
           "usage: tinyaot inspect MODEL [--json]\n"
-          "       tinyaot plan MODEL [--algo A] [--json] [--svg FILE]\n"
-          "            [--pool NAME:BYTES]... [--align N] [--io-in-workspace]\n"
-          "            [--no-views]   (A: linear, greedy-size, "
-          "greedy-conflicts, search, best)\n"
+          "       tinyaot plan MODEL [--json] [--svg FILE] [compile options]\n"
           "       tinyaot compile MODEL -o DIR [compile options]\n"
           "       tinyaot run MODEL -i IN.bin ... -o OUT.bin ... [compile options]\n"
           "            [--keep DIR] [--dump-tensors DIR] [--cc CC] [--cflags FLAGS]\n"
-          "            [--dump-state DIR] [--reset-each]\n"
+          "            [--dump-state DIR] [--reset-each] [--custom-op-source FILE.c]...\n"
           "compile options: [--prefix P] [--rounding double|single]\n"
           "            [--io-in-workspace] [--pool NAME[:BYTES]]... [--align N]\n"
-          "            [--algo A]\n");
+          "            [--algo A] [--schedule S] [--no-inplace] [--no-views]\n"
+          "            [--custom-op NAME=FUNCTION]... [--custom-op-scratch NAME=BYTES]...\n"
+          "            [-dI] [-dL] [-dP] (dump the IR, the lowering, the plan\n"
+          "            to stderr; letters combine: -dILP)\n"
+          "            A: linear, greedy-size, greedy-conflicts, search, best\n"
+          "            S: model, memory, best\n");
   exit(2);
 }
 
-/* Reads and verifies MODEL: the front half of every command. */
-static Graph *load(const char *path) {
+/* Debug dumps (-dI, -dL, -dP): each step's result, to stderr. */
+enum { DUMP_IR = 1, DUMP_LOWER = 2, DUMP_PLAN = 4 };
+
+/* Reads and verifies MODEL: the front half of every command.  dump:
+ * DUMP_IR prints the IR as read (inspect's table) to stderr. */
+static Graph *load(const char *path, unsigned dump) {
   size_t size;
   uint8_t *buf = read_file(path, &size);
   Graph *g = read_tflite(path, buf, size);
   verify(g);
+  if (dump & DUMP_IR)
+    print_inspect(stderr, g, false);
   return g;
 }
 
@@ -61,7 +69,7 @@ static int cmd_inspect(int argc, char **argv) {
   }
   if (!path)
     usage("inspect needs a model");
-  Graph *g = load(path);
+  Graph *g = load(path, 0);
   print_inspect(stdout, g, json);
   return 0;
 }
@@ -82,87 +90,32 @@ static bool parse_size(const char *s, size_t *out) {
   return !mul_overflows((size_t)v, mul, out);
 }
 
-/* tinyaot plan MODEL: the memory plan as a table, JSON and/or SVG. */
-static int cmd_plan(int argc, char **argv) {
-  const char *path = NULL, *svg = NULL;
-  bool json = false, views = true;
-  Pool *pools = arena_array(MAX_POOLS, sizeof(Pool));
-  PlanOptions opt = {.pools = pools, .align = 16, .algo = "best"};
-  for (int i = 0; i < argc; i++) {
-    const char *a = argv[i];
-    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp(a, "--json")) {
-      json = true;
-    } else if (!strcmp(a, "--io-in-workspace")) {
-      opt.io_in_workspace = true;
-    } else if (!strcmp(a, "--no-views")) {
-      views = false;
-    } else if (!strcmp(a, "--algo") && v) {
-      if (!is_plan_algo(v))
-        usage(arena_printf("plan: unknown algorithm '%s'", v));
-      opt.algo = v, i++;
-    } else if (!strcmp(a, "--svg") && v) {
-      svg = v, i++;
-    } else if (!strcmp(a, "--align") && v) {
-      size_t n;
-      if (!parse_size(v, &n) || n == 0 || (n & (n - 1)))
-        usage(arena_printf("plan: --align %s is not a power of two", v));
-      opt.align = n, i++;
-    } else if (!strcmp(a, "--pool") && v) {
-      const char *colon = strrchr(v, ':');
-      size_t n;
-      if (!colon || colon == v || !parse_size(colon + 1, &n))
-        usage(arena_printf("plan: --pool %s is not NAME:BYTES", v));
-      if (opt.npools == MAX_POOLS)
-        usage(arena_printf("plan: at most %d pools", MAX_POOLS));
-      char *name = arena_strdup(v);
-      name[colon - v] = 0;
-      pools[opt.npools++] = (Pool){name, n, 0};
-      i++;
-    } else if (a[0] == '-') {
-      usage(arena_printf("plan: unknown option %s (or its value is missing)",
-                         a));
-    } else if (!path) {
-      path = a;
-    } else {
-      usage("plan takes one model");
-    }
-  }
-  if (!path)
-    usage("plan needs a model");
-  Graph *g = load(path);
-  if (views)
-    run_passes(g);
-  Plan *p = plan_graph(g, &opt);
-  if (json)
-    print_plan_json(stdout, g, p);
-  else
-    print_plan(stdout, g, p);
-  if (svg) {
-    FILE *f = fopen(svg, "w");
-    if (!f)
-      error_file(svg, "cannot write");
-    print_plan_svg(f, g, p);
-    if (fclose(f) != 0)
-      error_file(svg, "write error");
-  }
-  return 0;
-}
-
-/* ------------------------------------------------------ compile, run */
+/* ------------------------------------------------------ the pipeline */
 
 typedef struct {
+  bool views;    /* run the graph passes (--no-views: every RESHAPE copies) */
+  unsigned dump; /* DUMP_* */
   LowerOptions lower;
   PlanOptions plan;
   EmitOptions emit;
 } CompileOptions;
 
-/* The pipeline after load(): views, lowering, the memory plan.  The
- * caller emits (compile) or emits, builds and runs (run). */
+/* The pipeline after load() (DESIGN.md), shared by plan, compile and run
+ * so that `tinyaot plan` shows exactly the plan `compile` emits: graph
+ * passes, lowering (kernels and their scratch), then storage, schedule
+ * and placement with the checker (plan_graph).  The caller emits. */
 static Plan *compile(Graph *g, const CompileOptions *o) {
-  run_passes(g);
+  if (o->views)
+    run_passes(g);
   lower(g, &o->lower);
-  return plan_graph(g, &o->plan);
+  if (verify_each_pass)
+    verify(g);
+  if (o->dump & DUMP_LOWER)
+    print_lowering(stderr, g);
+  Plan *p = plan_graph(g, &o->plan);
+  if (o->dump & DUMP_PLAN)
+    print_plan(stderr, g, p);
+  return p;
 }
 
 static bool is_c_identifier(const char *s) {
@@ -195,10 +148,51 @@ static const char *basename_of(const char *path) {
 
 /* Parses one compile option at argv[*i] (advancing *i past its value);
  * false when argv[*i] is not one. */
+/* The user kernel for custom op `name` (added when missing). */
+static CustomKernel *custom_kernel(CompileOptions *o, const char *name) {
+  for (int k = 0; k < o->lower.ncustom; k++)
+    if (!strcmp(o->lower.custom[k].name, name))
+      return (CustomKernel *)&o->lower.custom[k];
+  CustomKernel *c = arena_array((size_t)o->lower.ncustom + 1, sizeof(CustomKernel));
+  if (o->lower.ncustom)
+    memcpy(c, o->lower.custom, (size_t)o->lower.ncustom * sizeof(CustomKernel));
+  c[o->lower.ncustom] = (CustomKernel){.name = name};
+  o->lower.custom = c;
+  return &c[o->lower.ncustom++];
+}
+
+/* "NAME=VALUE" split at the first '='; usage error when malformed. */
+static void split_pair(const char *opt, const char *v, const char **name,
+                       const char **value) {
+  const char *eq = strchr(v, '=');
+  if (!eq || eq == v || !eq[1])
+    usage(arena_printf("%s %s is not NAME=VALUE", opt, v));
+  char *n = arena_strdup(v);
+  n[eq - v] = '\0';
+  *name = n;
+  *value = eq + 1;
+}
+
 static bool compile_option(int argc, char **argv, int *i, CompileOptions *o) {
   const char *a = argv[*i];
 #define VALUE() (*i + 1 < argc ? argv[++*i] : (usage(arena_printf("%s needs a value", a)), ""))
-  if (!strcmp(a, "--prefix")) {
+  if (!strcmp(a, "--custom-op")) {
+    const char *name, *fn;
+    split_pair(a, VALUE(), &name, &fn);
+    if (!is_c_identifier(fn))
+      usage(arena_printf("--custom-op %s=%s: %s is not a C identifier", name, fn, fn));
+    CustomKernel *c = custom_kernel(o, name);
+    if (c->function)
+      usage(arena_printf("--custom-op %s given twice", name));
+    c->function = fn;
+  } else if (!strcmp(a, "--custom-op-scratch")) {
+    const char *name, *bytes;
+    split_pair(a, VALUE(), &name, &bytes);
+    size_t n;
+    if (!parse_size(bytes, &n) || n > (size_t)INT32_MAX)
+      usage(arena_printf("--custom-op-scratch %s=%s: not a size", name, bytes));
+    custom_kernel(o, name)->scratch = n;
+  } else if (!strcmp(a, "--prefix")) {
     o->emit.prefix = VALUE();
     if (!is_c_identifier(o->emit.prefix))
       usage(arena_printf("--prefix %s is not a C identifier", o->emit.prefix));
@@ -222,6 +216,26 @@ static bool compile_option(int argc, char **argv, int *i, CompileOptions *o) {
     o->plan.algo = VALUE();
     if (!is_plan_algo(o->plan.algo))
       usage(arena_printf("unknown algorithm '%s'", o->plan.algo));
+  } else if (!strcmp(a, "--schedule")) {
+    o->plan.schedule = VALUE();
+    if (!is_schedule_name(o->plan.schedule))
+      usage(arena_printf("unknown schedule '%s' (model, memory or best)",
+                         o->plan.schedule));
+  } else if (!strcmp(a, "--no-inplace")) {
+    o->plan.no_inplace = true;
+  } else if (!strcmp(a, "--no-views")) {
+    o->views = false;
+  } else if (a[0] == '-' && a[1] == 'd' && a[2]) {
+    for (const char *c = a + 2; *c; c++) {
+      if (*c == 'I')
+        o->dump |= DUMP_IR;
+      else if (*c == 'L')
+        o->dump |= DUMP_LOWER;
+      else if (*c == 'P')
+        o->dump |= DUMP_PLAN;
+      else
+        usage(arena_printf("%s: dumps are -dI (IR), -dL (lowering), -dP (plan)", a));
+    }
   } else if (!strcmp(a, "--pool")) {
     const char *v = VALUE();
     char *name = arena_strdup(v);
@@ -251,13 +265,19 @@ static bool compile_option(int argc, char **argv, int *i, CompileOptions *o) {
 
 static void default_options(CompileOptions *o) {
   memset(o, 0, sizeof *o);
+  o->views = true;
   o->lower.rounding = TA_ROUND_DOUBLE;
   o->plan.align = 16;
   o->plan.algo = "best";
+  o->plan.schedule = "best";
 }
 
 /* Fills what the model decides (prefix, the default pool). */
 static void finish_options(CompileOptions *o, const char *path) {
+  for (int k = 0; k < o->lower.ncustom; k++)
+    if (!o->lower.custom[k].function)
+      usage(arena_printf("--custom-op-scratch %s=... without --custom-op %s=FUNCTION",
+                         o->lower.custom[k].name, o->lower.custom[k].name));
   if (!o->emit.prefix)
     o->emit.prefix = default_prefix(path);
   o->emit.model = basename_of(path);
@@ -266,6 +286,50 @@ static void finish_options(CompileOptions *o, const char *path) {
     o->plan.pools[0] = (Pool){.name = "workspace", .limit = SIZE_MAX};
     o->plan.npools = 1;
   }
+}
+
+/* tinyaot plan MODEL: the memory plan compile would emit, as a table,
+ * JSON and/or SVG. */
+static int cmd_plan(int argc, char **argv) {
+  CompileOptions o;
+  default_options(&o);
+  const char *path = NULL, *svg = NULL;
+  bool json = false;
+  for (int i = 0; i < argc; i++) {
+    if (compile_option(argc, argv, &i, &o))
+      continue;
+    if (!strcmp(argv[i], "--json")) {
+      json = true;
+    } else if (!strcmp(argv[i], "--svg")) {
+      if (i + 1 >= argc)
+        usage("--svg needs a file");
+      svg = argv[++i];
+    } else if (argv[i][0] == '-') {
+      usage(arena_printf("plan: unknown option %s", argv[i]));
+    } else if (!path) {
+      path = argv[i];
+    } else {
+      usage("plan takes one model");
+    }
+  }
+  if (!path)
+    usage("plan needs a model");
+  finish_options(&o, path);
+  Graph *g = load(path, o.dump);
+  Plan *p = compile(g, &o);
+  if (json)
+    print_plan_json(stdout, g, p);
+  else
+    print_plan(stdout, g, p);
+  if (svg) {
+    FILE *f = fopen(svg, "w");
+    if (!f)
+      error_file(svg, "cannot write");
+    print_plan_svg(f, g, p);
+    if (fclose(f) != 0)
+      error_file(svg, "write error");
+  }
+  return 0;
 }
 
 static int cmd_compile(int argc, char **argv) {
@@ -290,7 +354,7 @@ static int cmd_compile(int argc, char **argv) {
   if (!path || !dir)
     usage("compile needs a model and -o DIR");
   finish_options(&o, path);
-  Graph *g = load(path);
+  Graph *g = load(path, o.dump);
   Plan *p = compile(g, &o);
   emit_folder(g, p, &o.emit, dir);
   return 0;
@@ -333,6 +397,14 @@ static int cmd_run(int argc, char **argv) {
       ro.state_dir = argv[++i];
     } else if (!strcmp(a, "--reset-each")) {
       ro.reset_each = true;
+    } else if (!strcmp(a, "--custom-op-source")) {
+      if (!has)
+        usage("--custom-op-source needs a C file");
+      const char **s = arena_array((size_t)ro.nsources + 1, sizeof(char *));
+      if (ro.nsources)
+        memcpy(s, ro.sources, (size_t)ro.nsources * sizeof(char *));
+      s[ro.nsources++] = argv[++i];
+      ro.sources = s;
     } else if (!strcmp(a, "--cc")) {
       if (!has)
         usage("--cc needs a compiler");
@@ -352,7 +424,7 @@ static int cmd_run(int argc, char **argv) {
   if (!path)
     usage("run needs a model");
   finish_options(&o, path);
-  Graph *g = load(path);
+  Graph *g = load(path, o.dump);
   if (nins == 0 || nins % (g->ninputs ? g->ninputs : 1) ||
       nouts != nins / (g->ninputs ? g->ninputs : 1) * g->noutputs)
     usage(arena_printf("%s has %d input(s) and %d output(s): give -i for "
@@ -387,6 +459,9 @@ static int cmd_run(int argc, char **argv) {
 int main(int argc, char **argv) {
   if (argc < 2)
     usage(NULL);
+  const char *v = getenv("TINYAOT_VERIFY");
+  if (v && *v)
+    verify_each_pass = strcmp(v, "0") != 0;
   const char *cmd = argv[1];
   int rc;
   if (!strcmp(cmd, "inspect"))

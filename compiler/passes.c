@@ -82,4 +82,9 @@ void mark_views(Graph *g) {
   }
 }
 
-void run_passes(Graph *g) { mark_views(g); }
+/* Each pass, then verify() when verify_each_pass. */
+void run_passes(Graph *g) {
+  mark_views(g);
+  if (verify_each_pass)
+    verify(g);
+}

@@ -77,7 +77,11 @@ size_t live_lower_bound(const Buffer *bufs, int nbufs, int *peak_step) {
     const Buffer *b = &bufs[i];
     if (!is_planned(b))
       continue;
-    add[b->first] = sum(add[b->first], b->bytes);
+    /* In place: its first step's bytes are the taken-over buffer's. */
+    int first = b->inplace_of >= 0 ? b->first + 1 : b->first;
+    if (first > b->last)
+      continue;
+    add[first] = sum(add[first], b->bytes);
     sub[b->last + 1] = sum(sub[b->last + 1], b->bytes);
   }
   size_t live = 0, best = 0;
@@ -96,10 +100,12 @@ size_t live_lower_bound(const Buffer *bufs, int nbufs, int *peak_step) {
 
 /* ------------------------------------------------------ the problem */
 
-/* The planned buffers, renumbered 0..n-1, with their conflict lists. */
+/* The planned buffers as slots 0..n-1, with their conflict lists.  A
+ * slot is one buffer, or a chain of buffers each taking over the
+ * previous one in place (Buffer.inplace_of): they share one offset. */
 typedef struct {
   int n;
-  int *buf;        /* local index -> index in the caller's array */
+  int *slot;       /* caller's buffer -> its slot, -1 when not planned */
   size_t *bytes, *align;
   int *first, *last;
   uint32_t *mask;  /* allowed pools; overflow (npools) is always allowed */
@@ -172,16 +178,39 @@ static void build_conflicts(Problem *P) {
   }
 }
 
+/* The slot of buffer i: the root of its in-place chain. */
+static int chain_root(const Buffer *bufs, int nbufs, int i) {
+  for (int steps = 0; bufs[i].inplace_of >= 0; steps++) {
+    const Buffer *b = &bufs[i], *a;
+    if (b->inplace_of >= nbufs || steps > nbufs)
+      die("buffer %d: bad inplace_of %d", i, b->inplace_of);
+    a = &bufs[b->inplace_of];
+    if (!is_planned(a) || a->bytes != b->bytes || a->pool_mask != b->pool_mask ||
+        a->last != b->first)
+      die("buffer %d cannot take over buffer %d in place (bytes %zu/%zu, "
+          "steps %d-%d then %d-%d)",
+          i, b->inplace_of, b->bytes, a->bytes, a->first, a->last, b->first,
+          b->last);
+    i = b->inplace_of;
+  }
+  return i;
+}
+
 static Problem *new_problem(const Buffer *bufs, int nbufs, const Pool *pools,
                             int npools) {
   Problem *P = arena_alloc(sizeof *P);
+  P->slot = arena_array((size_t)nbufs + 1, sizeof(int));
   int n = 0;
+  for (int i = 0; i < nbufs; i++) {
+    P->slot[i] = -1;
+    if (is_planned(&bufs[i]) && bufs[i].inplace_of < 0)
+      P->slot[i] = n++; /* roots first, in buffer order */
+  }
   for (int i = 0; i < nbufs; i++)
-    if (is_planned(&bufs[i]))
-      n++;
+    if (is_planned(&bufs[i]) && bufs[i].inplace_of >= 0)
+      P->slot[i] = P->slot[chain_root(bufs, nbufs, i)];
   P->n = n;
   size_t m = (size_t)n + 1;
-  P->buf = arena_array(m, sizeof(int));
   P->bytes = arena_array(m, sizeof(size_t));
   P->align = arena_array(m, sizeof(size_t));
   P->first = arena_array(m, sizeof(int));
@@ -194,22 +223,28 @@ static Problem *new_problem(const Buffer *bufs, int nbufs, const Pool *pools,
   P->span_off = arena_array(m, sizeof(size_t));
   P->span_end = arena_array(m, sizeof(size_t));
   uint32_t all = npools >= 32 ? 0xffffffffu : ((1u << npools) - 1);
-  int k = 0;
+  for (int k = 0; k < n; k++) {
+    P->first[k] = INT32_MAX;
+    P->last[k] = -1;
+  }
   for (int i = 0; i < nbufs; i++) {
     const Buffer *b = &bufs[i];
-    if (!is_planned(b))
+    int k = P->slot[i];
+    if (k < 0)
       continue;
     if (b->align == 0 || (b->align & (b->align - 1)))
       die("buffer %d: alignment %zu is not a power of two", i, b->align);
     if (b->first < 0 || b->last < b->first)
       die("buffer %d: bad lifetime [%d, %d]", i, b->first, b->last);
-    P->buf[k] = i;
-    P->bytes[k] = b->bytes;
-    P->align[k] = b->align;
-    P->first[k] = b->first;
-    P->last[k] = b->last;
+    if (b->bytes > P->bytes[k])
+      P->bytes[k] = b->bytes;
+    if (b->align > P->align[k])
+      P->align[k] = b->align;
+    if (b->first < P->first[k])
+      P->first[k] = b->first;
+    if (b->last > P->last[k])
+      P->last[k] = b->last;
     P->mask[k] = b->pool_mask ? (b->pool_mask & all) : all;
-    k++;
   }
   P->npools = npools;
   P->limit = arena_array((size_t)npools + 1, sizeof(size_t));
@@ -580,8 +615,11 @@ int place_buffers(Buffer *bufs, int nbufs, Pool *pools, int npools,
 
   for (int p = 0; p < npools; p++)
     pools[p].used = 0;
-  for (int b = 0; b < n; b++) {
-    Buffer *B = &bufs[P->buf[b]];
+  for (int i = 0; i < nbufs; i++) {
+    int b = P->slot[i];
+    if (b < 0)
+      continue;
+    Buffer *B = &bufs[i];
     B->offset = best_off[b];
     B->pool = best_pool[b] < npools ? best_pool[b] : -1;
     if (B->pool >= 0 && B->offset + B->bytes > pools[B->pool].used)
@@ -594,52 +632,33 @@ int place_buffers(Buffer *bufs, int nbufs, Pool *pools, int npools,
 
 static Pool default_pool = {"workspace", SIZE_MAX, 0};
 
-Plan *plan_graph(Graph *g, const PlanOptions *opt_in) {
-  PlanOptions opt = {0};
-  if (opt_in)
-    opt = *opt_in;
-  if (opt.align == 0)
-    opt.align = 16;
-  if (opt.align & (opt.align - 1))
-    die("alignment %zu is not a power of two", opt.align);
-  if (!opt.algo)
-    opt.algo = "best";
-  if (!is_plan_algo(opt.algo))
-    die("unknown planning algorithm '%s'", opt.algo);
-
+/* Plans g in `order` (storage, lifetimes, in place, placement, the
+ * persistent area); the result may miss bytes (not checked yet). */
+static Plan *plan_in_order(Graph *g, const PlanOptions *opt, int *order,
+                           int norder, const char *schedule) {
   Plan *p = arena_alloc(sizeof *p);
-  p->io_in_workspace = opt.io_in_workspace;
-  p->npools = opt.npools > 0 ? opt.npools : 1;
+  p->io_in_workspace = opt->io_in_workspace;
+  p->npools = opt->npools > 0 ? opt->npools : 1;
   if (p->npools > MAX_POOLS)
     die("%d pools (at most %d)", p->npools, MAX_POOLS);
   p->pools = arena_array((size_t)p->npools, sizeof(Pool));
   for (int i = 0; i < p->npools; i++) {
-    p->pools[i] = opt.npools > 0 ? opt.pools[i] : default_pool;
+    p->pools[i] = opt->npools > 0 ? opt->pools[i] : default_pool;
     p->pools[i].used = 0;
   }
-
-  p->order = schedule_ops(g, &p->norder);
+  p->schedule = schedule;
+  p->order = order;
+  p->norder = norder;
   p->nsteps = p->norder > 0 ? p->norder : 1;
-  assign_storage(g, p, &opt);
+  assign_storage(g, p, opt);
   set_lifetimes(g, p);
+  if (!opt->no_inplace)
+    mark_inplace(g, p);
   p->lower_bound = live_lower_bound(p->bufs, p->nbufs, &p->peak_step);
 
-  int kept = place_buffers(p->bufs, p->nbufs, p->pools, p->npools, opt.algo,
+  int kept = place_buffers(p->bufs, p->nbufs, p->pools, p->npools, opt->algo,
                            p->results, &p->nresults);
-  const AlgoResult *r = &p->results[kept];
-  p->algo = r->algo;
-  if (r->missing > 0) {
-    char *pools = "";
-    for (int i = 0; i < p->npools; i++) {
-      pools = arena_printf("%s%s%s %zu", pools, i ? ", " : "",
-                           p->pools[i].name, p->pools[i].limit);
-    }
-    int op = p->norder > 0 ? p->order[p->peak_step] : -1;
-    error_at(g, op,
-             "the memory plan does not fit: %zu bytes missing (pools, bytes: "
-             "%s); the largest live set, %zu bytes, is at step %d (this op)",
-             r->missing, pools, p->lower_bound, p->peak_step);
-  }
+  p->algo = p->results[kept].algo;
   for (int i = 0; i < p->npools; i++)
     p->workspace_bytes = sum(p->workspace_bytes, p->pools[i].used);
 
@@ -653,6 +672,72 @@ Plan *plan_graph(Graph *g, const PlanOptions *opt_in) {
     top = sum(b->offset, b->bytes);
   }
   p->persistent_bytes = top;
+  return p;
+}
+
+static size_t missing_of(const Plan *p) {
+  for (int i = 0; i < p->nresults; i++)
+    if (p->results[i].algo == p->algo)
+      return p->results[i].missing;
+  unreachable();
+}
+
+Plan *plan_graph(Graph *g, const PlanOptions *opt_in) {
+  PlanOptions opt = {0};
+  if (opt_in)
+    opt = *opt_in;
+  if (opt.align == 0)
+    opt.align = 16;
+  if (opt.align & (opt.align - 1))
+    die("alignment %zu is not a power of two", opt.align);
+  if (!opt.algo)
+    opt.algo = "best";
+  if (!is_plan_algo(opt.algo))
+    die("unknown planning algorithm '%s'", opt.algo);
+  if (!opt.schedule)
+    opt.schedule = "best";
+  if (!is_schedule_name(opt.schedule))
+    die("unknown schedule '%s'", opt.schedule);
+
+  /* The model order first; then, unless told to keep it, the memory
+   * order when its peak is lower: "memory" takes it, "best" keeps
+   * whichever plan is smaller (the model order on a tie). */
+  int norder;
+  int *order = model_order(g, &norder);
+  Plan *p = plan_in_order(g, &opt, order, norder, "model");
+  size_t model_bytes = p->workspace_bytes, model_missing = missing_of(p);
+  if (strcmp(opt.schedule, "model") != 0) {
+    size_t peak;
+    int *mem = memory_order(g, p, !opt.no_inplace, &peak);
+    if (peak < p->lower_bound) {
+      Plan *q = plan_in_order(g, &opt, mem, norder, "memory");
+      if (q->lower_bound != peak)
+        die("the memory order's peak is %zu bytes, its lifetimes say %zu",
+            peak, q->lower_bound);
+      size_t qm = missing_of(q);
+      bool smaller = qm != model_missing ? qm < model_missing
+                                         : q->workspace_bytes < model_bytes;
+      /* Either plan's storage ids are the same (assign_storage does not
+       * depend on the order), so Tensor.storage fits both. */
+      if (!strcmp(opt.schedule, "memory") || smaller)
+        p = q;
+    }
+  }
+  p->model_order_bytes = model_bytes;
+
+  size_t missing = missing_of(p);
+  if (missing > 0) {
+    char *pools = "";
+    for (int i = 0; i < p->npools; i++) {
+      pools = arena_printf("%s%s%s %zu", pools, i ? ", " : "",
+                           p->pools[i].name, p->pools[i].limit);
+    }
+    int op = p->norder > 0 ? p->order[p->peak_step] : -1;
+    error_at(g, op,
+             "the memory plan does not fit: %zu bytes missing (pools, bytes: "
+             "%s); the largest live set, %zu bytes, is at step %d (this op)",
+             missing, pools, p->lower_bound, p->peak_step);
+  }
 
   const char *why = check_plan(g, p);
   if (why)

@@ -24,6 +24,8 @@ static const char *pool_name(const Plan *p, const Buffer *b) {
 static const char *buffer_label(const Plan *p, const Buffer *b) {
   if (b->scratch_op >= 0)
     return arena_printf("scratch op %d", b->scratch_op);
+  if (b->state_op >= 0 && b->persistent && b->ntensors == 0)
+    return arena_printf("state op %d", b->state_op);
   char *s = "";
   for (int k = 0; k < b->ntensors; k++)
     s = arena_printf("%s%st%d", s, k ? "=" : "", b->tensors[k]);
@@ -34,6 +36,8 @@ static const char *buffer_label(const Plan *p, const Buffer *b) {
 static const char *buffer_role(const Graph *g, const Buffer *b) {
   if (b->scratch_op >= 0)
     return "scratch";
+  if (b->state_op >= 0 && b->persistent && b->ntensors == 0)
+    return "state";
   if (b->persistent)
     return "variable";
   for (int k = 0; k < b->ntensors; k++) {
@@ -61,6 +65,10 @@ void print_plan(FILE *out, const Graph *g, const Plan *p) {
           g->path ? g->path : "?", g->nops, p->nbufs,
           p->nbufs > 0 ? p->bufs[0].align : (size_t)16,
           p->io_in_workspace ? "inside the workspace" : "in caller buffers");
+  fprintf(out, "order: %s", p->schedule ? p->schedule : "model");
+  if (p->schedule && !strcmp(p->schedule, "memory"))
+    fprintf(out, " (the model's order needs %zu bytes)", p->model_order_bytes);
+  fprintf(out, "; %d op%s in place\n", p->ninplace, p->ninplace == 1 ? "" : "s");
   fprintf(out, "lower bound: %zu bytes live at step %d (%s)\n\n",
           p->lower_bound, p->peak_step, op_at(g, p, p->peak_step));
   fprintf(out, "%-18s %12s %12s %10s\n", "algorithm", "workspace B",
@@ -90,9 +98,12 @@ void print_plan(FILE *out, const Graph *g, const Plan *p) {
   for (int i = 0; i < p->nbufs; i++) {
     const Buffer *b = &p->bufs[i];
     const char *off = b->external ? "-" : arena_printf("%zu", b->offset);
-    fprintf(out, "%5d %10zu %-14s %10s %6d %6d  %-10s %s\n", b->id, b->bytes,
+    fprintf(out, "%5d %10zu %-14s %10s %6d %6d  %-10s %s", b->id, b->bytes,
             pool_name(p, b), off, b->first, b->last, buffer_role(g, b),
             buffer_label(p, b));
+    if (b->inplace_of >= 0)
+      fprintf(out, " (in place over %d)", b->inplace_of);
+    fputc('\n', out);
   }
 }
 
@@ -125,6 +136,10 @@ void print_plan_json(FILE *out, const Graph *g, const Plan *p) {
   for (int s = 0; s < p->norder; s++)
     fprintf(out, "%s%d", s ? ", " : "", p->order[s]);
   fprintf(out, "]");
+  fprintf(out, ",\n  \"order\": ");
+  json_string(out, p->schedule ? p->schedule : "model");
+  fprintf(out, ",\n  \"model_order_bytes\": %zu", p->model_order_bytes);
+  fprintf(out, ",\n  \"inplace_ops\": %d", p->ninplace);
   fprintf(out, ",\n  \"lower_bound_bytes\": %zu", p->lower_bound);
   fprintf(out, ",\n  \"lower_bound_step\": %d", p->peak_step);
   fprintf(out, ",\n  \"workspace_bytes\": %zu", p->workspace_bytes);
@@ -159,10 +174,14 @@ void print_plan_json(FILE *out, const Graph *g, const Plan *p) {
     else
       json_string(out, p->pools[b->pool].name);
     fprintf(out, ", \"offset\": %zu, \"first\": %d, \"last\": %d, "
-                 "\"external\": %s, \"persistent\": %s, \"scratch_op\": %d}",
+                 "\"external\": %s, \"persistent\": %s, \"scratch_op\": %d, "
+                 "\"inplace_of\": %d",
             b->external ? (size_t)0 : b->offset, b->first, b->last,
             b->external ? "true" : "false", b->persistent ? "true" : "false",
-            b->scratch_op);
+            b->scratch_op, b->inplace_of);
+    if (b->state_op >= 0 && b->persistent && b->ntensors == 0)
+      fprintf(out, ", \"state_op\": %d", b->state_op);
+    fprintf(out, "}");
   }
   fprintf(out, "\n  ]\n}\n");
 }

@@ -460,3 +460,29 @@ void print_inspect(FILE *out, const Graph *g, bool json) {
   else
     print_text(out, g);
 }
+
+/* ------------------------------------------------------- -dL */
+
+void print_lowering(FILE *out, const Graph *g) {
+  fprintf(out, "lowering of %s: %d ops\n", g->path ? g->path : "?", g->nops);
+  fprintf(out, "%5s  %-24s %-32s %10s  %s\n", "op", "name", "kernel",
+          "scratch B", "in place over");
+  for (int i = 0; i < g->nops; i++) {
+    const Op *op = &g->ops[i];
+    const Lowered *l = op_lowered(op);
+    const char *kernel = !l ? "(not lowered)"
+                         : l->kernel ? l->kernel
+                         : op->noutputs == 1 && op->outputs[0] >= 0
+                             ? arena_printf("(view of t%d: no call)",
+                                            g->tensors[op->outputs[0]].view_of)
+                             : "(no call)";
+    const char *inplace = "";
+    for (int k = 0; l && k < 32 && k < op->ninputs; k++)
+      if (l->inplace >> k & 1)
+        inplace = arena_printf("%s%sinput %d", inplace, *inplace ? ", " : "", k);
+    if (!*inplace)
+      inplace = "-";
+    fprintf(out, "%5d  %-24s %-32s %10zu  %s\n", i, op_display_name(g, i),
+            kernel, op->scratch_bytes, inplace);
+  }
+}

@@ -206,6 +206,10 @@ typedef struct Op {
   void *lowered;        /* lower.c's record for this op */
   size_t scratch_bytes; /* kernel scratch (lower.c asks the kernel) */
   int scratch_buffer;   /* its Buffer in the Plan, or -1 */
+  size_t state_bytes;   /* state the kernel keeps between runs that is no
+                           tensor (a noise estimate): persistent, zeroed
+                           by <prefix>_reset() (lower.c asks the kernel) */
+  int state_buffer;     /* its Buffer in the Plan (persistent), or -1 */
 } Op;
 
 /* One Model.metadata entry ("min_runtime_version", "OfflineMemoryAllocation",
@@ -293,16 +297,36 @@ const Metadata *find_metadata(const Graph *g, const char *key);
 /* Name of a TFLite BuiltinOperator code for messages ("SIN"), or NULL. */
 const char *tflite_builtin_name(int code);
 
+/* ----------------------------------------------------------- flexbuf.c */
+
+/* A custom op's options (FlexBuffers, untrusted bytes): the value of
+ * `key` in the root map.  flex_map_int() takes int, uint and bool values
+ * (inline or indirect), flex_map_float() those and floats.  false when
+ * the bytes are not a map, the key is missing, the value has another
+ * type, or anything lies outside buf[0..n) - never reads outside. */
+bool flex_map_int(const uint8_t *buf, size_t n, const char *key, int64_t *out);
+bool flex_map_float(const uint8_t *buf, size_t n, const char *key, double *out);
+bool flex_map_has(const uint8_t *buf, size_t n, const char *key);
+
 /* ----------------------------------------------------------- verify.c */
 
 /* Checks the IR invariants (every tensor read is a constant, a model
  * input, a variable or produced earlier; static shapes; legal dtypes).
- * Bad input -> error_at(). */
+ * Bad input -> error_at().  Also what the passes and the lowering add,
+ * once they have run (views, Lowered records, in-place flags): a
+ * violation there is a compiler bug -> die(). */
 void verify(const Graph *g);
+/* Run verify() after every pass and after the lowering: true unless
+ * built with NDEBUG; the environment variable TINYAOT_VERIFY=0 or 1
+ * overrides it (main.c). */
+extern bool verify_each_pass;
 
 /* ----------------------------------------------------------- print.c */
 
 void print_inspect(FILE *out, const Graph *g, bool json);
+/* The lowering (-dL): one line per op with its kernel (or "view: no
+ * call"), its scratch bytes and the inputs its output may overwrite. */
+void print_lowering(FILE *out, const Graph *g);
 
 /* ----------------------------------------------------------- quant.c */
 
@@ -439,6 +463,7 @@ typedef enum {
                   pointers (const void *const[]): CONCATENATION, PACK */
   ARG_OUTPUTS, /* op outputs [index, index + value) likewise (void
                   *const[]): SPLIT, SPLIT_V, UNPACK */
+  ARG_STATE,   /* the op's persistent state (Op.state_bytes), or NULL */
 } ArgKind;
 
 typedef struct {
@@ -450,8 +475,10 @@ typedef struct {
 /*
  * A constant object of one op.  A struct: ctype ("ta_conv_params") and
  * init, the initializer's text, in which "@NAME" stands for the symbol of
- * the op's constant NAME (emit.c substitutes it).  An array: init == NULL,
- * dtype and count elements at data (host byte order).
+ * the op's constant NAME (emit.c substitutes it); with count > 0 an array
+ * of count such structs (init is then a braced list), passed as the
+ * array.  An array: init == NULL, dtype and count elements at data (host
+ * byte order).
  */
 typedef struct {
   const char *name; /* unique within the op: "params", "mult", "bias" */
@@ -464,14 +491,37 @@ typedef struct {
 
 typedef struct Lowered {
   const char *kernel; /* "ta_conv2d_s8"; NULL: no call (a view) */
+  bool user_kernel;   /* a function the user supplies (--custom-op): declared
+                         in the runner, not taken from the runtime */
   KernelArg *args;
   int nargs;
   ConstObj *consts;
   int nconsts;
+  /* In-place: bit k set = the kernel may run with output 0 at the very
+   * address of op input k (the pointers equal), because input k has
+   * output 0's byte size and each output element depends only on input
+   * k's element of the same index (other inputs aside), which the kernel
+   * reads before writing that output element, reading no input k element
+   * of a lower index afterwards.  Elementwise kernels qualify (ADD/SUB/
+   * MUL of a non-broadcast input, requantization, activations); anything
+   * reading neighbours (convolutions, pools) does not.  A lowering sets
+   * it with may_run_in_place(); the planner decides whether to use it
+   * (storage.c, mark_inplace). */
+  uint32_t inplace;
 } Lowered;
+
+/* A custom op the user implements: --custom-op NAME=function
+ * [--custom-op-scratch NAME=BYTES]. */
+typedef struct {
+  const char *name;     /* the custom op's name in the model */
+  const char *function; /* the C function the runner calls */
+  size_t scratch;       /* bytes of scratch it gets */
+} CustomKernel;
 
 typedef struct {
   int rounding; /* TA_ROUND_DOUBLE (TFLite Micro, default) or TA_ROUND_SINGLE */
+  const CustomKernel *custom; /* user-supplied kernels for custom ops */
+  int ncustom;
 } LowerOptions;
 
 /* Picks a kernel for every op, computes its constant parameters and asks
@@ -517,7 +567,12 @@ typedef struct {
   int *tensors;     /* tensors stored here, base first; empty for scratch */
   int ntensors;
   int scratch_op;   /* >= 0: scratch of this op, live only during it */
-  bool persistent;  /* variable tensor: in the persistent area, never shared */
+  int state_op;     /* >= 0: this op's own state (persistent, no tensor) */
+  int inplace_of;   /* >= 0: the buffer whose bytes this one takes over at
+                       its first step (an op running in place), sharing
+                       exactly its offset; else -1 */
+  bool persistent;  /* variable tensor or op state: in the persistent
+                       area, never shared */
   bool external;    /* model input/output in a caller buffer: not planned */
   int io;           /* external: the model input/output tensor, else -1 */
   uint32_t pool_mask; /* pools it may go to (bit p = Plan.pools[p]); 0 = any */
@@ -532,6 +587,8 @@ typedef struct {
   size_t align;         /* 0: 16 */
   bool io_in_workspace; /* plan inputs/outputs inside the workspace */
   const char *algo;     /* NULL: "best" */
+  const char *schedule; /* "model", "memory", NULL/"best" (schedule.c) */
+  bool no_inplace;      /* never let an op's output take over its input */
 } PlanOptions;
 
 /* What one algorithm achieved on the buffers. */
@@ -558,35 +615,59 @@ typedef struct {
   size_t persistent_bytes;
   bool io_in_workspace;
   const char *algo;     /* the algorithm whose result was kept */
+  const char *schedule; /* "model" or "memory": the order kept */
+  size_t model_order_bytes; /* the workspace in model order (the same as
+                               workspace_bytes when that was kept) */
+  int ninplace;         /* buffers planned in place (inplace_of >= 0) */
   AlgoResult results[PLAN_NALGOS]; /* every algorithm that ran */
   int nresults;
 } Plan;
 
 /* storage.c.  Builds Plan.bufs for g (after mark_views): one Buffer per
  * base tensor the runner touches (in tensor order), then one per op with
- * scratch_bytes > 0.  Sets Tensor.storage and Op.scratch_buffer; marks
+ * scratch_bytes > 0, then one per op with state_bytes > 0 (persistent).
+ * Sets Tensor.storage, Op.scratch_buffer and Op.state_buffer; marks
  * inputs/outputs external unless opt->io_in_workspace, variables
  * persistent.  Lifetimes are left to set_lifetimes(). */
 void assign_storage(Graph *g, Plan *p, const PlanOptions *opt);
 
-/* schedule.c.  The execution order: model order.  Returns op indices
- * (arena); *norder = g->nops. */
-int *schedule_ops(const Graph *g, int *norder);
+/* schedule.c.  The model's order: op indices 0..nops-1 (arena);
+ * *norder = g->nops. */
+int *model_order(const Graph *g, int *norder);
+/* An order of all g->nops ops minimising the peak of live bytes, in-place
+ * ops counted as sharing when `inplace` (needs assign_storage's buffers;
+ * lifetimes are not read).  Exact while the sets of ops run at each step
+ * fit the search's beam (schedule_beam_width; 0, the default, derives it
+ * from the graph's size), a beam search beyond.  *peak: the peak it
+ * reaches, as live_lower_bound() will count it after set_lifetimes()
+ * and mark_inplace(). */
+int *memory_order(const Graph *g, const Plan *p, bool inplace, size_t *peak);
+extern int schedule_beam_width;
+bool is_schedule_name(const char *name); /* model, memory or best */
 /* Sets every Buffer's first/last step from p->order: a tensor lives from
  * the step that writes it (model inputs: step 0) to the last step that
  * reads it (model outputs: the last step); scratch during its op;
  * variables always. */
 void set_lifetimes(const Graph *g, Plan *p);
+/* Sets Buffer.inplace_of (and Plan.ninplace) for every op that may run
+ * in place in p->order (Lowered.inplace) and whose input dies at its
+ * step; the others -1.  Needs set_lifetimes(). */
+void mark_inplace(const Graph *g, Plan *p);
 
 /* plan.c - the algorithms work on a plain list of Buffers, no Graph.
  * Buffers that are external or persistent are skipped. */
 extern const char *const plan_algo_names[PLAN_NALGOS];
 bool is_plan_algo(const char *name); /* one of the names, or "best" */
 /* Largest sum of bytes of planned buffers live at one step; *peak_step
- * (may be NULL) gets the first step reaching it. */
+ * (may be NULL) gets the first step reaching it.  A buffer planned in
+ * place (inplace_of >= 0) shares its first step's bytes with the buffer
+ * it takes over, so it counts from the step after. */
 size_t live_lower_bound(const Buffer *bufs, int nbufs, int *peak_step);
 /* Places every planned buffer with `algo` (a name or "best"): sets
- * pool/offset of each and pools[].used.  Buffers go to the first allowed
+ * pool/offset of each and pools[].used.  A buffer with inplace_of >= 0
+ * gets exactly the offset and pool of the buffer it takes over (both
+ * must be planned, of equal bytes and pool_mask, the one's lifetime
+ * starting where the other's ends); they are placed as one.  Buffers go to the first allowed
  * pool, in order, where they fit.  Fills results[] (PLAN_NALGOS entries)
  * with each algorithm run and returns the index of the one kept.  When
  * nothing fits, the kept result has missing > 0 (offsets are then
@@ -662,6 +743,9 @@ typedef struct {
                             state_dir/step<k>/t<N>.bin */
   bool reset_each;    /* <prefix>_reset() before every inference (each
                          starts from the reset state); default: once */
+  const char **sources; /* more C files to build with the runner: the
+                           user's kernels for --custom-op */
+  int nsources;
 } RunOptions;
 
 /* Builds the folder emit_folder() wrote into DIR together with a harness, and

@@ -18,6 +18,16 @@
  *     pooling strides, dilations and filter sizes are >= 1.
  * Custom ops are legal here (inspect shows them); later steps refuse
  * what they cannot compile.  Anything else -> error_at().
+ *
+ * After the passes and the lowering it also checks what they added
+ * (a violation is a compiler bug -> die()):
+ *   - a view (view_of >= 0) names a base that is no view itself, has its
+ *     bytes, is not a variable, and is written by an op reading its base
+ *     (or a view of it) as input 0;
+ *   - a lowered op (Op.lowered set) has a kernel unless its output is a
+ *     view; every tensor argument is a tensor of the graph, every
+ *     constant argument one of its constants; each input it allows in
+ *     place (Lowered.inplace) exists and has output 0's byte size.
  */
 #include "tinyaot.h"
 
@@ -110,6 +120,57 @@ static void verify_options(const Graph *g, const Op *op) {
              o->filter_h);
 }
 
+#ifdef NDEBUG
+bool verify_each_pass = false;
+#else
+bool verify_each_pass = true;
+#endif
+
+static void verify_views(const Graph *g) {
+  for (int i = 0; i < g->ntensors; i++) {
+    const Tensor *t = &g->tensors[i];
+    if (t->view_of < 0)
+      continue;
+    if (t->view_of >= g->ntensors || t->view_of == i)
+      die("tensor %d is a view of %d", i, t->view_of);
+    const Tensor *b = &g->tensors[t->view_of];
+    if (b->view_of >= 0 || t->is_variable || b->is_variable ||
+        tensor_bytes(t) != tensor_bytes(b))
+      die("tensor %d (%zu bytes) is a view of tensor %d (%zu bytes), which "
+          "cannot be its base", i, tensor_bytes(t), t->view_of, tensor_bytes(b));
+    const Op *op = t->producer >= 0 ? &g->ops[t->producer] : NULL;
+    int in = op && op->ninputs > 0 ? op->inputs[0] : -1;
+    if (in < 0 || (in != t->view_of && g->tensors[in].view_of != t->view_of))
+      die("tensor %d is a view of %d, but its op does not read it", i,
+          t->view_of);
+  }
+}
+
+static void verify_lowered(const Graph *g, const Op *op) {
+  const Lowered *l = op_lowered(op);
+  int i = op->index;
+  bool view = op->noutputs == 1 && op->outputs[0] >= 0 &&
+              g->tensors[op->outputs[0]].view_of >= 0;
+  if (!l->kernel && !view)
+    die("op %d (%s) has no kernel", i, op_display_name(g, i));
+  for (int k = 0; k < l->nargs; k++) {
+    const KernelArg *a = &l->args[k];
+    if ((a->kind == ARG_TENSOR && (a->index < 0 || a->index >= g->ntensors)) ||
+        (a->kind == ARG_CONST && (a->index < 0 || a->index >= l->nconsts)))
+      die("op %d (%s): argument %d points nowhere (%d)", i,
+          op_display_name(g, i), k, a->index);
+  }
+  for (int k = 0; k < 32; k++) {
+    if (!(l->inplace >> k & 1))
+      continue;
+    if (k >= op->ninputs || op->inputs[k] < 0 || op->noutputs < 1 ||
+        tensor_bytes(&g->tensors[op->inputs[k]]) !=
+            tensor_bytes(&g->tensors[op->outputs[0]]))
+      die("op %d (%s) may run in place over input %d, which has not output "
+          "0's size", i, op_display_name(g, i), k);
+  }
+}
+
 void verify(const Graph *g) {
   for (int i = 0; i < g->ntensors; i++) {
     if (g->tensors[i].index != i)
@@ -191,4 +252,9 @@ void verify(const Graph *g) {
       error_at(g, -1, "model output %d (tensor %d, %s) is never produced", i,
                t->index, t->name);
   }
+
+  verify_views(g);
+  for (int i = 0; i < g->nops; i++)
+    if (g->ops[i].lowered)
+      verify_lowered(g, &g->ops[i]);
 }

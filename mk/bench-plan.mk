@@ -1,10 +1,13 @@
 # mk/bench-plan.mk - the memory planner's benchmark.
 #
-#   make bench-plan   per shared model: the lower bound, each algorithm,
-#                     best, TensorFlow Lite Micro's planner head and
-#                     arena_used (anchors.md) and our total RAM; then a
-#                     synthetic 5,000-op graph, which must plan in under
-#                     one second (bench/bench_plan.c; part of make bench)
+#   make bench-plan   per shared model, as compile plans it (kernel
+#                     scratch included): the workspace in model order,
+#                     with ops in place, and with the memory-aware
+#                     schedule too (the default), against TensorFlow Lite
+#                     Micro's lower bound, planner head and arena_used
+#                     (anchors.md), and our total RAM; then a synthetic
+#                     5,000-op graph, which must plan in under one second
+#                     (bench/bench_plan.c; part of make bench)
 #
 # Variables: TINYAOT_SHARED (default ../shared).
 

@@ -69,12 +69,21 @@ io_bytes() {
 # arm_build GEN_DIR OUT_DIR TARGET OPT IN_SIZES OUT_SIZES [STACK]
 # Compiles every .c under GEN_DIR (the generated model and the runtime
 # sources it uses) with the runner and the example's start-up code into
-# OUT_DIR/runner.elf (+ runner.map).  Compiler messages go to
+# OUT_DIR/runner.elf (+ runner.map).  Skipped when OUT_DIR holds a build
+# of exactly the same sources, harness and flags.  Compiler messages go to
 # OUT_DIR/build.log; returns non-zero on failure.
 arm_build() {
   local gen=$1 out=$2 opt=$4 ins=$5 outs=$6 stack=${7:-65536}
-  local incs d common objs src o ld
+  local incs d common objs src o ld key
   target_info "$3" || return 1
+  # The same sources, harness and flags as last time: keep the build.
+  key=$( (find "$gen" -type f | LC_ALL=C sort | xargs cat
+          cat "$ARM_ROOT/tests/arm/runner.c" "$ARM_ROOT/tests/arm/lib.sh" \
+              "$ARM_EXAMPLE"/*.c "$ARM_EXAMPLE"/*.h "$ARM_EXAMPLE"/*.ld
+          echo "$3 $opt $ins $outs $stack $ARM_CC") | cksum)
+  if [ -f "$out/runner.elf" ] && [ "$(cat "$out/key" 2>/dev/null)" = "$key" ]; then
+    return 0
+  fi
   rm -rf "$out" && mkdir -p "$out/obj"
   incs="-I$gen"
   for d in $(find "$gen" -name '*.h' -exec dirname {} \; | sort -u); do
@@ -100,19 +109,20 @@ arm_build() {
     $ARM_CC $T_CPU -nostartfiles --specs=nano.specs -L"$ARM_EXAMPLE" \
       -L"$ARM_ROOT/tests/arm" -T "$ld" -Wl,--gc-sections -Wl,-Map="$out/runner.map" \
       -Wl,--defsym=STACK_SIZE="$stack" -o "$out/runner.elf" $objs -lm \
-      >> "$out/build.log" 2>&1 && { echo "$ld" > "$out/layout"; return 0; }
+      >> "$out/build.log" 2>&1 && { echo "$ld" > "$out/layout"; echo "$key" > "$out/key"; return 0; }
     grep -q "region .RAM. overflowed" "$out/build.log" || return 1
   done
   return 1
 }
 
 # arm_run ELF TARGET CASE_DIR OUT_DIR [STEPS]: runs the runner under QEMU
-# (bounded by ARM_TIMEOUT); its stdout goes to OUT_DIR/run.log.  Returns
+# (bounded by ARM_TIMEOUT); OUT_DIR is emptied first, the runner's stdout
+# goes to OUT_DIR/run.log.  Returns
 # the runner's exit status (124 on timeout).
 arm_run() {
   local args
   target_info "$2" || return 1
-  mkdir -p "$4"
+  rm -rf "$4" && mkdir -p "$4"
   args="arg=runner,arg=$3,arg=$4"
   [ -n "$5" ] && args="$args,arg=$5"
   timeout "$ARM_TIMEOUT" "$ARM_QEMU" -machine "$T_MACHINE" -display none \

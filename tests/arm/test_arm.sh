@@ -84,7 +84,7 @@ check_model() {
   m=$1
   gold=$TINYAOT_SHARED/goldens/$m
   dir=$ARM_WORK/$m
-  rm -rf "$dir" && mkdir -p "$dir"
+  rm -rf "$dir/gen" && mkdir -p "$dir"
   if ! "$TINYAOT" compile "$TINYAOT_SHARED/models/$m.tflite" -o "$dir/gen" --prefix net \
        > "$dir/compile.log" 2>&1; then
     echo "skip - not supported yet: $m (tinyaot compile: $(head -n1 "$dir/compile.log" | sed "s|^$TINYAOT_SHARED/models/||"))"

@@ -34,7 +34,10 @@ static Plan *plan_model(const char *path, bool views, bool io_in_workspace,
   verify(g);
   if (views)
     run_passes(g);
-  PlanOptions opt = {.align = 16, .io_in_workspace = io_in_workspace};
+  /* TFLite Micro's order, no op in place (nothing is lowered here, so
+   * no op could be anyway). */
+  PlanOptions opt = {.align = 16, .io_in_workspace = io_in_workspace,
+                     .schedule = "model", .no_inplace = true};
   Plan *p = plan_graph(g, &opt);
   error_jmp = NULL;
   *gout = g;

@@ -11,7 +11,7 @@
 
 static Buffer buf(size_t bytes, int first, int last, size_t align) {
   return (Buffer){.bytes = bytes, .first = first, .last = last, .align = align,
-                  .scratch_op = -1, .pool = -1, .io = -1};
+                  .scratch_op = -1, .inplace_of = -1, .pool = -1, .io = -1};
 }
 
 static void test_algorithms(void) {

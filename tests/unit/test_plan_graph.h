@@ -16,7 +16,7 @@
 
 static const uint8_t tg_const_bytes[1 << 16];
 
-static Graph *tg_new(void) {
+static inline Graph *tg_new(void) {
   Graph *g = arena_alloc(sizeof *g);
   g->path = "test.tflite";
   g->tensors = arena_array(TG_MAX_TENSORS, sizeof(Tensor));
@@ -28,7 +28,7 @@ static Graph *tg_new(void) {
 }
 
 /* A tensor of n elements of dt (as shape [1, n]). */
-static int tg_tensor(Graph *g, DType dt, int n) {
+static inline int tg_tensor(Graph *g, DType dt, int n) {
   if (g->ntensors >= TG_MAX_TENSORS)
     die("test graph: too many tensors");
   int t = g->ntensors++;
@@ -45,14 +45,14 @@ static int tg_tensor(Graph *g, DType dt, int n) {
   return t;
 }
 
-static int tg_const(Graph *g, DType dt, int n) {
+static inline int tg_const(Graph *g, DType dt, int n) {
   int t = tg_tensor(g, dt, n);
   g->tensors[t].data = tg_const_bytes;
   g->tensors[t].ndata = tensor_bytes(&g->tensors[t]);
   return t;
 }
 
-static int tg_op(Graph *g, OpKind kind, int nin, const int *in, int nout,
+static inline int tg_op(Graph *g, OpKind kind, int nin, const int *in, int nout,
                  const int *out) {
   if (g->nops >= TG_MAX_OPS)
     die("test graph: too many ops");
@@ -75,16 +75,16 @@ static int tg_op(Graph *g, OpKind kind, int nin, const int *in, int nout,
 }
 
 /* One-input one-output op; returns the op. */
-static int tg_op1(Graph *g, OpKind kind, int in, int out) {
+static inline int tg_op1(Graph *g, OpKind kind, int in, int out) {
   return tg_op(g, kind, 1, &in, 1, &out);
 }
 
-static void tg_input(Graph *g, int t) {
+static inline void tg_input(Graph *g, int t) {
   g->tensors[t].is_input = true;
   g->inputs[g->ninputs++] = t;
 }
 
-static void tg_output(Graph *g, int t) {
+static inline void tg_output(Graph *g, int t) {
   g->tensors[t].is_output = true;
   g->outputs[g->noutputs++] = t;
 }

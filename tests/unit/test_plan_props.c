@@ -341,7 +341,7 @@ static void one_graph(Tally *t, unsigned seed) {
 
   Plan *p = arena_alloc(sizeof *p);
   p->io_in_workspace = opt.io_in_workspace;
-  p->order = schedule_ops(g, &p->norder);
+  p->order = model_order(g, &p->norder);
   p->nsteps = p->norder > 0 ? p->norder : 1;
   assign_storage(g, p, &opt);
   set_lifetimes(g, p);

@@ -1,0 +1,507 @@
+/*
+ * lower_s16.c - lowerings for TFLite's 16x8 quantization scheme: int16
+ * activations (symmetric), int8 weights, int64 biases.
+ *
+ * lower() asks lowering_s16() first; it takes the ops whose activations
+ * are int16 and that need an int16 kernel of their own: CONV_2D,
+ * TRANSPOSE_CONV, ADD, SUB, LEAKY_RELU, and QUANTIZE from int32 to int16.
+ * Everything else (int16 QUANTIZE to or from int8/int16/int32/float, and
+ * the ops that only move int16 values, such as PAD or STRIDED_SLICE)
+ * stays with lower.c's table.
+ *
+ * Which arithmetic.  --rounding double (the default) reproduces TensorFlow
+ * Lite Micro's reference kernels; --rounding single reproduces TensorFlow
+ * Lite's.  For these types the two differ only in Prepare:
+ *
+ *   SUB  TFLite Micro computes twice the larger input scale and the three
+ *        real multipliers in float (sub_common.cc), TFLite in double
+ *        (sub.cc, which also takes QuantizeMultiplierGreaterThanOne for
+ *        an output multiplier above 1).  A multiplier can differ in its
+ *        last bit, and outputs by 1.
+ *   ADD, SUB with pot_scale_int16 set and power-of-two scales: TFLite
+ *        takes its power-of-two path (ta_add_pot_s16, ta_sub_pot_s16);
+ *        TFLite Micro always takes the general one.
+ *
+ * The kernels themselves requantize with gemmlowp's double rounding in
+ * both modes: TFLite's int16 reference kernels do (its single rounding is
+ * a build option its int8 kernels use; the 16x8 goldens of TFLite and of
+ * TFLite Micro agree), and the convolutions use the 64-bit
+ * MultiplyByQuantizedMultiplier, which has one rounding in both.
+ */
+#include "tinyaot.h"
+
+#include <float.h>
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "lower.h"
+
+/* The requantization rounding of the int16 kernels (see the opening
+ * comment). */
+#define S16_ROUNDING TA_ROUND_DOUBLE
+
+/* TFLite's Prepare (--rounding single), else TFLite Micro's. */
+static bool tflite_prepare(const Lower *L) { return L->o->rounding == TA_ROUND_SINGLE; }
+
+static TA_NORETURN void unsupported(Lower *L, const char *what) {
+  error_at(L->g, L->op->index, "16x8 quantization: %s", what);
+}
+
+/* int16 activations are symmetric: TFLite refuses a zero point. */
+static void need_symmetric(Lower *L, const Tensor *t) {
+  if (zp_of(t) != 0)
+    error_at(L->g, L->op->index, "int16 tensor %d has zero point %" PRId32
+             "; 16x8 quantization needs 0", t->index, zp_of(t));
+}
+
+static ta_dims rank4(Lower *L, const Tensor *t) {
+  if (t->ndims != 4)
+    error_at(L->g, L->op->index, "tensor %d has rank %d, expected 4", t->index, t->ndims);
+  return dims4(L, t);
+}
+
+static const char *rounding_name(int r) {
+  return r == TA_ROUND_SINGLE ? "TA_ROUND_SINGLE" : "TA_ROUND_DOUBLE";
+}
+
+static const char *add_init_s16(const ta_add_params *p) {
+  return arena_printf(
+      "{.input1_offset = %s, .input2_offset = %s, .output_offset = %s,\n"
+      "    .left_shift = %d, .input1_multiplier = %s, .input1_shift = %s,\n"
+      "    .input2_multiplier = %s, .input2_shift = %s,\n"
+      "    .output_multiplier = %s, .output_shift = %s,\n"
+      "    .act_min = %s, .act_max = %s, .rounding = %s}",
+      ilit(p->input1_offset), ilit(p->input2_offset), ilit(p->output_offset),
+      (int)p->left_shift, ilit(p->input1_multiplier), ilit(p->input1_shift),
+      ilit(p->input2_multiplier), ilit(p->input2_shift), ilit(p->output_multiplier),
+      ilit(p->output_shift), ilit(p->act_min), ilit(p->act_max),
+      rounding_name(p->rounding));
+}
+
+/* ------------------------------------------- CONV_2D, TRANSPOSE_CONV */
+
+/* The per-channel (or per-tensor) multipliers of a 16x8 convolution
+ * (PopulateConvolutionQuantizationParams): arrays "mult", "shift" and the
+ * struct "quant", passed. */
+static void conv_quant(Lower *L, const Tensor *in, const Tensor *filter, const Tensor *out,
+                       int32_t nch) {
+  const Quant *fq = &filter->q;
+  if (fq->nscale < 1)
+    unsupported(L, "the filter is not quantized");
+  if (fq->nscale > 1 && (fq->nscale != nch || fq->axis != 0))
+    error_at(L->g, L->op->index, "the filter has %d scales on axis %d; expected %d on "
+             "axis 0", fq->nscale, fq->axis, (int)nch);
+  for (int c = 0; c < fq->nscale; c++)
+    if (fq->zero_point && fq->zero_point[c] != 0)
+      error_at(L->g, L->op->index, "the filter's zero point is %" PRId64 " (channel %d); "
+               "int8 filters must be symmetric", fq->zero_point[c], c);
+  int n = fq->nscale > 1 ? (int)nch : 1;
+  int32_t *mult = arena_array((size_t)n, sizeof(int32_t));
+  int32_t *shift = arena_array((size_t)n, sizeof(int32_t));
+  for (int c = 0; c < n; c++)
+    if (!conv_multiplier(scale_of(L, in), fq->scale[c], scale_of(L, out), S16_ROUNDING,
+                         &mult[c], &shift[c]) ||
+        shift[c] >= 8)
+      error_at(L->g, L->op->index, "cannot represent the requantization scale of "
+               "channel %d", c);
+  const_i32(L, "mult", mult, (size_t)n, false);
+  const_i32(L, "shift", shift, (size_t)n, false);
+  const_struct(L, "quant", "ta_quant", quant_init(n > 1, S16_ROUNDING), true);
+}
+
+/* A constant int64 bias of nout values, or NULL. */
+static const Tensor *bias_s64(Lower *L, const Tensor *bias, int32_t nout) {
+  if (!bias)
+    return NULL;
+  if (bias->dtype != DT_INT64)
+    error_at(L->g, L->op->index, "16x8 quantization: a %s bias is not supported (int64 "
+             "expected)", dtype_name(bias->dtype));
+  if (!is_const(bias))
+    error_at(L->g, L->op->index, "a non-constant bias is not supported");
+  if (tensor_elems(bias) != nout)
+    error_at(L->g, L->op->index, "the bias has %" PRId64 " values for %d channels",
+             tensor_elems(bias), (int)nout);
+  return bias;
+}
+
+static void lower_conv2d_s16(Lower *L) {
+  Tensor *in = input(L, 0), *filter = input(L, 1), *out = output(L, 0);
+  const Options *opt = &L->op->opt;
+  if (filter->dtype != DT_INT8 || out->dtype != DT_INT16)
+    unsupported(L, "CONV_2D needs an int8 filter and an int16 output");
+  if (!is_const(filter))
+    unsupported(L, "a non-constant filter is not supported");
+  need_symmetric(L, in);
+  need_symmetric(L, out);
+  ta_dims di = rank4(L, in), df = rank4(L, filter), dout = rank4(L, out);
+  ta_conv_params p = {0};
+  p.stride_h = opt->stride_h;
+  p.stride_w = opt->stride_w;
+  p.dilation_h = opt->dilation_h ? opt->dilation_h : 1;
+  p.dilation_w = opt->dilation_w ? opt->dilation_w : 1;
+  if (p.stride_h < 1 || p.stride_w < 1)
+    error_at(L->g, L->op->index, "stride %dx%d is not positive", (int)p.stride_h,
+             (int)p.stride_w);
+  int32_t oh, ow;
+  compute_padding(opt->padding, di.h, df.h, p.stride_h, p.dilation_h, &oh, &p.pad_h);
+  compute_padding(opt->padding, di.w, df.w, p.stride_w, p.dilation_w, &ow, &p.pad_w);
+  if (oh != dout.h || ow != dout.w || di.n != dout.n || df.n != dout.c || df.c < 1 ||
+      di.c % df.c || dout.c % (di.c / df.c))
+    error_at(L->g, L->op->index, "shapes [%d,%d,%d,%d] * [%d,%d,%d,%d] -> [%d,%d,%d,%d] "
+             "do not fit", (int)di.n, (int)di.h, (int)di.w, (int)di.c, (int)df.n,
+             (int)df.h, (int)df.w, (int)df.c, (int)dout.n, (int)dout.h, (int)dout.w,
+             (int)dout.c);
+  const Tensor *bias = bias_s64(L, optional_input(L, 2), dout.c);
+  if (!activation_range_quantized(opt->activation, DT_INT16, scale_of(L, out), 0,
+                                  &p.act_min, &p.act_max))
+    error_at(L->g, L->op->index, "fused activation %d is not supported",
+             (int)opt->activation);
+
+  L->l->kernel = "ta_conv2d_s16";
+  const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
+  conv_quant(L, in, filter, out, dout.c);
+  const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
+  arg_tensor(L, in->index);
+  const_struct(L, "filter_dims", "ta_dims", dims_init(df), true);
+  arg_tensor(L, filter->index);
+  if (bias)
+    arg_tensor(L, bias->index);
+  else
+    add_arg(L, ARG_NULL, -1, 0);
+  const_struct(L, "out_dims", "ta_dims", dims_init(dout), true);
+  arg_tensor(L, out->index);
+}
+
+/* TRANSPOSE_CONV inputs: output shape, filter, input, bias (optional).
+ * The output's static shape decides; a constant output-shape input must
+ * agree with it (TFLite Micro does not read that input at all). */
+static void lower_transpose_conv_s16(Lower *L) {
+  Tensor *shape = input(L, 0), *filter = input(L, 1), *in = input(L, 2);
+  Tensor *out = output(L, 0);
+  const Options *opt = &L->op->opt;
+  if (filter->dtype != DT_INT8 || out->dtype != DT_INT16)
+    unsupported(L, "TRANSPOSE_CONV needs an int8 filter and an int16 output");
+  if (!is_const(filter))
+    unsupported(L, "a non-constant filter is not supported");
+  if (opt->activation != ACT_NONE)
+    unsupported(L, "a fused activation on TRANSPOSE_CONV is not supported");
+  need_symmetric(L, in);
+  need_symmetric(L, out);
+  ta_dims di = rank4(L, in), df = rank4(L, filter), dout = rank4(L, out);
+  if (shape->dtype != DT_INT32 || tensor_elems(shape) != 4)
+    error_at(L->g, L->op->index, "the output shape input must be int32[4]");
+  if (is_const(shape)) {
+    const int32_t want[4] = {dout.n, dout.h, dout.w, dout.c};
+    for (int k = 0; k < 4; k++) {
+      int32_t v;
+      memcpy(&v, shape->data + 4 * k, 4);
+      if (v != want[k])
+        error_at(L->g, L->op->index, "the output shape input disagrees with the "
+                 "output tensor's shape");
+    }
+  }
+  ta_conv_params p = {0};
+  p.stride_h = opt->stride_h;
+  p.stride_w = opt->stride_w;
+  p.dilation_h = p.dilation_w = 1;
+  if (p.stride_h < 1 || p.stride_w < 1)
+    error_at(L->g, L->op->index, "stride %dx%d is not positive", (int)p.stride_h,
+             (int)p.stride_w);
+  /* TFLite pads as a convolution from the output back to the input. */
+  int32_t unused;
+  compute_padding(opt->padding, dout.h, df.h, p.stride_h, 1, &unused, &p.pad_h);
+  compute_padding(opt->padding, dout.w, df.w, p.stride_w, 1, &unused, &p.pad_w);
+  if (di.n != dout.n || df.c != di.c || df.n != dout.c)
+    error_at(L->g, L->op->index, "shapes [%d,%d,%d,%d] * [%d,%d,%d,%d] -> [%d,%d,%d,%d] "
+             "do not fit", (int)di.n, (int)di.h, (int)di.w, (int)di.c, (int)df.n,
+             (int)df.h, (int)df.w, (int)df.c, (int)dout.n, (int)dout.h, (int)dout.w,
+             (int)dout.c);
+  const Tensor *bias = bias_s64(L, optional_input(L, 3), dout.c);
+  p.act_min = -32768;
+  p.act_max = 32767;
+
+  L->l->kernel = "ta_transpose_conv_s16";
+  const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
+  conv_quant(L, in, filter, out, dout.c);
+  const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
+  arg_tensor(L, in->index);
+  const_struct(L, "filter_dims", "ta_dims", dims_init(df), true);
+  arg_tensor(L, filter->index);
+  if (bias)
+    arg_tensor(L, bias->index);
+  else
+    add_arg(L, ARG_NULL, -1, 0);
+  const_struct(L, "out_dims", "ta_dims", dims_init(dout), true);
+  arg_tensor(L, out->index);
+}
+
+/* ----------------------------------------------------------- ADD, SUB */
+
+/* CheckedLog2: log2(x) rounded, in float as TFLite; false unless x is a
+ * power of two within 1e-3 in the exponent. */
+static bool checked_log2(float x, int *log2_result) {
+  volatile float x_log2 = logf(x) * (1.0f / logf(2.0f));
+  float rounded = roundf(x_log2);
+  volatile float frac = x_log2 - rounded;
+  *log2_result = (int)rounded;
+  return fabsf(frac) < 1e-3f;
+}
+
+/* SUB's general multipliers as TFLite's sub.cc (PrepareGeneralSubOp):
+ * twice the larger scale and the quotients in double, and
+ * QuantizeMultiplierGreaterThanOne for an output multiplier above 1.
+ * TFLite Micro's (sub_params(), quant_ops.c) takes them in float. */
+static bool sub_params_tflite(float s1, int32_t zp1, float s2, int32_t zp2, float so,
+                              int32_t zpo, Activation act, ta_add_params *p) {
+  p->input1_offset = -zp1;
+  p->input2_offset = -zp2;
+  p->output_offset = zpo;
+  p->left_shift = 15;
+  p->rounding = S16_ROUNDING;
+  const double twice_max = 2 * (double)(s1 > s2 ? s1 : s2);
+  const double real1 = (double)s1 / twice_max;
+  const double real2 = (double)s2 / twice_max;
+  const double real_out = twice_max / (double)((float)(1 << 15) * so);
+  if (!quantize_multiplier_smaller_than_one_exp(real1, S16_ROUNDING, &p->input1_multiplier,
+                                                &p->input1_shift) ||
+      !quantize_multiplier_smaller_than_one_exp(real2, S16_ROUNDING, &p->input2_multiplier,
+                                                &p->input2_shift))
+    return false;
+  bool ok = real_out > 1
+                ? quantize_multiplier_greater_than_one(real_out, S16_ROUNDING,
+                                                       &p->output_multiplier,
+                                                       &p->output_shift)
+                : quantize_multiplier_smaller_than_one_exp(real_out, S16_ROUNDING,
+                                                           &p->output_multiplier,
+                                                           &p->output_shift);
+  return ok && activation_range_quantized(act, DT_INT16, so, zpo, &p->act_min, &p->act_max);
+}
+
+static void lower_add_sub_s16(Lower *L, bool sub) {
+  Tensor *a = input(L, 0), *b = input(L, 1), *out = output(L, 0);
+  if (a->dtype != DT_INT16 || b->dtype != DT_INT16)
+    unsupported(L, "ADD and SUB need two int16 inputs");
+  ta_bcast bc;
+  int32_t shape[TA_MAX_DIMS];
+  int nd;
+  if (!make_broadcast(a->dims, a->ndims, b->dims, b->ndims, &bc, shape, &nd))
+    error_at(L->g, L->op->index, "input shapes do not broadcast");
+  int64_t n = 1;
+  for (int i = 0; i < nd; i++)
+    n *= shape[i];
+  if (n != tensor_elems(out))
+    error_at(L->g, L->op->index, "output shape disagrees with the broadcast shape");
+  float s1 = scale_of(L, a), s2 = scale_of(L, b), so = scale_of(L, out);
+  Activation act = L->op->opt.activation;
+  ta_add_params p = {0};
+  int l1, l2, lo;
+  /* TFLite's power-of-two path (TFLite Micro has none). */
+  bool pot = tflite_prepare(L) && L->op->opt.pot_scale_int16 && checked_log2(s1, &l1) &&
+             checked_log2(s2, &l2) && checked_log2(so, &lo);
+  if (pot) {
+    need_symmetric(L, a);
+    need_symmetric(L, b);
+    need_symmetric(L, out);
+    p.input1_shift = l1 - lo;
+    p.input2_shift = l2 - lo;
+    if ((p.input1_shift != 0 && p.input2_shift != 0) || p.input1_shift > 0 ||
+        p.input2_shift > 0 || p.input1_shift < -15 || p.input2_shift < -15)
+      error_at(L->g, L->op->index, "power-of-two scales: input shifts %d and %d are not "
+               "supported (one must be 0, both in [-15, 0])", (int)p.input1_shift,
+               (int)p.input2_shift);
+    p.rounding = S16_ROUNDING;
+    if (!activation_range_quantized(act, DT_INT16, so, 0, &p.act_min, &p.act_max))
+      error_at(L->g, L->op->index, "fused activation %d is not supported", (int)act);
+    L->l->kernel = sub ? "ta_sub_pot_s16" : "ta_add_pot_s16";
+  } else {
+    int32_t z1 = zp_of(a), z2 = zp_of(b), zo = zp_of(out);
+    bool ok = !sub ? add_params(s1, z1, s2, z2, so, zo, DT_INT16, act, S16_ROUNDING, &p)
+              : tflite_prepare(L)
+                  ? sub_params_tflite(s1, z1, s2, z2, so, zo, act, &p)
+                  : sub_params(s1, z1, s2, z2, so, zo, DT_INT16, act, S16_ROUNDING, &p);
+    if (!ok)
+      error_at(L->g, L->op->index, "cannot represent the rescaling of these scales, or "
+               "fused activation %d", (int)act);
+    L->l->kernel = sub ? "ta_sub_s16" : "ta_add_s16";
+  }
+  const_struct(L, "params", "ta_add_params", add_init_s16(&p), true);
+  const_struct(L, "shape", "ta_bcast", bcast_init(&bc), true);
+  arg_tensor(L, a->index);
+  arg_tensor(L, b->index);
+  arg_tensor(L, out->index);
+}
+
+/* -------------------------------------------------------- LEAKY_RELU */
+
+/* LeakyReluPrepare (TFLite and TFLite Micro alike): both real multipliers
+ * in float, then QuantizeMultiplier. */
+static void lower_leaky_relu_s16(Lower *L) {
+  Tensor *in = input(L, 0), *out = output(L, 0);
+  if (out->dtype != DT_INT16 || tensor_elems(in) != tensor_elems(out))
+    unsupported(L, "LEAKY_RELU needs an int16 output of the input's size");
+  float si = scale_of(L, in), so = scale_of(L, out);
+  volatile float alpha = si * L->op->opt.alpha;
+  volatile float alpha_real = alpha / so;
+  volatile float identity_real = si / so;
+  ta_leaky_relu_params p = {.size = (int32_t)tensor_elems(in),
+                            .input_zero_point = zp_of(in),
+                            .output_zero_point = zp_of(out),
+                            .rounding = S16_ROUNDING};
+  if (!quantize_multiplier(alpha_real, S16_ROUNDING, &p.multiplier_alpha, &p.shift_alpha) ||
+      !quantize_multiplier(identity_real, S16_ROUNDING, &p.multiplier_identity,
+                           &p.shift_identity) ||
+      p.shift_alpha > 30 || p.shift_identity > 30)
+    error_at(L->g, L->op->index, "cannot represent alpha or the rescaling");
+  L->l->kernel = "ta_leaky_relu_s16";
+  const_struct(L, "params", "ta_leaky_relu_params",
+               arena_printf("{.size = %d, .input_zero_point = %s, .output_zero_point = %s,\n"
+                            "    .multiplier_alpha = %s, .shift_alpha = %s,\n"
+                            "    .multiplier_identity = %s, .shift_identity = %s,\n"
+                            "    .rounding = %s}",
+                            (int)p.size, ilit(p.input_zero_point),
+                            ilit(p.output_zero_point), ilit(p.multiplier_alpha),
+                            ilit(p.shift_alpha), ilit(p.multiplier_identity),
+                            ilit(p.shift_identity), rounding_name(p.rounding)),
+               true);
+  arg_tensor(L, in->index);
+  arg_tensor(L, out->index);
+}
+
+/* ---------------------------------------------------------- QUANTIZE */
+
+/* int32 -> int16 (PrepareQuantizeReference: the effective scale in
+ * double, QuantizeMultiplier; Requantize).  int16 -> int32 is lower.c's. */
+static void lower_quantize_s16(Lower *L) {
+  Tensor *in = input(L, 0), *out = output(L, 0);
+  if (tensor_elems(in) != tensor_elems(out))
+    error_at(L->g, L->op->index, "input and output sizes differ");
+  if (in->q.nscale != 1 || out->q.nscale != 1)
+    error_at(L->g, L->op->index, "only per-tensor quantization is supported");
+  ta_requant_params p = {.size = (int32_t)tensor_elems(in)};
+  if (!requant_params(scale_of(L, in), zp_of(in), scale_of(L, out), zp_of(out),
+                      S16_ROUNDING, &p) ||
+      p.shift > 30)
+    error_at(L->g, L->op->index, "cannot represent the rescaling");
+  L->l->kernel = "ta_requantize_s32_s16";
+  const_struct(L, "params", "ta_requant_params",
+               arena_printf("{.size = %d, .input_zero_point = %s,\n"
+                            "    .output_zero_point = %s, .multiplier = %s,\n"
+                            "    .shift = %s, .rounding = %s}",
+                            (int)p.size, ilit(p.input_zero_point),
+                            ilit(p.output_zero_point), ilit(p.multiplier), ilit(p.shift),
+                            rounding_name(p.rounding)),
+               true);
+  arg_tensor(L, in->index);
+  arg_tensor(L, out->index);
+}
+
+/* ------------------------------------------------------ STRIDED_SLICE */
+
+/* The constant int32 vector input k of n values. */
+static const int32_t *const_vector(Lower *L, int k, int n) {
+  const Tensor *t = input(L, k);
+  if (t->dtype != DT_INT32 || !is_const(t) || tensor_elems(t) != n)
+    error_at(L->g, L->op->index, "input %d must be a constant int32[%d]", k, n);
+  int32_t *v = arena_array((size_t)n, sizeof(int32_t));
+  memcpy(v, t->data, (size_t)n * sizeof(int32_t));
+  return v;
+}
+
+/* STRIDED_SLICE of int16 values, as a walk for ops' dtype-generic
+ * ta_strided_slice_x16.  Per axis, StridedSliceStartForAxis and
+ * StridedSliceEndForAxis (strided_slice_logic.h): negative indices count
+ * from the end, then clamp to [0, size] (stride > 0) or [-1, size - 1];
+ * a begin/end mask bit takes the whole axis; a shrink axis takes one
+ * element; `offset` makes end relative to begin.  The output visits
+ * start, start + stride, ... while short of the end, axis by axis. */
+static void lower_strided_slice_s16(Lower *L) {
+  need_arity(L, 4, 1);
+  Tensor *in = input(L, 0), *out = output(L, 0);
+  const Options *o = &L->op->opt;
+  int n = in->ndims;
+  if (out->dtype != DT_INT16 || n < 1 || n > TA_MAX_WALK)
+    unsupported(L, "STRIDED_SLICE needs an int16 output and an input of rank 1 to 6");
+  if (o->ellipsis_mask || o->new_axis_mask)
+    error_at(L->g, L->op->index, "ellipsis and new-axis masks are not supported");
+  const int32_t *begin = const_vector(L, 1, n), *end = const_vector(L, 2, n);
+  const int32_t *strides = const_vector(L, 3, n);
+  ta_walk w = {.ndims = n};
+  int64_t instride = 1, offset = 0, total = 1;
+  for (int d = n - 1; d >= 0; d--) {
+    int32_t size = in->dims[d], stride = strides[d];
+    if (stride == 0)
+      error_at(L->g, L->op->index, "stride %d of axis %d", (int)stride, d);
+    int64_t start = begin[d];
+    if (start < 0)
+      start += size;
+    start = stride > 0 ? (start < 0 ? 0 : start > size ? size : start)
+                       : (start < -1 ? -1 : start > size - 1 ? size - 1 : start);
+    if (o->begin_mask & (1 << d))
+      start = stride > 0 ? 0 : size - 1;
+    int64_t stop;
+    if (o->shrink_axis_mask & (1 << d)) {
+      stop = start >= size ? start : start + 1;
+    } else {
+      stop = end[d] + (o->offset ? start : 0);
+      if (stop < 0)
+        stop += size;
+      stop = stride > 0 ? (stop < 0 ? 0 : stop > size ? size : stop)
+                        : (stop < -1 ? -1 : stop > size - 1 ? size - 1 : stop);
+      if (o->end_mask & (1 << d))
+        stop = stride > 0 ? size : -1;
+    }
+    int64_t count = stride > 0 ? (stop > start ? (stop - start + stride - 1) / stride : 0)
+                               : (start > stop ? (start - stop - stride - 1) / -stride : 0);
+    w.shape[d] = (int32_t)count;
+    w.stride[d] = (int32_t)(stride * instride);
+    offset += start * instride;
+    total *= count;
+    instride *= size;
+  }
+  if (total != tensor_elems(out))
+    error_at(L->g, L->op->index, "the slice has %" PRId64 " elements, the output %" PRId64,
+             total, tensor_elems(out));
+  w.offset = total ? (int32_t)offset : 0;
+  L->l->kernel = "ta_strided_slice_x16";
+  const_struct(L, "walk", "ta_walk",
+               arena_printf("{.ndims = %d, .shape = %s, .stride = %s, .offset = %s}",
+                            (int)w.ndims, i32_list(w.shape, w.ndims),
+                            i32_list(w.stride, w.ndims), ilit(w.offset)),
+               true);
+  arg_tensor(L, in->index);
+  arg_tensor(L, out->index);
+}
+
+/* ------------------------------------------------------------- entry */
+
+static DType dtype_at(const Graph *g, const int *tensors, int n, int k) {
+  return k < n && tensors[k] >= 0 ? g->tensors[tensors[k]].dtype : DT_COUNT;
+}
+
+static void lower_add_s16(Lower *L) { lower_add_sub_s16(L, false); }
+static void lower_sub_s16(Lower *L) { lower_add_sub_s16(L, true); }
+
+LowerFn *lowering_s16(const Graph *g, const Op *op) {
+  DType in0 = dtype_at(g, op->inputs, op->ninputs, 0);
+  DType out0 = dtype_at(g, op->outputs, op->noutputs, 0);
+  switch (op->kind) {
+  case OP_CONV_2D:
+    return in0 == DT_INT16 ? lower_conv2d_s16 : NULL;
+  case OP_TRANSPOSE_CONV: /* inputs: output shape, filter, input, bias */
+    return dtype_at(g, op->inputs, op->ninputs, 2) == DT_INT16 ? lower_transpose_conv_s16
+                                                              : NULL;
+  case OP_ADD:
+    return out0 == DT_INT16 ? lower_add_s16 : NULL;
+  case OP_SUB:
+    return out0 == DT_INT16 ? lower_sub_s16 : NULL;
+  case OP_LEAKY_RELU:
+    return in0 == DT_INT16 ? lower_leaky_relu_s16 : NULL;
+  case OP_QUANTIZE:
+    return in0 == DT_INT32 && out0 == DT_INT16 ? lower_quantize_s16 : NULL;
+  case OP_STRIDED_SLICE:
+    return in0 == DT_INT16 ? lower_strided_slice_s16 : NULL;
+  default:
+    return NULL;
+  }
+}

@@ -1,0 +1,133 @@
+/*
+ * ta_kernels_s16.h - kernels for TFLite's 16x8 quantization scheme: int16
+ * activations (symmetric, zero point 0), int8 weights, int64 biases.
+ * Included by ta_kernels.h; the conventions there hold here too.
+ *
+ * What each kernel matches (TFLite Micro's reference kernels, which TFLite's
+ * builtin reference kernels share for these types):
+ *
+ *   ta_conv2d_s16           reference_integer_ops::ConvPerChannel<int64_t>
+ *   ta_transpose_conv_s16   reference_integer_ops::TransposeConv<int64_t>
+ *   ta_add_s16, ta_sub_s16  reference_ops::AddElementwise / SubElementwise
+ *                           and their broadcasting forms (the general path)
+ *   ta_add_pot_s16,         reference_ops::Add(pot_scale) / Sub16 and
+ *   ta_sub_pot_s16          BroadcastSub16POTSlow (power-of-two scales)
+ *   ta_leaky_relu_s16       reference_ops::QuantizeLeakyRelu<int16_t>
+ *   ta_requantize_s32_s16   reference_ops::Requantize (QUANTIZE int32 to
+ *                           int16; int16 to int32 is in ta_kernels_rnn.h)
+ *
+ * Rounding: the convolutions requantize their int64 accumulators with
+ * TFLite's 64-bit MultiplyByQuantizedMultiplier (the multiplier reduced to
+ * 16 bits, one rounding), which is the same function in TFLite Micro and
+ * in TFLite built with or without TFLITE_SINGLE_ROUNDING; ta_quant.rounding
+ * is not read.  The others requantize int32 values with the rounding their
+ * params name, as ta_add_s8 does.
+ */
+#ifndef TA_KERNELS_S16_H
+#define TA_KERNELS_S16_H
+
+#include "ta_types.h"
+
+/* ========================================================= 16x8 CONV_2D */
+
+/*
+ * ta_conv2d_s16 - CONV_2D, int16 input and output, int8 filter (per-channel
+ * or per-tensor), int64 bias (or NULL):
+ *
+ *   acc = bias[oc] + sum_{ky,kx,ic, tap inside the input}
+ *           filter[oc][ky][kx][ic] * in[n][iy][ix][g*fc + ic]     (int64)
+ *   out = clamp(requant64(acc, q, oc), act_min, act_max)
+ *
+ * No input or output offset (int16 tensors are symmetric).  Shapes and
+ * grouping as ta_conv2d_s8.  No scratch.
+ */
+ta_status ta_conv2d_s16(const ta_conv_params *p, const ta_quant *q,
+                        const ta_dims *in_dims, const int16_t *in,
+                        const ta_dims *filter_dims, const int8_t *filter,
+                        const int64_t *bias,
+                        const ta_dims *out_dims, int16_t *out);
+
+/* ================================================== 16x8 TRANSPOSE_CONV */
+
+/*
+ * ta_transpose_conv_s16 - TRANSPOSE_CONV, int16 input and output, int8
+ * filter OHWI ({n = out channels, h, w, c = in channels}), int64 bias or
+ * NULL.  Every input pixel (iy, ix) scatters into the outputs
+ * oy = iy*stride_h - pad_h + ky (likewise x) that lie inside the output:
+ *
+ *   acc[oy][ox][oc] = sum of in[iy][ix][ic] * filter[oc][ky][kx][ic]  (int64)
+ *   out = clamp(requant64(acc + bias[oc], q, oc), act_min, act_max)
+ *
+ * TFLite sums into an int64 scratch tensor; here each output gathers the
+ * same integer products itself (integer sums do not depend on the order),
+ * so no scratch is needed.  Dilation must be 1.  The op's output-shape
+ * input is not read: out_dims is the output's static shape.
+ */
+ta_status ta_transpose_conv_s16(const ta_conv_params *p, const ta_quant *q,
+                                const ta_dims *in_dims, const int16_t *in,
+                                const ta_dims *filter_dims, const int8_t *filter,
+                                const int64_t *bias,
+                                const ta_dims *out_dims, int16_t *out);
+
+/* =========================================================== ADD and SUB */
+
+/*
+ * ta_add_s16 / ta_sub_s16 - the general int16 path (any scales), per
+ * element over the broadcast walk `shape` (make_broadcast()):
+ *   a = MBQMSmallerThanOneExp((x1 + input1_offset) << left_shift (15),
+ *                             input1_multiplier, input1_shift), b likewise
+ *   out = clamp(MBQMSmallerThanOneExp(a + b (ADD) or a - b (SUB),
+ *               output_multiplier, output_shift) + output_offset,
+ *               act_min, act_max)
+ * Parameters from add_params() (ADD) or the SUB lowering.
+ */
+ta_status ta_add_s16(const ta_add_params *p, const ta_bcast *shape,
+                     const int16_t *in1, const int16_t *in2, int16_t *out);
+ta_status ta_sub_s16(const ta_add_params *p, const ta_bcast *shape,
+                     const int16_t *in1, const int16_t *in2, int16_t *out);
+
+/*
+ * ta_add_pot_s16 / ta_sub_pot_s16 - the power-of-two path TFLite takes
+ * when the op's pot_scale_int16 is set and every scale is a power of two:
+ * input_k_shift = log2(scale_k) - log2(output scale) <= 0 (one of the two
+ * is 0), and
+ *   out = clamp(RoundingDivideByPOT(x1, -input1_shift)
+ *               +/- RoundingDivideByPOT(x2, -input2_shift), act_min, act_max)
+ * (the int16 saturation of TFLite's SaturatingAdd/Sub is implied by the
+ * clamp).  Only input1_shift, input2_shift, act_min and act_max are read.
+ */
+ta_status ta_add_pot_s16(const ta_add_params *p, const ta_bcast *shape,
+                         const int16_t *in1, const int16_t *in2, int16_t *out);
+ta_status ta_sub_pot_s16(const ta_add_params *p, const ta_bcast *shape,
+                         const int16_t *in1, const int16_t *in2, int16_t *out);
+
+/* ============================================================ LEAKY_RELU */
+
+/* LEAKY_RELU of a quantized tensor (TFLite's LeakyReluParams): the
+ * multipliers of input_scale * alpha / output_scale (negative inputs) and
+ * input_scale / output_scale (the rest), each from QuantizeMultiplier. */
+typedef struct {
+  int32_t size; /* elements */
+  int32_t input_zero_point, output_zero_point;
+  int32_t multiplier_alpha, shift_alpha;
+  int32_t multiplier_identity, shift_identity;
+  int32_t rounding;
+} ta_leaky_relu_params;
+
+/*
+ * ta_leaky_relu_s16 - per element, x = in - input_zero_point:
+ *   out = clamp(output_zero_point + MultiplyByQuantizedMultiplier(x,
+ *               x >= 0 ? identity : alpha), -32768, 32767)
+ */
+ta_status ta_leaky_relu_s16(const ta_leaky_relu_params *p, const int16_t *in,
+                            int16_t *out);
+
+/* ============================================================== QUANTIZE */
+
+/* int32 -> int16 (reference_ops::Requantize); parameters from
+ * requant_params().  The input may use the whole int32 range: the zero
+ * point is subtracted with wrap-around, as TFLite's int32 arithmetic. */
+ta_status ta_requantize_s32_s16(const ta_requant_params *p, const int32_t *in,
+                                int16_t *out);
+
+#endif

@@ -1,0 +1,481 @@
+/*
+ * Tests of the 16x8 kernels (ta_kernels_s16.h) against transliterations of
+ * TensorFlow Lite's reference code written here, with TFLite's own loop
+ * order and indexing:
+ *
+ *  - the 64-bit MultiplyByQuantizedMultiplier (common.cc) on hand-worked
+ *    values: ties round up (-1.5 -> -1, 1.5 -> 2), and the multiplier is
+ *    reduced to 16 bits with saturation at 0x7FFF;
+ *  - ConvPerChannel<int64_t> (16-bit data) and TransposeConv<int64_t>
+ *    (the scatter into an int64 scratch tensor, which ta_transpose_conv_s16
+ *    replaces by a gather) on hundreds of random shapes, strides,
+ *    dilations, paddings, groups and multipliers;
+ *  - AddElementwise / SubElementwise with left_shift 15, Add(pot_scale) /
+ *    Sub16 / BroadcastSub16POTSlow, QuantizeLeakyRelu<int16_t> and
+ *    Requantize (int32 <-> int16) on random values, both roundings;
+ *  - broadcasting: a [2,1,3] x [1,4,1] walk against explicit indexing.
+ *
+ * Every output sits between canary bytes.
+ */
+#include "test.h"
+#include "ta_kernels.h"
+#include "tinyaot.h"
+#include "ref.h"
+
+static size_t count(const ta_dims *d) { return (size_t)d->n * d->h * d->w * d->c; }
+
+/* MultiplyByQuantizedMultiplier(int64_t x, ...), TFLite's common.cc. */
+static int32_t ref_mbqm64(int64_t x, int32_t m, int shift) {
+  int32_t reduced = m < 0x7FFF0000 ? (m + (1 << 15)) >> 16 : 0x7FFF;
+  int64_t total_shift = 15 - shift;
+  int64_t round = (int64_t)1 << (total_shift - 1);
+  int64_t result = x * (int64_t)reduced + round;
+  /* >> of a negative int64: arithmetic on every compiler TFLite supports;
+   * written as a floor division here. */
+  int64_t d = (int64_t)1 << total_shift;
+  int64_t q = result / d;
+  if (result % d != 0 && result < 0)
+    q--;
+  return (int32_t)q;
+}
+
+static void random_quant(int32_t n, int32_t *mult, int32_t *shift) {
+  for (int32_t i = 0; i < n; i++) {
+    int r = ref_rand(0, 9);
+    mult[i] = r == 0 ? 0x7FFFFFFF - ref_rand(0, 0x8000)
+                     : (int32_t)((1u << 30) + (ref_next() & 0x3fffffffu));
+    shift[i] = r == 1 ? ref_rand(0, 7) : ref_rand(-24, -8);
+  }
+}
+
+static void fill_s16(int16_t *p, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    p[i] = (int16_t)ref_rand(-32768, 32767);
+}
+
+/* -------------------------------------------------- 64-bit requantize */
+
+/* A 1x1 convolution with filter 1 and no bias is requant64(input). */
+static int32_t conv_requant(int16_t x, int32_t mult, int32_t shift) {
+  ta_conv_params p = {.stride_h = 1, .stride_w = 1, .dilation_h = 1, .dilation_w = 1,
+                      .act_min = -32768, .act_max = 32767};
+  ta_dims d = {1, 1, 1, 1};
+  ta_quant q = {&mult, &shift, 0, TA_ROUND_DOUBLE};
+  int8_t one = 1;
+  int16_t out = 0;
+  if (ta_conv2d_s16(&p, &q, &d, &x, &d, &one, NULL, &d, &out) != TA_OK)
+    return INT32_MIN;
+  return out;
+}
+
+static void test_requant64(void) {
+  /* multiplier 2^30 (0.5): reduced to 16384; 3 * 0.5 = 1.5 -> 2, -1.5 -> -1. */
+  CHECK(conv_requant(3, 1 << 30, 0) == 2 && conv_requant(-3, 1 << 30, 0) == -1,
+        "the 64-bit requantization rounds ties up: 1.5 -> 2, -1.5 -> -1 (got %d, %d)",
+        (int)conv_requant(3, 1 << 30, 0), (int)conv_requant(-3, 1 << 30, 0));
+  /* 0x7FFF8000 would reduce to 0x8000; TFLite saturates it to 0x7FFF:
+   * 32767 * 0x7FFF / 2^15 * 2^0 = 32766.0000305 -> 32766. */
+  CHECK(conv_requant(32767, 0x7FFF8000, 0) == 32766,
+        "a multiplier above 0x7FFF0000 is reduced to 0x7FFF (got %d)",
+        (int)conv_requant(32767, 0x7FFF8000, 0));
+  /* shift 1: 100 * 0.75 * 2 = 150. */
+  CHECK(conv_requant(100, 0x60000000, 1) == 150, "a positive shift scales up (got %d)",
+        (int)conv_requant(100, 0x60000000, 1));
+  int bad = 0;
+  for (int k = 0; k < 20000; k++) {
+    int64_t x = (int64_t)(int32_t)ref_next() * 4096 + ref_rand(-4096, 4096);
+    int32_t m, s;
+    random_quant(1, &m, &s);
+    s = ref_rand(-31, 7);
+    int32_t want = ref_mbqm64(x, m, s);
+    if (want < -32768 || want > 32767)
+      continue;
+    /* Through a 1x1 convolution with one input channel and a bias: acc =
+     * 1 * 0 + bias. */
+    ta_conv_params p = {.stride_h = 1, .stride_w = 1, .dilation_h = 1, .dilation_w = 1,
+                        .act_min = -32768, .act_max = 32767};
+    ta_dims d = {1, 1, 1, 1};
+    ta_quant q = {&m, &s, 0, TA_ROUND_DOUBLE};
+    int8_t one = 1;
+    int16_t zero = 0, out = 0;
+    if (ta_conv2d_s16(&p, &q, &d, &zero, &d, &one, &x, &d, &out) != TA_OK || out != want)
+      bad++;
+  }
+  CHECK(bad == 0, "20000 random 64-bit requantizations equal TFLite's (%d differ)", bad);
+}
+
+/* ------------------------------------------------------------ CONV_2D */
+
+static void ref_conv_s16(const ta_conv_params *p, const ta_quant *q, const ta_dims *id,
+                         const int16_t *in, const ta_dims *fd, const int8_t *filter,
+                         const int64_t *bias, const ta_dims *od, int16_t *out) {
+  int groups = id->c / fd->c, per_group = od->c / groups;
+  for (int b = 0; b < od->n; b++)
+    for (int oy = 0; oy < od->h; oy++)
+      for (int ox = 0; ox < od->w; ox++)
+        for (int oc = 0; oc < od->c; oc++) {
+          int g = oc / per_group;
+          int64_t acc = 0;
+          for (int fy = 0; fy < fd->h; fy++) {
+            int iy = oy * p->stride_h - p->pad_h + p->dilation_h * fy;
+            for (int fx = 0; fx < fd->w; fx++) {
+              int ix = ox * p->stride_w - p->pad_w + p->dilation_w * fx;
+              if (ix < 0 || ix >= id->w || iy < 0 || iy >= id->h)
+                continue;
+              for (int ic = 0; ic < fd->c; ic++) {
+                int32_t iv = in[ref_offset(id, b, iy, ix, ic + g * fd->c)];
+                int32_t fv = filter[ref_offset(fd, oc, fy, fx, ic)];
+                acc += fv * iv;
+              }
+            }
+          }
+          if (bias)
+            acc += bias[oc];
+          int c = q->per_channel ? oc : 0;
+          int32_t v = ref_mbqm64(acc, q->multiplier[c], q->shift[c]);
+          out[ref_offset(od, b, oy, ox, oc)] = (int16_t)ref_clamp(v, p->act_min, p->act_max);
+        }
+}
+
+/* TransposeConv<int64_t>: scatter every input pixel into an int64
+ * scratch tensor, then bias, requantize, clamp. */
+static void ref_transpose_conv_s16(const ta_conv_params *p, const ta_quant *q,
+                                   const ta_dims *id, const int16_t *in, const ta_dims *fd,
+                                   const int8_t *filter, const int64_t *bias,
+                                   const ta_dims *od, int16_t *out) {
+  int64_t *scratch = calloc(count(od), sizeof(int64_t));
+  for (int b = 0; b < id->n; b++)
+    for (int iy = 0; iy < id->h; iy++)
+      for (int ix = 0; ix < id->w; ix++)
+        for (int ic = 0; ic < id->c; ic++) {
+          int ox0 = ix * p->stride_w - p->pad_w, oy0 = iy * p->stride_h - p->pad_h;
+          for (int fy = 0; fy < fd->h; fy++)
+            for (int fx = 0; fx < fd->w; fx++)
+              for (int oc = 0; oc < od->c; oc++) {
+                int ox = ox0 + fx, oy = oy0 + fy;
+                if (ox >= 0 && ox < od->w && oy >= 0 && oy < od->h) {
+                  int32_t iv = in[ref_offset(id, b, iy, ix, ic)];
+                  int32_t fv = filter[ref_offset(fd, oc, fy, fx, ic)];
+                  scratch[ref_offset(od, b, oy, ox, oc)] += iv * fv;
+                }
+              }
+        }
+  for (size_t i = 0; i < count(od); i++) {
+    int oc = (int)(i % (size_t)od->c);
+    int64_t acc = scratch[i] + (bias ? bias[oc] : 0);
+    int c = q->per_channel ? oc : 0;
+    int32_t v = ref_mbqm64(acc, q->multiplier[c], q->shift[c]);
+    out[i] = (int16_t)ref_clamp(v, p->act_min, p->act_max);
+  }
+  free(scratch);
+}
+
+static int random_conv_case(bool transpose, int k) {
+  ta_conv_params p = {0};
+  ta_dims id, fd, od;
+  id.n = ref_rand(1, 2);
+  id.h = ref_rand(1, 8);
+  id.w = ref_rand(1, 8);
+  int groups = !transpose && ref_rand(0, 3) == 0 ? 2 : 1;
+  int fc = ref_rand(1, 6);
+  id.c = fc * groups;
+  fd.h = ref_rand(1, 4);
+  fd.w = ref_rand(1, 4);
+  fd.c = fc;
+  fd.n = ref_rand(1, 6) * groups;
+  p.stride_h = ref_rand(1, 3);
+  p.stride_w = ref_rand(1, 3);
+  p.dilation_h = !transpose && ref_rand(0, 3) == 0 ? ref_rand(2, 3) : 1;
+  p.dilation_w = !transpose && ref_rand(0, 3) == 0 ? ref_rand(2, 3) : 1;
+  Padding pad = ref_rand(0, 1) ? PAD_SAME : PAD_VALID;
+  od.n = id.n;
+  od.c = fd.n;
+  int32_t unused;
+  if (transpose) {
+    /* TFLite's output size for a transposed convolution, then its
+     * padding from the output back to the input. */
+    od.h = pad == PAD_SAME ? id.h * p.stride_h : (id.h - 1) * p.stride_h + fd.h;
+    od.w = pad == PAD_SAME ? id.w * p.stride_w : (id.w - 1) * p.stride_w + fd.w;
+    compute_padding(pad, od.h, fd.h, p.stride_h, 1, &unused, &p.pad_h);
+    compute_padding(pad, od.w, fd.w, p.stride_w, 1, &unused, &p.pad_w);
+  } else {
+    compute_padding(pad, id.h, fd.h, p.stride_h, p.dilation_h, &od.h, &p.pad_h);
+    compute_padding(pad, id.w, fd.w, p.stride_w, p.dilation_w, &od.w, &p.pad_w);
+  }
+  if (od.h < 1 || od.w < 1)
+    return 0;
+  p.act_min = ref_rand(0, 3) == 0 ? ref_rand(-32768, 0) : -32768;
+  p.act_max = ref_rand(0, 3) == 0 ? ref_rand(p.act_min, 32767) : 32767;
+  int32_t *mult = malloc(sizeof(int32_t) * od.c), *shift = malloc(sizeof(int32_t) * od.c);
+  random_quant(od.c, mult, shift);
+  ta_quant q = {mult, shift, ref_rand(0, 3) != 0, TA_ROUND_DOUBLE};
+  size_t ni = count(&id), nf = count(&fd), no = count(&od);
+  int16_t *in = canary_alloc(ni * 2);
+  int8_t *filter = canary_alloc(nf);
+  fill_s16(in, ni);
+  ref_fill_s8(filter, nf);
+  int64_t *bias = malloc(sizeof(int64_t) * od.c);
+  for (int i = 0; i < od.c; i++)
+    bias[i] = (int64_t)(int32_t)ref_next() * 64;
+  const int64_t *b = ref_rand(0, 4) ? bias : NULL;
+  int16_t *expect = malloc(no * 2), *got = canary_alloc(no * 2);
+  ta_status s;
+  if (transpose) {
+    ref_transpose_conv_s16(&p, &q, &id, in, &fd, filter, b, &od, expect);
+    s = ta_transpose_conv_s16(&p, &q, &id, in, &fd, filter, b, &od, got);
+  } else {
+    ref_conv_s16(&p, &q, &id, in, &fd, filter, b, &od, expect);
+    s = ta_conv2d_s16(&p, &q, &id, in, &fd, filter, b, &od, got);
+  }
+  long d = first_diff(got, expect, no * 2);
+  bool ok = s == TA_OK && d < 0 && canary_ok(got, no * 2) && canary_ok(in, ni * 2) &&
+            canary_ok(filter, nf);
+  if (!ok)
+    CHECK(0, "%s random case %d (in %dx%dx%dx%d filter %dx%dx%dx%d stride %d,%d dil %d,%d "
+          "pad %d,%d) matches the reference: status %d, element %ld expected %d actual %d",
+          transpose ? "TRANSPOSE_CONV" : "CONV_2D", k, id.n, id.h, id.w, id.c, fd.n, fd.h,
+          fd.w, fd.c, p.stride_h, p.stride_w, p.dilation_h, p.dilation_w, p.pad_h, p.pad_w,
+          s, d / 2, d >= 0 ? expect[d / 2] : 0, d >= 0 ? got[d / 2] : 0);
+  canary_free(in);
+  canary_free(filter);
+  canary_free(got);
+  free(expect);
+  free(bias);
+  free(mult);
+  free(shift);
+  return ok ? 1 : -1;
+}
+
+static void test_conv_random(bool transpose) {
+  int run = 0, bad = 0;
+  for (int k = 0; k < 300; k++) {
+    int r = random_conv_case(transpose, k);
+    run += r != 0;
+    bad += r < 0;
+  }
+  CHECK(bad == 0 && run > 150, "%d random 16x8 %s cases match TFLite's reference loop "
+        "(%d differ)", run, transpose ? "TRANSPOSE_CONV" : "CONV_2D", bad);
+}
+
+/* ------------------------------------------------------------ ADD, SUB */
+
+static int16_t ref_add_sub(int16_t x1, int16_t x2, const ta_add_params *p, bool sub) {
+  const int32_t input1_val = p->input1_offset + x1;
+  const int32_t input2_val = p->input2_offset + x2;
+  const int32_t shifted1 = input1_val * (1 << p->left_shift);
+  const int32_t shifted2 = input2_val * (1 << p->left_shift);
+  const int32_t scaled1 = ref_mbqm(shifted1, p->input1_multiplier, p->input1_shift,
+                                   p->rounding);
+  const int32_t scaled2 = ref_mbqm(shifted2, p->input2_multiplier, p->input2_shift,
+                                   p->rounding);
+  const int32_t raw = sub ? scaled1 - scaled2 : scaled1 + scaled2;
+  const int32_t out = ref_mbqm(raw, p->output_multiplier, p->output_shift, p->rounding) +
+                      p->output_offset;
+  return (int16_t)ref_clamp(out, p->act_min, p->act_max);
+}
+
+/* Add(pot_scale) / Sub16: one input unshifted, the other divided by a
+ * power of two, SaturatingAdd/Sub in int16, then the clamp. */
+static int16_t ref_pot(int16_t x1, int16_t x2, const ta_add_params *p, bool sub) {
+  int32_t a = ref_rdbpot(x1, -p->input1_shift), b = ref_rdbpot(x2, -p->input2_shift);
+  int32_t s = ref_clamp(sub ? a - b : a + b, -32768, 32767);
+  return (int16_t)ref_clamp(s, p->act_min, p->act_max);
+}
+
+static void random_add_params(ta_add_params *p, bool pot) {
+  memset(p, 0, sizeof *p);
+  p->act_min = ref_rand(0, 3) == 0 ? ref_rand(-32768, 0) : -32768;
+  p->act_max = ref_rand(0, 3) == 0 ? ref_rand(p->act_min, 32767) : 32767;
+  p->rounding = ref_rand(0, 1);
+  if (pot) {
+    int which = ref_rand(0, 1), s = -ref_rand(0, 15);
+    p->input1_shift = which ? s : 0;
+    p->input2_shift = which ? 0 : s;
+    return;
+  }
+  p->left_shift = 15;
+  p->input1_offset = ref_rand(0, 3) == 0 ? ref_rand(-100, 100) : 0;
+  p->input2_offset = ref_rand(0, 3) == 0 ? ref_rand(-100, 100) : 0;
+  p->output_offset = ref_rand(0, 3) == 0 ? ref_rand(-100, 100) : 0;
+  /* The larger input has multiplier 0.5; the other and the output less. */
+  p->input1_multiplier = 1 << 30;
+  p->input1_shift = 0;
+  p->input2_multiplier = (int32_t)((1u << 30) + (ref_next() & 0x3fffffffu));
+  p->input2_shift = -ref_rand(1, 6);
+  if (ref_rand(0, 1)) {
+    int32_t m = p->input1_multiplier, s = p->input1_shift;
+    p->input1_multiplier = p->input2_multiplier;
+    p->input1_shift = p->input2_shift;
+    p->input2_multiplier = m;
+    p->input2_shift = s;
+  }
+  p->output_multiplier = (int32_t)((1u << 30) + (ref_next() & 0x3fffffffu));
+  p->output_shift = -ref_rand(12, 16);
+}
+
+typedef ta_status (*binary_fn)(const ta_add_params *, const ta_bcast *, const int16_t *,
+                               const int16_t *, int16_t *);
+
+static void test_binary(const char *name, binary_fn fn, bool pot, bool sub) {
+  enum { N = 4096 };
+  int bad = 0;
+  int16_t *x1 = canary_alloc(N * 2), *x2 = canary_alloc(N * 2), *out = canary_alloc(N * 2);
+  for (int k = 0; k < 40; k++) {
+    ta_add_params p;
+    random_add_params(&p, pot);
+    fill_s16(x1, N);
+    fill_s16(x2, N);
+    ta_bcast b = {.ndims = 1, .shape = {N}, .stride1 = {1}, .stride2 = {1}};
+    if (fn(&p, &b, x1, x2, out) != TA_OK) {
+      bad++;
+      continue;
+    }
+    for (int i = 0; i < N; i++) {
+      int16_t want = pot ? ref_pot(x1[i], x2[i], &p, sub) : ref_add_sub(x1[i], x2[i], &p, sub);
+      if (out[i] != want) {
+        if (!bad)
+          printf("# %s: case %d element %d: %d, %d -> expected %d, actual %d\n", name, k, i,
+                 x1[i], x2[i], want, out[i]);
+        bad++;
+        break;
+      }
+    }
+  }
+  bool canaries = canary_ok(x1, N * 2) && canary_ok(x2, N * 2) && canary_ok(out, N * 2);
+  CHECK(bad == 0 && canaries, "%s equals TFLite's reference arithmetic on 40 x %d random "
+        "pairs, both roundings (%d cases differ)", name, N, bad);
+
+  /* Broadcast: in1 [2,1,3], in2 [1,4,1] -> [2,4,3]. */
+  int16_t a[6], c[4], o[24];
+  fill_s16(a, 6);
+  fill_s16(c, 4);
+  ta_bcast b;
+  int32_t s1[3] = {2, 1, 3}, s2[3] = {1, 4, 1}, so[TA_MAX_DIMS];
+  int nd;
+  bool ok = make_broadcast(s1, 3, s2, 3, &b, so, &nd);
+  ta_add_params p;
+  random_add_params(&p, pot);
+  ok = ok && fn(&p, &b, a, c, o) == TA_OK;
+  for (int i = 0; i < 2 && ok; i++)
+    for (int j = 0; j < 4 && ok; j++)
+      for (int l = 0; l < 3 && ok; l++) {
+        int16_t want = pot ? ref_pot(a[i * 3 + l], c[j], &p, sub)
+                           : ref_add_sub(a[i * 3 + l], c[j], &p, sub);
+        ok = o[(i * 4 + j) * 3 + l] == want;
+      }
+  CHECK(ok, "%s broadcasts [2,1,3] with [1,4,1] element by element", name);
+  canary_free(x1);
+  canary_free(x2);
+  canary_free(out);
+}
+
+static void test_pot_values(void) {
+  /* RoundingDivideByPOT rounds ties away from zero: -3 / 2 -> -2, 3 / 2 -> 2. */
+  ta_add_params p = {.input1_shift = -1, .input2_shift = 0, .act_min = -32768,
+                     .act_max = 32767};
+  ta_bcast b = {.ndims = 1, .shape = {3}, .stride1 = {1}, .stride2 = {1}};
+  int16_t x1[3] = {3, -3, 32767}, x2[3] = {0, 0, 32767}, o[3];
+  ta_status s = ta_add_pot_s16(&p, &b, x1, x2, o);
+  CHECK(s == TA_OK && o[0] == 2 && o[1] == -2 && o[2] == 32767,
+        "power-of-two ADD: 3/2 + 0 = 2, -3/2 + 0 = -2, 16384 + 32767 saturates "
+        "(got %d %d %d)", o[0], o[1], o[2]);
+  int16_t y1[2] = {-32768, 5}, y2[2] = {32767, 7};
+  ta_bcast b2 = {.ndims = 1, .shape = {2}, .stride1 = {1}, .stride2 = {1}};
+  p.input1_shift = 0;
+  s = ta_sub_pot_s16(&p, &b2, y1, y2, o);
+  CHECK(s == TA_OK && o[0] == -32768 && o[1] == -2,
+        "power-of-two SUB: -32768 - 32767 saturates, 5 - 7 = -2 (got %d %d)", o[0], o[1]);
+  p.input1_shift = -16;
+  CHECK(ta_add_pot_s16(&p, &b2, y1, y2, o) == TA_ERR_ARG,
+        "a power-of-two shift beyond 15 is TA_ERR_ARG");
+}
+
+/* ---------------------------------------------------------- LEAKY_RELU */
+
+static void test_leaky_relu(void) {
+  enum { N = 4096 };
+  int bad = 0;
+  int16_t *in = canary_alloc(N * 2), *out = canary_alloc(N * 2);
+  for (int k = 0; k < 40; k++) {
+    ta_leaky_relu_params p = {.size = N, .rounding = ref_rand(0, 1)};
+    p.input_zero_point = ref_rand(0, 3) == 0 ? ref_rand(-50, 50) : 0;
+    p.output_zero_point = ref_rand(0, 3) == 0 ? ref_rand(-50, 50) : 0;
+    p.multiplier_alpha = (int32_t)((1u << 30) + (ref_next() & 0x3fffffffu));
+    p.shift_alpha = ref_rand(-4, 0);
+    p.multiplier_identity = (int32_t)((1u << 30) + (ref_next() & 0x3fffffffu));
+    p.shift_identity = ref_rand(-1, 1);
+    fill_s16(in, N);
+    if (ta_leaky_relu_s16(&p, in, out) != TA_OK) {
+      bad++;
+      continue;
+    }
+    for (int i = 0; i < N; i++) {
+      int32_t x = in[i] - p.input_zero_point;
+      int32_t v = x >= 0 ? ref_mbqm(x, p.multiplier_identity, p.shift_identity, p.rounding)
+                         : ref_mbqm(x, p.multiplier_alpha, p.shift_alpha, p.rounding);
+      int16_t want = (int16_t)ref_clamp(p.output_zero_point + v, -32768, 32767);
+      if (out[i] != want) {
+        bad++;
+        break;
+      }
+    }
+  }
+  CHECK(bad == 0 && canary_ok(in, N * 2) && canary_ok(out, N * 2),
+        "LEAKY_RELU int16 equals TFLite's QuantizeLeakyRelu on 40 x %d random values, both "
+        "roundings (%d cases differ)", N, bad);
+  canary_free(in);
+  canary_free(out);
+}
+
+/* ------------------------------------------------------------ QUANTIZE */
+
+static void test_requantize(void) {
+  enum { N = 4096 };
+  int bad = 0;
+  int32_t *w = canary_alloc(N * 4);
+  int16_t *h = canary_alloc(N * 2);
+  for (int k = 0; k < 40; k++) {
+    ta_requant_params p = {.size = N, .rounding = ref_rand(0, 1)};
+    p.multiplier = (int32_t)((1u << 30) + (ref_next() & 0x3fffffffu));
+    p.input_zero_point = ref_rand(0, 3) == 0 ? ref_rand(-50, 50) : 0;
+    p.output_zero_point = ref_rand(0, 3) == 0 ? ref_rand(-50, 50) : 0;
+    bool to16 = k % 2 == 0;
+    if (to16) { /* int32 -> int16: the whole int32 range, scaled down */
+      p.shift = -ref_rand(8, 20);
+      for (int i = 0; i < N; i++)
+        w[i] = (int32_t)ref_next();
+      bad += ta_requantize_s32_s16(&p, w, h) != TA_OK;
+      for (int i = 0; i < N && !bad; i++) {
+        int32_t x = (int32_t)((uint32_t)w[i] - (uint32_t)p.input_zero_point);
+        int32_t v = ref_mbqm(x, p.multiplier, p.shift, p.rounding) + p.output_zero_point;
+        bad += h[i] != (int16_t)ref_clamp(v, -32768, 32767);
+      }
+    } else { /* int16 -> int32, scaled up */
+      p.shift = ref_rand(0, 12);
+      fill_s16(h, N);
+      bad += ta_requantize_s16_s32(&p, h, w) != TA_OK;
+      for (int i = 0; i < N && !bad; i++)
+        bad += w[i] != ref_mbqm(h[i] - p.input_zero_point, p.multiplier, p.shift,
+                                p.rounding) + p.output_zero_point;
+    }
+  }
+  CHECK(bad == 0 && canary_ok(w, N * 4) && canary_ok(h, N * 2),
+        "QUANTIZE int32 <-> int16 equals TFLite's Requantize on 40 x %d random values "
+        "(%d differ)", N, bad);
+  canary_free(w);
+  canary_free(h);
+}
+
+int main(void) {
+  test_requant64();
+  test_conv_random(false);
+  test_conv_random(true);
+  test_binary("ADD int16", ta_add_s16, false, false);
+  test_binary("SUB int16", ta_sub_s16, false, true);
+  test_binary("power-of-two ADD int16", ta_add_pot_s16, true, false);
+  test_binary("power-of-two SUB int16", ta_sub_pot_s16, true, true);
+  test_pot_values();
+  test_leaky_relu();
+  test_requantize();
+  return test_exit();
+}
