@@ -458,8 +458,11 @@ static int search_iterations(const Problem *P) {
   long it = 40000000L / (work * 4 + 1);
   if (it > 3000)
     it = 3000;
-  if (it < 100)
-    it = 100;
+  /* At least a few moves; dense conflicts (a concatenation of hundreds
+   * of branches: every re-placement sorts hundreds of neighbours) get
+   * the fewest. */
+  if (it < 10)
+    it = 10;
   return (int)it;
 }
 
