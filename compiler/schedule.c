@@ -32,7 +32,8 @@
  * The planner (plan.c, plan_graph) plans the model order, and with
  * --schedule best (the default) also the memory order when its peak is
  * lower, keeping the smaller workspace (the model order on a tie): never
- * worse than the model order.  doc/memory-plan.md explains the choice.
+ * worse than the model order.  --schedule memory takes the memory order
+ * whatever it gives.  doc/memory-plan.md explains the choice.
  *
  * Lifetimes (steps are positions in the order; both ends inclusive):
  *   op output       from the step of its op to the last step reading it
