@@ -196,6 +196,14 @@ const char *check_plan(const Graph *g, const Plan *p) {
         touched[t] = true;
       need_at(&lo[t], &hi[t], s);
     }
+    if (o->state_bytes > 0) {
+      int sb = o->state_buffer;
+      if (sb < 0 || sb >= p->nbufs || !p->bufs[sb].persistent ||
+          p->bufs[sb].bytes < o->state_bytes || p->bufs[sb].ntensors != 0 ||
+          p->bufs[sb].state_op != op)
+        return arena_printf("op %d has %zu bytes of state but no persistent "
+                            "buffer of that size", op, o->state_bytes);
+    }
     if (o->scratch_bytes > 0) {
       int sb = o->scratch_buffer;
       if (sb < 0 || sb >= p->nbufs)

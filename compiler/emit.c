@@ -635,19 +635,27 @@ static const char *arg_text(Emit *e, int i, const Lowered *l,
     return arena_printf("(void *)%s", buffer_addr(e, &e->p->bufs[op->scratch_buffer]));
   case ARG_CONST: {
     const ConstObj *c = &l->consts[a->index];
-    return arena_printf("%s%s", c->init ? "&" : "", const_symbol(e, i, c));
+    return arena_printf("%s%s", c->init && !c->count ? "&" : "", const_symbol(e, i, c));
   }
   case ARG_NULL:
     return "NULL";
   case ARG_INPUTS:
   case ARG_OUTPUTS: { /* a C99 compound literal: an array of pointers */
     bool out = a->kind == ARG_OUTPUTS;
+    if (a->value <= 0)
+      return "NULL";
     const char *s = out ? "(void *const[]){" : "(const void *const[]){";
-    for (int k = a->index; k < a->index + (int)a->value; k++)
+    for (int k = a->index; k < a->index + (int)a->value; k++) {
+      int t = out ? op->outputs[k] : op->inputs[k];
       s = arena_printf("%s%s%s", s, k > a->index ? ", " : "",
-                       tensor_addr(e, out ? op->outputs[k] : op->inputs[k], out));
+                       t < 0 ? "NULL" : tensor_addr(e, t, out));
+    }
     return arena_printf("%s}", s);
   }
+  case ARG_STATE:
+    if (op->state_buffer < 0)
+      return "NULL";
+    return arena_printf("(void *)%s", buffer_addr(e, &e->p->bufs[op->state_buffer]));
   case ARG_INT:
     if (a->value == INT32_MIN)
       return "(-2147483647 - 1)";
@@ -749,8 +757,30 @@ static void emit_runner(Emit *e) {
           "#endif\n\n",
           e->U, e->U, e->U, e->U, e->U, e->U);
 
-  /* Weights and host-computed arrays live in <p>_weights.c. */
+  /* Kernels the user supplies (--custom-op), one declaration each. */
   bool any = false;
+  for (int s = 0; s < n; s++) {
+    const Lowered *l = op_lowered(&g->ops[order[s]]);
+    if (!l->kernel || !l->user_kernel)
+      continue;
+    bool seen = false;
+    for (int r = 0; r < s && !seen; r++) {
+      const Lowered *o = op_lowered(&g->ops[order[r]]);
+      seen = o->kernel && o->user_kernel && !strcmp(o->kernel, l->kernel);
+    }
+    if (seen)
+      continue;
+    if (!any)
+      fprintf(f, "/* Kernels of custom ops, supplied by the user (--custom-op). */\n");
+    any = true;
+    fprintf(f, "ta_status %s(const ta_custom_op *op, const void *const *inputs,\n"
+               "    void *const *outputs, void *scratch);\n", l->kernel);
+  }
+  if (any)
+    fputc('\n', f);
+
+  /* Weights and host-computed arrays live in <p>_weights.c. */
+  any = false;
   for (int t = 0; t < g->ntensors; t++) {
     if (!e->const_used[t])
       continue;
@@ -789,8 +819,12 @@ static void emit_runner(Emit *e) {
       if (!any)
         fprintf(f, "/* Kernel parameters, computed by the compiler. */\n");
       any = true;
-      fprintf(f, "static const %s %s = %s;\n", k->ctype, const_symbol(e, i, k),
-              expand_init(e, i, l, k->init));
+      if (k->count) /* an array of structs */
+        fprintf(f, "static const %s %s[%zu] = %s;\n", k->ctype, const_symbol(e, i, k),
+                k->count, expand_init(e, i, l, k->init));
+      else
+        fprintf(f, "static const %s %s = %s;\n", k->ctype, const_symbol(e, i, k),
+                expand_init(e, i, l, k->init));
     }
   }
   if (any)
@@ -1016,7 +1050,7 @@ static void select_runtime(const Emit *e, bool *need) {
   const Graph *g = e->g;
   for (int i = 0; i < g->nops; i++) {
     const Lowered *l = op_lowered(&g->ops[i]);
-    if (l->kernel && l->kernel[0] != '@' && nwork < 4096)
+    if (l->kernel && l->kernel[0] != '@' && !l->user_kernel && nwork < 4096)
       work[nwork++] = l->kernel;
   }
   for (int i = 0; i < nruntime_files; i++) {
@@ -1060,7 +1094,7 @@ static void select_runtime(const Emit *e, bool *need) {
   }
   for (int i = 0; i < g->nops; i++) {
     const Lowered *l = op_lowered(&g->ops[i]);
-    if (!l->kernel || l->kernel[0] == '@')
+    if (!l->kernel || l->kernel[0] == '@' || l->user_kernel)
       continue;
     bool found = false;
     for (int f = 0; f < nruntime_files && !found; f++)

@@ -563,6 +563,10 @@ static void lower_add(Lower *L) {
   Tensor *a = input(L, 0), *b = input(L, 1), *out = output(L, 0);
   bool f32 = a->dtype == DT_FLOAT32 && b->dtype == DT_FLOAT32 && out->dtype == DT_FLOAT32;
   bool s8 = a->dtype == DT_INT8 && b->dtype == DT_INT8 && out->dtype == DT_INT8;
+  if (out->dtype == DT_INT32) {
+    lower_add_s32(L); /* lower_ops.c */
+    return;
+  }
   if (!f32 && !s8) {
     lower_add_legacy(L); /* uint8 */
     return;
@@ -670,6 +674,7 @@ const char *short_type(DType dt) {
   case DT_UINT8: return "u8";
   case DT_INT16: return "s16";
   case DT_INT32: return "s32";
+  case DT_UINT32: return "u32";
   case DT_FLOAT32: return "f32";
   default: return NULL;
   }
@@ -775,6 +780,7 @@ static LowerFn *const lowerings[OP_COUNT] = {
     [OP_EXPAND_DIMS] = lower_copy,
     [OP_UNIDIRECTIONAL_SEQUENCE_LSTM] = lower_lstm,
     [OP_SVDF] = lower_svdf,
+    [OP_CUSTOM] = lower_custom,
     /* lower_ops.c */
     [OP_SUB] = lower_sub,
     [OP_MUL] = lower_mul,
@@ -800,6 +806,8 @@ static LowerFn *const lowerings[OP_COUNT] = {
     [OP_RELU6] = lower_relu6,
     [OP_RELU_N1_TO_1] = lower_relu_n1_to_1,
     [OP_CAST] = lower_cast,
+    [OP_STRIDED_SLICE] = lower_strided_slice,
+    [OP_DIV] = lower_div,
 };
 
 void lower(Graph *g, const LowerOptions *o) {

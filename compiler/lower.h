@@ -9,7 +9,8 @@
  * CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, pools, ADD and SOFTMAX,
  * which lower.c's functions hand over to; lower_rnn.c the stateful ops
  * (LSTM, SVDF); lower_s16.c the ops of the 16x8 scheme (int16
- * activations) that need int16 kernels.  The host arithmetic that only
+ * activations) that need int16 kernels; lower_signal.c the custom ops
+ * (the signal library, user-supplied kernels).  The host arithmetic that only
  * these lowerings need (lookup tables, resize maps) is in quant_ops.c,
  * declared here so that tests can call it.
  *
@@ -137,6 +138,7 @@ LowerFn lower_sub, lower_mul, lower_maximum, lower_minimum, lower_mean,
     lower_resize_nearest_neighbor, lower_resize_bilinear, lower_arg_max,
     lower_arg_min, lower_logistic, lower_tanh, lower_leaky_relu,
     lower_hard_swish, lower_relu, lower_relu6, lower_relu_n1_to_1, lower_cast,
+    lower_div, lower_add_s32,
     lower_transpose_conv;
 
 /* ------------------------------------------------------ lower_s16.c */
@@ -150,5 +152,10 @@ LowerFn *lowering_s16(const Graph *g, const Op *op);
 
 /* The stateful ops: their state tensors are variables (persistent). */
 LowerFn lower_lstm, lower_svdf;
+
+/* ---------------------------------------------------- lower_signal.c */
+
+/* CUSTOM: a --custom-op kernel, a signal library op, or refused. */
+LowerFn lower_custom;
 
 #endif

@@ -271,6 +271,91 @@ void lower_transpose(Lower *L) {
   arg_tensor(L, out->index);
 }
 
+/* ------------------------------------------------------ STRIDED_SLICE */
+
+/* StartForAxis / StopForAxis of TFLite's strided_slice_logic.h. */
+static int64_t slice_start(int64_t begin, bool masked, int64_t stride, int64_t size) {
+  if (size == 0)
+    return 0;
+  int64_t v = masked ? (stride > 0 ? INT32_MIN : INT32_MAX) : begin;
+  if (v < 0)
+    v += size;
+  return stride > 0 ? (v < 0 ? 0 : v > size ? size : v)
+                    : (v < -1 ? -1 : v > size - 1 ? size - 1 : v);
+}
+
+static int64_t slice_stop(int64_t end, bool masked, bool shrink, int64_t start,
+                          int64_t stride, int64_t size) {
+  if (size == 0)
+    return 0;
+  if (shrink)
+    return start + 1;
+  int64_t v = masked ? (stride > 0 ? INT32_MAX : INT32_MIN) : end;
+  if (v < 0)
+    v += size;
+  return stride > 0 ? (v < 0 ? 0 : v > size ? size : v)
+                    : (v < -1 ? -1 : v > size - 1 ? size - 1 : v);
+}
+
+/* STRIDED_SLICE (reference_ops::StridedSlice): begin, end and strides
+ * constant; begin/end/shrink-axis masks; no ellipsis, new axes or offset
+ * (refused).  The result is a walk: per axis, the first index, the step
+ * and the count. */
+void lower_strided_slice(Lower *L) {
+  need_arity(L, 4, 1);
+  Tensor *in = input(L, 0), *begin = input(L, 1), *end = input(L, 2);
+  Tensor *strides = input(L, 3), *out = output(L, 0);
+  const Options *o = &L->op->opt;
+  need_same_types(L, 1, true);
+  if (o->ellipsis_mask || o->new_axis_mask || o->offset)
+    error_at(L->g, L->op->index, "ellipsis_mask, new_axis_mask and offset are not "
+             "supported");
+  int n = in->ndims;
+  if (n < 1 || tensor_elems(begin) != n || tensor_elems(end) != n ||
+      tensor_elems(strides) != n)
+    error_at(L->g, L->op->index, "begin, end and strides must have %d values", n);
+  int64_t istride[MAX_DIMS];
+  strides_of(in, istride);
+  int32_t shape[MAX_DIMS];
+  int64_t wstride[MAX_DIMS], offset = 0, total = 1;
+  int kept = 0;
+  for (int d = 0; d < n; d++) {
+    int64_t s = const_int(L, strides, d, "strides");
+    if (s == 0 || s > INT32_MAX || s < -INT32_MAX)
+      error_at(L->g, L->op->index, "stride %lld on axis %d is not supported",
+               (long long)s, d);
+    int64_t size = in->dims[d];
+    bool shrink = (o->shrink_axis_mask >> d) & 1;
+    int64_t start = slice_start(const_int(L, begin, d, "begin"), (o->begin_mask >> d) & 1,
+                                s, size);
+    int64_t stop = slice_stop(const_int(L, end, d, "end"), (o->end_mask >> d) & 1, shrink,
+                              start, s, size);
+    int64_t count = s > 0 ? (stop - start + s - 1) / s : (start - stop + (-s) - 1) / (-s);
+    if (count < 0)
+      count = 0;
+    if (shrink && count != 1)
+      error_at(L->g, L->op->index, "axis %d is shrunk but its slice is empty", d);
+    if (!shrink) {
+      if (kept >= out->ndims || out->dims[kept] != count)
+        error_at(L->g, L->op->index, "output shape disagrees with the slice on axis %d",
+                 d);
+      kept++;
+    }
+    shape[d] = (int32_t)count;
+    wstride[d] = istride[d] * s;
+    if (count > 0)
+      offset += start * istride[d];
+    total *= count;
+  }
+  if (kept != out->ndims || total != tensor_elems(out))
+    error_at(L->g, L->op->index, "output shape disagrees with the slice");
+  ta_walk w = make_walk(L, n, shape, wstride, total ? offset : 0);
+  L->l->kernel = arena_printf("ta_strided_slice_%s", width_suffix(L, out));
+  const_struct(L, "walk", "ta_walk", walk_init(&w), true);
+  arg_tensor(L, in->index);
+  arg_tensor(L, out->index);
+}
+
 /* --------------------------------------------------------------- MEAN */
 
 void lower_mean(Lower *L) {
@@ -464,6 +549,69 @@ static void min_max(Lower *L, const char *op) {
 
 void lower_maximum(Lower *L) { min_max(L, "maximum"); }
 void lower_minimum(Lower *L) { min_max(L, "minimum"); }
+
+/* --------------------------------------------------- ADD int32, DIV */
+
+/* CalculateActivationRange<int32_t>: the float range, unbounded as the
+ * int32 limits. */
+static void int32_act_range(Lower *L, int32_t *lo, int32_t *hi) {
+  float flo = -FLT_MAX, fhi = FLT_MAX;
+  Activation act = L->op->opt.activation;
+  if (!activation_range_float(act, &flo, &fhi))
+    error_at(L->g, L->op->index, "fused activation %d is not supported", (int)act);
+  *lo = flo == -FLT_MAX ? INT32_MIN : (int32_t)flo;
+  *hi = fhi == FLT_MAX ? INT32_MAX : (int32_t)fhi;
+}
+
+/* ADD of int32 tensors (lower.c's lower_add hands them over). */
+void lower_add_s32(Lower *L) {
+  need_arity(L, 2, 1);
+  Tensor *a = input(L, 0), *b = input(L, 1), *out = output(L, 0);
+  need_same_types(L, -1, false);
+  if (a->q.nscale || b->q.nscale || out->q.nscale)
+    error_at(L->g, L->op->index, "quantized int32 ADD is not supported");
+  ta_add_params p = {0};
+  p.act_min_f32 = -FLT_MAX;
+  p.act_max_f32 = FLT_MAX;
+  int32_act_range(L, &p.act_min, &p.act_max);
+  L->l->kernel = "ta_add_s32";
+  const_struct(L, "params", "ta_add_params", add_init(L, &p), true);
+  bcast_arg(L, a, b, out);
+  arg_tensor(L, a->index);
+  arg_tensor(L, b->index);
+  arg_tensor(L, out->index);
+}
+
+/* DIV: int32 (unquantized) and float32. */
+void lower_div(Lower *L) {
+  need_arity(L, 2, 1);
+  Tensor *a = input(L, 0), *b = input(L, 1), *out = output(L, 0);
+  need_same_types(L, -1, false);
+  ta_div_params p = {0, 0, -FLT_MAX, FLT_MAX};
+  if (out->dtype == DT_INT32) {
+    if (a->q.nscale || b->q.nscale)
+      error_at(L->g, L->op->index, "quantized int32 DIV is not supported (as in TFLM)");
+    int32_act_range(L, &p.act_min, &p.act_max);
+    L->l->kernel = "ta_div_s32";
+  } else if (out->dtype == DT_FLOAT32) {
+    if (!activation_range_float(L->op->opt.activation, &p.act_min_f32, &p.act_max_f32))
+      error_at(L->g, L->op->index, "fused activation %d is not supported",
+               (int)L->op->opt.activation);
+    L->l->kernel = "ta_div_f32";
+  } else {
+    unsupported_types(L);
+  }
+  const_struct(L, "params", "ta_div_params",
+               arena_printf("{.act_min = %s, .act_max = %s, .act_min_f32 = %s,\n"
+                            "    .act_max_f32 = %s}",
+                            ilit(p.act_min), ilit(p.act_max), flit(p.act_min_f32),
+                            flit(p.act_max_f32)),
+               true);
+  bcast_arg(L, a, b, out);
+  arg_tensor(L, a->index);
+  arg_tensor(L, b->index);
+  arg_tensor(L, out->index);
+}
 
 /* ------------------------------------------------------ activations */
 

@@ -27,10 +27,11 @@ static TA_NORETURN void usage(const char *msg) {
           "       tinyaot compile MODEL -o DIR [compile options]\n"
           "       tinyaot run MODEL -i IN.bin ... -o OUT.bin ... [compile options]\n"
           "            [--keep DIR] [--dump-tensors DIR] [--cc CC] [--cflags FLAGS]\n"
-          "            [--dump-state DIR] [--reset-each]\n"
+          "            [--dump-state DIR] [--reset-each] [--custom-op-source FILE.c]...\n"
           "compile options: [--prefix P] [--rounding double|single]\n"
           "            [--io-in-workspace] [--pool NAME[:BYTES]]... [--align N]\n"
           "            [--algo A] [--schedule S] [--no-inplace] [--no-views]\n"
+          "            [--custom-op NAME=FUNCTION]... [--custom-op-scratch NAME=BYTES]...\n"
           "            [-dI] [-dL] [-dP] (dump the IR, the lowering, the plan\n"
           "            to stderr; letters combine: -dILP)\n"
           "            A: linear, greedy-size, greedy-conflicts, search, best\n"
@@ -147,10 +148,51 @@ static const char *basename_of(const char *path) {
 
 /* Parses one compile option at argv[*i] (advancing *i past its value);
  * false when argv[*i] is not one. */
+/* The user kernel for custom op `name` (added when missing). */
+static CustomKernel *custom_kernel(CompileOptions *o, const char *name) {
+  for (int k = 0; k < o->lower.ncustom; k++)
+    if (!strcmp(o->lower.custom[k].name, name))
+      return (CustomKernel *)&o->lower.custom[k];
+  CustomKernel *c = arena_array((size_t)o->lower.ncustom + 1, sizeof(CustomKernel));
+  if (o->lower.ncustom)
+    memcpy(c, o->lower.custom, (size_t)o->lower.ncustom * sizeof(CustomKernel));
+  c[o->lower.ncustom] = (CustomKernel){.name = name};
+  o->lower.custom = c;
+  return &c[o->lower.ncustom++];
+}
+
+/* "NAME=VALUE" split at the first '='; usage error when malformed. */
+static void split_pair(const char *opt, const char *v, const char **name,
+                       const char **value) {
+  const char *eq = strchr(v, '=');
+  if (!eq || eq == v || !eq[1])
+    usage(arena_printf("%s %s is not NAME=VALUE", opt, v));
+  char *n = arena_strdup(v);
+  n[eq - v] = '\0';
+  *name = n;
+  *value = eq + 1;
+}
+
 static bool compile_option(int argc, char **argv, int *i, CompileOptions *o) {
   const char *a = argv[*i];
 #define VALUE() (*i + 1 < argc ? argv[++*i] : (usage(arena_printf("%s needs a value", a)), ""))
-  if (!strcmp(a, "--prefix")) {
+  if (!strcmp(a, "--custom-op")) {
+    const char *name, *fn;
+    split_pair(a, VALUE(), &name, &fn);
+    if (!is_c_identifier(fn))
+      usage(arena_printf("--custom-op %s=%s: %s is not a C identifier", name, fn, fn));
+    CustomKernel *c = custom_kernel(o, name);
+    if (c->function)
+      usage(arena_printf("--custom-op %s given twice", name));
+    c->function = fn;
+  } else if (!strcmp(a, "--custom-op-scratch")) {
+    const char *name, *bytes;
+    split_pair(a, VALUE(), &name, &bytes);
+    size_t n;
+    if (!parse_size(bytes, &n) || n > (size_t)INT32_MAX)
+      usage(arena_printf("--custom-op-scratch %s=%s: not a size", name, bytes));
+    custom_kernel(o, name)->scratch = n;
+  } else if (!strcmp(a, "--prefix")) {
     o->emit.prefix = VALUE();
     if (!is_c_identifier(o->emit.prefix))
       usage(arena_printf("--prefix %s is not a C identifier", o->emit.prefix));
@@ -232,6 +274,10 @@ static void default_options(CompileOptions *o) {
 
 /* Fills what the model decides (prefix, the default pool). */
 static void finish_options(CompileOptions *o, const char *path) {
+  for (int k = 0; k < o->lower.ncustom; k++)
+    if (!o->lower.custom[k].function)
+      usage(arena_printf("--custom-op-scratch %s=... without --custom-op %s=FUNCTION",
+                         o->lower.custom[k].name, o->lower.custom[k].name));
   if (!o->emit.prefix)
     o->emit.prefix = default_prefix(path);
   o->emit.model = basename_of(path);
@@ -351,6 +397,14 @@ static int cmd_run(int argc, char **argv) {
       ro.state_dir = argv[++i];
     } else if (!strcmp(a, "--reset-each")) {
       ro.reset_each = true;
+    } else if (!strcmp(a, "--custom-op-source")) {
+      if (!has)
+        usage("--custom-op-source needs a C file");
+      const char **s = arena_array((size_t)ro.nsources + 1, sizeof(char *));
+      if (ro.nsources)
+        memcpy(s, ro.sources, (size_t)ro.nsources * sizeof(char *));
+      s[ro.nsources++] = argv[++i];
+      ro.sources = s;
     } else if (!strcmp(a, "--cc")) {
       if (!has)
         usage("--cc needs a compiler");

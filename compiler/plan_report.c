@@ -24,6 +24,8 @@ static const char *pool_name(const Plan *p, const Buffer *b) {
 static const char *buffer_label(const Plan *p, const Buffer *b) {
   if (b->scratch_op >= 0)
     return arena_printf("scratch op %d", b->scratch_op);
+  if (b->state_op >= 0 && b->persistent && b->ntensors == 0)
+    return arena_printf("state op %d", b->state_op);
   char *s = "";
   for (int k = 0; k < b->ntensors; k++)
     s = arena_printf("%s%st%d", s, k ? "=" : "", b->tensors[k]);
@@ -34,6 +36,8 @@ static const char *buffer_label(const Plan *p, const Buffer *b) {
 static const char *buffer_role(const Graph *g, const Buffer *b) {
   if (b->scratch_op >= 0)
     return "scratch";
+  if (b->state_op >= 0 && b->persistent && b->ntensors == 0)
+    return "state";
   if (b->persistent)
     return "variable";
   for (int k = 0; k < b->ntensors; k++) {
@@ -171,10 +175,13 @@ void print_plan_json(FILE *out, const Graph *g, const Plan *p) {
       json_string(out, p->pools[b->pool].name);
     fprintf(out, ", \"offset\": %zu, \"first\": %d, \"last\": %d, "
                  "\"external\": %s, \"persistent\": %s, \"scratch_op\": %d, "
-                 "\"inplace_of\": %d}",
+                 "\"inplace_of\": %d",
             b->external ? (size_t)0 : b->offset, b->first, b->last,
             b->external ? "true" : "false", b->persistent ? "true" : "false",
             b->scratch_op, b->inplace_of);
+    if (b->state_op >= 0 && b->persistent && b->ntensors == 0)
+      fprintf(out, ", \"state_op\": %d", b->state_op);
+    fprintf(out, "}");
   }
   fprintf(out, "\n  ]\n}\n");
 }

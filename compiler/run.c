@@ -371,6 +371,8 @@ int build_and_run(const Graph *g, const Plan *p, const EmitOptions *eo,
   for (int i = 0; i < er->nsources; i++)
     cmd = arena_printf("%s %s", cmd,
                        shell_quote(arena_printf("%s/%s", dir, er->sources[i])));
+  for (int i = 0; i < ro->nsources; i++)
+    cmd = arena_printf("%s %s", cmd, shell_quote(ro->sources[i]));
   cmd = arena_printf("%s %s -lm", cmd, shell_quote(hpath));
   /* The command, kept with the folder (--keep) to rebuild by hand. */
   const char *spath = arena_printf("%s/tinyaot_build.sh", dir);

@@ -8,7 +8,8 @@
  * variables, model outputs) has Tensor.storage = the index of its Buffer
  * in Plan.bufs; a view has its base's; constants and views of constants
  * have -1 (they stay in flash).  Each op with scratch has
- * Op.scratch_buffer; the others -1.
+ * Op.scratch_buffer, each op with state of its own (Op.state_bytes)
+ * Op.state_buffer, a persistent buffer; the others -1.
  *
  * One buffer per base tensor, in tensor order (as TFLite Micro numbers
  * its buffers), then one per scratch, in op order.  A buffer's size is
@@ -65,12 +66,15 @@ void assign_storage(Graph *g, Plan *p, const PlanOptions *opt) {
     if (x->view_of >= 0 && touched[t] && !is_const(&g->tensors[x->view_of]))
       count[x->view_of]++;
   }
-  int nscratch = 0;
-  for (int op = 0; op < g->nops; op++)
+  int nscratch = 0, nstate = 0;
+  for (int op = 0; op < g->nops; op++) {
     if (g->ops[op].scratch_bytes > 0)
       nscratch++;
+    if (g->ops[op].state_bytes > 0)
+      nstate++;
+  }
 
-  p->nbufs = nbufs + nscratch;
+  p->nbufs = nbufs + nscratch + nstate;
   p->bufs = arena_array((size_t)p->nbufs + 1, sizeof(Buffer));
   for (int t = 0; t < nt; t++) {
     Tensor *x = &g->tensors[t];
@@ -105,6 +109,7 @@ void assign_storage(Graph *g, Plan *p, const PlanOptions *opt) {
     Buffer *b = &p->bufs[i];
     b->align = opt->align;
     b->scratch_op = -1;
+    b->state_op = -1;
     b->inplace_of = -1;
     b->pool = -1;
     b->io = -1;
@@ -135,9 +140,27 @@ void assign_storage(Graph *g, Plan *p, const PlanOptions *opt) {
     b->bytes = o->scratch_bytes;
     b->align = opt->align;
     b->scratch_op = op;
+    b->state_op = -1;
     b->inplace_of = -1;
     b->pool = -1;
     b->io = -1;
     o->scratch_buffer = id++;
+  }
+  for (int op = 0; op < g->nops; op++) {
+    Op *o = &g->ops[op];
+    o->state_buffer = -1;
+    if (o->state_bytes == 0)
+      continue;
+    Buffer *b = &p->bufs[id];
+    b->id = id;
+    b->bytes = o->state_bytes;
+    b->align = opt->align;
+    b->scratch_op = -1;
+    b->state_op = op;
+    b->inplace_of = -1;
+    b->persistent = true;
+    b->pool = -1;
+    b->io = -1;
+    o->state_buffer = id++;
   }
 }

@@ -209,6 +209,10 @@ typedef struct Op {
   void *lowered;        /* lower.c's record for this op */
   size_t scratch_bytes; /* kernel scratch (lower.c asks the kernel) */
   int scratch_buffer;   /* its Buffer in the Plan, or -1 */
+  size_t state_bytes;   /* state the kernel keeps between runs that is no
+                           tensor (a noise estimate): persistent, zeroed
+                           by <prefix>_reset() (lower.c asks the kernel) */
+  int state_buffer;     /* its Buffer in the Plan (persistent), or -1 */
 } Op;
 
 /* One Model.metadata entry ("min_runtime_version", "OfflineMemoryAllocation",
@@ -295,6 +299,17 @@ Graph *read_tflite(const char *path, const uint8_t *buf, size_t size);
 const Metadata *find_metadata(const Graph *g, const char *key);
 /* Name of a TFLite BuiltinOperator code for messages ("SIN"), or NULL. */
 const char *tflite_builtin_name(int code);
+
+/* ----------------------------------------------------------- flexbuf.c */
+
+/* A custom op's options (FlexBuffers, untrusted bytes): the value of
+ * `key` in the root map.  flex_map_int() takes int, uint and bool values
+ * (inline or indirect), flex_map_float() those and floats.  false when
+ * the bytes are not a map, the key is missing, the value has another
+ * type, or anything lies outside buf[0..n) - never reads outside. */
+bool flex_map_int(const uint8_t *buf, size_t n, const char *key, int64_t *out);
+bool flex_map_float(const uint8_t *buf, size_t n, const char *key, double *out);
+bool flex_map_has(const uint8_t *buf, size_t n, const char *key);
 
 /* ----------------------------------------------------------- verify.c */
 
@@ -451,6 +466,7 @@ typedef enum {
                   pointers (const void *const[]): CONCATENATION, PACK */
   ARG_OUTPUTS, /* op outputs [index, index + value) likewise (void
                   *const[]): SPLIT, SPLIT_V, UNPACK */
+  ARG_STATE,   /* the op's persistent state (Op.state_bytes), or NULL */
 } ArgKind;
 
 typedef struct {
@@ -462,8 +478,10 @@ typedef struct {
 /*
  * A constant object of one op.  A struct: ctype ("ta_conv_params") and
  * init, the initializer's text, in which "@NAME" stands for the symbol of
- * the op's constant NAME (emit.c substitutes it).  An array: init == NULL,
- * dtype and count elements at data (host byte order).
+ * the op's constant NAME (emit.c substitutes it); with count > 0 an array
+ * of count such structs (init is then a braced list), passed as the
+ * array.  An array: init == NULL, dtype and count elements at data (host
+ * byte order).
  */
 typedef struct {
   const char *name; /* unique within the op: "params", "mult", "bias" */
@@ -476,6 +494,8 @@ typedef struct {
 
 typedef struct Lowered {
   const char *kernel; /* "ta_conv2d_s8"; NULL: no call (a view) */
+  bool user_kernel;   /* a function the user supplies (--custom-op): declared
+                         in the runner, not taken from the runtime */
   KernelArg *args;
   int nargs;
   ConstObj *consts;
@@ -493,8 +513,18 @@ typedef struct Lowered {
   uint32_t inplace;
 } Lowered;
 
+/* A custom op the user implements: --custom-op NAME=function
+ * [--custom-op-scratch NAME=BYTES]. */
+typedef struct {
+  const char *name;     /* the custom op's name in the model */
+  const char *function; /* the C function the runner calls */
+  size_t scratch;       /* bytes of scratch it gets */
+} CustomKernel;
+
 typedef struct {
   int rounding; /* TA_ROUND_DOUBLE (TFLite Micro, default) or TA_ROUND_SINGLE */
+  const CustomKernel *custom; /* user-supplied kernels for custom ops */
+  int ncustom;
 } LowerOptions;
 
 /* Picks a kernel for every op, computes its constant parameters and asks
@@ -540,10 +570,12 @@ typedef struct {
   int *tensors;     /* tensors stored here, base first; empty for scratch */
   int ntensors;
   int scratch_op;   /* >= 0: scratch of this op, live only during it */
+  int state_op;     /* >= 0: this op's own state (persistent, no tensor) */
   int inplace_of;   /* >= 0: the buffer whose bytes this one takes over at
                        its first step (an op running in place), sharing
                        exactly its offset; else -1 */
-  bool persistent;  /* variable tensor: in the persistent area, never shared */
+  bool persistent;  /* variable tensor or op state: in the persistent
+                       area, never shared */
   bool external;    /* model input/output in a caller buffer: not planned */
   int io;           /* external: the model input/output tensor, else -1 */
   uint32_t pool_mask; /* pools it may go to (bit p = Plan.pools[p]); 0 = any */
@@ -596,7 +628,8 @@ typedef struct {
 
 /* storage.c.  Builds Plan.bufs for g (after mark_views): one Buffer per
  * base tensor the runner touches (in tensor order), then one per op with
- * scratch_bytes > 0.  Sets Tensor.storage and Op.scratch_buffer; marks
+ * scratch_bytes > 0, then one per op with state_bytes > 0 (persistent).
+ * Sets Tensor.storage, Op.scratch_buffer and Op.state_buffer; marks
  * inputs/outputs external unless opt->io_in_workspace, variables
  * persistent.  Lifetimes are left to set_lifetimes(). */
 void assign_storage(Graph *g, Plan *p, const PlanOptions *opt);
@@ -713,6 +746,9 @@ typedef struct {
                             state_dir/step<k>/t<N>.bin */
   bool reset_each;    /* <prefix>_reset() before every inference (each
                          starts from the reset state); default: once */
+  const char **sources; /* more C files to build with the runner: the
+                           user's kernels for --custom-op */
+  int nsources;
 } RunOptions;
 
 /* Builds the folder emit_folder() wrote into DIR together with a harness, and

@@ -150,4 +150,195 @@ ta_status ta_svdf_f32(const ta_svdf_params *p, const float *in, const float *w_f
 ta_status ta_requantize_s16_s32(const ta_requant_params *p, const int16_t *in,
                                 int32_t *out);
 
+/* ======================================================== signal library */
+
+/*
+ * The kernels of TensorFlow Lite Micro's signal library (signal/src and
+ * signal/micro/kernels; custom ops "Signal..."), integer arithmetic bit
+ * for bit.  Their options (FlexBuffers in the model) become the fields
+ * below; constant tables (FFT twiddles) are computed by the compiler.
+ */
+
+/* SignalWindow: out[i] = sat16((in[i] * w[i mod weight_size]) >> shift). */
+typedef struct {
+  int32_t size, weight_size, shift;
+} ta_window_params;
+ta_status ta_signal_window_s16(const ta_window_params *p, const int16_t *in,
+                               const int16_t *weights, int16_t *out);
+
+/* SignalFftAutoScale: shift every value left by the largest s with
+ * max|in| << s still in int16 (0 for an all-zero input), s to *scale_bits. */
+ta_status ta_signal_fft_auto_scale_s16(int32_t size, const int16_t *in, int16_t *out,
+                                       int32_t *scale_bits);
+
+/* SignalRfft (int16): per frame of input_length values, zero-padded to
+ * fft_length, kiss_fftr in 16-bit fixed point (FIXED_POINT=16: every
+ * butterfly divides by its radix with rounding, products rounded to
+ * Q15).  fft_length is even; its half is factored into radices 4 and 2
+ * (factors: radix, remaining length pairs, as kiss_fft's kf_factor).
+ * twiddles: half complex int16 pairs; super_twiddles: half / 2 pairs.
+ * Output: output_length complex (re, im) pairs per frame.  scratch:
+ * ta_signal_rfft_s16_scratch_size() bytes. */
+#define TA_RFFT_MAX_FACTORS 32
+typedef struct {
+  int32_t fft_length, input_length, input_size, output_length;
+  int32_t nfactors;                          /* pairs in factors[] */
+  int32_t factors[2 * TA_RFFT_MAX_FACTORS];  /* radix, remaining length */
+} ta_rfft_params;
+size_t ta_signal_rfft_s16_scratch_size(const ta_rfft_params *p);
+ta_status ta_signal_rfft_s16(const ta_rfft_params *p, const int16_t *twiddles,
+                             const int16_t *super_twiddles, const int16_t *in,
+                             int16_t *out, void *scratch);
+
+/* SignalEnergy: out[i] = re^2 + im^2 of complex input i for start <= i <
+ * end; the other size - (end - start) outputs are 0 (TFLM leaves them
+ * unwritten). */
+typedef struct {
+  int32_t size, start_index, end_index;
+} ta_energy_params;
+ta_status ta_signal_energy_s16(const ta_energy_params *p, const int16_t *in,
+                               uint32_t *out);
+
+/* SignalFilterBank: num_channels + 1 weighted sums (uint64) of the input
+ * spectrum; channel 0 is scratch and dropped (FilterbankAccumulateChannels).
+ * The compiler checks every index against the input and weight sizes.
+ * scratch: (num_channels + 1) uint64. */
+typedef struct {
+  int32_t num_channels;
+} ta_filter_bank_params;
+size_t ta_signal_filter_bank_u32_scratch_size(const ta_filter_bank_params *p);
+ta_status ta_signal_filter_bank_u32(const ta_filter_bank_params *p, const uint32_t *in,
+                                    const int16_t *weights, const int16_t *unweights,
+                                    const int16_t *channel_frequency_starts,
+                                    const int16_t *channel_weight_starts,
+                                    const int16_t *channel_widths, uint64_t *out,
+                                    void *scratch);
+
+/* SignalFilterBankSquareRoot: out[i] = Sqrt64(in[i]) >> *scale_bits
+ * (TFLM's bitwise integer square root, rounded). */
+ta_status ta_signal_filter_bank_sqrt_u64(int32_t num_channels, const uint64_t *in,
+                                         const int32_t *scale_bits, uint32_t *out);
+
+/* SignalFilterBankSpectralSubtraction: the noise estimate (state,
+ * num_channels uint32, persistent, zero after reset) follows the input
+ * through a one-pole low-pass filter; the output is the input minus the
+ * estimate, floored at min_signal_remaining of the input.  noise_out gets
+ * a copy of the updated estimate.  state: ..._state_size() bytes. */
+typedef struct {
+  int32_t num_channels;
+  uint32_t smoothing, one_minus_smoothing;
+  uint32_t alternate_smoothing, alternate_one_minus_smoothing;
+  uint32_t min_signal_remaining;
+  uint32_t smoothing_bits, spectral_subtraction_bits;
+  int32_t clamping;
+} ta_spectral_subtraction_params;
+size_t ta_signal_spectral_subtraction_u32_state_size(
+    const ta_spectral_subtraction_params *p);
+ta_status ta_signal_spectral_subtraction_u32(const ta_spectral_subtraction_params *p,
+                                             const uint32_t *in, uint32_t *out,
+                                             uint32_t *noise_out, void *state);
+
+/* SignalPCAN: per-channel energy normalization with the gain looked up
+ * (WideDynamicFunction) from the noise estimate; gain_lut has
+ * 4 * 32 - 3 = 125 entries (the compiler checks). */
+typedef struct {
+  int32_t num_channels, snr_shift;
+} ta_pcan_params;
+ta_status ta_signal_pcan_u32(const ta_pcan_params *p, const uint32_t *in,
+                             const uint32_t *noise_estimate, const int16_t *gain_lut,
+                             uint32_t *out);
+
+/* SignalFilterBankLog: out[i] = min(Log32(in[i] << input_correction_bits,
+ * output_scale), 32767), 0 for a scaled input <= 1. */
+typedef struct {
+  int32_t num_channels, output_scale, input_correction_bits;
+} ta_filter_bank_log_params;
+ta_status ta_signal_filter_bank_log_u32(const ta_filter_bank_log_params *p,
+                                        const uint32_t *in, int16_t *out);
+
+/* ===================================== integer ops of the audio front end */
+
+/* CAST (TFLM cast.cc: static_cast<To>(from) per element; integer
+ * narrowing keeps the low bits, two's complement). */
+ta_status ta_cast_u32_s32(int32_t n, const uint32_t *in, int32_t *out);
+ta_status ta_cast_s32_u32(int32_t n, const int32_t *in, uint32_t *out);
+ta_status ta_cast_s16_s32(int32_t n, const int16_t *in, int32_t *out);
+ta_status ta_cast_s8_s32(int32_t n, const int8_t *in, int32_t *out);
+ta_status ta_cast_s32_s8(int32_t n, const int32_t *in, int8_t *out);
+ta_status ta_cast_s32_s16(int32_t n, const int32_t *in, int16_t *out);
+ta_status ta_cast_s16_f32(int32_t n, const int16_t *in, float *out);
+ta_status ta_cast_s32_f32(int32_t n, const int32_t *in, float *out);
+ta_status ta_cast_s8_f32(int32_t n, const int8_t *in, float *out);
+
+/* ADD int32 (reference_ops::Add / BroadcastAdd6DSlow for int32): out =
+ * clamp(in1 + in2, act_min, act_max), the sum wrapping around. */
+ta_status ta_add_s32(const ta_add_params *p, const ta_bcast *shape, const int32_t *in1,
+                     const int32_t *in2, int32_t *out);
+
+/* DIV (reference_ops::Div / BroadcastDivSlow): int32 divides with C's
+ * truncation toward zero, float32 in float; then the activation clamp.
+ * A zero divisor (or INT32_MIN / -1) returns TA_ERR_ARG before writing
+ * anything (TFLite would crash). */
+typedef struct {
+  int32_t act_min, act_max;
+  float act_min_f32, act_max_f32;
+} ta_div_params;
+ta_status ta_div_s32(const ta_div_params *p, const ta_bcast *shape, const int32_t *in1,
+                     const int32_t *in2, int32_t *out);
+ta_status ta_div_f32(const ta_div_params *p, const ta_bcast *shape, const float *in1,
+                     const float *in2, float *out);
+
+/* ============================================ user-supplied custom kernels */
+
+/*
+ * A custom op tinyaot has no kernel for runs a function the user writes
+ * and names with `--custom-op NAME=function` (see doc/generated-code.md):
+ *
+ *   ta_status function(const ta_custom_op *op, const void *const *inputs,
+ *                      void *const *outputs, void *scratch);
+ *
+ * inputs[k] / outputs[k] point at the op's k-th input / output (NULL for
+ * an optional input left out), laid out as TFLite does (row-major, the
+ * element type below); op describes them and the op itself; scratch has
+ * op->scratch_size bytes (`--custom-op-scratch NAME=BYTES`, default 0:
+ * NULL), is planned in the workspace and lives only during the call.
+ * The function returns TA_OK (0) or an error status, which the runner
+ * returns at once.  It must not keep pointers between calls: the
+ * workspace is reused.
+ */
+
+/* TFLite's TensorType values (ta_tensor_info.type). */
+#define TA_TYPE_FLOAT32 0
+#define TA_TYPE_INT32 2
+#define TA_TYPE_UINT8 3
+#define TA_TYPE_INT64 4
+#define TA_TYPE_BOOL 6
+#define TA_TYPE_INT16 7
+#define TA_TYPE_INT8 9
+#define TA_TYPE_UINT32 15
+#define TA_TYPE_UINT16 16
+
+typedef struct {
+  int32_t type;              /* TA_TYPE_*, -1 for an input left out */
+  int32_t ndims;
+  const int32_t *dims;       /* ndims entries */
+  size_t bytes;              /* of the data */
+  int32_t nscale;            /* 0: not quantized, 1: per tensor, > 1: per channel */
+  const float *scale;        /* nscale entries */
+  const int32_t *zero_point; /* nscale entries */
+  int32_t quantized_dimension;
+  int32_t is_const;          /* the data is a weight in flash */
+} ta_tensor_info;
+
+typedef struct {
+  const char *name;          /* the custom op's name in the model */
+  int32_t op_index;          /* its position in the model */
+  const uint8_t *options;    /* its custom_options bytes (FlexBuffers), or NULL */
+  size_t options_size;
+  int32_t ninputs, noutputs;
+  const ta_tensor_info *inputs;
+  const ta_tensor_info *outputs;
+  size_t scratch_size;
+} ta_custom_op;
+
 #endif
