@@ -791,6 +791,7 @@ static LowerFn *const lowerings[OP_COUNT] = {
     [OP_PADV2] = lower_pad,
     [OP_TRANSPOSE] = lower_transpose,
     [OP_STRIDED_SLICE] = lower_strided_slice,
+    [OP_SLICE] = lower_slice,
     [OP_CONCATENATION] = lower_concatenation,
     [OP_PACK] = lower_pack,
     [OP_SPLIT] = lower_split,

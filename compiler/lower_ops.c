@@ -1141,3 +1141,37 @@ void lower_transpose_conv(Lower *L) {
     L->op->scratch_bytes = ta_transpose_conv_s8_scratch_size(&p, &di, &df, &dout);
   }
 }
+
+/* -------------------------------------------------------------- SLICE */
+
+/* SLICE (reference_ops::Slice): begin and size constant, size -1 = to
+ * the end; the same walk kernel as STRIDED_SLICE, every step 1. */
+void lower_slice(Lower *L) {
+  need_arity(L, 3, 1);
+  Tensor *in = input(L, 0), *begin = input(L, 1), *size = input(L, 2), *out = output(L, 0);
+  if (in->dtype != out->dtype)
+    unsupported_types(L);
+  int n = in->ndims;
+  if (tensor_elems(begin) != n || tensor_elems(size) != n || out->ndims != n)
+    error_at(L->g, L->op->index, "begin and size need one value per dimension");
+  int64_t stride[MAX_DIMS], offset = 0;
+  int32_t shape[MAX_DIMS];
+  strides_of(in, stride);
+  for (int d = 0; d < n; d++) {
+    int64_t b = const_int(L, begin, d, "begin"), s = const_int(L, size, d, "size");
+    if (s == -1)
+      s = in->dims[d] - b;
+    if (b < 0 || s < 0 || b + s > in->dims[d])
+      error_at(L->g, L->op->index, "slice [%" PRId64 ", +%" PRId64 ") is outside dimension "
+               "%d of size %d", b, s, d, (int)in->dims[d]);
+    if (out->dims[d] != s)
+      error_at(L->g, L->op->index, "output shape disagrees with the slice");
+    shape[d] = (int32_t)s;
+    offset += b * stride[d];
+  }
+  ta_walk w = make_walk(L, n, shape, stride, tensor_elems(out) ? offset : 0);
+  L->l->kernel = arena_printf("ta_strided_slice_%s", width_suffix(L, out));
+  const_struct(L, "walk", "ta_walk", walk_init(&w), true);
+  arg_tensor(L, in->index);
+  arg_tensor(L, out->index);
+}
