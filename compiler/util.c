@@ -134,13 +134,21 @@ void error_file(const char *path, const char *fmt, ...) {
   raise_error();
 }
 
+void (*die_hook)(const char *message);
+
 void die_at(const char *file, int line, const char *fmt, ...) {
-  fprintf(stderr, "tinyaot: internal error at %s:%d: ", file, line);
+  char msg[1024];
+  int n = snprintf(msg, sizeof msg, "tinyaot: internal error at %s:%d: ", file,
+                   line);
+  if (n < 0 || (size_t)n >= sizeof msg)
+    n = 0;
   va_list ap;
   va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
+  vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
   va_end(ap);
-  fputc('\n', stderr);
+  fprintf(stderr, "%s\n", msg);
+  if (die_hook)
+    die_hook(msg);
   abort();
 }
 
