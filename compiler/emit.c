@@ -440,7 +440,13 @@ static void put_io_macros(FILE *f, const Emit *e, const char *kind, int i,
     fprintf(f, "%s%" PRId32, d ? ", " : "", x->dims[d]);
   fprintf(f, "%s}\n", x->ndims ? "" : "1");
   if (x->q.nscale == 1) {
-    fprintf(f, "#define %s_%s%d_SCALE %.9gf\n", e->U, K, i, (double)x->q.scale[0]);
+    /* A float literal: "1" needs its ".0" ("1f" is no C); verify() keeps
+     * scales finite. */
+    char scale[64];
+    snprintf(scale, sizeof scale, "%.9g", (double)x->q.scale[0]);
+    if (!strpbrk(scale, ".e"))
+      strcat(scale, ".0");
+    fprintf(f, "#define %s_%s%d_SCALE %sf\n", e->U, K, i, scale);
     fprintf(f, "#define %s_%s%d_ZERO_POINT (%" PRId64 ")\n", e->U, K, i,
             x->q.zero_point ? x->q.zero_point[0] : 0);
   }

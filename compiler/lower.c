@@ -160,6 +160,9 @@ float scale_of(Lower *L, const Tensor *t) {
   if (t->q.nscale < 1)
     error_at(L->g, L->op->index, "tensor %d (%s) is not quantized", t->index,
              t->name);
+  if (!(t->q.scale[0] > 0)) /* verify() allows 0 for ops that ignore it */
+    error_at(L->g, L->op->index, "tensor %d (%s) has quantization scale %g",
+             t->index, t->name, (double)t->q.scale[0]);
   return t->q.scale[0];
 }
 
