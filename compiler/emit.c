@@ -1036,6 +1036,29 @@ static bool defines(const char *text, const char *fn) {
   return false;
 }
 
+bool runtime_defines(const char *fn) {
+  /* A few distinct kernels per model: remember the answers. */
+  static struct {
+    char name[64];
+    bool found;
+  } cache[128];
+  static int ncache;
+  for (int k = 0; k < ncache; k++)
+    if (!strcmp(cache[k].name, fn))
+      return cache[k].found;
+  bool found = false;
+  for (int i = 0; i < nruntime_files && !found; i++) {
+    size_t n = strlen(runtime_files[i].path);
+    found = n > 2 && !strcmp(runtime_files[i].path + n - 2, ".c") &&
+            defines(runtime_files[i].text, fn);
+  }
+  if (ncache < 128 && strlen(fn) < sizeof cache[0].name) {
+    strcpy(cache[ncache].name, fn);
+    cache[ncache++].found = found;
+  }
+  return found;
+}
+
 /* Picks the runtime files the runner needs: every header, and the .c
  * files defining the kernels it calls and, transitively, the ta_*
  * functions those call.  Marks them in `need`. */

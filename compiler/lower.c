@@ -828,5 +828,11 @@ void lower(Graph *g, const LowerOptions *o) {
     if (!fn)
       error_at(g, i, "this operator is not supported (no kernel)");
     fn(&L);
+    /* Lowerings that spell a kernel's name from the dtypes may spell one
+     * the runtime does not have. */
+    const char *k = L.l->kernel;
+    if (k && k[0] != '@' && !L.l->user_kernel && !runtime_defines(k))
+      error_at(g, i, "not supported for these types (%s): the runtime has no %s",
+               dtypes_str(&L), k);
   }
 }

@@ -211,12 +211,15 @@ bool softmax_params(float beta, float input_scale, int rounding, ta_softmax_para
   return true;
 }
 
-/* CalculateInputRadius (quantization_util.cc), total_signed_bits 31. */
+/* CalculateInputRadius (quantization_util.cc), total_signed_bits 31.
+ * The power of two is ldexp's, the same double for every shift TFLite
+ * meets, and defined for any shift an untrusted scale gives; the result
+ * saturates at INT32_MAX. */
 int32_t calculate_input_radius(int integer_bits, int left_shift) {
   double max_rescaled = 1.0 * ((1 << integer_bits) - 1) *
-                        (double)(INT64_C(1) << (31 - integer_bits)) /
-                        (double)(INT64_C(1) << left_shift);
-  return (int32_t)floor(max_rescaled);
+                        ldexp(1.0, 31 - integer_bits - left_shift);
+  double r = floor(max_rescaled);
+  return r >= (double)INT32_MAX ? INT32_MAX : (int32_t)r;
 }
 
 /* tflite-micro CalculateOpDataAdd (add_common.cc). */

@@ -85,12 +85,16 @@ static int32_t fixed_tanh(int32_t a) {
  * scale * 2^27 (4 integer bits), multiplier = round(frexp mantissa *
  * 2^31) without the renormalisation QuantizeMultiplier does, radius =
  * CalculateInputRadius(4, left_shift). */
-static void sigmoid_prepare(float in_scale, int32_t *mult, int *left_shift, int32_t *radius) {
+/* false for an input scale below 2^-58: its shift would be beyond what
+ * the requantization can do (TFLite's arithmetic is undefined there). */
+static bool sigmoid_prepare(float in_scale, int32_t *mult, int *left_shift,
+                            int32_t *radius) {
   double real = (double)in_scale * (double)(1 << 27);
   double q = frexp(real, left_shift);
   int64_t m = (int64_t)round(q * 2147483648.0);
   *mult = m >= INT64_C(2147483648) ? INT32_MIN : (int32_t)m; /* as x86 converts */
   *radius = calculate_input_radius(4, *left_shift);
+  return *left_shift >= -31;
 }
 
 bool logistic_table(DType dt, float in_scale, int32_t in_zp, int rounding,
@@ -99,7 +103,8 @@ bool logistic_table(DType dt, float in_scale, int32_t in_zp, int rounding,
     return false;
   int32_t mult, radius;
   int shift;
-  sigmoid_prepare(in_scale, &mult, &shift, &radius);
+  if (!sigmoid_prepare(in_scale, &mult, &shift, &radius))
+    return false;
   for (int i = 0; i < 256; i++) {
     const int32_t x = lut_input(dt, i) - in_zp;
     int32_t y;
@@ -121,7 +126,8 @@ bool tanh_table(DType dt, float in_scale, int32_t in_zp, int rounding, uint8_t t
     return false;
   int32_t mult, radius;
   int shift;
-  sigmoid_prepare(in_scale, &mult, &shift, &radius);
+  if (!sigmoid_prepare(in_scale, &mult, &shift, &radius))
+    return false;
   for (int i = 0; i < 256; i++) {
     const int32_t x = lut_input(dt, i) - in_zp;
     int32_t y;

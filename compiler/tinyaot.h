@@ -746,6 +746,8 @@ typedef struct {
 } EmbeddedFile;
 extern const EmbeddedFile runtime_files[];
 extern const int nruntime_files;
+/* Does a runtime .c file define the function `fn` (a kernel)? */
+bool runtime_defines(const char *fn);
 
 /* ------------------------------------------------------------- run.c */
 
