@@ -1223,6 +1223,9 @@ EmitResult emit_folder(const Graph *g, const Plan *p, const EmitOptions *o,
     if (!g->ops[i].lowered)
       die("op %d was not lowered", i);
   make_dirs(dir);
+  struct stat st;
+  if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+    error_file(dir, "is not a folder");
 
   e.in_name = arena_array((size_t)g->ninputs + 1, sizeof(char *));
   e.out_name = arena_array((size_t)g->noutputs + 1, sizeof(char *));

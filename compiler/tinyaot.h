@@ -284,7 +284,8 @@ extern void (*die_hook)(const char *message);
 #define die(...) die_at(__FILE__, __LINE__, __VA_ARGS__)
 #define unreachable() die_at(__FILE__, __LINE__, "unreachable")
 
-/* Reads a whole file into arena memory; error_file() on failure. */
+/* Reads a whole file into arena memory; error_file() on failure (and for
+ * a folder, or a file beyond 16 GB). */
 uint8_t *read_file(const char *path, size_t *size);
 
 /* Tensor helpers. */
