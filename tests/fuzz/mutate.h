@@ -156,11 +156,11 @@ static int64_t int_special(Rng *r, int64_t cur) {
       INT32_MAX, INT32_MIN, (int64_t)INT32_MAX + 1, -((int64_t)1 << 40),
       INT64_MAX, INT64_MIN};
   switch (rng_below(r, 8)) {
-  case 0: return cur + 1;
-  case 1: return cur - 1;
-  case 2: return cur * 2;
+  case 0: return (int64_t)((uint64_t)cur + 1); /* wrapping */
+  case 1: return (int64_t)((uint64_t)cur - 1);
+  case 2: return (int64_t)((uint64_t)cur * 2);
   case 3: return cur / 2;
-  case 4: return -cur;
+  case 4: return (int64_t)(0 - (uint64_t)cur);
   case 5: return (int64_t)rng_below(r, 12) - 2;
   default:
     return specials[rng_below(r, sizeof specials / sizeof *specials)];
@@ -243,9 +243,9 @@ static void mutate_dim(Rng *r, uint8_t *b, int i) {
   }
   static const int32_t sizes[] = {0, 1, 2, 3, 4, 5, 7, 8, 16, 255, 256, 65536, 1 << 24};
   switch (rng_below(r, 8)) {
-  case 0: v = cur + 1; break;
-  case 1: v = cur - 1; break;
-  case 2: v = cur * 2; break;
+  case 0: v = (int32_t)((uint32_t)cur + 1); break;
+  case 1: v = (int32_t)((uint32_t)cur - 1); break;
+  case 2: v = (int32_t)((uint32_t)cur * 2); break;
   case 3: v = cur / 2; break;
   case 4: v = rng_below(r, 8) ? (int32_t)rng_below(r, 10) : -1; break;
   default: v = sizes[rng_below(r, sizeof sizes / sizeof *sizes)];
