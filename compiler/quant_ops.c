@@ -247,6 +247,17 @@ bool leaky_relu_table(DType dt, float in_scale, int32_t in_zp, float alpha, floa
 
 /* ------------------------------------------------------ RELU family */
 
+/* zero_point + round(f / scale), in float as TFLite, saturated to int32
+ * (a tiny scale from an untrusted model makes the quotient huge). */
+static int32_t quantize_saturating(float f, float scale, int32_t zero_point) {
+  float r = roundf(f / scale);
+  int64_t q = !(r > -2147483648.0f) ? INT32_MIN
+              : r >= 2147483648.0f  ? INT32_MAX
+                                    : (int64_t)r;
+  q += zero_point;
+  return q < INT32_MIN ? INT32_MIN : q > INT32_MAX ? INT32_MAX : (int32_t)q;
+}
+
 bool relu_table(DType dt, float act_min, float act_max, float in_scale, int32_t in_zp,
                 float out_scale, int32_t out_zp, int rounding, uint8_t table[256]) {
   if (dt != DT_INT8 && dt != DT_UINT8)
@@ -257,11 +268,11 @@ bool relu_table(DType dt, float act_min, float act_max, float in_scale, int32_t 
     return false;
   int32_t lo, hi;
   dtype_range(dt, &lo, &hi);
-  int32_t qmin = out_zp + (int32_t)roundf(act_min / out_scale);
+  int32_t qmin = quantize_saturating(act_min, out_scale, out_zp);
   qmin = qmin > lo ? qmin : lo;
   int32_t qmax = hi;
   if (act_max != INFINITY) {
-    int32_t q = out_zp + (int32_t)roundf(act_max / out_scale);
+    int32_t q = quantize_saturating(act_max, out_scale, out_zp);
     qmax = q < hi ? q : hi;
   }
   for (int i = 0; i < 256; i++) {
@@ -279,7 +290,7 @@ bool relu6_table_tflm(DType dt, float in_scale, int32_t in_zp, uint8_t table[256
    * FloatToQuantizedType(6, scale, zp); the output scale is not read. */
   int32_t lo, hi;
   dtype_range(dt, &lo, &hi);
-  int32_t six = (int32_t)roundf(6.0f / in_scale) + in_zp;
+  int32_t six = quantize_saturating(6.0f, in_scale, in_zp);
   six = ta_clamp_i32(six, lo, hi);
   const int32_t zero = in_zp;
   for (int i = 0; i < 256; i++) {

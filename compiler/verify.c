@@ -16,7 +16,8 @@
  *   - quantization is well formed: per-channel scales match the size of
  *     the quantized dimension; every scale of an integer tensor is a
  *     positive normal float or 0, every zero point fits the element type;
- *   - no string or complex tensors are read or written; convolution and
+ *   - no string or complex tensors are read or written, and no empty
+ *     ones except constants; convolution and
  *     pooling strides, dilations and filter sizes are >= 1; float options
  *     (softmax beta, leaky relu alpha, LSTM clips) are finite.
  * Custom ops are legal here (inspect shows them); later steps refuse
@@ -152,6 +153,12 @@ static void verify_use(const Graph *g, int op, const Tensor *t) {
   if (t->dtype == DT_STRING || t->dtype == DT_COMPLEX64)
     error_at(g, op, "tensor %d (%s) has type %s, which is not supported",
              t->index, t->name, dtype_name(t->dtype));
+  /* A value the runner holds needs at least one element: no kernel is
+   * written for empty tensors (constants may be empty: a RESHAPE to a
+   * scalar reads a shape of size 0). */
+  if (!is_const(t) && tensor_elems(t) == 0)
+    error_at(g, op, "tensor %d (%s) has a dimension of size 0; empty tensors "
+                    "are not supported", t->index, t->name);
 }
 
 static void verify_options(const Graph *g, const Op *op) {
