@@ -49,12 +49,12 @@ static int mut_nfields;
 static size_t mut_size; /* the file being traced */
 static const uint8_t *mut_buf;
 
-static uint32_t load_le_raw(size_t pos) {
+static inline uint32_t load_le_raw(size_t pos) {
   return (uint32_t)mut_buf[pos] | (uint32_t)mut_buf[pos + 1] << 8 |
          (uint32_t)mut_buf[pos + 2] << 16 | (uint32_t)mut_buf[pos + 3] << 24;
 }
 
-static void mut_trace(size_t pos, size_t width, FieldKind kind, const char *what) {
+static inline void mut_trace(size_t pos, size_t width, FieldKind kind, const char *what) {
   if (mut_nfields >= MAX_FIELDS || pos > mut_size || width > mut_size - pos)
     return;
   /* The reader may decode a value twice (shared tables): keep one. */
@@ -77,7 +77,7 @@ static void mut_trace(size_t pos, size_t width, FieldKind kind, const char *what
 
 /* Collects the fields of buf (as far as the reader gets; a broken file
  * gives fewer).  Returns their count. */
-static int find_fields(const uint8_t *buf, size_t size) {
+static inline int find_fields(const uint8_t *buf, size_t size) {
   mut_nfields = 0;
   mut_size = size;
   mut_buf = buf;
@@ -97,27 +97,27 @@ typedef struct {
   uint64_t s;
 } Rng;
 
-static uint32_t rng_next(Rng *r) { /* splitmix64, upper half */
+static inline uint32_t rng_next(Rng *r) { /* splitmix64, upper half */
   uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
   return (uint32_t)((z ^ (z >> 31)) >> 32);
 }
-static uint32_t rng_below(Rng *r, uint32_t n) { return n ? rng_next(r) % n : 0; }
+static inline uint32_t rng_below(Rng *r, uint32_t n) { return n ? rng_next(r) % n : 0; }
 
 /* ------------------------------------------------------- the values */
 
-static uint64_t load_le(const uint8_t *b, size_t pos, size_t w) {
+static inline uint64_t load_le(const uint8_t *b, size_t pos, size_t w) {
   uint64_t v = 0;
   for (size_t i = 0; i < w; i++)
     v |= (uint64_t)b[pos + i] << (8 * i);
   return v;
 }
-static void store_le(uint8_t *b, size_t pos, size_t w, uint64_t v) {
+static inline void store_le(uint8_t *b, size_t pos, size_t w, uint64_t v) {
   for (size_t i = 0; i < w; i++)
     b[pos + i] = (uint8_t)(v >> (8 * i));
 }
-static int64_t sign_extend(uint64_t v, size_t w) {
+static inline int64_t sign_extend(uint64_t v, size_t w) {
   unsigned shift = 64 - 8 * (unsigned)w;
   return w >= 8 ? (int64_t)v : (int64_t)(v << shift) >> shift;
 }
@@ -125,7 +125,7 @@ static int64_t sign_extend(uint64_t v, size_t w) {
 /* Fields that hold the file's structure rather than the model's values:
  * changing their lengths mostly tests the reader, which has its own
  * fuzzer.  They are picked rarely. */
-static bool is_structural(const Field *f) {
+static inline bool is_structural(const Field *f) {
   static const char *const names[] = {
       "tensors", "operators", "buffers", "subgraphs", "operator_codes",
       "metadata", "name", "description", "signature_defs", "custom_code",
@@ -138,7 +138,7 @@ static bool is_structural(const Field *f) {
 }
 
 /* Another traced field of the same name and width, or -1. */
-static int same_field(Rng *r, int self) {
+static inline int same_field(Rng *r, int self) {
   const Field *f = &mut_fields[self];
   for (int tries = 0; tries < 64; tries++) {
     int j = (int)rng_below(r, (uint32_t)mut_nfields);
@@ -149,7 +149,7 @@ static int same_field(Rng *r, int self) {
   return -1;
 }
 
-static int64_t int_special(Rng *r, int64_t cur) {
+static inline int64_t int_special(Rng *r, int64_t cur) {
   static const int64_t specials[] = {
       0, 1, -1, 2, 3, 4, 5, 7, 8, 9, 10, 16, 17, 31, 32, 33, 63, 64, 127, 128,
       -128, -127, 255, 256, 32767, -32768, 65535, 65536, 1 << 20, 1 << 24,
@@ -167,7 +167,7 @@ static int64_t int_special(Rng *r, int64_t cur) {
   }
 }
 
-static float float_special(Rng *r, float cur) {
+static inline float float_special(Rng *r, float cur) {
   static const float specials[] = {0.0f, -0.0f, 1.0f, -1.0f, 0.5f, 2.0f,
                                    1.0f / 256, 1e-10f, 1e-30f, 1e-38f,
                                    1e-40f /* denormal */, 1e-45f, 1e10f,
@@ -188,7 +188,7 @@ static float float_special(Rng *r, float cur) {
 /* The shape_signature of the tensor whose shape vector has its length in
  * field `shape_len`: the index of its length field, or -1.  The reader
  * reads a tensor's shape, then its other fields, then its signature. */
-static int signature_of(int shape_len) {
+static inline int signature_of(int shape_len) {
   for (int j = shape_len + 1; j < mut_nfields; j++) {
     const Field *f = &mut_fields[j];
     if (f->kind != FIELD_LENGTH)
@@ -204,7 +204,7 @@ static int signature_of(int shape_len) {
 /* After a change to a tensor's shape (its length field, or element k of
  * it), the same change to its shape_signature, if it has one: otherwise
  * verify refuses nearly every shape change as dynamic. */
-static void mirror_signature(uint8_t *b, const Field *f, int self) {
+static inline void mirror_signature(uint8_t *b, const Field *f, int self) {
   bool is_len = f->kind == FIELD_LENGTH;
   int len = is_len ? self : f->vec;
   if (len < 0 || strcmp(mut_fields[len].what, "shape"))
@@ -222,7 +222,7 @@ static void mirror_signature(uint8_t *b, const Field *f, int self) {
 /* A shape element: sizes that matter (0, 1, off by one, doubled, halved,
  * another dimension), rarely negative or huge; or two dimensions of the
  * same shape swapped (a constant keeps its byte size). */
-static void mutate_dim(Rng *r, uint8_t *b, int i) {
+static inline void mutate_dim(Rng *r, uint8_t *b, int i) {
   const Field *f = &mut_fields[i];
   int32_t cur = (int32_t)load_le(b, f->pos, 4), v;
   if (f->vec >= 0 && rng_below(r, 3) == 0) {
@@ -255,7 +255,7 @@ static void mutate_dim(Rng *r, uint8_t *b, int i) {
 }
 
 /* Rewrites field i of b (b holds the traced file). */
-static void mutate_field(Rng *r, uint8_t *b, int i) {
+static inline void mutate_field(Rng *r, uint8_t *b, int i) {
   const Field *f = &mut_fields[i];
   uint64_t raw = load_le(b, f->pos, f->width);
   if (f->kind == FIELD_INT && !strcmp(f->what, "shape") && rng_below(r, 4)) {
@@ -302,7 +302,7 @@ static void mutate_field(Rng *r, uint8_t *b, int i) {
 }
 
 /* Random bytes, for variety: a byte, a bit, or a special 32-bit word. */
-static void mutate_bytes(Rng *r, uint8_t *b, size_t size) {
+static inline void mutate_bytes(Rng *r, uint8_t *b, size_t size) {
   if (!size)
     return;
   size_t at = rng_below(r, (uint32_t)size);
@@ -319,7 +319,7 @@ static void mutate_bytes(Rng *r, uint8_t *b, size_t size) {
 /* Applies 1..max_changes mutations to b (size bytes), most of them to
  * traced fields of b itself.  Returns false when b has no fields (it is
  * then mutated bytewise). */
-static bool mutate_model(Rng *r, uint8_t *b, size_t size, int max_changes) {
+static inline bool mutate_model(Rng *r, uint8_t *b, size_t size, int max_changes) {
   int n = 1 + (int)rng_below(r, (uint32_t)max_changes);
   if (find_fields(b, size) == 0) {
     for (int k = 0; k < n; k++)
@@ -355,7 +355,7 @@ typedef struct {
   EmitOptions emit;
 } RunOptionsSet;
 
-static void run_options(RunOptionsSet *s, unsigned variant) {
+static inline void run_options(RunOptionsSet *s, unsigned variant) {
   memset(s, 0, sizeof *s);
   s->lower.rounding = (variant & 1) ? TA_ROUND_SINGLE : TA_ROUND_DOUBLE;
   s->pool = (Pool){.name = "workspace", .limit = SIZE_MAX};
@@ -373,7 +373,7 @@ static void run_options(RunOptionsSet *s, unsigned variant) {
 static jmp_buf *die_jmp;
 static char die_message[1024];
 
-static void die_to_jmp(const char *msg) {
+static inline void die_to_jmp(const char *msg) {
   snprintf(die_message, sizeof die_message, "%s", msg);
   if (die_jmp)
     longjmp(*die_jmp, 1);
@@ -388,7 +388,7 @@ static void die_to_jmp(const char *msg) {
  * reports are not caught: they end the process.  *gout (may be NULL)
  * receives the graph of an accepted run.
  */
-static RunResult compile_buffer(const char *path, const uint8_t *buf, size_t size,
+static inline RunResult compile_buffer(const char *path, const uint8_t *buf, size_t size,
                                 const RunOptionsSet *opt, const char *dir,
                                 Graph **gout, Plan **pout) {
   jmp_buf err, dj;
@@ -428,10 +428,55 @@ static RunResult compile_buffer(const char *path, const uint8_t *buf, size_t siz
   return res;
 }
 
+/* A C file using every macro of the generated header m.h, so that a
+ * macro that is no valid C (a float literal "1f") fails the build. */
+static inline bool write_macro_check(const char *dir) {
+  FILE *h = fopen(arena_printf("%s/m.h", dir), "r");
+  FILE *c = fopen(arena_printf("%s/robust_check.c", dir), "w");
+  if (!h || !c) {
+    if (h)
+      fclose(h);
+    if (c)
+      fclose(c);
+    return false;
+  }
+  fprintf(c, "#include \"m.h\"\n");
+  char line[4096], name[256];
+  int n = 0;
+  while (fgets(line, sizeof line, h)) {
+    if (sscanf(line, "#define %255s", name) != 1 || strchr(name, '(') ||
+        !strcmp(name, "M_H") || !strncmp(name, "M_WEIGHT", 8))
+      continue;
+    size_t len = strlen(name);
+    if (len > 6 && !strcmp(name + len - 6, "_SHAPE"))
+      fprintf(c, "const long check%d[] = %s;\n", n++, name);
+    else if (len > 6 && !strcmp(name + len - 6, "_DTYPE"))
+      fprintf(c, "const char *check%d = %s;\n", n++, name);
+    else
+      fprintf(c, "const double check%d = (double)(%s);\n", n++, name);
+  }
+  fclose(h);
+  return fclose(c) == 0;
+}
+
+/* Compiles what emit_folder() wrote into dir with prefix "m" - the
+ * runner, the weights and a file using every macro of the header - with
+ * -std=c99 -Wall -Wextra -Werror -pedantic, using the C compiler cc.
+ * true when it compiles. */
+static inline bool strict_compile(const char *dir, const char *cc) {
+  if (!write_macro_check(dir))
+    return false;
+  fflush(stdout);
+  return system(arena_printf("cd '%s' && %s -std=c99 -Wall -Wextra -Werror "
+                             "-pedantic -O1 -I. -Iruntime/include -c m.c "
+                             "m_weights.c robust_check.c",
+                             dir, cc)) == 0;
+}
+
 /* Does a refusal's message name the file (and, when it names an op, its
  * index and name)?  error_at() writes "PATH: op I (NAME): ..." or
  * "PATH: ...". */
-static bool message_is_proper(const char *path, const char *msg) {
+static inline bool message_is_proper(const char *path, const char *msg) {
   size_t n = strlen(path);
   if (strncmp(msg, path, n) || strncmp(msg + n, ": ", 2) || !msg[n + 2])
     return false;

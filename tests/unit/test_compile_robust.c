@@ -68,37 +68,6 @@ static void save(const char *name, int i, const uint8_t *b, size_t n) {
   }
 }
 
-/* A C file using every macro of the generated header m.h, so that a
- * macro that is no valid C (a float literal "1f") fails the build. */
-static bool write_macro_check(const char *dir) {
-  FILE *h = fopen(arena_printf("%s/m.h", dir), "r");
-  FILE *c = fopen(arena_printf("%s/robust_check.c", dir), "w");
-  if (!h || !c) {
-    if (h)
-      fclose(h);
-    if (c)
-      fclose(c);
-    return false;
-  }
-  fprintf(c, "#include \"m.h\"\n");
-  char line[4096], name[256];
-  int n = 0;
-  while (fgets(line, sizeof line, h)) {
-    if (sscanf(line, "#define %255s", name) != 1 || strchr(name, '(') ||
-        !strcmp(name, "M_H") || !strncmp(name, "M_WEIGHT", 8))
-      continue;
-    size_t len = strlen(name);
-    if (len > 6 && !strcmp(name + len - 6, "_SHAPE"))
-      fprintf(c, "const long check%d[] = %s;\n", n++, name);
-    else if (len > 6 && !strcmp(name + len - 6, "_DTYPE"))
-      fprintf(c, "const char *check%d = %s;\n", n++, name);
-    else
-      fprintf(c, "const double check%d = (double)(%s);\n", n++, name);
-  }
-  fclose(h);
-  return fclose(c) == 0;
-}
-
 /* Emits the accepted mutant (compiled again: emit needs the graph),
  * compiles the generated sources with the strict flags, then builds it
  * with the harness (compiler/run.c; -O0 plus $TINYAOT_CFLAGS) and runs
@@ -120,13 +89,7 @@ static bool build_and_run_mutant(const char *name, const uint8_t *b, size_t n,
     snprintf(why, nwhy, "the second compilation %s: %.300s",
              res == RUN_DIED ? "died" : "refused it",
              res == RUN_DIED ? die_message : error_message);
-  } else if (!write_macro_check(dir)) {
-    snprintf(why, nwhy, "cannot write robust_check.c");
-  } else if (fflush(stdout),
-             system(arena_printf("cd '%s' && %s -std=c99 -Wall -Wextra -Werror "
-                                 "-pedantic -O1 -I. -Iruntime/include -c m.c "
-                                 "m_weights.c robust_check.c",
-                                 dir, cc)) != 0) {
+  } else if (!strict_compile(dir, cc)) {
     snprintf(why, nwhy, "the generated code does not compile with -std=c99 "
              "-Wall -Wextra -Werror -pedantic");
   } else {
