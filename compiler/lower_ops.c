@@ -717,6 +717,42 @@ static size_t elem_bytes(Lower *L, const Tensor *t) {
   return (size_t)bits / 8;
 }
 
+/* uint8 CONCATENATION with rescaled inputs (ConcatenationWithScaling):
+ * scale = input_scale * (1 / output_scale), bias = -zero_point * scale,
+ * in float as TFLite computes them. */
+static void concat_rescale(Lower *L, const Tensor *out, int axis, const int64_t *sizes) {
+  int n = L->op->ninputs;
+  int64_t outer = 1, inner = 1;
+  for (int d = 0; d < axis; d++)
+    outer *= out->dims[d];
+  for (int d = axis + 1; d < out->ndims; d++)
+    inner *= out->dims[d];
+  int32_t *bytes = arena_array((size_t)n, 4), *copy = arena_array((size_t)n, 4);
+  float *scale = arena_array((size_t)n, 4), *bias = arena_array((size_t)n, 4);
+  const float inverse = 1.0f / scale_of(L, out);
+  for (int k = 0; k < n; k++) {
+    const Tensor *x = input(L, k);
+    if (sizes[k] * inner > INT32_MAX)
+      error_at(L->g, L->op->index, "tensor too large");
+    bytes[k] = (int32_t)(sizes[k] * inner);
+    copy[k] = same_quant(x, out);
+    scale[k] = scale_of(L, x) * inverse;
+    bias[k] = (float)-zp_of(x) * scale[k];
+  }
+  L->l->kernel = "ta_concatenation_requant_u8";
+  const_i32(L, "bytes", bytes, (size_t)n, false);
+  const_i32(L, "copy", copy, (size_t)n, false);
+  const_array(L, "scale", DT_FLOAT32, scale, (size_t)n, false);
+  const_array(L, "bias", DT_FLOAT32, bias, (size_t)n, false);
+  const_struct(L, "params", "ta_concat_u8_params",
+               arena_printf("{.n = %d, .outer = %d, .bytes = @bytes, .copy = @copy,\n"
+                            "    .scale = @scale, .bias = @bias, .output_zero_point = %s}",
+                            n, (int)outer, ilit(zp_of(out))),
+               true);
+  add_arg(L, ARG_INPUTS, 0, n);
+  arg_tensor(L, L->op->outputs[0]);
+}
+
 void lower_concatenation(Lower *L) {
   Op *op = L->op;
   if (op->ninputs < 1 || op->noutputs != 1)
@@ -725,15 +761,11 @@ void lower_concatenation(Lower *L) {
   if (op->opt.activation != ACT_NONE)
     error_at(L->g, op->index, "a fused activation is not supported");
   need_same_types(L, -1, false);
-  for (int k = 0; k < op->ninputs; k++) {
-    Tensor *x = input(L, k);
-    if (is_quantized_type(x->dtype) && !same_quant(x, out)) {
-      if (x->dtype == DT_INT8 || x->dtype == DT_INT16)
-        continue; /* TFLM copies the bytes whatever the quantization */
-      error_at(L->g, op->index, "input %d's quantization differs from the output's: "
-               "requantizing CONCATENATION is not supported", k);
-    }
-  }
+  /* TFLM copies int8/int16 bytes whatever the quantization; TFLite
+   * rescales uint8 inputs whose quantization differs. */
+  bool rescale = false;
+  for (int k = 0; k < op->ninputs; k++)
+    rescale |= out->dtype == DT_UINT8 && !same_quant(input(L, k), out);
   int rank = out->ndims;
   int axis = resolve_axis(L, op->opt.axis, rank);
   int64_t *sizes = arena_array((size_t)op->ninputs, sizeof(int64_t));
@@ -750,7 +782,10 @@ void lower_concatenation(Lower *L) {
   }
   if (total != out->dims[axis])
     error_at(L->g, op->index, "the inputs do not add up to the output along the axis");
-  blocks(L, true, op->ninputs, out->dims, rank, axis, sizes, elem_bytes(L, out));
+  if (rescale)
+    concat_rescale(L, out, axis, sizes);
+  else
+    blocks(L, true, op->ninputs, out->dims, rank, axis, sizes, elem_bytes(L, out));
 }
 
 void lower_pack(Lower *L) {
@@ -1038,7 +1073,9 @@ void lower_transpose_conv(Lower *L) {
              out->dtype == DT_FLOAT32 && (!bias || bias->dtype == DT_FLOAT32);
   bool s8 = in->dtype == DT_INT8 && filter->dtype == DT_INT8 && out->dtype == DT_INT8 &&
             (!bias || bias->dtype == DT_INT32);
-  if (!f32 && !s8)
+  bool u8 = in->dtype == DT_UINT8 && filter->dtype == DT_UINT8 && out->dtype == DT_UINT8 &&
+            (!bias || bias->dtype == DT_INT32);
+  if (!f32 && !s8 && !u8)
     unsupported_types(L);
   if (in->ndims != 4 || filter->ndims != 4 || out->ndims != 4 || tensor_elems(shape) != 4)
     error_at(L->g, L->op->index, "input, filter, output and output shape must have rank 4");
@@ -1064,7 +1101,23 @@ void lower_transpose_conv(Lower *L) {
   compute_padding(opt->padding, dout.h, df.h, p.stride_h, 1, &unused, &p.pad_h);
   compute_padding(opt->padding, dout.w, df.w, p.stride_w, 1, &unused, &p.pad_w);
   act_range(L, out, &p.act_min, &p.act_max, &p.act_min_f32, &p.act_max_f32);
-  if (s8) {
+  if (u8) {
+    /* TFLite's uint8 kernel: one multiplier from the float product of
+     * the scales (GetQuantizedConvolutionMultipler), a filter zero point. */
+    p.input_offset = -zp_of(in);
+    p.output_offset = zp_of(out);
+    int32_t mult, shift;
+    if (filter->q.nscale != 1 ||
+        !fc_multiplier(scale_of(L, in), filter->q.scale[0], scale_of(L, out), L->o->rounding,
+                       &mult, &shift))
+      error_at(L->g, L->op->index, "cannot represent the requantization scale");
+    L->l->kernel = "ta_transpose_conv_u8";
+    const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
+    const_i32(L, "mult", &mult, 1, false);
+    const_i32(L, "shift", &shift, 1, false);
+    const_struct(L, "quant", "ta_quant", quant_init(0, L->o->rounding), true);
+    add_arg(L, ARG_INT, -1, -zp_of(filter));
+  } else if (s8) {
     p.input_offset = -zp_of(in);
     p.output_offset = zp_of(out);
     int nch = filter->q.nscale;
@@ -1098,7 +1151,7 @@ void lower_transpose_conv(Lower *L) {
     add_arg(L, ARG_NULL, -1, 0);
   const_struct(L, "out_dims", "ta_dims", dims_init(dout), true);
   arg_tensor(L, out->index);
-  if (s8) {
+  if (s8 || u8) {
     arg_scratch(L);
     L->op->scratch_bytes = ta_transpose_conv_s8_scratch_size(&p, &di, &df, &dout);
   }

@@ -332,12 +332,40 @@ ta_status ta_transpose_conv_s8(const ta_conv_params *p, const ta_quant *q,
                                const ta_dims *filter_dims, const int8_t *filter,
                                const int32_t *bias, const ta_dims *out_dims, int8_t *out,
                                void *scratch);
+/* ta_transpose_conv_u8 - legacy uint8 (TFLite's builtin kernel): the same
+ * scatter with (filter + filter_offset); per-tensor requantization. */
+size_t ta_transpose_conv_u8_scratch_size(const ta_conv_params *p, const ta_dims *in_dims,
+                                         const ta_dims *filter_dims,
+                                         const ta_dims *out_dims);
+ta_status ta_transpose_conv_u8(const ta_conv_params *p, const ta_quant *q,
+                               int32_t filter_offset, const ta_dims *in_dims,
+                               const uint8_t *in, const ta_dims *filter_dims,
+                               const uint8_t *filter, const int32_t *bias,
+                               const ta_dims *out_dims, uint8_t *out, void *scratch);
 ta_status ta_transpose_conv_f32(const ta_conv_params *p, const ta_dims *in_dims,
                                 const float *in, const ta_dims *filter_dims,
                                 const float *filter, const float *bias,
                                 const ta_dims *out_dims, float *out);
 
 /* ============================================ legacy uint8 CNN kernels */
+
+/*
+ * ta_concatenation_requant_u8 - uint8 CONCATENATION with inputs in other
+ * quantizations (TFLite's ConcatenationWithScaling): like
+ * ta_concatenation_x8, except that block k is rescaled unless copy[k]:
+ *   out = clamp(roundf(x * scale[k] + bias[k]) + output_zero_point, 0, 255)
+ */
+typedef struct {
+  int32_t n;
+  int32_t outer;
+  const int32_t *bytes; /* n entries: values of input k per outer step */
+  const int32_t *copy;  /* n entries: 1 = same quantization as the output */
+  const float *scale;   /* n entries: input_scale * (1 / output_scale) */
+  const float *bias;    /* n entries: -input_zero_point * scale */
+  int32_t output_zero_point;
+} ta_concat_u8_params;
+ta_status ta_concatenation_requant_u8(const ta_concat_u8_params *p, const void *const *in,
+                                      uint8_t *out);
 
 /* ta_requantize_u8_u8 - QUANTIZE uint8 -> uint8 (see ta_requantize_*). */
 ta_status ta_requantize_u8_u8(const ta_requant_params *p, const uint8_t *in, uint8_t *out);
