@@ -60,7 +60,7 @@ void need_arity(Lower *L, int nin, int nout);
 const char *dtypes_str(Lower *L);
 TA_NORETURN void unsupported_types(Lower *L);
 void need_const(Lower *L, const Tensor *t, const char *role);
-float scale_of(Lower *L, const Tensor *t); /* error when not quantized */
+float scale_of(Lower *L, const Tensor *t); /* error when not quantized or 0 */
 int32_t zp_of(const Tensor *t);
 ta_dims dims4(Lower *L, const Tensor *t); /* rank <= 4, leading 1s */
 int32_t elems32(const Tensor *t);
