@@ -11,6 +11,13 @@
 # one line per op: instructions (+-40), the op's comment line from the
 # generated code.  The hook's own printing is not counted (the timer is
 # read again when it returns).  Work folder: $TINYAOT_BUILD/arm-profile.
+#
+# With ARM_PROFILE_FUNCS=1 it also runs QEMU once more one instruction
+# per translation block with -d exec (slow, a log of ~70 bytes per
+# executed instruction in the work folder, deleted afterwards) and prints
+# the instructions executed per function, the runner's included;
+# ARM_PROFILE_ANNOTATE=FUNCTION adds FUNCTION's disassembly with the
+# times each instruction ran.
 ARM_ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ARM_ROOT/tests/arm/lib.sh"
 TINYAOT_BUILD=${TINYAOT_BUILD:-$ARM_ROOT/build}
@@ -62,3 +69,26 @@ awk -v tick="$T_TICK_NS" -v gen="$dir/gen/net.c" '
   $1 == "prof_ticks" && (t in op) { printf "%10d  %s\n", $2 * tick, op[t]; total += $2 * tick }
   $1 == "prof_ticks" && !(t in op) { total += $2 * tick }
   END { printf "%10d  total\n", total }' "$dir/out/run.log"
+if [ "${ARM_PROFILE_FUNCS:-0}" = 1 ]; then
+  echo
+  rm -rf "$dir/trace-out" && mkdir -p "$dir/trace-out"
+  timeout "$ARM_TIMEOUT" "$ARM_QEMU" -machine "$T_MACHINE" -display none -monitor none \
+    -serial none -icount shift=0 -singlestep -d exec,nochain -D "$dir/trace.log" \
+    -semihosting-config "enable=on,target=native,arg=runner,arg=$gold/case0,arg=$dir/trace-out" \
+    -kernel "$dir/build/runner.elf" > /dev/null 2>&1
+  awk '/^Trace/ {n[$NF]++} END {for (f in n) printf "%10d  %s\n", n[f], f}' "$dir/trace.log" |
+    sort -rn | head -n "${ARM_PROFILE_TOP:-25}"
+  if [ -n "$ARM_PROFILE_ANNOTATE" ]; then
+    echo
+    awk -v f="$ARM_PROFILE_ANNOTATE" '/^Trace/ && $NF == f {split($4, a, "/"); n[a[2]]++}
+         END {for (pc in n) print pc, n[pc]}' "$dir/trace.log" > "$dir/annotate.counts"
+    arm-none-eabi-objdump -d --no-show-raw-insn "$dir/build/runner.elf" |
+      awk -v f="<$ARM_PROFILE_ANNOTATE>:" -v counts="$dir/annotate.counts" '
+        BEGIN { while ((getline l < counts) > 0) { split(l, a, " "); n[a[1]] = a[2] } }
+        $0 ~ f { on = 1; next }
+        on && /^$/ { exit }
+        on { pc = $1; sub(":", "", pc); pc = sprintf("%08s", pc); gsub(/ /, "0", pc)
+             printf "%10s %s\n", (pc in n) ? n[pc] : "", $0 }'
+  fi
+  rm -f "$dir/trace.log"
+fi

@@ -28,8 +28,9 @@
  *    is the same with a trivial "window": the two pixels' channels,
  *    widened.  Grouped convolutions take the portable path.
  *
- * Scratch: 4 * K bytes, two int16 columns
- * (ta_conv2d_fold_s8_scratch_size(); the portable path uses the first).
+ * Scratch: 4 * K bytes, two int16 columns (the portable path uses the
+ * first), plus K rounded up to 4 for gathering a window as int8 when the
+ * filter's channels are not a multiple of 4 (ta_conv2d_fold_s8_scratch_size()).
  */
 #include "ta_fixedpoint.h"
 #include "ta_kernels.h"
@@ -42,7 +43,8 @@ size_t ta_conv2d_fold_s8_scratch_size(const ta_conv_params *p, const ta_dims *in
   (void)p;
   (void)in_dims;
   (void)out_dims;
-  return 4 * (size_t)filter_dims->h * (size_t)filter_dims->w * (size_t)filter_dims->c;
+  const size_t K = (size_t)filter_dims->h * (size_t)filter_dims->w * (size_t)filter_dims->c;
+  return 4 * K + (filter_dims->c % 4 ? (K + 3) & ~(size_t)3 : 0);
 }
 
 static inline int8_t finish(int32_t acc, const ta_conv_params *p, const ta_quant *q, int32_t oc) {
@@ -67,10 +69,14 @@ typedef struct {
  * column 1's (x1, x3); after them the last K - K4 values of column 0,
  * then of column 1, in natural order.
  */
-static inline int32_t col_pos(int32_t k, int32_t j, int32_t k4, int32_t tail) {
-  if (k < k4)
-    return 8 * (k >> 2) + 4 * (k & 1) + 2 * j + ((k >> 1) & 1);
-  return 2 * k4 + j * tail + (k - k4);
+
+/* Copies n bytes, a word at a time while it can; returns dst + n. */
+static inline int8_t *copy_bytes(int8_t *dst, const int8_t *src, int32_t n) {
+  for (; n >= 4; n -= 4, dst += 4, src += 4)
+    ta_st32(dst, ta_ld32(src));
+  for (; n > 0; n--)
+    *dst++ = *src++;
+  return dst;
 }
 
 /* Output pixel (oy, ox)'s window of in_b, widened into column j of col,
@@ -103,22 +109,42 @@ static void dsp_gather(const ta_conv_params *p, const int8_t *in_b, int32_t H, i
     }
     return;
   }
+  /* Channels not a multiple of 4: the window is first copied as int8
+   * to the staging area after the columns (row segments of KW * C bytes
+   * when they lie inside the input), then widened four at a time. */
   const int32_t K = KH * KW * C, k4 = K & ~3, tail = K - k4;
-  int32_t k = 0;
+  int8_t *stage = (int8_t *)(col + 2 * K), *s = stage;
+  const int8_t zb = (int8_t)zp;
   for (int32_t ky = 0; ky < KH; ky++) {
     const int32_t iy = iy0 + ky * p->dilation_h;
+    if (iy < 0 || iy >= H) {
+      for (int32_t n = KW * C; n > 0; n--)
+        *s++ = zb;
+      continue;
+    }
+    const int8_t *row = in_b + (size_t)iy * W * C;
+    if (p->dilation_w == 1 && ix0 >= 0 && ix0 + KW <= W) {
+      s = copy_bytes(s, row + (size_t)ix0 * C, KW * C);
+      continue;
+    }
     for (int32_t kx = 0; kx < KW; kx++) {
       const int32_t ix = ix0 + kx * p->dilation_w;
-      if (iy >= 0 && iy < H && ix >= 0 && ix < W) {
-        const int8_t *src = in_b + ((size_t)iy * W + ix) * C;
-        for (int32_t c = 0; c < C; c++, k++)
-          col[col_pos(k, j, k4, tail)] = src[c];
+      if (ix >= 0 && ix < W) {
+        s = copy_bytes(s, row + (size_t)ix * C, C);
       } else {
-        for (int32_t c = 0; c < C; c++, k++)
-          col[col_pos(k, j, k4, tail)] = zp;
+        for (int32_t c = 0; c < C; c++)
+          *s++ = zb;
       }
     }
   }
+  int16_t *dst = col + 2 * j;
+  for (int32_t k = 0; k < k4; k += 4, dst += 8) {
+    const uint32_t v = ta_ld32(stage + k);
+    ta_st32a(dst, (uint32_t)ta_sxtb16_even(v));
+    ta_st32a(dst + 4, (uint32_t)ta_sxtb16_odd(v));
+  }
+  for (int32_t t = 0; t < tail; t++)
+    col[2 * k4 + j * tail + t] = stage[k4 + t];
 }
 
 /* Two output pixels (the columns in col) times all OC filter rows, two
@@ -236,7 +262,7 @@ ta_status ta_conv2d_fold_s8(const ta_conv_params *p, const ta_quant *q,
   if (!col)
     return TA_ERR_ARG;
 #if defined(TA_DSP)
-  if (groups == 1 && ((uintptr_t)col & 3) == 0 && ta_dsp_requant_ok(q, OC, p->output_offset)) {
+  if (groups == 1 && ((uintptr_t)col & 3) == 0 && ta_dsp_requant_ok(q, OC)) {
     conv_dsp(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, col);
     return TA_OK;
   }

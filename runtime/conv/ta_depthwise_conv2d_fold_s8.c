@@ -320,7 +320,7 @@ ta_status ta_depthwise_conv2d_fold_s8(const ta_conv_params *p, const ta_quant *q
   const int32_t KH = filter_dims->h, KW = filter_dims->w, M = p->depth_multiplier;
   const int32_t OH = out_dims->h, OW = out_dims->w, OC = out_dims->c;
 #if defined(TA_DSP)
-  if (M == 1 && (C & 3) == 0 && KH * KW <= TA_DW_MAX_TAPS && ta_dsp_requant_ok(q, OC, p->output_offset)) {
+  if (M == 1 && (C & 3) == 0 && KH * KW <= TA_DW_MAX_TAPS && ta_dsp_requant_ok(q, OC)) {
     dw_dsp(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out);
     return TA_OK;
   }

@@ -189,33 +189,30 @@ static inline void ta_dsp_dot_2x2(const int8_t **wp, int32_t k, const int16_t **
 }
 
 /* One channel's requantization plus the output offset, laid out for
- * two LDRD: ta_requant_double_rsc() + off, with the offset folded into
- * the rounding constant (off * 2^(31+e) is a multiple of the divisor, so
- * adding it before the shift adds exactly off after it; no overflow for
- * |off| <= 128 and e <= 23, which ta_dsp_requant_ok() checks). */
+ * two LDRD: ta_requant_double_rsc(acc, mult, e, round) + off.  A zero
+ * multiplier (a channel whose filter is all zeros) gives off whatever its
+ * shift; it is computed as e = 1. */
 typedef struct {
-  int64_t round; /* ta_requant_rs_round(e) + off * 2^(31+e) */
+  int64_t round; /* ta_requant_rs_round(e) */
   int32_t mult;
-  int32_t sh;    /* e - 1, e = -shift >= 1 */
+  int32_t sh;    /* e - 1, e = -shift in 1..31 */
+  int32_t off;
 } ta_dsp_rq;
 
 static inline ta_dsp_rq ta_dsp_rq_make(int32_t mult, int32_t shift, int32_t off) {
-  /* round = 2^30 + 2^(30+e) + off 2^(31+e): low word 2^30 and high word
-   * (1 + 2 off) 2^(e-2) for e >= 2; 3 2^30 and off for e = 1. */
   ta_dsp_rq r;
-  const int e = (int)-shift;
-  const uint32_t lo = e >= 2 ? UINT32_C(0x40000000) : UINT32_C(0xC0000000);
-  const uint32_t hi = e >= 2 ? (uint32_t)(1 + 2 * off) << (e - 2) : (uint32_t)off;
-  r.round = (int64_t)(((uint64_t)hi << 32) | lo);
+  const int e = mult ? (int)-shift : 1;
+  r.round = ta_requant_rs_round(e);
   r.mult = mult;
   r.sh = e - 1;
+  r.off = off;
   return r;
 }
 
 /* requant(acc) + off. */
 static inline int32_t ta_dsp_requant(int32_t acc, const ta_dsp_rq *r) {
   const int64_t v = (int64_t)acc * r->mult + r->round - ((int64_t)(acc < 0) << 31);
-  return (int32_t)(v >> 32) >> r->sh;
+  return ((int32_t)(v >> 32) >> r->sh) + r->off;
 }
 
 /* Four int32 results to four int8 in one word (little-endian, y0 first):
@@ -252,15 +249,16 @@ static inline void ta_st16(void *p, uint32_t v) {
 static inline uint32_t ta_dsp_bytes4(int32_t b) { return (uint8_t)b * UINT32_C(0x01010101); }
 
 /* Whether every channel's requantization is double rounding with a right
- * shift of 1..23 and a non-negative multiplier, and the output offset an
- * int8 value - the form the DSP paths compute (ta_dsp_requant(),
- * ta_requant_double_rsc()); else a kernel takes its portable path. */
-static inline int ta_dsp_requant_ok(const ta_quant *q, int32_t channels, int32_t off) {
+ * shift of 1..31 and a non-negative multiplier, or a zero multiplier -
+ * the form the DSP paths compute (ta_dsp_requant()); else a kernel takes
+ * its portable path. */
+static inline int ta_dsp_requant_ok(const ta_quant *q, int32_t channels) {
   const int32_t n = q->per_channel ? channels : 1;
-  if (q->rounding != TA_ROUND_DOUBLE || off < -128 || off > 127)
+  if (q->rounding != TA_ROUND_DOUBLE)
     return 0;
   for (int32_t c = 0; c < n; c++)
-    if (q->shift[c] > -1 || q->shift[c] < -23 || q->multiplier[c] < 0)
+    if (q->multiplier[c] != 0 &&
+        (q->shift[c] > -1 || q->shift[c] < -31 || q->multiplier[c] < 0))
       return 0;
   return 1;
 }

@@ -17,7 +17,8 @@
  *    with ref.h's transliteration of TFLite's reference loops; outputs
  *    sit between canary bytes.
  *  - As many in the form the Arm DSP paths take (tests/arm runs this
- *    program on Cortex-M cores): double rounding, right shifts 1..23,
+ *    program on Cortex-M cores): double rounding, right shifts 1..31 and
+ *    zero multipliers,
  *    ungrouped convolutions with up to 20 output channels and filter
  *    windows of any length, depthwise with depth multiplier 1 and
  *    channels a multiple of 4, 3x3 and other filters, borders and
@@ -139,7 +140,11 @@ static void random_quant(int32_t n, int32_t *mult, int32_t *shift, int rounding,
     int r = ref_rand(0, 9);
     shift[i] = r == 0 ? ref_rand(-31, -20) : r == 1 ? ref_rand(0, 3) : ref_rand(-12, -5);
     if (dsp) /* the edges of the DSP paths' range, and the usual */
-      shift[i] = r == 0 ? -1 : r == 1 ? -23 : r == 2 ? -2 : ref_rand(-12, -3);
+      shift[i] = r == 0 ? -1 : r == 1 ? ref_rand(-31, -20) : r == 2 ? -2 : ref_rand(-12, -3);
+    if (dsp && ref_rand(0, 19) == 0) { /* a dead channel: TFLite's (0, 0) */
+      mult[i] = 0;
+      shift[i] = 0;
+    }
     if (rounding == TA_ROUND_SINGLE && shift[i] > 0)
       shift[i] = 0;
   }
@@ -282,9 +287,9 @@ static void test_bad_args(void) {
         "the reference-form int8 convolutions need no scratch");
   fd.h = 3;
   fd.w = 2;
-  CHECK(ta_conv2d_fold_s8_scratch_size(&p, &id, &fd, &od) == 48,
-        "the folded CONV_2D needs two filter windows of int16 scratch (2 x 3x2x2x2 x 2 = 48 "
-        "bytes)");
+  CHECK(ta_conv2d_fold_s8_scratch_size(&p, &id, &fd, &od) == 60,
+        "the folded CONV_2D needs two filter windows of int16 scratch and, for filter "
+        "channels not a multiple of 4, one of int8 (2 x 3x2x2 x 2 + 12 = 60 bytes)");
   p.pad_h = 1;
   CHECK(ta_conv2d_fold_s8(&p, &q, &id, buf, &fd, buf, &b, &od, buf, NULL) == TA_ERR_ARG,
         "the folded CONV_2D without its scratch is TA_ERR_ARG");
