@@ -163,8 +163,7 @@ TA_NOINLINE static void dsp_gemm(const int16_t *col, const int8_t *filter, int32
   for (; oc + 2 <= OC; oc += 2, w += K) {
     int32_t a00 = bias[oc], a01 = a00, a10 = bias[oc + 1], a11 = a10;
     const int16_t *x = col;
-    if (K >= 4)
-      ta_dsp_dot_2x2(&w, K, &x, K >> 2, &a00, &a01, &a10, &a11);
+    ta_dsp_dot_2x2(&w, K, &x, K >> 2, &a00, &a01, &a10, &a11);
     for (int32_t t = 0; t < tail; t++, w++) {
       const int32_t wa = w[0], wb = w[K];
       a00 += wa * t0[t];

@@ -101,7 +101,7 @@ static inline void ta_widen_pairs(const int8_t *src, int16_t *dst, int32_t n) {
 
 /*
  * The inner loop of a 2 x 2 int8 x int16 product, the hottest loop of
- * convolutions: n >= 1 iterations, each over 4 values of two filter rows
+ * convolutions: `groups` steps, each over 4 values of two filter rows
  * (w and w + k, int8, any alignment; w advances by 4) and of two columns
  * interleaved in pair order at x (4-byte aligned, advances by 16 bytes:
  * column 0's (x0, x2), column 1's, column 0's (x1, x3), column 1's):
@@ -109,8 +109,8 @@ static inline void ta_widen_pairs(const int8_t *src, int16_t *dst, int32_t n) {
  *   a00 += row 0 . column 0   a01 += row 0 . column 1
  *   a10 += row 1 . column 0   a11 += row 1 . column 1
  *
- * 2 LDR + 2 LDRD + 4 SXTB16 + 8 SMLAD + 2 loop = 18 instructions for 16
- * multiply-adds.  With GCC or Clang (optimizing, no PIC register) it is
+ * 2 LDR + 2 LDRD + 4 SXTB16 + 8 SMLAD = 16 instructions for 16
+ * multiply-adds, two steps per loop iteration.  With GCC or Clang (optimizing, no PIC register) it is
  * written in assembly, as compilers schedule it into more registers than
  * the core has and spill; elsewhere the same in C.
  */
@@ -118,48 +118,49 @@ static inline void ta_widen_pairs(const int8_t *src, int16_t *dst, int32_t n) {
 #define TA_DSP_GEMM_ASM 1
 #endif
 
-static inline void ta_dsp_dot_2x2(const int8_t **wp, int32_t k, const int16_t **xp, int32_t n,
-                                  int32_t *a00, int32_t *a01, int32_t *a10, int32_t *a11) {
 #if defined(TA_DSP_GEMM_ASM)
+/* One group of 4 of ta_dsp_dot_2x2(), as assembly text. */
+#define TA_DOT_2X2_GROUP                                                    \
+  "ldr    %[wb], [%[w], %[k]]\n\t"                                          \
+  "ldr    %[wa], [%[w]], #4\n\t"                                            \
+  "ldrd   %[x0], %[x1], [%[x]], #8\n\t"                                     \
+  "sxtb16 %[e], %[wa]\n\t"                                                  \
+  "smlad  %[b00], %[e], %[x0], %[b00]\n\t"                                  \
+  "smlad  %[b01], %[e], %[x1], %[b01]\n\t"                                  \
+  "sxtb16 %[e], %[wb]\n\t"                                                  \
+  "smlad  %[b10], %[e], %[x0], %[b10]\n\t"                                  \
+  "smlad  %[b11], %[e], %[x1], %[b11]\n\t"                                  \
+  "ldrd   %[x0], %[x1], [%[x]], #8\n\t"                                     \
+  "sxtb16 %[e], %[wa], ror #8\n\t"                                          \
+  "smlad  %[b00], %[e], %[x0], %[b00]\n\t"                                  \
+  "smlad  %[b01], %[e], %[x1], %[b01]\n\t"                                  \
+  "sxtb16 %[e], %[wb], ror #8\n\t"                                          \
+  "smlad  %[b10], %[e], %[x0], %[b10]\n\t"                                  \
+  "smlad  %[b11], %[e], %[x1], %[b11]\n\t"
+#define TA_DOT_2X2_OPERANDS                                                 \
+  : [b00] "+r"(b00), [b01] "+r"(b01), [b10] "+r"(b10), [b11] "+r"(b11),     \
+    [w] "+r"(w), [x] "+r"(x), [n] "+r"(n), [wa] "=&r"(wa), [wb] "=&r"(wb),  \
+    [e] "=&r"(e), [x0] "=&r"(x0), [x1] "=&r"(x1)                            \
+  : [k] "r"(k)                                                              \
+  : "cc", "memory"
+#endif
+
+static inline void ta_dsp_dot_2x2(const int8_t **wp, int32_t k, const int16_t **xp, int32_t groups,
+                                  int32_t *a00, int32_t *a01, int32_t *a10, int32_t *a11) {
   const int8_t *w = *wp;
   const int16_t *x = *xp;
   int32_t b00 = *a00, b01 = *a01, b10 = *a10, b11 = *a11;
+#if defined(TA_DSP_GEMM_ASM)
   uint32_t wa, wb, e, x0, x1;
-  __asm__("1:\n\t"
-          "ldr    %[wb], [%[w], %[k]]\n\t"
-          "ldr    %[wa], [%[w]], #4\n\t"
-          "ldrd   %[x0], %[x1], [%[x]], #8\n\t"
-          "sxtb16 %[e], %[wa]\n\t"
-          "smlad  %[b00], %[e], %[x0], %[b00]\n\t"
-          "smlad  %[b01], %[e], %[x1], %[b01]\n\t"
-          "sxtb16 %[e], %[wb]\n\t"
-          "smlad  %[b10], %[e], %[x0], %[b10]\n\t"
-          "smlad  %[b11], %[e], %[x1], %[b11]\n\t"
-          "ldrd   %[x0], %[x1], [%[x]], #8\n\t"
-          "sxtb16 %[e], %[wa], ror #8\n\t"
-          "smlad  %[b00], %[e], %[x0], %[b00]\n\t"
-          "smlad  %[b01], %[e], %[x1], %[b01]\n\t"
-          "sxtb16 %[e], %[wb], ror #8\n\t"
-          "smlad  %[b10], %[e], %[x0], %[b10]\n\t"
-          "smlad  %[b11], %[e], %[x1], %[b11]\n\t"
-          "subs   %[n], %[n], #1\n\t"
-          "bne    1b"
-          : [b00] "+r"(b00), [b01] "+r"(b01), [b10] "+r"(b10), [b11] "+r"(b11),
-            [w] "+r"(w), [x] "+r"(x), [n] "+r"(n), [wa] "=&r"(wa), [wb] "=&r"(wb),
-            [e] "=&r"(e), [x0] "=&r"(x0), [x1] "=&r"(x1)
-          : [k] "r"(k)
-          : "cc", "memory");
-  *wp = w;
-  *xp = x;
-  *a00 = b00;
-  *a01 = b01;
-  *a10 = b10;
-  *a11 = b11;
+  int32_t n = groups >> 1;
+  if (n > 0)
+    __asm__("1:\n\t" TA_DOT_2X2_GROUP TA_DOT_2X2_GROUP
+            "subs   %[n], %[n], #1\n\t"
+            "bne    1b" TA_DOT_2X2_OPERANDS);
+  if (groups & 1)
+    __asm__(TA_DOT_2X2_GROUP TA_DOT_2X2_OPERANDS);
 #else
-  const int8_t *w = *wp;
-  const int16_t *x = *xp;
-  int32_t b00 = *a00, b01 = *a01, b10 = *a10, b11 = *a11;
-  for (; n > 0; n--) {
+  for (int32_t n = groups; n > 0; n--) {
     const uint32_t wa = ta_ld32(w), wb = ta_ld32(w + k);
     int32_t e, x0 = (int32_t)ta_ld32a(x), x1 = (int32_t)ta_ld32a(x + 2);
     e = ta_sxtb16_even(wa);
@@ -179,13 +180,13 @@ static inline void ta_dsp_dot_2x2(const int8_t **wp, int32_t k, const int16_t **
     w += 4;
     x += 8;
   }
+#endif
   *wp = w;
   *xp = x;
   *a00 = b00;
   *a01 = b01;
   *a10 = b10;
   *a11 = b11;
-#endif
 }
 
 /* One channel's requantization plus the output offset, laid out for
@@ -200,11 +201,15 @@ typedef struct {
 } ta_dsp_rq;
 
 static inline ta_dsp_rq ta_dsp_rq_make(int32_t mult, int32_t shift, int32_t off) {
+  /* sh = e - 1 = ~shift; round = 2^30 + 2^(30+e): high word 2^(e-2)
+   * (0 for e = 1), low word 2^30 (3 2^30 for e = 1). */
   ta_dsp_rq r;
-  const int e = mult ? (int)-shift : 1;
-  r.round = ta_requant_rs_round(e);
+  const int32_t sh = mult ? ~shift : 0;
+  const uint32_t lo = UINT32_C(0x40000000) | (uint32_t)(sh == 0) << 31;
+  const uint32_t hi = (UINT32_C(1) << sh) >> 1;
+  r.round = (int64_t)(((uint64_t)hi << 32) | lo);
   r.mult = mult;
-  r.sh = e - 1;
+  r.sh = sh;
   r.off = off;
   return r;
 }
