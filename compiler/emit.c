@@ -599,8 +599,19 @@ static void put_op_comment(FILE *f, const Emit *e, int i) {
     items[n++] = k == 0 ? arena_printf("-> %s", s) : s;
   }
   const Lowered *l = op_lowered(op);
+  /* An output planned over a dying input (the memory plan's in place). */
+  const char *tail = l->kernel ? " */\n" : " (a view: no call) */\n";
+  int t0 = op->noutputs > 0 ? op->outputs[0] : -1;
+  int b = t0 >= 0 ? g->tensors[t0].storage : -1;
+  if (l->kernel && b >= 0 && e->p->bufs[b].inplace_of >= 0)
+    for (int k = 0; k < op->ninputs; k++)
+      if (op->inputs[k] >= 0 &&
+          g->tensors[op->inputs[k]].storage == e->p->bufs[b].inplace_of) {
+        tail = arena_printf(" (in place over t%d) */\n", op->inputs[k]);
+        break;
+      }
   put_wrapped(f, arena_printf("  /* op %d: %s ", i, op_display_name(g, i)), items,
-              n, l->kernel ? " */\n" : " (a view: no call) */\n", "     ");
+              n, tail, "     ");
 }
 
 /* Whether op writes tensor t: its outputs, and the variable tensors

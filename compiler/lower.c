@@ -694,7 +694,7 @@ static void lower_quantize(Lower *L) {
       "ta_quantize_f32_s8",    "ta_quantize_f32_u8",    "ta_quantize_f32_s16",
       "ta_requantize_s8_s8",   "ta_requantize_s8_s16",  "ta_requantize_s8_u8",
       "ta_requantize_u8_s8",   "ta_requantize_s16_s8",  "ta_requantize_s16_s16",
-      "ta_requantize_s16_s32"};
+      "ta_requantize_s16_s32", "ta_requantize_u8_u8"};
   bool known = false;
   for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++)
     known |= !strcmp(kernels[i], k);
@@ -790,12 +790,14 @@ static LowerFn *const lowerings[OP_COUNT] = {
     [OP_PAD] = lower_pad,
     [OP_PADV2] = lower_pad,
     [OP_TRANSPOSE] = lower_transpose,
+    [OP_STRIDED_SLICE] = lower_strided_slice,
     [OP_CONCATENATION] = lower_concatenation,
     [OP_PACK] = lower_pack,
     [OP_SPLIT] = lower_split,
     [OP_SPLIT_V] = lower_split_v,
     [OP_UNPACK] = lower_unpack,
     [OP_RESIZE_NEAREST_NEIGHBOR] = lower_resize_nearest_neighbor,
+    [OP_RESIZE_BILINEAR] = lower_resize_bilinear,
     [OP_ARG_MAX] = lower_arg_max,
     [OP_ARG_MIN] = lower_arg_min,
     [OP_LOGISTIC] = lower_logistic,
@@ -806,8 +808,8 @@ static LowerFn *const lowerings[OP_COUNT] = {
     [OP_RELU6] = lower_relu6,
     [OP_RELU_N1_TO_1] = lower_relu_n1_to_1,
     [OP_CAST] = lower_cast,
-    [OP_STRIDED_SLICE] = lower_strided_slice,
     [OP_DIV] = lower_div,
+    [OP_TRANSPOSE_CONV] = lower_transpose_conv,
 };
 
 void lower(Graph *g, const LowerOptions *o) {

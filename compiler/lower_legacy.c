@@ -1,15 +1,304 @@
 /*
- * lower_legacy.c - the uint8 (legacy asymmetric) and hybrid variants of
- * CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, the pools, ADD and
- * SOFTMAX, which lower.c's lowerings hand over to.
+ * lower_legacy.c - the uint8 (legacy asymmetric quantization) variants
+ * of CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, the pools, ADD and
+ * SOFTMAX, which lower.c's lowerings hand over to when the types are not
+ * theirs; and the hybrid CONV_2D (float activations, int8 weights),
+ * with a message for the hybrid ops it does not cover.
+ *
+ * TFLite Micro refuses uint8 models, so the arithmetic here is TFLite's
+ * builtin uint8 kernels': per-tensor filter quantization with a zero
+ * point, the multiplier of GetQuantizedConvolutionMultipler (the float
+ * product of input and filter scale over the output scale, in double:
+ * fc_multiplier()), and requantization with the rounding the compile
+ * options choose (TFLite's own builds: --rounding single).
  */
 #include "lower.h"
 
-void lower_conv_legacy(Lower *L, bool depthwise) {
-  (void)depthwise;
-  unsupported_types(L);
+#include <float.h>
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+static const char *rounding_str(Lower *L) {
+  return L->o->rounding == TA_ROUND_SINGLE ? "TA_ROUND_SINGLE" : "TA_ROUND_DOUBLE";
 }
-void lower_fully_connected_legacy(Lower *L) { unsupported_types(L); }
-void lower_pool_legacy(Lower *L) { unsupported_types(L); }
-void lower_add_legacy(Lower *L) { unsupported_types(L); }
-void lower_softmax_legacy(Lower *L) { unsupported_types(L); }
+
+/* A float array constant (copied), not passed. */
+static void const_f32(Lower *L, const char *name, const float *v, size_t n) {
+  float *copy = arena_array(n ? n : 1, sizeof(float));
+  if (n)
+    memcpy(copy, v, n * sizeof(float));
+  add_const(L, (ConstObj){.name = name, .dtype = DT_FLOAT32, .data = copy, .count = n});
+}
+
+/* Float activations with int8 (or uint8) constant weights: TFLite's
+ * "hybrid" (dynamic-range) kernels, which quantize the activations at
+ * run time.  TFLite Micro has no such kernels either. */
+static bool is_hybrid(const Tensor *in, const Tensor *filter) {
+  return in->dtype == DT_FLOAT32 && (filter->dtype == DT_INT8 || filter->dtype == DT_UINT8);
+}
+
+static TA_NORETURN void refuse_hybrid(Lower *L) {
+  error_at(L->g, L->op->index,
+           "a hybrid op (%s): float activations with int8 weights are quantized at run "
+           "time by TFLite's dynamic-range kernels; tinyaot implements only CONV_2D's "
+           "(one filter scale, float bias), and TFLite Micro none; convert the model with "
+           "full integer quantization (int8 activations, a representative dataset) or "
+           "keep float weights",
+           dtypes_str(L));
+}
+
+/* The uint8 requantization of a conv-like op: the per-tensor multiplier
+ * from the float product of the input and filter scales, and the
+ * filter's zero point. */
+static void u8_filter_quant(Lower *L, const Tensor *in, const Tensor *filter,
+                            const Tensor *out, int32_t *filter_zp) {
+  if (filter->q.nscale != 1)
+    error_at(L->g, L->op->index, "a uint8 filter must have one scale (it has %d)",
+             filter->q.nscale);
+  *filter_zp = zp_of(filter);
+  int32_t mult, shift;
+  if (!fc_multiplier(scale_of(L, in), filter->q.scale[0], scale_of(L, out), L->o->rounding,
+                     &mult, &shift))
+    error_at(L->g, L->op->index, "cannot represent the requantization scale");
+  const_i32(L, "mult", &mult, 1, false);
+  const_i32(L, "shift", &shift, 1, false);
+  const_struct(L, "quant", "ta_quant", quant_init(0, L->o->rounding), true);
+}
+
+static bool all_u8(const Tensor *in, const Tensor *filter, const Tensor *bias,
+                   const Tensor *out) {
+  return in->dtype == DT_UINT8 && filter->dtype == DT_UINT8 && out->dtype == DT_UINT8 &&
+         (!bias || bias->dtype == DT_INT32);
+}
+
+/* ------------------------------------------------ CONV_2D, DEPTHWISE */
+
+/* A hybrid CONV_2D that TFLite's EvalHybrid runs: int8 filter with one
+ * scale and no zero point, float bias and output. */
+static bool is_simple_hybrid_conv(const Tensor *filter, const Tensor *bias,
+                                  const Tensor *out) {
+  return filter->dtype == DT_INT8 && filter->q.nscale == 1 && zp_of(filter) == 0 &&
+         out->dtype == DT_FLOAT32 && bias && bias->dtype == DT_FLOAT32;
+}
+
+void lower_conv_legacy(Lower *L, bool depthwise) {
+  Tensor *in = input(L, 0), *filter = input(L, 1), *bias = optional_input(L, 2);
+  Tensor *out = output(L, 0);
+  bool hybrid = is_hybrid(in, filter);
+  if (hybrid && (depthwise || !is_simple_hybrid_conv(filter, bias, out)))
+    refuse_hybrid(L);
+  if (!hybrid && !all_u8(in, filter, bias, out))
+    unsupported_types(L);
+  if (in->ndims != 4 || filter->ndims != 4 || out->ndims != 4)
+    error_at(L->g, L->op->index, "input, filter and output must have rank 4");
+  need_const(L, filter, "filter");
+  if (bias)
+    need_const(L, bias, "bias");
+  const Options *opt = &L->op->opt;
+  ta_dims di = dims4(L, in), df = dims4(L, filter), dout = dims4(L, out);
+  ta_conv_params p = {0};
+  p.stride_h = opt->stride_h;
+  p.stride_w = opt->stride_w;
+  p.dilation_h = opt->dilation_h ? opt->dilation_h : 1;
+  p.dilation_w = opt->dilation_w ? opt->dilation_w : 1;
+  int32_t oh, ow;
+  compute_padding(opt->padding, di.h, df.h, p.stride_h, p.dilation_h, &oh, &p.pad_h);
+  compute_padding(opt->padding, di.w, df.w, p.stride_w, p.dilation_w, &ow, &p.pad_w);
+  if (oh != dout.h || ow != dout.w || di.n != dout.n)
+    error_at(L->g, L->op->index, "output shape disagrees with the computed one");
+  if (depthwise) {
+    if (df.n != 1 || df.c != dout.c || di.c == 0 || dout.c % di.c)
+      error_at(L->g, L->op->index, "the filter does not fit the channels");
+    p.depth_multiplier = dout.c / di.c;
+  } else if (df.n != dout.c || df.c != di.c) {
+    error_at(L->g, L->op->index, "the filter does not fit the channels");
+  }
+  if (bias && tensor_elems(bias) != dout.c)
+    error_at(L->g, L->op->index, "bias has %" PRId64 " values for %d channels",
+             tensor_elems(bias), (int)dout.c);
+  act_range(L, out, &p.act_min, &p.act_max, &p.act_min_f32, &p.act_max_f32);
+  if (hybrid) {
+    L->l->kernel = "ta_conv2d_hybrid_f32";
+    const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
+    const_f32(L, "filter_scale", &filter->q.scale[0], 1);
+    add_arg(L, ARG_CONST, L->l->nconsts - 1, 0);
+    const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
+    arg_tensor(L, in->index);
+    const_struct(L, "filter_dims", "ta_dims", dims_init(df), true);
+    arg_tensor(L, filter->index);
+    arg_tensor(L, bias->index);
+    const_struct(L, "out_dims", "ta_dims", dims_init(dout), true);
+    arg_tensor(L, out->index);
+    arg_scratch(L);
+    L->op->scratch_bytes = ta_conv2d_hybrid_f32_scratch_size(&p, &di, &df, &dout);
+    return;
+  }
+  p.input_offset = -zp_of(in);
+  p.output_offset = zp_of(out);
+
+  L->l->kernel = depthwise ? "ta_depthwise_conv2d_u8" : "ta_conv2d_u8";
+  const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
+  int32_t filter_zp;
+  u8_filter_quant(L, in, filter, out, &filter_zp);
+  add_arg(L, ARG_INT, -1, -filter_zp);
+  const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
+  arg_tensor(L, in->index);
+  const_struct(L, "filter_dims", "ta_dims", dims_init(df), true);
+  arg_tensor(L, filter->index);
+  if (bias)
+    arg_tensor(L, bias->index);
+  else
+    add_arg(L, ARG_NULL, -1, 0);
+  const_struct(L, "out_dims", "ta_dims", dims_init(dout), true);
+  arg_tensor(L, out->index);
+}
+
+/* ---------------------------------------------------- FULLY_CONNECTED */
+
+void lower_fully_connected_legacy(Lower *L) {
+  Tensor *in = input(L, 0), *filter = input(L, 1), *bias = optional_input(L, 2);
+  Tensor *out = output(L, 0);
+  if (is_hybrid(in, filter))
+    refuse_hybrid(L);
+  if (!all_u8(in, filter, bias, out))
+    unsupported_types(L);
+  if (L->op->opt.weights_format != 0)
+    error_at(L->g, L->op->index, "shuffled weights are not supported");
+  need_const(L, filter, "filter");
+  if (bias)
+    need_const(L, bias, "bias");
+  if (filter->ndims != 2)
+    error_at(L->g, L->op->index, "the filter must have rank 2");
+  ta_fc_params p = {0};
+  p.out_depth = filter->dims[0];
+  p.in_depth = filter->dims[1];
+  if (p.in_depth == 0 || tensor_elems(in) % p.in_depth)
+    error_at(L->g, L->op->index, "the input is not rows of %d", (int)p.in_depth);
+  p.batches = (int32_t)(tensor_elems(in) / p.in_depth);
+  if (tensor_elems(out) != (int64_t)p.batches * p.out_depth)
+    error_at(L->g, L->op->index, "output size disagrees with the filter");
+  if (bias && tensor_elems(bias) != p.out_depth)
+    error_at(L->g, L->op->index, "bias size disagrees with the filter");
+  act_range(L, out, &p.act_min, &p.act_max, &p.act_min_f32, &p.act_max_f32);
+  p.input_offset = -zp_of(in);
+  p.output_offset = zp_of(out);
+  int32_t filter_zp = zp_of(filter);
+  p.filter_offset = -filter_zp;
+  L->l->kernel = "ta_fully_connected_u8";
+  const_struct(L, "params", "ta_fc_params", fc_init(&p), true);
+  u8_filter_quant(L, in, filter, out, &filter_zp);
+  arg_tensor(L, in->index);
+  arg_tensor(L, filter->index);
+  if (bias)
+    arg_tensor(L, bias->index);
+  else
+    add_arg(L, ARG_NULL, -1, 0);
+  arg_tensor(L, out->index);
+}
+
+/* -------------------------------------------------------------- pools */
+
+void lower_pool_legacy(Lower *L) {
+  Tensor *in = input(L, 0), *out = output(L, 0);
+  if (in->dtype != DT_UINT8 || out->dtype != DT_UINT8)
+    unsupported_types(L);
+  if (scale_of(L, in) != scale_of(L, out) || zp_of(in) != zp_of(out))
+    error_at(L->g, L->op->index, "input and output quantization differ");
+  if (in->ndims != 4 || out->ndims != 4)
+    error_at(L->g, L->op->index, "input and output must have rank 4");
+  const Options *opt = &L->op->opt;
+  ta_dims di = dims4(L, in), dout = dims4(L, out);
+  ta_pool_params p = {0};
+  p.stride_h = opt->stride_h;
+  p.stride_w = opt->stride_w;
+  p.filter_h = opt->filter_h;
+  p.filter_w = opt->filter_w;
+  int32_t oh, ow;
+  compute_padding(opt->padding, di.h, p.filter_h, p.stride_h, 1, &oh, &p.pad_h);
+  compute_padding(opt->padding, di.w, p.filter_w, p.stride_w, 1, &ow, &p.pad_w);
+  if (oh != dout.h || ow != dout.w || di.n != dout.n || di.c != dout.c)
+    error_at(L->g, L->op->index, "output shape disagrees with the computed one");
+  act_range(L, out, &p.act_min, &p.act_max, &p.act_min_f32, &p.act_max_f32);
+  L->l->kernel =
+      L->op->kind == OP_AVERAGE_POOL_2D ? "ta_avg_pool2d_u8" : "ta_max_pool2d_u8";
+  const_struct(L, "params", "ta_pool_params", pool_init(&p), true);
+  const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
+  arg_tensor(L, in->index);
+  const_struct(L, "out_dims", "ta_dims", dims_init(dout), true);
+  arg_tensor(L, out->index);
+}
+
+/* ---------------------------------------------------------------- ADD */
+
+void lower_add_legacy(Lower *L) {
+  Tensor *a = input(L, 0), *b = input(L, 1), *out = output(L, 0);
+  if (a->dtype != DT_UINT8 || b->dtype != DT_UINT8 || out->dtype != DT_UINT8)
+    unsupported_types(L);
+  ta_bcast bc;
+  int32_t shape[TA_MAX_DIMS];
+  int nd;
+  if (!make_broadcast(a->dims, a->ndims, b->dims, b->ndims, &bc, shape, &nd))
+    error_at(L->g, L->op->index, "input shapes do not broadcast");
+  int64_t n = 1;
+  for (int i = 0; i < nd; i++)
+    n *= shape[i];
+  if (n != tensor_elems(out))
+    error_at(L->g, L->op->index, "output shape disagrees with the broadcast shape");
+  /* TFLite's uint8 ADD: the int8 rescaling (left shift 20, double
+   * arithmetic), clamped to the uint8 activation range. */
+  ta_add_params p = {0};
+  Activation act = L->op->opt.activation;
+  if (!add_params(scale_of(L, a), zp_of(a), scale_of(L, b), zp_of(b), scale_of(L, out),
+                  zp_of(out), DT_INT8, act, L->o->rounding, &p) ||
+      !activation_range_quantized(act, DT_UINT8, scale_of(L, out), zp_of(out), &p.act_min,
+                                  &p.act_max))
+    error_at(L->g, L->op->index, "cannot represent the rescaling of these scales");
+  L->l->kernel = "ta_add_u8";
+  const_struct(
+      L, "params", "ta_add_params",
+      arena_printf(
+          "{.input1_offset = %s, .input2_offset = %s, .output_offset = %s,\n"
+          "    .left_shift = %d, .input1_multiplier = %s, .input1_shift = %s,\n"
+          "    .input2_multiplier = %s, .input2_shift = %s,\n"
+          "    .output_multiplier = %s, .output_shift = %s,\n"
+          "    .act_min = %s, .act_max = %s, .rounding = %s,\n"
+          "    .act_min_f32 = -FLT_MAX, .act_max_f32 = FLT_MAX}",
+          ilit(p.input1_offset), ilit(p.input2_offset), ilit(p.output_offset),
+          (int)p.left_shift, ilit(p.input1_multiplier), ilit(p.input1_shift),
+          ilit(p.input2_multiplier), ilit(p.input2_shift), ilit(p.output_multiplier),
+          ilit(p.output_shift), ilit(p.act_min), ilit(p.act_max), rounding_str(L)),
+      true);
+  const_struct(L, "shape", "ta_bcast", bcast_init(&bc), true);
+  arg_tensor(L, a->index);
+  arg_tensor(L, b->index);
+  arg_tensor(L, out->index);
+}
+
+/* ------------------------------------------------------------ SOFTMAX */
+
+void lower_softmax_legacy(Lower *L) {
+  Tensor *in = input(L, 0), *out = output(L, 0);
+  if (in->dtype != DT_UINT8 || out->dtype != DT_UINT8)
+    unsupported_types(L);
+  if (scale_of(L, out) != 1.0f / 256 || zp_of(out) != 0)
+    error_at(L->g, L->op->index,
+             "a uint8 SOFTMAX output must have scale 1/256 and zero point 0");
+  int32_t depth = in->dims[in->ndims - 1];
+  if (depth < 1)
+    error_at(L->g, L->op->index, "the last dimension is empty");
+  /* PopulateSoftmaxLookupTable: table[255 - v] = expf(-scale * beta * v),
+   * the product in float. */
+  float table[256];
+  const float scale = -scale_of(L, in) * L->op->opt.beta;
+  for (int32_t v = 0; v <= 255; v++)
+    table[255 - v] = expf(scale * (float)v);
+  L->l->kernel = "ta_softmax_u8";
+  const_f32(L, "table", table, 256);
+  const_struct(L, "params", "ta_softmax_u8_params",
+               arena_printf("{.outer = %d, .depth = %d, .output_scale = %s, .table = @table}",
+                            (int)(elems32(in) / depth), (int)depth, flit(scale_of(L, out))),
+               true);
+  arg_tensor(L, in->index);
+  arg_tensor(L, out->index);
+}

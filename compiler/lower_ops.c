@@ -271,91 +271,6 @@ void lower_transpose(Lower *L) {
   arg_tensor(L, out->index);
 }
 
-/* ------------------------------------------------------ STRIDED_SLICE */
-
-/* StartForAxis / StopForAxis of TFLite's strided_slice_logic.h. */
-static int64_t slice_start(int64_t begin, bool masked, int64_t stride, int64_t size) {
-  if (size == 0)
-    return 0;
-  int64_t v = masked ? (stride > 0 ? INT32_MIN : INT32_MAX) : begin;
-  if (v < 0)
-    v += size;
-  return stride > 0 ? (v < 0 ? 0 : v > size ? size : v)
-                    : (v < -1 ? -1 : v > size - 1 ? size - 1 : v);
-}
-
-static int64_t slice_stop(int64_t end, bool masked, bool shrink, int64_t start,
-                          int64_t stride, int64_t size) {
-  if (size == 0)
-    return 0;
-  if (shrink)
-    return start + 1;
-  int64_t v = masked ? (stride > 0 ? INT32_MAX : INT32_MIN) : end;
-  if (v < 0)
-    v += size;
-  return stride > 0 ? (v < 0 ? 0 : v > size ? size : v)
-                    : (v < -1 ? -1 : v > size - 1 ? size - 1 : v);
-}
-
-/* STRIDED_SLICE (reference_ops::StridedSlice): begin, end and strides
- * constant; begin/end/shrink-axis masks; no ellipsis, new axes or offset
- * (refused).  The result is a walk: per axis, the first index, the step
- * and the count. */
-void lower_strided_slice(Lower *L) {
-  need_arity(L, 4, 1);
-  Tensor *in = input(L, 0), *begin = input(L, 1), *end = input(L, 2);
-  Tensor *strides = input(L, 3), *out = output(L, 0);
-  const Options *o = &L->op->opt;
-  need_same_types(L, 1, true);
-  if (o->ellipsis_mask || o->new_axis_mask || o->offset)
-    error_at(L->g, L->op->index, "ellipsis_mask, new_axis_mask and offset are not "
-             "supported");
-  int n = in->ndims;
-  if (n < 1 || tensor_elems(begin) != n || tensor_elems(end) != n ||
-      tensor_elems(strides) != n)
-    error_at(L->g, L->op->index, "begin, end and strides must have %d values", n);
-  int64_t istride[MAX_DIMS];
-  strides_of(in, istride);
-  int32_t shape[MAX_DIMS];
-  int64_t wstride[MAX_DIMS], offset = 0, total = 1;
-  int kept = 0;
-  for (int d = 0; d < n; d++) {
-    int64_t s = const_int(L, strides, d, "strides");
-    if (s == 0 || s > INT32_MAX || s < -INT32_MAX)
-      error_at(L->g, L->op->index, "stride %lld on axis %d is not supported",
-               (long long)s, d);
-    int64_t size = in->dims[d];
-    bool shrink = (o->shrink_axis_mask >> d) & 1;
-    int64_t start = slice_start(const_int(L, begin, d, "begin"), (o->begin_mask >> d) & 1,
-                                s, size);
-    int64_t stop = slice_stop(const_int(L, end, d, "end"), (o->end_mask >> d) & 1, shrink,
-                              start, s, size);
-    int64_t count = s > 0 ? (stop - start + s - 1) / s : (start - stop + (-s) - 1) / (-s);
-    if (count < 0)
-      count = 0;
-    if (shrink && count != 1)
-      error_at(L->g, L->op->index, "axis %d is shrunk but its slice is empty", d);
-    if (!shrink) {
-      if (kept >= out->ndims || out->dims[kept] != count)
-        error_at(L->g, L->op->index, "output shape disagrees with the slice on axis %d",
-                 d);
-      kept++;
-    }
-    shape[d] = (int32_t)count;
-    wstride[d] = istride[d] * s;
-    if (count > 0)
-      offset += start * istride[d];
-    total *= count;
-  }
-  if (kept != out->ndims || total != tensor_elems(out))
-    error_at(L->g, L->op->index, "output shape disagrees with the slice");
-  ta_walk w = make_walk(L, n, shape, wstride, total ? offset : 0);
-  L->l->kernel = arena_printf("ta_strided_slice_%s", width_suffix(L, out));
-  const_struct(L, "walk", "ta_walk", walk_init(&w), true);
-  arg_tensor(L, in->index);
-  arg_tensor(L, out->index);
-}
-
 /* --------------------------------------------------------------- MEAN */
 
 void lower_mean(Lower *L) {
@@ -791,6 +706,42 @@ static size_t elem_bytes(Lower *L, const Tensor *t) {
   return (size_t)bits / 8;
 }
 
+/* uint8 CONCATENATION with rescaled inputs (ConcatenationWithScaling):
+ * scale = input_scale * (1 / output_scale), bias = -zero_point * scale,
+ * in float as TFLite computes them. */
+static void concat_rescale(Lower *L, const Tensor *out, int axis, const int64_t *sizes) {
+  int n = L->op->ninputs;
+  int64_t outer = 1, inner = 1;
+  for (int d = 0; d < axis; d++)
+    outer *= out->dims[d];
+  for (int d = axis + 1; d < out->ndims; d++)
+    inner *= out->dims[d];
+  int32_t *bytes = arena_array((size_t)n, 4), *copy = arena_array((size_t)n, 4);
+  float *scale = arena_array((size_t)n, 4), *bias = arena_array((size_t)n, 4);
+  const float inverse = 1.0f / scale_of(L, out);
+  for (int k = 0; k < n; k++) {
+    const Tensor *x = input(L, k);
+    if (sizes[k] * inner > INT32_MAX)
+      error_at(L->g, L->op->index, "tensor too large");
+    bytes[k] = (int32_t)(sizes[k] * inner);
+    copy[k] = same_quant(x, out);
+    scale[k] = scale_of(L, x) * inverse;
+    bias[k] = (float)-zp_of(x) * scale[k];
+  }
+  L->l->kernel = "ta_concatenation_requant_u8";
+  const_i32(L, "bytes", bytes, (size_t)n, false);
+  const_i32(L, "copy", copy, (size_t)n, false);
+  const_array(L, "scale", DT_FLOAT32, scale, (size_t)n, false);
+  const_array(L, "bias", DT_FLOAT32, bias, (size_t)n, false);
+  const_struct(L, "params", "ta_concat_u8_params",
+               arena_printf("{.n = %d, .outer = %d, .bytes = @bytes, .copy = @copy,\n"
+                            "    .scale = @scale, .bias = @bias, .output_zero_point = %s}",
+                            n, (int)outer, ilit(zp_of(out))),
+               true);
+  add_arg(L, ARG_INPUTS, 0, n);
+  arg_tensor(L, L->op->outputs[0]);
+}
+
 void lower_concatenation(Lower *L) {
   Op *op = L->op;
   if (op->ninputs < 1 || op->noutputs != 1)
@@ -799,15 +750,11 @@ void lower_concatenation(Lower *L) {
   if (op->opt.activation != ACT_NONE)
     error_at(L->g, op->index, "a fused activation is not supported");
   need_same_types(L, -1, false);
-  for (int k = 0; k < op->ninputs; k++) {
-    Tensor *x = input(L, k);
-    if (is_quantized_type(x->dtype) && !same_quant(x, out)) {
-      if (x->dtype == DT_INT8 || x->dtype == DT_INT16)
-        continue; /* TFLM copies the bytes whatever the quantization */
-      error_at(L->g, op->index, "input %d's quantization differs from the output's: "
-               "requantizing CONCATENATION is not supported", k);
-    }
-  }
+  /* TFLM copies int8/int16 bytes whatever the quantization; TFLite
+   * rescales uint8 inputs whose quantization differs. */
+  bool rescale = false;
+  for (int k = 0; k < op->ninputs; k++)
+    rescale |= out->dtype == DT_UINT8 && !same_quant(input(L, k), out);
   int rank = out->ndims;
   int axis = resolve_axis(L, op->opt.axis, rank);
   int64_t *sizes = arena_array((size_t)op->ninputs, sizeof(int64_t));
@@ -824,7 +771,10 @@ void lower_concatenation(Lower *L) {
   }
   if (total != out->dims[axis])
     error_at(L->g, op->index, "the inputs do not add up to the output along the axis");
-  blocks(L, true, op->ninputs, out->dims, rank, axis, sizes, elem_bytes(L, out));
+  if (rescale)
+    concat_rescale(L, out, axis, sizes);
+  else
+    blocks(L, true, op->ninputs, out->dims, rank, axis, sizes, elem_bytes(L, out));
 }
 
 void lower_pack(Lower *L) {
@@ -934,4 +884,260 @@ void lower_resize_nearest_neighbor(Lower *L) {
                true);
   arg_tensor(L, in->index);
   arg_tensor(L, out->index);
+}
+
+/* ---------------------------------------------------- RESIZE_BILINEAR */
+
+/* One axis of a bilinear resize: per output index, the two source
+ * indices and the sample position, in float (ComputeInterpolationValues)
+ * and in 10-bit fixed point (ComputeInterpolationValuesInteger). */
+static void bilinear_axis(int32_t in, int32_t out, bool align, bool half, int32_t *lo,
+                          int32_t *hi, float *pos, int32_t *lo_i, int32_t *hi_i,
+                          int32_t *frac) {
+  float scale = (float)in / (float)out;
+  if (align && out > 1)
+    scale = (float)(in - 1) / (float)(out - 1);
+  int32_t scale_10 = ((1 << 10) * in + out / 2) / out;
+  if (align && out > 1)
+    scale_10 = ((1 << 10) * (in - 1) + (out - 1) / 2) / (out - 1);
+  for (int32_t i = 0; i < out; i++) {
+    const float v = (float)i;
+    const float s = half ? (v + 0.5f) * scale - 0.5f : v * scale;
+    const int32_t f = (int32_t)floorf(s), c = (int32_t)ceilf(s);
+    pos[i] = s;
+    lo[i] = f > 0 ? f : 0;
+    hi[i] = c < in - 1 ? c : in - 1;
+    const int32_t si = half ? i * scale_10 + scale_10 / 2 - (1 << 9) : i * scale_10;
+    const int32_t l = si / (1 << 10), h = (si + (1 << 10) - 1) / (1 << 10);
+    lo_i[i] = l > 0 ? l : 0;
+    hi_i[i] = h < in - 1 ? h : in - 1;
+    frac[i] = si - (1 << 10) * lo_i[i];
+  }
+}
+
+void lower_resize_bilinear(Lower *L) {
+  need_arity(L, 2, 1);
+  Tensor *in = input(L, 0), *out = output(L, 0);
+  need_same_types(L, 1, false);
+  resize_shape(L, in, out);
+  const Options *o = &L->op->opt;
+  if (o->align_corners && o->half_pixel_centers)
+    error_at(L->g, L->op->index, "align_corners and half_pixel_centers cannot both be set");
+  bool integer = out->dtype == DT_INT8;
+  if (out->dtype == DT_INT8 || out->dtype == DT_UINT8) {
+    if (!same_quant(in, out))
+      error_at(L->g, L->op->index, "input and output quantization differ");
+  } else if (out->dtype != DT_FLOAT32) {
+    unsupported_types(L);
+  }
+  ta_dims di = dims4(L, in), dout = dims4(L, out);
+  size_t nh = (size_t)dout.h + 1, nw = (size_t)dout.w + 1;
+  int32_t *ylo = arena_array(nh, 4), *yhi = arena_array(nh, 4), *ylo_i = arena_array(nh, 4),
+          *yhi_i = arena_array(nh, 4), *yfrac = arena_array(nh, 4);
+  int32_t *xlo = arena_array(nw, 4), *xhi = arena_array(nw, 4), *xlo_i = arena_array(nw, 4),
+          *xhi_i = arena_array(nw, 4), *xfrac = arena_array(nw, 4);
+  float *ypos = arena_array(nh, 4), *xpos = arena_array(nw, 4);
+  bilinear_axis(di.h, dout.h, o->align_corners, o->half_pixel_centers, ylo, yhi, ypos, ylo_i,
+                yhi_i, yfrac);
+  bilinear_axis(di.w, dout.w, o->align_corners, o->half_pixel_centers, xlo, xhi, xpos, xlo_i,
+                xhi_i, xfrac);
+  L->l->kernel = arena_printf("ta_resize_bilinear_%s", short_type(out->dtype));
+  const_i32(L, "y_lo", integer ? ylo_i : ylo, (size_t)dout.h, false);
+  const_i32(L, "y_hi", integer ? yhi_i : yhi, (size_t)dout.h, false);
+  const_i32(L, "x_lo", integer ? xlo_i : xlo, (size_t)dout.w, false);
+  const_i32(L, "x_hi", integer ? xhi_i : xhi, (size_t)dout.w, false);
+  if (integer) {
+    const_i32(L, "y_frac", yfrac, (size_t)dout.h, false);
+    const_i32(L, "x_frac", xfrac, (size_t)dout.w, false);
+  } else {
+    const_array(L, "y_in", DT_FLOAT32, ypos, (size_t)dout.h, false);
+    const_array(L, "x_in", DT_FLOAT32, xpos, (size_t)dout.w, false);
+  }
+  const_struct(L, "params", "ta_bilinear_params",
+               arena_printf("{.batches = %d, .in_h = %d, .in_w = %d, .depth = %d,\n"
+                            "    .out_h = %d, .out_w = %d, .y_lo = @y_lo, .y_hi = @y_hi,\n"
+                            "    .x_lo = @x_lo, .x_hi = @x_hi, %s,\n    .rounding = %s}",
+                            (int)di.n, (int)di.h, (int)di.w, (int)di.c, (int)dout.h,
+                            (int)dout.w,
+                            integer ? ".y_frac = @y_frac, .x_frac = @x_frac"
+                                    : ".y_in = @y_in, .x_in = @x_in",
+                            rounding_str(L)),
+               true);
+  arg_tensor(L, in->index);
+  arg_tensor(L, out->index);
+}
+
+/* ------------------------------------------------------ STRIDED_SLICE */
+
+static int32_t clamp32(int64_t v, int64_t lo, int64_t hi) {
+  return (int32_t)(v < lo ? lo : v > hi ? hi : v);
+}
+
+/* StridedSlice as TFLite Micro resolves it (StridedSlicePadIndices,
+ * StridedSliceStartForAxis, StridedSliceEndForAxis): begin, end and
+ * strides padded at the front to the input's rank; masks, negative
+ * indices, offset; ellipsis and new-axis masks are refused, as TFLM
+ * does. */
+void lower_strided_slice(Lower *L) {
+  need_arity(L, 4, 1);
+  Tensor *in = input(L, 0), *begin = input(L, 1), *end = input(L, 2);
+  Tensor *strides = input(L, 3), *out = output(L, 0);
+  if (in->dtype != out->dtype)
+    unsupported_types(L);
+  const Options *o = &L->op->opt;
+  if (o->ellipsis_mask || o->new_axis_mask)
+    error_at(L->g, L->op->index, "ellipsis and new-axis masks are not supported");
+  int n = in->ndims, k = (int)tensor_elems(begin);
+  if (k > n || tensor_elems(end) != k || tensor_elems(strides) != k)
+    error_at(L->g, L->op->index, "begin, end and strides need one value per dimension");
+  int pad = n - k;
+  int64_t stride_in[MAX_DIMS];
+  strides_of(in, stride_in);
+  int32_t shape[MAX_DIMS];
+  int64_t wstride[MAX_DIMS];
+  int64_t offset = 0, nout = 1;
+  for (int d = 0; d < n; d++) {
+    int64_t b = 0, e = 1, s = 1;
+    bool bmask = d < pad || (o->begin_mask >> (d - pad) & 1);
+    bool emask = d < pad || (o->end_mask >> (d - pad) & 1);
+    bool shrink = d >= pad && (o->shrink_axis_mask >> (d - pad) & 1);
+    if (d >= pad) {
+      b = const_int(L, begin, d - pad, "begin");
+      e = const_int(L, end, d - pad, "end");
+      s = const_int(L, strides, d - pad, "strides");
+    }
+    if (s == 0)
+      error_at(L->g, L->op->index, "stride 0 on dimension %d", d);
+    int64_t size = in->dims[d];
+    /* StridedSliceStartForAxis. */
+    int64_t start = b < 0 ? b + size : b;
+    start = s > 0 ? clamp32(start, 0, size) : clamp32(start, -1, size - 1);
+    if (bmask)
+      start = s > 0 ? 0 : size - 1;
+    /* StridedSliceEndForAxis. */
+    int64_t stop;
+    if (shrink) {
+      stop = start >= size ? start : start + 1;
+    } else {
+      stop = o->offset ? e + start : e;
+      if (stop < 0)
+        stop += size;
+      stop = s > 0 ? clamp32(stop, 0, size) : clamp32(stop, -1, size - 1);
+      if (emask)
+        stop = s > 0 ? size : -1;
+    }
+    int64_t count = s > 0 ? (stop - start + s - 1) / s : (start - stop - s - 1) / -s;
+    if (count < 0)
+      count = 0;
+    shape[d] = (int32_t)count;
+    wstride[d] = stride_in[d] * s;
+    if (count > 0)
+      offset += start * stride_in[d];
+    nout *= count;
+  }
+  if (nout != tensor_elems(out))
+    error_at(L->g, L->op->index, "output has %" PRId64 " values, the slice %" PRId64,
+             tensor_elems(out), nout);
+  ta_walk w = make_walk(L, n, shape, wstride, offset);
+  L->l->kernel = arena_printf("ta_strided_slice_%s", width_suffix(L, out));
+  const_struct(L, "walk", "ta_walk", walk_init(&w), true);
+  arg_tensor(L, in->index);
+  arg_tensor(L, out->index);
+}
+
+/* ----------------------------------------------------- TRANSPOSE_CONV */
+
+/* Inputs: output shape (int32 [4]), filter OHWI, input, optional bias.
+ * Padding as TFLite Micro computes it: ComputePaddingHeightWidth on the
+ * output size. */
+void lower_transpose_conv(Lower *L) {
+  need_arity(L, 3, 1);
+  Tensor *shape = input(L, 0), *filter = input(L, 1), *in = input(L, 2);
+  Tensor *bias = optional_input(L, 3), *out = output(L, 0);
+  bool f32 = in->dtype == DT_FLOAT32 && filter->dtype == DT_FLOAT32 &&
+             out->dtype == DT_FLOAT32 && (!bias || bias->dtype == DT_FLOAT32);
+  bool s8 = in->dtype == DT_INT8 && filter->dtype == DT_INT8 && out->dtype == DT_INT8 &&
+            (!bias || bias->dtype == DT_INT32);
+  bool u8 = in->dtype == DT_UINT8 && filter->dtype == DT_UINT8 && out->dtype == DT_UINT8 &&
+            (!bias || bias->dtype == DT_INT32);
+  if (!f32 && !s8 && !u8)
+    unsupported_types(L);
+  if (in->ndims != 4 || filter->ndims != 4 || out->ndims != 4 || tensor_elems(shape) != 4)
+    error_at(L->g, L->op->index, "input, filter, output and output shape must have rank 4");
+  need_const(L, filter, "filter");
+  if (bias)
+    need_const(L, bias, "bias");
+  for (int d = 0; d < 4; d++)
+    if (const_int(L, shape, d, "output shape") != out->dims[d])
+      error_at(L->g, L->op->index, "the output shape input disagrees with the output");
+  const Options *opt = &L->op->opt;
+  ta_dims di = dims4(L, in), df = dims4(L, filter), dout = dims4(L, out);
+  if (df.n != dout.c || df.c != di.c || di.n != dout.n)
+    error_at(L->g, L->op->index, "the filter does not fit the channels");
+  if (bias && tensor_elems(bias) != dout.c)
+    error_at(L->g, L->op->index, "bias size disagrees with the output channels");
+  ta_conv_params p = {0};
+  p.stride_h = opt->stride_h;
+  p.stride_w = opt->stride_w;
+  p.dilation_h = p.dilation_w = 1;
+  if (p.stride_h < 1 || p.stride_w < 1)
+    error_at(L->g, L->op->index, "strides must be positive");
+  int32_t unused;
+  compute_padding(opt->padding, dout.h, df.h, p.stride_h, 1, &unused, &p.pad_h);
+  compute_padding(opt->padding, dout.w, df.w, p.stride_w, 1, &unused, &p.pad_w);
+  act_range(L, out, &p.act_min, &p.act_max, &p.act_min_f32, &p.act_max_f32);
+  if (u8) {
+    /* TFLite's uint8 kernel: one multiplier from the float product of
+     * the scales (GetQuantizedConvolutionMultipler), a filter zero point. */
+    p.input_offset = -zp_of(in);
+    p.output_offset = zp_of(out);
+    int32_t mult, shift;
+    if (filter->q.nscale != 1 ||
+        !fc_multiplier(scale_of(L, in), filter->q.scale[0], scale_of(L, out), L->o->rounding,
+                       &mult, &shift))
+      error_at(L->g, L->op->index, "cannot represent the requantization scale");
+    L->l->kernel = "ta_transpose_conv_u8";
+    const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
+    const_i32(L, "mult", &mult, 1, false);
+    const_i32(L, "shift", &shift, 1, false);
+    const_struct(L, "quant", "ta_quant", quant_init(0, L->o->rounding), true);
+    add_arg(L, ARG_INT, -1, -zp_of(filter));
+  } else if (s8) {
+    p.input_offset = -zp_of(in);
+    p.output_offset = zp_of(out);
+    int nch = filter->q.nscale;
+    if (nch != 1 && (nch != dout.c || filter->q.axis != 0))
+      error_at(L->g, L->op->index, "filter quantization must be per tensor or per output "
+               "channel (axis 0)");
+    int32_t *mult = arena_array((size_t)nch, 4), *shift = arena_array((size_t)nch, 4);
+    for (int c = 0; c < nch; c++) {
+      if (filter->q.zero_point && filter->q.zero_point[c] != 0)
+        error_at(L->g, L->op->index, "int8 filters must be symmetric");
+      if (!conv_multiplier(scale_of(L, in), filter->q.scale[c], scale_of(L, out),
+                           L->o->rounding, &mult[c], &shift[c]))
+        error_at(L->g, L->op->index, "cannot represent the requantization scale");
+    }
+    L->l->kernel = "ta_transpose_conv_s8";
+    const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
+    const_i32(L, "mult", mult, (size_t)nch, false);
+    const_i32(L, "shift", shift, (size_t)nch, false);
+    const_struct(L, "quant", "ta_quant", quant_init(nch > 1, L->o->rounding), true);
+  } else {
+    L->l->kernel = "ta_transpose_conv_f32";
+    const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
+  }
+  const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
+  arg_tensor(L, in->index);
+  const_struct(L, "filter_dims", "ta_dims", dims_init(df), true);
+  arg_tensor(L, filter->index);
+  if (bias)
+    arg_tensor(L, bias->index);
+  else
+    add_arg(L, ARG_NULL, -1, 0);
+  const_struct(L, "out_dims", "ta_dims", dims_init(dout), true);
+  arg_tensor(L, out->index);
+  if (s8 || u8) {
+    arg_scratch(L);
+    L->op->scratch_bytes = ta_transpose_conv_s8_scratch_size(&p, &di, &df, &dout);
+  }
 }

@@ -458,8 +458,11 @@ static int search_iterations(const Problem *P) {
   long it = 40000000L / (work * 4 + 1);
   if (it > 3000)
     it = 3000;
-  if (it < 100)
-    it = 100;
+  /* At least a few moves; dense conflicts (a concatenation of hundreds
+   * of branches: every re-placement sorts hundreds of neighbours) get
+   * the fewest. */
+  if (it < 10)
+    it = 10;
   return (int)it;
 }
 
@@ -699,9 +702,9 @@ Plan *plan_graph(Graph *g, const PlanOptions *opt_in) {
   if (!is_schedule_name(opt.schedule))
     die("unknown schedule '%s'", opt.schedule);
 
-  /* The model order first; then, unless told to keep it, the memory
-   * order when its peak is lower: "memory" takes it, "best" keeps
-   * whichever plan is smaller (the model order on a tie). */
+  /* The model order first; then "memory" takes the memory order, and
+   * "best" plans it too when its peak is lower and keeps whichever plan
+   * is smaller (the model order on a tie). */
   int norder;
   int *order = model_order(g, &norder);
   Plan *p = plan_in_order(g, &opt, order, norder, "model");
@@ -709,7 +712,7 @@ Plan *plan_graph(Graph *g, const PlanOptions *opt_in) {
   if (strcmp(opt.schedule, "model") != 0) {
     size_t peak;
     int *mem = memory_order(g, p, !opt.no_inplace, &peak);
-    if (peak < p->lower_bound) {
+    if (!strcmp(opt.schedule, "memory") || peak < p->lower_bound) {
       Plan *q = plan_in_order(g, &opt, mem, norder, "memory");
       if (q->lower_bound != peak)
         die("the memory order's peak is %zu bytes, its lifetimes say %zu",

@@ -32,7 +32,8 @@
  * The planner (plan.c, plan_graph) plans the model order, and with
  * --schedule best (the default) also the memory order when its peak is
  * lower, keeping the smaller workspace (the model order on a tie): never
- * worse than the model order.  doc/memory-plan.md explains the choice.
+ * worse than the model order.  --schedule memory takes the memory order
+ * whatever it gives.  doc/memory-plan.md explains the choice.
  *
  * Lifetimes (steps are positions in the order; both ends inclusive):
  *   op output       from the step of its op to the last step reading it
@@ -193,6 +194,7 @@ typedef struct {
   int *tstart, *tlist;       /* ops touching buffer b */
   int *ostart, *olist;       /* planned buffers op o touches */
   size_t *scratch;           /* per op */
+  long *cost;                /* per op: work to try running it */
   int *inplace_c, *ipstart, *iplist; /* per op: C and its candidate As */
   int *pstart, *plist;       /* predecessors of op o */
   int *sstart, *slist;       /* successors of op o */
@@ -311,6 +313,15 @@ static Sched *new_sched(const Graph *g, const Plan *p, bool inplace) {
   build_csr(n, pred.key, pred.val, pred.n, &S->pstart, &S->plist);
   build_csr(n, pred.val, pred.key, pred.n, &S->sstart, &S->slist);
   build_csr(n, ip.key, ip.val, ip.n, &S->ipstart, &S->iplist);
+  S->cost = arena_array((size_t)n + 1, sizeof(long));
+  for (int o = 0; o < n; o++) {
+    long c = S->words + 8 + (S->ipstart[o + 1] - S->ipstart[o]);
+    for (int k = S->ostart[o]; k < S->ostart[o + 1]; k++) {
+      int b = S->olist[k];
+      c += 2 * (S->tstart[b + 1] - S->tstart[b]);
+    }
+    S->cost[o] = c;
+  }
   for (int b = 0; b < nb; b++) {
     if (S->tstart[b] != S->tstart[b + 1] || S->bytes[b] == 0)
       continue;
@@ -410,9 +421,15 @@ static int compare_candidates(const void *x, const void *y) {
 }
 
 /* The beam width: every set of a level while it has at most this many;
- * smaller for large graphs to bound the work (about nops * width *
- * (words + touches) steps). */
+ * smaller for large graphs to bound the memory (two levels of sets and
+ * ready lists, nops * width trace entries). */
 int schedule_beam_width;
+
+/* The work of the whole search, in units of about one memory access:
+ * each level expands its sets (best first) until it has spent its share,
+ * SCHEDULE_WORK / nops, and always the best one: a few tens of
+ * milliseconds whatever the graph's width. */
+#define SCHEDULE_WORK 30000000L
 
 static int beam_width(const Sched *S) {
   if (schedule_beam_width > 0)
@@ -474,11 +491,18 @@ int *memory_order(const Graph *g, const Plan *p, bool inplace, size_t *peak) {
   int *idx = NULL;
   uint64_t *tmp = arena_array((size_t)W + 1, sizeof(uint64_t));
   int cur = 0;
+  long share = SCHEDULE_WORK / n;
   for (int L = 0; L < n; L++) {
-    /* Expand every state by every ready op. */
-    int ncand = 0;
-    for (int i = 0; i < nlevel; i++)
-      ncand += nready[cur][i];
+    /* Expand the states, best first, by every ready op, within the
+     * level's share of the work. */
+    int ncand = 0, nexpand = 0;
+    long spent = 0;
+    while (nexpand < nlevel && (nexpand == 0 || spent < share)) {
+      const int *rd = ready[cur] + (size_t)nexpand * n;
+      for (int r = 0; r < nready[cur][nexpand]; r++)
+        spent += S->cost[rd[r]];
+      ncand += nready[cur][nexpand++];
+    }
     if (ncand > candcap) {
       candcap = ncand;
       cand = arena_array((size_t)candcap + 1, sizeof(State));
@@ -492,7 +516,7 @@ int *memory_order(const Graph *g, const Plan *p, bool inplace, size_t *peak) {
       extra += S->fixed_first;
     if (L == n - 1)
       extra += S->fixed_last;
-    for (int i = 0; i < nlevel; i++) {
+    for (int i = 0; i < nexpand; i++) {
       const uint64_t *set = bits[cur] + (size_t)i * W;
       const State *st = &level[i];
       for (int r = 0; r < nready[cur][i]; r++) {

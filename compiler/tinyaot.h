@@ -3,10 +3,13 @@
  *
  * tinyaot turns a .tflite model into C99: a run function that calls one
  * kernel per op, the weights as const arrays, and a static memory plan.
- * The pipeline (main.c, compile()) is a plain list of calls:
+ * The pipeline (main.c, load() and compile()) is a plain list of calls:
  *
- *   read_tflite -> verify -> run_passes -> lower -> assign_storage
- *     -> schedule -> plan_memory (+ check_plan) -> emit
+ *   read_tflite -> verify -> run_passes -> lower -> plan_graph -> emit_folder
+ *
+ * plan_graph() is storage, schedule and placement: assign_storage ->
+ * model_order / memory_order -> set_lifetimes -> mark_inplace ->
+ * place_buffers -> check_plan.  verify() runs again after every pass.
  *
  * This header holds the IR (Graph, Tensor, Op), the op table, and the
  * prototypes grouped by the file that defines them.

@@ -3,7 +3,7 @@
 # closing line "N passed, N failed" and exits non-zero on any failure.
 awk '{p += $1; f += $2; s += $3}
      END {
-       if (s > 0) printf "WARNING: %d checks were SKIPPED (shared models missing?)\n", s
+       if (s > 0) printf "WARNING: %d checks were SKIPPED: see the "skip -" lines above\n", s
        if (s > 0) printf "%d passed, %d failed, %d skipped\n", p, f, s
        else printf "%d passed, %d failed\n", p, f
        exit (f > 0 || p == 0) }' "$1"

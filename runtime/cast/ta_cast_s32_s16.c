@@ -1,15 +1,13 @@
 /*
- * ta_cast_s32_s16 - CAST int32_t -> int16_t (TFLM cast.cc: static_cast per element):
- * the low 16 bits, two's complement.
+ * ta_cast_s32_s16 - CAST int32_t -> int16_t (TFLite's static_cast; see cast.h).
  */
 #include "ta_kernels.h"
+#include "cast.h"
 
-ta_status ta_cast_s32_s16(int32_t n, const int32_t *in, int16_t *out) {
-  if (n < 0)
+ta_status ta_cast_s32_s16(int32_t size, const int32_t *in, int16_t *out) {
+  if (size < 0)
     return TA_ERR_ARG;
-  for (int32_t i = 0; i < n; i++) {
-    const int32_t v = in[i];
-    out[i] = (int16_t)(((uint32_t)v & 0xffffu) >= 0x8000u ? (int32_t)((uint32_t)v & 0xffffu) - 0x10000 : (int32_t)((uint32_t)v & 0xffffu));
-  }
+  for (int32_t i = 0; i < size; i++)
+    out[i] = ta_wrap_s16((int32_t)in[i]);
   return TA_OK;
 }

@@ -1,15 +1,13 @@
 /*
- * ta_cast_s8_f32 - CAST int8_t -> float (TFLM cast.cc: static_cast per element):
- * exact.
+ * ta_cast_s8_f32 - CAST int8_t -> float (TFLite's static_cast; see cast.h).
  */
 #include "ta_kernels.h"
+#include "cast.h"
 
-ta_status ta_cast_s8_f32(int32_t n, const int8_t *in, float *out) {
-  if (n < 0)
+ta_status ta_cast_s8_f32(int32_t size, const int8_t *in, float *out) {
+  if (size < 0)
     return TA_ERR_ARG;
-  for (int32_t i = 0; i < n; i++) {
-    const int8_t v = in[i];
-    out[i] = (float)v;
-  }
+  for (int32_t i = 0; i < size; i++)
+    out[i] = (float)in[i];
   return TA_OK;
 }

@@ -104,6 +104,40 @@ ta_status ta_resize_nearest_x8(const ta_resize_params *p, const void *in, void *
 ta_status ta_resize_nearest_x16(const ta_resize_params *p, const void *in, void *out);
 ta_status ta_resize_nearest_x32(const ta_resize_params *p, const void *in, void *out);
 
+/*
+ * RESIZE_BILINEAR.  The compiler computes, per output row y and column x,
+ * the two source rows/columns (lo, hi) and where between them the sample
+ * falls, exactly as the reference computes it (ComputeInterpolationValues
+ * and its integer twin); the kernels only interpolate:
+ *   ta_resize_bilinear_s8 - TFLM/TFLite's ResizeBilinearInteger: 10-bit
+ *     fractions frac = input_y - 1024 * y_lo (likewise x),
+ *       acc = in[lo,lo] (1024 - fy)(1024 - fx) + in[hi,lo] fy (1024 - fx)
+ *           + in[lo,hi] (1024 - fy) fx + in[hi,hi] fy fx     (int64)
+ *     out = (acc + 2^19) >> 20 with single rounding, else acc / 2^20
+ *     rounded half away from zero.
+ *   ta_resize_bilinear_u8 - TFLite's builtin uint8 kernel
+ *     (optimized_ops::ResizeBilinearGenericSmallChannel), in float:
+ *       s = {(1 - dy)(1 - dx), (1 - dy) dx, dy (1 - dx), dy dx},
+ *       dy = y_in - y_lo, dx = x_in - x_lo,
+ *       out = (uint8_t)(in[lo,lo] s0 + in[lo,hi] s1 + in[hi,lo] s2
+ *                       + in[hi,hi] s3 + 0.5f)
+ *   ta_resize_bilinear_f32 - reference_ops::ResizeBilinear in float:
+ *       in[lo,lo] (1 - dy)(1 - dx) + in[hi,lo] dy (1 - dx)
+ *       + in[lo,hi] (1 - dy) dx + in[hi,hi] dy dx
+ *   Float operations round as written (no fused multiply-add).
+ */
+typedef struct {
+  int32_t batches, in_h, in_w, depth, out_h, out_w;
+  const int32_t *y_lo, *y_hi; /* out_h entries */
+  const int32_t *x_lo, *x_hi; /* out_w entries */
+  const int32_t *y_frac, *x_frac; /* integer kernel; NULL for the others */
+  const float *y_in, *x_in;   /* float kernels: the scaled coordinates */
+  int32_t rounding;
+} ta_bilinear_params;
+ta_status ta_resize_bilinear_s8(const ta_bilinear_params *p, const int8_t *in, int8_t *out);
+ta_status ta_resize_bilinear_u8(const ta_bilinear_params *p, const uint8_t *in, uint8_t *out);
+ta_status ta_resize_bilinear_f32(const ta_bilinear_params *p, const float *in, float *out);
+
 /* ========================================================== element-wise */
 
 /*
@@ -208,6 +242,32 @@ ta_status ta_hard_swish_f32(const ta_unary_params *p, const float *in, float *ou
 ta_status ta_leaky_relu_f32(const ta_unary_params *p, const float *in, float *out);
 ta_status ta_clamp_f32(const ta_unary_params *p, const float *in, float *out);
 
+/*
+ * ta_cast_<from>_<to> - CAST between int8, uint8, int16, int32 and float
+ * (static_cast per element: float -> integer truncates toward zero,
+ * integer -> integer wraps; runtime/cast/cast.h).
+ */
+ta_status ta_cast_s8_u8(int32_t size, const int8_t *in, uint8_t *out);
+ta_status ta_cast_s8_s16(int32_t size, const int8_t *in, int16_t *out);
+ta_status ta_cast_s8_s32(int32_t size, const int8_t *in, int32_t *out);
+ta_status ta_cast_s8_f32(int32_t size, const int8_t *in, float *out);
+ta_status ta_cast_u8_s8(int32_t size, const uint8_t *in, int8_t *out);
+ta_status ta_cast_u8_s16(int32_t size, const uint8_t *in, int16_t *out);
+ta_status ta_cast_u8_s32(int32_t size, const uint8_t *in, int32_t *out);
+ta_status ta_cast_u8_f32(int32_t size, const uint8_t *in, float *out);
+ta_status ta_cast_s16_s8(int32_t size, const int16_t *in, int8_t *out);
+ta_status ta_cast_s16_u8(int32_t size, const int16_t *in, uint8_t *out);
+ta_status ta_cast_s16_s32(int32_t size, const int16_t *in, int32_t *out);
+ta_status ta_cast_s16_f32(int32_t size, const int16_t *in, float *out);
+ta_status ta_cast_s32_s8(int32_t size, const int32_t *in, int8_t *out);
+ta_status ta_cast_s32_u8(int32_t size, const int32_t *in, uint8_t *out);
+ta_status ta_cast_s32_s16(int32_t size, const int32_t *in, int16_t *out);
+ta_status ta_cast_s32_f32(int32_t size, const int32_t *in, float *out);
+ta_status ta_cast_f32_s8(int32_t size, const float *in, int8_t *out);
+ta_status ta_cast_f32_u8(int32_t size, const float *in, uint8_t *out);
+ta_status ta_cast_f32_s16(int32_t size, const float *in, int16_t *out);
+ta_status ta_cast_f32_s32(int32_t size, const float *in, int32_t *out);
+
 /* ========================================================= reductions */
 
 /*
@@ -253,5 +313,121 @@ ta_status ta_arg_min_u8(const ta_arg_params *p, const uint8_t *in, void *out);
 ta_status ta_arg_min_s16(const ta_arg_params *p, const int16_t *in, void *out);
 ta_status ta_arg_min_s32(const ta_arg_params *p, const int32_t *in, void *out);
 ta_status ta_arg_min_f32(const ta_arg_params *p, const float *in, void *out);
+
+/* ==================================================== TRANSPOSE_CONV */
+
+/*
+ * ta_transpose_conv_s8 - int8 TRANSPOSE_CONV with per-channel
+ * requantization (reference_integer_ops::TransposeConv, the scatter
+ * form into int32 accumulators); filter OHWI, padding from the output
+ * size (compute_padding() on the output).  scratch: the accumulators.
+ * ta_transpose_conv_f32 - float, the same scatter order
+ * (reference_ops::TransposeConv), accumulating in the output.
+ */
+size_t ta_transpose_conv_s8_scratch_size(const ta_conv_params *p, const ta_dims *in_dims,
+                                         const ta_dims *filter_dims,
+                                         const ta_dims *out_dims);
+ta_status ta_transpose_conv_s8(const ta_conv_params *p, const ta_quant *q,
+                               const ta_dims *in_dims, const int8_t *in,
+                               const ta_dims *filter_dims, const int8_t *filter,
+                               const int32_t *bias, const ta_dims *out_dims, int8_t *out,
+                               void *scratch);
+/* ta_transpose_conv_u8 - legacy uint8 (TFLite's builtin kernel): the same
+ * scatter with (filter + filter_offset); per-tensor requantization. */
+size_t ta_transpose_conv_u8_scratch_size(const ta_conv_params *p, const ta_dims *in_dims,
+                                         const ta_dims *filter_dims,
+                                         const ta_dims *out_dims);
+ta_status ta_transpose_conv_u8(const ta_conv_params *p, const ta_quant *q,
+                               int32_t filter_offset, const ta_dims *in_dims,
+                               const uint8_t *in, const ta_dims *filter_dims,
+                               const uint8_t *filter, const int32_t *bias,
+                               const ta_dims *out_dims, uint8_t *out, void *scratch);
+ta_status ta_transpose_conv_f32(const ta_conv_params *p, const ta_dims *in_dims,
+                                const float *in, const ta_dims *filter_dims,
+                                const float *filter, const float *bias,
+                                const ta_dims *out_dims, float *out);
+
+/* ============================================ legacy uint8 CNN kernels */
+
+/*
+ * ta_concatenation_requant_u8 - uint8 CONCATENATION with inputs in other
+ * quantizations (TFLite's ConcatenationWithScaling): like
+ * ta_concatenation_x8, except that block k is rescaled unless copy[k]:
+ *   out = clamp(roundf(x * scale[k] + bias[k]) + output_zero_point, 0, 255)
+ */
+typedef struct {
+  int32_t n;
+  int32_t outer;
+  const int32_t *bytes; /* n entries: values of input k per outer step */
+  const int32_t *copy;  /* n entries: 1 = same quantization as the output */
+  const float *scale;   /* n entries: input_scale * (1 / output_scale) */
+  const float *bias;    /* n entries: -input_zero_point * scale */
+  int32_t output_zero_point;
+} ta_concat_u8_params;
+ta_status ta_concatenation_requant_u8(const ta_concat_u8_params *p, const void *const *in,
+                                      uint8_t *out);
+
+/* ta_requantize_u8_u8 - QUANTIZE uint8 -> uint8 (see ta_requantize_*). */
+ta_status ta_requantize_u8_u8(const ta_requant_params *p, const uint8_t *in, uint8_t *out);
+
+/*
+ * ta_conv2d_u8, ta_depthwise_conv2d_u8, ta_fully_connected_u8 - uint8
+ * activations and filters with zero points (TFLite's builtin uint8
+ * kernels; the convolutions' filter zero point is filter_offset =
+ * -zero point, FULLY_CONNECTED's is p->filter_offset):
+ *   acc = bias + sum (filter + filter_offset) * (in + input_offset)
+ *   out = clamp(requant(acc, q) + output_offset, act_min, act_max)
+ * over the taps inside the input.  Shapes as the int8 kernels'.
+ */
+ta_status ta_conv2d_u8(const ta_conv_params *p, const ta_quant *q, int32_t filter_offset,
+                       const ta_dims *in_dims, const uint8_t *in,
+                       const ta_dims *filter_dims, const uint8_t *filter,
+                       const int32_t *bias, const ta_dims *out_dims, uint8_t *out);
+ta_status ta_depthwise_conv2d_u8(const ta_conv_params *p, const ta_quant *q,
+                                 int32_t filter_offset, const ta_dims *in_dims,
+                                 const uint8_t *in, const ta_dims *filter_dims,
+                                 const uint8_t *filter, const int32_t *bias,
+                                 const ta_dims *out_dims, uint8_t *out);
+ta_status ta_fully_connected_u8(const ta_fc_params *p, const ta_quant *q, const uint8_t *in,
+                                const uint8_t *filter, const int32_t *bias, uint8_t *out);
+
+/* ta_avg_pool2d_u8, ta_max_pool2d_u8 - uint8 pools (TFLite's uint8
+ * AveragePool: (sum + count / 2) / count; MaxPool). */
+ta_status ta_avg_pool2d_u8(const ta_pool_params *p, const ta_dims *in_dims, const uint8_t *in,
+                           const ta_dims *out_dims, uint8_t *out);
+ta_status ta_max_pool2d_u8(const ta_pool_params *p, const ta_dims *in_dims, const uint8_t *in,
+                           const ta_dims *out_dims, uint8_t *out);
+
+/*
+ * ta_softmax_u8 - uint8 SOFTMAX as TFLite's builtin kernel
+ * (optimized_ops::Softmax with PopulateSoftmaxLookupTable's float table):
+ * rows of depth values; table[255 - v] = expf(-input_scale * beta * v),
+ * computed by the compiler; output scale 1/256, zero point 0.
+ */
+typedef struct {
+  int32_t outer, depth;
+  float output_scale;
+  const float *table; /* 256 entries */
+} ta_softmax_u8_params;
+ta_status ta_softmax_u8(const ta_softmax_u8_params *p, const uint8_t *in, uint8_t *out);
+
+/* ===================================================== hybrid kernels */
+
+/*
+ * ta_conv2d_hybrid_f32 - CONV_2D with float activations and an int8
+ * filter of one scale (*filter_scale), as TFLite's builtin hybrid kernel
+ * (EvalHybrid): the input of each batch quantized symmetrically to int8
+ * at run time (SymmetricQuantizeFloats), an int32 convolution, then
+ *   out = clamp((float)acc * (range / 127 * filter_scale) + bias)
+ * scratch: ta_conv2d_hybrid_f32_scratch_size() bytes (one batch, int8).
+ */
+size_t ta_conv2d_hybrid_f32_scratch_size(const ta_conv_params *p, const ta_dims *in_dims,
+                                         const ta_dims *filter_dims,
+                                         const ta_dims *out_dims);
+ta_status ta_conv2d_hybrid_f32(const ta_conv_params *p, const float *filter_scale,
+                               const ta_dims *in_dims, const float *in,
+                               const ta_dims *filter_dims, const int8_t *filter,
+                               const float *bias, const ta_dims *out_dims, float *out,
+                               void *scratch);
 
 #endif

@@ -1,0 +1,13 @@
+/*
+ * ta_cast_f32_u8 - CAST float -> uint8_t (TFLite's static_cast; see cast.h).
+ */
+#include "ta_kernels.h"
+#include "cast.h"
+
+ta_status ta_cast_f32_u8(int32_t size, const float *in, uint8_t *out) {
+  if (size < 0)
+    return TA_ERR_ARG;
+  for (int32_t i = 0; i < size; i++)
+    out[i] = ta_wrap_u8(ta_f32_to_i32(in[i]));
+  return TA_OK;
+}

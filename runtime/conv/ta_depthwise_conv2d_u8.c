@@ -1,0 +1,70 @@
+/*
+ * ta_depthwise_conv2d_u8 - legacy uint8 DEPTHWISE_CONV_2D (asymmetric
+ * filter, one scale per tensor), as TFLite's builtin uint8 kernel
+ * computes it (optimized_ops::DepthwiseConv):
+ *
+ *   oc = ic * depth_multiplier + m
+ *   acc = bias[oc] + sum_{taps inside} (filter[0][ky][kx][oc] + filter_offset)
+ *                                      * (in[n][iy][ix][ic] + input_offset)
+ *   out = clamp(requant(acc, q) + output_offset, act_min, act_max)
+ *
+ * The output channels of a pixel are accumulated together, a block of
+ * TA_DW_BLOCK at a time, so the inner loop runs over contiguous channels.
+ */
+#include "ta_fixedpoint.h"
+#include "ta_kernels.h"
+#include "conv_common.h"
+
+#define TA_DW_BLOCK 64
+
+ta_status ta_depthwise_conv2d_u8(const ta_conv_params *p, const ta_quant *q,
+                                 int32_t filter_offset, const ta_dims *in_dims,
+                                 const uint8_t *in, const ta_dims *filter_dims,
+                                 const uint8_t *filter, const int32_t *bias,
+                                 const ta_dims *out_dims, uint8_t *out) {
+  if (!ta_dw_shapes_ok(p, in_dims, filter_dims, out_dims))
+    return TA_ERR_ARG;
+  const int32_t H = in_dims->h, W = in_dims->w, C = in_dims->c;
+  const int32_t KH = filter_dims->h, KW = filter_dims->w, M = p->depth_multiplier;
+  const int32_t OH = out_dims->h, OW = out_dims->w, OC = out_dims->c;
+  const int32_t in_off = p->input_offset, f_off = filter_offset;
+  int32_t acc[TA_DW_BLOCK];
+  for (int32_t b = 0; b < in_dims->n; b++) {
+    const uint8_t *in_b = in + (size_t)b * H * W * C;
+    for (int32_t oy = 0; oy < OH; oy++) {
+      ta_window wy = ta_conv_window(oy * p->stride_h - p->pad_h, p->dilation_h, KH, H);
+      for (int32_t ox = 0; ox < OW; ox++) {
+        ta_window wx = ta_conv_window(ox * p->stride_w - p->pad_w, p->dilation_w, KW, W);
+        uint8_t *o = out + (((size_t)b * OH + oy) * OW + ox) * OC;
+        for (int32_t oc0 = 0; oc0 < OC; oc0 += TA_DW_BLOCK) {
+          const int32_t n = OC - oc0 < TA_DW_BLOCK ? OC - oc0 : TA_DW_BLOCK;
+          for (int32_t j = 0; j < n; j++)
+            acc[j] = bias ? bias[oc0 + j] : 0;
+          for (int32_t ky = wy.start; ky < wy.end; ky++) {
+            const int32_t iy = wy.origin + ky * p->dilation_h;
+            for (int32_t kx = wx.start; kx < wx.end; kx++) {
+              const int32_t ix = wx.origin + kx * p->dilation_w;
+              const uint8_t *xp = in_b + ((size_t)iy * W + ix) * C;
+              const uint8_t *wp = filter + ((size_t)ky * KW + kx) * OC + oc0;
+              if (M == 1) {
+                xp += oc0;
+                for (int32_t j = 0; j < n; j++)
+                  acc[j] += ((int32_t)wp[j] + f_off) * ((int32_t)xp[j] + in_off);
+              } else {
+                for (int32_t j = 0; j < n; j++)
+                  acc[j] += ((int32_t)wp[j] + f_off) * ((int32_t)xp[(oc0 + j) / M] + in_off);
+              }
+            }
+          }
+          for (int32_t j = 0; j < n; j++) {
+            const int32_t ch = q->per_channel ? oc0 + j : 0;
+            int32_t v = ta_requant(acc[j], q->multiplier[ch], q->shift[ch], q->rounding) +
+                        p->output_offset;
+            o[oc0 + j] = (uint8_t)ta_clamp_i32(v, p->act_min, p->act_max);
+          }
+        }
+      }
+    }
+  }
+  return TA_OK;
+}

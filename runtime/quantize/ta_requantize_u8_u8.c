@@ -1,0 +1,14 @@
+/*
+ * ta_requantize_u8_u8 - QUANTIZE, uint8_t -> uint8_t with another scale or
+ * zero point (TFLite's Requantize; see quant_common.h for the arithmetic).
+ */
+#include "ta_kernels.h"
+#include "quant_common.h"
+
+ta_status ta_requantize_u8_u8(const ta_requant_params *p, const uint8_t *in, uint8_t *out) {
+  if (p->size < 0 || p->shift < -31 || p->shift > 30)
+    return TA_ERR_ARG;
+  for (int32_t i = 0; i < p->size; i++)
+    out[i] = (uint8_t)ta_requant_q(in[i], p, 0, 255);
+  return TA_OK;
+}

@@ -1,0 +1,132 @@
+/*
+ * The float models: `tinyaot run` compiles each one, builds the generated
+ * C with the host compiler ($TINYAOT_CFLAGS) and runs every golden case;
+ * every float output must be within a relative error of 1e-5 of the
+ * golden, where for an output a and its golden b
+ *
+ *   relative error = |a - b| / max(|b|, 1e-6)
+ *
+ * (so values below 1e-6 in magnitude are held to 1e-11 absolute).  The
+ * check reports the largest relative error over all outputs and cases.
+ *
+ * Goldens: TFLite Micro's reference kernels (vww_96_float, resnet8_float,
+ * ad01_fp32, hello_world_float; our float kernels keep TFLM's summation
+ * order, so they come out exact on x86-64) and TFLite's builtin kernels
+ * for the hybrid kws_ref_model_float32 (int8-weight CONV_2D quantizing
+ * its float input at run time; ../shared/goldens/README.md).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "test.h"
+#include "tinyaot.h"
+
+#include <math.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define TOLERANCE 1e-5
+
+static const char *const models[] = {"vww_96_float", "resnet8_float", "ad01_fp32",
+                                     "hello_world_float", "kws_ref_model_float32"};
+static const char *const cases[] = {"case0", "case1", "case2"};
+#define NCASES 3
+
+static float *slurp_f32(const char *path, size_t *n) {
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return NULL;
+  size_t cap = 1024, len = 0, got;
+  float *buf = malloc(cap * sizeof *buf);
+  while ((got = fread(buf + len, sizeof *buf, cap - len, f)) > 0) {
+    len += got;
+    if (len == cap)
+      buf = realloc(buf, (cap *= 2) * sizeof *buf);
+  }
+  fclose(f);
+  *n = len;
+  return buf;
+}
+
+static const char *quote(const char *s) {
+  const char *q = "'";
+  for (; *s; s++)
+    q = *s == '\'' ? arena_printf("%s'\\''", q) : arena_printf("%s%c", q, *s);
+  return arena_printf("%s'", q);
+}
+
+static void test_model(const char *shared, const char *tinyaot, const char *tmp,
+                       const char *name) {
+  const char *model = arena_printf("%s/models/%s.tflite", shared, name);
+  const char *gold = arena_printf("%s/goldens/%s", shared, name);
+  size_t size;
+  uint8_t *buf = read_file(model, &size);
+  Graph *g = read_tflite(model, buf, size);
+  const char *out = arena_printf("%s/%s", tmp, name);
+  mkdir(out, 0777);
+  const char *cmd = arena_printf("%s run %s", quote(tinyaot), quote(model));
+  for (int c = 0; c < NCASES; c++) {
+    for (int i = 0; i < g->ninputs; i++)
+      cmd = arena_printf("%s -i %s", cmd,
+                         quote(arena_printf("%s/%s/input%d.bin", gold, cases[c], i)));
+    for (int i = 0; i < g->noutputs; i++)
+      cmd = arena_printf("%s -o %s", cmd,
+                         quote(arena_printf("%s/%s.output%d.bin", out, cases[c], i)));
+  }
+  fflush(stdout);
+  int rc = system(arena_printf("%s 2>&1", cmd));
+  if (rc != -1 && WIFEXITED(rc))
+    rc = WEXITSTATUS(rc);
+  if (!CHECK(rc == 0, "%s compiles, builds and runs %d cases (tinyaot run exited with %d)",
+             name, NCASES, rc))
+    return;
+  double worst = 0;
+  const char *where = "", *problem = "";
+  for (int c = 0; c < NCASES && !*problem; c++)
+    for (int k = 0; k < g->noutputs && !*problem; k++) {
+      size_t ne, na;
+      float *e = slurp_f32(arena_printf("%s/%s/output%d.bin", gold, cases[c], k), &ne);
+      float *a = slurp_f32(arena_printf("%s/%s.output%d.bin", out, cases[c], k), &na);
+      if (!e || !a || ne != na || ne == 0) {
+        problem = arena_printf("%s output%d: cannot read it, or its size differs", cases[c], k);
+      } else {
+        for (size_t i = 0; i < ne; i++) {
+          double b = e[i], d = fabs((double)a[i] - b) / fmax(fabs(b), 1e-6);
+          if (!(d <= worst)) { /* also catches NaN */
+            worst = isnan(d) ? INFINITY : d;
+            where = arena_printf("%s output%d[%zu]: expected %.9g, actual %.9g", cases[c], k,
+                                 i, b, (double)a[i]);
+          }
+        }
+      }
+      free(e);
+      free(a);
+    }
+  if (*problem)
+    CHECK(0, "%s: every output can be compared: %s", name, problem);
+  else
+    CHECK(worst <= TOLERANCE,
+          "%s: every float output is within %g relative error of the golden (largest %.3g%s%s)",
+          name, TOLERANCE, worst, *where ? ", at " : "", where);
+}
+
+int main(void) {
+  const char *shared = test_shared_dir();
+  if (!shared)
+    return test_exit();
+  const char *tinyaot = getenv("TINYAOT");
+  if (!tinyaot || !*tinyaot)
+    tinyaot = "build/tinyaot";
+  char tmp[] = "/tmp/tinyaot-float-XXXXXX";
+  if (!mkdtemp(tmp)) {
+    CHECK(0, "a temporary folder can be made");
+    return test_exit();
+  }
+  for (size_t i = 0; i < sizeof models / sizeof *models; i++)
+    test_model(shared, tinyaot, tmp, models[i]);
+  if (!test_failures)
+    remove_tree(tmp);
+  else
+    printf("# outputs kept in %s\n", tmp);
+  arena_reset();
+  return test_exit();
+}
