@@ -87,6 +87,9 @@ static uint64_t fnv1a(uint64_t h, const void *p, size_t n) {
 /* The dtype label of a row: what the activations (and weights) are. */
 enum { K_F32, K_I8, K_I16, K_U8 };
 
+/* Row variant of the 16x8 weighted ops: an int32 bias (Case.bias32). */
+#define VAR_BIAS32 1
+
 
 static int kind_dtype(int k) {
   switch (k) {
@@ -199,6 +202,7 @@ typedef struct {
   int nout;
   int out_tensor[MAXT];
   int out_dtype[MAXT];
+  int bias32; /* 16x8 rows "int16_bias32": an int32 bias instead of int64 */
 } Case;
 
 static int64_t count_of(int ndims, const int32_t *dims) {
@@ -439,7 +443,7 @@ static int bias(Case *c, const char *name, int n, float in_scale, const float *w
   float *s = xmalloc((size_t)n * sizeof *s);
   int64_t *zp = xmalloc((size_t)n * sizeof *zp);
   int t;
-  if (c->kind == K_I16) {
+  if (c->kind == K_I16 && !c->bias32) {
     int64_t *v = xmalloc((size_t)n * 8);
     for (int i = 0; i < n; i++) {
       s[i] = in_scale * w_scale[i];
@@ -1400,6 +1404,11 @@ static const Row rows[] = {
     ALL4("DEPTHWISE_CONV_2D", gen_depthwise),
     ALL4("TRANSPOSE_CONV", gen_transpose_conv),
     ALL4("FULLY_CONNECTED", gen_fully_connected),
+    /* 16x8 with an int32 bias: TFLite accepts int32 or int64 there (its
+     * DEPTHWISE_CONV_2D takes int64 only). */
+    {"CONV_2D", "int16_bias32", gen_conv2d, K_I16, VAR_BIAS32},
+    {"TRANSPOSE_CONV", "int16_bias32", gen_transpose_conv, K_I16, VAR_BIAS32},
+    {"FULLY_CONNECTED", "int16_bias32", gen_fully_connected, K_I16, VAR_BIAS32},
     ALL4("AVERAGE_POOL_2D", gen_avg_pool),
     ALL4("MAX_POOL_2D", gen_max_pool),
     ALL4("ADD", gen_add),
@@ -1544,6 +1553,7 @@ static int generate(const Row *row, int k, uint64_t seed, const char *outdir, FI
   c.r = &r;
   c.kind = row->kind;
   c.mode = "off";
+  c.bias32 = row->variant == VAR_BIAS32;
   row->gen(&c, row->variant);
   finish_io(&c);
 
