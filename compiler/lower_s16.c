@@ -42,7 +42,7 @@
 #define S16_ROUNDING TA_ROUND_DOUBLE
 
 /* TFLite's Prepare (--rounding single), else TFLite Micro's. */
-static bool tflite_prepare(const Lower *L) { return L->o->rounding == TA_ROUND_SINGLE; }
+static bool tflite_prepare(const Lower *L) { return tflite_arithmetic(L); }
 
 static TA_NORETURN void unsupported(Lower *L, const char *what) {
   error_at(L->g, L->op->index, "16x8 quantization: %s", what);
