@@ -939,8 +939,11 @@ void lower_resize_bilinear(Lower *L) {
   const Options *o = &L->op->opt;
   if (o->align_corners && o->half_pixel_centers)
     error_at(L->g, L->op->index, "align_corners and half_pixel_centers cannot both be set");
-  bool integer = out->dtype == DT_INT8;
-  if (out->dtype == DT_INT8 || out->dtype == DT_UINT8) {
+  /* int8 and int16: ResizeBilinearInteger (TFLite Micro has no int16
+   * RESIZE_BILINEAR: both modes follow TFLite's, which rounds half away
+   * from zero in the oracle's build); uint8 and float: float weights. */
+  bool integer = out->dtype == DT_INT8 || out->dtype == DT_INT16;
+  if (out->dtype == DT_INT8 || out->dtype == DT_UINT8 || out->dtype == DT_INT16) {
     if (!same_quant(in, out))
       error_at(L->g, L->op->index, "input and output quantization differ");
   } else if (out->dtype != DT_FLOAT32) {
