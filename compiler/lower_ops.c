@@ -177,7 +177,7 @@ static void need_same_types(Lower *L, int nin, bool same_q) {
 }
 
 static const char *rounding_str(Lower *L) {
-  return L->o->rounding == TA_ROUND_SINGLE ? "TA_ROUND_SINGLE" : "TA_ROUND_DOUBLE";
+  return L->rounding == TA_ROUND_SINGLE ? "TA_ROUND_SINGLE" : "TA_ROUND_DOUBLE";
 }
 
 /* ---------------------------------------------------------------- PAD */
@@ -316,7 +316,7 @@ void lower_mean(Lower *L) {
     p.output_zero_point = zp_of(out);
     /* QuantizedMeanOrSum, even when input and output quantization are
      * the same (TFLM's tensor dumps show the rounding of that path). */
-    if (!mean_multiplier(scale_of(L, in), scale_of(L, out), count, L->o->rounding,
+    if (!mean_multiplier(scale_of(L, in), scale_of(L, out), count, L->rounding,
                          &p.multiplier, &p.shift))
       error_at(L->g, L->op->index, "cannot represent the rescaling");
   } else {
@@ -380,7 +380,7 @@ void lower_sub(Lower *L) {
     L->l->kernel = "ta_sub_f32";
   } else if (out->dtype == DT_INT8 || out->dtype == DT_UINT8) {
     if (!sub_params(scale_of(L, a), zp_of(a), scale_of(L, b), zp_of(b), scale_of(L, out),
-                    zp_of(out), out->dtype, act, L->o->rounding, &p))
+                    zp_of(out), out->dtype, act, L->rounding, &p))
       error_at(L->g, L->op->index, "cannot represent the rescaling of these scales");
     L->l->kernel = out->dtype == DT_INT8 ? "ta_sub_s8" : "ta_sub_u8";
   } else {
@@ -422,7 +422,7 @@ void lower_mul(Lower *L) {
   case DT_INT8:
   case DT_UINT8:
     if (!mul_params(scale_of(L, a), zp_of(a), scale_of(L, b), zp_of(b), scale_of(L, out),
-                    zp_of(out), out->dtype, act, L->o->rounding, &p))
+                    zp_of(out), out->dtype, act, L->rounding, &p))
       error_at(L->g, L->op->index, "cannot represent the rescaling of these scales");
     L->l->kernel = out->dtype == DT_INT8 ? "ta_mul_s8" : "ta_mul_u8";
     break;
@@ -567,39 +567,40 @@ static bool logistic_fn(Lower *L, const Tensor *in, const Tensor *out, uint8_t t
   /* TFLM requires the output zero point -128 (scale 1/256 implied). */
   if (in->dtype == DT_INT8 && zp_of(out) != -128)
     error_at(L->g, L->op->index, "an int8 LOGISTIC output must have zero point -128");
-  return logistic_table(in->dtype, scale_of(L, in), zp_of(in), L->o->rounding, t);
+  return logistic_table(in->dtype, scale_of(L, in), zp_of(in), L->rounding, t);
 }
 
 static bool tanh_fn(Lower *L, const Tensor *in, const Tensor *out, uint8_t t[256]) {
   (void)out;
-  return tanh_table(in->dtype, scale_of(L, in), zp_of(in), L->o->rounding, t);
+  return tanh_table(in->dtype, scale_of(L, in), zp_of(in), L->rounding, t);
 }
 
 static bool hard_swish_fn(Lower *L, const Tensor *in, const Tensor *out, uint8_t t[256]) {
   return hard_swish_table(in->dtype, scale_of(L, in), zp_of(in), scale_of(L, out), zp_of(out),
-                          L->o->rounding, t);
+                          L->rounding, t);
 }
 
 static bool leaky_relu_fn(Lower *L, const Tensor *in, const Tensor *out, uint8_t t[256]) {
   return leaky_relu_table(in->dtype, scale_of(L, in), zp_of(in), L->op->opt.alpha,
-                          scale_of(L, out), zp_of(out), L->o->rounding, t);
+                          scale_of(L, out), zp_of(out), L->rounding, t);
 }
 
 static bool relu_fn(Lower *L, const Tensor *in, const Tensor *out, uint8_t t[256]) {
   return relu_table(in->dtype, 0.0f, INFINITY, scale_of(L, in), zp_of(in), scale_of(L, out),
-                    zp_of(out), L->o->rounding, t);
+                    zp_of(out), L->rounding, t);
 }
 
 static bool relu6_fn(Lower *L, const Tensor *in, const Tensor *out, uint8_t t[256]) {
-  if (in->dtype == DT_INT8) /* TFLM: a clamp of the raw input */
+  /* TFLM: a clamp of the raw input; TFLite requantizes like uint8. */
+  if (in->dtype == DT_INT8 && !tflite_arithmetic(L))
     return relu6_table_tflm(in->dtype, scale_of(L, in), zp_of(in), t);
   return relu_table(in->dtype, 0.0f, 6.0f, scale_of(L, in), zp_of(in), scale_of(L, out),
-                    zp_of(out), L->o->rounding, t);
+                    zp_of(out), L->rounding, t);
 }
 
 static bool relu_n1_to_1_fn(Lower *L, const Tensor *in, const Tensor *out, uint8_t t[256]) {
   return relu_table(in->dtype, -1.0f, 1.0f, scale_of(L, in), zp_of(in), scale_of(L, out),
-                    zp_of(out), L->o->rounding, t);
+                    zp_of(out), L->rounding, t);
 }
 
 void lower_logistic(Lower *L) { unary(L, logistic_fn, "ta_logistic_f32", 0, 0, 0); }
@@ -1225,14 +1226,14 @@ void lower_transpose_conv(Lower *L) {
     p.output_offset = zp_of(out);
     int32_t mult, shift;
     if (filter->q.nscale != 1 ||
-        !fc_multiplier(scale_of(L, in), filter->q.scale[0], scale_of(L, out), L->o->rounding,
+        !fc_multiplier(scale_of(L, in), filter->q.scale[0], scale_of(L, out), L->rounding,
                        &mult, &shift))
       error_at(L->g, L->op->index, "cannot represent the requantization scale");
     L->l->kernel = "ta_transpose_conv_u8";
     const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
     const_i32(L, "mult", &mult, 1, false);
     const_i32(L, "shift", &shift, 1, false);
-    const_struct(L, "quant", "ta_quant", quant_init(0, L->o->rounding), true);
+    const_struct(L, "quant", "ta_quant", quant_init(0, L->rounding), true);
     add_arg(L, ARG_INT, -1, -zp_of(filter));
   } else if (s8) {
     p.input_offset = -zp_of(in);
@@ -1246,14 +1247,14 @@ void lower_transpose_conv(Lower *L) {
       if (filter->q.zero_point && filter->q.zero_point[c] != 0)
         error_at(L->g, L->op->index, "int8 filters must be symmetric");
       if (!conv_multiplier(scale_of(L, in), filter->q.scale[c], scale_of(L, out),
-                           L->o->rounding, &mult[c], &shift[c]))
+                           L->rounding, &mult[c], &shift[c]))
         error_at(L->g, L->op->index, "cannot represent the requantization scale");
     }
     L->l->kernel = "ta_transpose_conv_s8";
     const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
     const_i32(L, "mult", mult, (size_t)nch, false);
     const_i32(L, "shift", shift, (size_t)nch, false);
-    const_struct(L, "quant", "ta_quant", quant_init(nch > 1, L->o->rounding), true);
+    const_struct(L, "quant", "ta_quant", quant_init(nch > 1, L->rounding), true);
   } else {
     L->l->kernel = "ta_transpose_conv_f32";
     const_struct(L, "params", "ta_conv_params", conv_init(&p), true);

@@ -18,7 +18,7 @@
  * (Case.needs_oracle_form); the oracle runs that one instead.
  *
  * OUTDIR/manifest.txt gets one line per case:
- *   NAME OP DTYPE MODE ATOL RTOL NIN NOUT KEY OUTDTYPES ROUNDING
+ *   NAME OP DTYPE MODE ATOL RTOL NIN NOUT KEY OUTDTYPES
  * MODE is how the oracle runs the case (tests/ops/oracle_batch.mjs):
  * off = TFLite's builtin kernels; litert = LiteRT.js, for float CONV_2D,
  * whose builtin kernel aborts in the oracle's wasm build.  ATOL/RTOL is the stated tolerance for
@@ -26,8 +26,9 @@
  * outputs are compared bit-exactly.  KEY is a 64-bit FNV-1a hash of the
  * model bytes, the input bytes and the oracle mode: the oracle's outputs
  * can be cached under it.  OUTDTYPES lists the output dtypes, comma
- * separated.  ROUNDING (single or double) is the requantization rounding
- * of TFLite's kernel for the row (oracle_rounding() below).
+ * separated.  tinyaot runs every case with --rounding single, TFLite's
+ * arithmetic (compiler/lower.c, op_rounding(), says which kernels round
+ * once there and how that was established).
  *
  * Every case depends only on (seed, op, dtype, k): a smaller --count or
  * an --only list gives a subset of the same cases.  The generator only
@@ -1685,40 +1686,6 @@ static int selected(const char *only, const Row *row) {
   return 0;
 }
 
-/*
- * The requantization rounding of TFLite's builtin kernel for a row, in
- * the oracle's build: tinyaot runs the case with `--rounding` set to it.
- * That build does not define TFLITE_SINGLE_ROUNDING, so kernels that call
- * MultiplyByQuantizedMultiplier round twice (gemmlowp's
- * SaturatingRoundingDoublingHighMul, then RoundingDivideByPOT), like
- * tflite-micro's reference kernels; the int8 CONV_2D and FULLY_CONNECTED
- * go through ruy's GEMM, which rounds once.
- *
- * Evidence.  DEPTHWISE_CONV_2D int8 outputs recomputed independently
- * (outside tinyaot) match double rounding and not single.  Then tinyaot
- * was run in both modes on 20 cases of every requantizing row (seed 21):
- * only single matched all of CONV_2D int8, FULLY_CONNECTED int8, ADD
- * int16 and SUB int16 (the power-of-two cases); only double matched all
- * of CONV_2D uint8, DEPTHWISE_CONV_2D int8/uint8, TRANSPOSE_CONV int8,
- * MUL int8/uint8, LEAKY_RELU int8/uint8, RESIZE_BILINEAR int8 and
- * QUANTIZE int16 -> int8; the other rows matched in both modes (no
- * rounding tie met) or in neither (kernel differences, not rounding).
- * Rows without evidence follow the build: double.  Float rows do not
- * requantize; they say single.
- */
-static const char *oracle_rounding(const Row *row) {
-  static const char *const single[] = {"CONV_2D:int8", "FULLY_CONNECTED:int8", "ADD:int16",
-                                       "SUB:int16"};
-  char key[128];
-  if (row->kind == K_F32 && row->variant == 0)
-    return "single";
-  snprintf(key, sizeof key, "%s:%s", row->op, row->dtype);
-  for (size_t i = 0; i < sizeof single / sizeof single[0]; i++)
-    if (!strcmp(key, single[i]))
-      return "single";
-  return "double";
-}
-
 static int generate(const Row *row, int k, uint64_t seed, const char *outdir, FILE *manifest) {
   Rng r;
   uint64_t h = fnv1a(FNV_INIT, row->op, strlen(row->op));
@@ -1782,7 +1749,7 @@ static int generate(const Row *row, int k, uint64_t seed, const char *outdir, FI
           c.atol, c.rtol, c.nin, c.nout, (unsigned long long)key);
   for (int i = 0; i < c.nout; i++)
     fprintf(manifest, "%s%s", i ? "," : "", dtype_name(c.out_dtype[i]));
-  fprintf(manifest, " %s\n", oracle_rounding(row));
+  fputc('\n', manifest);
   tfw_free(c.m);
   return 0;
 }
