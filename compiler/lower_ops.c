@@ -1177,7 +1177,10 @@ void lower_strided_slice(Lower *L) {
 
 /* Inputs: output shape (int32 [4]), filter OHWI, input, optional bias.
  * Padding as TFLite Micro computes it: ComputePaddingHeightWidth on the
- * output size. */
+ * output size.  The fused activation (TransposeConvOptions field 3, in
+ * schemas since TFLite 2.14; older files leave it out: NONE) clamps the
+ * outputs as in CONV_2D, after the bias (float) or the requantization
+ * and output zero point (integers), as TFLite's kernel does. */
 void lower_transpose_conv(Lower *L) {
   need_arity(L, 3, 1);
   Tensor *shape = input(L, 0), *filter = input(L, 1), *in = input(L, 2);
