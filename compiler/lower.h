@@ -27,11 +27,20 @@ typedef struct Lower {
   Graph *g;
   Op *op;
   const LowerOptions *o;
+  /* The requantization rounding of this op's kernel: op_rounding(). */
+  int rounding;
   Lowered *l;
   int argcap, constcap;
 } Lower;
 
 typedef void LowerFn(Lower *L);
+
+/* --rounding single: reproduce TensorFlow Lite's builtin kernels where
+ * they compute something other than TensorFlow Lite Micro's reference
+ * kernels (the default).  lower.c's op_rounding() explains the name. */
+static inline bool tflite_arithmetic(const Lower *L) {
+  return L->o->rounding == TA_ROUND_SINGLE;
+}
 
 /* ---------------------------------------------- the record (lower.c) */
 

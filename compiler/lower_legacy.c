@@ -20,7 +20,7 @@
 #include <string.h>
 
 static const char *rounding_str(Lower *L) {
-  return L->o->rounding == TA_ROUND_SINGLE ? "TA_ROUND_SINGLE" : "TA_ROUND_DOUBLE";
+  return L->rounding == TA_ROUND_SINGLE ? "TA_ROUND_SINGLE" : "TA_ROUND_DOUBLE";
 }
 
 /* A float array constant (copied), not passed. */
@@ -58,12 +58,12 @@ static void u8_filter_quant(Lower *L, const Tensor *in, const Tensor *filter,
              filter->q.nscale);
   *filter_zp = zp_of(filter);
   int32_t mult, shift;
-  if (!fc_multiplier(scale_of(L, in), filter->q.scale[0], scale_of(L, out), L->o->rounding,
+  if (!fc_multiplier(scale_of(L, in), filter->q.scale[0], scale_of(L, out), L->rounding,
                      &mult, &shift))
     error_at(L->g, L->op->index, "cannot represent the requantization scale");
   const_i32(L, "mult", &mult, 1, false);
   const_i32(L, "shift", &shift, 1, false);
-  const_struct(L, "quant", "ta_quant", quant_init(0, L->o->rounding), true);
+  const_struct(L, "quant", "ta_quant", quant_init(0, L->rounding), true);
 }
 
 static bool all_u8(const Tensor *in, const Tensor *filter, const Tensor *bias,
@@ -250,7 +250,7 @@ void lower_add_legacy(Lower *L) {
   ta_add_params p = {0};
   Activation act = L->op->opt.activation;
   if (!add_params(scale_of(L, a), zp_of(a), scale_of(L, b), zp_of(b), scale_of(L, out),
-                  zp_of(out), DT_INT8, act, L->o->rounding, &p) ||
+                  zp_of(out), DT_INT8, act, L->rounding, &p) ||
       !activation_range_quantized(act, DT_UINT8, scale_of(L, out), zp_of(out), &p.act_min,
                                   &p.act_max))
     error_at(L->g, L->op->index, "cannot represent the rescaling of these scales");

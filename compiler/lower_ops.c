@@ -177,7 +177,7 @@ static void need_same_types(Lower *L, int nin, bool same_q) {
 }
 
 static const char *rounding_str(Lower *L) {
-  return L->o->rounding == TA_ROUND_SINGLE ? "TA_ROUND_SINGLE" : "TA_ROUND_DOUBLE";
+  return L->rounding == TA_ROUND_SINGLE ? "TA_ROUND_SINGLE" : "TA_ROUND_DOUBLE";
 }
 
 /* ---------------------------------------------------------------- PAD */
@@ -316,7 +316,7 @@ void lower_mean(Lower *L) {
     p.output_zero_point = zp_of(out);
     /* QuantizedMeanOrSum, even when input and output quantization are
      * the same (TFLM's tensor dumps show the rounding of that path). */
-    if (!mean_multiplier(scale_of(L, in), scale_of(L, out), count, L->o->rounding,
+    if (!mean_multiplier(scale_of(L, in), scale_of(L, out), count, L->rounding,
                          &p.multiplier, &p.shift))
       error_at(L->g, L->op->index, "cannot represent the rescaling");
   } else {
@@ -380,7 +380,7 @@ void lower_sub(Lower *L) {
     L->l->kernel = "ta_sub_f32";
   } else if (out->dtype == DT_INT8 || out->dtype == DT_UINT8) {
     if (!sub_params(scale_of(L, a), zp_of(a), scale_of(L, b), zp_of(b), scale_of(L, out),
-                    zp_of(out), out->dtype, act, L->o->rounding, &p))
+                    zp_of(out), out->dtype, act, L->rounding, &p))
       error_at(L->g, L->op->index, "cannot represent the rescaling of these scales");
     L->l->kernel = out->dtype == DT_INT8 ? "ta_sub_s8" : "ta_sub_u8";
   } else {
@@ -422,7 +422,7 @@ void lower_mul(Lower *L) {
   case DT_INT8:
   case DT_UINT8:
     if (!mul_params(scale_of(L, a), zp_of(a), scale_of(L, b), zp_of(b), scale_of(L, out),
-                    zp_of(out), out->dtype, act, L->o->rounding, &p))
+                    zp_of(out), out->dtype, act, L->rounding, &p))
       error_at(L->g, L->op->index, "cannot represent the rescaling of these scales");
     L->l->kernel = out->dtype == DT_INT8 ? "ta_mul_s8" : "ta_mul_u8";
     break;
@@ -573,41 +573,42 @@ static bool logistic_fn(Lower *L, const Tensor *in, const Tensor *out, uint8_t t
     return float_function_table_u8(false, scale_of(L, in), zp_of(in), scale_of(L, out),
                                    zp_of(out), t);
   }
-  return logistic_table(in->dtype, scale_of(L, in), zp_of(in), L->o->rounding, t);
+  return logistic_table(in->dtype, scale_of(L, in), zp_of(in), L->rounding, t);
 }
 
 static bool tanh_fn(Lower *L, const Tensor *in, const Tensor *out, uint8_t t[256]) {
   if (in->dtype == DT_UINT8) /* TFLite's float table (TFLM has no uint8) */
     return float_function_table_u8(true, scale_of(L, in), zp_of(in), scale_of(L, out),
                                    zp_of(out), t);
-  return tanh_table(in->dtype, scale_of(L, in), zp_of(in), L->o->rounding, t);
+  return tanh_table(in->dtype, scale_of(L, in), zp_of(in), L->rounding, t);
 }
 
 static bool hard_swish_fn(Lower *L, const Tensor *in, const Tensor *out, uint8_t t[256]) {
   return hard_swish_table(in->dtype, scale_of(L, in), zp_of(in), scale_of(L, out), zp_of(out),
-                          L->o->rounding, t);
+                          L->rounding, t);
 }
 
 static bool leaky_relu_fn(Lower *L, const Tensor *in, const Tensor *out, uint8_t t[256]) {
   return leaky_relu_table(in->dtype, scale_of(L, in), zp_of(in), L->op->opt.alpha,
-                          scale_of(L, out), zp_of(out), L->o->rounding, t);
+                          scale_of(L, out), zp_of(out), L->rounding, t);
 }
 
 static bool relu_fn(Lower *L, const Tensor *in, const Tensor *out, uint8_t t[256]) {
   return relu_table(in->dtype, 0.0f, INFINITY, scale_of(L, in), zp_of(in), scale_of(L, out),
-                    zp_of(out), L->o->rounding, t);
+                    zp_of(out), L->rounding, t);
 }
 
 static bool relu6_fn(Lower *L, const Tensor *in, const Tensor *out, uint8_t t[256]) {
-  if (in->dtype == DT_INT8) /* TFLM: a clamp of the raw input */
+  /* TFLM: a clamp of the raw input; TFLite requantizes like uint8. */
+  if (in->dtype == DT_INT8 && !tflite_arithmetic(L))
     return relu6_table_tflm(in->dtype, scale_of(L, in), zp_of(in), t);
   return relu_table(in->dtype, 0.0f, 6.0f, scale_of(L, in), zp_of(in), scale_of(L, out),
-                    zp_of(out), L->o->rounding, t);
+                    zp_of(out), L->rounding, t);
 }
 
 static bool relu_n1_to_1_fn(Lower *L, const Tensor *in, const Tensor *out, uint8_t t[256]) {
   return relu_table(in->dtype, -1.0f, 1.0f, scale_of(L, in), zp_of(in), scale_of(L, out),
-                    zp_of(out), L->o->rounding, t);
+                    zp_of(out), L->rounding, t);
 }
 
 void lower_logistic(Lower *L) { unary(L, logistic_fn, "ta_logistic_f32", 0, 0, 0); }
@@ -996,72 +997,181 @@ static int32_t clamp32(int64_t v, int64_t lo, int64_t hi) {
   return (int32_t)(v < lo ? lo : v > hi ? hi : v);
 }
 
-/* StridedSlice as TFLite Micro resolves it (StridedSlicePadIndices,
- * StridedSliceStartForAxis, StridedSliceEndForAxis): begin, end and
- * strides padded at the front to the input's rank; masks, negative
- * indices, offset; ellipsis and new-axis masks are refused, as TFLM
- * does. */
+/* A STRIDED_SLICE with its ellipsis and new axes expanded: one entry
+ * per dimension of the "effective input" (the input's shape with a 1
+ * inserted for each new axis), as TFLite's BuildStridedSliceParams
+ * (kernels/strided_slice.cc) makes it. */
+typedef struct {
+  int n;
+  int32_t dims[MAX_DIMS];
+  int64_t begin[MAX_DIMS], end[MAX_DIMS], stride[MAX_DIMS];
+  bool bmask[MAX_DIMS], emask[MAX_DIMS], shrink[MAX_DIMS];
+  int input_dim[MAX_DIMS]; /* the input dimension, or -1 for a new axis */
+} SliceSpec;
+
+static bool bit(int mask, int i) { return i < 31 && (mask >> i & 1); }
+
+/*
+ * TFLite's expansion of the k slice specs (begin/end/strides entries)
+ * over an input of rank n:
+ * - the effective rank is n plus the specs with a new-axis bit (and no
+ *   ellipsis bit: an ellipsis bit wins);
+ * - the ellipsis spans at least one dimension, and as many as the specs
+ *   leave over: from its position up to position + 1 + new axes + n - k,
+ *   capped at the effective rank; each spanned dimension is taken whole;
+ * - a new axis is a dimension of size 1, range [0, 1);
+ * - the dimensions after the last spec are taken whole (the specs are
+ *   padded at the back, as numpy does);
+ * - the other dimensions take their spec: begin, end, stride, and their
+ *   begin/end/shrink bits.
+ * TFLite takes the new-axis bit of a spec after the ellipsis from its
+ * spec position; so does this.  TFLite Micro ignores both masks (it sets
+ * them to 0 and reads one spec per input dimension), so models with
+ * them are not TFLM models: tinyaot follows TFLite for every rounding.
+ */
+static SliceSpec slice_spec(Lower *L, const Tensor *in, const Tensor *begin, const Tensor *end,
+                            const Tensor *strides) {
+  const Options *o = &L->op->opt;
+  int n = in->ndims, k = (int)tensor_elems(begin);
+  if (tensor_elems(end) != k || tensor_elems(strides) != k)
+    error_at(L->g, L->op->index, "begin, end and strides need the same number of values");
+  if (k > MAX_DIMS)
+    error_at(L->g, L->op->index, "%d slice specs; at most %d are supported", k, MAX_DIMS);
+  int ellipses = 0;
+  for (int i = 0; i < 31; i++)
+    ellipses += bit(o->ellipsis_mask, i);
+  if (ellipses > 1)
+    error_at(L->g, L->op->index, "ellipsis_mask 0x%x has more than one bit: one ellipsis at most",
+             (unsigned)o->ellipsis_mask);
+  int nnew = 0;
+  for (int i = 0; i < k; i++)
+    nnew += !bit(o->ellipsis_mask, i) && bit(o->new_axis_mask, i);
+  SliceSpec s = {.n = n + nnew};
+  if (s.n > MAX_DIMS)
+    error_at(L->g, L->op->index, "%d dimensions with the new axes; at most %d are supported",
+             s.n, MAX_DIMS);
+  /* Which effective dimensions the ellipsis spans, which are new axes. */
+  bool in_ellipsis[MAX_DIMS] = {false}, is_new[MAX_DIMS] = {false};
+  int ellipsis_start = s.n, expanded = 0;
+  for (int i = 0; i < s.n;) {
+    if (bit(o->ellipsis_mask, i)) {
+      int stop = i + 1 + nnew + n - k;
+      if (stop > s.n)
+        stop = s.n;
+      if (stop < i + 1)
+        stop = i + 1;
+      ellipsis_start = i;
+      expanded = stop - i - 1;
+      for (; i < stop; i++)
+        in_ellipsis[i] = true;
+      continue;
+    }
+    is_new[i] = bit(o->new_axis_mask, i - expanded);
+    i++;
+  }
+  int added = 0, shift = 0;
+  for (int i = 0; i < s.n; i++) {
+    s.stride[i] = 1;
+    s.input_dim[i] = -1;
+    if (is_new[i] && !in_ellipsis[i]) {
+      s.dims[i] = 1;
+      s.begin[i] = 0;
+      s.end[i] = 1;
+      added++;
+      continue;
+    }
+    int d = i - added;
+    if (d >= n)
+      error_at(L->g, L->op->index, "the new axes and the ellipsis do not fit an input of rank %d",
+               n);
+    s.dims[i] = in->dims[d];
+    s.input_dim[i] = d;
+    if (in_ellipsis[i]) {
+      shift = i - ellipsis_start;
+      s.bmask[i] = s.emask[i] = true;
+    } else if (i >= k + expanded) {
+      s.bmask[i] = s.emask[i] = true;
+    } else {
+      int j = i - shift; /* the spec of this dimension */
+      s.begin[i] = const_int(L, begin, j, "begin");
+      s.end[i] = const_int(L, end, j, "end");
+      s.stride[i] = const_int(L, strides, j, "strides");
+      s.bmask[i] = bit(o->begin_mask, j);
+      s.emask[i] = bit(o->end_mask, j);
+      s.shrink[i] = bit(o->shrink_axis_mask, j);
+    }
+  }
+  if (added != nnew)
+    error_at(L->g, L->op->index, "the new axes and the ellipsis do not fit an input of rank %d",
+             n);
+  return s;
+}
+
+/* STRIDED_SLICE as a walk (reference_ops::StridedSlice): the specs
+ * expanded by slice_spec(), then per dimension StridedSliceStartForAxis
+ * and StridedSliceEndForAxis (strided_slice_logic.h): negative indices
+ * count from the end, then clamp to [0, size] (stride > 0) or
+ * [-1, size - 1]; a begin/end mask bit takes the whole axis; a shrink
+ * axis takes one element; `offset` makes end relative to begin.  The
+ * output visits start, start + stride, ... while short of the end, axis
+ * by axis, for every element type (the kernels move 8, 16 or 32 bits). */
 void lower_strided_slice(Lower *L) {
   need_arity(L, 4, 1);
   Tensor *in = input(L, 0), *begin = input(L, 1), *end = input(L, 2);
   Tensor *strides = input(L, 3), *out = output(L, 0);
   if (in->dtype != out->dtype)
     unsupported_types(L);
+  need_const(L, begin, "begin");
+  need_const(L, end, "end");
+  need_const(L, strides, "strides");
   const Options *o = &L->op->opt;
-  if (o->ellipsis_mask || o->new_axis_mask)
-    error_at(L->g, L->op->index, "ellipsis and new-axis masks are not supported");
-  int n = in->ndims, k = (int)tensor_elems(begin);
-  if (k > n || tensor_elems(end) != k || tensor_elems(strides) != k)
-    error_at(L->g, L->op->index, "begin, end and strides need one value per dimension");
-  int pad = n - k;
+  SliceSpec s = slice_spec(L, in, begin, end, strides);
   int64_t stride_in[MAX_DIMS];
   strides_of(in, stride_in);
-  int32_t shape[MAX_DIMS];
+  int32_t shape[MAX_DIMS], out_shape[MAX_DIMS];
   int64_t wstride[MAX_DIMS];
   int64_t offset = 0, nout = 1;
-  for (int d = 0; d < n; d++) {
-    int64_t b = 0, e = 1, s = 1;
-    bool bmask = d < pad || (o->begin_mask >> (d - pad) & 1);
-    bool emask = d < pad || (o->end_mask >> (d - pad) & 1);
-    bool shrink = d >= pad && (o->shrink_axis_mask >> (d - pad) & 1);
-    if (d >= pad) {
-      b = const_int(L, begin, d - pad, "begin");
-      e = const_int(L, end, d - pad, "end");
-      s = const_int(L, strides, d - pad, "strides");
-    }
-    if (s == 0)
+  int nshape = 0;
+  for (int d = 0; d < s.n; d++) {
+    int64_t b = s.begin[d], e = s.end[d], st = s.stride[d], size = s.dims[d];
+    if (st == 0)
       error_at(L->g, L->op->index, "stride 0 on dimension %d", d);
-    int64_t size = in->dims[d];
     /* StridedSliceStartForAxis. */
     int64_t start = b < 0 ? b + size : b;
-    start = s > 0 ? clamp32(start, 0, size) : clamp32(start, -1, size - 1);
-    if (bmask)
-      start = s > 0 ? 0 : size - 1;
+    start = st > 0 ? clamp32(start, 0, size) : clamp32(start, -1, size - 1);
+    if (s.bmask[d])
+      start = st > 0 ? 0 : size - 1;
     /* StridedSliceEndForAxis. */
     int64_t stop;
-    if (shrink) {
+    if (s.shrink[d]) {
       stop = start >= size ? start : start + 1;
     } else {
       stop = o->offset ? e + start : e;
       if (stop < 0)
         stop += size;
-      stop = s > 0 ? clamp32(stop, 0, size) : clamp32(stop, -1, size - 1);
-      if (emask)
-        stop = s > 0 ? size : -1;
+      stop = st > 0 ? clamp32(stop, 0, size) : clamp32(stop, -1, size - 1);
+      if (s.emask[d])
+        stop = st > 0 ? size : -1;
     }
-    int64_t count = s > 0 ? (stop - start + s - 1) / s : (start - stop - s - 1) / -s;
+    int64_t count = st > 0 ? (stop - start + st - 1) / st : (start - stop - st - 1) / -st;
     if (count < 0)
       count = 0;
     shape[d] = (int32_t)count;
-    wstride[d] = stride_in[d] * s;
+    if (!s.shrink[d])
+      out_shape[nshape++] = (int32_t)count;
+    int64_t step = s.input_dim[d] >= 0 ? stride_in[s.input_dim[d]] : 0;
+    wstride[d] = step * st;
     if (count > 0)
-      offset += start * stride_in[d];
+      offset += start * step;
     nout *= count;
   }
   if (nout != tensor_elems(out))
     error_at(L->g, L->op->index, "output has %" PRId64 " values, the slice %" PRId64,
              tensor_elems(out), nout);
-  ta_walk w = make_walk(L, n, shape, wstride, offset);
+  if (nout > 0 && (out->ndims != nshape ||
+                   memcmp(out->dims, out_shape, (size_t)nshape * sizeof(int32_t)) != 0))
+    error_at(L->g, L->op->index, "the output's shape is not the slice's");
+  ta_walk w = make_walk(L, s.n, shape, wstride, nout > 0 ? offset : 0);
   L->l->kernel = arena_printf("ta_strided_slice_%s", width_suffix(L, out));
   const_struct(L, "walk", "ta_walk", walk_init(&w), true);
   arg_tensor(L, in->index);
@@ -1121,14 +1231,14 @@ void lower_transpose_conv(Lower *L) {
     p.output_offset = zp_of(out);
     int32_t mult, shift;
     if (filter->q.nscale != 1 ||
-        !fc_multiplier(scale_of(L, in), filter->q.scale[0], scale_of(L, out), L->o->rounding,
+        !fc_multiplier(scale_of(L, in), filter->q.scale[0], scale_of(L, out), L->rounding,
                        &mult, &shift))
       error_at(L->g, L->op->index, "cannot represent the requantization scale");
     L->l->kernel = "ta_transpose_conv_u8";
     const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
     const_i32(L, "mult", &mult, 1, false);
     const_i32(L, "shift", &shift, 1, false);
-    const_struct(L, "quant", "ta_quant", quant_init(0, L->o->rounding), true);
+    const_struct(L, "quant", "ta_quant", quant_init(0, L->rounding), true);
     add_arg(L, ARG_INT, -1, -zp_of(filter));
   } else if (s8) {
     p.input_offset = -zp_of(in);
@@ -1142,14 +1252,14 @@ void lower_transpose_conv(Lower *L) {
       if (filter->q.zero_point && filter->q.zero_point[c] != 0)
         error_at(L->g, L->op->index, "int8 filters must be symmetric");
       if (!conv_multiplier(scale_of(L, in), filter->q.scale[c], scale_of(L, out),
-                           L->o->rounding, &mult[c], &shift[c]))
+                           L->rounding, &mult[c], &shift[c]))
         error_at(L->g, L->op->index, "cannot represent the requantization scale");
     }
     L->l->kernel = "ta_transpose_conv_s8";
     const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
     const_i32(L, "mult", mult, (size_t)nch, false);
     const_i32(L, "shift", shift, (size_t)nch, false);
-    const_struct(L, "quant", "ta_quant", quant_init(nch > 1, L->o->rounding), true);
+    const_struct(L, "quant", "ta_quant", quant_init(nch > 1, L->rounding), true);
   } else {
     L->l->kernel = "ta_transpose_conv_f32";
     const_struct(L, "params", "ta_conv_params", conv_init(&p), true);

@@ -64,7 +64,7 @@ static void gate_fc_quant(Lower *L, const Tensor *x, const Tensor *w, int32_t *o
   need_per_tensor(L, w, "weights");
   *offset = -zp_of(x);
   *w_offset = -zp_of(w);
-  if (!fc_multiplier(scale_of(L, x), scale_of(L, w), 0.000244140625f, L->o->rounding,
+  if (!fc_multiplier(scale_of(L, x), scale_of(L, w), 0.000244140625f, L->rounding,
                      mult, shift))
     error_at(L->g, L->op->index, "cannot represent the requantization of tensor %d",
              w->index);
@@ -72,7 +72,7 @@ static void gate_fc_quant(Lower *L, const Tensor *x, const Tensor *w, int32_t *o
 
 static void mul_quant(Lower *L, double s1, double s2, double so, int32_t *mult,
                       int32_t *shift) {
-  if (!quantize_multiplier(s1 * s2 / so, L->o->rounding, mult, shift))
+  if (!quantize_multiplier(s1 * s2 / so, L->rounding, mult, shift))
     error_at(L->g, L->op->index, "cannot represent an element-wise product's scale");
 }
 
@@ -179,7 +179,7 @@ void lower_lstm(Lower *L) {
   else
     error_at(L->g, op->index, "cell gate activation %d is not supported (tanh only)",
              (int)opt->activation);
-  p.rounding = L->o->rounding;
+  p.rounding = L->rounding;
   p.has_clip = opt->cell_clip > 0.0f;
   p.cell_clip_f32 = opt->cell_clip;
   if (!isfinite(opt->cell_clip))
@@ -264,7 +264,7 @@ void lower_svdf(Lower *L) {
       out->dims[0] != p.batches || out->dims[1] != units ||
       (bias && (bias->ndims != 1 || bias->dims[0] != units)))
     error_at(L->g, op->index, "the shapes of the inputs, state and output disagree");
-  p.rounding = L->o->rounding;
+  p.rounding = L->rounding;
 
   bool f32 = in->dtype == DT_FLOAT32 && wf->dtype == DT_FLOAT32 &&
              wt->dtype == DT_FLOAT32 && state->dtype == DT_FLOAT32 &&
@@ -289,8 +289,8 @@ void lower_svdf(Lower *L) {
     float st = scale_of(L, wt), so = scale_of(L, out);
     /* TFLM: static_cast<double>(a * b / c) with float a, b, c. */
     float e1 = si * sf / ss, e2 = ss * st / so;
-    if (!quantize_multiplier((double)e1, L->o->rounding, &p.multiplier1, &p.shift1) ||
-        !quantize_multiplier((double)e2, L->o->rounding, &p.multiplier2, &p.shift2))
+    if (!quantize_multiplier((double)e1, L->rounding, &p.multiplier1, &p.shift1) ||
+        !quantize_multiplier((double)e2, L->rounding, &p.multiplier2, &p.shift2))
       error_at(L->g, op->index, "cannot represent the effective scales");
     p.input_zero_point = zp_of(in);
     p.state_zero_point = zp_of(state);

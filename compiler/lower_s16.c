@@ -43,7 +43,7 @@
 #define S16_ROUNDING TA_ROUND_DOUBLE
 
 /* TFLite's Prepare (--rounding single), else TFLite Micro's. */
-static bool tflite_prepare(const Lower *L) { return L->o->rounding == TA_ROUND_SINGLE; }
+static bool tflite_prepare(const Lower *L) { return tflite_arithmetic(L); }
 
 static TA_NORETURN void unsupported(Lower *L, const char *what) {
   error_at(L->g, L->op->index, "16x8 quantization: %s", what);
@@ -512,83 +512,6 @@ static void lower_quantize_s16(Lower *L) {
   arg_tensor(L, out->index);
 }
 
-/* ------------------------------------------------------ STRIDED_SLICE */
-
-/* The constant int32 vector input k of n values. */
-static const int32_t *const_vector(Lower *L, int k, int n) {
-  const Tensor *t = input(L, k);
-  if (t->dtype != DT_INT32 || !is_const(t) || tensor_elems(t) != n)
-    error_at(L->g, L->op->index, "input %d must be a constant int32[%d]", k, n);
-  int32_t *v = arena_array((size_t)n, sizeof(int32_t));
-  memcpy(v, t->data, (size_t)n * sizeof(int32_t));
-  return v;
-}
-
-/* STRIDED_SLICE of int16 values, as a walk for ops' dtype-generic
- * ta_strided_slice_x16.  Per axis, StridedSliceStartForAxis and
- * StridedSliceEndForAxis (strided_slice_logic.h): negative indices count
- * from the end, then clamp to [0, size] (stride > 0) or [-1, size - 1];
- * a begin/end mask bit takes the whole axis; a shrink axis takes one
- * element; `offset` makes end relative to begin.  The output visits
- * start, start + stride, ... while short of the end, axis by axis. */
-static void lower_strided_slice_s16(Lower *L) {
-  need_arity(L, 4, 1);
-  Tensor *in = input(L, 0), *out = output(L, 0);
-  const Options *o = &L->op->opt;
-  int n = in->ndims;
-  if (out->dtype != DT_INT16 || n < 1 || n > TA_MAX_WALK)
-    unsupported(L, "STRIDED_SLICE needs an int16 output and an input of rank 1 to 6");
-  if (o->ellipsis_mask || o->new_axis_mask)
-    error_at(L->g, L->op->index, "ellipsis and new-axis masks are not supported");
-  const int32_t *begin = const_vector(L, 1, n), *end = const_vector(L, 2, n);
-  const int32_t *strides = const_vector(L, 3, n);
-  ta_walk w = {.ndims = n};
-  int64_t instride = 1, offset = 0, total = 1;
-  for (int d = n - 1; d >= 0; d--) {
-    int32_t size = in->dims[d], stride = strides[d];
-    if (stride == 0)
-      error_at(L->g, L->op->index, "stride %d of axis %d", (int)stride, d);
-    int64_t start = begin[d];
-    if (start < 0)
-      start += size;
-    start = stride > 0 ? (start < 0 ? 0 : start > size ? size : start)
-                       : (start < -1 ? -1 : start > size - 1 ? size - 1 : start);
-    if (o->begin_mask & (1 << d))
-      start = stride > 0 ? 0 : size - 1;
-    int64_t stop;
-    if (o->shrink_axis_mask & (1 << d)) {
-      stop = start >= size ? start : start + 1;
-    } else {
-      stop = end[d] + (o->offset ? start : 0);
-      if (stop < 0)
-        stop += size;
-      stop = stride > 0 ? (stop < 0 ? 0 : stop > size ? size : stop)
-                        : (stop < -1 ? -1 : stop > size - 1 ? size - 1 : stop);
-      if (o->end_mask & (1 << d))
-        stop = stride > 0 ? size : -1;
-    }
-    int64_t count = stride > 0 ? (stop > start ? (stop - start + stride - 1) / stride : 0)
-                               : (start > stop ? (start - stop - stride - 1) / -stride : 0);
-    w.shape[d] = (int32_t)count;
-    w.stride[d] = (int32_t)(stride * instride);
-    offset += start * instride;
-    total *= count;
-    instride *= size;
-  }
-  if (total != tensor_elems(out))
-    error_at(L->g, L->op->index, "the slice has %" PRId64 " elements, the output %" PRId64,
-             total, tensor_elems(out));
-  w.offset = total ? (int32_t)offset : 0;
-  L->l->kernel = "ta_strided_slice_x16";
-  const_struct(L, "walk", "ta_walk",
-               arena_printf("{.ndims = %d, .shape = %s, .stride = %s, .offset = %s}",
-                            (int)w.ndims, i32_list(w.shape, w.ndims),
-                            i32_list(w.stride, w.ndims), ilit(w.offset)),
-               true);
-  arg_tensor(L, in->index);
-  arg_tensor(L, out->index);
-}
-
 /* ------------------------------------------------------------- entry */
 
 static DType dtype_at(const Graph *g, const int *tensors, int n, int k) {
@@ -615,8 +538,6 @@ LowerFn *lowering_s16(const Graph *g, const Op *op) {
     return in0 == DT_INT16 ? lower_leaky_relu_s16 : NULL;
   case OP_QUANTIZE:
     return in0 == DT_INT32 && out0 == DT_INT16 ? lower_quantize_s16 : NULL;
-  case OP_STRIDED_SLICE:
-    return in0 == DT_INT16 ? lower_strided_slice_s16 : NULL;
   case OP_LOGISTIC:
     return in0 == DT_INT16 ? lower_logistic_s16 : NULL;
   case OP_TANH:

@@ -14,7 +14,7 @@
  * OP:dtype (OP alone selects every dtype of that op).
  *
  * OUTDIR/manifest.txt gets one line per case:
- *   NAME OP DTYPE MODE ATOL RTOL NIN NOUT KEY OUTDTYPES ROUNDING
+ *   NAME OP DTYPE MODE ATOL RTOL NIN NOUT KEY OUTDTYPES
  * MODE is how the oracle runs the case (tests/ops/oracle_batch.mjs):
  * off = TFLite's builtin kernels; litert = LiteRT.js, for float CONV_2D,
  * whose builtin kernel aborts in the oracle's wasm build.  ATOL/RTOL is the stated tolerance for
@@ -22,8 +22,9 @@
  * outputs are compared bit-exactly.  KEY is a 64-bit FNV-1a hash of the
  * model bytes, the input bytes and the oracle mode: the oracle's outputs
  * can be cached under it.  OUTDTYPES lists the output dtypes, comma
- * separated.  ROUNDING (single or double) is the requantization rounding
- * of TFLite's kernel for the row (oracle_rounding() below).
+ * separated.  tinyaot runs every case with --rounding single, TFLite's
+ * arithmetic (compiler/lower.c, op_rounding(), says which kernels round
+ * once there and how that was established).
  *
  * Every case depends only on (seed, op, dtype, k): a smaller --count or
  * an --only list gives a subset of the same cases.  The generator only
@@ -1045,54 +1046,147 @@ static void gen_unpack(Case *c, int variant) {
   tfw_unpack_options(c->m, op, num, rchance(r, 0.2) ? axis - nd : axis);
 }
 
+/* One slice spec over a dimension of size dim: begin, end, stride and
+ * its begin/end/shrink mask bits (bit `bit`); returns the output size
+ * along it, or -1 when the axis is shrunk away. */
+static int slice_dim(Rng *r, int dim, int bit, int32_t *begin, int32_t *end, int32_t *stride,
+                     int *bmask, int *emask, int *smask) {
+  if (rchance(r, 0.15)) { /* shrink this axis to one index */
+    int b = rint_in(r, 0, dim - 1);
+    *begin = rchance(r, 0.3) ? b - dim : b;
+    *end = *begin + 1;
+    if (*end == 0)
+      *end = dim; /* end = begin + 1 would wrap to 0 */
+    *stride = 1;
+    *smask |= 1 << bit;
+    return -1;
+  }
+  int s = rchance(r, 0.25) ? -rint_in(r, 1, 2) : rchance(r, 0.5) ? 1 : rint_in(r, 2, 3);
+  int b, e; /* in-range start and exclusive stop */
+  int x = rint_in(r, 0, dim - 1), y = rint_in(r, 0, dim - 1);
+  int first = x < y ? x : y, last = x < y ? y : x;
+  if (s > 0) {
+    b = first;
+    e = last + 1;
+  } else {
+    b = last;
+    e = first - 1;
+  }
+  if (rchance(r, 0.2)) {
+    *bmask |= 1 << bit;
+    b = s > 0 ? 0 : dim - 1;
+    *begin = rint_in(r, -dim, dim - 1); /* ignored */
+  } else {
+    *begin = rchance(r, 0.3) ? b - dim : b;
+  }
+  if (rchance(r, 0.2)) {
+    *emask |= 1 << bit;
+    e = s > 0 ? dim : -1;
+    *end = rint_in(r, -dim, dim); /* ignored */
+  } else if (e == -1) {
+    *end = -dim - 1; /* before the first element, counting from the end */
+  } else {
+    *end = (rchance(r, 0.3) && e < dim) ? e - dim : e;
+  }
+  *stride = s;
+  return s > 0 ? (e - b + s - 1) / s : (b - e + (-s) - 1) / (-s);
+}
+
+/*
+ * A STRIDED_SLICE written the numpy way, x[a:b, np.newaxis, ..., c]:
+ * specs for some input dimensions, new axes (new_axis_mask) among them,
+ * maybe one ellipsis (ellipsis_mask) standing for at least one whole
+ * dimension; without an ellipsis the dimensions after the last spec are
+ * taken whole.  At most 5 dimensions with the new axes (TFLite's limit).
+ * The bits and values TFLite ignores (begin/end mask bits and indices of
+ * a new axis or of the ellipsis, a new-axis bit on the ellipsis) are
+ * sometimes set, to check that they are ignored.
+ */
+static void gen_strided_slice_masks(Case *c) {
+  Rng *r = c->r;
+  int32_t d[4], begin[8], end[8], strides[8], dout[8];
+  int nd = random_shape(r, 1, 4, 6, d);
+  int ellipsis = rchance(r, 0.6);
+  int nnew = rint_in(r, 0, 5 - nd < 2 ? 5 - nd : 2);
+  if (!ellipsis && nnew == 0)
+    nnew = 1;
+  /* m input dimensions get a spec; an ellipsis takes at least one. */
+  int m = ellipsis ? rint_in(r, 0, nd - 1) : rint_in(r, 0, nd);
+  /* The spec kinds in order: 'd' dimension, 'n' new axis, 'e' ellipsis. */
+  char kinds[8];
+  int k = 0, left_d = m, left_n = nnew;
+  while (left_d + left_n > 0) {
+    if (left_n == 0 || (left_d > 0 && rint_in(r, 1, left_d + left_n) <= left_d)) {
+      kinds[k++] = 'd';
+      left_d--;
+    } else {
+      kinds[k++] = 'n';
+      left_n--;
+    }
+  }
+  if (ellipsis) {
+    int at = rint_in(r, 0, k);
+    memmove(kinds + at + 1, kinds + at, (size_t)(k - at));
+    kinds[at] = 'e';
+    k++;
+  }
+  int bmask = 0, emask = 0, smask = 0, elmask = 0, nmask = 0, ndo = 0, dim = 0;
+  for (int i = 0; i < k; i++) {
+    if (kinds[i] == 'd') {
+      int size = slice_dim(r, d[dim], i, &begin[i], &end[i], &strides[i], &bmask, &emask,
+                           &smask);
+      if (size >= 0)
+        dout[ndo++] = size;
+      dim++;
+      continue;
+    }
+    begin[i] = rint_in(r, -3, 3); /* ignored */
+    end[i] = rint_in(r, -3, 3);
+    strides[i] = rchance(r, 0.5) ? 1 : -1;
+    if (rchance(r, 0.2))
+      bmask |= 1 << i;
+    if (rchance(r, 0.2))
+      emask |= 1 << i;
+    if (kinds[i] == 'n') {
+      nmask |= 1 << i;
+      dout[ndo++] = 1;
+    } else {
+      elmask |= 1 << i;
+      if (rchance(r, 0.2))
+        nmask |= 1 << i; /* ignored: the ellipsis wins */
+      for (int j = 0; j < nd - m; j++)
+        dout[ndo++] = d[dim++];
+    }
+  }
+  while (dim < nd)
+    dout[ndo++] = d[dim++];
+  Q q = act_in(c);
+  int ti = input_q(c, "input", nd, d, &q);
+  int tb = const_vec(c, "begin", k, begin);
+  int te = const_vec(c, "end", k, end);
+  int ts = const_vec(c, "strides", k, strides);
+  int to = output_q(c, "output", ndo, dout, &q);
+  int ins[4] = {ti, tb, te, ts};
+  int op = tfw_op(c->m, TFW_OP_STRIDED_SLICE, 4, ins, 1, &to);
+  tfw_strided_slice_options(c->m, op, bmask, emask, elmask, nmask, smask, 0);
+}
+
+/* Four cases in ten use ellipsis and new axes (decided without drawing
+ * from the case's stream, so that the others stay what they were). */
 static void gen_strided_slice(Case *c, int variant) {
   (void)variant;
-  Rng *r = c->r;
+  Rng *r = c->r, peek = *c->r;
+  if (runit(&peek) < 0.4) {
+    gen_strided_slice_masks(c);
+    return;
+  }
   int32_t d[4], begin[4], end[4], strides[4], dout[4];
   int nd = random_shape(r, 1, 4, 8, d);
   int bmask = 0, emask = 0, smask = 0, ndo = 0;
   for (int i = 0; i < nd; i++) {
-    int dim = d[i];
-    if (rchance(r, 0.15)) { /* shrink this axis to one index */
-      int b = rint_in(r, 0, dim - 1);
-      begin[i] = rchance(r, 0.3) ? b - dim : b;
-      end[i] = begin[i] + 1;
-      if (end[i] == 0)
-        end[i] = dim; /* end = begin + 1 would wrap to 0 */
-      strides[i] = 1;
-      smask |= 1 << i;
-      continue;
-    }
-    int s = rchance(r, 0.25) ? -rint_in(r, 1, 2) : rchance(r, 0.5) ? 1 : rint_in(r, 2, 3);
-    int b, e; /* in-range start and exclusive stop */
-    int x = rint_in(r, 0, dim - 1), y = rint_in(r, 0, dim - 1);
-    int first = x < y ? x : y, last = x < y ? y : x;
-    if (s > 0) {
-      b = first;
-      e = last + 1;
-    } else {
-      b = last;
-      e = first - 1;
-    }
-    if (rchance(r, 0.2)) {
-      bmask |= 1 << i;
-      b = s > 0 ? 0 : dim - 1;
-      begin[i] = rint_in(r, -dim, dim - 1); /* ignored */
-    } else {
-      begin[i] = rchance(r, 0.3) ? b - dim : b;
-    }
-    if (rchance(r, 0.2)) {
-      emask |= 1 << i;
-      e = s > 0 ? dim : -1;
-      end[i] = rint_in(r, -dim, dim); /* ignored */
-    } else if (e == -1) {
-      end[i] = -dim - 1; /* before the first element, counting from the end */
-    } else {
-      end[i] = (rchance(r, 0.3) && e < dim) ? e - dim : e;
-    }
-    strides[i] = s;
-    int size = s > 0 ? (e - b + s - 1) / s : (b - e + (-s) - 1) / (-s);
-    dout[ndo++] = size;
+    int size = slice_dim(r, d[i], i, &begin[i], &end[i], &strides[i], &bmask, &emask, &smask);
+    if (size >= 0)
+      dout[ndo++] = size;
   }
   Q q = act_in(c);
   int ti = input_q(c, "input", nd, d, &q);
@@ -1497,43 +1591,6 @@ static int selected(const char *only, const Row *row) {
   return 0;
 }
 
-/*
- * The requantization rounding of TFLite's builtin kernel for a row, in
- * the oracle's build: tinyaot runs the case with `--rounding` set to it.
- * That build does not define TFLITE_SINGLE_ROUNDING, so kernels that call
- * MultiplyByQuantizedMultiplier round twice (gemmlowp's
- * SaturatingRoundingDoublingHighMul, then RoundingDivideByPOT), like
- * tflite-micro's reference kernels; the int8 CONV_2D and FULLY_CONNECTED
- * go through ruy's GEMM, which rounds once.
- *
- * Evidence.  DEPTHWISE_CONV_2D int8 outputs recomputed independently
- * (outside tinyaot) match double rounding and not single.  Then tinyaot
- * was run in both modes on 20 cases of every requantizing row (seed 21):
- * only single matched all of CONV_2D int8, FULLY_CONNECTED int8, ADD
- * int16 and SUB int16 (the power-of-two cases); only double matched all
- * of CONV_2D uint8, DEPTHWISE_CONV_2D int8/uint8, TRANSPOSE_CONV int8,
- * MUL int8/uint8, LEAKY_RELU int8/uint8, RESIZE_BILINEAR int8 and
- * QUANTIZE int16 -> int8; the other rows matched in both modes (no
- * rounding tie met) or in neither (kernel differences, not rounding).
- * Rows without evidence follow the build: double.  Float rows do not
- * requantize; they say single.  SOFTMAX int16 says single for another
- * reason: --rounding single also selects TFLite's Prepare, whose exp and
- * 1 / (1 + x) tables (gen_lut in double) differ from TFLite Micro's (in
- * float) in a few entries; seed 1 matched 10/10 in single, 8/10 in double.
- */
-static const char *oracle_rounding(const Row *row) {
-  static const char *const single[] = {"CONV_2D:int8", "FULLY_CONNECTED:int8", "ADD:int16",
-                                       "SUB:int16", "SOFTMAX:int16"};
-  char key[128];
-  if (row->kind == K_F32 && row->variant == 0)
-    return "single";
-  snprintf(key, sizeof key, "%s:%s", row->op, row->dtype);
-  for (size_t i = 0; i < sizeof single / sizeof single[0]; i++)
-    if (!strcmp(key, single[i]))
-      return "single";
-  return "double";
-}
-
 static int generate(const Row *row, int k, uint64_t seed, const char *outdir, FILE *manifest) {
   Rng r;
   uint64_t h = fnv1a(FNV_INIT, row->op, strlen(row->op));
@@ -1572,7 +1629,7 @@ static int generate(const Row *row, int k, uint64_t seed, const char *outdir, FI
           c.atol, c.rtol, c.nin, c.nout, (unsigned long long)key);
   for (int i = 0; i < c.nout; i++)
     fprintf(manifest, "%s%s", i ? "," : "", dtype_name(c.out_dtype[i]));
-  fprintf(manifest, " %s\n", oracle_rounding(row));
+  fputc('\n', manifest);
   tfw_free(c.m);
   return 0;
 }

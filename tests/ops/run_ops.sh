@@ -14,9 +14,8 @@
 #    They are cached by a hash of model, inputs and mode in
 #    $TINYAOT_ORACLE_CACHE (default: the top build folder's
 #    oracle-cache/), so the sanitizer pass and later runs skip Node.
-# 3. Unless --oracle-only: `$TINYAOT run MODEL --rounding R -i ... -o ...`
-#    for every case, R being the rounding of TFLite's kernel for that op
-#    (gen_ops.c, oracle_rounding(); --rounding R overrides it), compared
+# 3. Unless --oracle-only: `$TINYAOT run MODEL --rounding single -i ...
+#    -o ...` (TFLite's arithmetic; --rounding R overrides it), compared
 #    with tools/cmp_tensors: integers
 #    bit-exactly, floats within the case's tolerance (gen_ops.c states
 #    them per op: 1e-4 absolute + 1e-4 relative for sums, 1e-5 for other
@@ -82,7 +81,7 @@ need=0
 for mode in off float on litert; do
   : > "$work/list-$mode"
 done
-while read -r name op dt mode atol rtol nin nout key outs round; do
+while read -r name op dt mode atol rtol nin nout key outs; do
   [ -f "$cache/$key/status" ] && continue
   ins=""
   i=0
@@ -143,7 +142,7 @@ fi
 # "OP DTYPE VERDICT" to $work/res/NAME.v.
 check_case() {
   name=$1 op=$2 dt=$3 atol=$5 rtol=$6 nin=$7 nout=$8 key=$9
-  outs=${10} round=${11}
+  outs=${10}
   rep="$work/res/$name"
   status=$(cat "$cache/$key/status" 2> /dev/null || echo "missing")
   if [ "$status" != ok ]; then
@@ -164,7 +163,7 @@ check_case() {
   i=0
   while [ $i -lt "$nout" ]; do args="$args -o $out/out$i.bin"; i=$((i + 1)); done
   # shellcheck disable=SC2086
-  if ! "$tinyaot" run "$cases/$name/model.tflite" --rounding "${rounding:-$round}" $args \
+  if ! "$tinyaot" run "$cases/$name/model.tflite" --rounding "${rounding:-single}" $args \
        < /dev/null > "$out/log" 2>&1; then
     echo "not ok - tinyaot runs $name: $(grep -v '^$' "$out/log" | tail -1)" > "$rep"
     echo "$op $dt run-fail" > "$rep.v"
