@@ -518,17 +518,24 @@ static void lower_fully_connected(Lower *L) {
 
 /* -------------------------------------------------------------- pools */
 
-static void pool_common(Lower *L, const char *s8_kernel, const char *f32_kernel) {
+/* int8, int16 (16x8: zero points 0, as TFLite and TFLite Micro require)
+ * and float pools; uint8 is lower_legacy.c's.  The kernel's name is the
+ * stem ("ta_avg_pool2d") and the dtype. */
+static void pool_common(Lower *L, const char *stem) {
   need_arity(L, 1, 1);
   Tensor *in = input(L, 0), *out = output(L, 0);
   const Options *opt = &L->op->opt;
   bool f32 = in->dtype == DT_FLOAT32 && out->dtype == DT_FLOAT32;
   bool s8 = in->dtype == DT_INT8 && out->dtype == DT_INT8;
-  if (!f32 && !s8) {
+  bool s16 = in->dtype == DT_INT16 && out->dtype == DT_INT16;
+  if (!f32 && !s8 && !s16) {
     lower_pool_legacy(L); /* uint8 */
     return;
   }
-  if (s8 && (scale_of(L, in) != scale_of(L, out) || zp_of(in) != zp_of(out)))
+  if (s16 && (zp_of(in) != 0 || zp_of(out) != 0))
+    error_at(L->g, L->op->index, "int16 pooling needs zero points 0 (16x8 quantization), "
+             "not %" PRId32 " and %" PRId32, zp_of(in), zp_of(out));
+  if (!f32 && (scale_of(L, in) != scale_of(L, out) || zp_of(in) != zp_of(out)))
     error_at(L->g, L->op->index, "input and output quantization differ");
   if (in->ndims != 4 || out->ndims != 4)
     error_at(L->g, L->op->index, "input and output must have rank 4");
@@ -544,7 +551,7 @@ static void pool_common(Lower *L, const char *s8_kernel, const char *f32_kernel)
   if (oh != dout.h || ow != dout.w || di.n != dout.n || di.c != dout.c)
     error_at(L->g, L->op->index, "output shape disagrees with the computed one");
   act_range(L, out, &p.act_min, &p.act_max, &p.act_min_f32, &p.act_max_f32);
-  L->l->kernel = f32 ? f32_kernel : s8_kernel;
+  L->l->kernel = arena_printf("%s_%s", stem, f32 ? "f32" : s8 ? "s8" : "s16");
   const_struct(L, "params", "ta_pool_params", pool_init(&p), true);
   const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
   arg_tensor(L, in->index);
@@ -552,12 +559,8 @@ static void pool_common(Lower *L, const char *s8_kernel, const char *f32_kernel)
   arg_tensor(L, out->index);
 }
 
-static void lower_average_pool2d(Lower *L) {
-  pool_common(L, "ta_avg_pool2d_s8", "ta_avg_pool2d_f32");
-}
-static void lower_max_pool2d(Lower *L) {
-  pool_common(L, "ta_max_pool2d_s8", "ta_max_pool2d_f32");
-}
+static void lower_average_pool2d(Lower *L) { pool_common(L, "ta_avg_pool2d"); }
+static void lower_max_pool2d(Lower *L) { pool_common(L, "ta_max_pool2d"); }
 
 /* ---------------------------------------------------------------- ADD */
 

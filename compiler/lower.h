@@ -109,6 +109,14 @@ bool leaky_relu_table(DType dt, float in_scale, int32_t in_zp, float alpha, floa
  * ReluQuantized, requantizing to the output scale. */
 bool relu_table(DType dt, float act_min, float act_max, float in_scale, int32_t in_zp,
                 float out_scale, int32_t out_zp, int rounding, uint8_t table[256]);
+/* The clamp range of ReluQuantized / ReluX: [max(type min, out_zp +
+ * round(act_min / out_scale)), min(type max, out_zp + round(act_max /
+ * out_scale))] (act_max INFINITY: the type's max), rounded in float. */
+void relu_range(DType dt, float act_min, float act_max, float out_scale, int32_t out_zp,
+                int32_t *qmin, int32_t *qmax);
+/* TFLM's Relu6Prepare: 6.0 quantized with the input's scale and zero
+ * point, saturated to the type (dt int8 or int16). */
+int32_t relu6_six(DType dt, float in_scale, int32_t in_zp);
 /* int8 RELU6 as TFLM computes it: the raw input clamped to [zero point,
  * quantized 6.0], the output's quantization not read. */
 bool relu6_table_tflm(DType dt, float in_scale, int32_t in_zp, uint8_t table[256]);

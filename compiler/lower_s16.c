@@ -4,8 +4,10 @@
  *
  * lower() asks lowering_s16() first; it takes the ops whose activations
  * are int16 and that need an int16 kernel of their own: CONV_2D,
- * TRANSPOSE_CONV, ADD, SUB, LEAKY_RELU, LOGISTIC, TANH, SOFTMAX, and
- * QUANTIZE from int32 to int16.
+ * TRANSPOSE_CONV, ADD, SUB, LEAKY_RELU, RELU, RELU6, LOGISTIC, TANH,
+ * SOFTMAX, and QUANTIZE from int32 to int16.  (The int16 pools,
+ * RESIZE_BILINEAR and MEAN are lowered with their int8 forms in lower.c
+ * and lower_ops.c.)
  * Everything else (int16 QUANTIZE to or from int8/int16/int32/float, and
  * the ops that only move int16 values, such as PAD or STRIDED_SLICE)
  * stays with lower.c's table.
@@ -22,6 +24,9 @@
  *   ADD, SUB with pot_scale_int16 set and power-of-two scales: TFLite
  *        takes its power-of-two path (ta_add_pot_s16, ta_sub_pot_s16);
  *        TFLite Micro always takes the general one.
+ *   RELU TFLite divides the scales in float, TFLite Micro in double.
+ *   RELU6 TFLite requantizes to the output's scale; TFLite Micro clamps
+ *        the raw input (lower_relu_s16()).
  *
  * The kernels themselves requantize with gemmlowp's double rounding in
  * both modes: TFLite's int16 reference kernels do (its single rounding is
@@ -369,6 +374,53 @@ static void lower_leaky_relu_s16(Lower *L) {
   arg_tensor(L, out->index);
 }
 
+/* ------------------------------------------------------- RELU, RELU6 */
+
+/* RELU: ReluPrepare (TFLite) / CalculateReluOpData (TFLite Micro): the
+ * multiplier of input_scale / output_scale, the clamp range [round(0 /
+ * output_scale), 32767].  TFLite divides the scales in float and widens
+ * the quotient, TFLite Micro divides in double: a multiplier can differ in
+ * its last bit.
+ * RELU6: TFLite requantizes as RELU with the range [0, round(6 /
+ * output_scale)] (QuantizedReluX); TFLite Micro clamps the raw input to
+ * [0, FloatToQuantizedType(6, input_scale, 0)] and does not read the
+ * output's quantization (Relu6Quantized) - ta_relu_s16 with the identity
+ * multiplier. */
+static void lower_relu_s16(Lower *L) {
+  need_arity(L, 1, 1);
+  Tensor *in = input(L, 0), *out = output(L, 0);
+  if (out->dtype != DT_INT16 || tensor_elems(in) != tensor_elems(out))
+    unsupported(L, "RELU and RELU6 need an int16 output of the input's size");
+  need_symmetric(L, in);
+  need_symmetric(L, out);
+  const bool relu6 = L->op->kind == OP_RELU6;
+  const float si = scale_of(L, in), so = scale_of(L, out);
+  ta_relu_params p = {.size = (int32_t)tensor_elems(in), .rounding = S16_ROUNDING};
+  if (relu6 && !tflite_prepare(L)) {
+    p.multiplier = 1 << 30; /* x * 2^30 * 2^1 / 2^31 = x, exactly */
+    p.shift = 1;
+    p.act_min = 0;
+    p.act_max = relu6_six(DT_INT16, si, 0);
+  } else {
+    volatile float quotient = si / so;
+    double real = tflite_prepare(L) ? (double)quotient : (double)si / (double)so;
+    if (!quantize_multiplier(real, S16_ROUNDING, &p.multiplier, &p.shift) || p.shift > 30)
+      error_at(L->g, L->op->index, "cannot represent the rescaling");
+    relu_range(DT_INT16, 0.0f, relu6 ? 6.0f : INFINITY, so, 0, &p.act_min, &p.act_max);
+  }
+  L->l->kernel = "ta_relu_s16";
+  const_struct(L, "params", "ta_relu_params",
+               arena_printf("{.size = %d, .input_zero_point = 0, .output_zero_point = 0,\n"
+                            "    .multiplier = %s, .shift = %s, .act_min = %s, .act_max = %s,\n"
+                            "    .rounding = %s}",
+                            (int)p.size, ilit(p.multiplier), ilit(p.shift), ilit(p.act_min),
+                            ilit(p.act_max), rounding_name(p.rounding)),
+               true);
+  arg_tensor(L, in->index);
+  arg_tensor(L, out->index);
+  may_run_in_place(L, 0); /* out[i] = f(in[i]), a forward loop */
+}
+
 /* ------------------------------------------- LOGISTIC, TANH, SOFTMAX */
 
 /* An array constant (data copied) whose symbol is "@name" in
@@ -536,14 +588,17 @@ LowerFn *lowering_s16(const Graph *g, const Op *op) {
     return out0 == DT_INT16 ? lower_sub_s16 : NULL;
   case OP_LEAKY_RELU:
     return in0 == DT_INT16 ? lower_leaky_relu_s16 : NULL;
-  case OP_QUANTIZE:
-    return in0 == DT_INT32 && out0 == DT_INT16 ? lower_quantize_s16 : NULL;
+  case OP_RELU:
+  case OP_RELU6:
+    return in0 == DT_INT16 ? lower_relu_s16 : NULL;
   case OP_LOGISTIC:
     return in0 == DT_INT16 ? lower_logistic_s16 : NULL;
   case OP_TANH:
     return in0 == DT_INT16 ? lower_tanh_s16 : NULL;
   case OP_SOFTMAX:
     return in0 == DT_INT16 ? lower_softmax_s16 : NULL;
+  case OP_QUANTIZE:
+    return in0 == DT_INT32 && out0 == DT_INT16 ? lower_quantize_s16 : NULL;
   default:
     return NULL;
   }

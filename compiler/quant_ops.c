@@ -26,8 +26,8 @@ static int32_t lut_input(DType dt, int i) {
 }
 
 static void dtype_range(DType dt, int32_t *lo, int32_t *hi) {
-  *lo = dt == DT_INT8 ? -128 : 0;
-  *hi = dt == DT_INT8 ? 127 : 255;
+  *lo = dt == DT_INT8 ? -128 : dt == DT_INT16 ? -32768 : 0;
+  *hi = dt == DT_INT8 ? 127 : dt == DT_INT16 ? 32767 : 255;
 }
 
 /* ------------------------------------------------ gemmlowp, transcribed */
@@ -422,6 +422,19 @@ static int32_t quantize_saturating(float f, float scale, int32_t zero_point) {
   return q < INT32_MIN ? INT32_MIN : q > INT32_MAX ? INT32_MAX : (int32_t)q;
 }
 
+void relu_range(DType dt, float act_min, float act_max, float out_scale, int32_t out_zp,
+                int32_t *qmin, int32_t *qmax) {
+  int32_t lo, hi;
+  dtype_range(dt, &lo, &hi);
+  int32_t q = quantize_saturating(act_min, out_scale, out_zp);
+  *qmin = q > lo ? q : lo;
+  *qmax = hi;
+  if (act_max != INFINITY) {
+    q = quantize_saturating(act_max, out_scale, out_zp);
+    *qmax = q < hi ? q : hi;
+  }
+}
+
 bool relu_table(DType dt, float act_min, float act_max, float in_scale, int32_t in_zp,
                 float out_scale, int32_t out_zp, int rounding, uint8_t table[256]) {
   if (dt != DT_INT8 && dt != DT_UINT8)
@@ -430,15 +443,8 @@ bool relu_table(DType dt, float act_min, float act_max, float in_scale, int32_t 
   int32_t mult, shift;
   if (!quantize_multiplier((double)in_scale / (double)out_scale, rounding, &mult, &shift))
     return false;
-  int32_t lo, hi;
-  dtype_range(dt, &lo, &hi);
-  int32_t qmin = quantize_saturating(act_min, out_scale, out_zp);
-  qmin = qmin > lo ? qmin : lo;
-  int32_t qmax = hi;
-  if (act_max != INFINITY) {
-    int32_t q = quantize_saturating(act_max, out_scale, out_zp);
-    qmax = q < hi ? q : hi;
-  }
+  int32_t qmin, qmax;
+  relu_range(dt, act_min, act_max, out_scale, out_zp, &qmin, &qmax);
   for (int i = 0; i < 256; i++) {
     const int32_t x = lut_input(dt, i);
     const int64_t y = (int64_t)out_zp + ta_requant(x - in_zp, mult, shift, rounding);
@@ -448,15 +454,19 @@ bool relu_table(DType dt, float act_min, float act_max, float in_scale, int32_t 
   return true;
 }
 
+int32_t relu6_six(DType dt, float in_scale, int32_t in_zp) {
+  /* FloatToQuantizedType(6, scale, zero point), saturated to the type. */
+  int32_t lo, hi;
+  dtype_range(dt, &lo, &hi);
+  return ta_clamp_i32(quantize_saturating(6.0f, in_scale, in_zp), lo, hi);
+}
+
 bool relu6_table_tflm(DType dt, float in_scale, int32_t in_zp, uint8_t table[256]) {
   if (dt != DT_INT8)
     return false;
   /* Relu6Prepare: zero = the input zero point, six =
    * FloatToQuantizedType(6, scale, zp); the output scale is not read. */
-  int32_t lo, hi;
-  dtype_range(dt, &lo, &hi);
-  int32_t six = quantize_saturating(6.0f, in_scale, in_zp);
-  six = ta_clamp_i32(six, lo, hi);
+  const int32_t six = relu6_six(dt, in_scale, in_zp);
   const int32_t zero = in_zp;
   for (int i = 0; i < 256; i++) {
     const int32_t x = lut_input(dt, i);

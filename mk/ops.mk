@@ -36,7 +36,8 @@ OPS_JOBS       ?= 2
 OPS_IN_TEST ?= \
   ADD:float32 ADD:int16 ADD:int8 ADD:uint8 \
   ARG_MAX:float32 ARG_MAX:int8 ARG_MAX:uint8 \
-  AVERAGE_POOL_2D:float32 AVERAGE_POOL_2D:int8 AVERAGE_POOL_2D:uint8 \
+  AVERAGE_POOL_2D:float32 AVERAGE_POOL_2D:int16 AVERAGE_POOL_2D:int8 \
+  AVERAGE_POOL_2D:uint8 \
   CAST:float32_int32 CAST:float32_int8 CAST:float32_uint8 \
   CAST:int16_float32 CAST:int32_float32 CAST:int32_int8 CAST:int8_float32 \
   CAST:int8_int32 CAST:int8_uint8 CAST:uint8_float32 CAST:uint8_int32 \
@@ -51,7 +52,7 @@ OPS_IN_TEST ?= \
   LEAKY_RELU:float32 LEAKY_RELU:int16 LEAKY_RELU:int8 LEAKY_RELU:uint8 \
   LOGISTIC:float32 LOGISTIC:int16 LOGISTIC:int8 LOGISTIC:uint8 \
   MAXIMUM:float32 MAXIMUM:int16 MAXIMUM:int8 MAXIMUM:uint8 \
-  MAX_POOL_2D:float32 MAX_POOL_2D:int8 MAX_POOL_2D:uint8 \
+  MAX_POOL_2D:float32 MAX_POOL_2D:int16 MAX_POOL_2D:int8 MAX_POOL_2D:uint8 \
   MEAN:float32 \
   MINIMUM:float32 MINIMUM:int16 MINIMUM:int8 MINIMUM:uint8 \
   MUL:float32 MUL:int8 MUL:uint8 \
@@ -60,8 +61,8 @@ OPS_IN_TEST ?= \
   QUANTIZE:float32_int16 QUANTIZE:float32_int8 QUANTIZE:float32_uint8 \
   QUANTIZE:int16_int16 QUANTIZE:int16_int8 QUANTIZE:int8_int8 \
   QUANTIZE:int8_uint8 QUANTIZE:uint8_int8 \
-  RELU:float32 RELU:int8 RELU:uint8 \
-  RELU6:float32 RELU6:int8 RELU6:uint8 \
+  RELU:float32 RELU:int16 RELU:int8 RELU:uint8 \
+  RELU6:float32 RELU6:int16 RELU6:int8 RELU6:uint8 \
   RESHAPE:float32 RESHAPE:int16 RESHAPE:int8 RESHAPE:uint8 \
   RESIZE_BILINEAR:float32 RESIZE_BILINEAR:int8 RESIZE_BILINEAR:uint8 \
   RESIZE_NEAREST_NEIGHBOR:float32 RESIZE_NEAREST_NEIGHBOR:int16 \

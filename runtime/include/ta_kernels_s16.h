@@ -12,7 +12,10 @@
  *                           and their broadcasting forms (the general path)
  *   ta_add_pot_s16,         reference_ops::Add(pot_scale) / Sub16 and
  *   ta_sub_pot_s16          BroadcastSub16POTSlow (power-of-two scales)
+ *   ta_avg_pool2d_s16,      reference_integer_ops::AveragePool / MaxPool
+ *   ta_max_pool2d_s16       (int16)
  *   ta_leaky_relu_s16       reference_ops::QuantizeLeakyRelu<int16_t>
+ *   ta_relu_s16             ReluX / ReluQuantized<int16_t> (RELU, RELU6)
  *   ta_logistic_s16,        reference_integer_ops::Logistic / Tanh (int16:
  *   ta_tanh_s16             the sigmoid table, interpolated)
  *   ta_softmax_s16          reference_ops::SoftmaxInt16 (exp and 1/(1+x)
@@ -105,6 +108,20 @@ ta_status ta_add_pot_s16(const ta_add_params *p, const ta_bcast *shape,
 ta_status ta_sub_pot_s16(const ta_add_params *p, const ta_bcast *shape,
                          const int16_t *in1, const int16_t *in2, int16_t *out);
 
+/* ================================================================= POOLS */
+
+/*
+ * ta_avg_pool2d_s16, ta_max_pool2d_s16 - AVERAGE_POOL_2D and MAX_POOL_2D
+ * of int16 tensors (reference_integer_ops::AveragePool / MaxPool for
+ * int16, which TFLite and TFLite Micro share): the int8 kernels'
+ * arithmetic with int16 values (runtime/pool/pool_int.h).  act_min and
+ * act_max are the fused activation's range on the output's scale.
+ */
+ta_status ta_avg_pool2d_s16(const ta_pool_params *p, const ta_dims *in_dims, const int16_t *in,
+                            const ta_dims *out_dims, int16_t *out);
+ta_status ta_max_pool2d_s16(const ta_pool_params *p, const ta_dims *in_dims, const int16_t *in,
+                            const ta_dims *out_dims, int16_t *out);
+
 /* ============================================================ LEAKY_RELU */
 
 /* LEAKY_RELU of a quantized tensor (TFLite's LeakyReluParams): the
@@ -126,6 +143,24 @@ typedef struct {
 ta_status ta_leaky_relu_s16(const ta_leaky_relu_params *p, const int16_t *in,
                             int16_t *out);
 
+/* ========================================================= RELU, RELU6 */
+
+/* RELU and RELU6 of an int16 tensor (TFLite's ReluParams).  act_min and
+ * act_max must lie in [-32768, 32767]. */
+typedef struct {
+  int32_t size; /* elements */
+  int32_t input_zero_point, output_zero_point;
+  int32_t multiplier, shift; /* input_scale / output_scale */
+  int32_t act_min, act_max;
+  int32_t rounding;
+} ta_relu_params;
+
+/*
+ * ta_relu_s16 - per element:
+ *   out = min(max(output_zero_point + MultiplyByQuantizedMultiplier(
+ *             in - input_zero_point, multiplier, shift), act_min), act_max)
+ */
+ta_status ta_relu_s16(const ta_relu_params *p, const int16_t *in, int16_t *out);
 /* ====================================================== LOGISTIC, TANH */
 
 /*
