@@ -121,6 +121,23 @@ int32_t relu6_six(DType dt, float in_scale, int32_t in_zp);
  * quantized 6.0], the output's quantization not read. */
 bool relu6_table_tflm(DType dt, float in_scale, int32_t in_zp, uint8_t table[256]);
 
+/* uint8 LOGISTIC (tanh false) and TANH as TFLite's builtin kernel
+ * (PopulateLookupTable: the float function, rounded to the output). */
+bool float_function_table_u8(bool tanh, float in_scale, int32_t in_zp, float out_scale,
+                             int32_t out_zp, uint8_t table[256]);
+/* int16 LOGISTIC and TANH: the sigmoid table of reference_integer_ops
+ * (256 entries, Q0.16) and the kernel's input multiplier and left shift
+ * (Logistic/TanhPrepare; *pot: the scale took the power-of-two branch). */
+const uint16_t *sigmoid_table_q16(void);
+bool sigmoid_s16_params(float in_scale, bool tanh, int32_t *mult, int32_t *shift,
+                        bool *pot);
+/* int16 SOFTMAX: gen_lut's exp table on [-10, 0] and 1 / (1 + x) table on
+ * [0, 1], 513 entries each, in double (in_double) or in float. */
+void softmax_s16_luts(bool in_double, int16_t exp_lut[513], int16_t recip_lut[513]);
+/* CheckedLog2: log2(x) rounded, in float as TFLite; false unless x is a
+ * power of two within 1e-3 in the exponent. */
+bool checked_log2f(float x, int *log2_result);
+
 /* GetNearestNeighbor of RESIZE_NEAREST_NEIGHBOR (float arithmetic). */
 int32_t nearest_neighbor(int32_t out_index, int32_t in_size, int32_t out_size,
                          bool align_corners, bool half_pixel_centers);

@@ -623,11 +623,19 @@ static bool logistic_fn(Lower *L, const Tensor *in, const Tensor *out, uint8_t t
   /* TFLM requires the output zero point -128 (scale 1/256 implied). */
   if (in->dtype == DT_INT8 && zp_of(out) != -128)
     error_at(L->g, L->op->index, "an int8 LOGISTIC output must have zero point -128");
+  if (in->dtype == DT_UINT8) { /* TFLite's float table (TFLM has no uint8) */
+    if (scale_of(L, out) != 1.0f / 256)
+      error_at(L->g, L->op->index, "a uint8 LOGISTIC output must have scale 1/256");
+    return float_function_table_u8(false, scale_of(L, in), zp_of(in), scale_of(L, out),
+                                   zp_of(out), t);
+  }
   return logistic_table(in->dtype, scale_of(L, in), zp_of(in), L->rounding, t);
 }
 
 static bool tanh_fn(Lower *L, const Tensor *in, const Tensor *out, uint8_t t[256]) {
-  (void)out;
+  if (in->dtype == DT_UINT8) /* TFLite's float table (TFLM has no uint8) */
+    return float_function_table_u8(true, scale_of(L, in), zp_of(in), scale_of(L, out),
+                                   zp_of(out), t);
   return tanh_table(in->dtype, scale_of(L, in), zp_of(in), L->rounding, t);
 }
 
@@ -1233,7 +1241,10 @@ void lower_strided_slice(Lower *L) {
 
 /* Inputs: output shape (int32 [4]), filter OHWI, input, optional bias.
  * Padding as TFLite Micro computes it: ComputePaddingHeightWidth on the
- * output size. */
+ * output size.  The fused activation (TransposeConvOptions field 3, in
+ * schemas since TFLite 2.14; older files leave it out: NONE) clamps the
+ * outputs as in CONV_2D, after the bias (float) or the requantization
+ * and output zero point (integers), as TFLite's kernel does. */
 void lower_transpose_conv(Lower *L) {
   need_arity(L, 3, 1);
   Tensor *shape = input(L, 0), *filter = input(L, 1), *in = input(L, 2);

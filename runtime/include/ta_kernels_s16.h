@@ -16,6 +16,10 @@
  *   ta_max_pool2d_s16       (int16)
  *   ta_leaky_relu_s16       reference_ops::QuantizeLeakyRelu<int16_t>
  *   ta_relu_s16             ReluX / ReluQuantized<int16_t> (RELU, RELU6)
+ *   ta_logistic_s16,        reference_integer_ops::Logistic / Tanh (int16:
+ *   ta_tanh_s16             the sigmoid table, interpolated)
+ *   ta_softmax_s16          reference_ops::SoftmaxInt16 (exp and 1/(1+x)
+ *                           tables of 513 entries)
  *   ta_requantize_s32_s16   reference_ops::Requantize (QUANTIZE int32 to
  *                           int16; int16 to int32 is in ta_kernels_rnn.h)
  *
@@ -157,6 +161,54 @@ typedef struct {
  *             in - input_zero_point, multiplier, shift), act_min), act_max)
  */
 ta_status ta_relu_s16(const ta_relu_params *p, const int16_t *in, int16_t *out);
+/* ====================================================== LOGISTIC, TANH */
+
+/*
+ * ta_logistic_s16 / ta_tanh_s16 - int16 LOGISTIC and TANH (input zero
+ * point 0, output scale 2^-15 and zero point 0), as
+ * reference_integer_ops::Logistic / Tanh for int16: a 256-entry table of
+ * sigmoid(i / 24) in Q0.16 (TFLite's sigmoid_table_uint16, passed in
+ * `table`), interpolated linearly.  Per element
+ *
+ *   x = (in * input_multiplier + round) >> input_left_shift
+ *       (round = 2^(input_left_shift - 1), or 0 for a shift of 0)
+ *   LOGISTIC: |x| / 2^9 indexes the table, the low 9 bits interpolate;
+ *   TANH:     |x| / 2^8 indexes it (tanh(x) = 2 sigmoid(2x) - 1), the
+ *             low 8 bits interpolate;
+ *   then the sign is applied and the result scaled back to 16 bits.
+ *
+ * The compiler folds TFLite's power-of-two case (input_multiplier 0:
+ * 3 << left shift, shift 0) into the two numbers, so 1 <= input_multiplier
+ * <= 65535 and 0 <= input_left_shift <= 31.
+ */
+typedef struct {
+  int32_t size; /* elements */
+  int32_t input_multiplier, input_left_shift;
+  const uint16_t *table; /* 256 entries */
+} ta_sigmoid_s16_params;
+ta_status ta_logistic_s16(const ta_sigmoid_s16_params *p, const int16_t *in, int16_t *out);
+ta_status ta_tanh_s16(const ta_sigmoid_s16_params *p, const int16_t *in, int16_t *out);
+
+/* ============================================================== SOFTMAX */
+
+/*
+ * ta_softmax_s16 - int16 SOFTMAX (input zero point 0, output scale 2^-15,
+ * zero point 0) as reference_ops::SoftmaxInt16: rows of depth values;
+ * per element exp(x - max) from the 513-entry table exp_lut (exp on
+ * [-10, 0]) after rescaling x - max by input_multiplier / input_left_shift
+ * (MultiplyByQuantizedMultiplier, double rounding) so that [-65535, 0]
+ * spans [-10, 0]; the sum's reciprocal from one_over_one_plus_x_lut
+ * (1 / (1 + x) on [0, 1]) after normalizing the sum; each exp times the
+ * reciprocal, rounded, clamped to [0, 32767].  Both tables are computed
+ * by the compiler (softmax_s16_luts()).  1 <= depth <= 65536.
+ */
+typedef struct {
+  int32_t outer, depth;
+  int32_t input_multiplier, input_left_shift;
+  const int16_t *exp_lut;                 /* 513 entries */
+  const int16_t *one_over_one_plus_x_lut; /* 513 entries */
+} ta_softmax_s16_params;
+ta_status ta_softmax_s16(const ta_softmax_s16_params *p, const int16_t *in, int16_t *out);
 
 /* ============================================================== QUANTIZE */
 
