@@ -558,6 +558,9 @@ static void lower_max_pool2d(Lower *L) {
 
 /* ---------------------------------------------------------------- ADD */
 
+/* Output elements from which an int8 ADD gets its input tables. */
+#define ADD_TABLE_MIN 256
+
 static void lower_add(Lower *L) {
   need_arity(L, 2, 1);
   Tensor *a = input(L, 0), *b = input(L, 1), *out = output(L, 0);
@@ -594,6 +597,19 @@ static void lower_add(Lower *L) {
     error_at(L->g, L->op->index, "cannot represent the rescaling of these scales");
   }
   L->l->kernel = f32 ? "ta_add_f32" : "ta_add_s8";
+  /* The int8 kernel scales each input (offset, shift, requantization)
+   * before adding; with the two 256-entry tables of add_tables() that is
+   * a look-up per input, and only the sum is requantized - about a fifth
+   * of the instructions per element, for 2 KB of constants: used from
+   * ADD_TABLE_MIN output elements on. */
+  const char *tables = "";
+  if (s8 && n >= ADD_TABLE_MIN) {
+    int32_t t1[256], t2[256];
+    add_tables(&p, t1, t2);
+    const_i32(L, "table1", t1, 256, false);
+    const_i32(L, "table2", t2, 256, false);
+    tables = ",\n    .table1 = @table1, .table2 = @table2";
+  }
   const_struct(
       L, "params", "ta_add_params",
       arena_printf(
@@ -602,13 +618,13 @@ static void lower_add(Lower *L) {
           "    .input2_multiplier = %s, .input2_shift = %s,\n"
           "    .output_multiplier = %s, .output_shift = %s,\n"
           "    .act_min = %s, .act_max = %s, .rounding = %s,\n"
-          "    .act_min_f32 = %s, .act_max_f32 = %s}",
+          "    .act_min_f32 = %s, .act_max_f32 = %s%s}",
           ilit(p.input1_offset), ilit(p.input2_offset), ilit(p.output_offset),
           (int)p.left_shift, ilit(p.input1_multiplier), ilit(p.input1_shift),
           ilit(p.input2_multiplier), ilit(p.input2_shift), ilit(p.output_multiplier),
           ilit(p.output_shift), ilit(p.act_min), ilit(p.act_max),
           L->o->rounding == TA_ROUND_SINGLE ? "TA_ROUND_SINGLE" : "TA_ROUND_DOUBLE",
-          flit(p.act_min_f32), flit(p.act_max_f32)),
+          flit(p.act_min_f32), flit(p.act_max_f32), tables),
       true);
   const_struct(L, "shape", "ta_bcast", bcast_init(&bc), true);
   arg_tensor(L, a->index);
@@ -622,8 +638,12 @@ static void lower_add(Lower *L) {
 
 /* ------------------------------------------------------------ SOFTMAX */
 
+/* Elements from which an int8 SOFTMAX gets its exp table. */
+#define SOFTMAX_TABLE_MIN 64
+
 static void lower_softmax(Lower *L) {
   need_arity(L, 1, 1);
+  const char *exp_table = "";
   Tensor *in = input(L, 0), *out = output(L, 0);
   if (in->ndims < 1 || tensor_elems(in) != tensor_elems(out))
     error_at(L->g, L->op->index, "input and output sizes differ");
@@ -634,17 +654,35 @@ static void lower_softmax(Lower *L) {
   if (in->dtype == DT_FLOAT32 && out->dtype == DT_FLOAT32) {
     L->l->kernel = "ta_softmax_f32";
   } else if (in->dtype == DT_INT8 && (out->dtype == DT_INT8 || out->dtype == DT_INT16)) {
-    /* TFLM fixes the output quantization: int8 scale 1/256, zero point
-     * -128; int16 zero point -32768 (its scale is not checked: the
-     * kernel writes 2^16 * p - 32768 whatever it says). */
+    /* TFLM fixes the output quantization (CalculateSoftmaxParams): int8
+     * scale exactly 1/256 and zero point -128; int16 zero point -32768
+     * and scale 1/65536 within TF_LITE_ENSURE_NEAR's 0.001 / 65536,
+     * compared in float as TFLM does. */
     bool s16 = out->dtype == DT_INT16;
-    if ((!s16 && scale_of(L, out) != 1.0f / 256) || zp_of(out) != (s16 ? -32768 : -128))
+    if (s16) {
+      const float sc = scale_of(L, out), want = 1.0f / 65536;
+      const float delta = sc > want ? sc - want : want - sc;
+      if (zp_of(out) != -32768 || delta > 0.001f * 1.0f / 65536)
+        error_at(L->g, L->op->index,
+                 "the output's quantization must be scale 1/65536 (within 0.001/65536), "
+                 "zero point -32768");
+    } else if (scale_of(L, out) != 1.0f / 256 || zp_of(out) != -128) {
       error_at(L->g, L->op->index,
-               s16 ? "the output's zero point must be -32768"
-                   : "the output's quantization must be scale 1/256, zero point -128");
+               "the output's quantization must be scale 1/256, zero point -128");
+    }
     if (!softmax_params(p.beta, scale_of(L, in), L->o->rounding, &p))
       error_at(L->g, L->op->index, "cannot represent beta * input scale");
     L->l->kernel = s16 ? "ta_softmax_s8_s16" : "ta_softmax_s8";
+    /* Each exp costs a few hundred instructions on a small core and is
+     * computed twice per element; the 256-entry table (1 KB) of
+     * softmax_exp_table() replaces them from SOFTMAX_TABLE_MIN elements
+     * on. */
+    if (elems32(in) >= SOFTMAX_TABLE_MIN) {
+      int32_t table[256];
+      softmax_exp_table(&p, table);
+      const_i32(L, "exp_table", table, 256, false);
+      exp_table = ", .exp_table = @exp_table";
+    }
   } else {
     lower_softmax_legacy(L); /* uint8 */
     return;
@@ -652,12 +690,12 @@ static void lower_softmax(Lower *L) {
   const_struct(L, "params", "ta_softmax_params",
                arena_printf("{.outer = %d, .depth = %d, .input_multiplier = %s,\n"
                             "    .input_left_shift = %s, .diff_min = %s, .rounding = %s,\n"
-                            "    .beta = %s}",
+                            "    .beta = %s%s}",
                             (int)p.outer, (int)p.depth, ilit(p.input_multiplier),
                             ilit(p.input_left_shift), ilit(p.diff_min),
                             p.rounding == TA_ROUND_SINGLE ? "TA_ROUND_SINGLE"
                                                           : "TA_ROUND_DOUBLE",
-                            flit(p.beta)),
+                            flit(p.beta), exp_table),
                true);
   arg_tensor(L, in->index);
   arg_tensor(L, out->index);
@@ -690,8 +728,16 @@ static void lower_quantize(Lower *L) {
     error_at(L->g, L->op->index, "only per-tensor quantization is supported");
   const char *k = arena_printf("ta_%s_%s_%s",
                                in->dtype == DT_FLOAT32 ? "quantize" : "requantize", ti, to);
+  /* float -> int: TFLM divides by the scale in float for every output
+   * type, TFLite too for int8 and uint8; only TFLite's int16 QUANTIZE
+   * divides in double.  That one (a separate kernel: on a core with a
+   * single-precision FPU it needs the software double helpers) is taken
+   * with --rounding single, the TFLite arithmetic. */
+  if (in->dtype == DT_FLOAT32 && out->dtype == DT_INT16 && L->o->rounding == TA_ROUND_SINGLE)
+    k = "ta_quantize_double_f32_s16";
   static const char *const kernels[] = {
       "ta_quantize_f32_s8",    "ta_quantize_f32_u8",    "ta_quantize_f32_s16",
+      "ta_quantize_double_f32_s16",
       "ta_requantize_s8_s8",   "ta_requantize_s8_s16",  "ta_requantize_s8_u8",
       "ta_requantize_u8_s8",   "ta_requantize_s16_s8",  "ta_requantize_s16_s16",
       "ta_requantize_s16_s32", "ta_requantize_u8_u8"};

@@ -6,8 +6,8 @@
  *   clamp((int32_t)TfLiteRound(x / scale) + zero_point, lo, hi)
  *   with the division in float and round half away from zero (roundf).
  *   Values TFLite cannot convert (beyond int32, NaN) saturate here.
- *   ta_affine_q_double divides in double (p->divide_in_double), as
- *   TFLite (not Micro) does for int16 outputs.
+ *   ta_affine_q_double divides in double, as TFLite (not Micro) does
+ *   for int16 outputs (ta_quantize_double_f32_s16).
  * ta_requant_q: tflite::reference_ops::Requantize,
  *   clamp(MultiplyByQuantizedMultiplier(q - in_zp, m, s) + out_zp, lo, hi).
  * Dequantize: scale * (q - zero_point) in float; TFLite computes the
