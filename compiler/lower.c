@@ -391,6 +391,36 @@ static void conv_common(Lower *L, bool depthwise) {
     b = copy;
   }
   const int8_t *w = (const int8_t *)filter->data;
+  /* A depthwise convolution of a one-channel input is an ordinary one
+   * with depth_multiplier output channels: its filter 1HW(M) re-laid
+   * out as OHWI [M][h][w][1] (a transposition, done here) lets the
+   * CONV_2D kernel run it, the same sums in the same order. */
+  if (depthwise && di.c == 1 && nout > 1) {
+    const int32_t taps = df.h * df.w;
+    int8_t *t = arena_alloc((size_t)nout * (size_t)taps);
+    for (int32_t o = 0; o < nout; o++)
+      for (int32_t k = 0; k < taps; k++)
+        t[(size_t)o * taps + k] = w[(size_t)k * nout + o];
+    fold_bias_s8(t, nout, taps, b, p.input_offset, fold);
+    ta_dims dc = {nout, df.h, df.w, 1};
+    p.depth_multiplier = 1;
+    L->l->kernel = "ta_conv2d_fold_s8";
+    const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
+    conv_quant(L, in, filter, out, nout, 3);
+    const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
+    arg_tensor(L, in->index);
+    const_struct(L, "filter_dims", "ta_dims", dims_init(dc), true);
+    add_arg(L, ARG_CONST,
+            add_const(L, (ConstObj){.name = "filter", .ctype = "int8_t", .dtype = DT_INT8,
+                                    .data = t, .count = (size_t)nout * taps}),
+            0);
+    const_i32(L, "bias", fold, (size_t)nout, true);
+    const_struct(L, "out_dims", "ta_dims", dims_init(dout), true);
+    arg_tensor(L, out->index);
+    arg_scratch(L);
+    L->op->scratch_bytes = ta_conv2d_fold_s8_scratch_size(&p, &di, &dc, &dout);
+    return;
+  }
   if (depthwise)
     fold_bias_depthwise_s8(w, df.h * df.w, nout, b, p.input_offset, fold);
   else

@@ -13,7 +13,10 @@
  *    (TF_LITE_ENSURE_NEAR); 1/65536 * (1 +- 0.0009) passes, (1 + 0.0011)
  *    and zero point -32767 are refused;
  *  - QUANTIZE float -> int16 divides in double only with --rounding
- *    single (TFLite's int16 QUANTIZE); float -> int8 always in float.
+ *    single (TFLite's int16 QUANTIZE); float -> int8 always in float;
+ *  - a DEPTHWISE_CONV_2D of a one-channel input runs as CONV_2D with its
+ *    filter 1HW(M) transposed to OHWI, the folded bias computed from it,
+ *    and two or more input channels stay depthwise.
  */
 #include "test.h"
 #include "tinyaot.h"
@@ -187,7 +190,54 @@ static void test_quantize(void) {
         k[0], k[1], k[2], k[3]);
 }
 
+/* DEPTHWISE_CONV_2D int8 [1,4,4,c] -> [1,4,4,c*3] (depth multiplier 3),
+ * filter 1x2x2x(3c) with value 10 * tap + channel, SAME padding. */
+static TfwModel *depthwise_model(int32_t c) {
+  TfwModel *m = tfw_new();
+  int32_t di[4] = {1, 4, 4, c}, dout[4] = {1, 4, 4, 3 * c}, df[4] = {1, 2, 2, 3 * c};
+  int8_t f[4 * 3 * 4];
+  for (int t = 0; t < 4; t++)
+    for (int o = 0; o < 3 * c; o++)
+      f[t * 3 * c + o] = (int8_t)(10 * t + o);
+  int in = tfw_tensor(m, "in", TFW_INT8, 4, di, 0);
+  int fi = tfw_const(m, "f", TFW_INT8, 4, df, f);
+  int out = tfw_tensor(m, "out", TFW_INT8, 4, dout, 0);
+  tfw_quant1(m, in, 0.5f, 3);
+  tfw_quant1(m, fi, 0.25f, 0);
+  tfw_quant1(m, out, 1.0f, -1);
+  int ins[2] = {in, fi};
+  int op = tfw_op(m, TFW_OP_DEPTHWISE_CONV_2D, 2, ins, 1, &out);
+  tfw_depthwise_options(m, op, TFW_PAD_SAME, 1, 1, 3, TFW_ACT_NONE, 1, 1);
+  tfw_inputs(m, 1, &in);
+  tfw_outputs(m, 1, &out);
+  return m;
+}
+
+static void test_depthwise_one_channel(void) {
+  Graph *g = lowered(depthwise_model(1), TA_ROUND_DOUBLE);
+  const Lowered *l = g ? op_lowered(&g->ops[0]) : NULL;
+  const ConstObj *f = g ? find_const(g, 0, "filter") : NULL;
+  const ConstObj *b = g ? find_const(g, 0, "bias") : NULL;
+  int ok = l && f && b && !strcmp(l->kernel, "ta_conv2d_fold_s8") && f->count == 12;
+  /* OHWI: output channel o, tap t holds 10 t + o; the folded bias is
+   * -3 * (sum of the row) = -3 * (60 + 4 o). */
+  for (int o = 0; ok && o < 3; o++) {
+    for (int t = 0; t < 4; t++)
+      ok &= ((const int8_t *)f->data)[o * 4 + t] == 10 * t + o;
+    ok &= ((const int32_t *)b->data)[o] == -3 * (60 + 4 * o);
+  }
+  CHECK(ok, "a one-channel DEPTHWISE_CONV_2D runs as CONV_2D with the filter transposed to "
+            "OHWI and the bias folded from it (%s) %s",
+        l ? l->kernel : "-", error_message);
+  g = lowered(depthwise_model(2), TA_ROUND_DOUBLE);
+  l = g ? op_lowered(&g->ops[0]) : NULL;
+  CHECK(l && !strcmp(l->kernel, "ta_depthwise_conv2d_fold_s8"),
+        "a two-channel DEPTHWISE_CONV_2D stays depthwise (%s) %s", l ? l->kernel : "-",
+        error_message);
+}
+
 int main(void) {
+  test_depthwise_one_channel();
   test_add_tables();
   test_softmax();
   test_quantize();
