@@ -61,6 +61,7 @@ typedef struct {
   ta_dsp_rq rq[4];
   int32_t bias[4];
   uint32_t lo4, hi4;           /* clamp, in every byte */
+  int clamp;                   /* the range is narrower than int8's */
   uint32_t zp4;                /* the input zero point, in every byte */
 } dw_group;
 
@@ -80,10 +81,15 @@ typedef struct {
   } while (0)
 
 #define DW_STORE(o)                                                        \
-  ta_st32((o), ta_dsp_pack4(ta_dsp_requant(a0, &g->rq[0]),                \
-                            ta_dsp_requant(a1, &g->rq[1]),                \
-                            ta_dsp_requant(a2, &g->rq[2]),                \
-                            ta_dsp_requant(a3, &g->rq[3]), g->lo4, g->hi4))
+  do {                                                                     \
+    uint32_t v_ = ta_dsp_sat4(ta_dsp_requant(a0, &g->rq[0]),               \
+                              ta_dsp_requant(a1, &g->rq[1]),               \
+                              ta_dsp_requant(a2, &g->rq[2]),               \
+                              ta_dsp_requant(a3, &g->rq[3]));              \
+    if (g->clamp)                                                          \
+      v_ = ta_dsp_clamp4(v_, g->lo4, g->hi4);                              \
+    ta_st32((o), v_);                                                      \
+  } while (0)
 
 /* n output pixels of a row whose 3 x 3 windows lie inside the input:
  * window origins x, x + xstep, ...; taps cs apart in a row, rows rs
@@ -262,6 +268,7 @@ static void dw_dsp(const ta_conv_params *p, const ta_quant *q, const ta_dims *in
   g.zp4 = ta_dsp_bytes4(ta_clamp_i32(-p->input_offset, -128, 127));
   g.lo4 = ta_dsp_bytes4(p->act_min);
   g.hi4 = ta_dsp_bytes4(p->act_max);
+  g.clamp = p->act_min > -128 || p->act_max < 127;
   for (int32_t c0 = 0; c0 < C; c0 += 4) {
     for (int32_t t = 0; t < taps; t++) {
       const uint32_t v = ta_ld32(filter + (size_t)t * C + c0);

@@ -220,25 +220,23 @@ static inline int32_t ta_dsp_requant(int32_t acc, const ta_dsp_rq *r) {
   return ((int32_t)(v >> 32) >> r->sh) + r->off;
 }
 
-/* Four int32 results to four int8 in one word (little-endian, y0 first):
- * each saturated to int8, then clamped to [lo, hi] four at a time
- * (SSUB8 sets a flag per byte, SEL picks per byte); lo4, hi4 hold the
- * bounds in every byte. */
-static inline uint32_t ta_dsp_pack4(int32_t y0, int32_t y1, int32_t y2, int32_t y3,
-                                    uint32_t lo4, uint32_t hi4) {
+/* Four int32 results to four int8 in one word (little-endian, y0
+ * first), each saturated to int8. */
+static inline uint32_t ta_dsp_sat4(int32_t y0, int32_t y1, int32_t y2, int32_t y3) {
   const uint32_t s0 = (uint32_t)__ssat(y0, 8), s1 = (uint32_t)__ssat(y1, 8);
   const uint32_t s2 = (uint32_t)__ssat(y2, 8), s3 = (uint32_t)__ssat(y3, 8);
-  uint32_t v = __uxtb16((s0 & 0xffff) | (s2 << 16)) | (__uxtb16((s1 & 0xffff) | (s3 << 16)) << 8);
-  (void)__ssub8((int32_t)v, (int32_t)lo4);
-  v = __sel(v, lo4);
-  (void)__ssub8((int32_t)v, (int32_t)hi4);
-  return __sel(hi4, v);
+  return __uxtb16((s0 & 0xffff) | (s2 << 16)) | (__uxtb16((s1 & 0xffff) | (s3 << 16)) << 8);
 }
 
-/* Two int32 results to two int8 in the low half of a word (y0 first),
- * saturated and clamped as ta_dsp_pack4(). */
-static inline uint32_t ta_dsp_pack2(int32_t y0, int32_t y1, uint32_t lo4, uint32_t hi4) {
-  uint32_t v = ((uint32_t)__ssat(y0, 8) & 0xff) | ((uint32_t)__ssat(y1, 8) << 8);
+/* Two to the low half of a word (y0 first). */
+static inline uint32_t ta_dsp_sat2(int32_t y0, int32_t y1) {
+  return ((uint32_t)__ssat(y0, 8) & 0xff) | ((uint32_t)__ssat(y1, 8) << 8);
+}
+
+/* Each int8 of v clamped to [lo, hi], four at a time (SSUB8 sets a flag
+ * per byte, SEL picks per byte); lo4, hi4 hold the bounds in every
+ * byte.  Only needed when the activation range is narrower than int8's. */
+static inline uint32_t ta_dsp_clamp4(uint32_t v, uint32_t lo4, uint32_t hi4) {
   (void)__ssub8((int32_t)v, (int32_t)lo4);
   v = __sel(v, lo4);
   (void)__ssub8((int32_t)v, (int32_t)hi4);
