@@ -32,11 +32,16 @@ static void test_fc_random(void) {
     p.output_offset = ref_rand(-128, 127);
     p.act_min = ref_rand(-128, 0);
     p.act_max = ref_rand(p.act_min, 127);
-    int rounding = ref_rand(0, 1), per_channel = ref_rand(0, 1);
+    /* Every other case in the form of the Arm DSP path (double
+     * rounding, right shifts, some dead channels). */
+    const int dsp = k & 1;
+    int rounding = dsp ? TA_ROUND_DOUBLE : ref_rand(0, 1), per_channel = ref_rand(0, 1);
     int32_t mult[13], shift[13], bias[13], bf[13];
     for (int i = 0; i < 13; i++) {
       mult[i] = (int32_t)((1u << 30) + (ref_next() & 0x3fffffffu));
-      shift[i] = ref_rand(-14, rounding ? 0 : 2);
+      shift[i] = dsp ? ref_rand(-31, -1) : ref_rand(-14, rounding ? 0 : 2);
+      if (dsp && ref_rand(0, 9) == 0)
+        mult[i] = shift[i] = 0;
       bias[i] = ref_rand(-30000, 30000);
     }
     ta_quant q = {mult, shift, per_channel, rounding};
