@@ -440,7 +440,13 @@ static void put_io_macros(FILE *f, const Emit *e, const char *kind, int i,
     fprintf(f, "%s%" PRId32, d ? ", " : "", x->dims[d]);
   fprintf(f, "%s}\n", x->ndims ? "" : "1");
   if (x->q.nscale == 1) {
-    fprintf(f, "#define %s_%s%d_SCALE %.9gf\n", e->U, K, i, (double)x->q.scale[0]);
+    /* A float literal: "1" needs its ".0" ("1f" is no C); verify() keeps
+     * scales finite. */
+    char scale[64];
+    snprintf(scale, sizeof scale, "%.9g", (double)x->q.scale[0]);
+    if (!strpbrk(scale, ".e"))
+      strcat(scale, ".0");
+    fprintf(f, "#define %s_%s%d_SCALE %sf\n", e->U, K, i, scale);
     fprintf(f, "#define %s_%s%d_ZERO_POINT (%" PRId64 ")\n", e->U, K, i,
             x->q.zero_point ? x->q.zero_point[0] : 0);
   }
@@ -1041,6 +1047,29 @@ static bool defines(const char *text, const char *fn) {
   return false;
 }
 
+bool runtime_defines(const char *fn) {
+  /* A few distinct kernels per model: remember the answers. */
+  static struct {
+    char name[64];
+    bool found;
+  } cache[128];
+  static int ncache;
+  for (int k = 0; k < ncache; k++)
+    if (!strcmp(cache[k].name, fn))
+      return cache[k].found;
+  bool found = false;
+  for (int i = 0; i < nruntime_files && !found; i++) {
+    size_t n = strlen(runtime_files[i].path);
+    found = n > 2 && !strcmp(runtime_files[i].path + n - 2, ".c") &&
+            defines(runtime_files[i].text, fn);
+  }
+  if (ncache < 128 && strlen(fn) < sizeof cache[0].name) {
+    strcpy(cache[ncache].name, fn);
+    cache[ncache++].found = found;
+  }
+  return found;
+}
+
 /* Picks the runtime files the runner needs: every header, and the .c
  * files defining the kernels it calls and, transitively, the ta_*
  * functions those call.  Marks them in `need`. */
@@ -1194,6 +1223,9 @@ EmitResult emit_folder(const Graph *g, const Plan *p, const EmitOptions *o,
     if (!g->ops[i].lowered)
       die("op %d was not lowered", i);
   make_dirs(dir);
+  struct stat st;
+  if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+    error_file(dir, "is not a folder");
 
   e.in_name = arena_array((size_t)g->ninputs + 1, sizeof(char *));
   e.out_name = arena_array((size_t)g->noutputs + 1, sizeof(char *));

@@ -160,6 +160,9 @@ float scale_of(Lower *L, const Tensor *t) {
   if (t->q.nscale < 1)
     error_at(L->g, L->op->index, "tensor %d (%s) is not quantized", t->index,
              t->name);
+  if (!(t->q.scale[0] > 0)) /* verify() allows 0 for ops that ignore it */
+    error_at(L->g, L->op->index, "tensor %d (%s) has quantization scale %g",
+             t->index, t->name, (double)t->q.scale[0]);
   return t->q.scale[0];
 }
 
@@ -867,6 +870,7 @@ static LowerFn *const lowerings[OP_COUNT] = {
     [OP_PADV2] = lower_pad,
     [OP_TRANSPOSE] = lower_transpose,
     [OP_STRIDED_SLICE] = lower_strided_slice,
+    [OP_SLICE] = lower_slice,
     [OP_CONCATENATION] = lower_concatenation,
     [OP_PACK] = lower_pack,
     [OP_SPLIT] = lower_split,
@@ -903,5 +907,11 @@ void lower(Graph *g, const LowerOptions *o) {
     if (!fn)
       error_at(g, i, "this operator is not supported (no kernel)");
     fn(&L);
+    /* Lowerings that spell a kernel's name from the dtypes may spell one
+     * the runtime does not have. */
+    const char *k = L.l->kernel;
+    if (k && k[0] != '@' && !L.l->user_kernel && !runtime_defines(k))
+      error_at(g, i, "not supported for these types (%s): the runtime has no %s",
+               dtypes_str(&L), k);
   }
 }

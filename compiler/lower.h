@@ -60,7 +60,7 @@ void need_arity(Lower *L, int nin, int nout);
 const char *dtypes_str(Lower *L);
 TA_NORETURN void unsupported_types(Lower *L);
 void need_const(Lower *L, const Tensor *t, const char *role);
-float scale_of(Lower *L, const Tensor *t); /* error when not quantized */
+float scale_of(Lower *L, const Tensor *t); /* error when not quantized or 0 */
 int32_t zp_of(const Tensor *t);
 ta_dims dims4(Lower *L, const Tensor *t); /* rank <= 4, leading 1s */
 int32_t elems32(const Tensor *t);
@@ -134,7 +134,7 @@ void lower_softmax_legacy(Lower *L);
 
 LowerFn lower_sub, lower_mul, lower_maximum, lower_minimum, lower_mean,
     lower_pad, lower_concatenation, lower_split, lower_split_v, lower_pack,
-    lower_unpack, lower_strided_slice, lower_transpose,
+    lower_unpack, lower_strided_slice, lower_slice, lower_transpose,
     lower_resize_nearest_neighbor, lower_resize_bilinear, lower_arg_max,
     lower_arg_min, lower_logistic, lower_tanh, lower_leaky_relu,
     lower_hard_swish, lower_relu, lower_relu6, lower_relu_n1_to_1, lower_cast,

@@ -698,6 +698,17 @@ static void blocks(Lower *L, bool concat, int n, const int32_t *dims, int rank, 
   }
 }
 
+/* Is `a` the shape of `b` without b's dimension `axis` (axis < 0: the
+ * same shape)?  PACK's inputs and UNPACK's outputs against the other side. */
+static bool same_dims_but(const Tensor *a, const Tensor *b, int axis) {
+  if (a->ndims != b->ndims - (axis >= 0))
+    return false;
+  for (int d = 0, e = 0; d < b->ndims; d++)
+    if (d != axis && a->dims[e++] != b->dims[d])
+      return false;
+  return true;
+}
+
 static size_t elem_bytes(Lower *L, const Tensor *t) {
   int bits = dtype_bits(t->dtype);
   if (bits < 8 || bits % 8)
@@ -785,12 +796,13 @@ void lower_pack(Lower *L) {
   Tensor *in0 = input(L, 0), *out = output(L, 0);
   int rank = in0->ndims + 1;
   int axis = resolve_axis(L, op->opt.axis, rank);
-  if (out->ndims != rank || out->dims[axis] != op->ninputs)
+  if (out->ndims != rank || out->dims[axis] != op->ninputs ||
+      !same_dims_but(in0, out, axis))
     error_at(L->g, op->index, "output shape disagrees with %d packed inputs", op->ninputs);
   int64_t *sizes = arena_array((size_t)op->ninputs, sizeof(int64_t));
   for (int k = 0; k < op->ninputs; k++) {
-    if (tensor_elems(input(L, k)) != tensor_elems(in0))
-      error_at(L->g, op->index, "input %d's size differs from input 0's", k);
+    if (!same_dims_but(input(L, k), in0, -1))
+      error_at(L->g, op->index, "input %d's shape differs from input 0's", k);
     sizes[k] = 1;
   }
   blocks(L, true, op->ninputs, out->dims, rank, axis, sizes, elem_bytes(L, out));
@@ -807,8 +819,11 @@ void lower_unpack(Lower *L) {
     error_at(L->g, op->index, "dimension %d has %d values for %d outputs", axis,
              (int)in->dims[axis], op->noutputs);
   int64_t *sizes = arena_array((size_t)op->noutputs, sizeof(int64_t));
-  for (int k = 0; k < op->noutputs; k++)
+  for (int k = 0; k < op->noutputs; k++) {
+    if (!same_dims_but(output(L, k), in, axis))
+      error_at(L->g, op->index, "output %d's shape disagrees with the input's", k);
     sizes[k] = 1;
+  }
   blocks(L, false, op->noutputs, in->dims, in->ndims, axis, sizes, elem_bytes(L, in));
 }
 
@@ -1140,4 +1155,38 @@ void lower_transpose_conv(Lower *L) {
     arg_scratch(L);
     L->op->scratch_bytes = ta_transpose_conv_s8_scratch_size(&p, &di, &df, &dout);
   }
+}
+
+/* -------------------------------------------------------------- SLICE */
+
+/* SLICE (reference_ops::Slice): begin and size constant, size -1 = to
+ * the end; the same walk kernel as STRIDED_SLICE, every step 1. */
+void lower_slice(Lower *L) {
+  need_arity(L, 3, 1);
+  Tensor *in = input(L, 0), *begin = input(L, 1), *size = input(L, 2), *out = output(L, 0);
+  if (in->dtype != out->dtype)
+    unsupported_types(L);
+  int n = in->ndims;
+  if (tensor_elems(begin) != n || tensor_elems(size) != n || out->ndims != n)
+    error_at(L->g, L->op->index, "begin and size need one value per dimension");
+  int64_t stride[MAX_DIMS], offset = 0;
+  int32_t shape[MAX_DIMS];
+  strides_of(in, stride);
+  for (int d = 0; d < n; d++) {
+    int64_t b = const_int(L, begin, d, "begin"), s = const_int(L, size, d, "size");
+    if (s == -1)
+      s = in->dims[d] - b;
+    if (b < 0 || s < 0 || b + s > in->dims[d])
+      error_at(L->g, L->op->index, "slice [%" PRId64 ", +%" PRId64 ") is outside dimension "
+               "%d of size %d", b, s, d, (int)in->dims[d]);
+    if (out->dims[d] != s)
+      error_at(L->g, L->op->index, "output shape disagrees with the slice");
+    shape[d] = (int32_t)s;
+    offset += b * stride[d];
+  }
+  ta_walk w = make_walk(L, n, shape, stride, tensor_elems(out) ? offset : 0);
+  L->l->kernel = arena_printf("ta_strided_slice_%s", width_suffix(L, out));
+  const_struct(L, "walk", "ta_walk", walk_init(&w), true);
+  arg_tensor(L, in->index);
+  arg_tensor(L, out->index);
 }

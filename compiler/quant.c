@@ -155,26 +155,38 @@ bool activation_range_float(Activation act, float *act_min, float *act_max) {
   }
 }
 
-/* ComputeOutSize (padding.h). */
+/* ComputeOutSize (padding.h), in 64 bits: a model's strides, dilations
+ * and filter sizes are untrusted.  -1 when a size is not positive or the
+ * result does not fit int32. */
 int32_t compute_out_size(Padding pad, int32_t in, int32_t filter, int32_t stride,
                          int32_t dilation) {
-  int32_t effective = (filter - 1) * dilation + 1;
-  if (stride <= 0)
-    return 0;
-  if (pad == PAD_SAME)
-    return (in + stride - 1) / stride;
-  return (in + stride - effective) / stride;
+  if (stride <= 0 || filter <= 0 || dilation <= 0 || in < 0)
+    return -1;
+  int64_t effective = (int64_t)(filter - 1) * dilation + 1;
+  int64_t out = pad == PAD_SAME ? ((int64_t)in + stride - 1) / stride
+                                : ((int64_t)in + stride - effective) / stride;
+  return out < 0 || out > INT32_MAX ? -1 : (int32_t)out;
 }
 
-/* ComputePaddingWithOffset (padding.h), the leading half. */
+/* ComputePaddingWithOffset (padding.h), the leading half.  *out = -1
+ * (which matches no tensor's shape, so the caller refuses the op) when
+ * the sizes are not positive or a kernel's index arithmetic over this
+ * axis - up to (out - 1) * stride + effective filter - could overflow
+ * int32. */
 void compute_padding(Padding pad, int32_t in, int32_t filter, int32_t stride, int32_t dilation,
                      int32_t *out, int32_t *pad_before) {
-  int32_t effective = (filter - 1) * dilation + 1;
   *out = compute_out_size(pad, in, filter, stride, dilation);
-  int32_t total = (*out - 1) * stride + effective - in;
-  if (total < 0)
-    total = 0;
-  *pad_before = total / 2;
+  *pad_before = 0;
+  if (*out < 0)
+    return;
+  int64_t effective = (int64_t)(filter - 1) * dilation + 1;
+  int64_t reach = (int64_t)(*out > 0 ? *out - 1 : 0) * stride + effective;
+  if (reach > INT32_MAX) {
+    *out = -1;
+    return;
+  }
+  int64_t total = reach - in;
+  *pad_before = total < 0 ? 0 : (int32_t)(total / 2);
 }
 
 /* PreprocessSoftmaxScaling and CalculateInputRadius
@@ -199,12 +211,15 @@ bool softmax_params(float beta, float input_scale, int rounding, ta_softmax_para
   return true;
 }
 
-/* CalculateInputRadius (quantization_util.cc), total_signed_bits 31. */
+/* CalculateInputRadius (quantization_util.cc), total_signed_bits 31.
+ * The power of two is ldexp's, the same double for every shift TFLite
+ * meets, and defined for any shift an untrusted scale gives; the result
+ * saturates at INT32_MAX. */
 int32_t calculate_input_radius(int integer_bits, int left_shift) {
   double max_rescaled = 1.0 * ((1 << integer_bits) - 1) *
-                        (double)(INT64_C(1) << (31 - integer_bits)) /
-                        (double)(INT64_C(1) << left_shift);
-  return (int32_t)floor(max_rescaled);
+                        ldexp(1.0, 31 - integer_bits - left_shift);
+  double r = floor(max_rescaled);
+  return r >= (double)INT32_MAX ? INT32_MAX : (int32_t)r;
 }
 
 /* tflite-micro CalculateOpDataAdd (add_common.cc). */

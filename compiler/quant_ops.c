@@ -85,12 +85,16 @@ static int32_t fixed_tanh(int32_t a) {
  * scale * 2^27 (4 integer bits), multiplier = round(frexp mantissa *
  * 2^31) without the renormalisation QuantizeMultiplier does, radius =
  * CalculateInputRadius(4, left_shift). */
-static void sigmoid_prepare(float in_scale, int32_t *mult, int *left_shift, int32_t *radius) {
+/* false for an input scale below 2^-58: its shift would be beyond what
+ * the requantization can do (TFLite's arithmetic is undefined there). */
+static bool sigmoid_prepare(float in_scale, int32_t *mult, int *left_shift,
+                            int32_t *radius) {
   double real = (double)in_scale * (double)(1 << 27);
   double q = frexp(real, left_shift);
   int64_t m = (int64_t)round(q * 2147483648.0);
   *mult = m >= INT64_C(2147483648) ? INT32_MIN : (int32_t)m; /* as x86 converts */
   *radius = calculate_input_radius(4, *left_shift);
+  return *left_shift >= -31;
 }
 
 bool logistic_table(DType dt, float in_scale, int32_t in_zp, int rounding,
@@ -99,7 +103,8 @@ bool logistic_table(DType dt, float in_scale, int32_t in_zp, int rounding,
     return false;
   int32_t mult, radius;
   int shift;
-  sigmoid_prepare(in_scale, &mult, &shift, &radius);
+  if (!sigmoid_prepare(in_scale, &mult, &shift, &radius))
+    return false;
   for (int i = 0; i < 256; i++) {
     const int32_t x = lut_input(dt, i) - in_zp;
     int32_t y;
@@ -121,7 +126,8 @@ bool tanh_table(DType dt, float in_scale, int32_t in_zp, int rounding, uint8_t t
     return false;
   int32_t mult, radius;
   int shift;
-  sigmoid_prepare(in_scale, &mult, &shift, &radius);
+  if (!sigmoid_prepare(in_scale, &mult, &shift, &radius))
+    return false;
   for (int i = 0; i < 256; i++) {
     const int32_t x = lut_input(dt, i) - in_zp;
     int32_t y;
@@ -241,6 +247,17 @@ bool leaky_relu_table(DType dt, float in_scale, int32_t in_zp, float alpha, floa
 
 /* ------------------------------------------------------ RELU family */
 
+/* zero_point + round(f / scale), in float as TFLite, saturated to int32
+ * (a tiny scale from an untrusted model makes the quotient huge). */
+static int32_t quantize_saturating(float f, float scale, int32_t zero_point) {
+  float r = roundf(f / scale);
+  int64_t q = !(r > -2147483648.0f) ? INT32_MIN
+              : r >= 2147483648.0f  ? INT32_MAX
+                                    : (int64_t)r;
+  q += zero_point;
+  return q < INT32_MIN ? INT32_MIN : q > INT32_MAX ? INT32_MAX : (int32_t)q;
+}
+
 bool relu_table(DType dt, float act_min, float act_max, float in_scale, int32_t in_zp,
                 float out_scale, int32_t out_zp, int rounding, uint8_t table[256]) {
   if (dt != DT_INT8 && dt != DT_UINT8)
@@ -251,11 +268,11 @@ bool relu_table(DType dt, float act_min, float act_max, float in_scale, int32_t 
     return false;
   int32_t lo, hi;
   dtype_range(dt, &lo, &hi);
-  int32_t qmin = out_zp + (int32_t)roundf(act_min / out_scale);
+  int32_t qmin = quantize_saturating(act_min, out_scale, out_zp);
   qmin = qmin > lo ? qmin : lo;
   int32_t qmax = hi;
   if (act_max != INFINITY) {
-    int32_t q = out_zp + (int32_t)roundf(act_max / out_scale);
+    int32_t q = quantize_saturating(act_max, out_scale, out_zp);
     qmax = q < hi ? q : hi;
   }
   for (int i = 0; i < 256; i++) {
@@ -273,7 +290,7 @@ bool relu6_table_tflm(DType dt, float in_scale, int32_t in_zp, uint8_t table[256
    * FloatToQuantizedType(6, scale, zp); the output scale is not read. */
   int32_t lo, hi;
   dtype_range(dt, &lo, &hi);
-  int32_t six = (int32_t)roundf(6.0f / in_scale) + in_zp;
+  int32_t six = quantize_saturating(6.0f, in_scale, in_zp);
   six = ta_clamp_i32(six, lo, hi);
   const int32_t zero = in_zp;
   for (int i = 0; i < 256; i++) {

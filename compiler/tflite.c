@@ -69,6 +69,14 @@ static TA_NORETURN TA_PRINTF(2, 3) void fail(Reader *r, const char *fmt, ...) {
 
 /* ------------------------------------------------------- accessors */
 
+void (*read_trace)(size_t pos, size_t width, FieldKind kind, const char *what);
+
+/* Tells read_trace (when set) where a decoded value lies. */
+static void trace(size_t pos, size_t width, FieldKind kind, const char *what) {
+  if (read_trace)
+    read_trace(pos, width, kind, what);
+}
+
 /* Checks that bytes [pos, pos + n) lie inside the file. */
 static void need(Reader *r, size_t pos, size_t n, const char *what) {
   if (pos > r->size || n > r->size - pos)
@@ -141,13 +149,17 @@ static size_t field(Reader *r, const Table *t, int slot, size_t width,
 static uint64_t get_u(Reader *r, const Table *t, int slot, size_t width,
                       uint64_t def, const char *what) {
   size_t p = field(r, t, slot, width, what);
-  return p ? rdn(r, p, width, what) : def;
+  if (!p)
+    return def;
+  trace(p, width, FIELD_INT, what);
+  return rdn(r, p, width, what);
 }
 static int64_t get_i(Reader *r, const Table *t, int slot, size_t width,
                      int64_t def, const char *what) {
   size_t p = field(r, t, slot, width, what);
   if (!p)
     return def;
+  trace(p, width, FIELD_INT, what);
   uint64_t v = rdn(r, p, width, what);
   unsigned shift = 64 - 8 * (unsigned)width;
   return (int64_t)(v << shift) >> shift;
@@ -168,7 +180,10 @@ static float u32_float(uint32_t u) {
 static float get_f32(Reader *r, const Table *t, int slot, float def,
                      const char *what) {
   size_t p = field(r, t, slot, 4, what);
-  return p ? u32_float(rd32(r, p, what)) : def;
+  if (!p)
+    return def;
+  trace(p, 4, FIELD_FLOAT, what);
+  return u32_float(rd32(r, p, what));
 }
 
 /* A sub-table field; false (and an absent *out) when missing. */
@@ -190,6 +205,7 @@ static Vec get_vec(Reader *r, const Table *t, int slot, size_t elem,
   if (!p)
     return v;
   size_t at = deref(r, p, what);
+  trace(at, 4, FIELD_LENGTH, what);
   size_t n = rd32(r, at, what), bytes;
   if (mul_overflows(n, elem, &bytes))
     fail(r, "%s: vector of %zu elements is too long", what, n);
@@ -217,6 +233,7 @@ static Table vec_table(Reader *r, Vec v, size_t i, const char *what) {
   return table_at(r, deref(r, v.pos + 4 * i, what), what);
 }
 static int32_t vec_i32(Reader *r, Vec v, size_t i, const char *what) {
+  trace(v.pos + 4 * i, 4, FIELD_INT, what);
   return (int32_t)rd32(r, v.pos + 4 * i, what);
 }
 static const uint8_t *vec_bytes(Vec v, const Reader *r) {
@@ -286,9 +303,12 @@ static void read_quant(Reader *r, Tensor *t, const Table *q) {
   t->q.scale = arena_array(scale.n, sizeof(float));
   t->q.zero_point = arena_array(scale.n, sizeof(int64_t));
   for (size_t i = 0; i < scale.n; i++) {
+    trace(scale.pos + 4 * i, 4, FIELD_FLOAT, "scale");
     t->q.scale[i] = u32_float(rd32(r, scale.pos + 4 * i, "scale"));
-    if (i < zp.n)
+    if (i < zp.n) {
+      trace(zp.pos + 8 * i, 8, FIELD_INT, "zero_point");
       t->q.zero_point[i] = (int64_t)rdn(r, zp.pos + 8 * i, 8, "zero_point");
+    }
   }
 }
 

@@ -274,13 +274,18 @@ TA_NORETURN void error_at(const Graph *g, int op, const char *fmt, ...)
 TA_NORETURN void error_file(const char *path, const char *fmt, ...)
     TA_PRINTF(2, 3);
 
-/* Compiler bugs. */
+/* Compiler bugs: prints "tinyaot: internal error at FILE:LINE: message"
+ * to stderr, calls die_hook (when set) with that message, and aborts.
+ * The hook lets the fuzzer and the robustness tests tell a die() from a
+ * refusal; it may longjmp away (then nothing is aborted). */
 TA_NORETURN void die_at(const char *file, int line, const char *fmt, ...)
     TA_PRINTF(3, 4);
+extern void (*die_hook)(const char *message);
 #define die(...) die_at(__FILE__, __LINE__, __VA_ARGS__)
 #define unreachable() die_at(__FILE__, __LINE__, "unreachable")
 
-/* Reads a whole file into arena memory; error_file() on failure. */
+/* Reads a whole file into arena memory; error_file() on failure (and for
+ * a folder, or a file beyond 16 GB). */
 uint8_t *read_file(const char *path, size_t *size);
 
 /* Tensor helpers. */
@@ -299,6 +304,14 @@ Graph *read_tflite(const char *path, const uint8_t *buf, size_t size);
 const Metadata *find_metadata(const Graph *g, const char *key);
 /* Name of a TFLite BuiltinOperator code for messages ("SIN"), or NULL. */
 const char *tflite_builtin_name(int code);
+/* Structure-aware fuzzing (tests/fuzz/mutate.h): when set, read_tflite()
+ * calls it for every value it decodes - a scalar field, a vector's length,
+ * an element of a vector of numbers - with the value's offset in the
+ * file, its width in bytes, its kind and the field's name ("shape",
+ * "stride_w", "quantization scale", ...).  NULL (the default): no calls. */
+typedef enum { FIELD_INT, FIELD_FLOAT, FIELD_LENGTH } FieldKind;
+extern void (*read_trace)(size_t pos, size_t width, FieldKind kind,
+                          const char *what);
 
 /* ----------------------------------------------------------- flexbuf.c */
 
@@ -377,12 +390,15 @@ bool activation_range_quantized(Activation act, DType dt, float scale, int32_t z
 bool activation_range_float(Activation act, float *act_min, float *act_max);
 
 /* ComputeOutSize: SAME -> ceil(in / stride), VALID -> (in - effective
- * filter + stride) / stride with effective = (filter - 1) * dilation + 1. */
+ * filter + stride) / stride with effective = (filter - 1) * dilation + 1;
+ * -1 for sizes that are not positive or a result beyond int32. */
 int32_t compute_out_size(Padding pad, int32_t in, int32_t filter, int32_t stride,
                          int32_t dilation);
 /* ComputePaddingHeightWidth: output size and top/left padding
  * (max(0, ((out - 1) * stride + effective - in)) / 2) of one spatial axis;
- * call once for height and once for width. */
+ * call once for height and once for width.  The output size is -1 (no
+ * tensor has it: the caller refuses the op) when a size is not positive
+ * or (out - 1) * stride + effective exceeds int32. */
 void compute_padding(Padding pad, int32_t in, int32_t filter, int32_t stride,
                      int32_t dilation, int32_t *out, int32_t *pad_before);
 
@@ -734,6 +750,8 @@ typedef struct {
 } EmbeddedFile;
 extern const EmbeddedFile runtime_files[];
 extern const int nruntime_files;
+/* Does a runtime .c file define the function `fn` (a kernel)? */
+bool runtime_defines(const char *fn);
 
 /* ------------------------------------------------------------- run.c */
 

@@ -12,6 +12,11 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+/* The largest file read_file() reads: beyond any model a device can hold
+ * (and the 2 GB FlatBuffers limit), below what the arena can allocate. */
+#define MAX_FILE_BYTES (UINT64_C(1) << 34)
 
 /* ------------------------------------------------------------- arena */
 
@@ -134,19 +139,30 @@ void error_file(const char *path, const char *fmt, ...) {
   raise_error();
 }
 
+void (*die_hook)(const char *message);
+
 void die_at(const char *file, int line, const char *fmt, ...) {
-  fprintf(stderr, "tinyaot: internal error at %s:%d: ", file, line);
+  char msg[1024];
+  int n = snprintf(msg, sizeof msg, "tinyaot: internal error at %s:%d: ", file,
+                   line);
+  if (n < 0 || (size_t)n >= sizeof msg)
+    n = 0;
   va_list ap;
   va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
+  vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
   va_end(ap);
-  fputc('\n', stderr);
+  fprintf(stderr, "%s\n", msg);
+  if (die_hook)
+    die_hook(msg);
   abort();
 }
 
 /* ------------------------------------------------------------- files */
 
 uint8_t *read_file(const char *path, size_t *size) {
+  struct stat st;
+  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+    error_file(path, "is a folder, not a file");
   FILE *f = fopen(path, "rb");
   if (!f)
     error_file(path, "cannot open: %s", strerror(errno));
@@ -157,7 +173,12 @@ uint8_t *read_file(const char *path, size_t *size) {
   long n = ftell(f);
   if (n < 0 || fseek(f, 0, SEEK_SET) != 0) {
     fclose(f);
-    error_file(path, "cannot tell its size");
+    error_file(path, "cannot tell its size (not a regular file?)");
+  }
+  if ((unsigned long)n > MAX_FILE_BYTES) {
+    fclose(f);
+    error_file(path, "is too large (%ld bytes; at most %llu)", n,
+               (unsigned long long)MAX_FILE_BYTES);
   }
   uint8_t *buf = arena_alloc((size_t)n + 1);
   if (n > 0 && fread(buf, 1, (size_t)n, f) != (size_t)n) {

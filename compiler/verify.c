@@ -4,6 +4,7 @@
  *
  * Needs: a Graph whose indices are in range (read_tflite guarantees it).
  * Guarantees, when it returns:
+ *   - the model has at least one input and one output;
  *   - every tensor an op reads is a constant, a model input, a variable
  *     tensor or the output of an earlier op; every tensor is written by
  *     at most one op, never a constant or a model input; every model
@@ -13,9 +14,12 @@
  *   - every tensor's byte size is bounded (tensor_bytes() cannot
  *     overflow) and constant data is exactly that size;
  *   - quantization is well formed: per-channel scales match the size of
- *     the quantized dimension;
- *   - no string or complex tensors are read or written; convolution and
- *     pooling strides, dilations and filter sizes are >= 1.
+ *     the quantized dimension; every scale of an integer tensor is a
+ *     positive normal float or 0, every zero point fits the element type;
+ *   - no string or complex tensors are read or written, and no empty
+ *     ones except constants; convolution and
+ *     pooling strides, dilations and filter sizes are >= 1; float options
+ *     (softmax beta, leaky relu alpha, LSTM clips) are finite.
  * Custom ops are legal here (inspect shows them); later steps refuse
  * what they cannot compile.  Anything else -> error_at().
  *
@@ -31,9 +35,52 @@
  */
 #include "tinyaot.h"
 
+#include <float.h>
+#include <math.h>
 #include <string.h>
 
 #define MAX_TENSOR_BYTES ((int64_t)INT32_MAX)
+
+/* The zero points each quantized integer type can hold; types without a
+ * row (float, bool, ...) have their quantization ignored by every kernel. */
+static const struct {
+  DType dt;
+  int64_t lo, hi;
+} zero_point_ranges[] = {
+    {DT_INT4, -8, 7},
+    {DT_INT8, INT8_MIN, INT8_MAX},
+    {DT_UINT8, 0, UINT8_MAX},
+    {DT_INT16, INT16_MIN, INT16_MAX},
+    {DT_UINT16, 0, UINT16_MAX},
+    {DT_INT32, INT32_MIN, INT32_MAX},
+    {DT_UINT32, 0, UINT32_MAX},
+    {DT_INT64, INT64_MIN, INT64_MAX},
+};
+
+/* Every scale a positive normal float (the multipliers derived from it
+ * stay finite) or 0 (as converters write for a tensor whose op ignores
+ * it, such as CAST's; lowerings that need a scale refuse 0, scale_of()),
+ * every zero point inside the element type. */
+static void verify_quant_values(const Graph *g, const Tensor *t) {
+  for (size_t r = 0; r < sizeof zero_point_ranges / sizeof *zero_point_ranges; r++) {
+    if (zero_point_ranges[r].dt != t->dtype)
+      continue;
+    for (int c = 0; c < t->q.nscale; c++) {
+      float s = t->q.scale[c];
+      int64_t zp = t->q.zero_point ? t->q.zero_point[c] : 0;
+      if (!(s == 0 || (s >= FLT_MIN && s <= FLT_MAX)))
+        error_at(g, -1,
+                 "tensor %d (%s): quantization scale %g (channel %d) is not a "
+                 "positive normal number",
+                 t->index, t->name, (double)s, c);
+      if (zp < zero_point_ranges[r].lo || zp > zero_point_ranges[r].hi)
+        error_at(g, -1,
+                 "tensor %d (%s): zero point %lld (channel %d) does not fit "
+                 "its type %s",
+                 t->index, t->name, (long long)zp, c, dtype_name(t->dtype));
+    }
+  }
+}
 
 static void verify_tensor(const Graph *g, const Tensor *t) {
   int64_t elems = 1;
@@ -97,6 +144,7 @@ static void verify_tensor(const Graph *g, const Tensor *t) {
                "size %d",
                t->index, t->name, t->q.nscale, axis, t->dims[axis]);
   }
+  verify_quant_values(g, t);
 }
 
 /* A tensor that an op or the model reads or writes must have a usable
@@ -105,6 +153,12 @@ static void verify_use(const Graph *g, int op, const Tensor *t) {
   if (t->dtype == DT_STRING || t->dtype == DT_COMPLEX64)
     error_at(g, op, "tensor %d (%s) has type %s, which is not supported",
              t->index, t->name, dtype_name(t->dtype));
+  /* A value the runner holds needs at least one element: no kernel is
+   * written for empty tensors (constants may be empty: a RESHAPE to a
+   * scalar reads a shape of size 0). */
+  if (!is_const(t) && tensor_elems(t) == 0)
+    error_at(g, op, "tensor %d (%s) has a dimension of size 0; empty tensors "
+                    "are not supported", t->index, t->name);
 }
 
 static void verify_options(const Graph *g, const Op *op) {
@@ -118,6 +172,14 @@ static void verify_options(const Graph *g, const Op *op) {
   if ((o->fields & OPTF_FILTER) && (o->filter_w < 1 || o->filter_h < 1))
     error_at(g, op->index, "filter %dx%d must be at least 1", o->filter_w,
              o->filter_h);
+  if ((o->fields & OPTF_BETA) && !isfinite(o->beta))
+    error_at(g, op->index, "beta %g is not a finite number", (double)o->beta);
+  if ((o->fields & OPTF_ALPHA) && !isfinite(o->alpha))
+    error_at(g, op->index, "alpha %g is not a finite number", (double)o->alpha);
+  if ((o->fields & OPTF_LSTM) && !(o->cell_clip >= 0 && o->cell_clip <= FLT_MAX &&
+                                   o->proj_clip >= 0 && o->proj_clip <= FLT_MAX))
+    error_at(g, op->index, "cell_clip %g and proj_clip %g must be finite and not "
+             "negative", (double)o->cell_clip, (double)o->proj_clip);
 }
 
 #ifdef NDEBUG
@@ -172,6 +234,11 @@ static void verify_lowered(const Graph *g, const Op *op) {
 }
 
 void verify(const Graph *g) {
+  /* The generated API has one struct member per input and output (C has
+   * no empty structs), and a model without outputs computes nothing. */
+  if (g->ninputs == 0 || g->noutputs == 0)
+    error_at(g, -1, "the model has %d inputs and %d outputs; it needs at "
+                    "least one of each", g->ninputs, g->noutputs);
   for (int i = 0; i < g->ntensors; i++) {
     if (g->tensors[i].index != i)
       die("tensor %d has index %d", i, g->tensors[i].index);

@@ -1,0 +1,122 @@
+#!/bin/sh
+# The tinyaot command line on bad usage and bad files: bad usage exits 2
+# with a message and the usage text; a model or input that cannot be
+# read (missing, a folder, empty, not a model) and an output folder that
+# cannot be written exit 1 with one message naming the file; nothing
+# aborts (status 134) or trips a sanitizer (the san pass runs the
+# sanitizer build of tinyaot).
+shared=${TINYAOT_SHARED:-../shared}
+model=$shared/models/hello_world_int8.tflite
+if [ ! -f "$model" ]; then
+  if [ "$TINYAOT_REQUIRE_SHARED" = 1 ]; then
+    echo "not ok - the shared model $model exists (TINYAOT_REQUIRE_SHARED=1)"
+  else
+    echo "skip - SHARED MODELS MISSING: no $model; set TINYAOT_SHARED"
+  fi
+  exit 0
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# usage ARGS...: exit status 2, "tinyaot: ..." or the usage text on stderr.
+usage() {
+  "$TINYAOT" "$@" > "$tmp/out" 2> "$tmp/err"
+  rc=$?
+  if [ $rc -eq 2 ] && grep -q '^usage: tinyaot' "$tmp/err" && [ ! -s "$tmp/out" ]; then
+    echo "ok - 'tinyaot $*' is bad usage: exit 2 with the usage text"
+  else
+    echo "not ok - 'tinyaot $*' is bad usage: exit 2 with the usage text: exit $rc, stderr '$(head -c 200 "$tmp/err")'"
+  fi
+}
+
+# refused FILE ARGS...: exit status 1, exactly one line on stderr, which
+# starts with "FILE: ".
+refused() {
+  file=$1
+  shift
+  "$TINYAOT" "$@" > "$tmp/out" 2> "$tmp/err"
+  rc=$?
+  lines=$(wc -l < "$tmp/err")
+  case $(head -n 1 "$tmp/err") in
+    "$file: "?*) named=1 ;;
+    *) named=0 ;;
+  esac
+  if [ $rc -eq 1 ] && [ "$lines" -eq 1 ] && [ $named -eq 1 ]; then
+    echo "ok - 'tinyaot $*' exits 1 with one message naming $file"
+  else
+    echo "not ok - 'tinyaot $*' exits 1 with one message naming $file: exit $rc, stderr '$(head -c 300 "$tmp/err")'"
+  fi
+}
+
+usage
+usage bogus
+usage --bogus
+usage inspect
+usage inspect "$model" "$model"
+usage inspect "$model" --bogus
+usage plan
+usage plan "$model" --algo bogus
+usage plan "$model" --schedule bogus
+usage plan "$model" --align 3
+usage plan "$model" --align 0
+usage plan "$model" --pool 'bad name'
+usage plan "$model" --pool sram:-5
+usage plan "$model" --pool sram:12q
+usage plan "$model" --pool sram --pool sram
+usage plan "$model" --svg
+usage plan "$model" -dQ
+usage compile
+usage compile "$model"
+usage compile -o "$tmp/o"
+usage compile "$model" -o
+usage compile "$model" -o "$tmp/o" --bogus
+usage compile "$model" -o "$tmp/o" --prefix 9lives
+usage compile "$model" -o "$tmp/o" --prefix ''
+usage compile "$model" -o "$tmp/o" --rounding half
+usage compile "$model" -o "$tmp/o" --custom-op Foo
+usage compile "$model" -o "$tmp/o" --custom-op Foo=1x
+usage compile "$model" -o "$tmp/o" --custom-op-scratch Foo=10
+usage compile "$model" -o "$tmp/o" --custom-op-scratch Foo=lots --custom-op Foo=f
+usage run
+usage run "$model"
+usage run "$model" -i
+usage run "$model" -i "$tmp/in.bin"
+
+# Files that are not models.
+: > "$tmp/empty.tflite"
+printf 'not a model at all, just text\n' > "$tmp/text.tflite"
+mkdir "$tmp/folder.tflite"
+head -c 100 "$model" > "$tmp/cut.tflite"
+refused "$tmp/missing.tflite" inspect "$tmp/missing.tflite"
+refused "$tmp/missing.tflite" compile "$tmp/missing.tflite" -o "$tmp/o"
+refused "$tmp/folder.tflite" inspect "$tmp/folder.tflite"
+refused "$tmp/folder.tflite" compile "$tmp/folder.tflite" -o "$tmp/o"
+refused "$tmp/folder.tflite" plan "$tmp/folder.tflite"
+refused "$tmp/empty.tflite" inspect "$tmp/empty.tflite"
+refused "$tmp/text.tflite" compile "$tmp/text.tflite" -o "$tmp/o"
+refused "$tmp/cut.tflite" plan "$tmp/cut.tflite"
+refused /dev/null inspect /dev/null
+
+# Outputs that cannot be written: a file where the folder should be, a
+# folder below a file, a place that cannot hold folders.
+: > "$tmp/afile"
+refused "$tmp/afile" compile "$model" -o "$tmp/afile"
+refused "$tmp/afile/sub" compile "$model" -o "$tmp/afile/sub"
+refused /proc/tinyaot-out compile "$model" -o /proc/tinyaot-out
+refused "$tmp/afile/x.svg" plan "$model" --svg "$tmp/afile/x.svg"
+
+# run: an input that is missing, a folder, or of the wrong size.
+head -c 1 /dev/zero > "$tmp/in.bin"
+head -c 3 /dev/zero > "$tmp/in3.bin"
+refused "$tmp/missing.bin" run "$model" -i "$tmp/missing.bin" -o "$tmp/out.bin"
+refused "$tmp/folder.tflite" run "$model" -i "$tmp/folder.tflite" -o "$tmp/out.bin"
+refused "$tmp/in3.bin" run "$model" -i "$tmp/in3.bin" -o "$tmp/out.bin"
+
+# And a good command still works after all that.
+"$TINYAOT" compile "$model" -o "$tmp/good" > /dev/null 2> "$tmp/err"
+rc=$?
+if [ $rc -eq 0 ] && [ -f "$tmp/good/hello_world_int8.c" ]; then
+  echo "ok - tinyaot compile writes the folder for a good model"
+else
+  echo "not ok - tinyaot compile writes the folder for a good model: exit $rc, $(head -c 200 "$tmp/err")"
+fi
