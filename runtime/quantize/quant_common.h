@@ -26,7 +26,9 @@
 static inline int32_t ta_affine_q(float x, float scale, int32_t zp, int32_t lo, int32_t hi) {
   const float r = roundf(x / scale);
   if (r >= -2147483648.0f && r < 2147483648.0f) {
-    const int64_t v = (int64_t)r + zp;
+    /* Through int32 (in range here): a single-precision FPU converts
+     * that itself, a float -> int64 conversion is a library call. */
+    const int64_t v = (int64_t)(int32_t)r + zp;
     return v < lo ? lo : v > hi ? hi : (int32_t)v;
   }
   return r > 0.0f ? hi : lo;
