@@ -15,14 +15,19 @@
  * order ("pair order": within each group of 4, x0 x2 x1 x3).
  *
  * Everything here is an ACLE intrinsic from <arm_acle.h> (part of the
- * compiler) or plain C; the SXTB16 with a rotated operand, which GCC's
- * arm_acle.h lacks, is one instruction of inline assembly with GCC and
- * Clang.
+ * compiler) or plain C, except: the SXTB16 with a rotated operand, which
+ * GCC's arm_acle.h lacks, is one instruction of inline assembly with GCC
+ * and Clang, and so are the hottest inner loops (TA_DSP_GEMM_ASM; define
+ * TA_NO_ASM for the C versions, TA_NO_DSP for the portable paths).
+ * Loads of int8 data are word loads at any alignment, which the Cortex-M
+ * cores allow unless the firmware sets CCR.UNALIGN_TRP.
  */
 #ifndef TA_DSP_H
 #define TA_DSP_H
 
-#if defined(__ARM_FEATURE_DSP) && !defined(TA_NO_DSP)
+/* Little-endian cores only: results are packed into words byte by byte
+ * in memory order. */
+#if defined(__ARM_FEATURE_DSP) && !defined(__ARM_BIG_ENDIAN) && !defined(TA_NO_DSP)
 #define TA_DSP 1
 
 #include <arm_acle.h>
