@@ -52,12 +52,13 @@ static inline int8_t finish(int32_t acc, const ta_conv_params *p, const ta_quant
 }
 
 #if defined(TA_DSP)
-/* Filter taps per table of the DSP path (5 x 5 and smaller). */
-#define TA_DW_MAX_TAPS 25
+/* Filter taps of the DSP path (8 x 8 and smaller; the table of widened
+ * taps is a variable-length array of that many 8-byte entries). */
+#define TA_DW_MAX_TAPS 64
 
 /* What one group of four channels needs, prepared once per group. */
 typedef struct {
-  uint64_t wt[TA_DW_MAX_TAPS]; /* per tap: channels (0, 2) low, (1, 3) high */
+  uint64_t *wt;                /* per tap: channels (0, 2) low, (1, 3) high */
   ta_dsp_rq rq[4];
   int32_t bias[4];
   uint32_t lo4, hi4;           /* clamp, in every byte */
@@ -264,7 +265,9 @@ static void dw_dsp(const ta_conv_params *p, const ta_quant *q, const ta_dims *in
     xa++;
   while (xb > xa && (xb - 1) * sw - p->pad_w + (KW - 1) * dw >= W)
     xb--;
+  uint64_t wt[taps];
   dw_group g;
+  g.wt = wt;
   g.zp4 = ta_dsp_bytes4(ta_clamp_i32(-p->input_offset, -128, 127));
   g.lo4 = ta_dsp_bytes4(p->act_min);
   g.hi4 = ta_dsp_bytes4(p->act_max);
