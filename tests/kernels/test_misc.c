@@ -352,6 +352,36 @@ static void test_quantize(void) {
           "ta_quantize_double_f32_s16 in double (TFLite: 28149, got %d)",
           of, od);
   }
+  /* Rounding without roundf: x / 1 around every half (k + 0.5 and its
+   * float neighbours) and random values, against roundf itself. */
+  {
+    enum { NQ = 4096 };
+    float *xq = malloc(NQ * sizeof(float));
+    int16_t *oq = malloc(NQ * sizeof(int16_t));
+    for (int i = 0; i < NQ; i++) {
+      const float h = (float)(i / 4 - 512) + 0.5f;
+      switch (i % 4) {
+      case 0: xq[i] = h; break;
+      case 1: xq[i] = nextafterf(h, 1e9f); break;
+      case 2: xq[i] = nextafterf(h, -1e9f); break;
+      default: xq[i] = (float)((int32_t)ref_next() % 2000000) / 977.0f; break;
+      }
+    }
+    ta_affine_params pr = {NQ, 1.0f, 3};
+    ta_quantize_f32_s16(&pr, xq, oq);
+    int bad = -1, nbad = 0;
+    for (int i = 0; i < NQ; i++) {
+      const float r = roundf(xq[i]) + 3.0f;
+      const int32_t e = r < -32768.0f ? -32768 : r > 32767.0f ? 32767 : (int32_t)r;
+      if (oq[i] != e && nbad++ == 0)
+        bad = i;
+    }
+    CHECK(nbad == 0, "QUANTIZE rounds as roundf at every half, its float neighbours and "
+                     "random values (%d of %d differ, first at x = %g)",
+          nbad, (int)NQ, bad < 0 ? 0.0 : (double)xq[bad]);
+    free(xq);
+    free(oq);
+  }
   uint8_t ou[2];
   const float xu[2] = {0.0f, -1.0f};
   ta_affine_params apu = {2, 1.0f / 128, 128};
