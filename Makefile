@@ -5,6 +5,7 @@
 #                    ends with one line "N passed, N failed"
 #   make bench       memory, speed and size reports (bench/)
 #   make fuzz        libFuzzer on the .tflite reader (clang), bounded time
+#   make fuzz-compile libFuzzer on the whole compiler (mk/fuzz-compile.mk)
 #
 # Configuration by make variables: CC, CFLAGS, BUILD, SAN=1.
 # Sources are found by wildcard: a new compiler/*.c, runtime/*/*.c or

@@ -1097,6 +1097,11 @@ void lower_transpose_conv(Lower *L) {
   p.dilation_h = p.dilation_w = 1;
   if (p.stride_h < 1 || p.stride_w < 1)
     error_at(L->g, L->op->index, "strides must be positive");
+  /* The kernel computes input row * stride + filter row in int32. */
+  if ((int64_t)di.h * p.stride_h + df.h > INT32_MAX ||
+      (int64_t)di.w * p.stride_w + df.w > INT32_MAX)
+    error_at(L->g, L->op->index, "stride %dx%d is too large for this input",
+             (int)p.stride_w, (int)p.stride_h);
   int32_t unused;
   compute_padding(opt->padding, dout.h, df.h, p.stride_h, 1, &unused, &p.pad_h);
   compute_padding(opt->padding, dout.w, df.w, p.stride_w, 1, &unused, &p.pad_w);

@@ -143,6 +143,11 @@ static void lower_conv2d_s16(Lower *L) {
   if (p.stride_h < 1 || p.stride_w < 1)
     error_at(L->g, L->op->index, "stride %dx%d is not positive", (int)p.stride_h,
              (int)p.stride_w);
+  /* The kernel computes input row * stride + filter row in int32. */
+  if ((int64_t)di.h * p.stride_h + df.h > INT32_MAX ||
+      (int64_t)di.w * p.stride_w + df.w > INT32_MAX)
+    error_at(L->g, L->op->index, "stride %dx%d is too large for this input",
+             (int)p.stride_w, (int)p.stride_h);
   int32_t oh, ow;
   compute_padding(opt->padding, di.h, df.h, p.stride_h, p.dilation_h, &oh, &p.pad_h);
   compute_padding(opt->padding, di.w, df.w, p.stride_w, p.dilation_w, &ow, &p.pad_w);
@@ -208,6 +213,11 @@ static void lower_transpose_conv_s16(Lower *L) {
   if (p.stride_h < 1 || p.stride_w < 1)
     error_at(L->g, L->op->index, "stride %dx%d is not positive", (int)p.stride_h,
              (int)p.stride_w);
+  /* The kernel computes input row * stride + filter row in int32. */
+  if ((int64_t)di.h * p.stride_h + df.h > INT32_MAX ||
+      (int64_t)di.w * p.stride_w + df.w > INT32_MAX)
+    error_at(L->g, L->op->index, "stride %dx%d is too large for this input",
+             (int)p.stride_w, (int)p.stride_h);
   /* TFLite pads as a convolution from the output back to the input. */
   int32_t unused;
   compute_padding(opt->padding, dout.h, df.h, p.stride_h, 1, &unused, &p.pad_h);

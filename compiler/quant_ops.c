@@ -240,7 +240,8 @@ bool leaky_relu_table(DType dt, float in_scale, int32_t in_zp, float alpha, floa
     const int32_t x = lut_input(dt, i) - in_zp;
     const int32_t y = x >= 0 ? ta_requant(x, m_id, s_id, rounding)
                              : ta_requant(x, m_alpha, s_alpha, rounding);
-    table[i] = (uint8_t)ta_clamp_i32(y + out_zp, lo, hi);
+    const int64_t z = (int64_t)y + out_zp; /* a saturated y may overflow int32 */
+    table[i] = (uint8_t)(z < lo ? lo : z > hi ? hi : z);
   }
   return true;
 }
@@ -277,8 +278,9 @@ bool relu_table(DType dt, float act_min, float act_max, float in_scale, int32_t 
   }
   for (int i = 0; i < 256; i++) {
     const int32_t x = lut_input(dt, i);
-    const int32_t y = out_zp + ta_requant(x - in_zp, mult, shift, rounding);
-    table[i] = (uint8_t)ta_clamp_i32(ta_clamp_i32(y, qmin, INT32_MAX), INT32_MIN, qmax);
+    const int64_t y = (int64_t)out_zp + ta_requant(x - in_zp, mult, shift, rounding);
+    const int64_t z = y < qmin ? qmin : y;
+    table[i] = (uint8_t)(z > qmax ? qmax : z); /* qmax wins over qmin */
   }
   return true;
 }
