@@ -24,9 +24,12 @@
  *    order, and a 2 x 2 block - two filter rows times two columns - per
  *    step: each filter word (4 weights) is widened once by two SXTB16
  *    and feeds four SMLADs with the two columns, 16 multiply-adds for
- *    2 filter loads, 4 column loads and 4 widenings.  A 1x1 convolution
- *    is the same with a trivial "window": the two pixels' channels,
- *    widened.  Grouped convolutions take the portable path.
+ *    2 filter loads, 2 LDRD of the columns and 4 widenings
+ *    (ta_dsp_dot_2x2()); then the four sums are requantized in one step
+ *    each (ta_dsp_requant()).  A 1x1 convolution is the same with a
+ *    trivial "window": the two pixels' channels, widened.  Grouped
+ *    convolutions, a misaligned scratch and requantizations of another
+ *    form (single rounding, left shifts) take the portable path.
  *
  * Scratch: 4 * K bytes, two int16 columns (the portable path uses the
  * first), plus K rounded up to 4 for gathering a window as int8 when the
