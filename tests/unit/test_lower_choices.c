@@ -3,7 +3,7 @@
  * mode (compiler/lower.c), on one-op models written in memory
  * (tools/tflite_writer.c):
  *
- *  - int8 ADD gets its input tables (add_tables()) from 256 output
+ *  - int8 ADD gets its input tables (add_tables()) from 1024 output
  *    elements on, and they hold the scaled value of every input byte as
  *    TFLite's AddElementwise computes it: (x + offset) << left_shift,
  *    then MultiplyByQuantizedMultiplierSmallerThanOneExp;
@@ -78,16 +78,16 @@ static TfwModel *add_model(int32_t n) {
 }
 
 static void test_add_tables(void) {
-  Graph *g = lowered(add_model(255), TA_ROUND_DOUBLE);
+  Graph *g = lowered(add_model(1023), TA_ROUND_DOUBLE);
   CHECK(g && !find_const(g, 0, "table1") && !find_const(g, 0, "table2"),
-        "an int8 ADD of 255 elements computes its input scaling at run time %s", error_message);
-  g = lowered(add_model(256), TA_ROUND_DOUBLE);
+        "an int8 ADD of 1023 elements computes its input scaling at run time %s", error_message);
+  g = lowered(add_model(1024), TA_ROUND_DOUBLE);
   const ConstObj *t1 = g ? find_const(g, 0, "table1") : NULL;
   const ConstObj *t2 = g ? find_const(g, 0, "table2") : NULL;
   const ConstObj *pc = g ? find_const(g, 0, "params") : NULL;
   CHECK(t1 && t2 && t1->count == 256 && t2->count == 256 && pc &&
             strstr(pc->init, ".table1 = @table1") && strstr(pc->init, ".table2 = @table2"),
-        "an int8 ADD of 256 elements passes two 256-entry input tables %s", error_message);
+        "an int8 ADD of 1024 elements passes two 256-entry input tables %s", error_message);
   if (!t1 || !t2)
     return;
   /* The tables against TFLite's per-element steps, from the scales:
