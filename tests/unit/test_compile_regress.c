@@ -243,6 +243,26 @@ static void graphs(void) {
          "a model without ops, inputs and outputs in the workspace");
 }
 
+static void sizes(void) {
+  /* Two 1.5 GB intermediates live at once: a 3 GB workspace, whose
+   * offsets a 32-bit target cannot form. */
+  int32_t d[1] = {375000000};
+  TfwModel *m = tfw_new();
+  int in = tfw_tensor(m, "in", TFW_FLOAT32, 1, d, 0);
+  int a = tfw_tensor(m, "a", TFW_FLOAT32, 1, d, 0);
+  int b = tfw_tensor(m, "b", TFW_FLOAT32, 1, d, 0);
+  int out = tfw_tensor(m, "out", TFW_FLOAT32, 1, d, 0);
+  tfw_op(m, TFW_OP_RELU, 1, &in, 1, &a);
+  tfw_op(m, TFW_OP_RELU6, 1, &in, 1, &b);
+  int ab[2] = {a, b};
+  int op = tfw_op(m, TFW_OP_ADD, 2, ab, 1, &out);
+  tfw_add_options(m, op, TFW_ACT_NONE, -1);
+  tfw_inputs(m, 1, &in);
+  tfw_outputs(m, 1, &out);
+  expect(m, "huge_plan.tflite", 2, NULL, "the generated code addresses at most",
+         "two live 1.5 GB intermediates");
+}
+
 int main(void) {
   static char dir[] = "/tmp/tinyaot-regress-XXXXXX";
   tmpdir = mkdtemp(dir);
@@ -255,6 +275,7 @@ int main(void) {
   option_fields();
   kernels_and_shapes();
   graphs();
+  sizes();
   remove_tree(tmpdir);
   return test_exit();
 }
