@@ -13,25 +13,38 @@
  * equals TFLite's bias + sum_{taps inside} filter * (x + input_offset).
  *
  * Per output pixel the filter window is gathered once into a column of
- * kh * kw * fc values in the scratch buffer, widened to int16 (padding
+ * K = kh * kw * fc values in the scratch buffer, widened to int16 (padding
  * filled with the zero point), laid out like one filter row (OHWI).
  * Then every output channel is one dot product of that column with its
- * int8 filter row, four channels at a time (ta_dot_s8.h); the widening
- * is paid once per pixel, not once per output channel.
+ * int8 filter row; the widening is paid once per pixel, not once per
+ * output channel.
  *
- * Scratch: 2 * kh * kw * fc bytes (ta_conv2d_fold_s8_scratch_size()).
+ *  - Portable C: four channels at a time (ta_dot_s8.h).
+ *  - Arm DSP extension (ta_dsp.h): two pixels at a time, columns in pair
+ *    order, and a 2 x 2 block - two filter rows times two columns - per
+ *    step: each filter word (4 weights) is widened once by two SXTB16
+ *    and feeds four SMLADs with the two columns, 16 multiply-adds for
+ *    2 filter loads, 4 column loads and 4 widenings.  A 1x1 convolution
+ *    is the same with a trivial "window": the two pixels' channels,
+ *    widened.  Grouped convolutions take the portable path.
+ *
+ * Scratch: 4 * K bytes, two int16 columns (the portable path uses the
+ * first), plus K rounded up to 4 for gathering a window as int8 when the
+ * filter's channels are not a multiple of 4 (ta_conv2d_fold_s8_scratch_size()).
  */
 #include "ta_fixedpoint.h"
 #include "ta_kernels.h"
 #include "conv_common.h"
 #include "ta_dot_s8.h"
+#include "ta_dsp.h"
 
 size_t ta_conv2d_fold_s8_scratch_size(const ta_conv_params *p, const ta_dims *in_dims,
                                       const ta_dims *filter_dims, const ta_dims *out_dims) {
   (void)p;
   (void)in_dims;
   (void)out_dims;
-  return 2 * (size_t)filter_dims->h * (size_t)filter_dims->w * (size_t)filter_dims->c;
+  const size_t K = (size_t)filter_dims->h * (size_t)filter_dims->w * (size_t)filter_dims->c;
+  return 4 * K + (filter_dims->c % 4 ? (K + 3) & ~(size_t)3 : 0);
 }
 
 static inline int8_t finish(int32_t acc, const ta_conv_params *p, const ta_quant *q, int32_t oc) {
@@ -39,6 +52,197 @@ static inline int8_t finish(int32_t acc, const ta_conv_params *p, const ta_quant
   acc = ta_requant(acc, q->multiplier[ch], q->shift[ch], q->rounding) + p->output_offset;
   return (int8_t)ta_clamp_i32(acc, p->act_min, p->act_max);
 }
+
+#if defined(TA_DSP)
+/* The output stage: requantization with the offset (ta_dsp_requant()),
+ * clamp to [act_min, act_max] given in every byte of lo4, hi4. */
+typedef struct {
+  int32_t off;
+  uint32_t lo4, hi4;
+} out_params;
+
+/*
+ * The two columns share one buffer of 2 K int16 (4-byte aligned),
+ * interleaved so the inner loop walks one pointer and loads two words
+ * at a time: for each group of 4 (k = 4g .. 4g+3, k < K4 = K & ~3) four
+ * words, column 0's (x0, x2), column 1's (x0, x2), column 0's (x1, x3),
+ * column 1's (x1, x3); after them the last K - K4 values of column 0,
+ * then of column 1, in natural order.
+ */
+
+/* Copies n bytes, a word at a time while it can; returns dst + n. */
+static inline int8_t *copy_bytes(int8_t *dst, const int8_t *src, int32_t n) {
+  for (; n >= 4; n -= 4, dst += 4, src += 4)
+    ta_st32(dst, ta_ld32(src));
+  for (; n > 0; n--)
+    *dst++ = *src++;
+  return dst;
+}
+
+/* Output pixel (oy, ox)'s window of in_b, widened into column j of col,
+ * zero point in the padding. */
+static void dsp_gather(const ta_conv_params *p, const int8_t *in_b, int32_t H, int32_t W,
+                       int32_t C, int32_t KH, int32_t KW, int32_t oy, int32_t ox,
+                       int16_t zp, int16_t *col, int32_t j) {
+  const int32_t iy0 = oy * p->stride_h - p->pad_h, ix0 = ox * p->stride_w - p->pad_w;
+  if ((C & 3) == 0) {
+    const uint32_t zp2 = (uint16_t)zp | ((uint32_t)(uint16_t)zp << 16);
+    int16_t *dst = col + 2 * j;
+    for (int32_t ky = 0; ky < KH; ky++) {
+      const int32_t iy = iy0 + ky * p->dilation_h;
+      for (int32_t kx = 0; kx < KW; kx++) {
+        const int32_t ix = ix0 + kx * p->dilation_w;
+        if (iy >= 0 && iy < H && ix >= 0 && ix < W) {
+          const int8_t *src = in_b + ((size_t)iy * W + ix) * C;
+          for (int32_t c = 0; c < C; c += 4, dst += 8) {
+            const uint32_t v = ta_ld32(src + c);
+            ta_st32a(dst, (uint32_t)ta_sxtb16_even(v));
+            ta_st32a(dst + 4, (uint32_t)ta_sxtb16_odd(v));
+          }
+        } else {
+          for (int32_t c = 0; c < C; c += 4, dst += 8) {
+            ta_st32a(dst, zp2);
+            ta_st32a(dst + 4, zp2);
+          }
+        }
+      }
+    }
+    return;
+  }
+  /* Channels not a multiple of 4: the window is first copied as int8
+   * to the staging area after the columns (row segments of KW * C bytes
+   * when they lie inside the input), then widened four at a time. */
+  const int32_t K = KH * KW * C, k4 = K & ~3, tail = K - k4;
+  int8_t *stage = (int8_t *)(col + 2 * K), *s = stage;
+  const int8_t zb = (int8_t)zp;
+  for (int32_t ky = 0; ky < KH; ky++) {
+    const int32_t iy = iy0 + ky * p->dilation_h;
+    if (iy < 0 || iy >= H) {
+      for (int32_t n = KW * C; n > 0; n--)
+        *s++ = zb;
+      continue;
+    }
+    const int8_t *row = in_b + (size_t)iy * W * C;
+    if (p->dilation_w == 1 && ix0 >= 0 && ix0 + KW <= W) {
+      s = copy_bytes(s, row + (size_t)ix0 * C, KW * C);
+      continue;
+    }
+    for (int32_t kx = 0; kx < KW; kx++) {
+      const int32_t ix = ix0 + kx * p->dilation_w;
+      if (ix >= 0 && ix < W) {
+        s = copy_bytes(s, row + (size_t)ix * C, C);
+      } else {
+        for (int32_t c = 0; c < C; c++)
+          *s++ = zb;
+      }
+    }
+  }
+  int16_t *dst = col + 2 * j;
+  for (int32_t k = 0; k < k4; k += 4, dst += 8) {
+    const uint32_t v = ta_ld32(stage + k);
+    ta_st32a(dst, (uint32_t)ta_sxtb16_even(v));
+    ta_st32a(dst + 4, (uint32_t)ta_sxtb16_odd(v));
+  }
+  for (int32_t t = 0; t < tail; t++)
+    col[2 * k4 + j * tail + t] = stage[k4 + t];
+}
+
+/* Two output pixels (the columns in col) times all OC filter rows, two
+ * rows at a time; results to o0[oc], o1[oc].  The statements follow the
+ * order that keeps the fewest values live (four accumulators, two filter
+ * words, their two widened halves, one column word): no spills on a
+ * 16-register core. */
+TA_NOINLINE static void dsp_gemm(const int16_t *col, const int8_t *filter, int32_t K, int32_t OC,
+                                 const int32_t *bias, const ta_quant *q, const out_params *o,
+                                 int8_t *o0, int8_t *o1) {
+  const int32_t k4 = K & ~3, tail = K - k4, step = q->per_channel ? 1 : 0;
+  const int32_t *mult = q->multiplier, *shift = q->shift;
+  const int16_t *t0 = col + 2 * k4, *t1 = t0 + tail;
+  const int8_t *w = filter;
+  int32_t oc = 0;
+  for (; oc + 2 <= OC; oc += 2, w += K) {
+    int32_t a00 = bias[oc], a01 = a00, a10 = bias[oc + 1], a11 = a10;
+    const int16_t *x = col;
+    ta_dsp_dot_2x2(&w, K, &x, K >> 2, &a00, &a01, &a10, &a11);
+    for (int32_t t = 0; t < tail; t++, w++) {
+      const int32_t wa = w[0], wb = w[K];
+      a00 += wa * t0[t];
+      a01 += wa * t1[t];
+      a10 += wb * t0[t];
+      a11 += wb * t1[t];
+    }
+    ta_dsp_rq r = ta_dsp_rq_make(*mult, *shift, o->off);
+    mult += step;
+    shift += step;
+    a00 = ta_dsp_requant(a00, &r);
+    a01 = ta_dsp_requant(a01, &r);
+    r = ta_dsp_rq_make(*mult, *shift, o->off);
+    mult += step;
+    shift += step;
+    ta_st16(o0 + oc, ta_dsp_pack2(a00, ta_dsp_requant(a10, &r), o->lo4, o->hi4));
+    ta_st16(o1 + oc, ta_dsp_pack2(a01, ta_dsp_requant(a11, &r), o->lo4, o->hi4));
+  }
+  if (oc < OC) {
+    int32_t a00 = bias[oc], a01 = a00;
+    const int16_t *x = col;
+    for (int32_t g = K >> 2; g > 0; g--) {
+      const uint32_t wa = ta_ld32(w);
+      const int32_t ea = ta_sxtb16_even(wa), oa = ta_sxtb16_odd(wa);
+      a00 = __smlad(ea, (int32_t)ta_ld32a(x), a00);
+      a01 = __smlad(ea, (int32_t)ta_ld32a(x + 2), a01);
+      a00 = __smlad(oa, (int32_t)ta_ld32a(x + 4), a00);
+      a01 = __smlad(oa, (int32_t)ta_ld32a(x + 6), a01);
+      w += 4;
+      x += 8;
+    }
+    for (int32_t t = 0; t < tail; t++) {
+      a00 += w[t] * t0[t];
+      a01 += w[t] * t1[t];
+    }
+    const ta_dsp_rq r = ta_dsp_rq_make(*mult, *shift, o->off);
+    const uint32_t v = ta_dsp_pack2(ta_dsp_requant(a00, &r), ta_dsp_requant(a01, &r),
+                                    o->lo4, o->hi4);
+    o0[oc] = (int8_t)v;
+    o1[oc] = (int8_t)(v >> 8);
+  }
+}
+
+/* Ungrouped convolution: output pixels two at a time (the pair may
+ * span rows and images), an odd last pixel paired with itself. */
+static void conv_dsp(const ta_conv_params *p, const ta_quant *q, const ta_dims *in_dims,
+                     const int8_t *in, const ta_dims *filter_dims, const int8_t *filter,
+                     const int32_t *bias_fold, const ta_dims *out_dims, int8_t *out,
+                     int16_t *col) {
+  const int32_t H = in_dims->h, W = in_dims->w, C = in_dims->c;
+  const int32_t KH = filter_dims->h, KW = filter_dims->w;
+  const int32_t OH = out_dims->h, OW = out_dims->w, OC = out_dims->c;
+  const int32_t K = KH * KW * C;
+  const int16_t zp = (int16_t)ta_clamp_i32(-p->input_offset, -128, 127);
+  const out_params o = {p->output_offset, ta_dsp_bytes4(p->act_min), ta_dsp_bytes4(p->act_max)};
+  const size_t npix = (size_t)in_dims->n * OH * OW;
+  const size_t image = (size_t)H * W * C;
+  int32_t b = 0, oy = 0, ox = 0;
+  for (size_t i = 0; i < npix; i += 2) {
+    int8_t *o0 = out + i * OC, *o1 = o0;
+    dsp_gather(p, in + b * image, H, W, C, KH, KW, oy, ox, zp, col, 0);
+    if (i + 1 < npix) {
+      if (++ox == OW) {
+        ox = 0;
+        if (++oy == OH)
+          oy = 0, b++;
+      }
+      o1 = o0 + OC;
+    }
+    dsp_gather(p, in + b * image, H, W, C, KH, KW, oy, ox, zp, col, 1);
+    if (++ox == OW) {
+      ox = 0;
+      if (++oy == OH)
+        oy = 0, b++;
+    }
+    dsp_gemm(col, filter, K, OC, bias_fold, q, &o, o0, o1);
+  }
+}
+#endif
 
 ta_status ta_conv2d_fold_s8(const ta_conv_params *p, const ta_quant *q,
                             const ta_dims *in_dims, const int8_t *in,
@@ -56,6 +260,12 @@ ta_status ta_conv2d_fold_s8(const ta_conv_params *p, const ta_quant *q,
   int16_t *col = (int16_t *)scratch;
   if (!col)
     return TA_ERR_ARG;
+#if defined(TA_DSP)
+  if (groups == 1 && ((uintptr_t)col & 3) == 0 && ta_dsp_requant_ok(q, OC)) {
+    conv_dsp(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, col);
+    return TA_OK;
+  }
+#endif
 
   for (int32_t b = 0; b < in_dims->n; b++) {
     const int8_t *in_b = in + (size_t)b * H * W * C;

@@ -17,10 +17,20 @@
  * with a compile-time trip count that compilers vectorize.  Other depth
  * multipliers: per input channel, its `multiplier` output channels are
  * contiguous in the filter and take the same input byte.
+ *
+ * Arm DSP extension (ta_dsp.h), depth multiplier 1, channels a multiple
+ * of 4: four channels at a time, all output pixels for one group of
+ * four before the next.  The group's filter taps are widened once into
+ * a small table (each tap two words: channels (0, 2) and (1, 3)), and so
+ * are its requantization constants; per tap and output pixel one input
+ * word (4 channels) is widened by two SXTB16 and meets the tap with four
+ * 16 x 16 multiply-adds (SMLABB, SMLATT).  3 x 3 filters have an
+ * unrolled loop for the pixels whose window lies inside the input.
  */
 #include "ta_fixedpoint.h"
 #include "ta_kernels.h"
 #include "conv_common.h"
+#include "ta_dsp.h"
 
 #define TA_DW_BLOCK 16
 
@@ -41,6 +51,263 @@ static inline int8_t finish(int32_t acc, const ta_conv_params *p, const ta_quant
   return (int8_t)ta_clamp_i32(acc, p->act_min, p->act_max);
 }
 
+#if defined(TA_DSP)
+/* Filter taps per table of the DSP path (5 x 5 and smaller). */
+#define TA_DW_MAX_TAPS 25
+
+/* What one group of four channels needs, prepared once per group. */
+typedef struct {
+  uint64_t wt[TA_DW_MAX_TAPS]; /* per tap: channels (0, 2) low, (1, 3) high */
+  ta_dsp_rq rq[4];
+  int32_t bias[4];
+  uint32_t lo4, hi4;           /* clamp, in every byte */
+  uint32_t zp4;                /* the input zero point, in every byte */
+} dw_group;
+
+/* One tap's words (one LDRD). */
+#define DW_W0(w) ((int32_t)(uint32_t)(w))
+#define DW_W1(w) ((int32_t)(uint32_t)((w) >> 32))
+
+/* One tap: input word v (4 channels) times the tap's widened weights. */
+#define DW_TAP(v, wt)                                                      \
+  do {                                                                     \
+    const int32_t xe_ = ta_sxtb16_even(v), xo_ = ta_sxtb16_odd(v);         \
+    const uint64_t w_ = (wt);                                              \
+    a0 = __smlabb(xe_, DW_W0(w_), a0);                                     \
+    a2 = __smlatt(xe_, DW_W0(w_), a2);                                     \
+    a1 = __smlabb(xo_, DW_W1(w_), a1);                                     \
+    a3 = __smlatt(xo_, DW_W1(w_), a3);                                     \
+  } while (0)
+
+#define DW_STORE(o)                                                        \
+  ta_st32((o), ta_dsp_pack4(ta_dsp_requant(a0, &g->rq[0]),                \
+                            ta_dsp_requant(a1, &g->rq[1]),                \
+                            ta_dsp_requant(a2, &g->rq[2]),                \
+                            ta_dsp_requant(a3, &g->rq[3]), g->lo4, g->hi4))
+
+/* n output pixels of a row whose 3 x 3 windows lie inside the input:
+ * window origins x, x + xstep, ...; taps cs apart in a row, rows rs
+ * apart; outputs o, o + ostep, ... */
+#if defined(TA_DSP_GEMM_ASM)
+/* One tap in assembly: input word from addr, the tap's two weight words
+ * at wt + woff (one LDRD), two SXTB16, four multiply-adds. */
+#define DW_ASM_TAP(addr, woff)                                             \
+  "ldr    %[v], " addr "\n\t"                                              \
+  "ldrd   %[w0], %[w1], [%[wt], #" woff "]\n\t"                            \
+  "sxtb16 %[e], %[v]\n\t"                                                  \
+  "sxtb16 %[v], %[v], ror #8\n\t"                                          \
+  "smlabb %[a0], %[e], %[w0], %[a0]\n\t"                                   \
+  "smlatt %[a2], %[e], %[w0], %[a2]\n\t"                                   \
+  "smlabb %[a1], %[v], %[w1], %[a1]\n\t"                                   \
+  "smlatt %[a3], %[v], %[w1], %[a3]\n\t"
+/* The same with the input word's address taken from a table at tp. */
+#define DW_ASM_TAPP(poff, woff)                                            \
+  "ldr    %[v], [%[tp], #" poff "]\n\t" DW_ASM_TAP("[%[v]]", woff)
+#endif
+
+/* n output pixels of a row whose 3 x 3 windows lie inside the input:
+ * window origins x, x + xstep, ...; taps cs apart in a row, rows rs
+ * apart; outputs o, o + ostep, ... */
+TA_NOINLINE static void dw_run3x3(const dw_group *g, const int8_t *x, int32_t xstep,
+                                  int32_t rs, int32_t cs, int8_t *o, int32_t ostep,
+                                  int32_t n) {
+  const int32_t cs2 = 2 * cs;
+  for (; n > 0; n--, x += xstep, o += ostep) {
+    int32_t a0 = g->bias[0], a1 = g->bias[1], a2 = g->bias[2], a3 = g->bias[3];
+#if defined(TA_DSP_GEMM_ASM)
+    /* The nine taps as written below in C, in assembly: the compiler
+     * splits each tap's LDRD in two and spills. */
+    const int8_t *r = x;
+    uint32_t v, e, w0, w1;
+    __asm__(DW_ASM_TAP("[%[r]]", "0") DW_ASM_TAP("[%[r], %[cs]]", "8")
+            DW_ASM_TAP("[%[r], %[cs2]]", "16") "add    %[r], %[r], %[rs]\n\t"
+            DW_ASM_TAP("[%[r]]", "24") DW_ASM_TAP("[%[r], %[cs]]", "32")
+            DW_ASM_TAP("[%[r], %[cs2]]", "40") "add    %[r], %[r], %[rs]\n\t"
+            DW_ASM_TAP("[%[r]]", "48") DW_ASM_TAP("[%[r], %[cs]]", "56")
+            DW_ASM_TAP("[%[r], %[cs2]]", "64")
+            : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [r] "+r"(r),
+              [v] "=&r"(v), [e] "=&r"(e), [w0] "=&r"(w0), [w1] "=&r"(w1)
+            : [wt] "r"(g->wt), [cs] "r"(cs), [cs2] "r"(cs2), [rs] "r"(rs)
+            : "memory");
+#else
+    const int8_t *r = x;
+    DW_TAP(ta_ld32(r), g->wt[0]);
+    DW_TAP(ta_ld32(r + cs), g->wt[1]);
+    DW_TAP(ta_ld32(r + cs2), g->wt[2]);
+    r += rs;
+    DW_TAP(ta_ld32(r), g->wt[3]);
+    DW_TAP(ta_ld32(r + cs), g->wt[4]);
+    DW_TAP(ta_ld32(r + cs2), g->wt[5]);
+    r += rs;
+    DW_TAP(ta_ld32(r), g->wt[6]);
+    DW_TAP(ta_ld32(r + cs), g->wt[7]);
+    DW_TAP(ta_ld32(r + cs2), g->wt[8]);
+#endif
+    DW_STORE(o);
+  }
+}
+
+/* One output pixel of a 3 x 3 filter whose window may leave the input:
+ * the address of every tap's input word in a table, the zero point's
+ * (zp4) for the taps outside. */
+TA_NOINLINE static void dw_pixel3x3(const dw_group *g, const int8_t *in_b, int32_t H,
+                                    int32_t W, int32_t C, int32_t dh, int32_t dw,
+                                    int32_t iy0, int32_t ix0, int8_t *o) {
+  const int8_t *tp[9];
+  const int8_t *zp = (const int8_t *)&g->zp4;
+  const int32_t ix1 = ix0 + dw, ix2 = ix1 + dw;
+  const int c0 = (uint32_t)ix0 < (uint32_t)W, c1 = (uint32_t)ix1 < (uint32_t)W,
+            c2 = (uint32_t)ix2 < (uint32_t)W;
+  for (int ky = 0, iy = iy0; ky < 3; ky++, iy += dh) {
+    if ((uint32_t)iy < (uint32_t)H) {
+      const int8_t *row = in_b + (ptrdiff_t)iy * W * C;
+      tp[3 * ky] = c0 ? row + ix0 * C : zp;
+      tp[3 * ky + 1] = c1 ? row + ix1 * C : zp;
+      tp[3 * ky + 2] = c2 ? row + ix2 * C : zp;
+    } else {
+      tp[3 * ky] = tp[3 * ky + 1] = tp[3 * ky + 2] = zp;
+    }
+  }
+  int32_t a0 = g->bias[0], a1 = g->bias[1], a2 = g->bias[2], a3 = g->bias[3];
+#if defined(TA_DSP_GEMM_ASM)
+  uint32_t v, e, w0, w1;
+  __asm__(DW_ASM_TAPP("0", "0") DW_ASM_TAPP("4", "8") DW_ASM_TAPP("8", "16")
+          DW_ASM_TAPP("12", "24") DW_ASM_TAPP("16", "32") DW_ASM_TAPP("20", "40")
+          DW_ASM_TAPP("24", "48") DW_ASM_TAPP("28", "56") DW_ASM_TAPP("32", "64")
+          : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [v] "=&r"(v),
+            [e] "=&r"(e), [w0] "=&r"(w0), [w1] "=&r"(w1)
+          : [wt] "r"(g->wt), [tp] "r"(tp)
+          : "memory");
+#else
+  for (int t = 0; t < 9; t++)
+    DW_TAP(ta_ld32(tp[t]), g->wt[t]);
+#endif
+  DW_STORE(o);
+}
+
+/* The same for any filter size. */
+TA_NOINLINE static void dw_run(const dw_group *g, int32_t KH, int32_t KW, const int8_t *x,
+                               int32_t xstep, int32_t rs, int32_t cs, int8_t *o,
+                               int32_t ostep, int32_t n) {
+  for (; n > 0; n--, x += xstep, o += ostep) {
+    int32_t a0 = g->bias[0], a1 = g->bias[1], a2 = g->bias[2], a3 = g->bias[3];
+    const uint64_t *w = g->wt;
+    const int8_t *r = x;
+    for (int32_t ky = 0; ky < KH; ky++, r += rs)
+      for (int32_t kx = 0; kx < KW; kx++, w++)
+        DW_TAP(ta_ld32(r + kx * cs), *w);
+    DW_STORE(o);
+  }
+}
+
+/* The filter taps k in [*k0, *k1) whose coordinate origin + k * step
+ * lies in [0, size). */
+static inline void dw_valid(int32_t origin, int32_t step, int32_t taps, int32_t size,
+                            int32_t *k0, int32_t *k1) {
+  int32_t a = 0, b = taps;
+  while (a < taps && origin + a * step < 0)
+    a++;
+  while (b > a && origin + (b - 1) * step >= size)
+    b--;
+  *k0 = a;
+  *k1 = b;
+}
+
+/* One output pixel whose window may leave the input: taps outside read
+ * the zero point (a tap on the constant zp4), taps inside the input,
+ * with the window's valid rows [ky0, ky1) and columns [kx0, kx1) found
+ * once. */
+TA_NOINLINE static void dw_pixel(const dw_group *g, const int8_t *in_b, int32_t H, int32_t W,
+                                 int32_t C, int32_t KH, int32_t KW, int32_t dh, int32_t dw,
+                                 int32_t iy0, int32_t ix0, int8_t *o) {
+  int32_t a0 = g->bias[0], a1 = g->bias[1], a2 = g->bias[2], a3 = g->bias[3];
+  int32_t ky0, ky1, kx0, kx1;
+  dw_valid(iy0, dh, KH, H, &ky0, &ky1);
+  dw_valid(ix0, dw, KW, W, &kx0, &kx1);
+  const uint32_t zp4 = g->zp4;
+  const int32_t cs = dw * C;
+  for (int32_t ky = 0; ky < KH; ky++) {
+    const uint64_t *w = g->wt + ky * KW;
+    if (ky < ky0 || ky >= ky1) {
+      for (int32_t kx = 0; kx < KW; kx++)
+        DW_TAP(zp4, w[kx]);
+      continue;
+    }
+    for (int32_t kx = 0; kx < kx0; kx++)
+      DW_TAP(zp4, w[kx]);
+    const int8_t *x = in_b + ((ptrdiff_t)(iy0 + ky * dh) * W + ix0 + kx0 * dw) * C;
+    for (int32_t kx = kx0; kx < kx1; kx++, x += cs)
+      DW_TAP(ta_ld32(x), w[kx]);
+    for (int32_t kx = kx1; kx < KW; kx++)
+      DW_TAP(zp4, w[kx]);
+  }
+  DW_STORE(o);
+}
+
+static void dw_dsp(const ta_conv_params *p, const ta_quant *q, const ta_dims *in_dims,
+                   const int8_t *in, const ta_dims *filter_dims, const int8_t *filter,
+                   const int32_t *bias_fold, const ta_dims *out_dims, int8_t *out) {
+  const int32_t H = in_dims->h, W = in_dims->w, C = in_dims->c;
+  const int32_t KH = filter_dims->h, KW = filter_dims->w, taps = KH * KW;
+  const int32_t OH = out_dims->h, OW = out_dims->w;
+  const int32_t sh = p->stride_h, sw = p->stride_w, dh = p->dilation_h, dw = p->dilation_w;
+  const int32_t rs = dh * W * C, cs = dw * C; /* tap steps in the input */
+  /* Output columns [xa, xb) have windows inside the input's width. */
+  int32_t xa = 0, xb = OW;
+  while (xa < OW && xa * sw - p->pad_w < 0)
+    xa++;
+  while (xb > xa && (xb - 1) * sw - p->pad_w + (KW - 1) * dw >= W)
+    xb--;
+  dw_group g;
+  g.zp4 = ta_dsp_bytes4(ta_clamp_i32(-p->input_offset, -128, 127));
+  g.lo4 = ta_dsp_bytes4(p->act_min);
+  g.hi4 = ta_dsp_bytes4(p->act_max);
+  for (int32_t c0 = 0; c0 < C; c0 += 4) {
+    for (int32_t t = 0; t < taps; t++) {
+      const uint32_t v = ta_ld32(filter + (size_t)t * C + c0);
+      g.wt[t] = (uint32_t)ta_sxtb16_even(v) | (uint64_t)(uint32_t)ta_sxtb16_odd(v) << 32;
+    }
+    for (int j = 0; j < 4; j++) {
+      const int32_t ch = q->per_channel ? c0 + j : 0;
+      g.bias[j] = bias_fold[c0 + j];
+      g.rq[j] = ta_dsp_rq_make(q->multiplier[ch], q->shift[ch], p->output_offset);
+    }
+    for (int32_t b = 0; b < in_dims->n; b++) {
+      const int8_t *in_b = in + (size_t)b * H * W * C + c0;
+      int8_t *o_b = out + (size_t)b * OH * OW * C + c0;
+      for (int32_t oy = 0; oy < OH; oy++) {
+        const int32_t iy0 = oy * sh - p->pad_h;
+        int8_t *o = o_b + (size_t)oy * OW * C;
+        int32_t x0 = xa, x1 = xb;
+        if (iy0 < 0 || iy0 + (KH - 1) * dh >= H)
+          x0 = x1 = OW; /* every pixel of the row is a border pixel */
+        for (int32_t ox = 0; ox < x0; ox++)
+          if (KH == 3 && KW == 3)
+            dw_pixel3x3(&g, in_b, H, W, C, dh, dw, iy0, ox * sw - p->pad_w, o + ox * C);
+          else
+            dw_pixel(&g, in_b, H, W, C, KH, KW, dh, dw, iy0, ox * sw - p->pad_w, o + ox * C);
+        if (x1 > x0) {
+          const int8_t *x = in_b + ((size_t)iy0 * W + (x0 * sw - p->pad_w)) * C;
+          if (KH == 3 && KW == 3)
+            dw_run3x3(&g, x, sw * C, rs, cs, o + x0 * C, C, x1 - x0);
+          else
+            dw_run(&g, KH, KW, x, sw * C, rs, cs, o + x0 * C, C, x1 - x0);
+        }
+        for (int32_t ox = x1; ox < OW; ox++)
+          if (KH == 3 && KW == 3)
+            dw_pixel3x3(&g, in_b, H, W, C, dh, dw, iy0, ox * sw - p->pad_w, o + ox * C);
+          else
+            dw_pixel(&g, in_b, H, W, C, KH, KW, dh, dw, iy0, ox * sw - p->pad_w, o + ox * C);
+      }
+    }
+  }
+}
+#undef DW_TAP
+#undef DW_STORE
+#undef DW_ASM_TAP
+#undef DW_ASM_TAPP
+#endif
+
 ta_status ta_depthwise_conv2d_fold_s8(const ta_conv_params *p, const ta_quant *q,
                                       const ta_dims *in_dims, const int8_t *in,
                                       const ta_dims *filter_dims, const int8_t *filter,
@@ -52,6 +319,12 @@ ta_status ta_depthwise_conv2d_fold_s8(const ta_conv_params *p, const ta_quant *q
   const int32_t H = in_dims->h, W = in_dims->w, C = in_dims->c;
   const int32_t KH = filter_dims->h, KW = filter_dims->w, M = p->depth_multiplier;
   const int32_t OH = out_dims->h, OW = out_dims->w, OC = out_dims->c;
+#if defined(TA_DSP)
+  if (M == 1 && (C & 3) == 0 && KH * KW <= TA_DW_MAX_TAPS && ta_dsp_requant_ok(q, OC)) {
+    dw_dsp(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out);
+    return TA_OK;
+  }
+#endif
   const int8_t zp = (int8_t)ta_clamp_i32(-p->input_offset, -128, 127);
   int8_t zrow[TA_DW_BLOCK];
   int32_t acc[TA_DW_BLOCK];

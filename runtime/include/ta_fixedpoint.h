@@ -95,7 +95,39 @@ TA_INLINE int32_t ta_rdbpot_fast(int32_t r, int e) {
   return (int32_t)((2 * (int64_t)r + (((int64_t)1 << e) - 1) + (r >= 0)) >> (e + 1));
 }
 
+/* The usual case, a right shift e = -shift >= 1 and mult >= 0, in one
+ * step.  With P = x * mult and q = floor((P + 2^30) / 2^31) (SRDHM),
+ * RoundingDivideByPOT(q, e) = floor((q + 2^(e-1) - [q < 0]) / 2^e), and
+ * nested floor divisions merge (floor(floor(a / b) / c) = floor(a / (b c))):
+ *
+ *   result = floor((P + 2^30 + 2^(30+e) - [q < 0] 2^31) / 2^(31+e)).
+ *
+ * q < 0 means P < -2^30; using x < 0 instead only differs for
+ * -2^30 <= P < 0, where both forms give 0 (P + 2^30 + 2^(30+e) - 2^31 is
+ * then in [0, 2^(31+e)) for e >= 1).  One multiply-accumulate with a
+ * sign-dependent constant and one shift (on a 32-bit core: SMLAL and an
+ * arithmetic shift of the high word). */
+/* 2^30 + 2^(30+e), the rounding constant of ta_requant_double_rs() (a
+ * kernel computes it once per channel). */
+TA_INLINE int64_t ta_requant_rs_round(int e) {
+  /* In 32-bit halves, cheaper on 32-bit cores than a 64-bit shift. */
+  const uint32_t lo = e >= 2 ? UINT32_C(0x40000000) : UINT32_C(0xC0000000);
+  const uint32_t hi = e >= 2 ? (uint32_t)1 << (e - 2) : 0;
+  return (int64_t)(((uint64_t)hi << 32) | lo);
+}
+
+TA_INLINE int32_t ta_requant_double_rsc(int32_t x, int32_t mult, int e, int64_t round) {
+  const int64_t v = (int64_t)x * mult + round - ((int64_t)(x < 0) << 31);
+  return (int32_t)(v >> 32) >> (e - 1); /* (v >> (31 + e)), 31 + e >= 32 */
+}
+
+TA_INLINE int32_t ta_requant_double_rs(int32_t x, int32_t mult, int e) {
+  return ta_requant_double_rsc(x, mult, e, ta_requant_rs_round(e));
+}
+
 TA_INLINE int32_t ta_requant_double(int32_t x, int32_t mult, int32_t shift) {
+  if (shift < 0 && shift >= -31 && mult >= 0)
+    return ta_requant_double_rs(x, mult, (int)-shift);
   const int left = shift > 0 ? (int)shift : 0;
   const int right = shift > 0 ? 0 : (int)-shift;
   const int32_t a = ta_wrap_shl(x, left);

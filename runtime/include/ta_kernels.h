@@ -56,9 +56,11 @@ ta_status ta_conv2d_s8(const ta_conv_params *p, const ta_quant *q,
  *   bias_fold[oc] = bias[oc] + input_offset * sum_{ky,kx,ic} filter[oc][ky][kx][ic]
  *
  * so the inner loop is a plain dot product (padding reads the input zero
- * point).  scratch: ta_conv2d_fold_s8_scratch_size() bytes = 2 * kh * kw *
- * filter c (one gathered filter window, as int16; 2-byte aligned);
- * required (non-NULL).
+ * point).  scratch: ta_conv2d_fold_s8_scratch_size() bytes = 4 * K, K =
+ * kh * kw * filter c (two gathered filter windows, as int16), plus K
+ * rounded up to 4 when filter c is not a multiple of 4; required
+ * (non-NULL); 4-byte aligned for the Arm DSP path (else the portable one
+ * runs).
  */
 size_t ta_conv2d_fold_s8_scratch_size(const ta_conv_params *p, const ta_dims *in_dims,
                                       const ta_dims *filter_dims, const ta_dims *out_dims);

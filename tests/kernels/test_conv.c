@@ -16,6 +16,13 @@
  *    activation ranges and both roundings, each compared byte for byte
  *    with ref.h's transliteration of TFLite's reference loops; outputs
  *    sit between canary bytes.
+ *  - As many in the form the Arm DSP paths take (tests/arm runs this
+ *    program on Cortex-M cores): double rounding, right shifts 1..31 and
+ *    zero multipliers,
+ *    ungrouped convolutions with up to 20 output channels and filter
+ *    windows of any length, depthwise with depth multiplier 1 and
+ *    channels a multiple of 4, 3x3 and other filters, borders and
+ *    strides.  On other cores they take the portable paths.
  */
 #include "test.h"
 #include "ta_kernels.h"
@@ -127,29 +134,39 @@ static void test_depth_multiplier(void) {
 }
 
 /* A random but valid requantization: mostly realistic, sometimes extreme. */
-static void random_quant(int32_t n, int32_t *mult, int32_t *shift, int rounding) {
+static void random_quant(int32_t n, int32_t *mult, int32_t *shift, int rounding, int dsp) {
   for (int32_t i = 0; i < n; i++) {
     mult[i] = (int32_t)((1u << 30) + (ref_next() & 0x3fffffffu));
     int r = ref_rand(0, 9);
     shift[i] = r == 0 ? ref_rand(-31, -20) : r == 1 ? ref_rand(0, 3) : ref_rand(-12, -5);
+    if (dsp) /* the edges of the DSP paths' range, and the usual */
+      shift[i] = r == 0 ? -1 : r == 1 ? ref_rand(-31, -20) : r == 2 ? -2 : ref_rand(-12, -3);
+    if (dsp && ref_rand(0, 19) == 0) { /* a dead channel: TFLite's (0, 0) */
+      mult[i] = 0;
+      shift[i] = 0;
+    }
     if (rounding == TA_ROUND_SINGLE && shift[i] > 0)
       shift[i] = 0;
   }
 }
 
-static int random_conv_case(int depthwise, int k) {
+static int random_conv_case(int depthwise, int k, int dsp) {
   ta_conv_params p;
   memset(&p, 0, sizeof p);
   ta_dims id, fd, od;
   id.n = ref_rand(1, 2);
   id.h = ref_rand(1, 9);
   id.w = ref_rand(1, 9);
-  int groups = depthwise ? 1 : (ref_rand(0, 3) == 0 ? 2 : 1);
-  p.depth_multiplier = depthwise ? ref_rand(1, 3) : 1;
+  int groups = depthwise || dsp ? 1 : (ref_rand(0, 3) == 0 ? 2 : 1);
+  p.depth_multiplier = depthwise && !dsp ? ref_rand(1, 3) : 1;
   int fc = ref_rand(1, depthwise ? 9 : 7);
+  if (dsp)
+    fc = depthwise ? 4 * ref_rand(1, 4) : ref_rand(1, 3) == 1 ? 4 * ref_rand(1, 5) : ref_rand(1, 9);
   id.c = fc * groups;
   fd.h = ref_rand(1, 4);
   fd.w = ref_rand(1, 4);
+  if (dsp && ref_rand(0, 1)) /* 3x3 (a loop of its own) or 1x1 */
+    fd.h = fd.w = depthwise || ref_rand(0, 1) ? 3 : 1;
   p.stride_h = ref_rand(1, 3);
   p.stride_w = ref_rand(1, 3);
   p.dilation_h = ref_rand(0, 3) == 0 ? ref_rand(2, 3) : 1;
@@ -168,7 +185,7 @@ static int random_conv_case(int depthwise, int k) {
     fd.n = 1;
     fd.c = id.c * p.depth_multiplier;
   } else {
-    fd.n = ref_rand(1, 10) * groups;
+    fd.n = ref_rand(1, dsp ? 20 : 10) * groups;
     fd.c = fc;
   }
   od.c = depthwise ? fd.c : fd.n;
@@ -176,10 +193,10 @@ static int random_conv_case(int depthwise, int k) {
   p.output_offset = ref_rand(-128, 127);
   p.act_min = ref_rand(0, 3) == 0 ? ref_rand(-128, 0) : -128;
   p.act_max = ref_rand(0, 3) == 0 ? ref_rand(p.act_min, 127) : 127;
-  int rounding = ref_rand(0, 1);
+  int rounding = dsp ? TA_ROUND_DOUBLE : ref_rand(0, 1);
   int per_channel = ref_rand(0, 3) != 0;
   int32_t *mult = malloc(sizeof(int32_t) * od.c), *shift = malloc(sizeof(int32_t) * od.c);
-  random_quant(od.c, mult, shift, rounding);
+  random_quant(od.c, mult, shift, rounding, dsp);
   ta_quant q = {mult, shift, per_channel, rounding};
 
   size_t ni = dims_count(&id), nf = dims_count(&fd), no = dims_count(&od);
@@ -236,17 +253,17 @@ static int random_conv_case(int depthwise, int k) {
   return ok ? 1 : -1;
 }
 
-static void test_random(int depthwise) {
+static void test_random(int depthwise, int dsp) {
   int run = 0, bad = 0;
   for (int k = 0; k < 400; k++) {
-    int r = random_conv_case(depthwise, k);
+    int r = random_conv_case(depthwise, k, dsp);
     run += r != 0;
     bad += r < 0;
   }
   CHECK(bad == 0 && run > 200,
-        "%d random %s cases (both forms, both roundings) match TFLite's reference loops "
-        "byte for byte (%d differ)",
-        run, depthwise ? "DEPTHWISE_CONV_2D" : "CONV_2D", bad);
+        "%d random %s cases (%s) match TFLite's reference loops byte for byte (%d differ)",
+        run, depthwise ? "DEPTHWISE_CONV_2D" : "CONV_2D",
+        dsp ? "in the form of the Arm DSP paths" : "both forms, both roundings", bad);
 }
 
 static void test_bad_args(void) {
@@ -270,8 +287,9 @@ static void test_bad_args(void) {
         "the reference-form int8 convolutions need no scratch");
   fd.h = 3;
   fd.w = 2;
-  CHECK(ta_conv2d_fold_s8_scratch_size(&p, &id, &fd, &od) == 24,
-        "the folded CONV_2D needs one filter window of int16 scratch (3x2x2x2 = 24 bytes)");
+  CHECK(ta_conv2d_fold_s8_scratch_size(&p, &id, &fd, &od) == 60,
+        "the folded CONV_2D needs two filter windows of int16 scratch and, for filter "
+        "channels not a multiple of 4, one of int8 (2 x 3x2x2 x 2 + 12 = 60 bytes)");
   p.pad_h = 1;
   CHECK(ta_conv2d_fold_s8(&p, &q, &id, buf, &fd, buf, &b, &od, buf, NULL) == TA_ERR_ARG,
         "the folded CONV_2D without its scratch is TA_ERR_ARG");
@@ -281,8 +299,10 @@ int main(void) {
   test_simple_per_channel();
   test_same_padding_borders();
   test_depth_multiplier();
-  test_random(0);
-  test_random(1);
+  test_random(0, 0);
+  test_random(1, 0);
+  test_random(0, 1);
+  test_random(1, 1);
   test_bad_args();
   return test_exit();
 }

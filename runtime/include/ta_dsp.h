@@ -1,0 +1,272 @@
+/*
+ * ta_dsp.h - helpers for the kernels' paths on Arm cores with the DSP
+ * extension (Cortex-M4, M7, M33, M55: __ARM_FEATURE_DSP), internal to
+ * the kernel library.  Elsewhere this header defines nothing and the
+ * kernels take their portable C paths.
+ *
+ * The DSP extension multiplies two pairs of int16 in one instruction and
+ * adds both products to an accumulator (SMLAD: acc += a.lo * b.lo +
+ * a.hi * b.hi).  Int8 data reach that form through SXTB16, which
+ * sign-extends bytes 0 and 2 of a word into the two halves of the
+ * result; the same on the word rotated by 8 bits gives bytes 1 and 3.
+ * Four int8 values x0 x1 x2 x3 thus become the pairs (x0, x2) and
+ * (x1, x3): a dot product stays correct as long as both operands are
+ * widened the same way, so the kernels keep every int16 buffer in that
+ * order ("pair order": within each group of 4, x0 x2 x1 x3).
+ *
+ * Everything here is an ACLE intrinsic from <arm_acle.h> (part of the
+ * compiler) or plain C; the SXTB16 with a rotated operand, which GCC's
+ * arm_acle.h lacks, is one instruction of inline assembly with GCC and
+ * Clang.
+ */
+#ifndef TA_DSP_H
+#define TA_DSP_H
+
+#if defined(__ARM_FEATURE_DSP) && !defined(TA_NO_DSP)
+#define TA_DSP 1
+
+#include <arm_acle.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "ta_fixedpoint.h"
+#include "ta_types.h"
+
+/* Keeps a kernel's inner function out of line, so its loop gets the
+ * registers to itself. */
+#if defined(__GNUC__)
+#define TA_NOINLINE __attribute__((noinline))
+#else
+#define TA_NOINLINE
+#endif
+
+/* Unaligned 32-bit loads and stores (one LDR/STR: M-profile cores with
+ * the DSP extension allow unaligned word access). */
+static inline uint32_t ta_ld32(const void *p) {
+  uint32_t v;
+  memcpy(&v, p, 4);
+  return v;
+}
+static inline void ta_st32(void *p, uint32_t v) { memcpy(p, &v, 4); }
+
+/* The same at an address known to be a multiple of 4 (lets the compiler
+ * pair loads into LDRD, which needs the alignment). */
+#if defined(__GNUC__)
+#define TA_ALIGNED4(p) __builtin_assume_aligned((p), 4)
+#else
+#define TA_ALIGNED4(p) (p)
+#endif
+static inline uint32_t ta_ld32a(const void *p) {
+  uint32_t v;
+  memcpy(&v, TA_ALIGNED4(p), 4);
+  return v;
+}
+static inline void ta_st32a(void *p, uint32_t v) { memcpy(TA_ALIGNED4(p), &v, 4); }
+
+/* (sign-extended byte 0, byte 2) and (byte 1, byte 3) of v. */
+static inline int32_t ta_sxtb16_even(uint32_t v) { return __sxtb16((int32_t)v); }
+static inline int32_t ta_sxtb16_odd(uint32_t v) {
+#if defined(__GNUC__)
+  int32_t r;
+  __asm__("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(v));
+  return r;
+#else
+  return __sxtb16((int32_t)((v >> 8) | (v << 24)));
+#endif
+}
+
+/* The same with a pair of int16 added: (a.lo + byte 0, a.hi + byte 2),
+ * (a.lo + byte 1, a.hi + byte 3). */
+static inline int32_t ta_sxtab16_even(int32_t a, uint32_t v) {
+  return __sxtab16(a, (int32_t)v);
+}
+static inline int32_t ta_sxtab16_odd(int32_t a, uint32_t v) {
+#if defined(__GNUC__)
+  int32_t r;
+  __asm__("sxtab16 %0, %1, %2, ror #8" : "=r"(r) : "r"(a), "r"(v));
+  return r;
+#else
+  return __sxtab16(a, (int32_t)((v >> 8) | (v << 24)));
+#endif
+}
+
+/* Widens n int8 values (n a multiple of 4) to int16 in pair order. */
+static inline void ta_widen_pairs(const int8_t *src, int16_t *dst, int32_t n) {
+  for (int32_t i = 0; i < n; i += 4) {
+    const uint32_t v = ta_ld32(src + i);
+    ta_st32(dst + i, (uint32_t)ta_sxtb16_even(v));
+    ta_st32(dst + i + 2, (uint32_t)ta_sxtb16_odd(v));
+  }
+}
+
+/*
+ * The inner loop of a 2 x 2 int8 x int16 product, the hottest loop of
+ * convolutions: `groups` steps, each over 4 values of two filter rows
+ * (w and w + k, int8, any alignment; w advances by 4) and of two columns
+ * interleaved in pair order at x (4-byte aligned, advances by 16 bytes:
+ * column 0's (x0, x2), column 1's, column 0's (x1, x3), column 1's):
+ *
+ *   a00 += row 0 . column 0   a01 += row 0 . column 1
+ *   a10 += row 1 . column 0   a11 += row 1 . column 1
+ *
+ * 2 LDR + 2 LDRD + 4 SXTB16 + 8 SMLAD = 16 instructions for 16
+ * multiply-adds, two steps per loop iteration.  With GCC or Clang (optimizing, no PIC register) it is
+ * written in assembly, as compilers schedule it into more registers than
+ * the core has and spill; elsewhere the same in C.
+ */
+#if defined(__GNUC__) && defined(__OPTIMIZE__) && !defined(__PIC__) && !defined(TA_NO_ASM)
+#define TA_DSP_GEMM_ASM 1
+#endif
+
+#if defined(TA_DSP_GEMM_ASM)
+/* One group of 4 of ta_dsp_dot_2x2(), as assembly text. */
+#define TA_DOT_2X2_GROUP                                                    \
+  "ldr    %[wb], [%[w], %[k]]\n\t"                                          \
+  "ldr    %[wa], [%[w]], #4\n\t"                                            \
+  "ldrd   %[x0], %[x1], [%[x]], #8\n\t"                                     \
+  "sxtb16 %[e], %[wa]\n\t"                                                  \
+  "smlad  %[b00], %[e], %[x0], %[b00]\n\t"                                  \
+  "smlad  %[b01], %[e], %[x1], %[b01]\n\t"                                  \
+  "sxtb16 %[e], %[wb]\n\t"                                                  \
+  "smlad  %[b10], %[e], %[x0], %[b10]\n\t"                                  \
+  "smlad  %[b11], %[e], %[x1], %[b11]\n\t"                                  \
+  "ldrd   %[x0], %[x1], [%[x]], #8\n\t"                                     \
+  "sxtb16 %[e], %[wa], ror #8\n\t"                                          \
+  "smlad  %[b00], %[e], %[x0], %[b00]\n\t"                                  \
+  "smlad  %[b01], %[e], %[x1], %[b01]\n\t"                                  \
+  "sxtb16 %[e], %[wb], ror #8\n\t"                                          \
+  "smlad  %[b10], %[e], %[x0], %[b10]\n\t"                                  \
+  "smlad  %[b11], %[e], %[x1], %[b11]\n\t"
+#define TA_DOT_2X2_OPERANDS                                                 \
+  : [b00] "+r"(b00), [b01] "+r"(b01), [b10] "+r"(b10), [b11] "+r"(b11),     \
+    [w] "+r"(w), [x] "+r"(x), [n] "+r"(n), [wa] "=&r"(wa), [wb] "=&r"(wb),  \
+    [e] "=&r"(e), [x0] "=&r"(x0), [x1] "=&r"(x1)                            \
+  : [k] "r"(k)                                                              \
+  : "cc", "memory"
+#endif
+
+static inline void ta_dsp_dot_2x2(const int8_t **wp, int32_t k, const int16_t **xp, int32_t groups,
+                                  int32_t *a00, int32_t *a01, int32_t *a10, int32_t *a11) {
+  const int8_t *w = *wp;
+  const int16_t *x = *xp;
+  int32_t b00 = *a00, b01 = *a01, b10 = *a10, b11 = *a11;
+#if defined(TA_DSP_GEMM_ASM)
+  uint32_t wa, wb, e, x0, x1;
+  int32_t n = groups >> 1;
+  if (n > 0)
+    __asm__("1:\n\t" TA_DOT_2X2_GROUP TA_DOT_2X2_GROUP
+            "subs   %[n], %[n], #1\n\t"
+            "bne    1b" TA_DOT_2X2_OPERANDS);
+  if (groups & 1)
+    __asm__(TA_DOT_2X2_GROUP TA_DOT_2X2_OPERANDS);
+#else
+  for (int32_t n = groups; n > 0; n--) {
+    const uint32_t wa = ta_ld32(w), wb = ta_ld32(w + k);
+    int32_t e, x0 = (int32_t)ta_ld32a(x), x1 = (int32_t)ta_ld32a(x + 2);
+    e = ta_sxtb16_even(wa);
+    b00 = __smlad(e, x0, b00);
+    b01 = __smlad(e, x1, b01);
+    e = ta_sxtb16_even(wb);
+    b10 = __smlad(e, x0, b10);
+    b11 = __smlad(e, x1, b11);
+    x0 = (int32_t)ta_ld32a(x + 4);
+    x1 = (int32_t)ta_ld32a(x + 6);
+    e = ta_sxtb16_odd(wa);
+    b00 = __smlad(e, x0, b00);
+    b01 = __smlad(e, x1, b01);
+    e = ta_sxtb16_odd(wb);
+    b10 = __smlad(e, x0, b10);
+    b11 = __smlad(e, x1, b11);
+    w += 4;
+    x += 8;
+  }
+#endif
+  *wp = w;
+  *xp = x;
+  *a00 = b00;
+  *a01 = b01;
+  *a10 = b10;
+  *a11 = b11;
+}
+
+/* One channel's requantization plus the output offset, laid out for
+ * two LDRD: ta_requant_double_rsc(acc, mult, e, round) + off.  A zero
+ * multiplier (a channel whose filter is all zeros) gives off whatever its
+ * shift; it is computed as e = 1. */
+typedef struct {
+  int64_t round; /* ta_requant_rs_round(e) */
+  int32_t mult;
+  int32_t sh;    /* e - 1, e = -shift in 1..31 */
+  int32_t off;
+} ta_dsp_rq;
+
+static inline ta_dsp_rq ta_dsp_rq_make(int32_t mult, int32_t shift, int32_t off) {
+  /* sh = e - 1 = ~shift; round = 2^30 + 2^(30+e): high word 2^(e-2)
+   * (0 for e = 1), low word 2^30 (3 2^30 for e = 1). */
+  ta_dsp_rq r;
+  const int32_t sh = mult ? ~shift : 0;
+  const uint32_t lo = UINT32_C(0x40000000) | (uint32_t)(sh == 0) << 31;
+  const uint32_t hi = (UINT32_C(1) << sh) >> 1;
+  r.round = (int64_t)(((uint64_t)hi << 32) | lo);
+  r.mult = mult;
+  r.sh = sh;
+  r.off = off;
+  return r;
+}
+
+/* requant(acc) + off. */
+static inline int32_t ta_dsp_requant(int32_t acc, const ta_dsp_rq *r) {
+  const int64_t v = (int64_t)acc * r->mult + r->round - ((int64_t)(acc < 0) << 31);
+  return ((int32_t)(v >> 32) >> r->sh) + r->off;
+}
+
+/* Four int32 results to four int8 in one word (little-endian, y0 first):
+ * each saturated to int8, then clamped to [lo, hi] four at a time
+ * (SSUB8 sets a flag per byte, SEL picks per byte); lo4, hi4 hold the
+ * bounds in every byte. */
+static inline uint32_t ta_dsp_pack4(int32_t y0, int32_t y1, int32_t y2, int32_t y3,
+                                    uint32_t lo4, uint32_t hi4) {
+  const uint32_t s0 = (uint32_t)__ssat(y0, 8), s1 = (uint32_t)__ssat(y1, 8);
+  const uint32_t s2 = (uint32_t)__ssat(y2, 8), s3 = (uint32_t)__ssat(y3, 8);
+  uint32_t v = __uxtb16((s0 & 0xffff) | (s2 << 16)) | (__uxtb16((s1 & 0xffff) | (s3 << 16)) << 8);
+  (void)__ssub8((int32_t)v, (int32_t)lo4);
+  v = __sel(v, lo4);
+  (void)__ssub8((int32_t)v, (int32_t)hi4);
+  return __sel(hi4, v);
+}
+
+/* Two int32 results to two int8 in the low half of a word (y0 first),
+ * saturated and clamped as ta_dsp_pack4(). */
+static inline uint32_t ta_dsp_pack2(int32_t y0, int32_t y1, uint32_t lo4, uint32_t hi4) {
+  uint32_t v = ((uint32_t)__ssat(y0, 8) & 0xff) | ((uint32_t)__ssat(y1, 8) << 8);
+  (void)__ssub8((int32_t)v, (int32_t)lo4);
+  v = __sel(v, lo4);
+  (void)__ssub8((int32_t)v, (int32_t)hi4);
+  return __sel(hi4, v);
+}
+
+static inline void ta_st16(void *p, uint32_t v) {
+  const uint16_t h = (uint16_t)v;
+  memcpy(p, &h, 2);
+}
+
+/* A byte repeated in a word. */
+static inline uint32_t ta_dsp_bytes4(int32_t b) { return (uint8_t)b * UINT32_C(0x01010101); }
+
+/* Whether every channel's requantization is double rounding with a right
+ * shift of 1..31 and a non-negative multiplier, or a zero multiplier -
+ * the form the DSP paths compute (ta_dsp_requant()); else a kernel takes
+ * its portable path. */
+static inline int ta_dsp_requant_ok(const ta_quant *q, int32_t channels) {
+  const int32_t n = q->per_channel ? channels : 1;
+  if (q->rounding != TA_ROUND_DOUBLE)
+    return 0;
+  for (int32_t c = 0; c < n; c++)
+    if (q->multiplier[c] != 0 &&
+        (q->shift[c] > -1 || q->shift[c] < -31 || q->multiplier[c] < 0))
+      return 0;
+  return 1;
+}
+
+#endif /* __ARM_FEATURE_DSP */
+#endif
