@@ -616,7 +616,7 @@ static void put_op_comment(FILE *f, const Emit *e, int i) {
         tail = arena_printf(" (in place over t%d) */\n", op->inputs[k]);
         break;
       }
-  put_wrapped(f, arena_printf("  /* op %d: %s ", i, op_display_name(g, i)), items,
+  put_wrapped(f, arena_printf("  /* op %d: %s ", i, comment_safe(op_display_name(g, i))), items,
               n, tail, "     ");
 }
 
@@ -993,7 +993,7 @@ static void emit_weights(Emit *e) {
       const ConstObj *k = &l->consts[c];
       if (k->init)
         continue;
-      fprintf(f, "/* op %d (%s): %s */\n", i, op_display_name(g, i), k->name);
+      fprintf(f, "/* op %d (%s): %s */\n", i, comment_safe(op_display_name(g, i)), k->name);
       put_array(f, e, const_symbol(e, i, k), k->dtype, k->data, k->count);
     }
   }
