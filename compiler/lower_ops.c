@@ -988,6 +988,10 @@ static int32_t clamp32(int64_t v, int64_t lo, int64_t hi) {
   return (int32_t)(v < lo ? lo : v > hi ? hi : v);
 }
 
+static int64_t clamp64(int64_t v, int64_t lo, int64_t hi) {
+  return v < lo ? lo : v > hi ? hi : v;
+}
+
 /* StridedSlice as TFLite Micro resolves it (StridedSlicePadIndices,
  * StridedSliceStartForAxis, StridedSliceEndForAxis): begin, end and
  * strides padded at the front to the input's rank; masks, negative
@@ -1017,9 +1021,12 @@ void lower_strided_slice(Lower *L) {
     bool emask = d < pad || (o->end_mask >> (d - pad) & 1);
     bool shrink = d >= pad && (o->shrink_axis_mask >> (d - pad) & 1);
     if (d >= pad) {
-      b = const_int(L, begin, d - pad, "begin");
-      e = const_int(L, end, d - pad, "end");
-      s = const_int(L, strides, d - pad, "strides");
+      /* int64 values clamped beyond any dimension (< 2^31): the slice
+       * is the same, the arithmetic below cannot overflow. */
+      const int64_t big = INT64_C(1) << 40;
+      b = clamp64(const_int(L, begin, d - pad, "begin"), -big, big);
+      e = clamp64(const_int(L, end, d - pad, "end"), -big, big);
+      s = clamp64(const_int(L, strides, d - pad, "strides"), INT32_MIN, INT32_MAX);
     }
     if (s == 0)
       error_at(L->g, L->op->index, "stride 0 on dimension %d", d);

@@ -462,7 +462,8 @@ static void lower_strided_slice_s16(Lower *L) {
         stop = stride > 0 ? size : -1;
     }
     int64_t count = stride > 0 ? (stop > start ? (stop - start + stride - 1) / stride : 0)
-                               : (start > stop ? (start - stop - stride - 1) / -stride : 0);
+                               : (start > stop ? (start - stop - stride - 1) / -(int64_t)stride
+                                               : 0);
     w.shape[d] = (int32_t)count;
     w.stride[d] = (int32_t)(stride * instride);
     offset += start * instride;
