@@ -109,9 +109,34 @@ bool leaky_relu_table(DType dt, float in_scale, int32_t in_zp, float alpha, floa
  * ReluQuantized, requantizing to the output scale. */
 bool relu_table(DType dt, float act_min, float act_max, float in_scale, int32_t in_zp,
                 float out_scale, int32_t out_zp, int rounding, uint8_t table[256]);
+/* The clamp range of ReluQuantized / ReluX: [max(type min, out_zp +
+ * round(act_min / out_scale)), min(type max, out_zp + round(act_max /
+ * out_scale))] (act_max INFINITY: the type's max), rounded in float. */
+void relu_range(DType dt, float act_min, float act_max, float out_scale, int32_t out_zp,
+                int32_t *qmin, int32_t *qmax);
+/* TFLM's Relu6Prepare: 6.0 quantized with the input's scale and zero
+ * point, saturated to the type (dt int8 or int16). */
+int32_t relu6_six(DType dt, float in_scale, int32_t in_zp);
 /* int8 RELU6 as TFLM computes it: the raw input clamped to [zero point,
  * quantized 6.0], the output's quantization not read. */
 bool relu6_table_tflm(DType dt, float in_scale, int32_t in_zp, uint8_t table[256]);
+
+/* uint8 LOGISTIC (tanh false) and TANH as TFLite's builtin kernel
+ * (PopulateLookupTable: the float function, rounded to the output). */
+bool float_function_table_u8(bool tanh, float in_scale, int32_t in_zp, float out_scale,
+                             int32_t out_zp, uint8_t table[256]);
+/* int16 LOGISTIC and TANH: the sigmoid table of reference_integer_ops
+ * (256 entries, Q0.16) and the kernel's input multiplier and left shift
+ * (Logistic/TanhPrepare; *pot: the scale took the power-of-two branch). */
+const uint16_t *sigmoid_table_q16(void);
+bool sigmoid_s16_params(float in_scale, bool tanh, int32_t *mult, int32_t *shift,
+                        bool *pot);
+/* int16 SOFTMAX: gen_lut's exp table on [-10, 0] and 1 / (1 + x) table on
+ * [0, 1], 513 entries each, in double (in_double) or in float. */
+void softmax_s16_luts(bool in_double, int16_t exp_lut[513], int16_t recip_lut[513]);
+/* CheckedLog2: log2(x) rounded, in float as TFLite; false unless x is a
+ * power of two within 1e-3 in the exponent. */
+bool checked_log2f(float x, int *log2_result);
 
 /* GetNearestNeighbor of RESIZE_NEAREST_NEIGHBOR (float arithmetic). */
 int32_t nearest_neighbor(int32_t out_index, int32_t in_size, int32_t out_size,

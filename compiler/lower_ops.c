@@ -273,6 +273,57 @@ void lower_transpose(Lower *L) {
 
 /* --------------------------------------------------------------- MEAN */
 
+/* Legacy uint8 MEAN: TFLite's EvalMean has three paths for it (TFLite
+ * Micro has no uint8 MEAN; both modes follow TFLite):
+ *  - a 4-D input with keep_dims and the axis values exactly {1, 2} or
+ *    {2, 1} (as written, not normalized): optimized_ops::Mean, the sum
+ *    times QuantizeMultiplier(input_scale / (count * output_scale)) plus
+ *    bias = output_zero_point - round(input_zero_point * input_scale /
+ *    output_scale), all in float (ta_mean_hw_u8);
+ *  - the same scale and zero point: reference_ops::Mean, sum / count in
+ *    integers (ta_mean_div_u8);
+ *  - else QuantizedMeanOrSum in float (ta_mean_u8), with bias =
+ *    -input_zero_point * scale: the oracle's TFLite has no + 0.5f there
+ *    (later versions add one; with it 9 of 30 cases differ by 1). */
+static void mean_u8(Lower *L, const Tensor *in, const Tensor *axes, const Tensor *out,
+                    ta_mean_params *p) {
+  const float si = scale_of(L, in), so = scale_of(L, out);
+  const int32_t zi = zp_of(in), zo = zp_of(out);
+  if (p->count > INT32_MAX / 255)
+    error_at(L->g, L->op->index, "reduces %d values per output: the int32 sum may overflow",
+             (int)p->count);
+  int64_t a0 = -1, a1 = -1;
+  if (tensor_elems(axes) == 2) {
+    a0 = const_int(L, axes, 0, "axis");
+    a1 = const_int(L, axes, 1, "axis");
+  }
+  const bool hw = L->op->opt.keep_dims && in->ndims == 4 &&
+                  ((a0 == 1 && a1 == 2) || (a0 == 2 && a1 == 1));
+  p->rounding = TA_ROUND_DOUBLE; /* MultiplyByQuantizedMultiplier, TFLite's build */
+  if (hw) {
+    volatile float num = (float)(in->dims[1] * in->dims[2]);
+    volatile float temp = (float)zi * si;
+    temp = temp / so;
+    temp = temp > 0 ? temp + 0.5f : temp - 0.5f;
+    p->output_zero_point = zo - (int32_t)temp;
+    volatile float denom = num * so;
+    volatile float real = si / denom;
+    if (!quantize_multiplier((double)real, TA_ROUND_DOUBLE, &p->multiplier, &p->shift) ||
+        p->shift > 30)
+      error_at(L->g, L->op->index, "cannot represent the rescaling");
+    L->l->kernel = "ta_mean_hw_u8";
+  } else if (si == so && zi == zo) {
+    L->l->kernel = "ta_mean_div_u8";
+  } else {
+    volatile float scale = si / so;
+    volatile float bias = (float)-zi * scale;
+    p->scale = scale;
+    p->bias = bias;
+    p->output_zero_point = zo;
+    L->l->kernel = "ta_mean_u8";
+  }
+}
+
 void lower_mean(Lower *L) {
   need_arity(L, 2, 1);
   Tensor *in = input(L, 0), *axes = input(L, 1), *out = output(L, 0);
@@ -319,6 +370,8 @@ void lower_mean(Lower *L) {
     if (!mean_multiplier(scale_of(L, in), scale_of(L, out), count, L->rounding,
                          &p.multiplier, &p.shift))
       error_at(L->g, L->op->index, "cannot represent the rescaling");
+  } else if (in->dtype == DT_UINT8) {
+    mean_u8(L, in, axes, out, &p);
   } else {
     unsupported_types(L);
   }
@@ -326,9 +379,12 @@ void lower_mean(Lower *L) {
                arena_printf("{.outer = %s,\n    .inner = %s,\n"
                             "    .count = %d, .input_zero_point = %s,\n"
                             "    .output_zero_point = %s, .multiplier = %s, .shift = %s,\n"
-                            "    .rounding = %s}",
-                            walk_init(&p.outer), walk_init(&p.inner), (int)p.count, ilit(p.input_zero_point), ilit(p.output_zero_point),
-                            ilit(p.multiplier), ilit(p.shift), rounding_str(L)),
+                            "    .rounding = %s, .scale = %s, .bias = %s}",
+                            walk_init(&p.outer), walk_init(&p.inner), (int)p.count,
+                            ilit(p.input_zero_point), ilit(p.output_zero_point),
+                            ilit(p.multiplier), ilit(p.shift),
+                            in->dtype == DT_UINT8 ? "TA_ROUND_DOUBLE" : rounding_str(L),
+                            flit(p.scale), flit(p.bias)),
                true);
   arg_tensor(L, in->index);
   arg_tensor(L, out->index);
@@ -567,11 +623,19 @@ static bool logistic_fn(Lower *L, const Tensor *in, const Tensor *out, uint8_t t
   /* TFLM requires the output zero point -128 (scale 1/256 implied). */
   if (in->dtype == DT_INT8 && zp_of(out) != -128)
     error_at(L->g, L->op->index, "an int8 LOGISTIC output must have zero point -128");
+  if (in->dtype == DT_UINT8) { /* TFLite's float table (TFLM has no uint8) */
+    if (scale_of(L, out) != 1.0f / 256)
+      error_at(L->g, L->op->index, "a uint8 LOGISTIC output must have scale 1/256");
+    return float_function_table_u8(false, scale_of(L, in), zp_of(in), scale_of(L, out),
+                                   zp_of(out), t);
+  }
   return logistic_table(in->dtype, scale_of(L, in), zp_of(in), L->rounding, t);
 }
 
 static bool tanh_fn(Lower *L, const Tensor *in, const Tensor *out, uint8_t t[256]) {
-  (void)out;
+  if (in->dtype == DT_UINT8) /* TFLite's float table (TFLM has no uint8) */
+    return float_function_table_u8(true, scale_of(L, in), zp_of(in), scale_of(L, out),
+                                   zp_of(out), t);
   return tanh_table(in->dtype, scale_of(L, in), zp_of(in), L->rounding, t);
 }
 
@@ -939,8 +1003,11 @@ void lower_resize_bilinear(Lower *L) {
   const Options *o = &L->op->opt;
   if (o->align_corners && o->half_pixel_centers)
     error_at(L->g, L->op->index, "align_corners and half_pixel_centers cannot both be set");
-  bool integer = out->dtype == DT_INT8;
-  if (out->dtype == DT_INT8 || out->dtype == DT_UINT8) {
+  /* int8 and int16: ResizeBilinearInteger (TFLite Micro has no int16
+   * RESIZE_BILINEAR: both modes follow TFLite's, which rounds half away
+   * from zero in the oracle's build); uint8 and float: float weights. */
+  bool integer = out->dtype == DT_INT8 || out->dtype == DT_INT16;
+  if (out->dtype == DT_INT8 || out->dtype == DT_UINT8 || out->dtype == DT_INT16) {
     if (!same_quant(in, out))
       error_at(L->g, L->op->index, "input and output quantization differ");
   } else if (out->dtype != DT_FLOAT32) {
@@ -1174,7 +1241,10 @@ void lower_strided_slice(Lower *L) {
 
 /* Inputs: output shape (int32 [4]), filter OHWI, input, optional bias.
  * Padding as TFLite Micro computes it: ComputePaddingHeightWidth on the
- * output size. */
+ * output size.  The fused activation (TransposeConvOptions field 3, in
+ * schemas since TFLite 2.14; older files leave it out: NONE) clamps the
+ * outputs as in CONV_2D, after the bias (float) or the requantization
+ * and output zero point (integers), as TFLite's kernel does. */
 void lower_transpose_conv(Lower *L) {
   need_arity(L, 3, 1);
   Tensor *shape = input(L, 0), *filter = input(L, 1), *in = input(L, 2);

@@ -5,7 +5,9 @@
  * lower() asks lowering_s16() first; it takes the ops whose activations
  * are int16 and that need an int16 kernel of their own: CONV_2D,
  * DEPTHWISE_CONV_2D, TRANSPOSE_CONV, FULLY_CONNECTED, ADD, SUB, MUL,
- * LEAKY_RELU, and QUANTIZE from int32 to int16.
+ * LEAKY_RELU, RELU, RELU6, LOGISTIC, TANH, SOFTMAX, and QUANTIZE from int32
+ * to int16.  (The int16 pools, RESIZE_BILINEAR and MEAN are lowered with
+ * their int8 forms in lower.c and lower_ops.c.)
  * Everything else (int16 QUANTIZE to or from int8/int16/int32/float, and
  * the ops that only move int16 values, such as PAD or STRIDED_SLICE)
  * stays with lower.c's table.
@@ -22,6 +24,9 @@
  *   ADD, SUB with pot_scale_int16 set and power-of-two scales: TFLite
  *        takes its power-of-two path (ta_add_pot_s16, ta_sub_pot_s16);
  *        TFLite Micro always takes the general one.
+ *   RELU TFLite divides the scales in float, TFLite Micro in double.
+ *   RELU6 TFLite requantizes to the output's scale; TFLite Micro clamps
+ *        the raw input (lower_relu_s16()).
  *
  * The kernels themselves requantize with gemmlowp's double rounding in
  * both modes: TFLite's int16 reference kernels do (its single rounding is
@@ -349,8 +354,6 @@ static void lower_transpose_conv_s16(Lower *L) {
     unsupported(L, "TRANSPOSE_CONV needs an int8 filter and an int16 output");
   if (!is_const(filter))
     unsupported(L, "a non-constant filter is not supported");
-  if (opt->activation != ACT_NONE)
-    unsupported(L, "a fused activation on TRANSPOSE_CONV is not supported");
   need_symmetric(L, in);
   need_symmetric(L, out);
   ta_dims di = rank4(L, in), df = rank4(L, filter), dout = rank4(L, out);
@@ -388,8 +391,12 @@ static void lower_transpose_conv_s16(Lower *L) {
              (int)df.h, (int)df.w, (int)df.c, (int)dout.n, (int)dout.h, (int)dout.w,
              (int)dout.c);
   S16Acc acc = s16_accumulator(L, optional_input(L, 3), dout.c);
-  p.act_min = -32768;
-  p.act_max = 32767;
+  /* The fused activation (TransposeConvOptions field 3, newer schemas):
+   * a clamp of the requantized outputs, as in CONV_2D. */
+  if (!activation_range_quantized(opt->activation, DT_INT16, scale_of(L, out), 0,
+                                  &p.act_min, &p.act_max))
+    error_at(L->g, L->op->index, "fused activation %d is not supported",
+             (int)opt->activation);
 
   L->l->kernel = acc.acc32 ? "ta_transpose_conv_acc32_s16" : "ta_transpose_conv_s16";
   const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
@@ -404,16 +411,6 @@ static void lower_transpose_conv_s16(Lower *L) {
 }
 
 /* ----------------------------------------------------------- ADD, SUB */
-
-/* CheckedLog2: log2(x) rounded, in float as TFLite; false unless x is a
- * power of two within 1e-3 in the exponent. */
-static bool checked_log2(float x, int *log2_result) {
-  volatile float x_log2 = logf(x) * (1.0f / logf(2.0f));
-  float rounded = roundf(x_log2);
-  volatile float frac = x_log2 - rounded;
-  *log2_result = (int)rounded;
-  return fabsf(frac) < 1e-3f;
-}
 
 /* SUB's general multipliers as TFLite's sub.cc (PrepareGeneralSubOp):
  * twice the larger scale and the quotients in double, and
@@ -464,8 +461,8 @@ static void lower_add_sub_s16(Lower *L, bool sub) {
   ta_add_params p = {0};
   int l1, l2, lo;
   /* TFLite's power-of-two path (TFLite Micro has none). */
-  bool pot = tflite_prepare(L) && L->op->opt.pot_scale_int16 && checked_log2(s1, &l1) &&
-             checked_log2(s2, &l2) && checked_log2(so, &lo);
+  bool pot = tflite_prepare(L) && L->op->opt.pot_scale_int16 && checked_log2f(s1, &l1) &&
+             checked_log2f(s2, &l2) && checked_log2f(so, &lo);
   if (pot) {
     need_symmetric(L, a);
     need_symmetric(L, b);
@@ -579,6 +576,168 @@ static void lower_leaky_relu_s16(Lower *L) {
   arg_tensor(L, out->index);
 }
 
+/* ------------------------------------------------------- RELU, RELU6 */
+
+/* RELU: ReluPrepare (TFLite) / CalculateReluOpData (TFLite Micro): the
+ * multiplier of input_scale / output_scale, the clamp range [round(0 /
+ * output_scale), 32767].  TFLite divides the scales in float and widens
+ * the quotient, TFLite Micro divides in double: a multiplier can differ in
+ * its last bit.
+ * RELU6: TFLite requantizes as RELU with the range [0, round(6 /
+ * output_scale)] (QuantizedReluX); TFLite Micro clamps the raw input to
+ * [0, FloatToQuantizedType(6, input_scale, 0)] and does not read the
+ * output's quantization (Relu6Quantized) - ta_relu_s16 with the identity
+ * multiplier. */
+static void lower_relu_s16(Lower *L) {
+  need_arity(L, 1, 1);
+  Tensor *in = input(L, 0), *out = output(L, 0);
+  if (out->dtype != DT_INT16 || tensor_elems(in) != tensor_elems(out))
+    unsupported(L, "RELU and RELU6 need an int16 output of the input's size");
+  need_symmetric(L, in);
+  need_symmetric(L, out);
+  const bool relu6 = L->op->kind == OP_RELU6;
+  const float si = scale_of(L, in), so = scale_of(L, out);
+  ta_relu_params p = {.size = (int32_t)tensor_elems(in), .rounding = S16_ROUNDING};
+  if (relu6 && !tflite_prepare(L)) {
+    p.multiplier = 1 << 30; /* x * 2^30 * 2^1 / 2^31 = x, exactly */
+    p.shift = 1;
+    p.act_min = 0;
+    p.act_max = relu6_six(DT_INT16, si, 0);
+  } else {
+    volatile float quotient = si / so;
+    double real = tflite_prepare(L) ? (double)quotient : (double)si / (double)so;
+    if (!quantize_multiplier(real, S16_ROUNDING, &p.multiplier, &p.shift) || p.shift > 30)
+      error_at(L->g, L->op->index, "cannot represent the rescaling");
+    relu_range(DT_INT16, 0.0f, relu6 ? 6.0f : INFINITY, so, 0, &p.act_min, &p.act_max);
+  }
+  L->l->kernel = "ta_relu_s16";
+  const_struct(L, "params", "ta_relu_params",
+               arena_printf("{.size = %d, .input_zero_point = 0, .output_zero_point = 0,\n"
+                            "    .multiplier = %s, .shift = %s, .act_min = %s, .act_max = %s,\n"
+                            "    .rounding = %s}",
+                            (int)p.size, ilit(p.multiplier), ilit(p.shift), ilit(p.act_min),
+                            ilit(p.act_max), rounding_name(p.rounding)),
+               true);
+  arg_tensor(L, in->index);
+  arg_tensor(L, out->index);
+  may_run_in_place(L, 0); /* out[i] = f(in[i]), a forward loop */
+}
+
+/* ------------------------------------------- LOGISTIC, TANH, SOFTMAX */
+
+/* An array constant (data copied) whose symbol is "@name" in
+ * initializers. */
+static void const_table(Lower *L, const char *name, DType dt, const void *data,
+                        size_t count) {
+  size_t size = (size_t)(dtype_bits(dt) / 8);
+  void *copy = arena_array(count, size);
+  memcpy(copy, data, count * size);
+  add_const(L, (ConstObj){.name = name, .dtype = dt, .data = copy, .count = count});
+}
+
+/* LOGISTIC and TANH (LogisticPrepare / TanhPrepare, int16 branch; the
+ * kernels are reference_integer_ops::Logistic / Tanh).  Input and output
+ * zero points 0, output scale 2^-15.  TFLite Micro runs the table kernel
+ * for every input scale.  TFLite does too except for the power-of-two
+ * scales that leave input_multiplier 0 (2^-12; TANH also 2^-11): there
+ * its Eval takes optimized_ops::Logistic / Tanh, gemmlowp's int16 fixed
+ * point, which tinyaot has no kernel for - refused with
+ * --rounding single. */
+static void lower_sigmoid_s16(Lower *L, bool tanh) {
+  need_arity(L, 1, 1);
+  Tensor *in = input(L, 0), *out = output(L, 0);
+  const char *op = tanh ? "TANH" : "LOGISTIC";
+  if (out->dtype != DT_INT16 || tensor_elems(in) != tensor_elems(out))
+    error_at(L->g, L->op->index, "16x8 quantization: %s needs an int16 output of the "
+             "input's size", op);
+  need_symmetric(L, in);
+  need_symmetric(L, out);
+  int log2_out;
+  if (!checked_log2f(scale_of(L, out), &log2_out) || log2_out != -15 ||
+      (tflite_prepare(L) && !tanh && scale_of(L, out) != 1.0f / 32768))
+    error_at(L->g, L->op->index, "an int16 %s output must have scale 1/32768", op);
+  ta_sigmoid_s16_params p = {.size = elems32(in)};
+  bool pot;
+  if (!sigmoid_s16_params(scale_of(L, in), tanh, &p.input_multiplier,
+                          &p.input_left_shift, &pot))
+    error_at(L->g, L->op->index, "the input scale %g is out of the range the int16 %s "
+             "kernel can rescale", (double)scale_of(L, in), op);
+  if (pot && tflite_prepare(L))
+    error_at(L->g, L->op->index, "int16 %s with the power-of-two input scale %g: TFLite "
+             "computes it with gemmlowp's int16 fixed point (optimized_ops), which is not "
+             "supported; --rounding double (TFLite Micro's table kernel) is",
+             op, (double)scale_of(L, in));
+  L->l->kernel = tanh ? "ta_tanh_s16" : "ta_logistic_s16";
+  const_table(L, "table", DT_UINT16, sigmoid_table_q16(), 256);
+  const_struct(L, "params", "ta_sigmoid_s16_params",
+               arena_printf("{.size = %d, .input_multiplier = %s, .input_left_shift = %s,\n"
+                            "    .table = @table}",
+                            (int)p.size, ilit(p.input_multiplier),
+                            ilit(p.input_left_shift)),
+               true);
+  arg_tensor(L, in->index);
+  arg_tensor(L, out->index);
+  may_run_in_place(L, 0); /* out[i] = f(in[i]), a forward loop */
+}
+
+static void lower_logistic_s16(Lower *L) { lower_sigmoid_s16(L, false); }
+static void lower_tanh_s16(Lower *L) { lower_sigmoid_s16(L, true); }
+
+/* SOFTMAX int16 -> int16 (SoftmaxPrepare; reference_ops::SoftmaxInt16).
+ * Output zero point 0.  TFLite Micro (softmax_common.cc): output scale
+ * 1/32768 within 0.1%, beta * input scale in double, the two tables
+ * from gen_lut in float.  TFLite (activations.cc): input zero point 0
+ * and rank 1 to 4 too, input scale * beta as a float product, the
+ * tables from its double gen_lut.  Both: QuantizeMultiplier of that
+ * over 10 / 65535, so that [-65535, 0] spans the exp table's [-10, 0]. */
+static void lower_softmax_s16(Lower *L) {
+  need_arity(L, 1, 1);
+  Tensor *in = input(L, 0), *out = output(L, 0);
+  if (out->dtype != DT_INT16 || in->ndims < 1 || tensor_elems(in) != tensor_elems(out))
+    error_at(L->g, L->op->index, "16x8 quantization: SOFTMAX needs an int16 output of the "
+             "input's size");
+  bool tfl = tflite_prepare(L);
+  need_symmetric(L, out);
+  if (tfl) {
+    need_symmetric(L, in);
+    if (in->ndims > 4)
+      error_at(L->g, L->op->index, "int16 SOFTMAX supports ranks 1 to 4 (TFLite)");
+  } else if (fabsf(scale_of(L, out) - 1.0f / 32768) > 0.001f * (1.0f / 32768)) {
+    error_at(L->g, L->op->index, "an int16 SOFTMAX output must have scale 1/32768");
+  }
+  ta_softmax_s16_params p = {0};
+  p.depth = in->dims[in->ndims - 1];
+  p.outer = p.depth ? elems32(in) / p.depth : 0;
+  if (p.depth < 1 || p.depth > 65536)
+    error_at(L->g, L->op->index, "int16 SOFTMAX: %d values per row (1 to 65536 supported; "
+             "more overflow the int32 sum)", (int)p.depth);
+  float si = scale_of(L, in), beta = L->op->opt.beta;
+  volatile float prod = si * beta;
+  double real = tfl ? (double)prod / (10.0 / 65535.0)
+                    : (double)si * (double)beta / (10.0 / 65535.0);
+  if (!quantize_multiplier(real, TA_ROUND_DOUBLE, &p.input_multiplier,
+                           &p.input_left_shift) ||
+      p.input_left_shift > 31)
+    error_at(L->g, L->op->index, "cannot represent beta * input scale");
+  int16_t exp_lut[513], recip_lut[513];
+  softmax_s16_luts(tfl, exp_lut, recip_lut);
+  L->l->kernel = "ta_softmax_s16";
+  const_table(L, "exp_lut", DT_INT16, exp_lut, 513);
+  const_table(L, "recip_lut", DT_INT16, recip_lut, 513);
+  const_struct(L, "params", "ta_softmax_s16_params",
+               arena_printf("{.outer = %d, .depth = %d, .input_multiplier = %s,\n"
+                            "    .input_left_shift = %s, .exp_lut = @exp_lut,\n"
+                            "    .one_over_one_plus_x_lut = @recip_lut}",
+                            (int)p.outer, (int)p.depth, ilit(p.input_multiplier),
+                            ilit(p.input_left_shift)),
+               true);
+  arg_tensor(L, in->index);
+  arg_tensor(L, out->index);
+  /* Row by row: the maximum first, then element c written after reading
+   * element c. */
+  may_run_in_place(L, 0);
+}
+
 /* ---------------------------------------------------------- QUANTIZE */
 
 /* int32 -> int16 (PrepareQuantizeReference: the effective scale in
@@ -637,6 +796,15 @@ LowerFn *lowering_s16(const Graph *g, const Op *op) {
     return out0 == DT_INT16 ? lower_sub_s16 : NULL;
   case OP_LEAKY_RELU:
     return in0 == DT_INT16 ? lower_leaky_relu_s16 : NULL;
+  case OP_RELU:
+  case OP_RELU6:
+    return in0 == DT_INT16 ? lower_relu_s16 : NULL;
+  case OP_LOGISTIC:
+    return in0 == DT_INT16 ? lower_logistic_s16 : NULL;
+  case OP_TANH:
+    return in0 == DT_INT16 ? lower_tanh_s16 : NULL;
+  case OP_SOFTMAX:
+    return in0 == DT_INT16 ? lower_softmax_s16 : NULL;
   case OP_QUANTIZE:
     return in0 == DT_INT32 && out0 == DT_INT16 ? lower_quantize_s16 : NULL;
   default:

@@ -26,8 +26,8 @@ static int32_t lut_input(DType dt, int i) {
 }
 
 static void dtype_range(DType dt, int32_t *lo, int32_t *hi) {
-  *lo = dt == DT_INT8 ? -128 : 0;
-  *hi = dt == DT_INT8 ? 127 : 255;
+  *lo = dt == DT_INT8 ? -128 : dt == DT_INT16 ? -32768 : 0;
+  *hi = dt == DT_INT8 ? 127 : dt == DT_INT16 ? 32767 : 255;
 }
 
 /* ------------------------------------------------ gemmlowp, transcribed */
@@ -142,6 +142,169 @@ bool tanh_table(DType dt, float in_scale, int32_t in_zp, int rounding, uint8_t t
     table[i] = (uint8_t)(int8_t)y;
   }
   return true;
+}
+
+/* TFLite's uint8 LOGISTIC and TANH (activations.cc, PopulateLookupTable;
+ * TFLite Micro has no uint8 kernel): the table of the float function,
+ * each step in float as written there - dequantize, transform, multiply
+ * by 1 / output scale, std::round, add the zero point, truncate, clamp. */
+bool float_function_table_u8(bool tanh, float in_scale, int32_t in_zp, float out_scale,
+                             int32_t out_zp, uint8_t table[256]) {
+  if (!(in_scale > 0.0f) || !(out_scale > 0.0f))
+    return false;
+  volatile float inverse_scale = 1 / out_scale;
+  for (int v = 0; v < 256; v++) {
+    volatile float dequantized = in_scale * (float)(v - in_zp);
+    volatile float transformed;
+    if (tanh) {
+      transformed = tanhf(dequantized);
+    } else {
+      volatile float e = expf(-dequantized);
+      volatile float den = 1.0f + e;
+      transformed = 1.0f / den;
+    }
+    volatile float scaled = transformed * inverse_scale;
+    volatile float rescaled = roundf(scaled);
+    volatile float shifted = rescaled + (float)out_zp;
+    int32_t q = shifted >= 2147483648.0f ? INT32_MAX
+                : shifted <= -2147483648.0f ? INT32_MIN : (int32_t)shifted;
+    table[v] = (uint8_t)ta_clamp_i32(q, 0, 255);
+  }
+  return true;
+}
+
+/* ------------------------------------------- int16 LOGISTIC and TANH */
+
+/* sigmoid(i / 24) in Q0.16, the table reference_integer_ops::Logistic
+ * and Tanh interpolate for int16 (sigmoid_table_uint16 in TFLite's
+ * kernels/internal/common.h, the same in TFLite Micro and CMSIS-NN).
+ * Data, not a formula: the entries are not round(65536 sigmoid(i / 24))
+ * (44 of them are 1 higher, the last is 65535), so they are kept as
+ * published. */
+static const uint16_t sigmoid_q16[256] = {
+    32768, 33451, 34133, 34813, 35493, 36169, 36843, 37513, 38180, 38841, 39498, 40149,
+    40794, 41432, 42064, 42688, 43304, 43912, 44511, 45102, 45683, 46255, 46817, 47369,
+    47911, 48443, 48964, 49475, 49975, 50464, 50942, 51409, 51865, 52311, 52745, 53169,
+    53581, 53983, 54374, 54755, 55125, 55485, 55834, 56174, 56503, 56823, 57133, 57433,
+    57724, 58007, 58280, 58544, 58800, 59048, 59288, 59519, 59743, 59959, 60168, 60370,
+    60565, 60753, 60935, 61110, 61279, 61441, 61599, 61750, 61896, 62036, 62172, 62302,
+    62428, 62549, 62666, 62778, 62886, 62990, 63090, 63186, 63279, 63368, 63454, 63536,
+    63615, 63691, 63765, 63835, 63903, 63968, 64030, 64090, 64148, 64204, 64257, 64308,
+    64357, 64405, 64450, 64494, 64536, 64576, 64614, 64652, 64687, 64721, 64754, 64786,
+    64816, 64845, 64873, 64900, 64926, 64950, 64974, 64997, 65019, 65039, 65060, 65079,
+    65097, 65115, 65132, 65149, 65164, 65179, 65194, 65208, 65221, 65234, 65246, 65258,
+    65269, 65280, 65291, 65301, 65310, 65319, 65328, 65337, 65345, 65352, 65360, 65367,
+    65374, 65381, 65387, 65393, 65399, 65404, 65410, 65415, 65420, 65425, 65429, 65433,
+    65438, 65442, 65445, 65449, 65453, 65456, 65459, 65462, 65465, 65468, 65471, 65474,
+    65476, 65479, 65481, 65483, 65485, 65488, 65489, 65491, 65493, 65495, 65497, 65498,
+    65500, 65501, 65503, 65504, 65505, 65507, 65508, 65509, 65510, 65511, 65512, 65513,
+    65514, 65515, 65516, 65517, 65517, 65518, 65519, 65520, 65520, 65521, 65522, 65522,
+    65523, 65523, 65524, 65524, 65525, 65525, 65526, 65526, 65526, 65527, 65527, 65528,
+    65528, 65528, 65529, 65529, 65529, 65529, 65530, 65530, 65530, 65530, 65531, 65531,
+    65531, 65531, 65531, 65532, 65532, 65532, 65532, 65532, 65532, 65533, 65533, 65533,
+    65533, 65533, 65533, 65533, 65533, 65534, 65534, 65534, 65534, 65534, 65534, 65534,
+    65534, 65534, 65534, 65535};
+
+const uint16_t *sigmoid_table_q16(void) { return sigmoid_q16; }
+
+/* The int16 branch of TanhPrepare / LogisticPrepare (kInputIntegerBits 3;
+ * TFLite and TFLite Micro alike).  A power-of-two input scale with
+ * left shift 12 + log2(scale) = 0 (TANH: 0 or 1) leaves the multiplier 0,
+ * which the kernel reads as 3 << shift, shift 0 (*pot set); any other
+ * scale gets scale * 4096 * 3 doubled until above 32767 / 2 (at most 31
+ * times), truncated.  false where the int32 arithmetic of the kernel
+ * would overflow (multiplier above 65535) or the multiplier truncates to
+ * 0. */
+bool sigmoid_s16_params(float in_scale, bool tanh, int32_t *mult, int32_t *shift,
+                        bool *pot) {
+  int log2_scale;
+  *pot = checked_log2f(in_scale, &log2_scale);
+  int left = 12 + log2_scale;
+  *pot = *pot && (left == 0 || (tanh && left == 1));
+  if (*pot) {
+    *mult = 3 << left;
+    *shift = 0;
+    return true;
+  }
+  double m = (double)in_scale * 4096.0 * 3.0;
+  left = 0;
+  while (m <= 32767.0 / 2.0 && left <= 30) {
+    left++;
+    m = m * 2.0;
+  }
+  if (!(m < 65536.0) || m < 1.0)
+    return false;
+  *mult = (int32_t)m;
+  *shift = left;
+  return true;
+}
+
+/* -------------------------------------------------------- int16 SOFTMAX */
+
+/* gen_lut of kernels/internal/common.h for a 513-entry int16 table of
+ * func on [lo, hi], output range [-1, 1] (scale 32768): entry i is the
+ * sample at lo + i * step, less half the error the interpolation from i
+ * to i + 1 makes at the midpoint (rounded); entry 512 is func(hi).  In
+ * float with float functions (TFLite Micro, and TFLite's later LUTPopulate)
+ * or in double (TFLite's earlier gen_lut, the one the oracle's TFLite
+ * build has; see softmax_s16_luts()). */
+static float exp_f(float x) { return expf(x); }
+static float recip_f(float x) { return 1.0f / (1.0f + x); }
+static double exp_d(double x) { return exp(x); }
+static double recip_d(double x) { return 1.0 / (1.0 + x); }
+
+static int16_t clamp_lut_f(float v) {
+  return (int16_t)(v < -32768.0f ? -32768.0f : v > 32767.0f ? 32767.0f : v);
+}
+
+static void gen_lut_f(float (*func)(float), float lo, float hi, int16_t lut[513]) {
+  const float step = (hi - lo) / 512;
+  const float half_step = step / 2;
+  const float inv = (float)(32767 - (-32768) + 1) / (1.0f - (-1.0f));
+  for (int i = 0; i < 512; i++) {
+    volatile float x = lo + (float)i * step;
+    volatile float xm = x + half_step;
+    volatile float xn = lo + (float)(i + 1) * step;
+    volatile float val = func(x), val_mid = func(xm), val_next = func(xn);
+    volatile float sample = roundf(val * inv);
+    volatile float next = val_next * inv;
+    volatile float interp = roundf((next + sample) / 2);
+    volatile float mid = roundf(val_mid * inv);
+    volatile float err = interp - mid;
+    volatile float bias = roundf(err / 2);
+    lut[i] = clamp_lut_f(sample - bias);
+  }
+  lut[512] = clamp_lut_f(roundf(func(hi) * inv));
+}
+
+static int16_t clamp_lut_d(double v) {
+  return (int16_t)(v < -32768.0 ? -32768.0 : v > 32767.0 ? 32767.0 : v);
+}
+
+static void gen_lut_d(double (*func)(double), double lo, double hi, int16_t lut[513]) {
+  const double step = (hi - lo) / 512;
+  const double half_step = step / 2.0;
+  for (int i = 0; i < 512; i++) {
+    volatile double sample = round(func(lo + i * step) * 32768.0);
+    volatile double interp =
+        round((func(lo + (i + 1) * step) * 32768.0 + round(func(lo + i * step) * 32768.0)) /
+              2.0);
+    volatile double mid = round(func(lo + i * step + half_step) * 32768.0);
+    volatile double err = interp - mid;
+    volatile double bias = round(err / 2.0);
+    lut[i] = clamp_lut_d(sample - bias);
+  }
+  lut[512] = clamp_lut_d(round(func(hi) * 32768.0));
+}
+
+void softmax_s16_luts(bool in_double, int16_t exp_lut[513], int16_t recip_lut[513]) {
+  if (in_double) {
+    gen_lut_d(exp_d, -10.0, 0.0, exp_lut);
+    gen_lut_d(recip_d, 0.0, 1.0, recip_lut);
+  } else {
+    gen_lut_f(exp_f, -10.0f, 0.0f, exp_lut);
+    gen_lut_f(recip_f, 0.0f, 1.0f, recip_lut);
+  }
 }
 
 /* --------------------------------------------------------- HARD_SWISH */
@@ -259,6 +422,19 @@ static int32_t quantize_saturating(float f, float scale, int32_t zero_point) {
   return q < INT32_MIN ? INT32_MIN : q > INT32_MAX ? INT32_MAX : (int32_t)q;
 }
 
+void relu_range(DType dt, float act_min, float act_max, float out_scale, int32_t out_zp,
+                int32_t *qmin, int32_t *qmax) {
+  int32_t lo, hi;
+  dtype_range(dt, &lo, &hi);
+  int32_t q = quantize_saturating(act_min, out_scale, out_zp);
+  *qmin = q > lo ? q : lo;
+  *qmax = hi;
+  if (act_max != INFINITY) {
+    q = quantize_saturating(act_max, out_scale, out_zp);
+    *qmax = q < hi ? q : hi;
+  }
+}
+
 bool relu_table(DType dt, float act_min, float act_max, float in_scale, int32_t in_zp,
                 float out_scale, int32_t out_zp, int rounding, uint8_t table[256]) {
   if (dt != DT_INT8 && dt != DT_UINT8)
@@ -267,15 +443,8 @@ bool relu_table(DType dt, float act_min, float act_max, float in_scale, int32_t 
   int32_t mult, shift;
   if (!quantize_multiplier((double)in_scale / (double)out_scale, rounding, &mult, &shift))
     return false;
-  int32_t lo, hi;
-  dtype_range(dt, &lo, &hi);
-  int32_t qmin = quantize_saturating(act_min, out_scale, out_zp);
-  qmin = qmin > lo ? qmin : lo;
-  int32_t qmax = hi;
-  if (act_max != INFINITY) {
-    int32_t q = quantize_saturating(act_max, out_scale, out_zp);
-    qmax = q < hi ? q : hi;
-  }
+  int32_t qmin, qmax;
+  relu_range(dt, act_min, act_max, out_scale, out_zp, &qmin, &qmax);
   for (int i = 0; i < 256; i++) {
     const int32_t x = lut_input(dt, i);
     const int64_t y = (int64_t)out_zp + ta_requant(x - in_zp, mult, shift, rounding);
@@ -285,15 +454,19 @@ bool relu_table(DType dt, float act_min, float act_max, float in_scale, int32_t 
   return true;
 }
 
+int32_t relu6_six(DType dt, float in_scale, int32_t in_zp) {
+  /* FloatToQuantizedType(6, scale, zero point), saturated to the type. */
+  int32_t lo, hi;
+  dtype_range(dt, &lo, &hi);
+  return ta_clamp_i32(quantize_saturating(6.0f, in_scale, in_zp), lo, hi);
+}
+
 bool relu6_table_tflm(DType dt, float in_scale, int32_t in_zp, uint8_t table[256]) {
   if (dt != DT_INT8)
     return false;
   /* Relu6Prepare: zero = the input zero point, six =
    * FloatToQuantizedType(6, scale, zp); the output scale is not read. */
-  int32_t lo, hi;
-  dtype_range(dt, &lo, &hi);
-  int32_t six = quantize_saturating(6.0f, in_scale, in_zp);
-  six = ta_clamp_i32(six, lo, hi);
+  const int32_t six = relu6_six(dt, in_scale, in_zp);
   const int32_t zero = in_zp;
   for (int i = 0; i < 256; i++) {
     const int32_t x = lut_input(dt, i);
@@ -301,6 +474,14 @@ bool relu6_table_tflm(DType dt, float in_scale, int32_t in_zp, uint8_t table[256
     table[i] = (uint8_t)y;
   }
   return true;
+}
+
+bool checked_log2f(float x, int *log2_result) {
+  volatile float x_log2 = logf(x) * (1.0f / logf(2.0f));
+  float rounded = roundf(x_log2);
+  volatile float frac = x_log2 - rounded;
+  *log2_result = (int)rounded;
+  return fabsf(frac) < 1e-3f;
 }
 
 /* ------------------------------------------------------------- others */

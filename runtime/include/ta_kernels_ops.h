@@ -115,6 +115,8 @@ ta_status ta_resize_nearest_x32(const ta_resize_params *p, const void *in, void 
  *           + in[lo,hi] (1024 - fy) fx + in[hi,hi] fy fx     (int64)
  *     out = (acc + 2^19) >> 20 with single rounding, else acc / 2^20
  *     rounded half away from zero.
+ *   ta_resize_bilinear_s16 - the same on int16 values (TFLite's
+ *     ResizeBilinearInteger<int16_t>; TFLite Micro has no int16 kernel).
  *   ta_resize_bilinear_u8 - TFLite's builtin uint8 kernel
  *     (optimized_ops::ResizeBilinearGenericSmallChannel), in float:
  *       s = {(1 - dy)(1 - dx), (1 - dy) dx, dy (1 - dx), dy dx},
@@ -135,6 +137,8 @@ typedef struct {
   int32_t rounding;
 } ta_bilinear_params;
 ta_status ta_resize_bilinear_s8(const ta_bilinear_params *p, const int8_t *in, int8_t *out);
+ta_status ta_resize_bilinear_s16(const ta_bilinear_params *p, const int16_t *in,
+                                 int16_t *out);
 ta_status ta_resize_bilinear_u8(const ta_bilinear_params *p, const uint8_t *in, uint8_t *out);
 ta_status ta_resize_bilinear_f32(const ta_bilinear_params *p, const float *in, float *out);
 
@@ -288,10 +292,23 @@ typedef struct {
   int32_t input_zero_point, output_zero_point;
   int32_t multiplier, shift;
   int32_t rounding;
+  float scale, bias; /* ta_mean_u8 only */
 } ta_mean_params;
 ta_status ta_mean_s8(const ta_mean_params *p, const int8_t *in, int8_t *out);
 ta_status ta_mean_s16(const ta_mean_params *p, const int16_t *in, int16_t *out);
 ta_status ta_mean_f32(const ta_mean_params *p, const float *in, float *out);
+/*
+ * Legacy uint8 MEAN, TFLite's three paths (the compiler picks one):
+ *   ta_mean_hw_u8   4-D input, keep_dims, axes {1, 2}:
+ *                   clamp(MBQM(sum, multiplier, shift) + output_zero_point)
+ *                   (output_zero_point: TFLite's bias)
+ *   ta_mean_div_u8  input and output quantization equal: sum / count
+ *   ta_mean_u8      otherwise, in float: clamp(roundf((float)sum /
+ *                   (float)count * scale + bias) + output_zero_point)
+ */
+ta_status ta_mean_u8(const ta_mean_params *p, const uint8_t *in, uint8_t *out);
+ta_status ta_mean_hw_u8(const ta_mean_params *p, const uint8_t *in, uint8_t *out);
+ta_status ta_mean_div_u8(const ta_mean_params *p, const uint8_t *in, uint8_t *out);
 
 /*
  * ta_arg_max_*, ta_arg_min_* - ARG_MAX, ARG_MIN (reference_ops::

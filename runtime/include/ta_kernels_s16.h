@@ -21,7 +21,14 @@
  *                           and their broadcasting forms (the general path)
  *   ta_add_pot_s16,         reference_ops::Add(pot_scale) / Sub16 and
  *   ta_sub_pot_s16          BroadcastSub16POTSlow (power-of-two scales)
+ *   ta_avg_pool2d_s16,      reference_integer_ops::AveragePool / MaxPool
+ *   ta_max_pool2d_s16       (int16)
  *   ta_leaky_relu_s16       reference_ops::QuantizeLeakyRelu<int16_t>
+ *   ta_relu_s16             ReluX / ReluQuantized<int16_t> (RELU, RELU6)
+ *   ta_logistic_s16,        reference_integer_ops::Logistic / Tanh (int16:
+ *   ta_tanh_s16             the sigmoid table, interpolated)
+ *   ta_softmax_s16          reference_ops::SoftmaxInt16 (exp and 1/(1+x)
+ *                           tables of 513 entries)
  *   ta_requantize_s32_s16   reference_ops::Requantize (QUANTIZE int32 to
  *                           int16; int16 to int32 is in ta_kernels_rnn.h)
  *
@@ -189,6 +196,20 @@ ta_status ta_add_pot_s16(const ta_add_params *p, const ta_bcast *shape,
 ta_status ta_sub_pot_s16(const ta_add_params *p, const ta_bcast *shape,
                          const int16_t *in1, const int16_t *in2, int16_t *out);
 
+/* ================================================================= POOLS */
+
+/*
+ * ta_avg_pool2d_s16, ta_max_pool2d_s16 - AVERAGE_POOL_2D and MAX_POOL_2D
+ * of int16 tensors (reference_integer_ops::AveragePool / MaxPool for
+ * int16, which TFLite and TFLite Micro share): the int8 kernels'
+ * arithmetic with int16 values (runtime/pool/pool_int.h).  act_min and
+ * act_max are the fused activation's range on the output's scale.
+ */
+ta_status ta_avg_pool2d_s16(const ta_pool_params *p, const ta_dims *in_dims, const int16_t *in,
+                            const ta_dims *out_dims, int16_t *out);
+ta_status ta_max_pool2d_s16(const ta_pool_params *p, const ta_dims *in_dims, const int16_t *in,
+                            const ta_dims *out_dims, int16_t *out);
+
 /* ============================================================ LEAKY_RELU */
 
 /* LEAKY_RELU of a quantized tensor (TFLite's LeakyReluParams): the
@@ -209,6 +230,73 @@ typedef struct {
  */
 ta_status ta_leaky_relu_s16(const ta_leaky_relu_params *p, const int16_t *in,
                             int16_t *out);
+
+/* ========================================================= RELU, RELU6 */
+
+/* RELU and RELU6 of an int16 tensor (TFLite's ReluParams).  act_min and
+ * act_max must lie in [-32768, 32767]. */
+typedef struct {
+  int32_t size; /* elements */
+  int32_t input_zero_point, output_zero_point;
+  int32_t multiplier, shift; /* input_scale / output_scale */
+  int32_t act_min, act_max;
+  int32_t rounding;
+} ta_relu_params;
+
+/*
+ * ta_relu_s16 - per element:
+ *   out = min(max(output_zero_point + MultiplyByQuantizedMultiplier(
+ *             in - input_zero_point, multiplier, shift), act_min), act_max)
+ */
+ta_status ta_relu_s16(const ta_relu_params *p, const int16_t *in, int16_t *out);
+/* ====================================================== LOGISTIC, TANH */
+
+/*
+ * ta_logistic_s16 / ta_tanh_s16 - int16 LOGISTIC and TANH (input zero
+ * point 0, output scale 2^-15 and zero point 0), as
+ * reference_integer_ops::Logistic / Tanh for int16: a 256-entry table of
+ * sigmoid(i / 24) in Q0.16 (TFLite's sigmoid_table_uint16, passed in
+ * `table`), interpolated linearly.  Per element
+ *
+ *   x = (in * input_multiplier + round) >> input_left_shift
+ *       (round = 2^(input_left_shift - 1), or 0 for a shift of 0)
+ *   LOGISTIC: |x| / 2^9 indexes the table, the low 9 bits interpolate;
+ *   TANH:     |x| / 2^8 indexes it (tanh(x) = 2 sigmoid(2x) - 1), the
+ *             low 8 bits interpolate;
+ *   then the sign is applied and the result scaled back to 16 bits.
+ *
+ * The compiler folds TFLite's power-of-two case (input_multiplier 0:
+ * 3 << left shift, shift 0) into the two numbers, so 1 <= input_multiplier
+ * <= 65535 and 0 <= input_left_shift <= 31.
+ */
+typedef struct {
+  int32_t size; /* elements */
+  int32_t input_multiplier, input_left_shift;
+  const uint16_t *table; /* 256 entries */
+} ta_sigmoid_s16_params;
+ta_status ta_logistic_s16(const ta_sigmoid_s16_params *p, const int16_t *in, int16_t *out);
+ta_status ta_tanh_s16(const ta_sigmoid_s16_params *p, const int16_t *in, int16_t *out);
+
+/* ============================================================== SOFTMAX */
+
+/*
+ * ta_softmax_s16 - int16 SOFTMAX (input zero point 0, output scale 2^-15,
+ * zero point 0) as reference_ops::SoftmaxInt16: rows of depth values;
+ * per element exp(x - max) from the 513-entry table exp_lut (exp on
+ * [-10, 0]) after rescaling x - max by input_multiplier / input_left_shift
+ * (MultiplyByQuantizedMultiplier, double rounding) so that [-65535, 0]
+ * spans [-10, 0]; the sum's reciprocal from one_over_one_plus_x_lut
+ * (1 / (1 + x) on [0, 1]) after normalizing the sum; each exp times the
+ * reciprocal, rounded, clamped to [0, 32767].  Both tables are computed
+ * by the compiler (softmax_s16_luts()).  1 <= depth <= 65536.
+ */
+typedef struct {
+  int32_t outer, depth;
+  int32_t input_multiplier, input_left_shift;
+  const int16_t *exp_lut;                 /* 513 entries */
+  const int16_t *one_over_one_plus_x_lut; /* 513 entries */
+} ta_softmax_s16_params;
+ta_status ta_softmax_s16(const ta_softmax_s16_params *p, const int16_t *in, int16_t *out);
 
 /* ============================================================== QUANTIZE */
 

@@ -1,50 +1,12 @@
 /*
- * ta_max_pool2d_s8 - int8 MAX_POOL_2D.
- *
- * Matches tflite::reference_integer_ops::MaxPool: the maximum over the
- * window clipped to the input (starting from -128), clamped to
- * [act_min, act_max].  Channels in blocks, contiguous inner loop.
+ * ta_max_pool2d_s8 - int8 MAX_POOL_2D, as tflite::reference_integer_ops::
+ * MaxPool: the maximum over the window clipped to the input (starting
+ * from -128), clamped to [act_min, act_max] (pool_int.h).
  */
-#include "ta_fixedpoint.h"
 #include "ta_kernels.h"
-#include "pool_common.h"
+#include "pool_int.h"
 
-ta_status ta_max_pool2d_s8(const ta_pool_params *p,
-                           const ta_dims *in_dims, const int8_t *in,
+ta_status ta_max_pool2d_s8(const ta_pool_params *p, const ta_dims *in_dims, const int8_t *in,
                            const ta_dims *out_dims, int8_t *out) {
-  if (!ta_pool_shapes_ok(p, in_dims, out_dims))
-    return TA_ERR_ARG;
-  const int32_t H = in_dims->h, W = in_dims->w, C = in_dims->c;
-  const int32_t OH = out_dims->h, OW = out_dims->w;
-  int8_t mx[TA_POOL_BLOCK];
-  for (int32_t b = 0; b < in_dims->n; b++) {
-    const int8_t *in_b = in + (size_t)b * H * W * C;
-    for (int32_t oy = 0; oy < OH; oy++) {
-      const int32_t y0 = oy * p->stride_h - p->pad_h;
-      int32_t fy0, fy1;
-      ta_pool_range(y0, p->filter_h, H, &fy0, &fy1);
-      for (int32_t ox = 0; ox < OW; ox++) {
-        const int32_t x0 = ox * p->stride_w - p->pad_w;
-        int32_t fx0, fx1;
-        ta_pool_range(x0, p->filter_w, W, &fx0, &fx1);
-        int8_t *o = out + (((size_t)b * OH + oy) * OW + ox) * C;
-        for (int32_t c0 = 0; c0 < C; c0 += TA_POOL_BLOCK) {
-          const int32_t n = C - c0 < TA_POOL_BLOCK ? C - c0 : TA_POOL_BLOCK;
-          for (int32_t j = 0; j < n; j++)
-            mx[j] = -128;
-          for (int32_t fy = fy0; fy < fy1; fy++) {
-            if (fx1 <= fx0)
-              break;
-            const int8_t *row = in_b + ((size_t)(y0 + fy) * W + (x0 + fx0)) * C + c0;
-            for (int32_t fx = fx0; fx < fx1; fx++, row += C)
-              for (int32_t j = 0; j < n; j++)
-                mx[j] = row[j] > mx[j] ? row[j] : mx[j];
-          }
-          for (int32_t j = 0; j < n; j++)
-            o[c0 + j] = (int8_t)ta_clamp_i32(mx[j], p->act_min, p->act_max);
-        }
-      }
-    }
-  }
-  return TA_OK;
+  TA_MAX_POOL_INT(int8_t, -128);
 }

@@ -26,7 +26,8 @@
 
 #include <stdint.h>
 
-/* sigmoid(k / 24) * 2^16 for k = 0..255 (TFLite's sigmoid_table_uint16). */
+/* sigmoid(k / 24) * 2^16 for k = 0..255 (TFLite's sigmoid_table_uint16;
+ * LOGISTIC and TANH get the same table from the compiler, quant_ops.c). */
 static const uint16_t ta_sigmoid_table_u16[256] = {
     32768, 33451, 34133, 34813, 35493, 36169, 36843, 37513, 38180, 38841,
     39498, 40149, 40794, 41432, 42064, 42688, 43304, 43912, 44511, 45102,
@@ -65,7 +66,7 @@ static inline int32_t ta_lut_input(int16_t x, int32_t multiplier, int32_t left_s
   return ((int32_t)x * multiplier + round) >> left_shift;
 }
 
-static inline int16_t ta_sigmoid_s16(int16_t x, int32_t multiplier, int32_t left_shift) {
+static inline int16_t ta_lstm_sigmoid_s16(int16_t x, int32_t multiplier, int32_t left_shift) {
   const int32_t v = ta_lut_input(x, multiplier, left_shift);
   const uint32_t a = (uint32_t)(v < 0 ? -v : v);
   const uint32_t h = a >> 9;
@@ -80,7 +81,7 @@ static inline int16_t ta_sigmoid_s16(int16_t x, int32_t multiplier, int32_t left
   return (int16_t)(r >> 10);
 }
 
-static inline int16_t ta_tanh_s16(int16_t x, int32_t multiplier, int32_t left_shift) {
+static inline int16_t ta_lstm_tanh_s16(int16_t x, int32_t multiplier, int32_t left_shift) {
   const int32_t v = ta_lut_input(x, multiplier, left_shift);
   const uint32_t a = (uint32_t)(v < 0 ? -v : v);
   const uint32_t h = a >> 8;

@@ -76,7 +76,7 @@ static void gate(const lstm_s8 *k, int g, const int8_t *x, const int8_t *h, int3
   for (int32_t j = 0; j < n; j++)
     out[j] = (int16_t)ta_clamp_i32((int32_t)out[j] + tmp[j], -32768, 32767);
   for (int32_t j = 0; j < n; j++)
-    out[j] = use_tanh ? ta_tanh_s16(out[j], 0, 0) : ta_sigmoid_s16(out[j], 0, 0);
+    out[j] = use_tanh ? ta_lstm_tanh_s16(out[j], 0, 0) : ta_lstm_sigmoid_s16(out[j], 0, 0);
 }
 
 static int32_t mul_q(int16_t a, int16_t b, int32_t mult, int32_t shift, int32_t zp,
@@ -117,7 +117,7 @@ static void step(const lstm_s8 *k, const int8_t *x, int8_t *h, int16_t *c, int8_
     mult = 3;
   }
   for (int32_t j = 0; j < n; j++)
-    b0[j] = ta_tanh_s16(c[j], mult, shift);
+    b0[j] = ta_lstm_tanh_s16(c[j], mult, shift);
   for (int32_t j = 0; j < n; j++)
     h[j] = (int8_t)mul_q(b0[j], b1[j], p->output_multiplier, p->output_shift,
                          p->hidden_zero_point, -128, 127, p->rounding);

@@ -18,6 +18,9 @@
  *  - AddElementwise / SubElementwise with left_shift 15, Add(pot_scale) /
  *    Sub16 / BroadcastSub16POTSlow, QuantizeLeakyRelu<int16_t> and
  *    Requantize (int32 <-> int16) on random values, both roundings;
+ *  - AveragePool / MaxPool for int16 on hundreds of random windows, and
+ *    ReluX (RELU, RELU6) on random multipliers and ranges, and
+ *    ResizeBilinearInteger<int16_t> on random sizes and both roundings;
  *  - broadcasting: a [2,1,3] x [1,4,1] walk against explicit indexing.
  *
  * Every output sits between canary bytes.
@@ -607,6 +610,233 @@ static void test_leaky_relu(void) {
   canary_free(out);
 }
 
+/* --------------------------------------------------------------- pools */
+
+/* reference_integer_ops::AveragePool / MaxPool for int16, transliterated:
+ * the window clipped in the loop bounds, Offset() indexing, channel
+ * innermost in the output order. */
+static void ref_pool_s16(bool avg, const ta_pool_params *p, const ta_dims *id,
+                         const int16_t *in, const ta_dims *od, int16_t *out) {
+  for (int b = 0; b < id->n; ++b)
+    for (int out_y = 0; out_y < od->h; ++out_y)
+      for (int out_x = 0; out_x < od->w; ++out_x)
+        for (int c = 0; c < id->c; ++c) {
+          const int in_x_origin = out_x * p->stride_w - p->pad_w;
+          const int in_y_origin = out_y * p->stride_h - p->pad_h;
+          const int fx_start = in_x_origin < 0 ? -in_x_origin : 0;
+          const int fx_end =
+              id->w - in_x_origin < p->filter_w ? id->w - in_x_origin : p->filter_w;
+          const int fy_start = in_y_origin < 0 ? -in_y_origin : 0;
+          const int fy_end =
+              id->h - in_y_origin < p->filter_h ? id->h - in_y_origin : p->filter_h;
+          int32_t acc = 0;
+          int filter_count = 0;
+          int16_t max = -32768;
+          for (int fy = fy_start; fy < fy_end; ++fy)
+            for (int fx = fx_start; fx < fx_end; ++fx) {
+              const int16_t v = in[ref_offset(id, b, in_y_origin + fy, in_x_origin + fx, c)];
+              acc += v;
+              filter_count++;
+              max = v > max ? v : max;
+            }
+          int32_t r = max;
+          if (avg)
+            r = acc > 0 ? (acc + filter_count / 2) / filter_count
+                        : (acc - filter_count / 2) / filter_count;
+          r = r > p->act_min ? r : p->act_min;
+          r = r < p->act_max ? r : p->act_max;
+          out[ref_offset(od, b, out_y, out_x, c)] = (int16_t)r;
+        }
+}
+
+static void test_pools(void) {
+  int bad = 0, n = 0;
+  for (int k = 0; k < 300; k++) {
+    ta_pool_params p = {0};
+    ta_dims id = {ref_rand(1, 2), ref_rand(1, 9), ref_rand(1, 9), ref_rand(1, 40)}, od;
+    p.filter_h = ref_rand(1, 4);
+    p.filter_w = ref_rand(1, 4);
+    p.stride_h = ref_rand(1, 3);
+    p.stride_w = ref_rand(1, 3);
+    Padding pad = ref_rand(0, 1) ? PAD_SAME : PAD_VALID;
+    compute_padding(pad, id.h, p.filter_h, p.stride_h, 1, &od.h, &p.pad_h);
+    compute_padding(pad, id.w, p.filter_w, p.stride_w, 1, &od.w, &p.pad_w);
+    if (od.h < 1 || od.w < 1)
+      continue;
+    od.n = id.n;
+    od.c = id.c;
+    /* A fused RELU-like range now and then. */
+    p.act_min = ref_rand(0, 2) ? -32768 : ref_rand(-32768, 0);
+    p.act_max = ref_rand(0, 2) ? 32767 : ref_rand(p.act_min, 32767);
+    size_t ni = count(&id), no = count(&od);
+    int16_t *in = canary_alloc(ni * 2), *out = canary_alloc(no * 2);
+    int16_t *want = malloc(no * 2);
+    fill_s16(in, ni);
+    for (int avg = 0; avg < 2; avg++) {
+      n++;
+      ref_pool_s16(avg, &p, &id, in, &od, want);
+      ta_status st = avg ? ta_avg_pool2d_s16(&p, &id, in, &od, out)
+                         : ta_max_pool2d_s16(&p, &id, in, &od, out);
+      long d = first_diff(out, want, no * 2);
+      if (st != TA_OK || d >= 0 || !canary_ok(out, no * 2)) {
+        if (!bad)
+          CHECK(0, "%s pool int16 case %d matches the reference: byte %ld, status %d",
+                avg ? "average" : "max", k, d, (int)st);
+        bad++;
+      }
+    }
+    canary_free(in);
+    canary_free(out);
+    free(want);
+  }
+  CHECK(bad == 0, "%d random AVERAGE_POOL_2D and MAX_POOL_2D int16 cases (SAME/VALID, "
+                  "activation ranges) match TFLite's reference loops", n);
+  /* Sums beyond int16 and ties: -3.5 -> -4, 3.5 -> 4 (away from zero). */
+  const int16_t in[4] = {-32768, -32767, 32767, 32766};
+  ta_pool_params p = {1, 2, 1, 2, 0, 0, -32768, 32767, 0, 0};
+  ta_dims id = {1, 1, 2, 1}, od = {1, 1, 1, 1};
+  int16_t o1 = 0, o2 = 0;
+  ta_avg_pool2d_s16(&p, &id, in, &od, &o1);
+  ta_avg_pool2d_s16(&p, &id, in + 2, &od, &o2);
+  CHECK(o1 == -32768 && o2 == 32767,
+        "the int16 average of extreme values rounds half away from zero without "
+        "overflow: got %d and %d (expected -32768 and 32767)", o1, o2);
+}
+
+/* -------------------------------------------------------- RELU, RELU6 */
+
+static void test_relu(void) {
+  enum { N = 4096 };
+  int bad = 0;
+  int16_t *in = canary_alloc(N * 2), *out = canary_alloc(N * 2);
+  for (int k = 0; k < 40; k++) {
+    ta_relu_params p = {.size = N, .rounding = TA_ROUND_DOUBLE};
+    p.multiplier = (int32_t)((1u << 30) + (ref_next() & 0x3fffffffu));
+    p.shift = ref_rand(-3, 2);
+    p.act_min = ref_rand(0, 1) ? 0 : ref_rand(-100, 100);
+    p.act_max = ref_rand(0, 1) ? 32767 : ref_rand(p.act_min, 32767);
+    fill_s16(in, N);
+    bad += ta_relu_s16(&p, in, out) != TA_OK;
+    for (int i = 0; i < N && !bad; i++) {
+      /* ReluX: clamped = output_offset + MBQM(val - input_offset), then
+       * max with the minimum, min with the maximum. */
+      int32_t v = ref_mbqm(in[i], p.multiplier, p.shift, p.rounding);
+      v = v > p.act_min ? v : p.act_min;
+      v = v < p.act_max ? v : p.act_max;
+      bad += out[i] != v;
+    }
+  }
+  CHECK(bad == 0 && canary_ok(in, N * 2) && canary_ok(out, N * 2),
+        "RELU/RELU6 int16 equals TFLite's ReluX on 40 x %d random values (%d cases differ)",
+        N, bad);
+  /* TFLite Micro's RELU6 (a clamp of the raw input) as the identity
+   * multiplier: every int16 value passes unchanged inside the range. */
+  static int16_t all[65536], got[65536];
+  for (int i = 0; i < 65536; i++)
+    all[i] = (int16_t)(i - 32768);
+  ta_relu_params id = {.size = 65536, .multiplier = 1 << 30, .shift = 1,
+                       .act_min = 0, .act_max = 24576, .rounding = TA_ROUND_DOUBLE};
+  ta_relu_s16(&id, all, got);
+  int diff = 0;
+  for (int i = 0; i < 65536; i++)
+    diff += got[i] != (all[i] < 0 ? 0 : all[i] > 24576 ? 24576 : all[i]);
+  CHECK(diff == 0, "the identity multiplier (2^30, shift 1) clamps every int16 value "
+                   "unchanged, as TFLite Micro's Relu6Quantized (%d differ)", diff);
+  canary_free(in);
+  canary_free(out);
+}
+
+/* ---------------------------------------------------- RESIZE_BILINEAR */
+
+/* ComputeInterpolationValues (the integer one), transliterated. */
+static void ref_interp10(int32_t value, int32_t scale_10, bool half, int32_t size,
+                         int32_t *scaled, int32_t *lo, int32_t *hi) {
+  *scaled = half ? value * scale_10 + scale_10 / 2 - (1 << 9) : value * scale_10;
+  *lo = *scaled / (1 << 10) > 0 ? *scaled / (1 << 10) : 0;
+  const int32_t up = (*scaled + (1 << 10) - 1) / (1 << 10);
+  *hi = up < size - 1 ? up : size - 1;
+}
+
+/* ResizeBilinearInteger<int16_t> against ta_resize_bilinear_s16 (fed the
+ * same source indices and fractions) on random sizes, the extreme int16
+ * values included, both roundings (TFLITE_SINGLE_ROUNDING or not). */
+static void test_resize_bilinear(void) {
+  enum { MAXD = 12 };
+  int bad = 0;
+  for (int k = 0; k < 200; k++) {
+    const int32_t ih = ref_rand(1, 6), iw = ref_rand(1, 6), c = ref_rand(1, 4);
+    const int32_t oh = ref_rand(1, MAXD), ow = ref_rand(1, MAXD), nb = ref_rand(1, 2);
+    const bool align = k % 3 == 1, half = k % 3 == 2;
+    const int rounding = ref_rand(0, 1) ? TA_ROUND_SINGLE : TA_ROUND_DOUBLE;
+    int32_t hs = ((1 << 10) * ih + oh / 2) / oh, ws = ((1 << 10) * iw + ow / 2) / ow;
+    if (align && oh > 1)
+      hs = ((1 << 10) * (ih - 1) + (oh - 1) / 2) / (oh - 1);
+    if (align && ow > 1)
+      ws = ((1 << 10) * (iw - 1) + (ow - 1) / 2) / (ow - 1);
+    int32_t ylo[MAXD], yhi[MAXD], yf[MAXD], xlo[MAXD], xhi[MAXD], xf[MAXD], v;
+    for (int32_t y = 0; y < oh; y++) {
+      ref_interp10(y, hs, half, ih, &v, &ylo[y], &yhi[y]);
+      yf[y] = v - (1 << 10) * ylo[y];
+    }
+    for (int32_t x = 0; x < ow; x++) {
+      ref_interp10(x, ws, half, iw, &v, &xlo[x], &xhi[x]);
+      xf[x] = v - (1 << 10) * xlo[x];
+    }
+    const ta_dims id = {nb, ih, iw, c}, od = {nb, oh, ow, c};
+    size_t ni = count(&id), no = count(&od);
+    int16_t *in = canary_alloc(ni * 2), *out = canary_alloc(no * 2), *want = malloc(no * 2);
+    fill_s16(in, ni);
+    in[0] = k % 2 ? -32768 : 32767;
+    for (int b = 0; b < nb; ++b)
+      for (int y = 0; y < oh; ++y) {
+        int32_t input_y, y0, y1;
+        ref_interp10(y, hs, half, ih, &input_y, &y0, &y1);
+        for (int x = 0; x < ow; ++x) {
+          int32_t input_x, x0, x1;
+          ref_interp10(x, ws, half, iw, &input_x, &x0, &x1);
+          for (int ch = 0; ch < c; ++ch) {
+            const int64_t ll = (int64_t)in[ref_offset(&id, b, y0, x0, ch)] *
+                               ((1 << 10) - (input_y - (1 << 10) * y0)) *
+                               ((1 << 10) - (input_x - (1 << 10) * x0));
+            const int64_t lu = (int64_t)in[ref_offset(&id, b, y1, x0, ch)] *
+                               (input_y - (1 << 10) * y0) *
+                               ((1 << 10) - (input_x - (1 << 10) * x0));
+            const int64_t rl = (int64_t)in[ref_offset(&id, b, y0, x1, ch)] *
+                               ((1 << 10) - (input_y - (1 << 10) * y0)) *
+                               (input_x - (1 << 10) * x0);
+            const int64_t ru = (int64_t)in[ref_offset(&id, b, y1, x1, ch)] *
+                               (input_y - (1 << 10) * y0) * (input_x - (1 << 10) * x0);
+            const int64_t o20 = ll + lu + rl + ru;
+            int64_t r;
+            if (rounding == TA_ROUND_SINGLE) { /* (o20 + 2^19) >> 20, as a floor */
+              const int64_t t = o20 + (1 << 19);
+              r = t / (1 << 20) - (t % (1 << 20) < 0);
+            } else {
+              r = (o20 + (o20 > 0 ? (1 << 19) : -(1 << 19))) / (1 << 20);
+            }
+            want[ref_offset(&od, b, y, x, ch)] = (int16_t)r;
+          }
+        }
+      }
+    ta_bilinear_params p = {.batches = nb, .in_h = ih, .in_w = iw, .depth = c, .out_h = oh,
+                            .out_w = ow, .y_lo = ylo, .y_hi = yhi, .x_lo = xlo, .x_hi = xhi,
+                            .y_frac = yf, .x_frac = xf, .rounding = rounding};
+    ta_status st = ta_resize_bilinear_s16(&p, in, out);
+    long d = first_diff(out, want, no * 2);
+    if (st != TA_OK || d >= 0 || !canary_ok(out, no * 2)) {
+      if (!bad)
+        CHECK(0, "RESIZE_BILINEAR int16 case %d matches the reference: byte %ld, status %d",
+              k, d, (int)st);
+      bad++;
+    }
+    canary_free(in);
+    canary_free(out);
+    free(want);
+  }
+  CHECK(bad == 0, "200 random RESIZE_BILINEAR int16 cases (align_corners, "
+                  "half_pixel_centers, both roundings) match ResizeBilinearInteger");
+}
+
 /* ------------------------------------------------------------ QUANTIZE */
 
 static void test_requantize(void) {
@@ -662,6 +892,9 @@ int main(void) {
   test_binary("power-of-two SUB int16", ta_sub_pot_s16, true, true);
   test_pot_values();
   test_leaky_relu();
+  test_pools();
+  test_relu();
+  test_resize_bilinear();
   test_requantize();
   return test_exit();
 }
