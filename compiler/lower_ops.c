@@ -947,8 +947,11 @@ void lower_resize_bilinear(Lower *L) {
   const Options *o = &L->op->opt;
   if (o->align_corners && o->half_pixel_centers)
     error_at(L->g, L->op->index, "align_corners and half_pixel_centers cannot both be set");
-  bool integer = out->dtype == DT_INT8;
-  if (out->dtype == DT_INT8 || out->dtype == DT_UINT8) {
+  /* int8 and int16: ResizeBilinearInteger (TFLite Micro has no int16
+   * RESIZE_BILINEAR: both modes follow TFLite's, which rounds half away
+   * from zero in the oracle's build); uint8 and float: float weights. */
+  bool integer = out->dtype == DT_INT8 || out->dtype == DT_INT16;
+  if (out->dtype == DT_INT8 || out->dtype == DT_UINT8 || out->dtype == DT_INT16) {
     if (!same_quant(in, out))
       error_at(L->g, L->op->index, "input and output quantization differ");
   } else if (out->dtype != DT_FLOAT32) {
@@ -1182,7 +1185,10 @@ void lower_strided_slice(Lower *L) {
 
 /* Inputs: output shape (int32 [4]), filter OHWI, input, optional bias.
  * Padding as TFLite Micro computes it: ComputePaddingHeightWidth on the
- * output size. */
+ * output size.  The fused activation (TransposeConvOptions field 3, in
+ * schemas since TFLite 2.14; older files leave it out: NONE) clamps the
+ * outputs as in CONV_2D, after the bias (float) or the requantization
+ * and output zero point (integers), as TFLite's kernel does. */
 void lower_transpose_conv(Lower *L) {
   need_arity(L, 3, 1);
   Tensor *shape = input(L, 0), *filter = input(L, 1), *in = input(L, 2);

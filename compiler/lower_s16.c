@@ -195,8 +195,6 @@ static void lower_transpose_conv_s16(Lower *L) {
     unsupported(L, "TRANSPOSE_CONV needs an int8 filter and an int16 output");
   if (!is_const(filter))
     unsupported(L, "a non-constant filter is not supported");
-  if (opt->activation != ACT_NONE)
-    unsupported(L, "a fused activation on TRANSPOSE_CONV is not supported");
   need_symmetric(L, in);
   need_symmetric(L, out);
   ta_dims di = rank4(L, in), df = rank4(L, filter), dout = rank4(L, out);
@@ -234,8 +232,12 @@ static void lower_transpose_conv_s16(Lower *L) {
              (int)df.h, (int)df.w, (int)df.c, (int)dout.n, (int)dout.h, (int)dout.w,
              (int)dout.c);
   const Tensor *bias = bias_s64(L, optional_input(L, 3), dout.c);
-  p.act_min = -32768;
-  p.act_max = 32767;
+  /* The fused activation (TransposeConvOptions field 3, newer schemas):
+   * a clamp of the requantized outputs, as in CONV_2D. */
+  if (!activation_range_quantized(opt->activation, DT_INT16, scale_of(L, out), 0,
+                                  &p.act_min, &p.act_max))
+    error_at(L->g, L->op->index, "fused activation %d is not supported",
+             (int)opt->activation);
 
   L->l->kernel = "ta_transpose_conv_s16";
   const_struct(L, "params", "ta_conv_params", conv_init(&p), true);

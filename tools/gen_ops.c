@@ -13,6 +13,10 @@
  * quantization parameters.  LIST is a comma- or space-separated list of
  * OP:dtype (OP alone selects every dtype of that op).
  *
+ * A case may also have oracle.tflite: the same computation written with
+ * ops the oracle's TFLite implements, for an op feature it predates
+ * (Case.needs_oracle_form); the oracle runs that one instead.
+ *
  * OUTDIR/manifest.txt gets one line per case:
  *   NAME OP DTYPE MODE ATOL RTOL NIN NOUT KEY OUTDTYPES
  * MODE is how the oracle runs the case (tests/ops/oracle_batch.mjs):
@@ -33,6 +37,7 @@
 #include "tflite_writer.h"
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -192,6 +197,13 @@ typedef struct {
   Rng *r;
   int kind;
   const char *mode; /* how the oracle runs it: off, litert */
+  /* Set by a generator whose op has something the oracle's TFLite does
+   * not implement: generate() then runs it again with oracle_form set,
+   * and the generator writes, from the same random draws, an equivalent
+   * model out of ops the oracle has (oracle.tflite, which the oracle
+   * runs instead of model.tflite). */
+  int needs_oracle_form;
+  int oracle_form;
   double atol, rtol;
   int nin;
   int in_tensor[MAXT];
@@ -525,6 +537,63 @@ static void tol_sum(Case *c) {
   c->rtol = 1e-4;
 }
 
+/* The bounds of a fused activation on a tensor of quantization q, as
+ * TFLite's CalculateActivationRange (float) and
+ * CalculateActivationRangeQuantized compute them: the quantized bounds
+ * are zero point + round(bound / scale) in float, clipped to the type's
+ * range.  No activation: the whole range. */
+static void act_bounds(int act, const Q *q, double *lo, double *hi) {
+  double flo = act == TFW_ACT_RELU_N1_TO_1 ? -1 : 0;
+  double fhi = act == TFW_ACT_RELU6 ? 6 : act == TFW_ACT_RELU_N1_TO_1 ? 1 : INFINITY;
+  if (act == TFW_ACT_NONE)
+    flo = -INFINITY;
+  if (q->dtype == TFW_FLOAT32) {
+    *lo = flo == -INFINITY ? -FLT_MAX : flo;
+    *hi = fhi == INFINITY ? FLT_MAX : fhi;
+    return;
+  }
+  int qmin, qmax;
+  qrange_of(q->dtype, &qmin, &qmax);
+  *lo = qmin;
+  *hi = qmax;
+  if (flo != -INFINITY) {
+    double v = (double)q->zp + (double)(int32_t)roundf((float)flo / q->scale);
+    *lo = v > qmin ? v : qmin;
+  }
+  if (fhi != INFINITY) {
+    double v = (double)q->zp + (double)(int32_t)roundf((float)fhi / q->scale);
+    *hi = v < qmax ? v : qmax;
+  }
+}
+
+/* A rank-1 constant of one value v (a raw quantized value for quantized
+ * types), with quantization q. */
+static int const_value(Case *c, const char *name, const Q *q, double v) {
+  int32_t one = 1;
+  uint8_t bytes[4];
+  switch (q->dtype) {
+  case TFW_FLOAT32: {
+    float f = (float)v;
+    memcpy(bytes, &f, 4);
+    break;
+  }
+  case TFW_INT16: {
+    int16_t x = (int16_t)v;
+    memcpy(bytes, &x, 2);
+    break;
+  }
+  case TFW_INT8:
+    bytes[0] = (uint8_t)(int8_t)v;
+    break;
+  default:
+    bytes[0] = (uint8_t)v;
+  }
+  int t = tfw_const(c->m, name, q->dtype, 1, &one, bytes);
+  if (q->dtype != TFW_FLOAT32)
+    tfw_quant1(c->m, t, q->scale, q->zp);
+  return t;
+}
+
 /* ----------------------------------------------------------- the ops */
 
 static void gen_conv2d(Case *c, int variant) {
@@ -613,6 +682,11 @@ static void gen_transpose_conv(Case *c, int variant) {
   int sh = rint_in(r, 1, 3), sw = rint_in(r, 1, 3);
   int oh = padding == TFW_PAD_SAME ? h * sh : (h - 1) * sh + kh;
   int ow = padding == TFW_PAD_SAME ? w * sw : (w - 1) * sw + kw;
+  /* The fused activation (TransposeConvOptions field 3, TFLite 2.14's
+   * schema) comes from a stream of its own, so that cases without one
+   * are what they were before it was drawn. */
+  Rng ar = {r->s ^ 0x7f4a7c159e3779b9ull};
+  int act = random_act(&ar);
   Q in = conv_in(c);
   int32_t dshape = 4, shape[4] = {n, oh, ow, cout};
   int32_t din[4] = {n, h, w, cin}, dfil[4] = {cout, kh, kw, cin};
@@ -624,12 +698,33 @@ static void gen_transpose_conv(Case *c, int variant) {
   int k = cin * ((kh + sh - 1) / sh) * ((kw + sw - 1) / sw);
   double sd = sqrt((double)k * msq(in.lo, in.hi) * st.msq);
   int tb = rchance(r, 0.75) ? bias(c, "bias", cout, in.scale, ws, sd, c->kind != K_U8) : -1;
-  Q out = sum_out(c, &in, &st, k, TFW_ACT_NONE);
-  int to = output_q(c, "output", 4, shape, &out);
+  Q out = sum_out(c, &in, &st, k, act);
   int ins[4] = {ts, tw, ti, tb};
-  int op = tfw_op(c->m, TFW_OP_TRANSPOSE_CONV, tb >= 0 ? 4 : 3, ins, 1, &to);
-  tfw_transpose_conv_options(c->m, op, padding, sw, sh, TFW_ACT_NONE);
   tol_sum(c);
+  if (act == TFW_ACT_NONE || !c->oracle_form) {
+    int to = output_q(c, "output", 4, shape, &out);
+    int op = tfw_op(c->m, TFW_OP_TRANSPOSE_CONV, tb >= 0 ? 4 : 3, ins, 1, &to);
+    tfw_transpose_conv_options(c->m, op, padding, sw, sh, act);
+    c->needs_oracle_form = act != TFW_ACT_NONE;
+    return;
+  }
+  /* The oracle's TFLite predates the field and ignores it.  TFLite's
+   * kernels that have it clamp the outputs (requantized, zero point
+   * added) to the activation's range, as every convolution does: the
+   * oracle gets that clamp as MAXIMUM and MINIMUM with constants. */
+  int tx = tensor_q(c, "conv", 4, shape, &out);
+  int op = tfw_op(c->m, TFW_OP_TRANSPOSE_CONV, tb >= 0 ? 4 : 3, ins, 1, &tx);
+  tfw_transpose_conv_options(c->m, op, padding, sw, sh, TFW_ACT_NONE);
+  double lo, hi;
+  act_bounds(act, &out, &lo, &hi);
+  int tlo = const_value(c, "act_min", &out, lo);
+  int ty = tensor_q(c, "relu", 4, shape, &out);
+  int a[2] = {tx, tlo};
+  tfw_op(c->m, TFW_OP_MAXIMUM, 2, a, 1, &ty);
+  int to = output_q(c, "output", 4, shape, &out);
+  int thi = const_value(c, "act_max", &out, hi);
+  int b[2] = {ty, thi};
+  tfw_op(c->m, TFW_OP_MINIMUM, 2, b, 1, &to);
 }
 
 static void gen_fully_connected(Case *c, int variant) {
@@ -1602,6 +1697,7 @@ static int generate(const Row *row, int k, uint64_t seed, const char *outdir, FI
   h = fnv1a(h, row->dtype, strlen(row->dtype));
   r.s = seed ^ h ^ ((uint64_t)k * 0x9e3779b97f4a7c15ull);
   rnext(&r);
+  Rng r0 = r;
   Case c;
   memset(&c, 0, sizeof c);
   c.m = tfw_new();
@@ -1622,6 +1718,30 @@ static int generate(const Row *row, int k, uint64_t seed, const char *outdir, FI
   write_file(path, bytes, len);
   uint64_t key = fnv1a(FNV_INIT, bytes, len);
   free(bytes);
+  if (c.needs_oracle_form) {
+    /* The same draws again, written for the oracle; the cache key is of
+     * the model the oracle runs. */
+    Case o;
+    memset(&o, 0, sizeof o);
+    o.m = tfw_new();
+    o.r = &r0;
+    o.kind = row->kind;
+    o.mode = "off";
+    o.oracle_form = 1;
+    row->gen(&o, row->variant);
+    finish_io(&o);
+    tfw_finish(o.m, &bytes, &len);
+    snprintf(path, sizeof path, "%s/oracle.tflite", dir);
+    write_file(path, bytes, len);
+    key = fnv1a(FNV_INIT, bytes, len);
+    free(bytes);
+    for (int i = 0; i < o.nin; i++) {
+      if (o.in_bytes[i] != c.in_bytes[i] || memcmp(o.in_data[i], c.in_data[i], c.in_bytes[i]))
+        die("the oracle's form of a case draws other inputs");
+      free(o.in_data[i]);
+    }
+    tfw_free(o.m);
+  }
   for (int i = 0; i < c.nin; i++) {
     snprintf(path, sizeof path, "%s/in%d.bin", dir, i);
     write_file(path, c.in_data[i], c.in_bytes[i]);

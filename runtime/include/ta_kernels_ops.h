@@ -115,6 +115,8 @@ ta_status ta_resize_nearest_x32(const ta_resize_params *p, const void *in, void 
  *           + in[lo,hi] (1024 - fy) fx + in[hi,hi] fy fx     (int64)
  *     out = (acc + 2^19) >> 20 with single rounding, else acc / 2^20
  *     rounded half away from zero.
+ *   ta_resize_bilinear_s16 - the same on int16 values (TFLite's
+ *     ResizeBilinearInteger<int16_t>; TFLite Micro has no int16 kernel).
  *   ta_resize_bilinear_u8 - TFLite's builtin uint8 kernel
  *     (optimized_ops::ResizeBilinearGenericSmallChannel), in float:
  *       s = {(1 - dy)(1 - dx), (1 - dy) dx, dy (1 - dx), dy dx},
@@ -135,6 +137,8 @@ typedef struct {
   int32_t rounding;
 } ta_bilinear_params;
 ta_status ta_resize_bilinear_s8(const ta_bilinear_params *p, const int8_t *in, int8_t *out);
+ta_status ta_resize_bilinear_s16(const ta_bilinear_params *p, const int16_t *in,
+                                 int16_t *out);
 ta_status ta_resize_bilinear_u8(const ta_bilinear_params *p, const uint8_t *in, uint8_t *out);
 ta_status ta_resize_bilinear_f32(const ta_bilinear_params *p, const float *in, float *out);
 

@@ -14,7 +14,8 @@
  *    Sub16 / BroadcastSub16POTSlow, QuantizeLeakyRelu<int16_t> and
  *    Requantize (int32 <-> int16) on random values, both roundings;
  *  - AveragePool / MaxPool for int16 on hundreds of random windows, and
- *    ReluX (RELU, RELU6) on random multipliers and ranges;
+ *    ReluX (RELU, RELU6) on random multipliers and ranges, and
+ *    ResizeBilinearInteger<int16_t> on random sizes and both roundings;
  *  - broadcasting: a [2,1,3] x [1,4,1] walk against explicit indexing.
  *
  * Every output sits between canary bytes.
@@ -565,6 +566,97 @@ static void test_relu(void) {
   canary_free(out);
 }
 
+/* ---------------------------------------------------- RESIZE_BILINEAR */
+
+/* ComputeInterpolationValues (the integer one), transliterated. */
+static void ref_interp10(int32_t value, int32_t scale_10, bool half, int32_t size,
+                         int32_t *scaled, int32_t *lo, int32_t *hi) {
+  *scaled = half ? value * scale_10 + scale_10 / 2 - (1 << 9) : value * scale_10;
+  *lo = *scaled / (1 << 10) > 0 ? *scaled / (1 << 10) : 0;
+  const int32_t up = (*scaled + (1 << 10) - 1) / (1 << 10);
+  *hi = up < size - 1 ? up : size - 1;
+}
+
+/* ResizeBilinearInteger<int16_t> against ta_resize_bilinear_s16 (fed the
+ * same source indices and fractions) on random sizes, the extreme int16
+ * values included, both roundings (TFLITE_SINGLE_ROUNDING or not). */
+static void test_resize_bilinear(void) {
+  enum { MAXD = 12 };
+  int bad = 0;
+  for (int k = 0; k < 200; k++) {
+    const int32_t ih = ref_rand(1, 6), iw = ref_rand(1, 6), c = ref_rand(1, 4);
+    const int32_t oh = ref_rand(1, MAXD), ow = ref_rand(1, MAXD), nb = ref_rand(1, 2);
+    const bool align = k % 3 == 1, half = k % 3 == 2;
+    const int rounding = ref_rand(0, 1) ? TA_ROUND_SINGLE : TA_ROUND_DOUBLE;
+    int32_t hs = ((1 << 10) * ih + oh / 2) / oh, ws = ((1 << 10) * iw + ow / 2) / ow;
+    if (align && oh > 1)
+      hs = ((1 << 10) * (ih - 1) + (oh - 1) / 2) / (oh - 1);
+    if (align && ow > 1)
+      ws = ((1 << 10) * (iw - 1) + (ow - 1) / 2) / (ow - 1);
+    int32_t ylo[MAXD], yhi[MAXD], yf[MAXD], xlo[MAXD], xhi[MAXD], xf[MAXD], v;
+    for (int32_t y = 0; y < oh; y++) {
+      ref_interp10(y, hs, half, ih, &v, &ylo[y], &yhi[y]);
+      yf[y] = v - (1 << 10) * ylo[y];
+    }
+    for (int32_t x = 0; x < ow; x++) {
+      ref_interp10(x, ws, half, iw, &v, &xlo[x], &xhi[x]);
+      xf[x] = v - (1 << 10) * xlo[x];
+    }
+    const ta_dims id = {nb, ih, iw, c}, od = {nb, oh, ow, c};
+    size_t ni = count(&id), no = count(&od);
+    int16_t *in = canary_alloc(ni * 2), *out = canary_alloc(no * 2), *want = malloc(no * 2);
+    fill_s16(in, ni);
+    in[0] = k % 2 ? -32768 : 32767;
+    for (int b = 0; b < nb; ++b)
+      for (int y = 0; y < oh; ++y) {
+        int32_t input_y, y0, y1;
+        ref_interp10(y, hs, half, ih, &input_y, &y0, &y1);
+        for (int x = 0; x < ow; ++x) {
+          int32_t input_x, x0, x1;
+          ref_interp10(x, ws, half, iw, &input_x, &x0, &x1);
+          for (int ch = 0; ch < c; ++ch) {
+            const int64_t ll = (int64_t)in[ref_offset(&id, b, y0, x0, ch)] *
+                               ((1 << 10) - (input_y - (1 << 10) * y0)) *
+                               ((1 << 10) - (input_x - (1 << 10) * x0));
+            const int64_t lu = (int64_t)in[ref_offset(&id, b, y1, x0, ch)] *
+                               (input_y - (1 << 10) * y0) *
+                               ((1 << 10) - (input_x - (1 << 10) * x0));
+            const int64_t rl = (int64_t)in[ref_offset(&id, b, y0, x1, ch)] *
+                               ((1 << 10) - (input_y - (1 << 10) * y0)) *
+                               (input_x - (1 << 10) * x0);
+            const int64_t ru = (int64_t)in[ref_offset(&id, b, y1, x1, ch)] *
+                               (input_y - (1 << 10) * y0) * (input_x - (1 << 10) * x0);
+            const int64_t o20 = ll + lu + rl + ru;
+            int64_t r;
+            if (rounding == TA_ROUND_SINGLE) { /* (o20 + 2^19) >> 20, as a floor */
+              const int64_t t = o20 + (1 << 19);
+              r = t / (1 << 20) - (t % (1 << 20) < 0);
+            } else {
+              r = (o20 + (o20 > 0 ? (1 << 19) : -(1 << 19))) / (1 << 20);
+            }
+            want[ref_offset(&od, b, y, x, ch)] = (int16_t)r;
+          }
+        }
+      }
+    ta_bilinear_params p = {.batches = nb, .in_h = ih, .in_w = iw, .depth = c, .out_h = oh,
+                            .out_w = ow, .y_lo = ylo, .y_hi = yhi, .x_lo = xlo, .x_hi = xhi,
+                            .y_frac = yf, .x_frac = xf, .rounding = rounding};
+    ta_status st = ta_resize_bilinear_s16(&p, in, out);
+    long d = first_diff(out, want, no * 2);
+    if (st != TA_OK || d >= 0 || !canary_ok(out, no * 2)) {
+      if (!bad)
+        CHECK(0, "RESIZE_BILINEAR int16 case %d matches the reference: byte %ld, status %d",
+              k, d, (int)st);
+      bad++;
+    }
+    canary_free(in);
+    canary_free(out);
+    free(want);
+  }
+  CHECK(bad == 0, "200 random RESIZE_BILINEAR int16 cases (align_corners, "
+                  "half_pixel_centers, both roundings) match ResizeBilinearInteger");
+}
+
 /* ------------------------------------------------------------ QUANTIZE */
 
 static void test_requantize(void) {
@@ -616,6 +708,7 @@ int main(void) {
   test_leaky_relu();
   test_pools();
   test_relu();
+  test_resize_bilinear();
   test_requantize();
   return test_exit();
 }

@@ -11,6 +11,8 @@
 # 2. TFLite (the oracle, $TINYAOT_SHARED/oracle, run by oracle_batch.mjs
 #    in one Node process per oracle mode: TFLite's builtin kernels, or
 #    LiteRT for float CONV_2D) computes the expected outputs.
+#    A case with an oracle.tflite (the same computation in ops that
+#    TFLite's build implements, gen_ops.c) runs that model instead.
 #    They are cached by a hash of model, inputs and mode in
 #    $TINYAOT_ORACLE_CACHE (default: the top build folder's
 #    oracle-cache/), so the sanitizer pass and later runs skip Node.
@@ -86,7 +88,9 @@ while read -r name op dt mode atol rtol nin nout key outs; do
   ins=""
   i=0
   while [ $i -lt "$nin" ]; do ins="$ins $cases/$name/in$i.bin"; i=$((i + 1)); done
-  echo "$cases/$name/model.tflite $cache/$key$ins" >> "$work/list-$mode"
+  model="$cases/$name/model.tflite"
+  [ -f "$cases/$name/oracle.tflite" ] && model="$cases/$name/oracle.tflite"
+  echo "$model $cache/$key$ins" >> "$work/list-$mode"
   need=$((need + 1))
 done < "$manifest"
 

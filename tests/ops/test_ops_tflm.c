@@ -10,6 +10,7 @@
  *                        fixed-point logistic and tanh (masks and all)
  *   HARD_SWISH int8      reference_ops::HardSwish (16-bit fixed point)
  *   RELU, RELU6 int8     ReluQuantized / Relu6Quantized (activations.cc)
+ *   RELU, RELU6 int16    the same for int16 (activations_common.cc)
  *   LEAKY_RELU int8      reference_ops::QuantizeLeakyRelu
  *   PADV2, SLICE, ARG_MIN, RELU_N1_TO_1 (no generator row)
  *
@@ -517,6 +518,40 @@ static void test_relus(void) {
   finish(&md, "RELU, RELU6, LEAKY_RELU int8");
 }
 
+/* int16 RELU and RELU6 (16x8, zero points 0): CalculateReluOpData +
+ * ReluQuantized<int16_t>, and Relu6Quantized<int16_t> (the raw input
+ * clamped to [0, FloatToQuantizedType(6, input scale)]).  TFLite divides
+ * the scales in float and requantizes RELU6; the oracle checks that
+ * (--rounding single), this the default. */
+static void test_relus_s16(void) {
+  Model md = {.m = tfw_new()};
+  for (int k = 0; k < NINST; k++) {
+    int relu6 = k % 2;
+    float si = runif(1e-4f, 1e-3f), so = runif(1e-4f, 1e-3f);
+    int32_t d[2] = {1, 512};
+    int16_t x[512], y[512];
+    for (int i = 0; i < 512; i++)
+      x[i] = (int16_t)(i < 2 ? (i ? 32767 : -32768) : (int16_t)(rnext() & 0xFFFF));
+    if (!relu6) {
+      int32_t m;
+      int sh;
+      qmult((double)si / (double)so, &m, &sh);
+      int32_t qmin = (int32_t)roundf(0.0f / so);
+      for (int i = 0; i < 512; i++)
+        y[i] = (int16_t)ref_clamp(ref_mbqm(x[i], m, sh, TA_ROUND_DOUBLE), qmin, 32767);
+    } else {
+      int32_t six = (int32_t)roundf(6.0f / si);
+      six = six > 32767 ? 32767 : six;
+      for (int i = 0; i < 512; i++)
+        y[i] = (int16_t)(x[i] > six ? six : x[i] < 0 ? 0 : x[i]);
+    }
+    int ti = add_input(&md, "x", TFW_INT16, 2, d, si, 0, x, sizeof x);
+    int to = add_output(&md, "y", TFW_INT16, 2, d, so, 0, y, sizeof y);
+    tfw_op(md.m, relu6 ? TFW_OP_RELU6 : TFW_OP_RELU, 1, &ti, 1, &to);
+  }
+  finish(&md, "RELU, RELU6 int16");
+}
+
 /* ---------------- PADV2, SLICE, ARG_MIN, RELU_N1_TO_1 (no generator) */
 
 static void test_misc(void) {
@@ -607,6 +642,7 @@ int main(void) {
   test_sigmoid(1);
   test_hard_swish();
   test_relus();
+  test_relus_s16();
   test_misc();
   if (!test_failures)
     remove_tree(tmp);
