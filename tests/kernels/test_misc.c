@@ -1,6 +1,6 @@
 /*
- * Tests of FULLY_CONNECTED, the pools, ADD, SOFTMAX, QUANTIZE and
- * DEQUANTIZE kernels: hand-computed edge cases, values from TFLite's unit
+ * Tests of FULLY_CONNECTED, the pools, ADD, SOFTMAX, QUANTIZE,
+ * DEQUANTIZE and uint8 MEAN kernels: hand-computed edge cases, values from TFLite's unit
  * tests, and random cases against ref.h's transliterations of TFLite's
  * reference loops.  Outputs sit between canary bytes.
  *
@@ -32,11 +32,16 @@ static void test_fc_random(void) {
     p.output_offset = ref_rand(-128, 127);
     p.act_min = ref_rand(-128, 0);
     p.act_max = ref_rand(p.act_min, 127);
-    int rounding = ref_rand(0, 1), per_channel = ref_rand(0, 1);
+    /* Every other case in the form of the Arm DSP path (double
+     * rounding, right shifts, some dead channels). */
+    const int dsp = k & 1;
+    int rounding = dsp ? TA_ROUND_DOUBLE : ref_rand(0, 1), per_channel = ref_rand(0, 1);
     int32_t mult[13], shift[13], bias[13], bf[13];
     for (int i = 0; i < 13; i++) {
       mult[i] = (int32_t)((1u << 30) + (ref_next() & 0x3fffffffu));
-      shift[i] = ref_rand(-14, rounding ? 0 : 2);
+      shift[i] = dsp ? ref_rand(-31, -1) : ref_rand(-14, rounding ? 0 : 2);
+      if (dsp && ref_rand(0, 9) == 0)
+        mult[i] = shift[i] = 0;
       bias[i] = ref_rand(-30000, 30000);
     }
     ta_quant q = {mult, shift, per_channel, rounding};
@@ -320,7 +325,7 @@ static void test_quantize(void) {
   /* float -> int8 at scale 0.5, zero point -1: round half away from zero. */
   const float x[8] = {0.25f, -0.25f, 0.75f, -0.75f, 100.0f, -100.0f, 1e30f, -1e30f};
   const int8_t ex[8] = {0, -2, 1, -3, 127, -128, 127, -128};
-  ta_affine_params ap = {8, 0.5f, -1, 0};
+  ta_affine_params ap = {8, 0.5f, -1};
   int8_t *o = canary_alloc(8);
   ta_quantize_f32_s8(&ap, x, o);
   long d = first_diff(o, ex, 8);
@@ -329,7 +334,7 @@ static void test_quantize(void) {
   canary_free(o);
   int16_t o16[3];
   const float x16[3] = {1.0f, -1.0f, 1000.0f};
-  ta_affine_params ap16 = {3, 1.0f / 4096, 0, 0};
+  ta_affine_params ap16 = {3, 1.0f / 4096, 0};
   ta_quantize_f32_s16(&ap16, x16, o16);
   CHECK(o16[0] == 4096 && o16[1] == -4096 && o16[2] == 32767, "QUANTIZE float -> int16");
   /* x / scale = 28149.4998861... in double but rounds to 28149.5f in
@@ -338,17 +343,48 @@ static void test_quantize(void) {
    * (tests/ops QUANTIZE float32_int16, seed 7 case 26: TFLite gives 28149). */
   {
     const float xv = 0x1.e2be16p-1f, sv = 0x1.18f92p-15f; /* 0.942856491, 3.34946089e-05 */
-    ta_affine_params pf = {1, sv, 0, 0}, pd = {1, sv, 0, 1};
+    ta_affine_params pq = {1, sv, 0};
     int16_t of, od;
-    ta_quantize_f32_s16(&pf, &xv, &of);
-    ta_quantize_f32_s16(&pd, &xv, &od);
-    CHECK(of == (int16_t)lroundf(xv / sv) && od == (int16_t)lround((double)xv / sv) && of != od,
-          "divide_in_double switches QUANTIZE between float and double division (%d vs %d)",
+    ta_quantize_f32_s16(&pq, &xv, &of);
+    ta_quantize_double_f32_s16(&pq, &xv, &od);
+    CHECK(of == 28150 && od == 28149,
+          "QUANTIZE float -> int16 divides in float (TFLite Micro: 28150, got %d), "
+          "ta_quantize_double_f32_s16 in double (TFLite: 28149, got %d)",
           of, od);
+  }
+  /* Rounding without roundf: x / 1 around every half (k + 0.5 and its
+   * float neighbours) and random values, against roundf itself. */
+  {
+    enum { NQ = 4096 };
+    float *xq = malloc(NQ * sizeof(float));
+    int16_t *oq = malloc(NQ * sizeof(int16_t));
+    for (int i = 0; i < NQ; i++) {
+      const float h = (float)(i / 4 - 512) + 0.5f;
+      switch (i % 4) {
+      case 0: xq[i] = h; break;
+      case 1: xq[i] = nextafterf(h, 1e9f); break;
+      case 2: xq[i] = nextafterf(h, -1e9f); break;
+      default: xq[i] = (float)((int32_t)ref_next() % 2000000) / 977.0f; break;
+      }
+    }
+    ta_affine_params pr = {NQ, 1.0f, 3};
+    ta_quantize_f32_s16(&pr, xq, oq);
+    int bad = -1, nbad = 0;
+    for (int i = 0; i < NQ; i++) {
+      const float r = roundf(xq[i]) + 3.0f;
+      const int32_t e = r < -32768.0f ? -32768 : r > 32767.0f ? 32767 : (int32_t)r;
+      if (oq[i] != e && nbad++ == 0)
+        bad = i;
+    }
+    CHECK(nbad == 0, "QUANTIZE rounds as roundf at every half, its float neighbours and "
+                     "random values (%d of %d differ, first at x = %g)",
+          nbad, (int)NQ, bad < 0 ? 0.0 : (double)xq[bad]);
+    free(xq);
+    free(oq);
   }
   uint8_t ou[2];
   const float xu[2] = {0.0f, -1.0f};
-  ta_affine_params apu = {2, 1.0f / 128, 128, 0};
+  ta_affine_params apu = {2, 1.0f / 128, 128};
   ta_quantize_f32_u8(&apu, xu, ou);
   CHECK(ou[0] == 128 && ou[1] == 0, "QUANTIZE float -> uint8 with zero point 128");
 
@@ -398,18 +434,18 @@ static void test_quantize(void) {
   /* DEQUANTIZE: (float)((double)scale * (q - zp)). */
   const int8_t dq[3] = {-128, 0, 127};
   float fo[3];
-  ta_affine_params dp = {3, 0.1f, -3, 0};
+  ta_affine_params dp = {3, 0.1f, -3};
   ta_dequantize_s8_f32(&dp, dq, fo);
   int exact = 1;
   for (int i = 0; i < 3; i++)
     exact &= fo[i] == (float)((double)0.1f * (dq[i] + 3));
   CHECK(exact, "DEQUANTIZE int8 equals (float)((double)scale * (q - zero_point))");
   const uint8_t du[2] = {0, 255};
-  ta_affine_params dpu = {2, 0.5f, 128, 0};
+  ta_affine_params dpu = {2, 0.5f, 128};
   ta_dequantize_u8_f32(&dpu, du, fo);
   CHECK(fo[0] == -64.0f && fo[1] == 63.5f, "DEQUANTIZE uint8");
   const int16_t ds[2] = {-32768, 32767};
-  ta_affine_params dps = {2, 1.0f / 32768, 0, 0};
+  ta_affine_params dps = {2, 1.0f / 32768, 0};
   ta_dequantize_s16_f32(&dps, ds, fo);
   CHECK(fo[0] == -1.0f && fo[1] == 32767.0f / 32768, "DEQUANTIZE int16");
 }
@@ -455,6 +491,108 @@ static void test_float_kernels(void) {
   CHECK(pa == 2.5f && pm == 4.0f, "float pools: average 2.5, max 4");
 }
 
+/* ---------------------------------------------------------- MEAN uint8 */
+
+/* TFLite's three uint8 MEAN paths, transliterated for an input
+ * [outer][count] reduced over its last dimension (the walks are the
+ * compiler's business; here they are written by hand):
+ *   path 0: optimized_ops::Mean (4-D, axes {1, 2}): MBQM(sum) + bias
+ *   path 1: reference_ops::Mean<uint8_t, int>: sum / count
+ *   path 2: QuantizedMeanOrSum: round(sum / count * scale + bias) + zp. */
+static void test_mean_u8(void) {
+  enum { MAXC = 300, MAXO = 8 };
+  int bad = 0;
+  for (int k = 0; k < 300; k++) {
+    const int path = k % 3;
+    const int32_t count = ref_rand(1, MAXC), outer = ref_rand(1, MAXO);
+    uint8_t in[MAXC * MAXO], out[MAXO], want[MAXO];
+    for (int i = 0; i < count * outer; i++)
+      in[i] = (uint8_t)ref_rand(0, 255);
+    ta_mean_params p = {.count = count, .rounding = TA_ROUND_DOUBLE};
+    p.outer.ndims = 1;
+    p.outer.shape[0] = outer;
+    p.outer.stride[0] = count;
+    p.inner.ndims = 1;
+    p.inner.shape[0] = count;
+    p.inner.stride[0] = 1;
+    const float si = 0.01f + 0.1f * (float)ref_rand(0, 1000) / 1000.0f;
+    const float so = 0.01f + 0.1f * (float)ref_rand(0, 1000) / 1000.0f;
+    const int32_t zi = ref_rand(0, 255), zo = ref_rand(0, 255);
+    ta_status st;
+    if (path == 0) {
+      const float num = (float)count;
+      float temp = (float)zi * si / so;
+      temp = temp > 0 ? temp + 0.5f : temp - 0.5f;
+      const int32_t bias = zo - (int32_t)temp;
+      int32_t m;
+      int32_t sh;
+      quantize_multiplier((double)(si / (num * so)), TA_ROUND_DOUBLE, &m, &sh);
+      p.multiplier = m;
+      p.shift = sh;
+      p.output_zero_point = bias;
+      for (int o = 0; o < outer; o++) {
+        int32_t acc = 0;
+        for (int i = 0; i < count; i++)
+          acc += in[o * count + i];
+        acc = ref_mbqm(acc, m, sh, TA_ROUND_DOUBLE) + bias;
+        want[o] = (uint8_t)ref_clamp(acc, 0, 255);
+      }
+      st = ta_mean_hw_u8(&p, in, out);
+    } else if (path == 1) {
+      for (int o = 0; o < outer; o++) {
+        int32_t acc = 0;
+        for (int i = 0; i < count; i++)
+          acc += in[o * count + i];
+        want[o] = (uint8_t)(acc / count);
+      }
+      st = ta_mean_div_u8(&p, in, out);
+    } else {
+      volatile float scale = si / so;
+      volatile float bias = (float)-zi * scale;
+      p.scale = scale;
+      p.bias = bias;
+      p.output_zero_point = zo;
+      for (int o = 0; o < outer; o++) {
+        int32_t acc = 0;
+        for (int i = 0; i < count; i++)
+          acc += in[o * count + i];
+        volatile float mean = (float)acc / (float)count;
+        volatile float prod = mean * scale;
+        volatile float x = prod + bias;
+        float r = roundf(x) + (float)zo;
+        r = r < 255.0f ? r : 255.0f;
+        r = r > 0.0f ? r : 0.0f;
+        want[o] = (uint8_t)r;
+      }
+      st = ta_mean_u8(&p, in, out);
+    }
+    long d = first_diff(out, want, (size_t)outer);
+    if (st != TA_OK || d >= 0) {
+      if (!bad)
+        CHECK(0, "MEAN uint8 case %d (path %d) matches TFLite's loop: index %ld, "
+                 "expected %d, actual %d", k, path, d, d >= 0 ? want[d] : -1,
+              d >= 0 ? out[d] : -1);
+      bad++;
+    }
+  }
+  CHECK(bad == 0, "300 random uint8 MEAN cases (the height-width multiplier path, the "
+                  "integer division and QuantizedMeanOrSum in float) match TFLite's code");
+  /* QuantizedMeanOrSum rounds half away from zero and has no + 0.5: a
+   * mean of 2.5 at scale 1, zero points 0, gives 3; 2.25 gives 2. */
+  uint8_t two[4] = {2, 3, 2, 2}, o1 = 0, o2 = 0;
+  ta_mean_params q = {.count = 2, .scale = 1.0f, .bias = 0.0f};
+  q.outer.ndims = 0;
+  q.inner.ndims = 1;
+  q.inner.shape[0] = 2;
+  q.inner.stride[0] = 1;
+  ta_mean_u8(&q, two, &o1);
+  q.count = 4;
+  q.inner.shape[0] = 4;
+  ta_mean_u8(&q, two, &o2);
+  CHECK(o1 == 3 && o2 == 2, "the uint8 mean rounds 2.5 to 3 and 2.25 to 2 (got %d, %d)", o1,
+        o2);
+}
+
 int main(void) {
   test_fc_random();
   test_pool_random();
@@ -462,5 +600,6 @@ int main(void) {
   test_softmax();
   test_quantize();
   test_float_kernels();
+  test_mean_u8();
   return test_exit();
 }
