@@ -773,7 +773,7 @@ static void lower_quantize(Lower *L) {
    * divides in double.  That one (a separate kernel: on a core with a
    * single-precision FPU it needs the software double helpers) is taken
    * with --rounding single, the TFLite arithmetic. */
-  if (in->dtype == DT_FLOAT32 && out->dtype == DT_INT16 && L->rounding == TA_ROUND_SINGLE)
+  if (in->dtype == DT_FLOAT32 && out->dtype == DT_INT16 && tflite_arithmetic(L))
     k = "ta_quantize_double_f32_s16";
   static const char *const kernels[] = {
       "ta_quantize_f32_s8",    "ta_quantize_f32_u8",    "ta_quantize_f32_s16",
