@@ -1747,6 +1747,7 @@ static int generate(const Row *row, int k, uint64_t seed, const char *outdir, FI
     o.r = &r0;
     o.kind = row->kind;
     o.mode = "off";
+    o.bias32 = c.bias32;
     o.oracle_form = 1;
     row->gen(&o, row->variant);
     finish_io(&o);
