@@ -2,8 +2,9 @@
  * lower_legacy.c - the uint8 (legacy asymmetric quantization) variants
  * of CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, the pools, ADD and
  * SOFTMAX, which lower.c's lowerings hand over to when the types are not
- * theirs; and the hybrid CONV_2D (float activations, int8 weights),
- * with a message for the hybrid ops it does not cover.
+ * theirs; and the hybrid CONV_2D and FULLY_CONNECTED (float
+ * activations, int8 weights), with a message for the hybrid ops it does
+ * not cover.
  *
  * TFLite Micro refuses uint8 models, so the arithmetic here is TFLite's
  * builtin uint8 kernels': per-tensor filter quantization with a zero
@@ -41,8 +42,9 @@ static bool is_hybrid(const Tensor *in, const Tensor *filter) {
 static TA_NORETURN void refuse_hybrid(Lower *L) {
   error_at(L->g, L->op->index,
            "a hybrid op (%s): float activations with int8 weights are quantized at run "
-           "time by TFLite's dynamic-range kernels; tinyaot implements only CONV_2D's "
-           "(one filter scale, float bias), and TFLite Micro none; convert the model with "
+           "time by TFLite's dynamic-range kernels; tinyaot implements CONV_2D's (int8 "
+           "filter of one scale, float bias) and FULLY_CONNECTED's (int8 weights, float "
+           "bias), TFLite Micro none; convert the model with "
            "full integer quantization (int8 activations, a representative dataset) or "
            "keep float weights",
            dtypes_str(L));
