@@ -273,6 +273,57 @@ void lower_transpose(Lower *L) {
 
 /* --------------------------------------------------------------- MEAN */
 
+/* Legacy uint8 MEAN: TFLite's EvalMean has three paths for it (TFLite
+ * Micro has no uint8 MEAN; both modes follow TFLite):
+ *  - a 4-D input with keep_dims and the axis values exactly {1, 2} or
+ *    {2, 1} (as written, not normalized): optimized_ops::Mean, the sum
+ *    times QuantizeMultiplier(input_scale / (count * output_scale)) plus
+ *    bias = output_zero_point - round(input_zero_point * input_scale /
+ *    output_scale), all in float (ta_mean_hw_u8);
+ *  - the same scale and zero point: reference_ops::Mean, sum / count in
+ *    integers (ta_mean_div_u8);
+ *  - else QuantizedMeanOrSum in float (ta_mean_u8), with bias =
+ *    -input_zero_point * scale: the oracle's TFLite has no + 0.5f there
+ *    (later versions add one; with it 9 of 30 cases differ by 1). */
+static void mean_u8(Lower *L, const Tensor *in, const Tensor *axes, const Tensor *out,
+                    ta_mean_params *p) {
+  const float si = scale_of(L, in), so = scale_of(L, out);
+  const int32_t zi = zp_of(in), zo = zp_of(out);
+  if (p->count > INT32_MAX / 255)
+    error_at(L->g, L->op->index, "reduces %d values per output: the int32 sum may overflow",
+             (int)p->count);
+  int64_t a0 = -1, a1 = -1;
+  if (tensor_elems(axes) == 2) {
+    a0 = const_int(L, axes, 0, "axis");
+    a1 = const_int(L, axes, 1, "axis");
+  }
+  const bool hw = L->op->opt.keep_dims && in->ndims == 4 &&
+                  ((a0 == 1 && a1 == 2) || (a0 == 2 && a1 == 1));
+  p->rounding = TA_ROUND_DOUBLE; /* MultiplyByQuantizedMultiplier, TFLite's build */
+  if (hw) {
+    volatile float num = (float)(in->dims[1] * in->dims[2]);
+    volatile float temp = (float)zi * si;
+    temp = temp / so;
+    temp = temp > 0 ? temp + 0.5f : temp - 0.5f;
+    p->output_zero_point = zo - (int32_t)temp;
+    volatile float denom = num * so;
+    volatile float real = si / denom;
+    if (!quantize_multiplier((double)real, TA_ROUND_DOUBLE, &p->multiplier, &p->shift) ||
+        p->shift > 30)
+      error_at(L->g, L->op->index, "cannot represent the rescaling");
+    L->l->kernel = "ta_mean_hw_u8";
+  } else if (si == so && zi == zo) {
+    L->l->kernel = "ta_mean_div_u8";
+  } else {
+    volatile float scale = si / so;
+    volatile float bias = (float)-zi * scale;
+    p->scale = scale;
+    p->bias = bias;
+    p->output_zero_point = zo;
+    L->l->kernel = "ta_mean_u8";
+  }
+}
+
 void lower_mean(Lower *L) {
   need_arity(L, 2, 1);
   Tensor *in = input(L, 0), *axes = input(L, 1), *out = output(L, 0);
@@ -319,6 +370,8 @@ void lower_mean(Lower *L) {
     if (!mean_multiplier(scale_of(L, in), scale_of(L, out), count, L->rounding,
                          &p.multiplier, &p.shift))
       error_at(L->g, L->op->index, "cannot represent the rescaling");
+  } else if (in->dtype == DT_UINT8) {
+    mean_u8(L, in, axes, out, &p);
   } else {
     unsupported_types(L);
   }
@@ -326,9 +379,12 @@ void lower_mean(Lower *L) {
                arena_printf("{.outer = %s,\n    .inner = %s,\n"
                             "    .count = %d, .input_zero_point = %s,\n"
                             "    .output_zero_point = %s, .multiplier = %s, .shift = %s,\n"
-                            "    .rounding = %s}",
-                            walk_init(&p.outer), walk_init(&p.inner), (int)p.count, ilit(p.input_zero_point), ilit(p.output_zero_point),
-                            ilit(p.multiplier), ilit(p.shift), rounding_str(L)),
+                            "    .rounding = %s, .scale = %s, .bias = %s}",
+                            walk_init(&p.outer), walk_init(&p.inner), (int)p.count,
+                            ilit(p.input_zero_point), ilit(p.output_zero_point),
+                            ilit(p.multiplier), ilit(p.shift),
+                            in->dtype == DT_UINT8 ? "TA_ROUND_DOUBLE" : rounding_str(L),
+                            flit(p.scale), flit(p.bias)),
                true);
   arg_tensor(L, in->index);
   arg_tensor(L, out->index);

@@ -972,6 +972,16 @@ static void gen_mean(Case *c, int variant) {
     if (rchance(r, 0.2))
       axes[i] -= nd;
   int keep = rchance(r, 0.5);
+  /* TFLite's uint8 kernel has a path of its own for a 4-D input, axes
+   * {1, 2} and keep_dims: give it a third of the uint8 cases. */
+  if (c->kind == K_U8 && rchance(r, 0.35)) {
+    nd = random_shape(r, 4, 4, 7, d);
+    na = 2;
+    int swap = rchance(r, 0.5);
+    axes[0] = swap ? 2 : 1;
+    axes[1] = swap ? 1 : 2;
+    keep = 1;
+  }
   int32_t dout[4];
   int ndo = 0;
   for (int i = 0; i < nd; i++) {

@@ -292,10 +292,23 @@ typedef struct {
   int32_t input_zero_point, output_zero_point;
   int32_t multiplier, shift;
   int32_t rounding;
+  float scale, bias; /* ta_mean_u8 only */
 } ta_mean_params;
 ta_status ta_mean_s8(const ta_mean_params *p, const int8_t *in, int8_t *out);
 ta_status ta_mean_s16(const ta_mean_params *p, const int16_t *in, int16_t *out);
 ta_status ta_mean_f32(const ta_mean_params *p, const float *in, float *out);
+/*
+ * Legacy uint8 MEAN, TFLite's three paths (the compiler picks one):
+ *   ta_mean_hw_u8   4-D input, keep_dims, axes {1, 2}:
+ *                   clamp(MBQM(sum, multiplier, shift) + output_zero_point)
+ *                   (output_zero_point: TFLite's bias)
+ *   ta_mean_div_u8  input and output quantization equal: sum / count
+ *   ta_mean_u8      otherwise, in float: clamp(roundf((float)sum /
+ *                   (float)count * scale + bias) + output_zero_point)
+ */
+ta_status ta_mean_u8(const ta_mean_params *p, const uint8_t *in, uint8_t *out);
+ta_status ta_mean_hw_u8(const ta_mean_params *p, const uint8_t *in, uint8_t *out);
+ta_status ta_mean_div_u8(const ta_mean_params *p, const uint8_t *in, uint8_t *out);
 
 /*
  * ta_arg_max_*, ta_arg_min_* - ARG_MAX, ARG_MIN (reference_ops::

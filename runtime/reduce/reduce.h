@@ -53,4 +53,15 @@ static inline int ta_mean_ok(const ta_mean_params *p) {
          (size_t)p->count == ta_reduce_walk_size(&p->inner);
 }
 
+/* The int32 sum of the count uint8 inputs of one output (inner walk from
+ * base); at most 2^31 / 255 inputs, which the compiler checks. */
+static inline int32_t ta_mean_sum_u8(const ta_mean_params *p, const uint8_t *base) {
+  int32_t sum = 0;
+  ta_it i;
+  ta_it_start(&i, &p->inner);
+  for (int32_t n = 0; n < p->count; n++, ta_it_step(&i, &p->inner))
+    sum += base[i.off];
+  return sum;
+}
+
 #endif

@@ -1,6 +1,6 @@
 /*
- * Tests of FULLY_CONNECTED, the pools, ADD, SOFTMAX, QUANTIZE and
- * DEQUANTIZE kernels: hand-computed edge cases, values from TFLite's unit
+ * Tests of FULLY_CONNECTED, the pools, ADD, SOFTMAX, QUANTIZE,
+ * DEQUANTIZE and uint8 MEAN kernels: hand-computed edge cases, values from TFLite's unit
  * tests, and random cases against ref.h's transliterations of TFLite's
  * reference loops.  Outputs sit between canary bytes.
  *
@@ -455,6 +455,108 @@ static void test_float_kernels(void) {
   CHECK(pa == 2.5f && pm == 4.0f, "float pools: average 2.5, max 4");
 }
 
+/* ---------------------------------------------------------- MEAN uint8 */
+
+/* TFLite's three uint8 MEAN paths, transliterated for an input
+ * [outer][count] reduced over its last dimension (the walks are the
+ * compiler's business; here they are written by hand):
+ *   path 0: optimized_ops::Mean (4-D, axes {1, 2}): MBQM(sum) + bias
+ *   path 1: reference_ops::Mean<uint8_t, int>: sum / count
+ *   path 2: QuantizedMeanOrSum: round(sum / count * scale + bias) + zp. */
+static void test_mean_u8(void) {
+  enum { MAXC = 300, MAXO = 8 };
+  int bad = 0;
+  for (int k = 0; k < 300; k++) {
+    const int path = k % 3;
+    const int32_t count = ref_rand(1, MAXC), outer = ref_rand(1, MAXO);
+    uint8_t in[MAXC * MAXO], out[MAXO], want[MAXO];
+    for (int i = 0; i < count * outer; i++)
+      in[i] = (uint8_t)ref_rand(0, 255);
+    ta_mean_params p = {.count = count, .rounding = TA_ROUND_DOUBLE};
+    p.outer.ndims = 1;
+    p.outer.shape[0] = outer;
+    p.outer.stride[0] = count;
+    p.inner.ndims = 1;
+    p.inner.shape[0] = count;
+    p.inner.stride[0] = 1;
+    const float si = 0.01f + 0.1f * (float)ref_rand(0, 1000) / 1000.0f;
+    const float so = 0.01f + 0.1f * (float)ref_rand(0, 1000) / 1000.0f;
+    const int32_t zi = ref_rand(0, 255), zo = ref_rand(0, 255);
+    ta_status st;
+    if (path == 0) {
+      const float num = (float)count;
+      float temp = (float)zi * si / so;
+      temp = temp > 0 ? temp + 0.5f : temp - 0.5f;
+      const int32_t bias = zo - (int32_t)temp;
+      int32_t m;
+      int32_t sh;
+      quantize_multiplier((double)(si / (num * so)), TA_ROUND_DOUBLE, &m, &sh);
+      p.multiplier = m;
+      p.shift = sh;
+      p.output_zero_point = bias;
+      for (int o = 0; o < outer; o++) {
+        int32_t acc = 0;
+        for (int i = 0; i < count; i++)
+          acc += in[o * count + i];
+        acc = ref_mbqm(acc, m, sh, TA_ROUND_DOUBLE) + bias;
+        want[o] = (uint8_t)ref_clamp(acc, 0, 255);
+      }
+      st = ta_mean_hw_u8(&p, in, out);
+    } else if (path == 1) {
+      for (int o = 0; o < outer; o++) {
+        int32_t acc = 0;
+        for (int i = 0; i < count; i++)
+          acc += in[o * count + i];
+        want[o] = (uint8_t)(acc / count);
+      }
+      st = ta_mean_div_u8(&p, in, out);
+    } else {
+      volatile float scale = si / so;
+      volatile float bias = (float)-zi * scale;
+      p.scale = scale;
+      p.bias = bias;
+      p.output_zero_point = zo;
+      for (int o = 0; o < outer; o++) {
+        int32_t acc = 0;
+        for (int i = 0; i < count; i++)
+          acc += in[o * count + i];
+        volatile float mean = (float)acc / (float)count;
+        volatile float prod = mean * scale;
+        volatile float x = prod + bias;
+        float r = roundf(x) + (float)zo;
+        r = r < 255.0f ? r : 255.0f;
+        r = r > 0.0f ? r : 0.0f;
+        want[o] = (uint8_t)r;
+      }
+      st = ta_mean_u8(&p, in, out);
+    }
+    long d = first_diff(out, want, (size_t)outer);
+    if (st != TA_OK || d >= 0) {
+      if (!bad)
+        CHECK(0, "MEAN uint8 case %d (path %d) matches TFLite's loop: index %ld, "
+                 "expected %d, actual %d", k, path, d, d >= 0 ? want[d] : -1,
+              d >= 0 ? out[d] : -1);
+      bad++;
+    }
+  }
+  CHECK(bad == 0, "300 random uint8 MEAN cases (the height-width multiplier path, the "
+                  "integer division and QuantizedMeanOrSum in float) match TFLite's code");
+  /* QuantizedMeanOrSum rounds half away from zero and has no + 0.5: a
+   * mean of 2.5 at scale 1, zero points 0, gives 3; 2.25 gives 2. */
+  uint8_t two[4] = {2, 3, 2, 2}, o1 = 0, o2 = 0;
+  ta_mean_params q = {.count = 2, .scale = 1.0f, .bias = 0.0f};
+  q.outer.ndims = 0;
+  q.inner.ndims = 1;
+  q.inner.shape[0] = 2;
+  q.inner.stride[0] = 1;
+  ta_mean_u8(&q, two, &o1);
+  q.count = 4;
+  q.inner.shape[0] = 4;
+  ta_mean_u8(&q, two, &o2);
+  CHECK(o1 == 3 && o2 == 2, "the uint8 mean rounds 2.5 to 3 and 2.25 to 2 (got %d, %d)", o1,
+        o2);
+}
+
 int main(void) {
   test_fc_random();
   test_pool_random();
@@ -462,5 +564,6 @@ int main(void) {
   test_softmax();
   test_quantize();
   test_float_kernels();
+  test_mean_u8();
   return test_exit();
 }
