@@ -616,7 +616,7 @@ static void put_op_comment(FILE *f, const Emit *e, int i) {
         tail = arena_printf(" (in place over t%d) */\n", op->inputs[k]);
         break;
       }
-  put_wrapped(f, arena_printf("  /* op %d: %s ", i, op_display_name(g, i)), items,
+  put_wrapped(f, arena_printf("  /* op %d: %s ", i, comment_safe(op_display_name(g, i))), items,
               n, tail, "     ");
 }
 
@@ -993,7 +993,7 @@ static void emit_weights(Emit *e) {
       const ConstObj *k = &l->consts[c];
       if (k->init)
         continue;
-      fprintf(f, "/* op %d (%s): %s */\n", i, op_display_name(g, i), k->name);
+      fprintf(f, "/* op %d (%s): %s */\n", i, comment_safe(op_display_name(g, i)), k->name);
       put_array(f, e, const_symbol(e, i, k), k->dtype, k->data, k->count);
     }
   }
@@ -1222,6 +1222,13 @@ EmitResult emit_folder(const Graph *g, const Plan *p, const EmitOptions *o,
   for (int i = 0; i < g->nops; i++)
     if (!g->ops[i].lowered)
       die("op %d was not lowered", i);
+  /* Every offset the runner computes must fit a 32-bit target's
+   * pointer arithmetic (each tensor does: the reader bounds it). */
+  if (workspace_size(p) > INT32_MAX || p->persistent_bytes > INT32_MAX)
+    error_at(g, -1,
+             "the memory plan needs %zu bytes of workspace and %zu persistent; "
+             "the generated code addresses at most %d bytes in each",
+             workspace_size(p), p->persistent_bytes, INT32_MAX);
   make_dirs(dir);
   struct stat st;
   if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))

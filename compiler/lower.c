@@ -394,6 +394,36 @@ static void conv_common(Lower *L, bool depthwise) {
     b = copy;
   }
   const int8_t *w = (const int8_t *)filter->data;
+  /* A depthwise convolution of a one-channel input is an ordinary one
+   * with depth_multiplier output channels: its filter 1HW(M) re-laid
+   * out as OHWI [M][h][w][1] (a transposition, done here) lets the
+   * CONV_2D kernel run it, the same sums in the same order. */
+  if (depthwise && di.c == 1 && nout > 1) {
+    const int32_t taps = df.h * df.w;
+    int8_t *t = arena_alloc((size_t)nout * (size_t)taps);
+    for (int32_t o = 0; o < nout; o++)
+      for (int32_t k = 0; k < taps; k++)
+        t[(size_t)o * taps + k] = w[(size_t)k * nout + o];
+    fold_bias_s8(t, nout, taps, b, p.input_offset, fold);
+    ta_dims dc = {nout, df.h, df.w, 1};
+    p.depth_multiplier = 1;
+    L->l->kernel = "ta_conv2d_fold_s8";
+    const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
+    conv_quant(L, in, filter, out, nout, 3);
+    const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
+    arg_tensor(L, in->index);
+    const_struct(L, "filter_dims", "ta_dims", dims_init(dc), true);
+    add_arg(L, ARG_CONST,
+            add_const(L, (ConstObj){.name = "filter", .ctype = "int8_t", .dtype = DT_INT8,
+                                    .data = t, .count = (size_t)nout * taps}),
+            0);
+    const_i32(L, "bias", fold, (size_t)nout, true);
+    const_struct(L, "out_dims", "ta_dims", dims_init(dout), true);
+    arg_tensor(L, out->index);
+    arg_scratch(L);
+    L->op->scratch_bytes = ta_conv2d_fold_s8_scratch_size(&p, &di, &dc, &dout);
+    return;
+  }
   if (depthwise)
     fold_bias_depthwise_s8(w, df.h * df.w, nout, b, p.input_offset, fold);
   else
@@ -564,6 +594,12 @@ static void lower_max_pool2d(Lower *L) { pool_common(L, "ta_max_pool2d"); }
 
 /* ---------------------------------------------------------------- ADD */
 
+/* Output elements from which an int8 ADD gets its input tables: they
+ * save about 55 of 85 instructions per element on a Cortex-M4 and cost
+ * 2 KB of flash, so from 1024 elements on at least ~27 instructions per
+ * byte. */
+#define ADD_TABLE_MIN 1024
+
 static void lower_add(Lower *L) {
   need_arity(L, 2, 1);
   Tensor *a = input(L, 0), *b = input(L, 1), *out = output(L, 0);
@@ -600,6 +636,19 @@ static void lower_add(Lower *L) {
     error_at(L->g, L->op->index, "cannot represent the rescaling of these scales");
   }
   L->l->kernel = f32 ? "ta_add_f32" : "ta_add_s8";
+  /* The int8 kernel scales each input (offset, shift, requantization)
+   * before adding; with the two 256-entry tables of add_tables() that is
+   * a look-up per input, and only the sum is requantized - about a third
+   * of the instructions per element, for 2 KB of constants: used from
+   * ADD_TABLE_MIN output elements on. */
+  const char *tables = "";
+  if (s8 && n >= ADD_TABLE_MIN) {
+    int32_t t1[256], t2[256];
+    add_tables(&p, t1, t2);
+    const_i32(L, "table1", t1, 256, false);
+    const_i32(L, "table2", t2, 256, false);
+    tables = ",\n    .table1 = @table1, .table2 = @table2";
+  }
   const_struct(
       L, "params", "ta_add_params",
       arena_printf(
@@ -608,13 +657,13 @@ static void lower_add(Lower *L) {
           "    .input2_multiplier = %s, .input2_shift = %s,\n"
           "    .output_multiplier = %s, .output_shift = %s,\n"
           "    .act_min = %s, .act_max = %s, .rounding = %s,\n"
-          "    .act_min_f32 = %s, .act_max_f32 = %s}",
+          "    .act_min_f32 = %s, .act_max_f32 = %s%s}",
           ilit(p.input1_offset), ilit(p.input2_offset), ilit(p.output_offset),
           (int)p.left_shift, ilit(p.input1_multiplier), ilit(p.input1_shift),
           ilit(p.input2_multiplier), ilit(p.input2_shift), ilit(p.output_multiplier),
           ilit(p.output_shift), ilit(p.act_min), ilit(p.act_max),
           L->rounding == TA_ROUND_SINGLE ? "TA_ROUND_SINGLE" : "TA_ROUND_DOUBLE",
-          flit(p.act_min_f32), flit(p.act_max_f32)),
+          flit(p.act_min_f32), flit(p.act_max_f32), tables),
       true);
   const_struct(L, "shape", "ta_bcast", bcast_init(&bc), true);
   arg_tensor(L, a->index);
@@ -628,8 +677,14 @@ static void lower_add(Lower *L) {
 
 /* ------------------------------------------------------------ SOFTMAX */
 
+/* Elements from which an int8 SOFTMAX gets its exp table: two exps of
+ * about 40 instructions each per element on a Cortex-M4 against 1 KB of
+ * flash, so from 256 elements on some 20 instructions per byte. */
+#define SOFTMAX_TABLE_MIN 256
+
 static void lower_softmax(Lower *L) {
   need_arity(L, 1, 1);
+  const char *exp_table = "";
   Tensor *in = input(L, 0), *out = output(L, 0);
   if (in->ndims < 1 || tensor_elems(in) != tensor_elems(out))
     error_at(L->g, L->op->index, "input and output sizes differ");
@@ -640,17 +695,34 @@ static void lower_softmax(Lower *L) {
   if (in->dtype == DT_FLOAT32 && out->dtype == DT_FLOAT32) {
     L->l->kernel = "ta_softmax_f32";
   } else if (in->dtype == DT_INT8 && (out->dtype == DT_INT8 || out->dtype == DT_INT16)) {
-    /* TFLM fixes the output quantization: int8 scale 1/256, zero point
-     * -128; int16 zero point -32768 (its scale is not checked: the
-     * kernel writes 2^16 * p - 32768 whatever it says). */
+    /* TFLM fixes the output quantization (CalculateSoftmaxParams): int8
+     * scale exactly 1/256 and zero point -128; int16 zero point -32768
+     * and scale 1/65536 within TF_LITE_ENSURE_NEAR's 0.001 / 65536,
+     * compared in float as TFLM does. */
     bool s16 = out->dtype == DT_INT16;
-    if ((!s16 && scale_of(L, out) != 1.0f / 256) || zp_of(out) != (s16 ? -32768 : -128))
+    if (s16) {
+      const float sc = scale_of(L, out), want = 1.0f / 65536;
+      const float delta = sc > want ? sc - want : want - sc;
+      if (zp_of(out) != -32768 || delta > 0.001f * 1.0f / 65536)
+        error_at(L->g, L->op->index,
+                 "the output's quantization must be scale 1/65536 (within 0.001/65536), "
+                 "zero point -32768");
+    } else if (scale_of(L, out) != 1.0f / 256 || zp_of(out) != -128) {
       error_at(L->g, L->op->index,
-               s16 ? "the output's zero point must be -32768"
-                   : "the output's quantization must be scale 1/256, zero point -128");
+               "the output's quantization must be scale 1/256, zero point -128");
+    }
     if (!softmax_params(p.beta, scale_of(L, in), L->rounding, &p))
       error_at(L->g, L->op->index, "cannot represent beta * input scale");
     L->l->kernel = s16 ? "ta_softmax_s8_s16" : "ta_softmax_s8";
+    /* Each exp is computed twice per element; the 256-entry table (1 KB)
+     * of softmax_exp_table() replaces them from SOFTMAX_TABLE_MIN
+     * elements on. */
+    if (elems32(in) >= SOFTMAX_TABLE_MIN) {
+      int32_t table[256];
+      softmax_exp_table(&p, table);
+      const_i32(L, "exp_table", table, 256, false);
+      exp_table = ", .exp_table = @exp_table";
+    }
   } else {
     lower_softmax_legacy(L); /* uint8 */
     return;
@@ -658,12 +730,12 @@ static void lower_softmax(Lower *L) {
   const_struct(L, "params", "ta_softmax_params",
                arena_printf("{.outer = %d, .depth = %d, .input_multiplier = %s,\n"
                             "    .input_left_shift = %s, .diff_min = %s, .rounding = %s,\n"
-                            "    .beta = %s}",
+                            "    .beta = %s%s}",
                             (int)p.outer, (int)p.depth, ilit(p.input_multiplier),
                             ilit(p.input_left_shift), ilit(p.diff_min),
                             p.rounding == TA_ROUND_SINGLE ? "TA_ROUND_SINGLE"
                                                           : "TA_ROUND_DOUBLE",
-                            flit(p.beta)),
+                            flit(p.beta), exp_table),
                true);
   arg_tensor(L, in->index);
   arg_tensor(L, out->index);
@@ -696,8 +768,16 @@ static void lower_quantize(Lower *L) {
     error_at(L->g, L->op->index, "only per-tensor quantization is supported");
   const char *k = arena_printf("ta_%s_%s_%s",
                                in->dtype == DT_FLOAT32 ? "quantize" : "requantize", ti, to);
+  /* float -> int: TFLM divides by the scale in float for every output
+   * type, TFLite too for int8 and uint8; only TFLite's int16 QUANTIZE
+   * divides in double.  That one (a separate kernel: on a core with a
+   * single-precision FPU it needs the software double helpers) is taken
+   * with --rounding single, the TFLite arithmetic. */
+  if (in->dtype == DT_FLOAT32 && out->dtype == DT_INT16 && tflite_arithmetic(L))
+    k = "ta_quantize_double_f32_s16";
   static const char *const kernels[] = {
       "ta_quantize_f32_s8",    "ta_quantize_f32_u8",    "ta_quantize_f32_s16",
+      "ta_quantize_double_f32_s16",
       "ta_requantize_s8_s8",   "ta_requantize_s8_s16",  "ta_requantize_s8_u8",
       "ta_requantize_u8_s8",   "ta_requantize_s16_s8",  "ta_requantize_s16_s16",
       "ta_requantize_s16_s32", "ta_requantize_u8_u8"};

@@ -1088,6 +1088,10 @@ static bool bit(int mask, int i) { return i < 31 && (mask >> i & 1); }
  * them to 0 and reads one spec per input dimension), so models with
  * them are not TFLM models: tinyaot follows TFLite for every rounding.
  */
+static int64_t clamp64(int64_t v, int64_t lo, int64_t hi) {
+  return v < lo ? lo : v > hi ? hi : v;
+}
+
 static SliceSpec slice_spec(Lower *L, const Tensor *in, const Tensor *begin, const Tensor *end,
                             const Tensor *strides) {
   const Options *o = &L->op->opt;
@@ -1152,9 +1156,13 @@ static SliceSpec slice_spec(Lower *L, const Tensor *in, const Tensor *begin, con
       s.bmask[i] = s.emask[i] = true;
     } else {
       int j = i - shift; /* the spec of this dimension */
-      s.begin[i] = const_int(L, begin, j, "begin");
-      s.end[i] = const_int(L, end, j, "end");
-      s.stride[i] = const_int(L, strides, j, "strides");
+      /* int64 specs clamped beyond any dimension (< 2^31) and strides to
+       * int32 (TFLite's StridedSliceParams hold int32): the slice is the
+       * same and lower_strided_slice()'s arithmetic cannot overflow. */
+      const int64_t big = INT64_C(1) << 40;
+      s.begin[i] = clamp64(const_int(L, begin, j, "begin"), -big, big);
+      s.end[i] = clamp64(const_int(L, end, j, "end"), -big, big);
+      s.stride[i] = clamp64(const_int(L, strides, j, "strides"), INT32_MIN, INT32_MAX);
       s.bmask[i] = bit(o->begin_mask, j);
       s.emask[i] = bit(o->end_mask, j);
       s.shrink[i] = bit(o->shrink_axis_mask, j);

@@ -439,10 +439,10 @@ static void const_table(Lower *L, const char *name, DType dt, const void *data,
  * kernels are reference_integer_ops::Logistic / Tanh).  Input and output
  * zero points 0, output scale 2^-15.  TFLite Micro runs the table kernel
  * for every input scale.  TFLite does too except for the power-of-two
- * scales that leave input_multiplier 0 (2^-12; TANH also 2^-11): there
- * its Eval takes optimized_ops::Logistic / Tanh, gemmlowp's int16 fixed
- * point, which tinyaot has no kernel for - refused with
- * --rounding single. */
+ * scales that leave input_multiplier 0 (2^-12, or within CheckedLog2's
+ * tolerance of it; TANH also 2^-11): there its Eval takes
+ * optimized_ops::Logistic / Tanh, gemmlowp's int16 fixed point
+ * (ta_logistic_pot_s16, ta_tanh_pot_s16 with --rounding single). */
 static void lower_sigmoid_s16(Lower *L, bool tanh) {
   need_arity(L, 1, 1);
   Tensor *in = input(L, 0), *out = output(L, 0);
@@ -462,19 +462,23 @@ static void lower_sigmoid_s16(Lower *L, bool tanh) {
                           &p.input_left_shift, &pot))
     error_at(L->g, L->op->index, "the input scale %g is out of the range the int16 %s "
              "kernel can rescale", (double)scale_of(L, in), op);
-  if (pot && tflite_prepare(L))
-    error_at(L->g, L->op->index, "int16 %s with the power-of-two input scale %g: TFLite "
-             "computes it with gemmlowp's int16 fixed point (optimized_ops), which is not "
-             "supported; --rounding double (TFLite Micro's table kernel) is",
-             op, (double)scale_of(L, in));
-  L->l->kernel = tanh ? "ta_tanh_s16" : "ta_logistic_s16";
-  const_table(L, "table", DT_UINT16, sigmoid_table_q16(), 256);
-  const_struct(L, "params", "ta_sigmoid_s16_params",
-               arena_printf("{.size = %d, .input_multiplier = %s, .input_left_shift = %s,\n"
-                            "    .table = @table}",
-                            (int)p.size, ilit(p.input_multiplier),
-                            ilit(p.input_left_shift)),
-               true);
+  if (pot && tflite_prepare(L)) {
+    /* TFLite's input_left_shift: 0, or 1 for TANH at 2^-11 (3 << 1). */
+    L->l->kernel = tanh ? "ta_tanh_pot_s16" : "ta_logistic_pot_s16";
+    const_struct(L, "params", "ta_sigmoid_s16_params",
+                 arena_printf("{.size = %d, .input_left_shift = %d}", (int)p.size,
+                              p.input_multiplier == 6),
+                 true);
+  } else {
+    L->l->kernel = tanh ? "ta_tanh_s16" : "ta_logistic_s16";
+    const_table(L, "table", DT_UINT16, sigmoid_table_q16(), 256);
+    const_struct(L, "params", "ta_sigmoid_s16_params",
+                 arena_printf("{.size = %d, .input_multiplier = %s, .input_left_shift = %s,\n"
+                              "    .table = @table}",
+                              (int)p.size, ilit(p.input_multiplier),
+                              ilit(p.input_left_shift)),
+                 true);
+  }
   arg_tensor(L, in->index);
   arg_tensor(L, out->index);
   may_run_in_place(L, 0); /* out[i] = f(in[i]), a forward loop */

@@ -24,9 +24,12 @@
  *    order, and a 2 x 2 block - two filter rows times two columns - per
  *    step: each filter word (4 weights) is widened once by two SXTB16
  *    and feeds four SMLADs with the two columns, 16 multiply-adds for
- *    2 filter loads, 4 column loads and 4 widenings.  A 1x1 convolution
- *    is the same with a trivial "window": the two pixels' channels,
- *    widened.  Grouped convolutions take the portable path.
+ *    2 filter loads, 2 LDRD of the columns and 4 widenings
+ *    (ta_dsp_dot_2x2()); then the four sums are requantized in one step
+ *    each (ta_dsp_requant()).  A 1x1 convolution is the same with a
+ *    trivial "window": the two pixels' channels, widened.  Grouped
+ *    convolutions, a misaligned scratch and requantizations of another
+ *    form (single rounding, left shifts) take the portable path.
  *
  * Scratch: 4 * K bytes, two int16 columns (the portable path uses the
  * first), plus K rounded up to 4 for gathering a window as int8 when the
@@ -59,6 +62,7 @@ static inline int8_t finish(int32_t acc, const ta_conv_params *p, const ta_quant
 typedef struct {
   int32_t off;
   uint32_t lo4, hi4;
+  int clamp; /* the range is narrower than int8's */
 } out_params;
 
 /*
@@ -179,8 +183,14 @@ TA_NOINLINE static void dsp_gemm(const int16_t *col, const int8_t *filter, int32
     r = ta_dsp_rq_make(*mult, *shift, o->off);
     mult += step;
     shift += step;
-    ta_st16(o0 + oc, ta_dsp_pack2(a00, ta_dsp_requant(a10, &r), o->lo4, o->hi4));
-    ta_st16(o1 + oc, ta_dsp_pack2(a01, ta_dsp_requant(a11, &r), o->lo4, o->hi4));
+    uint32_t v0 = ta_dsp_sat2(a00, ta_dsp_requant(a10, &r));
+    uint32_t v1 = ta_dsp_sat2(a01, ta_dsp_requant(a11, &r));
+    if (o->clamp) {
+      v0 = ta_dsp_clamp4(v0, o->lo4, o->hi4);
+      v1 = ta_dsp_clamp4(v1, o->lo4, o->hi4);
+    }
+    ta_st16(o0 + oc, v0);
+    ta_st16(o1 + oc, v1);
   }
   if (oc < OC) {
     int32_t a00 = bias[oc], a01 = a00;
@@ -200,8 +210,8 @@ TA_NOINLINE static void dsp_gemm(const int16_t *col, const int8_t *filter, int32
       a01 += w[t] * t1[t];
     }
     const ta_dsp_rq r = ta_dsp_rq_make(*mult, *shift, o->off);
-    const uint32_t v = ta_dsp_pack2(ta_dsp_requant(a00, &r), ta_dsp_requant(a01, &r),
-                                    o->lo4, o->hi4);
+    const uint32_t v = ta_dsp_clamp4(ta_dsp_sat2(ta_dsp_requant(a00, &r), ta_dsp_requant(a01, &r)),
+                                     o->lo4, o->hi4);
     o0[oc] = (int8_t)v;
     o1[oc] = (int8_t)(v >> 8);
   }
@@ -218,7 +228,8 @@ static void conv_dsp(const ta_conv_params *p, const ta_quant *q, const ta_dims *
   const int32_t OH = out_dims->h, OW = out_dims->w, OC = out_dims->c;
   const int32_t K = KH * KW * C;
   const int16_t zp = (int16_t)ta_clamp_i32(-p->input_offset, -128, 127);
-  const out_params o = {p->output_offset, ta_dsp_bytes4(p->act_min), ta_dsp_bytes4(p->act_max)};
+  const out_params o = {p->output_offset, ta_dsp_bytes4(p->act_min), ta_dsp_bytes4(p->act_max),
+                        p->act_min > -128 || p->act_max < 127};
   const size_t npix = (size_t)in_dims->n * OH * OW;
   const size_t image = (size_t)H * W * C;
   int32_t b = 0, oy = 0, ox = 0;

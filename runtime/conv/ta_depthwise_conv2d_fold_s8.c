@@ -52,15 +52,17 @@ static inline int8_t finish(int32_t acc, const ta_conv_params *p, const ta_quant
 }
 
 #if defined(TA_DSP)
-/* Filter taps per table of the DSP path (5 x 5 and smaller). */
-#define TA_DW_MAX_TAPS 25
+/* Filter taps of the DSP path (8 x 8 and smaller; the table of widened
+ * taps is a variable-length array of that many 8-byte entries). */
+#define TA_DW_MAX_TAPS 64
 
 /* What one group of four channels needs, prepared once per group. */
 typedef struct {
-  uint64_t wt[TA_DW_MAX_TAPS]; /* per tap: channels (0, 2) low, (1, 3) high */
+  uint64_t *wt;                /* per tap: channels (0, 2) low, (1, 3) high */
   ta_dsp_rq rq[4];
   int32_t bias[4];
   uint32_t lo4, hi4;           /* clamp, in every byte */
+  int clamp;                   /* the range is narrower than int8's */
   uint32_t zp4;                /* the input zero point, in every byte */
 } dw_group;
 
@@ -80,10 +82,15 @@ typedef struct {
   } while (0)
 
 #define DW_STORE(o)                                                        \
-  ta_st32((o), ta_dsp_pack4(ta_dsp_requant(a0, &g->rq[0]),                \
-                            ta_dsp_requant(a1, &g->rq[1]),                \
-                            ta_dsp_requant(a2, &g->rq[2]),                \
-                            ta_dsp_requant(a3, &g->rq[3]), g->lo4, g->hi4))
+  do {                                                                     \
+    uint32_t v_ = ta_dsp_sat4(ta_dsp_requant(a0, &g->rq[0]),               \
+                              ta_dsp_requant(a1, &g->rq[1]),               \
+                              ta_dsp_requant(a2, &g->rq[2]),               \
+                              ta_dsp_requant(a3, &g->rq[3]));              \
+    if (g->clamp)                                                          \
+      v_ = ta_dsp_clamp4(v_, g->lo4, g->hi4);                              \
+    ta_st32((o), v_);                                                      \
+  } while (0)
 
 /* n output pixels of a row whose 3 x 3 windows lie inside the input:
  * window origins x, x + xstep, ...; taps cs apart in a row, rows rs
@@ -258,10 +265,13 @@ static void dw_dsp(const ta_conv_params *p, const ta_quant *q, const ta_dims *in
     xa++;
   while (xb > xa && (xb - 1) * sw - p->pad_w + (KW - 1) * dw >= W)
     xb--;
+  uint64_t wt[taps];
   dw_group g;
+  g.wt = wt;
   g.zp4 = ta_dsp_bytes4(ta_clamp_i32(-p->input_offset, -128, 127));
   g.lo4 = ta_dsp_bytes4(p->act_min);
   g.hi4 = ta_dsp_bytes4(p->act_max);
+  g.clamp = p->act_min > -128 || p->act_max < 127;
   for (int32_t c0 = 0; c0 < C; c0 += 4) {
     for (int32_t t = 0; t < taps; t++) {
       const uint32_t v = ta_ld32(filter + (size_t)t * C + c0);

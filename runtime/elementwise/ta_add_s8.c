@@ -19,16 +19,21 @@
 #include "ta_kernels.h"
 #include "bcast.h"
 
-/* Requantization by mult * 2^-right, double or single rounding. */
+/* Requantization by mult * 2^-right, double or single rounding; double
+ * rounding with a right shift of at least 1 in one step
+ * (ta_requant_double_rsc()). */
 typedef struct {
-  int64_t m, round, k;
-  int sh, right1, dbl;
+  int64_t round, k, round1;
+  int32_t m;
+  int sh, right1, dbl, one;
 } rq;
 
 static inline rq rq_make(int32_t mult, int32_t shift, int32_t rounding) {
   rq r;
   r.m = mult;
   r.dbl = rounding != TA_ROUND_SINGLE;
+  r.one = r.dbl && shift < 0 && mult >= 0;
+  r.round1 = r.one ? ta_requant_rs_round((int)-shift) : 0;
   r.sh = r.dbl ? 31 : 31 - (int)shift;
   r.round = (int64_t)1 << (r.sh - 1);
   r.right1 = (int)-shift + 1;
@@ -37,7 +42,9 @@ static inline rq rq_make(int32_t mult, int32_t shift, int32_t rounding) {
 }
 
 static inline int32_t rq_apply(int32_t x, const rq *r) {
-  const int32_t v = (int32_t)((x * r->m + r->round) >> r->sh);
+  if (r->one)
+    return ta_requant_double_rsc(x, r->m, r->right1 - 1, r->round1);
+  const int32_t v = (int32_t)(((int64_t)x * r->m + r->round) >> r->sh);
   if (!r->dbl)
     return v;
   return (int32_t)((2 * (int64_t)v + r->k + (v >= 0)) >> r->right1);
@@ -67,6 +74,19 @@ ta_status ta_add_s8(const ta_add_params *p, const ta_bcast *shape,
   const int32_t *t1 = p->table1, *t2 = p->table2;
   for (size_t r = 0; r < rows; r++, out += n) {
     const int8_t *x1 = in1 + o1, *x2 = in2 + o2;
+    if (t1 && t2 && ro.one) {
+      /* The usual case, with the one-step requantization written out so
+       * the loop holds no test. */
+      const int32_t m = ro.m, e = ro.right1 - 1;
+      const int64_t round = ro.round1;
+      for (int32_t i = 0; i < n; i++, x1 += s1, x2 += s2) {
+        const int32_t s =
+            ta_requant_double_rsc(t1[(uint8_t)*x1] + t2[(uint8_t)*x2], m, e, round) + out_off;
+        out[i] = (int8_t)(s < lo ? lo : s > hi ? hi : s);
+      }
+      ta_bcast_next(shape, idx, &o1, &o2);
+      continue;
+    }
     if (t1 && t2) {
       for (int32_t i = 0; i < n; i++) {
         const int32_t s =

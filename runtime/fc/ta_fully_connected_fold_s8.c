@@ -32,21 +32,29 @@ TA_NOINLINE static void fc_dot4(const int8_t *x, const int8_t *w, int32_t D, int
   "smlad  %[" acc "], %[e], %[xe], %[" acc "]\n\t"                         \
   "sxtb16 %[e], %[v], ror #8\n\t"                                          \
   "smlad  %[" acc "], %[e], %[xo], %[" acc "]\n\t"
+#define FC_STEP                                                            \
+  "ldr    %[v], [%[x]], #4\n\t"                                            \
+  "sxtb16 %[xe], %[v]\n\t"                                                 \
+  "sxtb16 %[xo], %[v], ror #8\n\t"                                         \
+  FC_ROW("[%[w], %[d]]", "a1") FC_ROW("[%[w2], %[d]]", "a3")                \
+  FC_ROW("[%[w2]], #4", "a2") FC_ROW("[%[w]], #4", "a0")
+#define FC_OPERANDS                                                        \
+  : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [x] "+r"(x), \
+    [w] "+r"(w), [w2] "+r"(w2), [n] "+r"(n), [v] "=&r"(v), [xe] "=&r"(xe),   \
+    [xo] "=&r"(xo), [e] "=&r"(e)                                           \
+  : [d] "r"(D)                                                             \
+  : "cc", "memory"
+  const int32_t odd = n & 1;
+  n >>= 1;
   if (n > 0)
-    __asm__("1:\n\t"
-            "ldr    %[v], [%[x]], #4\n\t"
-            "sxtb16 %[xe], %[v]\n\t"
-            "sxtb16 %[xo], %[v], ror #8\n\t"
-            FC_ROW("[%[w], %[d]]", "a1") FC_ROW("[%[w2], %[d]]", "a3")
-            FC_ROW("[%[w2]], #4", "a2") FC_ROW("[%[w]], #4", "a0")
+    __asm__("1:\n\t" FC_STEP FC_STEP
             "subs   %[n], %[n], #1\n\t"
-            "bne    1b"
-            : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [x] "+r"(x),
-              [w] "+r"(w), [w2] "+r"(w2), [n] "+r"(n), [v] "=&r"(v), [xe] "=&r"(xe),
-              [xo] "=&r"(xo), [e] "=&r"(e)
-            : [d] "r"(D)
-            : "cc", "memory");
+            "bne    1b" FC_OPERANDS);
+  if (odd)
+    __asm__(FC_STEP FC_OPERANDS);
 #undef FC_ROW
+#undef FC_STEP
+#undef FC_OPERANDS
 #else
   for (; n > 0; n--, x += 4, w += 4, w2 += 4) {
     const uint32_t xv = ta_ld32(x);
@@ -89,6 +97,44 @@ ta_status ta_fully_connected_fold_s8(const ta_fc_params *p, const ta_quant *q,
   const int32_t *mult = q->multiplier, *shift = q->shift;
   const int32_t step = q->per_channel ? 1 : 0, rounding = q->rounding;
   const int32_t out_off = p->output_offset, lo = p->act_min, hi = p->act_max;
+#if defined(TA_DSP)
+  if (ta_dsp_requant_ok(q, O)) {
+    /* Four rows, then their four outputs requantized (ta_dsp_requant()),
+     * saturated and clamped together and stored as one word. */
+    const uint32_t lo4 = ta_dsp_bytes4(lo), hi4 = ta_dsp_bytes4(hi);
+    const int clamp = lo > -128 || hi < 127;
+    for (int32_t b = 0; b < B; b++) {
+      const int8_t *x = in + (size_t)b * D;
+      int8_t *y = out + (size_t)b * O;
+      int32_t o = 0;
+      for (; o + 4 <= O; o += 4) {
+        int32_t acc[4] = {bias_fold[o], bias_fold[o + 1], bias_fold[o + 2], bias_fold[o + 3]};
+        fc_dot4(x, filter + (size_t)o * D, D, acc);
+        ta_dsp_rq r = ta_dsp_rq_make(mult[o * step], shift[o * step], out_off);
+        const int32_t y0 = ta_dsp_requant(acc[0], &r);
+        if (step)
+          r = ta_dsp_rq_make(mult[o + 1], shift[o + 1], out_off);
+        const int32_t y1 = ta_dsp_requant(acc[1], &r);
+        if (step)
+          r = ta_dsp_rq_make(mult[o + 2], shift[o + 2], out_off);
+        const int32_t y2 = ta_dsp_requant(acc[2], &r);
+        if (step)
+          r = ta_dsp_rq_make(mult[o + 3], shift[o + 3], out_off);
+        uint32_t v = ta_dsp_sat4(y0, y1, y2, ta_dsp_requant(acc[3], &r));
+        if (clamp)
+          v = ta_dsp_clamp4(v, lo4, hi4);
+        ta_st32(y + o, v);
+      }
+      for (; o < O; o++) {
+        const ta_dsp_rq r = ta_dsp_rq_make(mult[o * step], shift[o * step], out_off);
+        const int32_t v =
+            ta_dsp_requant(bias_fold[o] + ta_dot1_s8(x, filter + (size_t)o * D, D), &r);
+        y[o] = (int8_t)(v < lo ? lo : v > hi ? hi : v);
+      }
+    }
+    return TA_OK;
+  }
+#endif
   for (int32_t b = 0; b < B; b++) {
     const int8_t *x = in + (size_t)b * D;
     int8_t *y = out + (size_t)b * O;
@@ -98,11 +144,7 @@ ta_status ta_fully_connected_fold_s8(const ta_fc_params *p, const ta_quant *q,
       int32_t acc[4] = {0, 0, 0, 0};
       const int8_t *w = filter + (size_t)o * D;
       if (n == 4)
-#if defined(TA_DSP)
-        fc_dot4(x, w, D, acc);
-#else
         ta_dot4_s8(x, w, D, D, acc);
-#endif
       else
         for (int32_t j = 0; j < n; j++)
           acc[j] = ta_dot1_s8(x, w + (size_t)j * D, D);

@@ -15,14 +15,19 @@
  * order ("pair order": within each group of 4, x0 x2 x1 x3).
  *
  * Everything here is an ACLE intrinsic from <arm_acle.h> (part of the
- * compiler) or plain C; the SXTB16 with a rotated operand, which GCC's
- * arm_acle.h lacks, is one instruction of inline assembly with GCC and
- * Clang.
+ * compiler) or plain C, except: the SXTB16 with a rotated operand, which
+ * GCC's arm_acle.h lacks, is one instruction of inline assembly with GCC
+ * and Clang, and so are the hottest inner loops (TA_DSP_GEMM_ASM; define
+ * TA_NO_ASM for the C versions, TA_NO_DSP for the portable paths).
+ * Loads of int8 data are word loads at any alignment, which the Cortex-M
+ * cores allow unless the firmware sets CCR.UNALIGN_TRP.
  */
 #ifndef TA_DSP_H
 #define TA_DSP_H
 
-#if defined(__ARM_FEATURE_DSP) && !defined(TA_NO_DSP)
+/* Little-endian cores only: results are packed into words byte by byte
+ * in memory order. */
+#if defined(__ARM_FEATURE_DSP) && !defined(__ARM_BIG_ENDIAN) && !defined(TA_NO_DSP)
 #define TA_DSP 1
 
 #include <arm_acle.h>
@@ -220,25 +225,23 @@ static inline int32_t ta_dsp_requant(int32_t acc, const ta_dsp_rq *r) {
   return ((int32_t)(v >> 32) >> r->sh) + r->off;
 }
 
-/* Four int32 results to four int8 in one word (little-endian, y0 first):
- * each saturated to int8, then clamped to [lo, hi] four at a time
- * (SSUB8 sets a flag per byte, SEL picks per byte); lo4, hi4 hold the
- * bounds in every byte. */
-static inline uint32_t ta_dsp_pack4(int32_t y0, int32_t y1, int32_t y2, int32_t y3,
-                                    uint32_t lo4, uint32_t hi4) {
+/* Four int32 results to four int8 in one word (little-endian, y0
+ * first), each saturated to int8. */
+static inline uint32_t ta_dsp_sat4(int32_t y0, int32_t y1, int32_t y2, int32_t y3) {
   const uint32_t s0 = (uint32_t)__ssat(y0, 8), s1 = (uint32_t)__ssat(y1, 8);
   const uint32_t s2 = (uint32_t)__ssat(y2, 8), s3 = (uint32_t)__ssat(y3, 8);
-  uint32_t v = __uxtb16((s0 & 0xffff) | (s2 << 16)) | (__uxtb16((s1 & 0xffff) | (s3 << 16)) << 8);
-  (void)__ssub8((int32_t)v, (int32_t)lo4);
-  v = __sel(v, lo4);
-  (void)__ssub8((int32_t)v, (int32_t)hi4);
-  return __sel(hi4, v);
+  return __uxtb16((s0 & 0xffff) | (s2 << 16)) | (__uxtb16((s1 & 0xffff) | (s3 << 16)) << 8);
 }
 
-/* Two int32 results to two int8 in the low half of a word (y0 first),
- * saturated and clamped as ta_dsp_pack4(). */
-static inline uint32_t ta_dsp_pack2(int32_t y0, int32_t y1, uint32_t lo4, uint32_t hi4) {
-  uint32_t v = ((uint32_t)__ssat(y0, 8) & 0xff) | ((uint32_t)__ssat(y1, 8) << 8);
+/* Two to the low half of a word (y0 first). */
+static inline uint32_t ta_dsp_sat2(int32_t y0, int32_t y1) {
+  return ((uint32_t)__ssat(y0, 8) & 0xff) | ((uint32_t)__ssat(y1, 8) << 8);
+}
+
+/* Each int8 of v clamped to [lo, hi], four at a time (SSUB8 sets a flag
+ * per byte, SEL picks per byte); lo4, hi4 hold the bounds in every
+ * byte.  Only needed when the activation range is narrower than int8's. */
+static inline uint32_t ta_dsp_clamp4(uint32_t v, uint32_t lo4, uint32_t hi4) {
   (void)__ssub8((int32_t)v, (int32_t)lo4);
   v = __sel(v, lo4);
   (void)__ssub8((int32_t)v, (int32_t)hi4);

@@ -221,10 +221,14 @@ ta_status ta_softmax_f32(const ta_softmax_params *p, const float *in, float *out
 
 /* float32 -> int: q = clamp(round_half_away(x / scale) + zero_point) in
  * the output type's range (reference_ops::AffineQuantize), the division in
- * float, or in double with p->divide_in_double (TFLite's int16 QUANTIZE). */
+ * float as TFLite Micro does (and TFLite for int8 and uint8). */
 ta_status ta_quantize_f32_s8(const ta_affine_params *p, const float *in, int8_t *out);
 ta_status ta_quantize_f32_u8(const ta_affine_params *p, const float *in, uint8_t *out);
 ta_status ta_quantize_f32_s16(const ta_affine_params *p, const float *in, int16_t *out);
+/* The same with the division in double: TFLite's (not Micro's) int16
+ * QUANTIZE. */
+ta_status ta_quantize_double_f32_s16(const ta_affine_params *p, const float *in,
+                                     int16_t *out);
 
 /* int -> int (reference_ops::Requantize); parameters from requant_params().
  * TFLite (not Micro) requantizes int16 -> int8 with double rounding. */

@@ -18,6 +18,8 @@
  *   ta_relu_s16             ReluX / ReluQuantized<int16_t> (RELU, RELU6)
  *   ta_logistic_s16,        reference_integer_ops::Logistic / Tanh (int16:
  *   ta_tanh_s16             the sigmoid table, interpolated)
+ *   ta_logistic_pot_s16,    optimized_ops::Logistic / Tanh for int16 (gemmlowp
+ *   ta_tanh_pot_s16         fixed point; TFLite's power-of-two scales)
  *   ta_softmax_s16          reference_ops::SoftmaxInt16 (exp and 1/(1+x)
  *                           tables of 513 entries)
  *   ta_requantize_s32_s16   reference_ops::Requantize (QUANTIZE int32 to
@@ -188,6 +190,18 @@ typedef struct {
 } ta_sigmoid_s16_params;
 ta_status ta_logistic_s16(const ta_sigmoid_s16_params *p, const int16_t *in, int16_t *out);
 ta_status ta_tanh_s16(const ta_sigmoid_s16_params *p, const int16_t *in, int16_t *out);
+/*
+ * ta_logistic_pot_s16 / ta_tanh_pot_s16 - TFLite's own arithmetic for the
+ * power-of-two input scales that leave input_multiplier 0 (2^-12; TANH
+ * also 2^-11, input_left_shift 1): optimized_ops::Logistic / Tanh for
+ * int16, gemmlowp's fixed-point logistic / tanh of the raw input as Q3.12
+ * (TANH: doubled with saturation first when input_left_shift is 1), Q0.15
+ * out.  TFLite Micro uses the table kernels above for these scales too.
+ * `table` and input_multiplier are not read.
+ */
+ta_status ta_logistic_pot_s16(const ta_sigmoid_s16_params *p, const int16_t *in,
+                              int16_t *out);
+ta_status ta_tanh_pot_s16(const ta_sigmoid_s16_params *p, const int16_t *in, int16_t *out);
 
 /* ============================================================== SOFTMAX */
 

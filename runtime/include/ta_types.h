@@ -138,10 +138,6 @@ typedef struct {
   int32_t size; /* elements */
   float scale;
   int32_t zero_point;
-  /* QUANTIZE from float only: 0 divides in float as TFLite Micro (and
-   * TFLite for int8/uint8 outputs) does; 1 divides in double, as TFLite
-   * (not Micro) does for int16 outputs. */
-  int32_t divide_in_double;
 } ta_affine_params;
 
 /* QUANTIZE between integer types (TFLite's Requantize):

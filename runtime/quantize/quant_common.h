@@ -4,10 +4,11 @@
  *
  * ta_affine_q: tflite::reference_ops::AffineQuantize,
  *   clamp((int32_t)TfLiteRound(x / scale) + zero_point, lo, hi)
- *   with the division in float and round half away from zero (roundf).
+ *   with the division in float and round half away from zero (roundf,
+ *   computed without the C library).
  *   Values TFLite cannot convert (beyond int32, NaN) saturate here.
- *   ta_affine_q_double divides in double (p->divide_in_double), as
- *   TFLite (not Micro) does for int16 outputs.
+ *   ta_affine_q_double divides in double, as TFLite (not Micro) does
+ *   for int16 outputs (ta_quantize_double_f32_s16).
  * ta_requant_q: tflite::reference_ops::Requantize,
  *   clamp(MultiplyByQuantizedMultiplier(q - in_zp, m, s) + out_zp, lo, hi).
  * Dequantize: scale * (q - zero_point) in float; TFLite computes the
@@ -24,12 +25,19 @@
 #include "ta_types.h"
 
 static inline int32_t ta_affine_q(float x, float scale, int32_t zp, int32_t lo, int32_t hi) {
-  const float r = roundf(x / scale);
-  if (r >= -2147483648.0f && r < 2147483648.0f) {
-    const int64_t v = (int64_t)r + zp;
+  const float d = x / scale;
+  if (d >= -2147483648.0f && d < 2147483648.0f) {
+    /* roundf(d) without the library call: truncate (in range here, so a
+     * single-precision FPU converts it itself), then step away from zero
+     * when the dropped fraction, d - trunc(d) (exact in float), is at
+     * least one half.  Equal to roundf for every float d. */
+    int32_t i = (int32_t)d;
+    const float frac = d - (float)i;
+    i += frac >= 0.5f ? 1 : frac <= -0.5f ? -1 : 0;
+    const int64_t v = (int64_t)i + zp;
     return v < lo ? lo : v > hi ? hi : (int32_t)v;
   }
-  return r > 0.0f ? hi : lo;
+  return d > 0.0f ? hi : lo;
 }
 
 /* The same with the division in double (TFLite's int16 QUANTIZE). */

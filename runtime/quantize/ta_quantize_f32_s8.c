@@ -8,11 +8,6 @@
 ta_status ta_quantize_f32_s8(const ta_affine_params *p, const float *in, int8_t *out) {
   if (p->size < 0 || !(p->scale > 0.0f))
     return TA_ERR_ARG;
-  if (p->divide_in_double) {
-    for (int32_t i = 0; i < p->size; i++)
-      out[i] = (int8_t)ta_affine_q_double(in[i], p->scale, p->zero_point, -128, 127);
-    return TA_OK;
-  }
   for (int32_t i = 0; i < p->size; i++)
     out[i] = (int8_t)ta_affine_q(in[i], p->scale, p->zero_point, -128, 127);
   return TA_OK;

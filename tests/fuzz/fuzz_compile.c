@@ -3,7 +3,8 @@
  * mk/fuzz-compile.mk): each input goes through read_tflite, verify, the
  * passes, lower, verify, plan_graph and emit_folder (into a folder in
  * /dev/shm, rewritten for every input), in one process, as `tinyaot
- * compile` runs them.
+ * compile` runs them; the dumps and plan printers (-dI -dL -dP, plan
+ * --json, --svg) print every accepted input to /dev/null.
  *
  * Findings: a crash or sanitizer report; a die()/unreachable() (a
  * compiler bug: die_hook reports it as "die() reached" and aborts); a
@@ -25,7 +26,7 @@
 #include <unistd.h>
 
 static const char *emit_dir;
-static FILE *devnull;
+static FILE *devnull; /* the dumps and plan printers write here */
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -37,6 +38,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc;
   (void)argv;
   devnull = fopen("/dev/null", "w");
+  run_dump = devnull;
   const char *e = getenv("TINYAOT_FUZZ_EMIT");
   if (!e || strcmp(e, "0")) {
     static char dir[64];

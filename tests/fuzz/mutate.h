@@ -262,6 +262,25 @@ static inline void mutate_field(Rng *r, uint8_t *b, int i) {
     mutate_dim(r, b, i);
     return;
   }
+  /* A custom op's options are FlexBuffers bytes the reader does not
+   * decode, and a small constant is most often an op's parameter (axis,
+   * permutation, paddings, begin/end/strides, sizes, a shape): change a
+   * byte or a word inside them, mostly rather than their length. */
+  if (f->kind == FIELD_LENGTH && raw > 0 && rng_below(r, 4) &&
+      (!strcmp(f->what, "custom_options") ||
+       (!strcmp(f->what, "buffer data") && raw <= 256))) {
+    size_t first = f->pos + 4, n = (size_t)raw;
+    if (first > mut_size || n > mut_size - first)
+      return;
+    size_t at = first + rng_below(r, (uint32_t)n);
+    if (f->what[0] == 'b') /* int32 parameters: whole words */
+      at = first + (at - first) / 4 * 4;
+    if (rng_below(r, 2) || at + 4 > first + n)
+      b[at] = (uint8_t)int_special(r, b[at]);
+    else
+      store_le(b, at, 4, (uint64_t)int_special(r, (int32_t)load_le(b, at, 4)));
+    return;
+  }
   int other = rng_below(r, 4) == 0 ? same_field(r, i) : -1;
   if (other >= 0) {
     const Field *o = &mut_fields[other];
@@ -334,6 +353,19 @@ static inline bool mutate_model(Rng *r, uint8_t *b, size_t size, int max_changes
     int i = (int)rng_below(r, (uint32_t)mut_nfields);
     for (int tries = 0; tries < 4 && is_structural(&mut_fields[i]); tries++)
       i = (int)rng_below(r, (uint32_t)mut_nfields);
+    /* One in six: a custom op's options or a small constant, when the
+     * model has some (a few fields among thousands otherwise). */
+    if (rng_below(r, 6) == 0)
+      for (int tries = 0; tries < 64; tries++) {
+        int j = (int)rng_below(r, (uint32_t)mut_nfields);
+        const Field *g = &mut_fields[j];
+        if (g->kind == FIELD_LENGTH &&
+            (!strcmp(g->what, "custom_options") ||
+             (!strcmp(g->what, "buffer data") && load_le(b, g->pos, 4) <= 256))) {
+          i = j;
+          break;
+        }
+      }
     mutate_field(r, b, i);
   }
   return true;
@@ -369,6 +401,11 @@ static inline void run_options(RunOptionsSet *s, unsigned variant) {
   s->emit.prefix = "m";
   s->emit.model = "mutant.tflite";
 }
+
+/* When set, compile_buffer() also prints every dump (-dI, -dL, -dP,
+ * plan --json and --svg) of an accepted model here: the printers read
+ * the same untrusted values. */
+static FILE *run_dump;
 
 static jmp_buf *die_jmp;
 static char die_message[1024];
@@ -415,6 +452,13 @@ static inline RunResult compile_buffer(const char *path, const uint8_t *buf, siz
     run_stage = STAGE_PLAN;
     Plan *p = plan_graph(g, &opt->plan);
     run_stage = STAGE_EMIT;
+    if (run_dump) {
+      print_inspect(run_dump, g, false);
+      print_lowering(run_dump, g);
+      print_plan(run_dump, g, p);
+      print_plan_json(run_dump, g, p);
+      print_plan_svg(run_dump, g, p);
+    }
     if (dir)
       emit_folder(g, p, &opt->emit, dir);
     if (gout)

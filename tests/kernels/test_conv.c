@@ -21,8 +21,8 @@
  *    zero multipliers,
  *    ungrouped convolutions with up to 20 output channels and filter
  *    windows of any length, depthwise with depth multiplier 1 and
- *    channels a multiple of 4, 3x3 and other filters, borders and
- *    strides.  On other cores they take the portable paths.
+ *    channels a multiple of 4, 3x3 and other filters up to 8x8, borders
+ *    and strides.  On other cores they take the portable paths.
  */
 #include "test.h"
 #include "ta_kernels.h"
@@ -167,6 +167,8 @@ static int random_conv_case(int depthwise, int k, int dsp) {
   fd.w = ref_rand(1, 4);
   if (dsp && ref_rand(0, 1)) /* 3x3 (a loop of its own) or 1x1 */
     fd.h = fd.w = depthwise || ref_rand(0, 1) ? 3 : 1;
+  else if (dsp && depthwise && ref_rand(0, 2) == 0) /* up to the DSP path's 8x8 */
+    fd.h = fd.w = ref_rand(5, 8);
   p.stride_h = ref_rand(1, 3);
   p.stride_w = ref_rand(1, 3);
   p.dilation_h = ref_rand(0, 3) == 0 ? ref_rand(2, 3) : 1;

@@ -32,11 +32,16 @@ static void test_fc_random(void) {
     p.output_offset = ref_rand(-128, 127);
     p.act_min = ref_rand(-128, 0);
     p.act_max = ref_rand(p.act_min, 127);
-    int rounding = ref_rand(0, 1), per_channel = ref_rand(0, 1);
+    /* Every other case in the form of the Arm DSP path (double
+     * rounding, right shifts, some dead channels). */
+    const int dsp = k & 1;
+    int rounding = dsp ? TA_ROUND_DOUBLE : ref_rand(0, 1), per_channel = ref_rand(0, 1);
     int32_t mult[13], shift[13], bias[13], bf[13];
     for (int i = 0; i < 13; i++) {
       mult[i] = (int32_t)((1u << 30) + (ref_next() & 0x3fffffffu));
-      shift[i] = ref_rand(-14, rounding ? 0 : 2);
+      shift[i] = dsp ? ref_rand(-31, -1) : ref_rand(-14, rounding ? 0 : 2);
+      if (dsp && ref_rand(0, 9) == 0)
+        mult[i] = shift[i] = 0;
       bias[i] = ref_rand(-30000, 30000);
     }
     ta_quant q = {mult, shift, per_channel, rounding};
@@ -320,7 +325,7 @@ static void test_quantize(void) {
   /* float -> int8 at scale 0.5, zero point -1: round half away from zero. */
   const float x[8] = {0.25f, -0.25f, 0.75f, -0.75f, 100.0f, -100.0f, 1e30f, -1e30f};
   const int8_t ex[8] = {0, -2, 1, -3, 127, -128, 127, -128};
-  ta_affine_params ap = {8, 0.5f, -1, 0};
+  ta_affine_params ap = {8, 0.5f, -1};
   int8_t *o = canary_alloc(8);
   ta_quantize_f32_s8(&ap, x, o);
   long d = first_diff(o, ex, 8);
@@ -329,7 +334,7 @@ static void test_quantize(void) {
   canary_free(o);
   int16_t o16[3];
   const float x16[3] = {1.0f, -1.0f, 1000.0f};
-  ta_affine_params ap16 = {3, 1.0f / 4096, 0, 0};
+  ta_affine_params ap16 = {3, 1.0f / 4096, 0};
   ta_quantize_f32_s16(&ap16, x16, o16);
   CHECK(o16[0] == 4096 && o16[1] == -4096 && o16[2] == 32767, "QUANTIZE float -> int16");
   /* x / scale = 28149.4998861... in double but rounds to 28149.5f in
@@ -338,17 +343,48 @@ static void test_quantize(void) {
    * (tests/ops QUANTIZE float32_int16, seed 7 case 26: TFLite gives 28149). */
   {
     const float xv = 0x1.e2be16p-1f, sv = 0x1.18f92p-15f; /* 0.942856491, 3.34946089e-05 */
-    ta_affine_params pf = {1, sv, 0, 0}, pd = {1, sv, 0, 1};
+    ta_affine_params pq = {1, sv, 0};
     int16_t of, od;
-    ta_quantize_f32_s16(&pf, &xv, &of);
-    ta_quantize_f32_s16(&pd, &xv, &od);
-    CHECK(of == (int16_t)lroundf(xv / sv) && od == (int16_t)lround((double)xv / sv) && of != od,
-          "divide_in_double switches QUANTIZE between float and double division (%d vs %d)",
+    ta_quantize_f32_s16(&pq, &xv, &of);
+    ta_quantize_double_f32_s16(&pq, &xv, &od);
+    CHECK(of == 28150 && od == 28149,
+          "QUANTIZE float -> int16 divides in float (TFLite Micro: 28150, got %d), "
+          "ta_quantize_double_f32_s16 in double (TFLite: 28149, got %d)",
           of, od);
+  }
+  /* Rounding without roundf: x / 1 around every half (k + 0.5 and its
+   * float neighbours) and random values, against roundf itself. */
+  {
+    enum { NQ = 4096 };
+    float *xq = malloc(NQ * sizeof(float));
+    int16_t *oq = malloc(NQ * sizeof(int16_t));
+    for (int i = 0; i < NQ; i++) {
+      const float h = (float)(i / 4 - 512) + 0.5f;
+      switch (i % 4) {
+      case 0: xq[i] = h; break;
+      case 1: xq[i] = nextafterf(h, 1e9f); break;
+      case 2: xq[i] = nextafterf(h, -1e9f); break;
+      default: xq[i] = (float)((int32_t)ref_next() % 2000000) / 977.0f; break;
+      }
+    }
+    ta_affine_params pr = {NQ, 1.0f, 3};
+    ta_quantize_f32_s16(&pr, xq, oq);
+    int bad = -1, nbad = 0;
+    for (int i = 0; i < NQ; i++) {
+      const float r = roundf(xq[i]) + 3.0f;
+      const int32_t e = r < -32768.0f ? -32768 : r > 32767.0f ? 32767 : (int32_t)r;
+      if (oq[i] != e && nbad++ == 0)
+        bad = i;
+    }
+    CHECK(nbad == 0, "QUANTIZE rounds as roundf at every half, its float neighbours and "
+                     "random values (%d of %d differ, first at x = %g)",
+          nbad, (int)NQ, bad < 0 ? 0.0 : (double)xq[bad]);
+    free(xq);
+    free(oq);
   }
   uint8_t ou[2];
   const float xu[2] = {0.0f, -1.0f};
-  ta_affine_params apu = {2, 1.0f / 128, 128, 0};
+  ta_affine_params apu = {2, 1.0f / 128, 128};
   ta_quantize_f32_u8(&apu, xu, ou);
   CHECK(ou[0] == 128 && ou[1] == 0, "QUANTIZE float -> uint8 with zero point 128");
 
@@ -398,18 +434,18 @@ static void test_quantize(void) {
   /* DEQUANTIZE: (float)((double)scale * (q - zp)). */
   const int8_t dq[3] = {-128, 0, 127};
   float fo[3];
-  ta_affine_params dp = {3, 0.1f, -3, 0};
+  ta_affine_params dp = {3, 0.1f, -3};
   ta_dequantize_s8_f32(&dp, dq, fo);
   int exact = 1;
   for (int i = 0; i < 3; i++)
     exact &= fo[i] == (float)((double)0.1f * (dq[i] + 3));
   CHECK(exact, "DEQUANTIZE int8 equals (float)((double)scale * (q - zero_point))");
   const uint8_t du[2] = {0, 255};
-  ta_affine_params dpu = {2, 0.5f, 128, 0};
+  ta_affine_params dpu = {2, 0.5f, 128};
   ta_dequantize_u8_f32(&dpu, du, fo);
   CHECK(fo[0] == -64.0f && fo[1] == 63.5f, "DEQUANTIZE uint8");
   const int16_t ds[2] = {-32768, 32767};
-  ta_affine_params dps = {2, 1.0f / 32768, 0, 0};
+  ta_affine_params dps = {2, 1.0f / 32768, 0};
   ta_dequantize_s16_f32(&dps, ds, fo);
   CHECK(fo[0] == -1.0f && fo[1] == 32767.0f / 32768, "DEQUANTIZE int16");
 }

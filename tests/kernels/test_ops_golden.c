@@ -373,7 +373,7 @@ static void quantize(const Graph *g, int i, bool deq) {
   ta_status st = TA_ERR_UNSUPPORTED;
   if (!in) {
   } else if (deq && to->dtype == DT_FLOAT32) {
-    ta_affine_params p = {n, scale_of(ti, 0), zp_of(ti), 0};
+    ta_affine_params p = {n, scale_of(ti, 0), zp_of(ti)};
     if (ti->dtype == DT_INT8)
       st = ta_dequantize_s8_f32(&p, in, out);
     else if (ti->dtype == DT_UINT8)
@@ -381,7 +381,7 @@ static void quantize(const Graph *g, int i, bool deq) {
     else if (ti->dtype == DT_INT16)
       st = ta_dequantize_s16_f32(&p, in, out);
   } else if (!deq && ti->dtype == DT_FLOAT32) {
-    ta_affine_params p = {n, scale_of(to, 0), zp_of(to), 0};
+    ta_affine_params p = {n, scale_of(to, 0), zp_of(to)};
     if (to->dtype == DT_INT8)
       st = ta_quantize_f32_s8(&p, in, out);
     else if (to->dtype == DT_INT16)

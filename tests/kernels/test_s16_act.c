@@ -11,6 +11,7 @@
  *  - both kernels on all 65536 inputs against the LSTM's int16 sigmoid
  *    and tanh (written separately from TFLite's reference_integer_ops
  *    for the LSTM), for several scales;
+ *  - the power-of-two kernels (gemmlowp int16) near the real functions;
  *  - gen_lut in float (TFLite Micro's softmax_common.cc) and in double
  *    (TFLite's activations.cc of the oracle's build), transliterated here,
  *    against softmax_s16_luts(), and a few entries worked by hand;
@@ -26,6 +27,8 @@
 #include "ref.h"
 
 #include "../../runtime/rnn/rnn_common.h"
+
+static double tanh_ref(double x) { return tanh(x); }
 
 /* ----------------------------------------------------- sigmoid table */
 
@@ -118,6 +121,49 @@ static void test_sigmoid_kernels(void) {
     CHECK(bad == 0 && cases == 8 && canary_ok(out, 65536 * 2),
           "%s int16 equals reference_integer_ops on all 65536 inputs at %d scales: %s",
           tanh ? "TANH" : "LOGISTIC", cases, first);
+  }
+  canary_free(in);
+  canary_free(out);
+}
+
+/* TFLite's power-of-two path, gemmlowp's int16 fixed point: near the
+ * true function on all inputs - 16-bit arithmetic is coarse, the worst
+ * errors are 6 steps (LOGISTIC) and 12 (TANH) of 2^-15 - and exact at 0.
+ * (Exactness comes from the TFLite runs of make test-ops, which draw
+ * these scales.) */
+static void test_pot_kernels(void) {
+  int16_t *in = canary_alloc(65536 * 2), *out = canary_alloc(65536 * 2);
+  for (int i = 0; i < 65536; i++)
+    in[i] = (int16_t)(i - 32768);
+  for (int k = 0; k < 3; k++) {
+    bool tanh = k > 0;
+    int shift = k == 2;
+    ta_sigmoid_s16_params p = {.size = 65536, .input_left_shift = shift};
+    ta_status st = tanh ? ta_tanh_pot_s16(&p, in, out) : ta_logistic_pot_s16(&p, in, out);
+    int worst = 0, at = 0;
+    for (int i = 0; i < 65536; i++) {
+      double x = in[i] / 4096.0 * (1 << shift);
+      if (x > 8.0 - 1.0 / 4096)
+        x = 8.0 - 1.0 / 4096; /* the doubling saturates */
+      if (x < -8.0)
+        x = -8.0;
+      double f = tanh ? tanh_ref(x) : 1.0 / (1.0 + exp(-x));
+      int d = abs(out[i] - (int)fmin(round(f * 32768.0), 32767.0));
+      if (d > worst) {
+        worst = d;
+        at = in[i];
+      }
+    }
+    int16_t zero = 0, z = 0;
+    ta_sigmoid_s16_params one = {.size = 1, .input_left_shift = shift};
+    if (tanh)
+      ta_tanh_pot_s16(&one, &zero, &z);
+    else
+      ta_logistic_pot_s16(&one, &zero, &z);
+    CHECK(st == TA_OK && worst <= 16 && z == (tanh ? 0 : 16384) && canary_ok(out, 65536 * 2),
+          "%s (power-of-two scale, shift %d) is within 16 of the real function and exact at "
+          "0: worst %d at input %d, f(0) = %d", tanh ? "TANH" : "LOGISTIC", shift, worst, at,
+          z);
   }
   canary_free(in);
   canary_free(out);
@@ -323,6 +369,7 @@ int main(void) {
   test_sigmoid_table();
   test_prepare();
   test_sigmoid_kernels();
+  test_pot_kernels();
   test_softmax_luts();
   test_softmax_kernel();
   return test_exit();

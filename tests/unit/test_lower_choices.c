@@ -1,0 +1,245 @@
+/*
+ * The lowering's choices that depend on the op's size or the rounding
+ * mode (compiler/lower.c), on one-op models written in memory
+ * (tools/tflite_writer.c):
+ *
+ *  - int8 ADD gets its input tables (add_tables()) from 1024 output
+ *    elements on, and they hold the scaled value of every input byte as
+ *    TFLite's AddElementwise computes it: (x + offset) << left_shift,
+ *    then MultiplyByQuantizedMultiplierSmallerThanOneExp;
+ *  - int8 SOFTMAX gets its exp table from 256 elements on;
+ *  - int8 -> int16 SOFTMAX: TFLM's CalculateSoftmaxParams requires zero
+ *    point -32768 and scale 1/65536 within 0.001/65536
+ *    (TF_LITE_ENSURE_NEAR); 1/65536 * (1 +- 0.0009) passes, (1 + 0.0011)
+ *    and zero point -32767 are refused;
+ *  - QUANTIZE float -> int16 divides in double only with --rounding
+ *    single (TFLite's int16 QUANTIZE); float -> int8 always in float;
+ *  - a DEPTHWISE_CONV_2D of a one-channel input runs as CONV_2D with its
+ *    filter 1HW(M) transposed to OHWI, the folded bias computed from it,
+ *    and two or more input channels stay depthwise.
+ */
+#include "test.h"
+#include "tinyaot.h"
+#include "ta_fixedpoint.h"
+
+#include "../../tools/tflite_writer.c"
+
+#include <setjmp.h>
+
+/* Reads, verifies, marks views and lowers m; NULL (with error_message
+ * set) when the compiler refuses it. */
+static Graph *lowered(TfwModel *m, int rounding) {
+  uint8_t *bytes;
+  size_t len;
+  tfw_finish(m, &bytes, &len);
+  uint8_t *copy = arena_alloc(len);
+  memcpy(copy, bytes, len);
+  free(bytes);
+  tfw_free(m);
+  jmp_buf jb;
+  error_jmp = &jb;
+  error_message[0] = 0;
+  if (setjmp(jb)) {
+    error_jmp = NULL;
+    return NULL;
+  }
+  Graph *g = read_tflite("test.tflite", copy, len);
+  verify(g);
+  run_passes(g);
+  LowerOptions o = {.rounding = rounding};
+  lower(g, &o);
+  error_jmp = NULL;
+  return g;
+}
+
+static const ConstObj *find_const(const Graph *g, int op, const char *name) {
+  const Lowered *l = op_lowered(&g->ops[op]);
+  for (int i = 0; i < l->nconsts; i++)
+    if (!strcmp(l->consts[i].name, name))
+      return &l->consts[i];
+  return NULL;
+}
+
+/* in1 + in2 -> out, int8 [1, n]. */
+static TfwModel *add_model(int32_t n) {
+  TfwModel *m = tfw_new();
+  int32_t d[2] = {1, n};
+  int a = tfw_tensor(m, "a", TFW_INT8, 2, d, 0), b = tfw_tensor(m, "b", TFW_INT8, 2, d, 0);
+  int o = tfw_tensor(m, "o", TFW_INT8, 2, d, 0);
+  tfw_quant1(m, a, 0.05f, -3);
+  tfw_quant1(m, b, 0.02f, 7);
+  tfw_quant1(m, o, 0.06f, 1);
+  int in[2] = {a, b};
+  int op = tfw_op(m, TFW_OP_ADD, 2, in, 1, &o);
+  tfw_add_options(m, op, TFW_ACT_NONE, 1);
+  tfw_inputs(m, 2, in);
+  tfw_outputs(m, 1, &o);
+  return m;
+}
+
+static void test_add_tables(void) {
+  Graph *g = lowered(add_model(1023), TA_ROUND_DOUBLE);
+  CHECK(g && !find_const(g, 0, "table1") && !find_const(g, 0, "table2"),
+        "an int8 ADD of 1023 elements computes its input scaling at run time %s", error_message);
+  g = lowered(add_model(1024), TA_ROUND_DOUBLE);
+  const ConstObj *t1 = g ? find_const(g, 0, "table1") : NULL;
+  const ConstObj *t2 = g ? find_const(g, 0, "table2") : NULL;
+  const ConstObj *pc = g ? find_const(g, 0, "params") : NULL;
+  CHECK(t1 && t2 && t1->count == 256 && t2->count == 256 && pc &&
+            strstr(pc->init, ".table1 = @table1") && strstr(pc->init, ".table2 = @table2"),
+        "an int8 ADD of 1024 elements passes two 256-entry input tables %s", error_message);
+  if (!t1 || !t2)
+    return;
+  /* The tables against TFLite's per-element steps, from the scales:
+   * left shift 20, twice_max = 2 * 0.05, real1 = 0.05 / 0.1,
+   * real2 = 0.02 / 0.1 (QuantizeMultiplierSmallerThanOneExp). */
+  int32_t m1, s1, m2, s2;
+  const double twice_max = 2.0 * (double)0.05f;
+  quantize_multiplier_smaller_than_one_exp((double)0.05f / twice_max, TA_ROUND_DOUBLE, &m1, &s1);
+  quantize_multiplier_smaller_than_one_exp((double)0.02f / twice_max, TA_ROUND_DOUBLE, &m2, &s2);
+  int bad = -1;
+  for (int v = -128; v < 128 && bad < 0; v++) {
+    int32_t e1 = ta_requant_le1((int32_t)((uint32_t)(v + 3) << 20), m1, s1, TA_ROUND_DOUBLE);
+    int32_t e2 = ta_requant_le1((int32_t)((uint32_t)(v - 7) << 20), m2, s2, TA_ROUND_DOUBLE);
+    if (((const int32_t *)t1->data)[(uint8_t)v] != e1 ||
+        ((const int32_t *)t2->data)[(uint8_t)v] != e2)
+      bad = v;
+  }
+  CHECK(bad < 0, "the ADD tables hold ((x - zero point) << 20) requantized by each input's "
+                 "multiplier for every byte%s%d",
+        bad < 0 ? "" : ": first wrong at x = ", bad < 0 ? 0 : bad);
+}
+
+/* SOFTMAX in [1, n] -> out, int8 -> out_dtype. */
+static TfwModel *softmax_model(int32_t n, int out_dtype, float out_scale, int64_t out_zp) {
+  TfwModel *m = tfw_new();
+  int32_t d[2] = {1, n};
+  int in = tfw_tensor(m, "in", TFW_INT8, 2, d, 0);
+  int out = tfw_tensor(m, "out", out_dtype, 2, d, 0);
+  tfw_quant1(m, in, 0.1f, 2);
+  tfw_quant1(m, out, out_scale, out_zp);
+  int op = tfw_op(m, TFW_OP_SOFTMAX, 1, &in, 1, &out);
+  tfw_softmax_options(m, op, 1.0f);
+  tfw_inputs(m, 1, &in);
+  tfw_outputs(m, 1, &out);
+  return m;
+}
+
+static void test_softmax(void) {
+  Graph *g = lowered(softmax_model(255, TFW_INT8, 1.0f / 256, -128), TA_ROUND_DOUBLE);
+  CHECK(g && !find_const(g, 0, "exp_table"),
+        "an int8 SOFTMAX of 255 elements computes its exps at run time %s", error_message);
+  g = lowered(softmax_model(256, TFW_INT8, 1.0f / 256, -128), TA_ROUND_DOUBLE);
+  const ConstObj *t = g ? find_const(g, 0, "exp_table") : NULL;
+  const ConstObj *pc = g ? find_const(g, 0, "params") : NULL;
+  CHECK(t && t->count == 256 && pc && strstr(pc->init, ".exp_table = @exp_table") &&
+            ((const int32_t *)t->data)[0] == INT32_MAX,
+        "an int8 SOFTMAX of 256 elements passes the exp table (exp(0) = INT32_MAX first) %s",
+        error_message);
+
+  const float s = 1.0f / 65536;
+  g = lowered(softmax_model(10, TFW_INT16, s * (1 + 0.0009f), -32768), TA_ROUND_DOUBLE);
+  CHECK(g != NULL, "int8 -> int16 SOFTMAX accepts scale 1/65536 * 1.0009 (TFLM's tolerance "
+                   "is 0.001/65536) %s",
+        error_message);
+  g = lowered(softmax_model(10, TFW_INT16, s * (1 - 0.0009f), -32768), TA_ROUND_DOUBLE);
+  CHECK(g != NULL, "int8 -> int16 SOFTMAX accepts scale 1/65536 * 0.9991 %s", error_message);
+  g = lowered(softmax_model(10, TFW_INT16, s * (1 + 0.0011f), -32768), TA_ROUND_DOUBLE);
+  CHECK(!g && strstr(error_message, "1/65536"),
+        "int8 -> int16 SOFTMAX refuses scale 1/65536 * 1.0011, as TFLM does (%s)",
+        error_message);
+  g = lowered(softmax_model(10, TFW_INT16, 1.0f / 256, -32768), TA_ROUND_DOUBLE);
+  CHECK(!g && strstr(error_message, "1/65536"),
+        "int8 -> int16 SOFTMAX refuses scale 1/256 (%s)", error_message);
+  g = lowered(softmax_model(10, TFW_INT16, s, -32767), TA_ROUND_DOUBLE);
+  CHECK(!g && strstr(error_message, "-32768"),
+        "int8 -> int16 SOFTMAX refuses zero point -32767 (%s)", error_message);
+}
+
+/* QUANTIZE float [1, 8] -> out_dtype. */
+static TfwModel *quantize_model(int out_dtype) {
+  TfwModel *m = tfw_new();
+  int32_t d[2] = {1, 8};
+  int in = tfw_tensor(m, "in", TFW_FLOAT32, 2, d, 0);
+  int out = tfw_tensor(m, "out", out_dtype, 2, d, 0);
+  tfw_quant1(m, out, 0.01f, 0);
+  tfw_op(m, TFW_OP_QUANTIZE, 1, &in, 1, &out);
+  tfw_inputs(m, 1, &in);
+  tfw_outputs(m, 1, &out);
+  return m;
+}
+
+static void test_quantize(void) {
+  const char *k[4] = {"", "", "", ""};
+  Graph *g = lowered(quantize_model(TFW_INT16), TA_ROUND_DOUBLE);
+  if (g)
+    k[0] = op_lowered(&g->ops[0])->kernel;
+  g = lowered(quantize_model(TFW_INT16), TA_ROUND_SINGLE);
+  if (g)
+    k[1] = op_lowered(&g->ops[0])->kernel;
+  g = lowered(quantize_model(TFW_INT8), TA_ROUND_DOUBLE);
+  if (g)
+    k[2] = op_lowered(&g->ops[0])->kernel;
+  g = lowered(quantize_model(TFW_INT8), TA_ROUND_SINGLE);
+  if (g)
+    k[3] = op_lowered(&g->ops[0])->kernel;
+  CHECK(!strcmp(k[0], "ta_quantize_f32_s16") && !strcmp(k[1], "ta_quantize_double_f32_s16") &&
+            !strcmp(k[2], "ta_quantize_f32_s8") && !strcmp(k[3], "ta_quantize_f32_s8"),
+        "QUANTIZE float -> int16 divides in double only with --rounding single, float -> "
+        "int8 never (got %s, %s, %s, %s)",
+        k[0], k[1], k[2], k[3]);
+}
+
+/* DEPTHWISE_CONV_2D int8 [1,4,4,c] -> [1,4,4,c*3] (depth multiplier 3),
+ * filter 1x2x2x(3c) with value 10 * tap + channel, SAME padding. */
+static TfwModel *depthwise_model(int32_t c) {
+  TfwModel *m = tfw_new();
+  int32_t di[4] = {1, 4, 4, c}, dout[4] = {1, 4, 4, 3 * c}, df[4] = {1, 2, 2, 3 * c};
+  int8_t f[4 * 3 * 4];
+  for (int t = 0; t < 4; t++)
+    for (int o = 0; o < 3 * c; o++)
+      f[t * 3 * c + o] = (int8_t)(10 * t + o);
+  int in = tfw_tensor(m, "in", TFW_INT8, 4, di, 0);
+  int fi = tfw_const(m, "f", TFW_INT8, 4, df, f);
+  int out = tfw_tensor(m, "out", TFW_INT8, 4, dout, 0);
+  tfw_quant1(m, in, 0.5f, 3);
+  tfw_quant1(m, fi, 0.25f, 0);
+  tfw_quant1(m, out, 1.0f, -1);
+  int ins[2] = {in, fi};
+  int op = tfw_op(m, TFW_OP_DEPTHWISE_CONV_2D, 2, ins, 1, &out);
+  tfw_depthwise_options(m, op, TFW_PAD_SAME, 1, 1, 3, TFW_ACT_NONE, 1, 1);
+  tfw_inputs(m, 1, &in);
+  tfw_outputs(m, 1, &out);
+  return m;
+}
+
+static void test_depthwise_one_channel(void) {
+  Graph *g = lowered(depthwise_model(1), TA_ROUND_DOUBLE);
+  const Lowered *l = g ? op_lowered(&g->ops[0]) : NULL;
+  const ConstObj *f = g ? find_const(g, 0, "filter") : NULL;
+  const ConstObj *b = g ? find_const(g, 0, "bias") : NULL;
+  int ok = l && f && b && !strcmp(l->kernel, "ta_conv2d_fold_s8") && f->count == 12;
+  /* OHWI: output channel o, tap t holds 10 t + o; the folded bias is
+   * -3 * (sum of the row) = -3 * (60 + 4 o). */
+  for (int o = 0; ok && o < 3; o++) {
+    for (int t = 0; t < 4; t++)
+      ok &= ((const int8_t *)f->data)[o * 4 + t] == 10 * t + o;
+    ok &= ((const int32_t *)b->data)[o] == -3 * (60 + 4 * o);
+  }
+  CHECK(ok, "a one-channel DEPTHWISE_CONV_2D runs as CONV_2D with the filter transposed to "
+            "OHWI and the bias folded from it (%s) %s",
+        l ? l->kernel : "-", error_message);
+  g = lowered(depthwise_model(2), TA_ROUND_DOUBLE);
+  l = g ? op_lowered(&g->ops[0]) : NULL;
+  CHECK(l && !strcmp(l->kernel, "ta_depthwise_conv2d_fold_s8"),
+        "a two-channel DEPTHWISE_CONV_2D stays depthwise (%s) %s", l ? l->kernel : "-",
+        error_message);
+}
+
+int main(void) {
+  test_depthwise_one_channel();
+  test_add_tables();
+  test_softmax();
+  test_quantize();
+  return test_exit();
+}
