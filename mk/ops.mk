@@ -20,7 +20,8 @@
 # kernel lands, add its OP:dtype words here in the same commit, once
 # `make test-ops OPS="OP:dtype"` passes (`build/tools/gen_ops --list`
 # prints every row; the dtype words are float32, int8, int16 = 16x8,
-# int16_bias32 = 16x8 with an int32 bias, uint8, and FROM_TO pairs for
+# int16_bias32 = 16x8 with an int32 bias, uint8, hybrid = float
+# activations with int8 weights, and FROM_TO pairs for
 # QUANTIZE/DEQUANTIZE/CAST).  A pair that
 # tinyaot compiles but that still fails make test-ops stays out until it
 # is fixed.
@@ -49,8 +50,8 @@ OPS_IN_TEST ?= \
   DEPTHWISE_CONV_2D:uint8 \
   DEQUANTIZE:int16_float32 DEQUANTIZE:int8_float32 DEQUANTIZE:uint8_float32 \
   EXPAND_DIMS:float32 EXPAND_DIMS:int16 EXPAND_DIMS:int8 EXPAND_DIMS:uint8 \
-  FULLY_CONNECTED:float32 FULLY_CONNECTED:int16 FULLY_CONNECTED:int16_bias32 \
-  FULLY_CONNECTED:int8 FULLY_CONNECTED:uint8 \
+  FULLY_CONNECTED:float32 FULLY_CONNECTED:hybrid FULLY_CONNECTED:int16 \
+  FULLY_CONNECTED:int16_bias32 FULLY_CONNECTED:int8 FULLY_CONNECTED:uint8 \
   HARD_SWISH:float32 HARD_SWISH:int8 HARD_SWISH:uint8 \
   LEAKY_RELU:float32 LEAKY_RELU:int16 LEAKY_RELU:int8 LEAKY_RELU:uint8 \
   LOGISTIC:float32 LOGISTIC:int16 LOGISTIC:int8 LOGISTIC:uint8 \

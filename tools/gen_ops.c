@@ -6,7 +6,8 @@
  *
  * For every row of the table at the end of this file (an op and a dtype
  * label: float32, int8, int16 = int16 activations with int8 weights,
- * uint8 = legacy asymmetric, or a conversion such as float32_int8), it
+ * uint8 = legacy asymmetric, hybrid = float activations with int8
+ * weights, or a conversion such as float32_int8), it
  * writes N cases OUTDIR/<OP>.<dtype>.<k>/ holding model.tflite and the
  * input tensors in0.bin, in1.bin, ... (raw little-endian bytes, in the
  * model's input order), with random shapes, options, weights and
@@ -91,7 +92,9 @@ static uint64_t fnv1a(uint64_t h, const void *p, size_t n) {
 /* ------------------------------------------------------- dtype kinds */
 
 /* The dtype label of a row: what the activations (and weights) are. */
-enum { K_F32, K_I8, K_I16, K_U8 };
+enum { K_F32, K_I8, K_I16, K_U8, K_HYB };
+/* K_HYB, "hybrid": float activations and bias, int8 weights (TFLite's
+ * dynamic-range kernels). */
 
 /* Row variant of the 16x8 weighted ops: an int32 bias (Case.bias32). */
 #define VAR_BIAS32 1
@@ -99,7 +102,8 @@ enum { K_F32, K_I8, K_I16, K_U8 };
 
 static int kind_dtype(int k) {
   switch (k) {
-  case K_F32: return TFW_FLOAT32;
+  case K_F32:
+  case K_HYB: return TFW_FLOAT32;
   case K_I8: return TFW_INT8;
   case K_I16: return TFW_INT16;
   default: return TFW_UINT8;
@@ -445,7 +449,7 @@ static int bias(Case *c, const char *name, int n, float in_scale, const float *w
                 int per_channel) {
   int32_t d = n;
   Rng *r = c->r;
-  if (c->kind == K_F32) {
+  if (c->kind == K_F32 || c->kind == K_HYB) {
     float *v = xmalloc((size_t)n * 4);
     for (int i = 0; i < n; i++)
       v[i] = runif(r, -sd, sd);
@@ -757,7 +761,7 @@ static void gen_fully_connected(Case *c, int variant) {
   WStat st;
   float s1;
   int tw;
-  int per_channel = c->kind == K_I8 && rchance(r, 0.5);
+  int per_channel = (c->kind == K_I8 && rchance(r, 0.5)) || (c->kind == K_HYB && rchance(r, 0.35));
   if (per_channel) {
     tw = weights(c, "weights", 2, dw, 0, ws, &st);
   } else {
@@ -783,8 +787,15 @@ static void gen_fully_connected(Case *c, int variant) {
   int to = output_q(c, "output", ndo, dout, &out);
   int ins[3] = {ti, tw, tb};
   int op = tfw_op(c->m, TFW_OP_FULLY_CONNECTED, 3, ins, 1, &to);
-  tfw_fully_connected_options(c->m, op, act, keep);
+  /* Hybrid: per-channel weights go with asymmetric input quantization
+   * (tinyaot refuses them with symmetric); the oracle's TFLite predates
+   * per-channel hybrid FULLY_CONNECTED (it takes their scale as 0), so
+   * LiteRT runs those cases. */
+  int asym = c->kind == K_HYB && (per_channel || rchance(r, 0.5));
+  tfw_fully_connected_options_asym(c->m, op, act, keep, asym);
   tol_sum(c);
+  if (c->kind == K_HYB && per_channel)
+    c->mode = "litert";
 }
 
 static void gen_pool(Case *c, int is_max) {
@@ -1607,6 +1618,7 @@ static const Row rows[] = {
     ALL4("DEPTHWISE_CONV_2D", gen_depthwise),
     ALL4("TRANSPOSE_CONV", gen_transpose_conv),
     ALL4("FULLY_CONNECTED", gen_fully_connected),
+    {"FULLY_CONNECTED", "hybrid", gen_fully_connected, K_HYB, 0},
     /* 16x8 with an int32 bias: TFLite accepts int32 or int64 there (its
      * DEPTHWISE_CONV_2D takes int64 only). */
     {"CONV_2D", "int16_bias32", gen_conv2d, K_I16, VAR_BIAS32},
