@@ -1615,6 +1615,7 @@ static const Row rows[] = {
     ALL4("TRANSPOSE_CONV", gen_transpose_conv),
     ALL4("FULLY_CONNECTED", gen_fully_connected),
     {"FULLY_CONNECTED", "hybrid", gen_fully_connected, K_HYB, 0},
+    {"DEPTHWISE_CONV_2D", "hybrid", gen_depthwise, K_HYB, 0},
     ALL4("AVERAGE_POOL_2D", gen_avg_pool),
     ALL4("MAX_POOL_2D", gen_max_pool),
     ALL4("ADD", gen_add),
