@@ -96,6 +96,9 @@ enum { K_F32, K_I8, K_I16, K_U8, K_HYB };
 /* K_HYB, "hybrid": float activations and bias, int8 weights (TFLite's
  * dynamic-range kernels). */
 
+/* Row variant of the 16x8 weighted ops: an int32 bias (Case.bias32). */
+#define VAR_BIAS32 1
+
 
 static int kind_dtype(int k) {
   switch (k) {
@@ -216,6 +219,7 @@ typedef struct {
   int nout;
   int out_tensor[MAXT];
   int out_dtype[MAXT];
+  int bias32; /* 16x8 rows "int16_bias32": an int32 bias instead of int64 */
 } Case;
 
 static int64_t count_of(int ndims, const int32_t *dims) {
@@ -456,7 +460,7 @@ static int bias(Case *c, const char *name, int n, float in_scale, const float *w
   float *s = xmalloc((size_t)n * sizeof *s);
   int64_t *zp = xmalloc((size_t)n * sizeof *zp);
   int t;
-  if (c->kind == K_I16) {
+  if (c->kind == K_I16 && !c->bias32) {
     int64_t *v = xmalloc((size_t)n * 8);
     for (int i = 0; i < n; i++) {
       s[i] = in_scale * w_scale[i];
@@ -1616,6 +1620,11 @@ static const Row rows[] = {
     ALL4("FULLY_CONNECTED", gen_fully_connected),
     {"FULLY_CONNECTED", "hybrid", gen_fully_connected, K_HYB, 0},
     {"DEPTHWISE_CONV_2D", "hybrid", gen_depthwise, K_HYB, 0},
+    /* 16x8 with an int32 bias: TFLite accepts int32 or int64 there (its
+     * DEPTHWISE_CONV_2D takes int64 only). */
+    {"CONV_2D", "int16_bias32", gen_conv2d, K_I16, VAR_BIAS32},
+    {"TRANSPOSE_CONV", "int16_bias32", gen_transpose_conv, K_I16, VAR_BIAS32},
+    {"FULLY_CONNECTED", "int16_bias32", gen_fully_connected, K_I16, VAR_BIAS32},
     ALL4("AVERAGE_POOL_2D", gen_avg_pool),
     ALL4("MAX_POOL_2D", gen_max_pool),
     ALL4("ADD", gen_add),
@@ -1727,6 +1736,7 @@ static int generate(const Row *row, int k, uint64_t seed, const char *outdir, FI
   c.r = &r;
   c.kind = row->kind;
   c.mode = "off";
+  c.bias32 = row->variant == VAR_BIAS32;
   row->gen(&c, row->variant);
   finish_io(&c);
 
@@ -1750,6 +1760,7 @@ static int generate(const Row *row, int k, uint64_t seed, const char *outdir, FI
     o.r = &r0;
     o.kind = row->kind;
     o.mode = "off";
+    o.bias32 = c.bias32;
     o.oracle_form = 1;
     row->gen(&o, row->variant);
     finish_io(&o);
