@@ -2,8 +2,9 @@
  * lower_legacy.c - the uint8 (legacy asymmetric quantization) variants
  * of CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, the pools, ADD and
  * SOFTMAX, which lower.c's lowerings hand over to when the types are not
- * theirs; and the hybrid CONV_2D (float activations, int8 weights),
- * with a message for the hybrid ops it does not cover.
+ * theirs; and the hybrid CONV_2D and FULLY_CONNECTED (float
+ * activations, int8 weights), with a message for the hybrid ops it does
+ * not cover.
  *
  * TFLite Micro refuses uint8 models, so the arithmetic here is TFLite's
  * builtin uint8 kernels': per-tensor filter quantization with a zero
@@ -41,8 +42,9 @@ static bool is_hybrid(const Tensor *in, const Tensor *filter) {
 static TA_NORETURN void refuse_hybrid(Lower *L) {
   error_at(L->g, L->op->index,
            "a hybrid op (%s): float activations with int8 weights are quantized at run "
-           "time by TFLite's dynamic-range kernels; tinyaot implements only CONV_2D's "
-           "(one filter scale, float bias), and TFLite Micro none; convert the model with "
+           "time by TFLite's dynamic-range kernels; tinyaot implements CONV_2D's (int8 "
+           "filter of one scale, float bias) and FULLY_CONNECTED's (int8 weights, float "
+           "bias), TFLite Micro none; convert the model with "
            "full integer quantization (int8 activations, a representative dataset) or "
            "keep float weights",
            dtypes_str(L));
@@ -156,12 +158,73 @@ void lower_conv_legacy(Lower *L, bool depthwise) {
 
 /* ---------------------------------------------------- FULLY_CONNECTED */
 
+/*
+ * The hybrid FULLY_CONNECTED (TFLite's EvalHybridDense): int8 weights
+ * with one scale or one per output (axis 0) and zero points 0, float
+ * bias and output.  The weights' row sums, which the asymmetric input
+ * quantization needs, are computed here (TFLite computes them on the
+ * first run).
+ */
+static void lower_fully_connected_hybrid(Lower *L, const ta_fc_params *fc) {
+  Tensor *in = input(L, 0), *filter = input(L, 1), *bias = optional_input(L, 2);
+  Tensor *out = output(L, 0);
+  if (filter->dtype != DT_INT8 || out->dtype != DT_FLOAT32 ||
+      (bias && bias->dtype != DT_FLOAT32))
+    refuse_hybrid(L);
+  int nscale = filter->q.nscale;
+  if (nscale < 1)
+    error_at(L->g, L->op->index, "hybrid FULLY_CONNECTED: the int8 weights have no scale");
+  if (nscale > 1 && (nscale != fc->out_depth || filter->q.axis != 0))
+    error_at(L->g, L->op->index, "hybrid FULLY_CONNECTED: %d weight scales on axis %d; "
+             "TFLite takes one, or one per output (%d) on axis 0", nscale,
+             filter->q.axis, (int)fc->out_depth);
+  for (int c = 0; c < nscale; c++)
+    if (filter->q.zero_point && filter->q.zero_point[c] != 0)
+      error_at(L->g, L->op->index, "hybrid FULLY_CONNECTED: weight zero point %" PRId64
+               " (channel %d); TFLite's hybrid kernel ignores zero points, so tinyaot "
+               "takes only symmetric weights", filter->q.zero_point[c], c);
+  bool asym = L->op->opt.asymmetric_quantize_inputs;
+  if (nscale > 1 && !asym)
+    error_at(L->g, L->op->index, "hybrid FULLY_CONNECTED with per-channel weight scales and "
+             "symmetric input quantization: TFLite's portable kernel ignores the per-channel "
+             "scales there and its SSE/NEON kernels apply them, so there is no one result to "
+             "reproduce; convert with asymmetric_quantize_inputs (the converter's default), or "
+             "with one weight scale, or with full integer quantization");
+  ta_fc_params p = *fc;
+  L->l->kernel = "ta_fully_connected_hybrid_f32";
+  const_struct(L, "params", "ta_fc_params", fc_init(&p), true);
+  const_f32(L, "filter_scale", filter->q.scale, (size_t)nscale);
+  if (asym) {
+    int32_t *sums = arena_array((size_t)p.out_depth, sizeof(int32_t));
+    const int8_t *w = (const int8_t *)filter->data;
+    for (int32_t o = 0; o < p.out_depth; o++)
+      for (int32_t i = 0; i < p.in_depth; i++)
+        sums[o] += w[(size_t)o * p.in_depth + i];
+    const_i32(L, "row_sums", sums, (size_t)p.out_depth, false);
+  }
+  const_struct(L, "hybrid", "ta_fc_hybrid_params",
+               arena_printf("{.filter_scale = @filter_scale, .per_channel = %d,\n"
+                            "    .asymmetric = %d, .row_sums = %s}",
+                            nscale > 1, asym, asym ? "@row_sums" : "NULL"),
+               true);
+  arg_tensor(L, in->index);
+  arg_tensor(L, filter->index);
+  if (bias)
+    arg_tensor(L, bias->index);
+  else
+    add_arg(L, ARG_NULL, -1, 0);
+  arg_tensor(L, out->index);
+  arg_scratch(L);
+  L->op->scratch_bytes = (size_t)p.in_depth;
+}
+
 void lower_fully_connected_legacy(Lower *L) {
   Tensor *in = input(L, 0), *filter = input(L, 1), *bias = optional_input(L, 2);
   Tensor *out = output(L, 0);
-  if (is_hybrid(in, filter))
+  bool hybrid = is_hybrid(in, filter);
+  if (hybrid && filter->dtype != DT_INT8)
     refuse_hybrid(L);
-  if (!all_u8(in, filter, bias, out))
+  if (!hybrid && !all_u8(in, filter, bias, out))
     unsupported_types(L);
   if (L->op->opt.weights_format != 0)
     error_at(L->g, L->op->index, "shuffled weights are not supported");
@@ -181,6 +244,10 @@ void lower_fully_connected_legacy(Lower *L) {
   if (bias && tensor_elems(bias) != p.out_depth)
     error_at(L->g, L->op->index, "bias size disagrees with the filter");
   act_range(L, out, &p.act_min, &p.act_max, &p.act_min_f32, &p.act_max_f32);
+  if (hybrid) {
+    lower_fully_connected_hybrid(L, &p);
+    return;
+  }
   p.input_offset = -zp_of(in);
   p.output_offset = zp_of(out);
   int32_t filter_zp = zp_of(filter);

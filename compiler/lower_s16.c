@@ -4,10 +4,10 @@
  *
  * lower() asks lowering_s16() first; it takes the ops whose activations
  * are int16 and that need an int16 kernel of their own: CONV_2D,
- * TRANSPOSE_CONV, ADD, SUB, LEAKY_RELU, RELU, RELU6, LOGISTIC, TANH,
- * SOFTMAX, and QUANTIZE from int32 to int16.  (The int16 pools,
- * RESIZE_BILINEAR and MEAN are lowered with their int8 forms in lower.c
- * and lower_ops.c.)
+ * DEPTHWISE_CONV_2D, TRANSPOSE_CONV, FULLY_CONNECTED, ADD, SUB, MUL,
+ * LEAKY_RELU, RELU, RELU6, LOGISTIC, TANH, SOFTMAX, and QUANTIZE from int32
+ * to int16.  (The int16 pools, RESIZE_BILINEAR and MEAN are lowered with
+ * their int8 forms in lower.c and lower_ops.c.)
  * Everything else (int16 QUANTIZE to or from int8/int16/int32/float, and
  * the ops that only move int16 values, such as PAD or STRIDED_SLICE)
  * stays with lower.c's table.
@@ -91,13 +91,13 @@ static const char *add_init_s16(const ta_add_params *p) {
  * (PopulateConvolutionQuantizationParams): arrays "mult", "shift" and the
  * struct "quant", passed. */
 static void conv_quant(Lower *L, const Tensor *in, const Tensor *filter, const Tensor *out,
-                       int32_t nch) {
+                       int32_t nch, int axis, bool acc32, int rounding) {
   const Quant *fq = &filter->q;
   if (fq->nscale < 1)
     unsupported(L, "the filter is not quantized");
-  if (fq->nscale > 1 && (fq->nscale != nch || fq->axis != 0))
+  if (fq->nscale > 1 && (fq->nscale != nch || fq->axis != axis))
     error_at(L->g, L->op->index, "the filter has %d scales on axis %d; expected %d on "
-             "axis 0", fq->nscale, fq->axis, (int)nch);
+             "axis %d", fq->nscale, fq->axis, (int)nch, axis);
   for (int c = 0; c < fq->nscale; c++)
     if (fq->zero_point && fq->zero_point[c] != 0)
       error_at(L->g, L->op->index, "the filter's zero point is %" PRId64 " (channel %d); "
@@ -105,30 +105,97 @@ static void conv_quant(Lower *L, const Tensor *in, const Tensor *filter, const T
   int n = fq->nscale > 1 ? (int)nch : 1;
   int32_t *mult = arena_array((size_t)n, sizeof(int32_t));
   int32_t *shift = arena_array((size_t)n, sizeof(int32_t));
-  for (int c = 0; c < n; c++)
-    if (!conv_multiplier(scale_of(L, in), fq->scale[c], scale_of(L, out), S16_ROUNDING,
-                         &mult[c], &shift[c]) ||
-        shift[c] >= 8)
+  /* FULLY_CONNECTED per tensor: GetQuantizedConvolutionMultipler (the
+   * float product of the scales); the rest per channel
+   * (PopulateConvolutionQuantizationParams, in double). */
+  bool fc_tensor = L->op->kind == OP_FULLY_CONNECTED && n == 1;
+  for (int c = 0; c < n; c++) {
+    bool ok = fc_tensor ? fc_multiplier(scale_of(L, in), fq->scale[0], scale_of(L, out),
+                                        rounding, &mult[c], &shift[c])
+                        : conv_multiplier(scale_of(L, in), fq->scale[c], scale_of(L, out),
+                                          rounding, &mult[c], &shift[c]);
+    if (!ok || shift[c] > (acc32 ? 30 : 7))
       error_at(L->g, L->op->index, "cannot represent the requantization scale of "
                "channel %d", c);
+  }
   const_i32(L, "mult", mult, (size_t)n, false);
   const_i32(L, "shift", shift, (size_t)n, false);
-  const_struct(L, "quant", "ta_quant", quant_init(n > 1, S16_ROUNDING), true);
+  const_struct(L, "quant", "ta_quant", quant_init(n > 1, rounding), true);
 }
 
-/* A constant int64 bias of nout values, or NULL. */
-static const Tensor *bias_s64(Lower *L, const Tensor *bias, int32_t nout) {
-  if (!bias)
-    return NULL;
-  if (bias->dtype != DT_INT64)
-    error_at(L->g, L->op->index, "16x8 quantization: a %s bias is not supported (int64 "
-             "expected)", dtype_name(bias->dtype));
-  if (!is_const(bias))
-    error_at(L->g, L->op->index, "a non-constant bias is not supported");
-  if (tensor_elems(bias) != nout)
-    error_at(L->g, L->op->index, "the bias has %" PRId64 " values for %d channels",
-             tensor_elems(bias), (int)nout);
-  return bias;
+/*
+ * The bias of a 16x8 weighted op decides its accumulator, as in TFLite
+ * and TFLite Micro (the kernels pick the template by the bias type):
+ *
+ *   int64 bias        int64 sums, the 64-bit MultiplyByQuantizedMultiplier
+ *                     (16-bit multiplier, one rounding): ta_*_s16
+ *   int32 bias        int32 sums, the 32-bit MultiplyByQuantizedMultiplier:
+ *                     ta_*_acc32_s16
+ *   no bias           CONV_2D, FULLY_CONNECTED: int32, as an int32 bias.
+ *                     TRANSPOSE_CONV: TFLite int32 (its oracle build
+ *                     matches only that), TFLite Micro int64 (its kernel
+ *                     passes GetOptionalTensorData<int64_t>).
+ *                     DEPTHWISE_CONV_2D: int64 (no int32 kernel in either).
+ *
+ * Refused: an int32 bias on DEPTHWISE_CONV_2D (both refuse it in Prepare
+ * or read it as int64), and on TRANSPOSE_CONV under TFLite Micro (its
+ * kernel reads an int32 bias as int64 values).
+ *
+ * The 32-bit requantization rounds twice (gemmlowp) in TFLite Micro and in
+ * TFLite's reference kernels as the oracle is built; TFLite's GEMM path
+ * for CONV_2D and FULLY_CONNECTED without zero points rounds once (ruy),
+ * like its int8 CONV_2D and FULLY_CONNECTED.
+ */
+typedef struct {
+  const Tensor *bias; /* NULL: none */
+  bool acc32;         /* int32 accumulator: the ta_*_acc32_s16 kernel */
+  int rounding;       /* of the 32-bit requantization (acc32 only) */
+} S16Acc;
+
+static S16Acc s16_accumulator(Lower *L, const Tensor *bias, int32_t nout) {
+  S16Acc a = {bias, false, S16_ROUNDING};
+  const char *op = op_name(L->op->kind);
+  if (bias) {
+    if (bias->dtype != DT_INT64 && bias->dtype != DT_INT32)
+      error_at(L->g, L->op->index, "16x8 quantization: a %s bias is not supported (int64 "
+               "or int32 expected)", dtype_name(bias->dtype));
+    if (!is_const(bias))
+      error_at(L->g, L->op->index, "a non-constant bias is not supported");
+    if (tensor_elems(bias) != nout)
+      error_at(L->g, L->op->index, "the bias has %" PRId64 " values for %d channels",
+               tensor_elems(bias), (int)nout);
+  }
+  bool b32 = bias && bias->dtype == DT_INT32;
+  switch (L->op->kind) {
+  case OP_DEPTHWISE_CONV_2D:
+    if (b32)
+      error_at(L->g, L->op->index, "16x8 %s with an int32 bias is not supported: TFLite "
+               "refuses it (int64 expected) and TFLite Micro reads it as int64", op);
+    break;
+  case OP_TRANSPOSE_CONV:
+    if (b32 && !tflite_prepare(L))
+      error_at(L->g, L->op->index, "16x8 %s with an int32 bias is not supported with "
+               "--rounding double: TFLite Micro's kernel reads the bias as int64 values "
+               "(TFLite's, --rounding single, is supported)", op);
+    a.acc32 = tflite_prepare(L) && (!bias || b32);
+    break;
+  case OP_CONV_2D:
+  case OP_FULLY_CONNECTED:
+    a.acc32 = !bias || b32;
+    if (a.acc32 && tflite_prepare(L))
+      a.rounding = TA_ROUND_SINGLE;
+    break;
+  default:
+    unreachable();
+  }
+  return a;
+}
+
+static void bias_arg(Lower *L, const Tensor *bias) {
+  if (bias)
+    arg_tensor(L, bias->index);
+  else
+    add_arg(L, ARG_NULL, -1, 0);
 }
 
 static void lower_conv2d_s16(Lower *L) {
@@ -163,24 +230,116 @@ static void lower_conv2d_s16(Lower *L) {
              "do not fit", (int)di.n, (int)di.h, (int)di.w, (int)di.c, (int)df.n,
              (int)df.h, (int)df.w, (int)df.c, (int)dout.n, (int)dout.h, (int)dout.w,
              (int)dout.c);
-  const Tensor *bias = bias_s64(L, optional_input(L, 2), dout.c);
+  S16Acc acc = s16_accumulator(L, optional_input(L, 2), dout.c);
+  if (!activation_range_quantized(opt->activation, DT_INT16, scale_of(L, out), 0,
+                                  &p.act_min, &p.act_max))
+    error_at(L->g, L->op->index, "fused activation %d is not supported",
+             (int)opt->activation);
+  /* TFLite's GEMM path takes ungrouped convolutions only; a grouped one
+   * runs the reference kernel, which rounds twice. */
+  if (acc.acc32 && di.c != df.c)
+    acc.rounding = S16_ROUNDING;
+
+  L->l->kernel = acc.acc32 ? "ta_conv2d_acc32_s16" : "ta_conv2d_s16";
+  const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
+  conv_quant(L, in, filter, out, dout.c, 0, acc.acc32, acc.rounding);
+  const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
+  arg_tensor(L, in->index);
+  const_struct(L, "filter_dims", "ta_dims", dims_init(df), true);
+  arg_tensor(L, filter->index);
+  bias_arg(L, acc.bias);
+  const_struct(L, "out_dims", "ta_dims", dims_init(dout), true);
+  arg_tensor(L, out->index);
+}
+
+/* DEPTHWISE_CONV_2D: filter {1, h, w, c * depth_multiplier}, quantized per
+ * channel on axis 3 (or per tensor). */
+static void lower_depthwise_conv2d_s16(Lower *L) {
+  Tensor *in = input(L, 0), *filter = input(L, 1), *out = output(L, 0);
+  const Options *opt = &L->op->opt;
+  if (filter->dtype != DT_INT8 || out->dtype != DT_INT16)
+    unsupported(L, "DEPTHWISE_CONV_2D needs an int8 filter and an int16 output");
+  if (!is_const(filter))
+    unsupported(L, "a non-constant filter is not supported");
+  need_symmetric(L, in);
+  need_symmetric(L, out);
+  ta_dims di = rank4(L, in), df = rank4(L, filter), dout = rank4(L, out);
+  ta_conv_params p = {0};
+  p.stride_h = opt->stride_h;
+  p.stride_w = opt->stride_w;
+  p.dilation_h = opt->dilation_h ? opt->dilation_h : 1;
+  p.dilation_w = opt->dilation_w ? opt->dilation_w : 1;
+  if (p.stride_h < 1 || p.stride_w < 1)
+    error_at(L->g, L->op->index, "stride %dx%d is not positive", (int)p.stride_h,
+             (int)p.stride_w);
+  if ((int64_t)di.h * p.stride_h + df.h > INT32_MAX ||
+      (int64_t)di.w * p.stride_w + df.w > INT32_MAX)
+    error_at(L->g, L->op->index, "stride %dx%d is too large for this input",
+             (int)p.stride_w, (int)p.stride_h);
+  int32_t oh, ow;
+  compute_padding(opt->padding, di.h, df.h, p.stride_h, p.dilation_h, &oh, &p.pad_h);
+  compute_padding(opt->padding, di.w, df.w, p.stride_w, p.dilation_w, &ow, &p.pad_w);
+  if (oh != dout.h || ow != dout.w || di.n != dout.n || df.n != 1 || df.c != dout.c ||
+      di.c < 1 || dout.c % di.c)
+    error_at(L->g, L->op->index, "shapes [%d,%d,%d,%d] * [%d,%d,%d,%d] -> [%d,%d,%d,%d] "
+             "do not fit", (int)di.n, (int)di.h, (int)di.w, (int)di.c, (int)df.n,
+             (int)df.h, (int)df.w, (int)df.c, (int)dout.n, (int)dout.h, (int)dout.w,
+             (int)dout.c);
+  p.depth_multiplier = dout.c / di.c;
+  S16Acc acc = s16_accumulator(L, optional_input(L, 2), dout.c);
   if (!activation_range_quantized(opt->activation, DT_INT16, scale_of(L, out), 0,
                                   &p.act_min, &p.act_max))
     error_at(L->g, L->op->index, "fused activation %d is not supported",
              (int)opt->activation);
 
-  L->l->kernel = "ta_conv2d_s16";
+  L->l->kernel = "ta_depthwise_conv2d_s16";
   const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
-  conv_quant(L, in, filter, out, dout.c);
+  conv_quant(L, in, filter, out, dout.c, 3, false, S16_ROUNDING);
   const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
   arg_tensor(L, in->index);
   const_struct(L, "filter_dims", "ta_dims", dims_init(df), true);
   arg_tensor(L, filter->index);
-  if (bias)
-    arg_tensor(L, bias->index);
-  else
-    add_arg(L, ARG_NULL, -1, 0);
+  bias_arg(L, acc.bias);
   const_struct(L, "out_dims", "ta_dims", dims_init(dout), true);
+  arg_tensor(L, out->index);
+}
+
+/* FULLY_CONNECTED: filter [out_depth, in_depth], per tensor or per channel
+ * (axis 0); the input is read as rows of in_depth values. */
+static void lower_fully_connected_s16(Lower *L) {
+  Tensor *in = input(L, 0), *filter = input(L, 1), *out = output(L, 0);
+  if (filter->dtype != DT_INT8 || out->dtype != DT_INT16)
+    unsupported(L, "FULLY_CONNECTED needs an int8 filter and an int16 output");
+  if (!is_const(filter))
+    unsupported(L, "a non-constant filter is not supported");
+  if (L->op->opt.weights_format != 0)
+    error_at(L->g, L->op->index, "shuffled weights are not supported");
+  need_symmetric(L, in);
+  need_symmetric(L, out);
+  if (filter->ndims != 2)
+    error_at(L->g, L->op->index, "the filter must have rank 2");
+  ta_fc_params p = {0};
+  p.out_depth = filter->dims[0];
+  p.in_depth = filter->dims[1];
+  if (p.in_depth == 0 || tensor_elems(in) % p.in_depth)
+    error_at(L->g, L->op->index, "input of %" PRId64 " values is not rows of %d",
+             tensor_elems(in), (int)p.in_depth);
+  p.batches = (int32_t)(tensor_elems(in) / p.in_depth);
+  if (tensor_elems(out) != (int64_t)p.batches * p.out_depth)
+    error_at(L->g, L->op->index, "output has %" PRId64 " values, expected %d x %d",
+             tensor_elems(out), (int)p.batches, (int)p.out_depth);
+  S16Acc acc = s16_accumulator(L, optional_input(L, 2), p.out_depth);
+  if (!activation_range_quantized(L->op->opt.activation, DT_INT16, scale_of(L, out), 0,
+                                  &p.act_min, &p.act_max))
+    error_at(L->g, L->op->index, "fused activation %d is not supported",
+             (int)L->op->opt.activation);
+
+  L->l->kernel = acc.acc32 ? "ta_fully_connected_acc32_s16" : "ta_fully_connected_s16";
+  const_struct(L, "params", "ta_fc_params", fc_init(&p), true);
+  conv_quant(L, in, filter, out, p.out_depth, 0, acc.acc32, acc.rounding);
+  arg_tensor(L, in->index);
+  arg_tensor(L, filter->index);
+  bias_arg(L, acc.bias);
   arg_tensor(L, out->index);
 }
 
@@ -231,7 +390,7 @@ static void lower_transpose_conv_s16(Lower *L) {
              "do not fit", (int)di.n, (int)di.h, (int)di.w, (int)di.c, (int)df.n,
              (int)df.h, (int)df.w, (int)df.c, (int)dout.n, (int)dout.h, (int)dout.w,
              (int)dout.c);
-  const Tensor *bias = bias_s64(L, optional_input(L, 3), dout.c);
+  S16Acc acc = s16_accumulator(L, optional_input(L, 3), dout.c);
   /* The fused activation (TransposeConvOptions field 3, newer schemas):
    * a clamp of the requantized outputs, as in CONV_2D. */
   if (!activation_range_quantized(opt->activation, DT_INT16, scale_of(L, out), 0,
@@ -239,17 +398,14 @@ static void lower_transpose_conv_s16(Lower *L) {
     error_at(L->g, L->op->index, "fused activation %d is not supported",
              (int)opt->activation);
 
-  L->l->kernel = "ta_transpose_conv_s16";
+  L->l->kernel = acc.acc32 ? "ta_transpose_conv_acc32_s16" : "ta_transpose_conv_s16";
   const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
-  conv_quant(L, in, filter, out, dout.c);
+  conv_quant(L, in, filter, out, dout.c, 0, acc.acc32, acc.rounding);
   const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
   arg_tensor(L, in->index);
   const_struct(L, "filter_dims", "ta_dims", dims_init(df), true);
   arg_tensor(L, filter->index);
-  if (bias)
-    arg_tensor(L, bias->index);
-  else
-    add_arg(L, ARG_NULL, -1, 0);
+  bias_arg(L, acc.bias);
   const_struct(L, "out_dims", "ta_dims", dims_init(dout), true);
   arg_tensor(L, out->index);
 }
@@ -334,6 +490,50 @@ static void lower_add_sub_s16(Lower *L, bool sub) {
     L->l->kernel = sub ? "ta_sub_s16" : "ta_add_s16";
   }
   const_struct(L, "params", "ta_add_params", add_init_s16(&p), true);
+  const_struct(L, "shape", "ta_bcast", bcast_init(&bc), true);
+  arg_tensor(L, a->index);
+  arg_tensor(L, b->index);
+  arg_tensor(L, out->index);
+}
+
+/* ---------------------------------------------------------------- MUL */
+
+/* MUL of int16 tensors (symmetric): the real multiplier s1 * s2 / so in
+ * double, QuantizeMultiplier (mul_params(), as TFLite and TFLite Micro);
+ * the kernel requantizes with gemmlowp's double rounding in both modes. */
+static void lower_mul_s16(Lower *L) {
+  need_arity(L, 2, 1);
+  Tensor *a = input(L, 0), *b = input(L, 1), *out = output(L, 0);
+  if (a->dtype != DT_INT16 || b->dtype != DT_INT16 || out->dtype != DT_INT16)
+    unsupported(L, "MUL needs two int16 inputs and an int16 output");
+  need_symmetric(L, a);
+  need_symmetric(L, b);
+  need_symmetric(L, out);
+  ta_bcast bc;
+  int32_t shape[TA_MAX_DIMS];
+  int nd;
+  if (!make_broadcast(a->dims, a->ndims, b->dims, b->ndims, &bc, shape, &nd))
+    error_at(L->g, L->op->index, "input shapes do not broadcast");
+  int64_t n = 1;
+  for (int i = 0; i < nd; i++)
+    n *= shape[i];
+  if (n != tensor_elems(out))
+    error_at(L->g, L->op->index, "output shape disagrees with the broadcast shape");
+  Activation act = L->op->opt.activation;
+  ta_mul_params p = {0};
+  if (!mul_params(scale_of(L, a), 0, scale_of(L, b), 0, scale_of(L, out), 0, DT_INT16, act,
+                  S16_ROUNDING, &p) ||
+      p.shift > 30)
+    error_at(L->g, L->op->index, "cannot represent the rescaling of these scales, or "
+             "fused activation %d", (int)act);
+  L->l->kernel = "ta_mul_s16";
+  const_struct(L, "params", "ta_mul_params",
+               arena_printf("{.input1_offset = 0, .input2_offset = 0, .output_offset = 0,\n"
+                            "    .multiplier = %s, .shift = %s, .act_min = %s, .act_max = %s,\n"
+                            "    .rounding = %s, .act_min_f32 = 0.0f, .act_max_f32 = 0.0f}",
+                            ilit(p.multiplier), ilit(p.shift), ilit(p.act_min),
+                            ilit(p.act_max), rounding_name(p.rounding)),
+               true);
   const_struct(L, "shape", "ta_bcast", bcast_init(&bc), true);
   arg_tensor(L, a->index);
   arg_tensor(L, b->index);
@@ -585,6 +785,12 @@ LowerFn *lowering_s16(const Graph *g, const Op *op) {
   switch (op->kind) {
   case OP_CONV_2D:
     return in0 == DT_INT16 ? lower_conv2d_s16 : NULL;
+  case OP_DEPTHWISE_CONV_2D:
+    return in0 == DT_INT16 ? lower_depthwise_conv2d_s16 : NULL;
+  case OP_FULLY_CONNECTED:
+    return in0 == DT_INT16 ? lower_fully_connected_s16 : NULL;
+  case OP_MUL:
+    return in0 == DT_INT16 && out0 == DT_INT16 ? lower_mul_s16 : NULL;
   case OP_TRANSPOSE_CONV: /* inputs: output shape, filter, input, bias */
     return dtype_at(g, op->inputs, op->ninputs, 2) == DT_INT16 ? lower_transpose_conv_s16
                                                               : NULL;

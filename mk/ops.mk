@@ -20,7 +20,9 @@
 # kernel lands, add its OP:dtype words here in the same commit, once
 # `make test-ops OPS="OP:dtype"` passes (`build/tools/gen_ops --list`
 # prints every row; the dtype words are float32, int8, int16 = 16x8,
-# uint8, and FROM_TO pairs for QUANTIZE/DEQUANTIZE/CAST).  A pair that
+# int16_bias32 = 16x8 with an int32 bias, uint8, hybrid = float
+# activations with int8 weights, and FROM_TO pairs for
+# QUANTIZE/DEQUANTIZE/CAST).  A pair that
 # tinyaot compiles but that still fails make test-ops stays out until it
 # is fixed.
 #
@@ -43,11 +45,13 @@ OPS_IN_TEST ?= \
   CAST:int8_int32 CAST:int8_uint8 CAST:uint8_float32 CAST:uint8_int32 \
   CONCATENATION:float32 CONCATENATION:int16 CONCATENATION:int8 \
   CONCATENATION:uint8 \
-  CONV_2D:float32 CONV_2D:int16 CONV_2D:int8 CONV_2D:uint8 \
-  DEPTHWISE_CONV_2D:float32 DEPTHWISE_CONV_2D:int8 DEPTHWISE_CONV_2D:uint8 \
+  CONV_2D:float32 CONV_2D:int16 CONV_2D:int16_bias32 CONV_2D:int8 CONV_2D:uint8 \
+  DEPTHWISE_CONV_2D:float32 DEPTHWISE_CONV_2D:int16 DEPTHWISE_CONV_2D:int8 \
+  DEPTHWISE_CONV_2D:uint8 \
   DEQUANTIZE:int16_float32 DEQUANTIZE:int8_float32 DEQUANTIZE:uint8_float32 \
   EXPAND_DIMS:float32 EXPAND_DIMS:int16 EXPAND_DIMS:int8 EXPAND_DIMS:uint8 \
-  FULLY_CONNECTED:float32 FULLY_CONNECTED:int8 FULLY_CONNECTED:uint8 \
+  FULLY_CONNECTED:float32 FULLY_CONNECTED:hybrid FULLY_CONNECTED:int16 \
+  FULLY_CONNECTED:int16_bias32 FULLY_CONNECTED:int8 FULLY_CONNECTED:uint8 \
   HARD_SWISH:float32 HARD_SWISH:int8 HARD_SWISH:uint8 \
   LEAKY_RELU:float32 LEAKY_RELU:int16 LEAKY_RELU:int8 LEAKY_RELU:uint8 \
   LOGISTIC:float32 LOGISTIC:int16 LOGISTIC:int8 LOGISTIC:uint8 \
@@ -55,7 +59,7 @@ OPS_IN_TEST ?= \
   MAX_POOL_2D:float32 MAX_POOL_2D:int16 MAX_POOL_2D:int8 MAX_POOL_2D:uint8 \
   MEAN:float32 MEAN:int16 MEAN:int8 MEAN:uint8 \
   MINIMUM:float32 MINIMUM:int16 MINIMUM:int8 MINIMUM:uint8 \
-  MUL:float32 MUL:int8 MUL:uint8 \
+  MUL:float32 MUL:int16 MUL:int8 MUL:uint8 \
   PACK:float32 PACK:int16 PACK:int8 PACK:uint8 \
   PAD:float32 PAD:int16 PAD:int8 PAD:uint8 \
   QUANTIZE:float32_int16 QUANTIZE:float32_int8 QUANTIZE:float32_uint8 \
@@ -77,7 +81,8 @@ OPS_IN_TEST ?= \
   SUB:float32 SUB:int16 SUB:int8 SUB:uint8 \
   TANH:float32 TANH:int16 TANH:int8 TANH:uint8 \
   TRANSPOSE:float32 TRANSPOSE:int16 TRANSPOSE:int8 TRANSPOSE:uint8 \
-  TRANSPOSE_CONV:float32 TRANSPOSE_CONV:int8 TRANSPOSE_CONV:uint8 \
+  TRANSPOSE_CONV:float32 TRANSPOSE_CONV:int16 TRANSPOSE_CONV:int16_bias32 \
+  TRANSPOSE_CONV:int8 TRANSPOSE_CONV:uint8 \
   UNPACK:float32 UNPACK:int16 UNPACK:int8 UNPACK:uint8
 
 export TINYAOT_OPS_IN_TEST := $(strip $(OPS_IN_TEST))

@@ -6,7 +6,8 @@
  *
  * For every row of the table at the end of this file (an op and a dtype
  * label: float32, int8, int16 = int16 activations with int8 weights,
- * uint8 = legacy asymmetric, or a conversion such as float32_int8), it
+ * uint8 = legacy asymmetric, hybrid = float activations with int8
+ * weights, or a conversion such as float32_int8), it
  * writes N cases OUTDIR/<OP>.<dtype>.<k>/ holding model.tflite and the
  * input tensors in0.bin, in1.bin, ... (raw little-endian bytes, in the
  * model's input order), with random shapes, options, weights and
@@ -91,12 +92,18 @@ static uint64_t fnv1a(uint64_t h, const void *p, size_t n) {
 /* ------------------------------------------------------- dtype kinds */
 
 /* The dtype label of a row: what the activations (and weights) are. */
-enum { K_F32, K_I8, K_I16, K_U8 };
+enum { K_F32, K_I8, K_I16, K_U8, K_HYB };
+/* K_HYB, "hybrid": float activations and bias, int8 weights (TFLite's
+ * dynamic-range kernels). */
+
+/* Row variant of the 16x8 weighted ops: an int32 bias (Case.bias32). */
+#define VAR_BIAS32 1
 
 
 static int kind_dtype(int k) {
   switch (k) {
-  case K_F32: return TFW_FLOAT32;
+  case K_F32:
+  case K_HYB: return TFW_FLOAT32;
   case K_I8: return TFW_INT8;
   case K_I16: return TFW_INT16;
   default: return TFW_UINT8;
@@ -212,6 +219,7 @@ typedef struct {
   int nout;
   int out_tensor[MAXT];
   int out_dtype[MAXT];
+  int bias32; /* 16x8 rows "int16_bias32": an int32 bias instead of int64 */
 } Case;
 
 static int64_t count_of(int ndims, const int32_t *dims) {
@@ -441,7 +449,7 @@ static int bias(Case *c, const char *name, int n, float in_scale, const float *w
                 int per_channel) {
   int32_t d = n;
   Rng *r = c->r;
-  if (c->kind == K_F32) {
+  if (c->kind == K_F32 || c->kind == K_HYB) {
     float *v = xmalloc((size_t)n * 4);
     for (int i = 0; i < n; i++)
       v[i] = runif(r, -sd, sd);
@@ -452,7 +460,7 @@ static int bias(Case *c, const char *name, int n, float in_scale, const float *w
   float *s = xmalloc((size_t)n * sizeof *s);
   int64_t *zp = xmalloc((size_t)n * sizeof *zp);
   int t;
-  if (c->kind == K_I16) {
+  if (c->kind == K_I16 && !c->bias32) {
     int64_t *v = xmalloc((size_t)n * 8);
     for (int i = 0; i < n; i++) {
       s[i] = in_scale * w_scale[i];
@@ -753,7 +761,7 @@ static void gen_fully_connected(Case *c, int variant) {
   WStat st;
   float s1;
   int tw;
-  int per_channel = c->kind == K_I8 && rchance(r, 0.5);
+  int per_channel = (c->kind == K_I8 && rchance(r, 0.5)) || (c->kind == K_HYB && rchance(r, 0.35));
   if (per_channel) {
     tw = weights(c, "weights", 2, dw, 0, ws, &st);
   } else {
@@ -779,8 +787,15 @@ static void gen_fully_connected(Case *c, int variant) {
   int to = output_q(c, "output", ndo, dout, &out);
   int ins[3] = {ti, tw, tb};
   int op = tfw_op(c->m, TFW_OP_FULLY_CONNECTED, 3, ins, 1, &to);
-  tfw_fully_connected_options(c->m, op, act, keep);
+  /* Hybrid: per-channel weights go with asymmetric input quantization
+   * (tinyaot refuses them with symmetric); the oracle's TFLite predates
+   * per-channel hybrid FULLY_CONNECTED (it takes their scale as 0), so
+   * LiteRT runs those cases. */
+  int asym = c->kind == K_HYB && (per_channel || rchance(r, 0.5));
+  tfw_fully_connected_options_asym(c->m, op, act, keep, asym);
   tol_sum(c);
+  if (c->kind == K_HYB && per_channel)
+    c->mode = "litert";
 }
 
 static void gen_pool(Case *c, int is_max) {
@@ -1603,6 +1618,12 @@ static const Row rows[] = {
     ALL4("DEPTHWISE_CONV_2D", gen_depthwise),
     ALL4("TRANSPOSE_CONV", gen_transpose_conv),
     ALL4("FULLY_CONNECTED", gen_fully_connected),
+    {"FULLY_CONNECTED", "hybrid", gen_fully_connected, K_HYB, 0},
+    /* 16x8 with an int32 bias: TFLite accepts int32 or int64 there (its
+     * DEPTHWISE_CONV_2D takes int64 only). */
+    {"CONV_2D", "int16_bias32", gen_conv2d, K_I16, VAR_BIAS32},
+    {"TRANSPOSE_CONV", "int16_bias32", gen_transpose_conv, K_I16, VAR_BIAS32},
+    {"FULLY_CONNECTED", "int16_bias32", gen_fully_connected, K_I16, VAR_BIAS32},
     ALL4("AVERAGE_POOL_2D", gen_avg_pool),
     ALL4("MAX_POOL_2D", gen_max_pool),
     ALL4("ADD", gen_add),
@@ -1714,6 +1735,7 @@ static int generate(const Row *row, int k, uint64_t seed, const char *outdir, FI
   c.r = &r;
   c.kind = row->kind;
   c.mode = "off";
+  c.bias32 = row->variant == VAR_BIAS32;
   row->gen(&c, row->variant);
   finish_io(&c);
 
@@ -1737,6 +1759,7 @@ static int generate(const Row *row, int k, uint64_t seed, const char *outdir, FI
     o.r = &r0;
     o.kind = row->kind;
     o.mode = "off";
+    o.bias32 = c.bias32;
     o.oracle_form = 1;
     row->gen(&o, row->variant);
     finish_io(&o);

@@ -581,9 +581,17 @@ void tfw_pool2d_options(TfwModel *m, int op, int padding, int stride_w,
  * keep_num_dims 2. */
 void tfw_fully_connected_options(TfwModel *m, int op, int act,
                                  int keep_num_dims) {
+  tfw_fully_connected_options_asym(m, op, act, keep_num_dims, 0);
+}
+
+/* The same with asymmetric_quantize_inputs (field 3; hybrid kernels). */
+void tfw_fully_connected_options_asym(TfwModel *m, int op, int act, int keep_num_dims,
+                                      int asymmetric) {
   WOp *o = options(m, op, OPT_FULLY_CONNECTED);
   field(o, 0, 'b', (uint32_t)act);
   field(o, 2, 'b', (uint32_t)(keep_num_dims != 0));
+  if (asymmetric)
+    field(o, 3, 'b', 1);
 }
 
 /* SoftmaxOptions: beta 0. */

@@ -137,6 +137,8 @@ void tfw_pool2d_options(TfwModel *m, int op, int padding, int stride_w,
                         int stride_h, int filter_w, int filter_h, int act);
 void tfw_fully_connected_options(TfwModel *m, int op, int act,
                                  int keep_num_dims);
+void tfw_fully_connected_options_asym(TfwModel *m, int op, int act, int keep_num_dims,
+                                      int asymmetric);
 void tfw_softmax_options(TfwModel *m, int op, float beta);
 void tfw_concatenation_options(TfwModel *m, int op, int axis, int act);
 /* ADD and SUB; pot_scale_int16 < 0 leaves the field out (default true). */

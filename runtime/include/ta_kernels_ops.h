@@ -461,4 +461,24 @@ ta_status ta_conv2d_hybrid_f32(const ta_conv_params *p, const float *filter_scal
                                const float *bias, const ta_dims *out_dims, float *out,
                                void *scratch);
 
+/*
+ * ta_fully_connected_hybrid_f32 - FULLY_CONNECTED with float input and
+ * output, int8 weights (symmetric, one scale or one per output) and a
+ * float bias, as TFLite's builtin EvalHybridDense: each batch row
+ * quantized to int8 at run time (symmetrically, or asymmetrically with
+ * an offset when asymmetric_quantize_inputs), an int32 dot product per
+ * output, then out = clamp(bias + (float)dot * scale).  The arithmetic
+ * is spelled out in the kernel's file.
+ * scratch: in_depth bytes.
+ */
+typedef struct {
+  const float *filter_scale; /* 1 value, or out_depth when per_channel */
+  int32_t per_channel;
+  int32_t asymmetric;        /* asymmetric_quantize_inputs */
+  const int32_t *row_sums;   /* asymmetric: the sum of each weight row */
+} ta_fc_hybrid_params;
+ta_status ta_fully_connected_hybrid_f32(const ta_fc_params *p, const ta_fc_hybrid_params *h,
+                                        const float *in, const int8_t *filter,
+                                        const float *bias, float *out, void *scratch);
+
 #endif

@@ -7,7 +7,16 @@
  * builtin reference kernels share for these types):
  *
  *   ta_conv2d_s16           reference_integer_ops::ConvPerChannel<int64_t>
+ *   ta_conv2d_acc32_s16     reference_integer_ops::ConvPerChannel<int32_t>
+ *   ta_depthwise_conv2d_s16 reference_integer_ops::DepthwiseConvPerChannel
+ *                           (int16 overload, int64 bias)
  *   ta_transpose_conv_s16   reference_integer_ops::TransposeConv<int64_t>
+ *   ta_transpose_conv_acc32_s16  reference_integer_ops::TransposeConv<int32_t>
+ *   ta_fully_connected_s16  reference_integer_ops::FullyConnected /
+ *                           FullyConnectedPerChannel, int64 bias
+ *   ta_fully_connected_acc32_s16  the same with an int32 bias/accumulator
+ *   ta_mul_s16              reference_integer_ops::MulElementwise /
+ *                           BroadcastMul6DSlow for int16
  *   ta_add_s16, ta_sub_s16  reference_ops::AddElementwise / SubElementwise
  *                           and their broadcasting forms (the general path)
  *   ta_add_pot_s16,         reference_ops::Add(pot_scale) / Sub16 and
@@ -25,16 +34,19 @@
  *   ta_requantize_s32_s16   reference_ops::Requantize (QUANTIZE int32 to
  *                           int16; int16 to int32 is in ta_kernels_rnn.h)
  *
- * Rounding: the convolutions requantize their int64 accumulators with
- * TFLite's 64-bit MultiplyByQuantizedMultiplier (the multiplier reduced to
- * 16 bits, one rounding), which is the same function in TFLite Micro and
- * in TFLite built with or without TFLITE_SINGLE_ROUNDING; ta_quant.rounding
- * is not read.  The others requantize int32 values with the rounding their
- * params name, as ta_add_s8 does.
+ * Rounding: the kernels with int64 accumulators (int64 bias) requantize
+ * with TFLite's 64-bit MultiplyByQuantizedMultiplier (the multiplier
+ * reduced to 16 bits, one rounding), which is the same function in TFLite
+ * Micro and in TFLite built with or without TFLITE_SINGLE_ROUNDING;
+ * ta_quant.rounding is not read.  The "acc32" kernels (int32 bias or no
+ * bias: TFLite picks its int32 accumulator then) and the others requantize
+ * int32 values with the 32-bit MultiplyByQuantizedMultiplier and the
+ * rounding their params name, as ta_add_s8 does.
  */
 #ifndef TA_KERNELS_S16_H
 #define TA_KERNELS_S16_H
 
+#include "ta_kernels_ops.h"
 #include "ta_types.h"
 
 /* ========================================================= 16x8 CONV_2D */
@@ -55,6 +67,37 @@ ta_status ta_conv2d_s16(const ta_conv_params *p, const ta_quant *q,
                         const ta_dims *filter_dims, const int8_t *filter,
                         const int64_t *bias,
                         const ta_dims *out_dims, int16_t *out);
+
+/*
+ * ta_conv2d_acc32_s16 - the same with an int32 bias (or NULL) and an int32
+ * accumulator (wrapping on overflow, as TFLite's):
+ *   out = clamp(MultiplyByQuantizedMultiplier(acc, q, oc), act_min, act_max)
+ * with the 32-bit requantization and q->rounding.
+ */
+ta_status ta_conv2d_acc32_s16(const ta_conv_params *p, const ta_quant *q,
+                              const ta_dims *in_dims, const int16_t *in,
+                              const ta_dims *filter_dims, const int8_t *filter,
+                              const int32_t *bias,
+                              const ta_dims *out_dims, int16_t *out);
+
+/* =============================================== 16x8 DEPTHWISE_CONV_2D */
+
+/*
+ * ta_depthwise_conv2d_s16 - DEPTHWISE_CONV_2D, int16 input and output,
+ * int8 filter {1, h, w, c * depth_multiplier} (per channel or per
+ * tensor), int64 bias or NULL:
+ *
+ *   acc = bias[oc] + sum_{ky,kx, tap inside the input}
+ *           filter[0][ky][kx][oc] * in[n][iy][ix][oc / depth_multiplier]  (int64)
+ *   out = clamp(requant64(acc, q, oc), act_min, act_max)
+ *
+ * Shapes as ta_depthwise_conv2d_s8.  No scratch.
+ */
+ta_status ta_depthwise_conv2d_s16(const ta_conv_params *p, const ta_quant *q,
+                                  const ta_dims *in_dims, const int16_t *in,
+                                  const ta_dims *filter_dims, const int8_t *filter,
+                                  const int64_t *bias,
+                                  const ta_dims *out_dims, int16_t *out);
 
 /* ================================================== 16x8 TRANSPOSE_CONV */
 
@@ -77,6 +120,51 @@ ta_status ta_transpose_conv_s16(const ta_conv_params *p, const ta_quant *q,
                                 const ta_dims *filter_dims, const int8_t *filter,
                                 const int64_t *bias,
                                 const ta_dims *out_dims, int16_t *out);
+
+/*
+ * ta_transpose_conv_acc32_s16 - the same with an int32 bias (or NULL),
+ * summed in int32 (wrapping, as TFLite's int32 scratch), then the 32-bit
+ * MultiplyByQuantizedMultiplier with q->rounding.
+ */
+ta_status ta_transpose_conv_acc32_s16(const ta_conv_params *p, const ta_quant *q,
+                                      const ta_dims *in_dims, const int16_t *in,
+                                      const ta_dims *filter_dims, const int8_t *filter,
+                                      const int32_t *bias,
+                                      const ta_dims *out_dims, int16_t *out);
+
+/* ================================================= 16x8 FULLY_CONNECTED */
+
+/*
+ * ta_fully_connected_s16 - FULLY_CONNECTED, int16 input and output, int8
+ * filter [out_depth, in_depth] (per tensor or per channel), int64 bias or
+ * NULL:
+ *   acc = bias[o] + sum_i filter[o][i] * in[b][i]                 (int64)
+ *   out[b][o] = clamp(requant64(acc, q, o), act_min, act_max)
+ * Shapes in p; the offsets in p are not read (all 0 in 16x8).
+ */
+ta_status ta_fully_connected_s16(const ta_fc_params *p, const ta_quant *q,
+                                 const int16_t *in, const int8_t *filter,
+                                 const int64_t *bias, int16_t *out);
+
+/* ta_fully_connected_acc32_s16 - the same with an int32 bias (or NULL) and
+ * an int32 accumulator (wrapping), requantized by the 32-bit
+ * MultiplyByQuantizedMultiplier with q->rounding. */
+ta_status ta_fully_connected_acc32_s16(const ta_fc_params *p, const ta_quant *q,
+                                       const int16_t *in, const int8_t *filter,
+                                       const int32_t *bias, int16_t *out);
+
+/* ================================================================== MUL */
+
+/*
+ * ta_mul_s16 - int16 MUL with broadcasting over `shape` (make_broadcast()),
+ * per element:
+ *   out = clamp(MultiplyByQuantizedMultiplier(x1 * x2, multiplier, shift),
+ *               act_min, act_max)
+ * (ta_mul_params from mul_params(); output_offset is added, the input
+ * offsets must be 0: TA_ERR_ARG otherwise).
+ */
+ta_status ta_mul_s16(const ta_mul_params *p, const ta_bcast *shape, const int16_t *in1,
+                     const int16_t *in2, int16_t *out);
 
 /* =========================================================== ADD and SUB */
 

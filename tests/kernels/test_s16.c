@@ -6,10 +6,15 @@
  *  - the 64-bit MultiplyByQuantizedMultiplier (common.cc) on hand-worked
  *    values: ties round up (-1.5 -> -1, 1.5 -> 2), and the multiplier is
  *    reduced to 16 bits with saturation at 0x7FFF;
- *  - ConvPerChannel<int64_t> (16-bit data) and TransposeConv<int64_t>
+ *  - ConvPerChannel<int64_t> (16-bit data), TransposeConv<int64_t>
  *    (the scatter into an int64 scratch tensor, which ta_transpose_conv_s16
- *    replaces by a gather) on hundreds of random shapes, strides,
- *    dilations, paddings, groups and multipliers;
+ *    replaces by a gather) and DepthwiseConvPerChannel (int16) on
+ *    hundreds of random shapes, strides, dilations, paddings, groups,
+ *    depth multipliers and multipliers; ConvPerChannel<int32_t> and
+ *    TransposeConv<int32_t> (int32 bias, wrapping int32 sums, the 32-bit
+ *    requantization, both roundings) likewise;
+ *  - FullyConnected / FullyConnectedPerChannel for int16 data with int64
+ *    and with int32 sums; MulElementwise (int16);
  *  - AddElementwise / SubElementwise with left_shift 15, Add(pot_scale) /
  *    Sub16 / BroadcastSub16POTSlow, QuantizeLeakyRelu<int16_t> and
  *    Requantize (int32 <-> int16) on random values, both roundings;
@@ -109,9 +114,20 @@ static void test_requant64(void) {
 
 /* ------------------------------------------------------------ CONV_2D */
 
+/* The requantization of a 16x8 accumulator: the 64-bit
+ * MultiplyByQuantizedMultiplier for int64 sums; for int32 sums (acc32:
+ * an int32 bias or none) the sum wrapped to int32 (TFLite's int32
+ * additions, modulo 2^32) and the 32-bit one with q->rounding. */
+static int32_t ref_requant16(int64_t acc, const ta_quant *q, int c, bool acc32) {
+  if (acc32)
+    return ref_mbqm((int32_t)(uint32_t)(uint64_t)acc, q->multiplier[c], q->shift[c],
+                    q->rounding);
+  return ref_mbqm64(acc, q->multiplier[c], q->shift[c]);
+}
+
 static void ref_conv_s16(const ta_conv_params *p, const ta_quant *q, const ta_dims *id,
                          const int16_t *in, const ta_dims *fd, const int8_t *filter,
-                         const int64_t *bias, const ta_dims *od, int16_t *out) {
+                         const int64_t *bias, const ta_dims *od, int16_t *out, bool acc32) {
   int groups = id->c / fd->c, per_group = od->c / groups;
   for (int b = 0; b < od->n; b++)
     for (int oy = 0; oy < od->h; oy++)
@@ -134,10 +150,39 @@ static void ref_conv_s16(const ta_conv_params *p, const ta_quant *q, const ta_di
           }
           if (bias)
             acc += bias[oc];
-          int c = q->per_channel ? oc : 0;
-          int32_t v = ref_mbqm64(acc, q->multiplier[c], q->shift[c]);
+          int32_t v = ref_requant16(acc, q, q->per_channel ? oc : 0, acc32);
           out[ref_offset(od, b, oy, ox, oc)] = (int16_t)ref_clamp(v, p->act_min, p->act_max);
         }
+}
+
+/* DepthwiseConvPerChannel (int16): output channel ic * m + k reads input
+ * channel ic; int64 sums. */
+static void ref_dw_s16(const ta_conv_params *p, const ta_quant *q, const ta_dims *id,
+                       const int16_t *in, const ta_dims *fd, const int8_t *filter,
+                       const int64_t *bias, const ta_dims *od, int16_t *out) {
+  for (int b = 0; b < od->n; b++)
+    for (int oy = 0; oy < od->h; oy++)
+      for (int ox = 0; ox < od->w; ox++)
+        for (int ic = 0; ic < id->c; ic++)
+          for (int m = 0; m < p->depth_multiplier; m++) {
+            int oc = m + ic * p->depth_multiplier;
+            int64_t acc = 0;
+            for (int fy = 0; fy < fd->h; fy++)
+              for (int fx = 0; fx < fd->w; fx++) {
+                int iy = oy * p->stride_h - p->pad_h + p->dilation_h * fy;
+                int ix = ox * p->stride_w - p->pad_w + p->dilation_w * fx;
+                if (ix < 0 || ix >= id->w || iy < 0 || iy >= id->h)
+                  continue;
+                int32_t iv = in[ref_offset(id, b, iy, ix, ic)];
+                int32_t fv = filter[ref_offset(fd, 0, fy, fx, oc)];
+                acc += (int64_t)fv * (int64_t)iv;
+              }
+            if (bias)
+              acc += bias[oc];
+            int32_t v = ref_mbqm64(acc, q->multiplier[q->per_channel ? oc : 0],
+                                   q->shift[q->per_channel ? oc : 0]);
+            out[ref_offset(od, b, oy, ox, oc)] = (int16_t)ref_clamp(v, p->act_min, p->act_max);
+          }
 }
 
 /* TransposeConv<int64_t>: scatter every input pixel into an int64
@@ -145,7 +190,7 @@ static void ref_conv_s16(const ta_conv_params *p, const ta_quant *q, const ta_di
 static void ref_transpose_conv_s16(const ta_conv_params *p, const ta_quant *q,
                                    const ta_dims *id, const int16_t *in, const ta_dims *fd,
                                    const int8_t *filter, const int64_t *bias,
-                                   const ta_dims *od, int16_t *out) {
+                                   const ta_dims *od, int16_t *out, bool acc32) {
   int64_t *scratch = calloc(count(od), sizeof(int64_t));
   for (int b = 0; b < id->n; b++)
     for (int iy = 0; iy < id->h; iy++)
@@ -166,33 +211,45 @@ static void ref_transpose_conv_s16(const ta_conv_params *p, const ta_quant *q,
   for (size_t i = 0; i < count(od); i++) {
     int oc = (int)(i % (size_t)od->c);
     int64_t acc = scratch[i] + (bias ? bias[oc] : 0);
-    int c = q->per_channel ? oc : 0;
-    int32_t v = ref_mbqm64(acc, q->multiplier[c], q->shift[c]);
+    int32_t v = ref_requant16(acc, q, q->per_channel ? oc : 0, acc32);
     out[i] = (int16_t)ref_clamp(v, p->act_min, p->act_max);
   }
   free(scratch);
 }
 
-static int random_conv_case(bool transpose, int k) {
+enum { K_CONV, K_TRANSPOSE, K_DEPTHWISE };
+static const char *const kind_name[] = {"CONV_2D", "TRANSPOSE_CONV", "DEPTHWISE_CONV_2D"};
+
+/* One random case of a 16x8 convolution kernel against its reference;
+ * acc32: the int32-bias kernel (ta_*_acc32_s16) with a random rounding.
+ * Returns 1 (equal), -1 (differs) or 0 (shape without output). */
+static int random_conv_case(int kind, bool acc32, int k) {
+  bool transpose = kind == K_TRANSPOSE, dw = kind == K_DEPTHWISE;
   ta_conv_params p = {0};
   ta_dims id, fd, od;
   id.n = ref_rand(1, 2);
   id.h = ref_rand(1, 8);
   id.w = ref_rand(1, 8);
-  int groups = !transpose && ref_rand(0, 3) == 0 ? 2 : 1;
+  int groups = kind == K_CONV && ref_rand(0, 3) == 0 ? 2 : 1;
   int fc = ref_rand(1, 6);
   id.c = fc * groups;
   fd.h = ref_rand(1, 4);
   fd.w = ref_rand(1, 4);
-  fd.c = fc;
-  fd.n = ref_rand(1, 6) * groups;
+  if (dw) {
+    p.depth_multiplier = ref_rand(1, 3);
+    fd.n = 1;
+    fd.c = id.c * p.depth_multiplier;
+  } else {
+    fd.c = fc;
+    fd.n = ref_rand(1, 6) * groups;
+  }
   p.stride_h = ref_rand(1, 3);
   p.stride_w = ref_rand(1, 3);
   p.dilation_h = !transpose && ref_rand(0, 3) == 0 ? ref_rand(2, 3) : 1;
   p.dilation_w = !transpose && ref_rand(0, 3) == 0 ? ref_rand(2, 3) : 1;
   Padding pad = ref_rand(0, 1) ? PAD_SAME : PAD_VALID;
   od.n = id.n;
-  od.c = fd.n;
+  od.c = dw ? fd.c : fd.n;
   int32_t unused;
   if (transpose) {
     /* TFLite's output size for a transposed convolution, then its
@@ -211,32 +268,44 @@ static int random_conv_case(bool transpose, int k) {
   p.act_max = ref_rand(0, 3) == 0 ? ref_rand(p.act_min, 32767) : 32767;
   int32_t *mult = malloc(sizeof(int32_t) * od.c), *shift = malloc(sizeof(int32_t) * od.c);
   random_quant(od.c, mult, shift);
-  ta_quant q = {mult, shift, ref_rand(0, 3) != 0, TA_ROUND_DOUBLE};
+  ta_quant q = {mult, shift, ref_rand(0, 3) != 0,
+                acc32 && ref_rand(0, 1) ? TA_ROUND_SINGLE : TA_ROUND_DOUBLE};
   size_t ni = count(&id), nf = count(&fd), no = count(&od);
   int16_t *in = canary_alloc(ni * 2);
   int8_t *filter = canary_alloc(nf);
   fill_s16(in, ni);
   ref_fill_s8(filter, nf);
+  /* int32 biases large enough that some int32 sums wrap. */
   int64_t *bias = malloc(sizeof(int64_t) * od.c);
-  for (int i = 0; i < od.c; i++)
-    bias[i] = (int64_t)(int32_t)ref_next() * 64;
-  const int64_t *b = ref_rand(0, 4) ? bias : NULL;
+  int32_t *bias32 = malloc(sizeof(int32_t) * od.c);
+  for (int i = 0; i < od.c; i++) {
+    bias32[i] = (int32_t)ref_next();
+    bias[i] = acc32 ? bias32[i] : (int64_t)(int32_t)ref_next() * 64;
+  }
+  bool has_bias = ref_rand(0, 4) != 0;
+  const int64_t *b = has_bias ? bias : NULL;
+  const int32_t *b32 = has_bias ? bias32 : NULL;
   int16_t *expect = malloc(no * 2), *got = canary_alloc(no * 2);
   ta_status s;
   if (transpose) {
-    ref_transpose_conv_s16(&p, &q, &id, in, &fd, filter, b, &od, expect);
-    s = ta_transpose_conv_s16(&p, &q, &id, in, &fd, filter, b, &od, got);
+    ref_transpose_conv_s16(&p, &q, &id, in, &fd, filter, b, &od, expect, acc32);
+    s = acc32 ? ta_transpose_conv_acc32_s16(&p, &q, &id, in, &fd, filter, b32, &od, got)
+              : ta_transpose_conv_s16(&p, &q, &id, in, &fd, filter, b, &od, got);
+  } else if (dw) {
+    ref_dw_s16(&p, &q, &id, in, &fd, filter, b, &od, expect);
+    s = ta_depthwise_conv2d_s16(&p, &q, &id, in, &fd, filter, b, &od, got);
   } else {
-    ref_conv_s16(&p, &q, &id, in, &fd, filter, b, &od, expect);
-    s = ta_conv2d_s16(&p, &q, &id, in, &fd, filter, b, &od, got);
+    ref_conv_s16(&p, &q, &id, in, &fd, filter, b, &od, expect, acc32);
+    s = acc32 ? ta_conv2d_acc32_s16(&p, &q, &id, in, &fd, filter, b32, &od, got)
+              : ta_conv2d_s16(&p, &q, &id, in, &fd, filter, b, &od, got);
   }
   long d = first_diff(got, expect, no * 2);
   bool ok = s == TA_OK && d < 0 && canary_ok(got, no * 2) && canary_ok(in, ni * 2) &&
             canary_ok(filter, nf);
   if (!ok)
-    CHECK(0, "%s random case %d (in %dx%dx%dx%d filter %dx%dx%dx%d stride %d,%d dil %d,%d "
+    CHECK(0, "%s%s random case %d (in %dx%dx%dx%d filter %dx%dx%dx%d stride %d,%d dil %d,%d "
           "pad %d,%d) matches the reference: status %d, element %ld expected %d actual %d",
-          transpose ? "TRANSPOSE_CONV" : "CONV_2D", k, id.n, id.h, id.w, id.c, fd.n, fd.h,
+          kind_name[kind], acc32 ? " acc32" : "", k, id.n, id.h, id.w, id.c, fd.n, fd.h,
           fd.w, fd.c, p.stride_h, p.stride_w, p.dilation_h, p.dilation_w, p.pad_h, p.pad_w,
           s, d / 2, d >= 0 ? expect[d / 2] : 0, d >= 0 ? got[d / 2] : 0);
   canary_free(in);
@@ -244,20 +313,131 @@ static int random_conv_case(bool transpose, int k) {
   canary_free(got);
   free(expect);
   free(bias);
+  free(bias32);
   free(mult);
   free(shift);
   return ok ? 1 : -1;
 }
 
-static void test_conv_random(bool transpose) {
+static void test_conv_random(int kind, bool acc32) {
   int run = 0, bad = 0;
   for (int k = 0; k < 300; k++) {
-    int r = random_conv_case(transpose, k);
+    int r = random_conv_case(kind, acc32, k);
     run += r != 0;
     bad += r < 0;
   }
-  CHECK(bad == 0 && run > 150, "%d random 16x8 %s cases match TFLite's reference loop "
-        "(%d differ)", run, transpose ? "TRANSPOSE_CONV" : "CONV_2D", bad);
+  CHECK(bad == 0 && run > 150, "%d random 16x8 %s%s cases match TFLite's reference loop "
+        "(%d differ)", run, kind_name[kind], acc32 ? " (int32 bias and sums)" : "", bad);
+}
+
+/* ---------------------------------------------------- FULLY_CONNECTED */
+
+/* reference_integer_ops::FullyConnected(PerChannel) for int16 data: int64
+ * sums (int64 bias), or int32 sums (acc32). */
+static void test_fc_random(bool acc32) {
+  int bad = 0, runs = 300;
+  for (int k = 0; k < runs; k++) {
+    ta_fc_params p = {0};
+    p.batches = ref_rand(0, 3);
+    p.in_depth = ref_rand(1, 70);
+    p.out_depth = ref_rand(1, 12);
+    p.act_min = ref_rand(0, 3) == 0 ? ref_rand(-32768, 0) : -32768;
+    p.act_max = ref_rand(0, 3) == 0 ? ref_rand(p.act_min, 32767) : 32767;
+    int32_t mult[12], shift[12];
+    random_quant(p.out_depth, mult, shift);
+    ta_quant q = {mult, shift, ref_rand(0, 1), acc32 && ref_rand(0, 1) ? TA_ROUND_SINGLE
+                                                                        : TA_ROUND_DOUBLE};
+    size_t ni = (size_t)p.batches * p.in_depth, nf = (size_t)p.out_depth * p.in_depth;
+    size_t no = (size_t)p.batches * p.out_depth;
+    int16_t *in = canary_alloc(ni * 2 + 2);
+    int8_t *filter = canary_alloc(nf);
+    fill_s16(in, ni);
+    ref_fill_s8(filter, nf);
+    int64_t bias[12];
+    int32_t bias32[12];
+    for (int o = 0; o < p.out_depth; o++) {
+      bias32[o] = (int32_t)ref_next();
+      bias[o] = acc32 ? bias32[o] : (int64_t)(int32_t)ref_next() * 64;
+    }
+    bool has_bias = ref_rand(0, 4) != 0;
+    int16_t *expect = malloc(no * 2 + 2), *got = canary_alloc(no * 2 + 2);
+    for (int b = 0; b < p.batches; b++)
+      for (int o = 0; o < p.out_depth; o++) {
+        int64_t acc = 0;
+        for (int i = 0; i < p.in_depth; i++)
+          acc += (int64_t)filter[o * p.in_depth + i] * in[b * p.in_depth + i];
+        if (has_bias)
+          acc += bias[o];
+        int32_t v = ref_requant16(acc, &q, q.per_channel ? o : 0, acc32);
+        expect[b * p.out_depth + o] = (int16_t)ref_clamp(v, p.act_min, p.act_max);
+      }
+    ta_status s = acc32 ? ta_fully_connected_acc32_s16(&p, &q, in, filter,
+                                                       has_bias ? bias32 : NULL, got)
+                        : ta_fully_connected_s16(&p, &q, in, filter, has_bias ? bias : NULL,
+                                                 got);
+    long d = first_diff(got, expect, no * 2);
+    if (s != TA_OK || d >= 0 || !canary_ok(got, no * 2 + 2)) {
+      if (!bad)
+        CHECK(0, "16x8 FULLY_CONNECTED%s random case %d (%d x %d -> %d) matches the "
+              "reference: status %d, element %ld expected %d actual %d",
+              acc32 ? " acc32" : "", k, (int)p.batches, (int)p.in_depth, (int)p.out_depth,
+              s, d / 2, d >= 0 ? expect[d / 2] : 0, d >= 0 ? got[d / 2] : 0);
+      bad++;
+    }
+    canary_free(in);
+    canary_free(filter);
+    canary_free(got);
+    free(expect);
+  }
+  CHECK(bad == 0, "%d random 16x8 FULLY_CONNECTED%s cases match TFLite's reference loop "
+        "(%d differ)", runs, acc32 ? " (int32 bias and sums)" : "", bad);
+}
+
+/* --------------------------------------------------------------- MUL */
+
+/* MulElementwise (int16): MultiplyByQuantizedMultiplier(x1 * x2), clamp;
+ * broadcasting through the same walk as ADD (checked below). */
+static void test_mul(void) {
+  int bad = 0;
+  for (int k = 0; k < 200; k++) {
+    ta_mul_params p = {0};
+    p.multiplier = (int32_t)((1u << 30) + (ref_next() & 0x3fffffffu));
+    p.shift = ref_rand(-31, 2);
+    p.rounding = ref_rand(0, 1) ? TA_ROUND_SINGLE : TA_ROUND_DOUBLE;
+    p.act_min = ref_rand(0, 3) == 0 ? ref_rand(-32768, 0) : -32768;
+    p.act_max = ref_rand(0, 3) == 0 ? ref_rand(p.act_min, 32767) : 32767;
+    int n = ref_rand(1, 64);
+    int32_t shape[1] = {n};
+    ta_bcast bc;
+    int32_t oshape[TA_MAX_DIMS];
+    int nd;
+    if (!make_broadcast(shape, 1, shape, 1, &bc, oshape, &nd)) {
+      bad++;
+      continue;
+    }
+    int16_t a[64], b[64], expect[64];
+    int16_t *got = canary_alloc(sizeof(int16_t) * 64);
+    fill_s16(a, (size_t)n);
+    fill_s16(b, (size_t)n);
+    for (int i = 0; i < n; i++) {
+      int32_t v = ref_mbqm((int32_t)a[i] * b[i], p.multiplier, p.shift, p.rounding);
+      expect[i] = (int16_t)ref_clamp(v, p.act_min, p.act_max);
+    }
+    if (ta_mul_s16(&p, &bc, a, b, got) != TA_OK ||
+        first_diff(got, expect, (size_t)n * 2) >= 0 || !canary_ok(got, sizeof(int16_t) * 64))
+      bad++;
+    canary_free(got);
+  }
+  ta_mul_params off = {.input1_offset = 1, .multiplier = 1 << 30};
+  int32_t one[1] = {1};
+  ta_bcast bc;
+  int32_t oshape[TA_MAX_DIMS];
+  int nd;
+  int16_t x = 1, y = 1, z = 0;
+  bool refused = make_broadcast(one, 1, one, 1, &bc, oshape, &nd) &&
+                 ta_mul_s16(&off, &bc, &x, &y, &z) == TA_ERR_ARG;
+  CHECK(bad == 0 && refused, "200 random int16 MULs equal MulElementwise, and a nonzero "
+        "input offset is refused (%d differ, refused %d)", bad, (int)refused);
 }
 
 /* ------------------------------------------------------------ ADD, SUB */
@@ -698,8 +878,14 @@ static void test_requantize(void) {
 
 int main(void) {
   test_requant64();
-  test_conv_random(false);
-  test_conv_random(true);
+  test_conv_random(K_CONV, false);
+  test_conv_random(K_TRANSPOSE, false);
+  test_conv_random(K_DEPTHWISE, false);
+  test_conv_random(K_CONV, true);
+  test_conv_random(K_TRANSPOSE, true);
+  test_fc_random(false);
+  test_fc_random(true);
+  test_mul();
   test_binary("ADD int16", ta_add_s16, false, false);
   test_binary("SUB int16", ta_sub_s16, false, true);
   test_binary("power-of-two ADD int16", ta_add_pot_s16, true, false);

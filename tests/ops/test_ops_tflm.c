@@ -13,6 +13,11 @@
  *   RELU, RELU6 int16    the same for int16 (activations_common.cc)
  *   LEAKY_RELU int8      reference_ops::QuantizeLeakyRelu
  *   PADV2, SLICE, ARG_MIN, RELU_N1_TO_1 (no generator row)
+ *   16x8 FULLY_CONNECTED, CONV_2D with an int32 bias or none
+ *                        ConvPerChannel<int32_t> / FullyConnected with
+ *                        int32 sums: TFLM rounds twice, TFLite once
+ *   16x8 TRANSPOSE_CONV without bias  TFLM sums in int64
+ *                        (GetOptionalTensorData<int64_t>), TFLite in int32
  *
  * Each op gets one model with several independent instances (random
  * shapes and quantization, a fixed seed), written with tools/
@@ -626,6 +631,137 @@ static void test_misc(void) {
   finish(&md, "PADV2, SLICE, ARG_MIN, RELU_N1_TO_1");
 }
 
+/* --------------------------------------------- 16x8 accumulator choice */
+
+/* MultiplyByQuantizedMultiplier(int64_t x, ...) (common.cc): the
+ * multiplier reduced to 16 bits, one rounding. */
+static int32_t mbqm64(int64_t x, int32_t m, int shift) {
+  int64_t reduced = m < 0x7FFF0000 ? (m + (1 << 15)) >> 16 : 0x7FFF;
+  int total = 15 - shift;
+  int64_t v = x * reduced + ((int64_t)1 << (total - 1));
+  int64_t d = (int64_t)1 << total, q = v / d;
+  return (int32_t)(v % d != 0 && v < 0 ? q - 1 : q);
+}
+
+static void random_s16(int16_t *p, int n) {
+  for (int i = 0; i < n; i++)
+    p[i] = (int16_t)rint_in(-32768, 32767);
+}
+
+/* Instances of the three ops whose 16x8 accumulator TFLM picks from the
+ * bias: FULLY_CONNECTED per tensor (no bias or int32: int32 sums,
+ * GetQuantizedConvolutionMultipler), CONV_2D 1x1 per channel with an
+ * int32 bias (int32 sums), TRANSPOSE_CONV without bias (int64 sums). */
+static void test_s16_accumulators(void) {
+  Model md = {.m = tfw_new()};
+  for (int k = 0; k < NINST; k++) {
+    int kind = k % 3;
+    float s_in = runif(1e-4f, 1e-3f);
+    if (kind == 0) { /* FULLY_CONNECTED [b, d] x [o, d] */
+      int b = rint_in(8, 32), d = rint_in(1, 40), o = rint_in(8, 32);
+      int16_t x[32 * 40];
+      int8_t w[32 * 40];
+      int32_t bias[32];
+      /* Small inputs and a multiplier near 1 (right shifts of 1 to 4):
+       * rounding ties are frequent, so double and single rounding part. */
+      for (int i = 0; i < b * d; i++)
+        x[i] = (int16_t)rint_in(-64, 64);
+      random_s8(w, o * d);
+      for (int i = 0; i < o; i++)
+        bias[i] = rint_in(-20000, 20000);
+      float s_w = runif(0.002f, 0.02f);
+      volatile float prod_f = s_in * s_w;
+      float s_out = (float)((double)prod_f / (runif(0.25f, 1.0f) / sqrt(d)));
+      int32_t m;
+      int sh;
+      qmult((double)prod_f / (double)s_out, &m, &sh);
+      int with_bias = k % 2;
+      int16_t y[32 * 32];
+      for (int i = 0; i < b; i++)
+        for (int j = 0; j < o; j++) {
+          int32_t acc = 0;
+          for (int t = 0; t < d; t++)
+            acc += (int32_t)w[j * d + t] * x[i * d + t];
+          if (with_bias)
+            acc += bias[j];
+          y[i * o + j] = (int16_t)ref_clamp(ref_mbqm(acc, m, sh, TA_ROUND_DOUBLE), -32768,
+                                            32767);
+        }
+      int32_t dx[2] = {b, d}, dw[2] = {o, d}, dy[2] = {b, o}, db[1] = {o};
+      int ti = add_input(&md, "x", TFW_INT16, 2, dx, s_in, 0, x, (size_t)b * d * 2);
+      int tw = tfw_const(md.m, "w", TFW_INT8, 2, dw, w);
+      tfw_quant1(md.m, tw, s_w, 0);
+      int ins[3] = {ti, tw, -1};
+      if (with_bias) {
+        ins[2] = tfw_const(md.m, "bias", TFW_INT32, 1, db, bias);
+        tfw_quant1(md.m, ins[2], prod_f, 0);
+      }
+      int to = add_output(&md, "y", TFW_INT16, 2, dy, s_out, 0, y, (size_t)b * o * 2);
+      int op = tfw_op(md.m, TFW_OP_FULLY_CONNECTED, 3, ins, 1, &to);
+      tfw_fully_connected_options(md.m, op, 0, 0);
+    } else { /* CONV_2D 1x1 or TRANSPOSE_CONV stride 2, [1, h, w, c] */
+      int tc = kind == 2;
+      int h = rint_in(1, 4), wd = rint_in(1, 4), c = rint_in(1, 6), oc = rint_in(1, 5);
+      int kh = tc ? rint_in(1, 3) : 1, kw = tc ? rint_in(1, 3) : 1, st = tc ? 2 : 1;
+      int oh = tc ? (h - 1) * st + kh : h, ow = tc ? (wd - 1) * st + kw : wd;
+      int16_t x[4 * 4 * 6];
+      int8_t w[5 * 3 * 3 * 6];
+      int32_t bias[5];
+      float s_w[5];
+      int64_t zps[5] = {0};
+      random_s16(x, h * wd * c);
+      random_s8(w, oc * kh * kw * c);
+      for (int i = 0; i < oc; i++) {
+        bias[i] = rint_in(-100000000, 100000000);
+        s_w[i] = runif(0.002f, 0.02f);
+      }
+      float s_out = (float)((double)s_in * s_w[0] / (runif(0.5f, 4.0f) / (127.0 * sqrt(c))));
+      int32_t m[5];
+      int sh[5];
+      for (int i = 0; i < oc; i++)
+        qmult((double)s_in * (double)s_w[i] / (double)s_out, &m[i], &sh[i]);
+      int16_t y[7 * 7 * 5];
+      int64_t acc[7 * 7 * 5] = {0};
+      /* VALID padding: every input pixel scatters (TRANSPOSE_CONV) or
+       * maps (1x1 CONV_2D) inside the output. */
+      for (int iy = 0; iy < h; iy++)
+        for (int ix = 0; ix < wd; ix++)
+          for (int fy = 0; fy < kh; fy++)
+            for (int fx = 0; fx < kw; fx++)
+              for (int o = 0; o < oc; o++)
+                for (int i = 0; i < c; i++)
+                  acc[((iy * st + fy) * ow + ix * st + fx) * oc + o] +=
+                      (int32_t)x[(iy * wd + ix) * c + i] * w[((o * kh + fy) * kw + fx) * c + i];
+      for (int i = 0; i < oh * ow * oc; i++) {
+        int o = i % oc;
+        int32_t v = tc ? mbqm64(acc[i], m[o], sh[o])
+                       : ref_mbqm((int32_t)acc[i] + bias[o], m[o], sh[o], TA_ROUND_DOUBLE);
+        y[i] = (int16_t)ref_clamp(v, -32768, 32767);
+      }
+      int32_t dx[4] = {1, h, wd, c}, dw[4] = {oc, kh, kw, c}, dy[4] = {1, oh, ow, oc};
+      int32_t db[1] = {oc}, ds[1] = {4};
+      int ti = add_input(&md, "x", TFW_INT16, 4, dx, s_in, 0, x, (size_t)h * wd * c * 2);
+      int tw = tfw_const(md.m, "w", TFW_INT8, 4, dw, w);
+      tfw_quant(md.m, tw, oc, s_w, zps, 0);
+      int to = add_output(&md, "y", TFW_INT16, 4, dy, s_out, 0, y, (size_t)oh * ow * oc * 2);
+      if (tc) {
+        int tshape = tfw_const(md.m, "shape", TFW_INT32, 1, ds, dy);
+        int op = tfw_op(md.m, TFW_OP_TRANSPOSE_CONV, 3, (int[]){tshape, tw, ti}, 1, &to);
+        tfw_transpose_conv_options(md.m, op, TFW_PAD_VALID, st, st, 0);
+      } else {
+        float s_b[5];
+        for (int i = 0; i < oc; i++)
+          s_b[i] = s_in * s_w[i];
+        int tb = tfw_const(md.m, "bias", TFW_INT32, 1, db, bias);
+        tfw_quant(md.m, tb, oc, s_b, zps, 0);
+        int op = tfw_op(md.m, TFW_OP_CONV_2D, 3, (int[]){ti, tw, tb}, 1, &to);
+        tfw_conv2d_options(md.m, op, TFW_PAD_VALID, 1, 1, 0, 1, 1);
+      }
+    }
+  }
+  finish(&md, "16x8 FULLY_CONNECTED, CONV_2D (int32 sums), TRANSPOSE_CONV without bias");
+}
+
 int main(void) {
   tinyaot = getenv("TINYAOT");
   if (!tinyaot || !*tinyaot)
@@ -644,6 +780,7 @@ int main(void) {
   test_relus();
   test_relus_s16();
   test_misc();
+  test_s16_accumulators();
   if (!test_failures)
     remove_tree(tmp);
   else

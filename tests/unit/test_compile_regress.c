@@ -7,7 +7,8 @@
  * verify, the passes, lower, plan and emit in this process (tests/fuzz/
  * mutate.h) and must now be refused with a message naming the file, the
  * op and what is wrong, or be compiled into C that builds with -std=c99
- * -Wall -Wextra -Werror -pedantic.
+ * -Wall -Wextra -Werror -pedantic.  Also the 16x8 bias types refused on
+ * purpose (lower_s16.c, s16_accumulator()), and their accepted twins.
  */
 #include "fuzz/mutate.h"
 #include "test.h"
@@ -222,6 +223,42 @@ static void kernels_and_shapes(void) {
   expect(m, "empty.tflite", 0, NULL, "has a dimension of size 0", "a RELU of shape [2,0]");
 }
 
+/* A 16x8 DEPTHWISE_CONV_2D (kind 0) or TRANSPOSE_CONV (kind 1), 1x2x2x2
+ * with a 1x1 filter, and a bias of type bias_dt (or none: -1). */
+static TfwModel *conv16(int kind, int bias_dt) {
+  TfwModel *m = tfw_new();
+  int32_t d[4] = {1, 2, 2, 2}, fd[4] = {kind ? 2 : 1, 1, 1, 2}, bd[1] = {2}, sd[1] = {4};
+  int8_t w[4] = {1, -2, 3, -4};
+  int64_t b64[2] = {5, -6};
+  int32_t b32[2] = {5, -6};
+  float ws[2] = {0.01f, 0.02f}, bs[2] = {0.001f, 0.002f};
+  int64_t zp[2] = {0, 0};
+  int in = tfw_tensor(m, "in", TFW_INT16, 4, d, 0);
+  tfw_quant1(m, in, 0.1f, 0);
+  int out = tfw_tensor(m, "out", TFW_INT16, 4, d, 0);
+  tfw_quant1(m, out, 0.2f, 0);
+  int f = tfw_const(m, "filter", TFW_INT8, 4, fd, w);
+  tfw_quant(m, f, 2, ws, zp, kind ? 0 : 3);
+  int b = -1;
+  if (bias_dt >= 0) {
+    b = tfw_const(m, "bias", bias_dt, 1, bd, bias_dt == TFW_INT64 ? (void *)b64 : (void *)b32);
+    tfw_quant(m, b, 2, bs, zp, 0);
+  }
+  if (kind) {
+    int shape = tfw_const(m, "shape", TFW_INT32, 1, sd, d);
+    int ins[4] = {shape, f, in, b};
+    int op = tfw_op(m, TFW_OP_TRANSPOSE_CONV, b >= 0 ? 4 : 3, ins, 1, &out);
+    tfw_transpose_conv_options(m, op, TFW_PAD_VALID, 1, 1, 0);
+  } else {
+    int ins[3] = {in, f, b};
+    int op = tfw_op(m, TFW_OP_DEPTHWISE_CONV_2D, 3, ins, 1, &out);
+    tfw_depthwise_options(m, op, TFW_PAD_VALID, 1, 1, 1, 0, 1, 1);
+  }
+  tfw_inputs(m, 1, &in);
+  tfw_outputs(m, 1, &out);
+  return m;
+}
+
 /* STRIDED_SLICE of `in` (dtype dt, shape d) with constant begin, end and
  * strides (int32 or int64 by cdt, k values) into an output of shape od. */
 static TfwModel *strided_slice(int dt, int nd, const int32_t *d, int cdt, int k,
@@ -244,6 +281,24 @@ static TfwModel *strided_slice(int dt, int nd, const int32_t *d, int cdt, int k,
   tfw_inputs(m, 1, &t[0]);
   tfw_outputs(m, 1, &out);
   return m;
+}
+
+static void s16_biases(void) {
+  expect(conv16(0, TFW_INT32), "dw16_b32.tflite", 0, "DEPTHWISE_CONV_2D",
+         "16x8 DEPTHWISE_CONV_2D with an int32 bias is not supported",
+         "16x8 DEPTHWISE_CONV_2D with an int32 bias");
+  expect(conv16(0, TFW_INT64), "dw16_b64.tflite", 0, NULL, NULL,
+         "16x8 DEPTHWISE_CONV_2D with an int64 bias");
+  expect(conv16(0, -1), "dw16_none.tflite", 1, NULL, NULL,
+         "16x8 DEPTHWISE_CONV_2D without bias, single rounding");
+  expect(conv16(1, TFW_INT32), "tc16_b32.tflite", 0, "TRANSPOSE_CONV",
+         "with --rounding double: TFLite Micro's kernel reads the bias as int64",
+         "16x8 TRANSPOSE_CONV with an int32 bias, double rounding");
+  expect(conv16(1, TFW_INT32), "tc16_b32s.tflite", 1, NULL, NULL,
+         "16x8 TRANSPOSE_CONV with an int32 bias, single rounding");
+  expect(conv16(1, TFW_FLOAT32), "tc16_bf.tflite", 1, "TRANSPOSE_CONV",
+         "a float32 bias is not supported (int64 or int32 expected)",
+         "16x8 TRANSPOSE_CONV with a float bias");
 }
 
 static void slices(void) {
@@ -318,6 +373,7 @@ int main(void) {
   quantization();
   option_fields();
   kernels_and_shapes();
+  s16_biases();
   slices();
   graphs();
   sizes();
