@@ -58,7 +58,7 @@ OPS_IN_TEST ?= \
   LOGISTIC:float32 LOGISTIC:int16 LOGISTIC:int8 LOGISTIC:uint8 \
   MAXIMUM:float32 MAXIMUM:int16 MAXIMUM:int8 MAXIMUM:uint8 \
   MAX_POOL_2D:float32 MAX_POOL_2D:int16 MAX_POOL_2D:int8 MAX_POOL_2D:uint8 \
-  MEAN:float32 MEAN:uint8 \
+  MEAN:float32 MEAN:int16 MEAN:int8 MEAN:uint8 \
   MINIMUM:float32 MINIMUM:int16 MINIMUM:int8 MINIMUM:uint8 \
   MUL:float32 MUL:int16 MUL:int8 MUL:uint8 \
   PACK:float32 PACK:int16 PACK:int8 PACK:uint8 \

@@ -976,9 +976,9 @@ static void gen_mean(Case *c, int variant) {
     if (rchance(r, 0.2))
       axes[i] -= nd;
   int keep = rchance(r, 0.5);
-  /* TFLite's uint8 kernel has a path of its own for a 4-D input, axes
-   * {1, 2} and keep_dims: give it a third of the uint8 cases. */
-  if (c->kind == K_U8 && rchance(r, 0.35)) {
+  /* TFLite's quantized kernels have a path of their own for a 4-D input,
+   * axes {1, 2} and keep_dims: give it a third of the quantized cases. */
+  if (c->kind != K_F32 && rchance(r, 0.35)) {
     nd = random_shape(r, 4, 4, 7, d);
     na = 2;
     int swap = rchance(r, 0.5);
