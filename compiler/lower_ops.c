@@ -273,23 +273,30 @@ void lower_transpose(Lower *L) {
 
 /* --------------------------------------------------------------- MEAN */
 
-/* Legacy uint8 MEAN: TFLite's EvalMean has three paths for it (TFLite
- * Micro has no uint8 MEAN; both modes follow TFLite):
+/* MEAN as TFLite's EvalMean computes it (the oracle's build; uint8 in
+ * both modes, since TFLite Micro has no uint8 MEAN; int8 and int16 with
+ * --rounding single).  Three paths:
  *  - a 4-D input with keep_dims and the axis values exactly {1, 2} or
- *    {2, 1} (as written, not normalized): optimized_ops::Mean, the sum
+ *    {2, 1} (as written, not normalized): for uint8 and int8 the
+ *    optimized Mean (optimized_ops / optimized_integer_ops), the sum
  *    times QuantizeMultiplier(input_scale / (count * output_scale)) plus
  *    bias = output_zero_point - round(input_zero_point * input_scale /
- *    output_scale), all in float (ta_mean_hw_u8);
+ *    output_scale), all in float (ta_mean_hw_u8, ta_mean_hw_s8); int16
+ *    takes one of the other two paths (with reference_integer_ops::Mean
+ *    there, 5 of 30 cases differ by 1);
  *  - the same scale and zero point: reference_ops::Mean, sum / count in
- *    integers (ta_mean_div_u8);
- *  - else QuantizedMeanOrSum in float (ta_mean_u8), with bias =
- *    -input_zero_point * scale: the oracle's TFLite has no + 0.5f there
- *    (later versions add one; with it 9 of 30 cases differ by 1). */
-static void mean_u8(Lower *L, const Tensor *in, const Tensor *axes, const Tensor *out,
-                    ta_mean_params *p) {
+ *    integers (ta_mean_div_*);
+ *  - else QuantizedMeanOrSum in float (ta_mean_u8, ta_mean_float_*), with
+ *    bias = -input_zero_point * scale: the oracle's TFLite has no + 0.5f
+ *    there (later versions add one; with it 9 of 30 uint8 cases differ
+ *    by 1). */
+static void mean_tflite(Lower *L, const Tensor *in, const Tensor *axes, const Tensor *out,
+                        ta_mean_params *p) {
   const float si = scale_of(L, in), so = scale_of(L, out);
   const int32_t zi = zp_of(in), zo = zp_of(out);
-  if (p->count > INT32_MAX / 255)
+  const char *sfx = in->dtype == DT_UINT8 ? "u8" : in->dtype == DT_INT8 ? "s8" : "s16";
+  /* |input - zero point| is below 256 (8 bits) or 65536 (int16). */
+  if (p->count > INT32_MAX / (in->dtype == DT_INT16 ? 65536 : 256))
     error_at(L->g, L->op->index, "reduces %d values per output: the int32 sum may overflow",
              (int)p->count);
   int64_t a0 = -1, a1 = -1;
@@ -300,7 +307,11 @@ static void mean_u8(Lower *L, const Tensor *in, const Tensor *axes, const Tensor
   const bool hw = L->op->opt.keep_dims && in->ndims == 4 &&
                   ((a0 == 1 && a1 == 2) || (a0 == 2 && a1 == 1));
   p->rounding = TA_ROUND_DOUBLE; /* MultiplyByQuantizedMultiplier, TFLite's build */
-  if (hw) {
+  p->input_zero_point = zi;
+  p->output_zero_point = zo;
+  /* The oracle's TFLite has no 4-D path for int16 (later versions call
+   * reference_integer_ops::Mean there, which rounds differently). */
+  if (hw && in->dtype != DT_INT16) {
     volatile float num = (float)(in->dims[1] * in->dims[2]);
     volatile float temp = (float)zi * si;
     temp = temp / so;
@@ -311,16 +322,15 @@ static void mean_u8(Lower *L, const Tensor *in, const Tensor *axes, const Tensor
     if (!quantize_multiplier((double)real, TA_ROUND_DOUBLE, &p->multiplier, &p->shift) ||
         p->shift > 30)
       error_at(L->g, L->op->index, "cannot represent the rescaling");
-    L->l->kernel = "ta_mean_hw_u8";
+    L->l->kernel = arena_printf("ta_mean_hw_%s", sfx);
   } else if (si == so && zi == zo) {
-    L->l->kernel = "ta_mean_div_u8";
+    L->l->kernel = arena_printf("ta_mean_div_%s", sfx);
   } else {
     volatile float scale = si / so;
     volatile float bias = (float)-zi * scale;
     p->scale = scale;
     p->bias = bias;
-    p->output_zero_point = zo;
-    L->l->kernel = "ta_mean_u8";
+    L->l->kernel = in->dtype == DT_UINT8 ? "ta_mean_u8" : arena_printf("ta_mean_float_%s", sfx);
   }
 }
 
@@ -361,8 +371,10 @@ void lower_mean(Lower *L) {
   p.count = (int32_t)count;
   if (in->dtype == DT_FLOAT32) {
     L->l->kernel = "ta_mean_f32";
-  } else if (in->dtype == DT_INT8 || in->dtype == DT_INT16) {
+  } else if ((in->dtype == DT_INT8 || in->dtype == DT_INT16) && !tflite_arithmetic(L)) {
+    /* TFLite Micro's EvalIntegerMean; TFLite differs (mean_tflite()). */
     L->l->kernel = in->dtype == DT_INT8 ? "ta_mean_s8" : "ta_mean_s16";
+    p.rounding = L->rounding;
     p.input_zero_point = zp_of(in);
     p.output_zero_point = zp_of(out);
     /* QuantizedMeanOrSum, even when input and output quantization are
@@ -370,8 +382,8 @@ void lower_mean(Lower *L) {
     if (!mean_multiplier(scale_of(L, in), scale_of(L, out), count, L->rounding,
                          &p.multiplier, &p.shift))
       error_at(L->g, L->op->index, "cannot represent the rescaling");
-  } else if (in->dtype == DT_UINT8) {
-    mean_u8(L, in, axes, out, &p);
+  } else if (in->dtype == DT_UINT8 || in->dtype == DT_INT8 || in->dtype == DT_INT16) {
+    mean_tflite(L, in, axes, out, &p);
   } else {
     unsupported_types(L);
   }
@@ -383,7 +395,7 @@ void lower_mean(Lower *L) {
                             walk_init(&p.outer), walk_init(&p.inner), (int)p.count,
                             ilit(p.input_zero_point), ilit(p.output_zero_point),
                             ilit(p.multiplier), ilit(p.shift),
-                            in->dtype == DT_UINT8 ? "TA_ROUND_DOUBLE" : rounding_str(L),
+                            p.rounding == TA_ROUND_SINGLE ? "TA_ROUND_SINGLE" : "TA_ROUND_DOUBLE",
                             flit(p.scale), flit(p.bias)),
                true);
   arg_tensor(L, in->index);

@@ -982,9 +982,9 @@ static void gen_mean(Case *c, int variant) {
     if (rchance(r, 0.2))
       axes[i] -= nd;
   int keep = rchance(r, 0.5);
-  /* TFLite's uint8 kernel has a path of its own for a 4-D input, axes
-   * {1, 2} and keep_dims: give it a third of the uint8 cases. */
-  if (c->kind == K_U8 && rchance(r, 0.35)) {
+  /* TFLite's quantized kernels have a path of their own for a 4-D input,
+   * axes {1, 2} and keep_dims: give it a third of the quantized cases. */
+  if (c->kind != K_F32 && rchance(r, 0.35)) {
     nd = random_shape(r, 4, 4, 7, d);
     na = 2;
     int swap = rchance(r, 0.5);
@@ -1625,6 +1625,7 @@ static const Row rows[] = {
     ALL4("TRANSPOSE_CONV", gen_transpose_conv),
     ALL4("FULLY_CONNECTED", gen_fully_connected),
     {"FULLY_CONNECTED", "hybrid", gen_fully_connected, K_HYB, 0},
+    {"DEPTHWISE_CONV_2D", "hybrid", gen_depthwise, K_HYB, 0},
     /* 16x8 with an int32 bias: TFLite accepts int32 or int64 there (its
      * DEPTHWISE_CONV_2D takes int64 only). */
     {"CONV_2D", "int16_bias32", gen_conv2d, K_I16, VAR_BIAS32},

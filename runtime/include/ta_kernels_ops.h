@@ -292,7 +292,7 @@ typedef struct {
   int32_t input_zero_point, output_zero_point;
   int32_t multiplier, shift;
   int32_t rounding;
-  float scale, bias; /* ta_mean_u8 only */
+  float scale, bias; /* ta_mean_u8, ta_mean_float_s8/16 only */
 } ta_mean_params;
 ta_status ta_mean_s8(const ta_mean_params *p, const int8_t *in, int8_t *out);
 ta_status ta_mean_s16(const ta_mean_params *p, const int16_t *in, int16_t *out);
@@ -309,6 +309,20 @@ ta_status ta_mean_f32(const ta_mean_params *p, const float *in, float *out);
 ta_status ta_mean_u8(const ta_mean_params *p, const uint8_t *in, uint8_t *out);
 ta_status ta_mean_hw_u8(const ta_mean_params *p, const uint8_t *in, uint8_t *out);
 ta_status ta_mean_div_u8(const ta_mean_params *p, const uint8_t *in, uint8_t *out);
+/*
+ * int8 and int16 MEAN as TFLite computes them (`--rounding single`; the
+ * compiler picks the path TFLite's EvalMean takes):
+ *   ta_mean_hw_s8     4-D input, keep_dims, axes {1, 2} (optimized_
+ *                     integer_ops::Mean): as ta_mean_hw_u8
+ *   ta_mean_div_s8/16 input and output quantization equal: sum / count
+ *                     (truncated)
+ *   ta_mean_float_s8/16  otherwise, as ta_mean_u8
+ */
+ta_status ta_mean_hw_s8(const ta_mean_params *p, const int8_t *in, int8_t *out);
+ta_status ta_mean_div_s8(const ta_mean_params *p, const int8_t *in, int8_t *out);
+ta_status ta_mean_div_s16(const ta_mean_params *p, const int16_t *in, int16_t *out);
+ta_status ta_mean_float_s8(const ta_mean_params *p, const int8_t *in, int8_t *out);
+ta_status ta_mean_float_s16(const ta_mean_params *p, const int16_t *in, int16_t *out);
 
 /*
  * ta_arg_max_*, ta_arg_min_* - ARG_MAX, ARG_MIN (reference_ops::
@@ -446,6 +460,26 @@ ta_status ta_conv2d_hybrid_f32(const ta_conv_params *p, const float *filter_scal
                                const ta_dims *filter_dims, const int8_t *filter,
                                const float *bias, const ta_dims *out_dims, float *out,
                                void *scratch);
+
+/*
+ * ta_depthwise_conv2d_hybrid_f32 - DEPTHWISE_CONV_2D with float
+ * activations and bias and an int8 filter with one scale per output
+ * channel (filter_scale[oc]), as TFLite's builtin EvalHybridPerChannel:
+ * the input of each batch quantized asymmetrically at run time
+ * (AsymmetricQuantizeFloats), an int32 depthwise sum of
+ * filter * (q - offset), then
+ *   out = clamp((float)acc * (filter_scale[oc] * factor) + bias)
+ * scratch: ta_depthwise_conv2d_hybrid_f32_scratch_size() bytes.
+ */
+size_t ta_depthwise_conv2d_hybrid_f32_scratch_size(const ta_conv_params *p,
+                                                   const ta_dims *in_dims,
+                                                   const ta_dims *filter_dims,
+                                                   const ta_dims *out_dims);
+ta_status ta_depthwise_conv2d_hybrid_f32(const ta_conv_params *p, const float *filter_scale,
+                                         const ta_dims *in_dims, const float *in,
+                                         const ta_dims *filter_dims, const int8_t *filter,
+                                         const float *bias, const ta_dims *out_dims,
+                                         float *out, void *scratch);
 
 /*
  * ta_fully_connected_hybrid_f32 - FULLY_CONNECTED with float input and

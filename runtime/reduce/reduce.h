@@ -64,4 +64,62 @@ static inline int32_t ta_mean_sum_u8(const ta_mean_params *p, const uint8_t *bas
   return sum;
 }
 
+/*
+ * TFLite's MEAN paths for int8 and int16 (`--rounding single`; the
+ * kernels ta_mean_{hw,div,float}_{s8,s16}; arguments p, in, out).  The
+ * int32 sum of one output's count inputs wraps like the hardware's
+ * (the compiler bounds count so that it cannot).
+ */
+#define TA_MEAN_SUM(T, base, sum)                                 \
+  do {                                                            \
+    ta_it i_;                                                     \
+    ta_it_start(&i_, &p->inner);                                  \
+    sum = 0;                                                      \
+    for (int32_t n_ = 0; n_ < p->count; n_++, ta_it_step(&i_, &p->inner)) \
+      sum = ta_wrap_add(sum, (base)[i_.off]);                     \
+  } while (0)
+
+/* The loop over the outputs; BODY computes int32 v from int32 sum. */
+#define TA_MEAN_LOOP(T, LO, HI, BODY)                             \
+  do {                                                            \
+    if (!ta_mean_ok(p))                                           \
+      return TA_ERR_ARG;                                          \
+    const size_t nout = ta_reduce_walk_size(&p->outer);           \
+    ta_it o_;                                                     \
+    ta_it_start(&o_, &p->outer);                                  \
+    for (size_t k = 0; k < nout; k++, ta_it_step(&o_, &p->outer)) { \
+      int32_t sum, v;                                             \
+      TA_MEAN_SUM(T, in + o_.off, sum);                           \
+      BODY;                                                       \
+      out[k] = (T)ta_clamp_i32(v, LO, HI);                        \
+    }                                                             \
+    return TA_OK;                                                 \
+  } while (0)
+
+/* optimized_integer_ops::Mean (int8, 4-D, axes {1, 2}, keep_dims):
+ * MultiplyByQuantizedMultiplier(sum, multiplier, shift) + bias, with
+ * the multiplier of input_scale / (count * output_scale) and the bias in
+ * output_zero_point, both from the compiler. */
+#define TA_MEAN_HW_BODY v = ta_wrap_add(ta_requant(sum, p->multiplier, p->shift, p->rounding), \
+                                        p->output_zero_point)
+
+/* reference_ops::Mean<T, int> (input and output quantization equal):
+ * sum / count, truncated toward zero as C++ divides. */
+#define TA_MEAN_DIV_BODY v = sum / p->count
+
+/* reference_ops::QuantizedMeanOrSum in float (compute_sum false):
+ * roundf((float)sum / (float)count * scale + bias) + output_zero_point,
+ * clamped in float; scale = input_scale / output_scale and bias =
+ * -input_zero_point * scale from the compiler.  Use in a TA_FP_STRICT
+ * function. */
+#define TA_MEAN_FLOAT_BODY(LO, HI)                                          \
+  do {                                                                      \
+    const float mean_ = (float)sum / (float)p->count;                       \
+    const float t_ = mean_ * p->scale;                                      \
+    float r_ = roundf(t_ + p->bias) + (float)p->output_zero_point;          \
+    r_ = r_ < (float)(HI) ? r_ : (float)(HI);                               \
+    r_ = r_ > (float)(LO) ? r_ : (float)(LO);                               \
+    v = (int32_t)r_;                                                        \
+  } while (0)
+
 #endif
