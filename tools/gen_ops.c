@@ -767,7 +767,8 @@ static void gen_fully_connected(Case *c, int variant) {
   WStat st;
   float s1;
   int tw;
-  int per_channel = (c->kind == K_I8 && rchance(r, 0.5)) || (c->kind == K_HYB && rchance(r, 0.35));
+  int per_channel = ((c->kind == K_I8 || c->kind == K_I16) && rchance(r, 0.5)) ||
+                    (c->kind == K_HYB && rchance(r, 0.35));
   if (per_channel) {
     tw = weights(c, "weights", 2, dw, 0, ws, &st);
   } else {
