@@ -605,11 +605,16 @@ static int const_value(Case *c, const char *name, const Q *q, double v) {
 /* ----------------------------------------------------------- the ops */
 
 static void gen_conv2d(Case *c, int variant) {
-  (void)variant;
   Rng *r = c->r;
   int n = rchance(r, 0.2) ? 2 : 1;
   int h = rint_in(r, 1, 12), w = rint_in(r, 1, 12);
   int cin = rint_in(r, 1, 8), cout = rint_in(r, 1, 8);
+  /* The int16_bias32 row also draws grouped convolutions (filter depth =
+   * input depth / groups), which TFLite runs on its reference kernel
+   * (double rounding) rather than its GEMM path (single). */
+  int groups = variant == VAR_BIAS32 && rchance(r, 0.3) ? rint_in(r, 2, 3) : 1;
+  cin = (cin + groups - 1) / groups * groups;
+  cout = (cout + groups - 1) / groups * groups;
   int padding, kh, kw, sh, sw, dh, dw, oh, ow;
   do {
     padding = rchance(r, 0.5) ? TFW_PAD_SAME : TFW_PAD_VALID;
@@ -624,7 +629,8 @@ static void gen_conv2d(Case *c, int variant) {
   } while (oh < 1 || ow < 1);
   int act = random_act(r);
   Q in = conv_in(c);
-  int32_t din[4] = {n, h, w, cin}, dfil[4] = {cout, kh, kw, cin}, dout[4] = {n, oh, ow, cout};
+  int32_t din[4] = {n, h, w, cin}, dfil[4] = {cout, kh, kw, cin / groups};
+  int32_t dout[4] = {n, oh, ow, cout};
   int ti = input_q(c, "input", 4, din, &in);
   float ws[64];
   WStat st;
@@ -635,7 +641,7 @@ static void gen_conv2d(Case *c, int variant) {
   } else {
     tw = weights(c, "filter", 4, dfil, 0, ws, &st);
   }
-  int k = kh * kw * cin;
+  int k = kh * kw * (cin / groups);
   double sd = sqrt((double)k * msq(in.lo, in.hi) * st.msq);
   int tb = bias(c, "bias", cout, in.scale, ws, sd, c->kind != K_U8);
   Q out = sum_out(c, &in, &st, k, act);
