@@ -634,7 +634,13 @@ static void gen_conv2d(Case *c, int variant) {
   int ti = input_q(c, "input", 4, din, &in);
   float ws[64];
   WStat st;
-  int tw = weights(c, "filter", 4, dfil, 0, ws, &st);
+  int tw;
+  if (c->kind == K_HYB && rchance(r, 0.3)) { /* TFLite's per-tensor hybrid kernel */
+    float s1;
+    tw = weights_per_tensor(c, "filter", 4, dfil, &s1, &st);
+  } else {
+    tw = weights(c, "filter", 4, dfil, 0, ws, &st);
+  }
   int k = kh * kw * (cin / groups);
   double sd = sqrt((double)k * msq(in.lo, in.hi) * st.msq);
   int tb = bias(c, "bias", cout, in.scale, ws, sd, c->kind != K_U8);
@@ -1626,6 +1632,7 @@ static const Row rows[] = {
     ALL4("TRANSPOSE_CONV", gen_transpose_conv),
     ALL4("FULLY_CONNECTED", gen_fully_connected),
     {"FULLY_CONNECTED", "hybrid", gen_fully_connected, K_HYB, 0},
+    {"CONV_2D", "hybrid", gen_conv2d, K_HYB, 0},
     {"DEPTHWISE_CONV_2D", "hybrid", gen_depthwise, K_HYB, 0},
     /* 16x8 with an int32 bias: TFLite accepts int32 or int64 there (its
      * DEPTHWISE_CONV_2D takes int64 only). */

@@ -14,6 +14,9 @@
  *    (TFLite's result depends on its build), as is a zero point;
  *  - hybrid DEPTHWISE_CONV_2D with one scale for several channels is
  *    refused (TFLite's Prepare wants one per channel);
+ *  - hybrid CONV_2D with different per-channel scales takes the
+ *    per-channel kernel, with equal ones it is refused (TFLite would
+ *    run its per-tensor kernel with scale 0);
  *  - ta_hybrid_quantize_asymmetric() on a small row, against
  *    AsymmetricQuantizeFloats worked by hand.
  */
@@ -185,6 +188,34 @@ static void test_dw_hybrid(void) {
         error_message);
 }
 
+/* Hybrid CONV_2D 1x1, [1, 2, 2, 2] -> 2 channels, with the given scales. */
+static void test_conv_hybrid(void) {
+  static const float differ[2] = {0.01f, 0.02f}, equal[2] = {0.01f, 0.01f};
+  for (int v = 0; v < 2; v++) {
+    TfwModel *m = tfw_new();
+    int32_t din[4] = {1, 2, 2, 2}, df[4] = {2, 1, 1, 2}, dout[4] = {1, 2, 2, 2};
+    int8_t w[4] = {1, 2, 3, 4};
+    int ti = tfw_tensor(m, "in", TFW_FLOAT32, 4, din, 0);
+    int tw = tfw_const(m, "w", TFW_INT8, 4, df, w);
+    int64_t zp[2] = {0, 0};
+    tfw_quant(m, tw, 2, v ? equal : differ, zp, 0);
+    int to = tfw_tensor(m, "out", TFW_FLOAT32, 4, dout, 0);
+    int ins[3] = {ti, tw, -1};
+    int op = tfw_op(m, TFW_OP_CONV_2D, 3, ins, 1, &to);
+    tfw_conv2d_options(m, op, TFW_PAD_VALID, 1, 1, TFW_ACT_NONE, 1, 1);
+    tfw_inputs(m, 1, &ti);
+    tfw_outputs(m, 1, &to);
+    Graph *g = lowered(m);
+    if (v == 0)
+      CHECK(g && !strcmp(op_lowered(&g->ops[0])->kernel, "ta_conv2d_hybrid_per_channel_f32"),
+            "hybrid CONV_2D with two different filter scales runs the per-channel kernel %s",
+            error_message);
+    else
+      CHECK(!g && strstr(error_message, "equal filter scales"),
+            "hybrid CONV_2D with two equal filter scales is refused (%s)", error_message);
+  }
+}
+
 static void test_quantize_asymmetric(void) {
   /* rmin -1, rmax 2: scale 3/255; zero point from the min end (error
    * 128 + 85 < 127 + 170): -128 + 85 = -43; q = round(-43 + x * 85). */
@@ -208,6 +239,7 @@ int main(void) {
   test_slice();
   test_fc_hybrid();
   test_dw_hybrid();
+  test_conv_hybrid();
   test_quantize_asymmetric();
   return test_failures != 0;
 }
