@@ -55,4 +55,16 @@ static inline int ta_dw_shapes_ok(const ta_conv_params *p, const ta_dims *in,
   return 1;
 }
 
+/* TRANSPOSE_CONV (the gathering kernels): NHWC input, OHWI filter. */
+static inline int ta_transpose_shapes_ok(const ta_conv_params *p, const ta_dims *in,
+                                         const ta_dims *f, const ta_dims *out) {
+  if (p->stride_h < 1 || p->stride_w < 1 || in->n != out->n || in->n < 0)
+    return 0;
+  if (in->h < 0 || in->w < 0 || in->c < 1 || f->h < 1 || f->w < 1 || f->c != in->c)
+    return 0;
+  if (f->n != out->c || out->h < 0 || out->w < 0)
+    return 0;
+  return 1;
+}
+
 #endif

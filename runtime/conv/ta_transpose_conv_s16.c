@@ -3,15 +3,10 @@
  * activations, int8 filter, int64 bias and accumulator.
  *
  * Matches tflite::reference_integer_ops::TransposeConv<int64_t> (the int16
- * overload).  TFLite scatters: every input pixel (iy, ix) adds
- * in[iy][ix][ic] * filter[oc][ky][kx][ic] to the int64 scratch element
- * at oy = iy*stride_h - pad_h + ky, ox likewise, when that lies inside the
- * output; then each element gets the bias, ta_requant_s64 and the clamp.
- * Here every output element gathers the same products instead: the taps
- * ky with (oy + pad_h - ky) a multiple of stride_h whose quotient iy is a
- * row of the input (likewise x).  The products are the same integers and
- * integer addition is exact, so the sums are equal, and no scratch tensor
- * is needed.
+ * overload): the products in[iy][ix][ic] * filter[oc][ky][kx][ic] summed
+ * in int64 per output element, gathered rather than scattered, so no
+ * scratch tensor is needed (TA_TRANSPOSE_CONV_S16 in conv_s16.h); then
+ * each element gets the bias, ta_requant_s64 and the clamp.
  */
 #include "ta_kernels.h"
 #include "conv_s16.h"
@@ -21,49 +16,8 @@ ta_status ta_transpose_conv_s16(const ta_conv_params *p, const ta_quant *q,
                                 const ta_dims *filter_dims, const int8_t *filter,
                                 const int64_t *bias,
                                 const ta_dims *out_dims, int16_t *out) {
-  const int32_t H = in_dims->h, W = in_dims->w, C = in_dims->c;
-  const int32_t KH = filter_dims->h, KW = filter_dims->w;
-  const int32_t OH = out_dims->h, OW = out_dims->w, OC = out_dims->c;
-  if (p->stride_h < 1 || p->stride_w < 1 || in_dims->n != out_dims->n || in_dims->n < 0 ||
-      H < 0 || W < 0 || C < 1 || KH < 1 || KW < 1 || filter_dims->c != C ||
-      filter_dims->n != OC || OH < 0 || OW < 0 || p->act_min > p->act_max ||
-      !ta_quant_s64_ok(q, OC))
+  if (!ta_transpose_shapes_ok(p, in_dims, filter_dims, out_dims) ||
+      p->act_min > p->act_max || !ta_quant_s64_ok(q, out_dims->c))
     return TA_ERR_ARG;
-  const size_t oc_stride = (size_t)KH * KW * C;
-
-  for (int32_t b = 0; b < in_dims->n; b++) {
-    const int16_t *in_b = in + (size_t)b * H * W * C;
-    for (int32_t oy = 0; oy < OH; oy++) {
-      for (int32_t ox = 0; ox < OW; ox++) {
-        int16_t *o = out + (((size_t)b * OH + oy) * OW + ox) * OC;
-        for (int32_t oc = 0; oc < OC; oc++) {
-          const int8_t *w_oc = filter + (size_t)oc * oc_stride;
-          int64_t acc = 0;
-          for (int32_t ky = 0; ky < KH; ky++) {
-            const int32_t ty = oy + p->pad_h - ky;
-            if (ty < 0 || ty % p->stride_h || ty / p->stride_h >= H)
-              continue;
-            const int32_t iy = ty / p->stride_h;
-            for (int32_t kx = 0; kx < KW; kx++) {
-              const int32_t tx = ox + p->pad_w - kx;
-              if (tx < 0 || tx % p->stride_w || tx / p->stride_w >= W)
-                continue;
-              const int32_t ix = tx / p->stride_w;
-              const int16_t *xp = in_b + ((size_t)iy * W + ix) * C;
-              const int8_t *wp = w_oc + ((size_t)ky * KW + kx) * C;
-              for (int32_t ic = 0; ic < C; ic++)
-                acc += (int32_t)wp[ic] * (int32_t)xp[ic];
-            }
-          }
-          if (bias)
-            acc += bias[oc];
-          const int32_t c = q->per_channel ? oc : 0;
-          int32_t v = ta_requant_s64(acc, q->multiplier[c], q->shift[c]);
-          v = v < p->act_min ? p->act_min : v > p->act_max ? p->act_max : v;
-          o[oc] = (int16_t)v;
-        }
-      }
-    }
-  }
-  return TA_OK;
+  TA_TRANSPOSE_CONV_S16(64);
 }
