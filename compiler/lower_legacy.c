@@ -42,9 +42,10 @@ static bool is_hybrid(const Tensor *in, const Tensor *filter) {
 static TA_NORETURN void refuse_hybrid(Lower *L) {
   error_at(L->g, L->op->index,
            "a hybrid op (%s): float activations with int8 weights are quantized at run "
-           "time by TFLite's dynamic-range kernels; tinyaot implements CONV_2D's (int8 "
-           "filter of one scale, float bias) and FULLY_CONNECTED's (int8 weights, float "
-           "bias), TFLite Micro none; convert the model with "
+           "time by TFLite's dynamic-range kernels; tinyaot implements CONV_2D's, "
+           "DEPTHWISE_CONV_2D's and FULLY_CONNECTED's (int8 weights, float bias), TFLite "
+           "Micro none; "
+           "convert the model with "
            "full integer quantization (int8 activations, a representative dataset) or "
            "keep float weights",
            dtypes_str(L));
@@ -84,11 +85,82 @@ static bool is_simple_hybrid_conv(const Tensor *filter, const Tensor *bias,
          out->dtype == DT_FLOAT32 && bias && bias->dtype == DT_FLOAT32;
 }
 
+/*
+ * The hybrid DEPTHWISE_CONV_2D (TFLite's EvalHybridPerChannel): int8
+ * filter with one scale per output channel (TFLite's Prepare insists)
+ * and zero points 0 (the kernel ignores them), float bias and output;
+ * the input quantized asymmetrically per batch, whatever the options.
+ */
+static void lower_depthwise_hybrid(Lower *L) {
+  Tensor *in = input(L, 0), *filter = input(L, 1), *bias = optional_input(L, 2);
+  Tensor *out = output(L, 0);
+  if (filter->dtype != DT_INT8 || out->dtype != DT_FLOAT32 ||
+      (bias && bias->dtype != DT_FLOAT32))
+    refuse_hybrid(L);
+  if (in->ndims != 4 || filter->ndims != 4 || out->ndims != 4)
+    error_at(L->g, L->op->index, "input, filter and output must have rank 4");
+  need_const(L, filter, "filter");
+  if (bias)
+    need_const(L, bias, "bias");
+  const Options *opt = &L->op->opt;
+  ta_dims di = dims4(L, in), df = dims4(L, filter), dout = dims4(L, out);
+  ta_conv_params p = {0};
+  p.stride_h = opt->stride_h;
+  p.stride_w = opt->stride_w;
+  p.dilation_h = opt->dilation_h ? opt->dilation_h : 1;
+  p.dilation_w = opt->dilation_w ? opt->dilation_w : 1;
+  int32_t oh, ow;
+  compute_padding(opt->padding, di.h, df.h, p.stride_h, p.dilation_h, &oh, &p.pad_h);
+  compute_padding(opt->padding, di.w, df.w, p.stride_w, p.dilation_w, &ow, &p.pad_w);
+  if (oh != dout.h || ow != dout.w || di.n != dout.n)
+    error_at(L->g, L->op->index, "output shape disagrees with the computed one");
+  if (df.n != 1 || df.c != dout.c || di.c == 0 || dout.c % di.c)
+    error_at(L->g, L->op->index, "the filter does not fit the channels");
+  p.depth_multiplier = dout.c / di.c;
+  if (bias && tensor_elems(bias) != dout.c)
+    error_at(L->g, L->op->index, "bias has %" PRId64 " values for %d channels",
+             tensor_elems(bias), (int)dout.c);
+  int nscale = filter->q.nscale;
+  if (nscale != dout.c || (nscale > 1 && filter->q.axis != 3))
+    error_at(L->g, L->op->index, "hybrid DEPTHWISE_CONV_2D: %d filter scales on axis %d; "
+             "TFLite's hybrid kernel takes one per output channel (%d) on axis 3",
+             nscale, filter->q.axis, (int)dout.c);
+  for (int c = 0; c < nscale; c++)
+    if (filter->q.zero_point && filter->q.zero_point[c] != 0)
+      error_at(L->g, L->op->index, "hybrid DEPTHWISE_CONV_2D: filter zero point %" PRId64
+               " (channel %d); TFLite's hybrid kernel ignores zero points, so tinyaot "
+               "takes only symmetric filters", filter->q.zero_point[c], c);
+  act_range(L, out, &p.act_min, &p.act_max, &p.act_min_f32, &p.act_max_f32);
+  L->l->kernel = "ta_depthwise_conv2d_hybrid_f32";
+  const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
+  const_f32(L, "filter_scale", filter->q.scale, (size_t)nscale);
+  add_arg(L, ARG_CONST, L->l->nconsts - 1, 0);
+  const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
+  arg_tensor(L, in->index);
+  const_struct(L, "filter_dims", "ta_dims", dims_init(df), true);
+  arg_tensor(L, filter->index);
+  if (bias)
+    arg_tensor(L, bias->index);
+  else
+    add_arg(L, ARG_NULL, -1, 0);
+  const_struct(L, "out_dims", "ta_dims", dims_init(dout), true);
+  arg_tensor(L, out->index);
+  arg_scratch(L);
+  L->op->scratch_bytes = ta_depthwise_conv2d_hybrid_f32_scratch_size(&p, &di, &df, &dout);
+}
+
 void lower_conv_legacy(Lower *L, bool depthwise) {
   Tensor *in = input(L, 0), *filter = input(L, 1), *bias = optional_input(L, 2);
   Tensor *out = output(L, 0);
   bool hybrid = is_hybrid(in, filter);
-  if (hybrid && (depthwise || !is_simple_hybrid_conv(filter, bias, out)))
+  if (hybrid && depthwise) {
+    lower_depthwise_hybrid(L);
+    return;
+  }
+  /* Several filter scales: TFLite's EvalHybridPerChannel. */
+  bool per_channel = hybrid && filter->dtype == DT_INT8 && filter->q.nscale > 1 &&
+                     out->dtype == DT_FLOAT32 && (!bias || bias->dtype == DT_FLOAT32);
+  if (hybrid && !per_channel && !is_simple_hybrid_conv(filter, bias, out))
     refuse_hybrid(L);
   if (!hybrid && !all_u8(in, filter, bias, out))
     unsupported_types(L);
@@ -120,20 +192,47 @@ void lower_conv_legacy(Lower *L, bool depthwise) {
     error_at(L->g, L->op->index, "bias has %" PRId64 " values for %d channels",
              tensor_elems(bias), (int)dout.c);
   act_range(L, out, &p.act_min, &p.act_max, &p.act_min_f32, &p.act_max_f32);
+  if (per_channel) {
+    int nscale = filter->q.nscale;
+    if (nscale != dout.c || filter->q.axis != 0)
+      error_at(L->g, L->op->index, "hybrid CONV_2D: %d filter scales on axis %d; TFLite "
+               "takes one, or one per output channel (%d) on axis 0", nscale,
+               filter->q.axis, (int)dout.c);
+    bool differ = false;
+    for (int c = 0; c < nscale; c++) {
+      if (filter->q.zero_point && filter->q.zero_point[c] != 0)
+        error_at(L->g, L->op->index, "hybrid CONV_2D: filter zero point %" PRId64
+                 " (channel %d); TFLite's hybrid kernels ignore zero points, so tinyaot "
+                 "takes only symmetric filters", filter->q.zero_point[c], c);
+      differ = differ || filter->q.scale[c] != filter->q.scale[0];
+    }
+    /* TFLite takes the per-channel kernel only when the scales differ;
+     * with equal ones it runs EvalHybrid with the tensor's single scale,
+     * which it reads as 0 when there are several. */
+    if (!differ)
+      error_at(L->g, L->op->index, "hybrid CONV_2D with %d equal filter scales: TFLite then "
+               "runs its per-tensor hybrid kernel with a filter scale of 0 (it keeps no single "
+               "scale for a tensor with several); store the filter with one scale", nscale);
+  }
   if (hybrid) {
-    L->l->kernel = "ta_conv2d_hybrid_f32";
+    L->l->kernel = per_channel ? "ta_conv2d_hybrid_per_channel_f32" : "ta_conv2d_hybrid_f32";
     const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
-    const_f32(L, "filter_scale", &filter->q.scale[0], 1);
+    const_f32(L, "filter_scale", filter->q.scale, (size_t)filter->q.nscale);
     add_arg(L, ARG_CONST, L->l->nconsts - 1, 0);
     const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
     arg_tensor(L, in->index);
     const_struct(L, "filter_dims", "ta_dims", dims_init(df), true);
     arg_tensor(L, filter->index);
-    arg_tensor(L, bias->index);
+    if (bias)
+      arg_tensor(L, bias->index);
+    else
+      add_arg(L, ARG_NULL, -1, 0);
     const_struct(L, "out_dims", "ta_dims", dims_init(dout), true);
     arg_tensor(L, out->index);
     arg_scratch(L);
-    L->op->scratch_bytes = ta_conv2d_hybrid_f32_scratch_size(&p, &di, &df, &dout);
+    L->op->scratch_bytes =
+        per_channel ? ta_conv2d_hybrid_per_channel_f32_scratch_size(&p, &di, &df, &dout)
+                    : ta_conv2d_hybrid_f32_scratch_size(&p, &di, &df, &dout);
     return;
   }
   p.input_offset = -zp_of(in);

@@ -498,9 +498,11 @@ static void lower_add_sub_s16(Lower *L, bool sub) {
 
 /* ---------------------------------------------------------------- MUL */
 
-/* MUL of int16 tensors (symmetric): the real multiplier s1 * s2 / so in
- * double, QuantizeMultiplier (mul_params(), as TFLite and TFLite Micro);
- * the kernel requantizes with gemmlowp's double rounding in both modes. */
+/* MUL of int16 tensors (symmetric): the real multiplier s1 * s2 / so,
+ * QuantizeMultiplier; TFLite Micro computes it in double (mul_params()),
+ * TFLite in float (below; checked against the oracle on products near
+ * 2^30, where the two differ by 1 in some outputs).  The kernel
+ * requantizes with gemmlowp's double rounding in both modes. */
 static void lower_mul_s16(Lower *L) {
   need_arity(L, 2, 1);
   Tensor *a = input(L, 0), *b = input(L, 1), *out = output(L, 0);
@@ -521,9 +523,16 @@ static void lower_mul_s16(Lower *L) {
     error_at(L->g, L->op->index, "output shape disagrees with the broadcast shape");
   Activation act = L->op->opt.activation;
   ta_mul_params p = {0};
-  if (!mul_params(scale_of(L, a), 0, scale_of(L, b), 0, scale_of(L, out), 0, DT_INT16, act,
-                  S16_ROUNDING, &p) ||
-      p.shift > 30)
+  bool ok = mul_params(scale_of(L, a), 0, scale_of(L, b), 0, scale_of(L, out), 0, DT_INT16,
+                       act, S16_ROUNDING, &p);
+  if (ok && tflite_prepare(L)) {
+    /* TFLite's mul.cc multiplies and divides the float scales in float,
+     * then widens; TFLite Micro (mul_params()) works in double. */
+    volatile float real = scale_of(L, a) * scale_of(L, b);
+    real = real / scale_of(L, out);
+    ok = quantize_multiplier((double)real, S16_ROUNDING, &p.multiplier, &p.shift);
+  }
+  if (!ok || p.shift > 30)
     error_at(L->g, L->op->index, "cannot represent the rescaling of these scales, or "
              "fused activation %d", (int)act);
   L->l->kernel = "ta_mul_s16";

@@ -605,11 +605,16 @@ static int const_value(Case *c, const char *name, const Q *q, double v) {
 /* ----------------------------------------------------------- the ops */
 
 static void gen_conv2d(Case *c, int variant) {
-  (void)variant;
   Rng *r = c->r;
   int n = rchance(r, 0.2) ? 2 : 1;
   int h = rint_in(r, 1, 12), w = rint_in(r, 1, 12);
   int cin = rint_in(r, 1, 8), cout = rint_in(r, 1, 8);
+  /* The int16_bias32 row also draws grouped convolutions (filter depth =
+   * input depth / groups), which TFLite runs on its reference kernel
+   * (double rounding) rather than its GEMM path (single). */
+  int groups = variant == VAR_BIAS32 && rchance(r, 0.3) ? rint_in(r, 2, 3) : 1;
+  cin = (cin + groups - 1) / groups * groups;
+  cout = (cout + groups - 1) / groups * groups;
   int padding, kh, kw, sh, sw, dh, dw, oh, ow;
   do {
     padding = rchance(r, 0.5) ? TFW_PAD_SAME : TFW_PAD_VALID;
@@ -624,12 +629,19 @@ static void gen_conv2d(Case *c, int variant) {
   } while (oh < 1 || ow < 1);
   int act = random_act(r);
   Q in = conv_in(c);
-  int32_t din[4] = {n, h, w, cin}, dfil[4] = {cout, kh, kw, cin}, dout[4] = {n, oh, ow, cout};
+  int32_t din[4] = {n, h, w, cin}, dfil[4] = {cout, kh, kw, cin / groups};
+  int32_t dout[4] = {n, oh, ow, cout};
   int ti = input_q(c, "input", 4, din, &in);
   float ws[64];
   WStat st;
-  int tw = weights(c, "filter", 4, dfil, 0, ws, &st);
-  int k = kh * kw * cin;
+  int tw;
+  if (c->kind == K_HYB && rchance(r, 0.3)) { /* TFLite's per-tensor hybrid kernel */
+    float s1;
+    tw = weights_per_tensor(c, "filter", 4, dfil, &s1, &st);
+  } else {
+    tw = weights(c, "filter", 4, dfil, 0, ws, &st);
+  }
+  int k = kh * kw * (cin / groups);
   double sd = sqrt((double)k * msq(in.lo, in.hi) * st.msq);
   int tb = bias(c, "bias", cout, in.scale, ws, sd, c->kind != K_U8);
   Q out = sum_out(c, &in, &st, k, act);
@@ -761,7 +773,8 @@ static void gen_fully_connected(Case *c, int variant) {
   WStat st;
   float s1;
   int tw;
-  int per_channel = (c->kind == K_I8 && rchance(r, 0.5)) || (c->kind == K_HYB && rchance(r, 0.35));
+  int per_channel = ((c->kind == K_I8 || c->kind == K_I16) && rchance(r, 0.5)) ||
+                    (c->kind == K_HYB && rchance(r, 0.35));
   if (per_channel) {
     tw = weights(c, "weights", 2, dw, 0, ws, &st);
   } else {
@@ -1619,6 +1632,8 @@ static const Row rows[] = {
     ALL4("TRANSPOSE_CONV", gen_transpose_conv),
     ALL4("FULLY_CONNECTED", gen_fully_connected),
     {"FULLY_CONNECTED", "hybrid", gen_fully_connected, K_HYB, 0},
+    {"CONV_2D", "hybrid", gen_conv2d, K_HYB, 0},
+    {"DEPTHWISE_CONV_2D", "hybrid", gen_depthwise, K_HYB, 0},
     /* 16x8 with an int32 bias: TFLite accepts int32 or int64 there (its
      * DEPTHWISE_CONV_2D takes int64 only). */
     {"CONV_2D", "int16_bias32", gen_conv2d, K_I16, VAR_BIAS32},

@@ -469,6 +469,45 @@ ta_status ta_conv2d_hybrid_f32(const ta_conv_params *p, const float *filter_scal
                                void *scratch);
 
 /*
+ * ta_conv2d_hybrid_per_channel_f32 - CONV_2D with float activations and
+ * bias and an int8 filter with one scale per output channel
+ * (filter_scale[oc]), as TFLite's builtin EvalHybridPerChannel: the
+ * input of each batch quantized asymmetrically at run time, an int32
+ * sum of filter * (q - offset), then
+ *   out = clamp((float)acc * filter_scale[oc] * factor + bias)
+ * scratch: ta_conv2d_hybrid_per_channel_f32_scratch_size() bytes.
+ */
+size_t ta_conv2d_hybrid_per_channel_f32_scratch_size(const ta_conv_params *p,
+                                                     const ta_dims *in_dims,
+                                                     const ta_dims *filter_dims,
+                                                     const ta_dims *out_dims);
+ta_status ta_conv2d_hybrid_per_channel_f32(const ta_conv_params *p, const float *filter_scale,
+                                           const ta_dims *in_dims, const float *in,
+                                           const ta_dims *filter_dims, const int8_t *filter,
+                                           const float *bias, const ta_dims *out_dims,
+                                           float *out, void *scratch);
+
+/*
+ * ta_depthwise_conv2d_hybrid_f32 - DEPTHWISE_CONV_2D with float
+ * activations and bias and an int8 filter with one scale per output
+ * channel (filter_scale[oc]), as TFLite's builtin EvalHybridPerChannel:
+ * the input of each batch quantized asymmetrically at run time
+ * (AsymmetricQuantizeFloats), an int32 depthwise sum of
+ * filter * (q - offset), then
+ *   out = clamp((float)acc * (filter_scale[oc] * factor) + bias)
+ * scratch: ta_depthwise_conv2d_hybrid_f32_scratch_size() bytes.
+ */
+size_t ta_depthwise_conv2d_hybrid_f32_scratch_size(const ta_conv_params *p,
+                                                   const ta_dims *in_dims,
+                                                   const ta_dims *filter_dims,
+                                                   const ta_dims *out_dims);
+ta_status ta_depthwise_conv2d_hybrid_f32(const ta_conv_params *p, const float *filter_scale,
+                                         const ta_dims *in_dims, const float *in,
+                                         const ta_dims *filter_dims, const int8_t *filter,
+                                         const float *bias, const ta_dims *out_dims,
+                                         float *out, void *scratch);
+
+/*
  * ta_fully_connected_hybrid_f32 - FULLY_CONNECTED with float input and
  * output, int8 weights (symmetric, one scale or one per output) and a
  * float bias, as TFLite's builtin EvalHybridDense: each batch row

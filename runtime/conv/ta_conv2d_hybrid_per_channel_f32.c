@@ -1,0 +1,77 @@
+/*
+ * ta_conv2d_hybrid_per_channel_f32 - "hybrid" (dynamic-range) CONV_2D
+ * with one filter scale per output channel: float input and output,
+ * int8 filter, float bias, as TFLite's builtin kernel computes it
+ * (conv.cc EvalHybridPerChannel, reference_ops::HybridConvPerChannel):
+ *
+ *   per batch: q, factor, offset = AsymmetricQuantizeFloats(the batch's
+ *     H*W*C values) (ta_hybrid.h)
+ *   acc = sum over the taps inside the input of
+ *         filter[oc] * (q - offset)                          (int32)
+ *   out = clamp((float)acc * filter_scale[oc] * factor + bias[oc])
+ *
+ * scratch: the quantized input of one batch
+ * (ta_conv2d_hybrid_per_channel_f32_scratch_size()).  Float steps round
+ * as written (TA_FP_STRICT).
+ */
+#include "ta_hybrid.h"
+#include "ta_kernels.h"
+#include "conv_common.h"
+
+size_t ta_conv2d_hybrid_per_channel_f32_scratch_size(const ta_conv_params *p,
+                                                     const ta_dims *in_dims,
+                                                     const ta_dims *filter_dims,
+                                                     const ta_dims *out_dims) {
+  (void)p;
+  (void)filter_dims;
+  (void)out_dims;
+  return (size_t)in_dims->h * (size_t)in_dims->w * (size_t)in_dims->c;
+}
+
+TA_FP_STRICT
+ta_status ta_conv2d_hybrid_per_channel_f32(const ta_conv_params *p, const float *filter_scale,
+                                           const ta_dims *in_dims, const float *in,
+                                           const ta_dims *filter_dims, const int8_t *filter,
+                                           const float *bias, const ta_dims *out_dims,
+                                           float *out, void *scratch) {
+  if (!ta_conv_shapes_ok(p, in_dims, filter_dims, out_dims) || filter_dims->c != in_dims->c ||
+      !scratch || !filter_scale)
+    return TA_ERR_ARG;
+  const int32_t H = in_dims->h, W = in_dims->w, C = in_dims->c;
+  const int32_t KH = filter_dims->h, KW = filter_dims->w;
+  const int32_t OH = out_dims->h, OW = out_dims->w, OC = out_dims->c;
+  const size_t n = (size_t)H * W * C;
+  int8_t *q = (int8_t *)scratch;
+  for (int32_t b = 0; b < in_dims->n; b++) {
+    float factor;
+    int32_t offset;
+    ta_hybrid_quantize_asymmetric(in + (size_t)b * n, n, q, &factor, &offset);
+    for (int32_t oy = 0; oy < OH; oy++) {
+      ta_window wy = ta_conv_window(oy * p->stride_h - p->pad_h, p->dilation_h, KH, H);
+      for (int32_t ox = 0; ox < OW; ox++) {
+        ta_window wx = ta_conv_window(ox * p->stride_w - p->pad_w, p->dilation_w, KW, W);
+        float *o = out + (((size_t)b * OH + oy) * OW + ox) * OC;
+        for (int32_t oc = 0; oc < OC; oc++) {
+          const int8_t *w_oc = filter + (size_t)oc * KH * KW * C;
+          int32_t acc = 0;
+          for (int32_t ky = wy.start; ky < wy.end; ky++) {
+            const int32_t iy = wy.origin + ky * p->dilation_h;
+            for (int32_t kx = wx.start; kx < wx.end; kx++) {
+              const int32_t ix = wx.origin + kx * p->dilation_w;
+              const int8_t *xp = q + ((size_t)iy * W + ix) * C;
+              const int8_t *wp = w_oc + ((size_t)ky * KW + kx) * C;
+              for (int32_t ic = 0; ic < C; ic++)
+                acc += (int32_t)wp[ic] * ((int32_t)xp[ic] - offset);
+            }
+          }
+          float v = (float)acc * filter_scale[oc] * factor;
+          if (bias)
+            v = v + bias[oc];
+          v = v < p->act_min_f32 ? p->act_min_f32 : v;
+          o[oc] = v > p->act_max_f32 ? p->act_max_f32 : v;
+        }
+      }
+    }
+  }
+  return TA_OK;
+}
