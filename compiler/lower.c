@@ -694,9 +694,6 @@ static void lower_softmax(Lower *L) {
   p.beta = L->op->opt.beta;
   if (in->dtype == DT_FLOAT32 && out->dtype == DT_FLOAT32) {
     L->l->kernel = "ta_softmax_f32";
-  } else if (in->dtype == DT_INT8 && out->dtype == DT_INT8 && tflite_arithmetic(L)) {
-    lower_softmax_legacy(L); /* TFLite's float table, as for uint8 */
-    return;
   } else if (in->dtype == DT_INT8 && (out->dtype == DT_INT8 || out->dtype == DT_INT16)) {
     /* TFLM fixes the output quantization (CalculateSoftmaxParams): int8
      * scale exactly 1/256 and zero point -128; int16 zero point -32768
@@ -713,6 +710,10 @@ static void lower_softmax(Lower *L) {
     } else if (scale_of(L, out) != 1.0f / 256 || zp_of(out) != -128) {
       error_at(L->g, L->op->index,
                "the output's quantization must be scale 1/256, zero point -128");
+    }
+    if (tflite_arithmetic(L)) {
+      lower_softmax_legacy(L); /* TFLite's float table, as for uint8 */
+      return;
     }
     if (!softmax_params(p.beta, scale_of(L, in), L->rounding, &p))
       error_at(L->g, L->op->index, "cannot represent beta * input scale");

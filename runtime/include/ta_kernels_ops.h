@@ -448,6 +448,10 @@ ta_status ta_softmax_u8(const ta_softmax_u8_params *p, const uint8_t *in, uint8_
  * sum, then clamp(roundf(e * inv) + output_zero_point, -128, 127).
  */
 ta_status ta_softmax_table_s8(const ta_softmax_u8_params *p, const int8_t *in, int8_t *out);
+/* ta_softmax_table_s8_s16 - the same with int16 output, clamped to
+ * [-32768, 32767]. */
+ta_status ta_softmax_table_s8_s16(const ta_softmax_u8_params *p, const int8_t *in,
+                                  int16_t *out);
 
 /* ===================================================== hybrid kernels */
 
