@@ -694,6 +694,9 @@ static void lower_softmax(Lower *L) {
   p.beta = L->op->opt.beta;
   if (in->dtype == DT_FLOAT32 && out->dtype == DT_FLOAT32) {
     L->l->kernel = "ta_softmax_f32";
+  } else if (in->dtype == DT_INT8 && out->dtype == DT_INT8 && tflite_arithmetic(L)) {
+    lower_softmax_legacy(L); /* TFLite's float table, as for uint8 */
+    return;
   } else if (in->dtype == DT_INT8 && (out->dtype == DT_INT8 || out->dtype == DT_INT16)) {
     /* TFLM fixes the output quantization (CalculateSoftmaxParams): int8
      * scale exactly 1/256 and zero point -128; int16 zero point -32768
