@@ -145,9 +145,11 @@ int32_t nearest_neighbor(int32_t out_index, int32_t in_size, int32_t out_size,
  * as TFLite's (add_params()). */
 bool sub_params(float s1, int32_t zp1, float s2, int32_t zp2, float so, int32_t zpo,
                 DType out_dt, Activation act, int rounding, ta_add_params *p);
-/* MUL: s1 * s2 / so in double (TFLM), in float for uint8 (TFLite). */
+/* MUL: s1 * s2 / so in double (TFLM), or in float and then widened
+ * (TFLite's mul.cc) when float_scales or for uint8 (TFLM has none). */
 bool mul_params(float s1, int32_t zp1, float s2, int32_t zp2, float so, int32_t zpo,
-                DType out_dt, Activation act, int rounding, ta_mul_params *p);
+                DType out_dt, Activation act, bool float_scales, int rounding,
+                ta_mul_params *p);
 /* MEAN: QuantizeMultiplier(in / out) with 1/count folded in as
  * reference_ops::QuantizedMeanOrSum does. */
 bool mean_multiplier(float in_scale, float out_scale, int64_t count, int rounding,

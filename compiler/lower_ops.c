@@ -490,7 +490,7 @@ void lower_mul(Lower *L) {
   case DT_INT8:
   case DT_UINT8:
     if (!mul_params(scale_of(L, a), zp_of(a), scale_of(L, b), zp_of(b), scale_of(L, out),
-                    zp_of(out), out->dtype, act, L->rounding, &p))
+                    zp_of(out), out->dtype, act, tflite_arithmetic(L), L->rounding, &p))
       error_at(L->g, L->op->index, "cannot represent the rescaling of these scales");
     L->l->kernel = out->dtype == DT_INT8 ? "ta_mul_s8" : "ta_mul_u8";
     break;

@@ -523,15 +523,10 @@ static void lower_mul_s16(Lower *L) {
     error_at(L->g, L->op->index, "output shape disagrees with the broadcast shape");
   Activation act = L->op->opt.activation;
   ta_mul_params p = {0};
+  /* TFLite's mul.cc multiplies and divides the float scales in float,
+   * then widens; TFLite Micro works in double. */
   bool ok = mul_params(scale_of(L, a), 0, scale_of(L, b), 0, scale_of(L, out), 0, DT_INT16,
-                       act, S16_ROUNDING, &p);
-  if (ok && tflite_prepare(L)) {
-    /* TFLite's mul.cc multiplies and divides the float scales in float,
-     * then widens; TFLite Micro (mul_params()) works in double. */
-    volatile float real = scale_of(L, a) * scale_of(L, b);
-    real = real / scale_of(L, out);
-    ok = quantize_multiplier((double)real, S16_ROUNDING, &p.multiplier, &p.shift);
-  }
+                       act, tflite_prepare(L), S16_ROUNDING, &p);
   if (!ok || p.shift > 30)
     error_at(L->g, L->op->index, "cannot represent the rescaling of these scales, or "
              "fused activation %d", (int)act);

@@ -535,20 +535,25 @@ bool sub_params(float s1, int32_t zp1, float s2, int32_t zp2, float so, int32_t 
 }
 
 bool mul_params(float s1, int32_t zp1, float s2, int32_t zp2, float so, int32_t zpo,
-                DType out_dt, Activation act, int rounding, ta_mul_params *p) {
+                DType out_dt, Activation act, bool float_scales, int rounding,
+                ta_mul_params *p) {
   p->input1_offset = -zp1;
   p->input2_offset = -zp2;
   p->output_offset = zpo;
   p->rounding = rounding;
   p->act_min_f32 = -FLT_MAX;
   p->act_max_f32 = FLT_MAX;
-  double real;
-  if (out_dt == DT_UINT8) /* TFLite: the float product and quotient, widened */
-    real = (double)(s1 * s2 / so);
-  else if (out_dt == DT_INT8 || out_dt == DT_INT16) /* TFLM: in double */
-    real = (double)s1 * (double)s2 / (double)so;
-  else
+  if (out_dt != DT_UINT8 && out_dt != DT_INT8 && out_dt != DT_INT16)
     return false;
+  double real;
+  if (float_scales || out_dt == DT_UINT8) {
+    /* TFLite's mul.cc: the float product and quotient, widened. */
+    volatile float f = s1 * s2;
+    f = f / so;
+    real = (double)f;
+  } else {
+    real = (double)s1 * (double)s2 / (double)so; /* TFLM: in double */
+  }
   return quantize_multiplier(real, rounding, &p->multiplier, &p->shift) &&
          activation_range_quantized(act, out_dt, so, zpo, &p->act_min, &p->act_max);
 }
