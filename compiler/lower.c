@@ -711,6 +711,10 @@ static void lower_softmax(Lower *L) {
       error_at(L->g, L->op->index,
                "the output's quantization must be scale 1/256, zero point -128");
     }
+    if (tflite_arithmetic(L)) {
+      lower_softmax_legacy(L); /* TFLite's float table, as for uint8 */
+      return;
+    }
     if (!softmax_params(p.beta, scale_of(L, in), L->rounding, &p))
       error_at(L->g, L->op->index, "cannot represent beta * input scale");
     L->l->kernel = s16 ? "ta_softmax_s8_s16" : "ta_softmax_s8";

@@ -1001,7 +1001,12 @@ static void bilinear_axis(int32_t in, int32_t out, bool align, bool half, int32_
     hi[i] = c < in - 1 ? c : in - 1;
     const int32_t si = half ? i * scale_10 + scale_10 / 2 - (1 << 9) : i * scale_10;
     const int32_t l = si / (1 << 10), h = (si + (1 << 10) - 1) / (1 << 10);
-    lo_i[i] = l > 0 ? l : 0;
+    /* ComputeInterpolationValuesInteger clamps only the upper index: with
+     * a scale rounded up (a large upsampling, such as 2 -> 65) the last
+     * outputs' lower index reaches the input size and TFLite and TFLM read
+     * past the row.  Clamped, both taps are the edge value (the weights
+     * still sum to 1024). */
+    lo_i[i] = l > 0 ? (l < in - 1 ? l : in - 1) : 0;
     hi_i[i] = h < in - 1 ? h : in - 1;
     frac[i] = si - (1 << 10) * lo_i[i];
   }

@@ -98,6 +98,7 @@ enum { K_F32, K_I8, K_I16, K_U8, K_HYB };
 
 /* Row variant of the 16x8 weighted ops: an int32 bias (Case.bias32). */
 #define VAR_BIAS32 1
+#define VAR_OUT16 2 /* SOFTMAX: int8 input, int16 output */
 
 
 static int kind_dtype(int k) {
@@ -1508,13 +1509,14 @@ static Q prob_out(int kind, int tanh) {
 }
 
 static void gen_softmax(Case *c, int variant) {
-  (void)variant;
   Rng *r = c->r;
   int32_t d[4];
   int nd = random_shape(r, 1, 4, 8, d);
   Q in = act_in(c);
   int ti = input_q(c, "input", nd, d, &in);
   Q out = c->kind == K_F32 ? in : prob_out(c->kind, 0);
+  if (variant == VAR_OUT16) /* the quantization TFLite and TFLM require */
+    out = q_fixed(TFW_INT16, 1.0f / 65536, -32768);
   int to = output_q(c, "output", nd, d, &out);
   int op = tfw_op(c->m, TFW_OP_SOFTMAX, 1, &ti, 1, &to);
   tfw_softmax_options(c->m, op, rchance(r, 0.6) ? 1.0f : runif(r, 0.1, 2.0));
@@ -1666,6 +1668,7 @@ static const Row rows[] = {
     {"ARG_MAX", "int8", gen_arg_max, K_I8, 0},
     {"ARG_MAX", "uint8", gen_arg_max, K_U8, 0},
     ALL4("SOFTMAX", gen_softmax),
+    {"SOFTMAX", "int8_int16", gen_softmax, K_I8, VAR_OUT16},
     ALL4("LOGISTIC", gen_logistic),
     ALL4("TANH", gen_tanh),
     ALL4("LEAKY_RELU", gen_leaky_relu),

@@ -439,8 +439,19 @@ typedef struct {
   int32_t outer, depth;
   float output_scale;
   const float *table; /* 256 entries */
+  int32_t output_zero_point; /* ta_softmax_table_s8 */
 } ta_softmax_u8_params;
 ta_status ta_softmax_u8(const ta_softmax_u8_params *p, const uint8_t *in, uint8_t *out);
+/*
+ * ta_softmax_table_s8 - int8 SOFTMAX with int8 output as TFLite's
+ * builtin kernel (`--rounding single`): ta_softmax_u8's float table and
+ * sum, then clamp(roundf(e * inv) + output_zero_point, -128, 127).
+ */
+ta_status ta_softmax_table_s8(const ta_softmax_u8_params *p, const int8_t *in, int8_t *out);
+/* ta_softmax_table_s8_s16 - the same with int16 output, clamped to
+ * [-32768, 32767]. */
+ta_status ta_softmax_table_s8_s16(const ta_softmax_u8_params *p, const int8_t *in,
+                                  int16_t *out);
 
 /* ===================================================== hybrid kernels */
 
