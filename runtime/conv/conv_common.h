@@ -27,6 +27,42 @@ static inline ta_window ta_conv_window(int32_t origin, int32_t dilation, int32_t
   return w;
 }
 
+/*
+ * The output pixels of batch b of a CONV_2D or DEPTHWISE_CONV_2D (stride,
+ * padding and dilation from p): the statements given run once per pixel
+ * (oy, ox) and see wy and wx, its filter windows clipped to the input,
+ * and o, its OC outputs in out (elements of type T).  The caller has
+ * p, out, b and the dimensions H, W, KH, KW, OH, OW, OC.
+ */
+#define TA_CONV_PIXELS(T, ...)                                                   \
+  for (int32_t oy = 0; oy < OH; oy++) {                                          \
+    const ta_window wy =                                                         \
+        ta_conv_window(oy * p->stride_h - p->pad_h, p->dilation_h, KH, H);       \
+    for (int32_t ox = 0; ox < OW; ox++) {                                        \
+      const ta_window wx =                                                       \
+          ta_conv_window(ox * p->stride_w - p->pad_w, p->dilation_w, KW, W);     \
+      T *o = out + (((size_t)b * OH + oy) * OW + ox) * OC;                       \
+      __VA_ARGS__                                                                \
+    }                                                                            \
+  }
+
+/* Inside TA_CONV_PIXELS: the statements given, for every filter tap
+ * (ky, kx) of the pixel's windows, at input row iy and column ix. */
+#define TA_CONV_TAPS(...)                                                        \
+  for (int32_t ky = wy.start; ky < wy.end; ky++) {                               \
+    const int32_t iy = wy.origin + ky * p->dilation_h;                           \
+    for (int32_t kx = wx.start; kx < wx.end; kx++) {                             \
+      const int32_t ix = wx.origin + kx * p->dilation_w;                         \
+      __VA_ARGS__                                                                \
+    }                                                                            \
+  }
+
+/* The fused activation of the float kernels: min(max(v, lo), hi). */
+static inline float ta_conv_act_f32(const ta_conv_params *p, float v) {
+  v = v < p->act_min_f32 ? p->act_min_f32 : v;
+  return v > p->act_max_f32 ? p->act_max_f32 : v;
+}
+
 /* CONV_2D: NHWC input, OHWI filter, grouped when filter c < input c. */
 static inline int ta_conv_shapes_ok(const ta_conv_params *p, const ta_dims *in,
                                     const ta_dims *f, const ta_dims *out) {

@@ -98,10 +98,9 @@ static inline int16_t ta_s16_out32(int32_t acc, const int32_t *bias, const ta_qu
  * bias, out); the statement returns TA_OK.
  */
 
-/* CONV_2D and DEPTHWISE_CONV_2D: the statements given, once per output pixel, which sees
- * wy and wx (the filter windows clipped to the input, conv_common.h),
- * in_b (this batch's input), o (this pixel's OC outputs) and the
- * dimensions H, W, C, KH, KW, OH, OW, OC. */
+/* CONV_2D and DEPTHWISE_CONV_2D: TA_CONV_PIXELS (conv_common.h) over every
+ * batch, with in_b, the batch's input, and the dimensions H, W, C, KH,
+ * KW, OH, OW, OC. */
 #define TA_CONV_S16_PIXELS(...)                                                  \
   do {                                                                           \
     const int32_t H = in_dims->h, W = in_dims->w, C = in_dims->c;                \
@@ -109,30 +108,10 @@ static inline int16_t ta_s16_out32(int32_t acc, const int32_t *bias, const ta_qu
     const int32_t OH = out_dims->h, OW = out_dims->w, OC = out_dims->c;          \
     for (int32_t b = 0; b < in_dims->n; b++) {                                   \
       const int16_t *in_b = in + (size_t)b * H * W * C;                          \
-      for (int32_t oy = 0; oy < OH; oy++) {                                      \
-        const ta_window wy =                                                     \
-            ta_conv_window(oy * p->stride_h - p->pad_h, p->dilation_h, KH, H);   \
-        for (int32_t ox = 0; ox < OW; ox++) {                                    \
-          const ta_window wx =                                                   \
-              ta_conv_window(ox * p->stride_w - p->pad_w, p->dilation_w, KW, W); \
-          int16_t *o = out + (((size_t)b * OH + oy) * OW + ox) * OC;             \
-          __VA_ARGS__                                                            \
-        }                                                                        \
-      }                                                                          \
+      TA_CONV_PIXELS(int16_t, __VA_ARGS__)                                       \
     }                                                                            \
     return TA_OK;                                                                \
   } while (0)
-
-/* The statements given, for every filter tap (ky, kx) inside the input, at input row iy and
- * column ix. */
-#define TA_CONV_S16_TAPS(...)                                                    \
-  for (int32_t ky = wy.start; ky < wy.end; ky++) {                               \
-    const int32_t iy = wy.origin + ky * p->dilation_h;                           \
-    for (int32_t kx = wx.start; kx < wx.end; kx++) {                             \
-      const int32_t ix = wx.origin + kx * p->dilation_w;                         \
-      __VA_ARGS__                                                                \
-    }                                                                            \
-  }
 
 /* CONV_2D, grouped when the filter has fewer channels (FC) than the input:
  * output channel oc reads the FC input channels of its group; per tap the
@@ -146,7 +125,7 @@ static inline int16_t ta_s16_out32(int32_t acc, const int32_t *bias, const ta_qu
       const int16_t *in_g = in_b + (size_t)(oc / per_group) * FC;                \
       const int8_t *w_oc = filter + (size_t)oc * oc_stride;                      \
       ta_s16_acc##N acc = 0;                                                     \
-      TA_CONV_S16_TAPS({                                                         \
+      TA_CONV_TAPS({                                                         \
         const int16_t *xp = in_g + ((size_t)iy * W + ix) * C;                    \
         const int8_t *wp = w_oc + ky * tap_stride + kx * FC;                     \
         for (int32_t ic = 0; ic < FC; ic++)                                      \
@@ -164,7 +143,7 @@ static inline int16_t ta_s16_out32(int32_t acc, const int32_t *bias, const ta_qu
       for (int32_t m = 0; m < p->depth_multiplier; m++) {                        \
         const int32_t oc = ic * p->depth_multiplier + m;                         \
         ta_s16_acc##N acc = 0;                                                   \
-        TA_CONV_S16_TAPS({                                                       \
+        TA_CONV_TAPS({                                                       \
           const int32_t x = in_b[((size_t)iy * W + ix) * C + ic];                \
           const int32_t w = filter[((size_t)ky * KW + kx) * OC + oc];            \
           acc = ta_s16_add##N(acc, w * x);                                       \

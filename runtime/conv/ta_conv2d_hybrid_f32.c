@@ -3,10 +3,8 @@
  * and output, int8 filter with one scale, as TFLite's builtin kernel
  * computes it (conv.cc EvalHybrid, optimized_ops::HybridConv):
  *
- *   per batch: range = max(|min(in)|, |max(in)|);
- *     range == 0: q = 0, factor = 1; else factor = range / 127,
- *     q[i] = clamp(roundf(in[i] * (127 / range)), -127, 127)
- *     (SymmetricQuantizeFloats, all in float); factor *= filter_scale
+ *   per batch: q, factor = SymmetricQuantizeFloats(the batch's H*W*C
+ *     values) (ta_hybrid.h); factor *= filter_scale
  *   acc = sum over the taps inside the input of filter * q   (int32)
  *   out = clamp((float)acc * factor + bias[oc], act_min_f32, act_max_f32)
  *
@@ -14,9 +12,7 @@
  * (ta_conv2d_hybrid_f32_scratch_size()).  Each float operation rounds
  * as written (TA_FP_STRICT), so the result is TFLite's bit for bit.
  */
-#include <math.h>
-
-#include "ta_fpstrict.h"
+#include "ta_hybrid.h"
 #include "ta_kernels.h"
 #include "conv_common.h"
 
@@ -44,54 +40,26 @@ ta_status ta_conv2d_hybrid_f32(const ta_conv_params *p, const float *filter_scal
   const size_t n = (size_t)H * W * C;
   int8_t *q = (int8_t *)scratch;
   for (int32_t b = 0; b < in_dims->n; b++) {
-    const float *x = in + (size_t)b * n;
-    /* SymmetricQuantizeFloats. */
-    float lo = n ? x[0] : 0.0f, hi = lo;
-    for (size_t i = 1; i < n; i++) {
-      lo = x[i] < lo ? x[i] : lo;
-      hi = x[i] > hi ? x[i] : hi;
-    }
-    const float range = fabsf(lo) > fabsf(hi) ? fabsf(lo) : fabsf(hi);
-    float factor = 1.0f;
-    if (range == 0.0f) {
-      for (size_t i = 0; i < n; i++)
-        q[i] = 0;
-    } else {
-      factor = range / 127.0f;
-      const float inv = 127.0f / range;
-      for (size_t i = 0; i < n; i++) {
-        const float r = roundf(x[i] * inv);
-        q[i] = (int8_t)(r > 127.0f ? 127 : r < -127.0f ? -127 : (int32_t)r);
-      }
-    }
+    float factor;
+    ta_hybrid_quantize_symmetric(in + (size_t)b * n, n, q, &factor);
     factor = factor * filter_scale[0];
 
-    for (int32_t oy = 0; oy < OH; oy++) {
-      ta_window wy = ta_conv_window(oy * p->stride_h - p->pad_h, p->dilation_h, KH, H);
-      for (int32_t ox = 0; ox < OW; ox++) {
-        ta_window wx = ta_conv_window(ox * p->stride_w - p->pad_w, p->dilation_w, KW, W);
-        float *o = out + (((size_t)b * OH + oy) * OW + ox) * OC;
-        for (int32_t oc = 0; oc < OC; oc++) {
-          const int8_t *w_oc = filter + (size_t)oc * KH * KW * C;
-          int32_t acc = 0;
-          for (int32_t ky = wy.start; ky < wy.end; ky++) {
-            const int32_t iy = wy.origin + ky * p->dilation_h;
-            for (int32_t kx = wx.start; kx < wx.end; kx++) {
-              const int32_t ix = wx.origin + kx * p->dilation_w;
-              const int8_t *xp = q + ((size_t)iy * W + ix) * C;
-              const int8_t *wp = w_oc + ((size_t)ky * KW + kx) * C;
-              for (int32_t ic = 0; ic < C; ic++)
-                acc += (int32_t)wp[ic] * (int32_t)xp[ic];
-            }
-          }
-          float v = (float)acc * factor;
-          if (bias)
-            v = v + bias[oc];
-          v = v < p->act_min_f32 ? p->act_min_f32 : v;
-          o[oc] = v > p->act_max_f32 ? p->act_max_f32 : v;
-        }
+    TA_CONV_PIXELS(float, {
+      for (int32_t oc = 0; oc < OC; oc++) {
+        const int8_t *w_oc = filter + (size_t)oc * KH * KW * C;
+        int32_t acc = 0;
+        TA_CONV_TAPS({
+          const int8_t *xp = q + ((size_t)iy * W + ix) * C;
+          const int8_t *wp = w_oc + ((size_t)ky * KW + kx) * C;
+          for (int32_t ic = 0; ic < C; ic++)
+            acc += (int32_t)wp[ic] * (int32_t)xp[ic];
+        })
+        float v = (float)acc * factor;
+        if (bias)
+          v = v + bias[oc];
+        o[oc] = ta_conv_act_f32(p, v);
       }
-    }
+    })
   }
   return TA_OK;
 }

@@ -18,33 +18,21 @@ ta_status ta_depthwise_conv2d_f32(const ta_conv_params *p,
   const int32_t H = in_dims->h, W = in_dims->w, C = in_dims->c;
   const int32_t KH = filter_dims->h, KW = filter_dims->w, M = p->depth_multiplier;
   const int32_t OH = out_dims->h, OW = out_dims->w, OC = out_dims->c;
-
   for (int32_t b = 0; b < in_dims->n; b++) {
     const float *in_b = in + (size_t)b * H * W * C;
-    for (int32_t oy = 0; oy < OH; oy++) {
-      ta_window wy = ta_conv_window(oy * p->stride_h - p->pad_h, p->dilation_h, KH, H);
-      for (int32_t ox = 0; ox < OW; ox++) {
-        ta_window wx = ta_conv_window(ox * p->stride_w - p->pad_w, p->dilation_w, KW, W);
-        float *o = out + (((size_t)b * OH + oy) * OW + ox) * OC;
-        for (int32_t ic = 0; ic < C; ic++) {
-          for (int32_t m = 0; m < M; m++) {
-            const int32_t oc = ic * M + m;
-            float t = 0.0f;
-            for (int32_t ky = wy.start; ky < wy.end; ky++) {
-              const int32_t iy = wy.origin + ky * p->dilation_h;
-              for (int32_t kx = wx.start; kx < wx.end; kx++) {
-                const int32_t ix = wx.origin + kx * p->dilation_w;
-                t += in_b[((size_t)iy * W + ix) * C + ic] *
-                     filter[((size_t)ky * KW + kx) * OC + oc];
-              }
-            }
-            float v = t + (bias ? bias[oc] : 0.0f);
-            v = v < p->act_min_f32 ? p->act_min_f32 : v;
-            o[oc] = v > p->act_max_f32 ? p->act_max_f32 : v;
-          }
+    TA_CONV_PIXELS(float, {
+      for (int32_t ic = 0; ic < C; ic++) {
+        for (int32_t m = 0; m < M; m++) {
+          const int32_t oc = ic * M + m;
+          float t = 0.0f;
+          TA_CONV_TAPS({
+            t += in_b[((size_t)iy * W + ix) * C + ic] *
+                 filter[((size_t)ky * KW + kx) * OC + oc];
+          })
+          o[oc] = ta_conv_act_f32(p, t + (bias ? bias[oc] : 0.0f));
         }
       }
-    }
+    })
   }
   return TA_OK;
 }

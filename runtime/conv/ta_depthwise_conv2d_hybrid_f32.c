@@ -47,32 +47,22 @@ ta_status ta_depthwise_conv2d_hybrid_f32(const ta_conv_params *p, const float *f
     float factor;
     int32_t offset;
     ta_hybrid_quantize_asymmetric(in + (size_t)b * n, n, q, &factor, &offset);
-    for (int32_t oy = 0; oy < OH; oy++) {
-      ta_window wy = ta_conv_window(oy * p->stride_h - p->pad_h, p->dilation_h, KH, H);
-      for (int32_t ox = 0; ox < OW; ox++) {
-        ta_window wx = ta_conv_window(ox * p->stride_w - p->pad_w, p->dilation_w, KW, W);
-        float *o = out + (((size_t)b * OH + oy) * OW + ox) * OC;
-        for (int32_t ic = 0; ic < C; ic++) {
-          for (int32_t m = 0; m < M; m++) {
-            const int32_t oc = ic * M + m;
-            int32_t acc = 0;
-            for (int32_t ky = wy.start; ky < wy.end; ky++) {
-              const int32_t iy = wy.origin + ky * p->dilation_h;
-              for (int32_t kx = wx.start; kx < wx.end; kx++) {
-                const int32_t ix = wx.origin + kx * p->dilation_w;
-                acc += (int32_t)filter[((size_t)ky * KW + kx) * OC + oc] *
-                       ((int32_t)q[((size_t)iy * W + ix) * C + ic] - offset);
-              }
-            }
-            float v = (float)acc * (filter_scale[oc] * factor);
-            if (bias)
-              v = v + bias[oc];
-            v = v < p->act_min_f32 ? p->act_min_f32 : v;
-            o[oc] = v > p->act_max_f32 ? p->act_max_f32 : v;
-          }
+    TA_CONV_PIXELS(float, {
+      for (int32_t ic = 0; ic < C; ic++) {
+        for (int32_t m = 0; m < M; m++) {
+          const int32_t oc = ic * M + m;
+          int32_t acc = 0;
+          TA_CONV_TAPS({
+            acc += (int32_t)filter[((size_t)ky * KW + kx) * OC + oc] *
+                   ((int32_t)q[((size_t)iy * W + ix) * C + ic] - offset);
+          })
+          float v = (float)acc * (filter_scale[oc] * factor);
+          if (bias)
+            v = v + bias[oc];
+          o[oc] = ta_conv_act_f32(p, v);
         }
       }
-    }
+    })
   }
   return TA_OK;
 }
