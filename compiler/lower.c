@@ -46,6 +46,13 @@ void add_arg(Lower *L, ArgKind kind, int index, int64_t value) {
 void arg_tensor(Lower *L, int t) { add_arg(L, ARG_TENSOR, t, 0); }
 void arg_scratch(Lower *L) { add_arg(L, ARG_SCRATCH, -1, 0); }
 
+void arg_optional(Lower *L, const Tensor *t) {
+  if (t)
+    arg_tensor(L, t->index);
+  else
+    add_arg(L, ARG_NULL, -1, 0);
+}
+
 /*
  * In place.  A lowering calls may_run_in_place(L, k) when its kernel may
  * be called with output 0 at the same address as input k: each output
@@ -285,6 +292,44 @@ void act_range(Lower *L, const Tensor *out, int32_t *lo, int32_t *hi,
 
 /* Per-channel (or per-tensor) requantization of conv-like ops: the
  * arrays "mult" and "shift" and the struct "quant". */
+ta_conv_params conv_params_of(const Options *opt, ta_dims di, ta_dims df, int32_t *oh,
+                              int32_t *ow) {
+  ta_conv_params p = {0};
+  p.stride_h = opt->stride_h;
+  p.stride_w = opt->stride_w;
+  p.dilation_h = opt->dilation_h ? opt->dilation_h : 1;
+  p.dilation_w = opt->dilation_w ? opt->dilation_w : 1;
+  compute_padding(opt->padding, di.h, df.h, p.stride_h, p.dilation_h, oh, &p.pad_h);
+  compute_padding(opt->padding, di.w, df.w, p.stride_w, p.dilation_w, ow, &p.pad_w);
+  return p;
+}
+
+void conv_tensor_args(Lower *L, ta_dims di, const Tensor *in, ta_dims df,
+                      const Tensor *filter, const Tensor *bias, ta_dims dout,
+                      const Tensor *out) {
+  const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
+  arg_tensor(L, in->index);
+  const_struct(L, "filter_dims", "ta_dims", dims_init(df), true);
+  arg_tensor(L, filter->index);
+  arg_optional(L, bias);
+  const_struct(L, "out_dims", "ta_dims", dims_init(dout), true);
+  arg_tensor(L, out->index);
+}
+
+ta_bcast broadcast_of(Lower *L, const Tensor *a, const Tensor *b, const Tensor *out) {
+  ta_bcast bc;
+  int32_t shape[TA_MAX_DIMS];
+  int nd;
+  if (!make_broadcast(a->dims, a->ndims, b->dims, b->ndims, &bc, shape, &nd))
+    error_at(L->g, L->op->index, "input shapes do not broadcast");
+  int64_t n = 1;
+  for (int i = 0; i < nd; i++)
+    n *= shape[i];
+  if (n != tensor_elems(out))
+    error_at(L->g, L->op->index, "output shape disagrees with the broadcast shape");
+  return bc;
+}
+
 static void conv_quant(Lower *L, const Tensor *in, const Tensor *filter,
                        const Tensor *out, int nch, int axis) {
   int per = filter->q.nscale > 1;
@@ -335,14 +380,8 @@ static void conv_common(Lower *L, bool depthwise) {
   if (bias)
     need_const(L, bias, "bias");
   ta_dims di = dims4(L, in), df = dims4(L, filter), dout = dims4(L, out);
-  ta_conv_params p = {0};
-  p.stride_h = opt->stride_h;
-  p.stride_w = opt->stride_w;
-  p.dilation_h = opt->dilation_h ? opt->dilation_h : 1;
-  p.dilation_w = opt->dilation_w ? opt->dilation_w : 1;
   int32_t oh, ow;
-  compute_padding(opt->padding, di.h, df.h, p.stride_h, p.dilation_h, &oh, &p.pad_h);
-  compute_padding(opt->padding, di.w, df.w, p.stride_w, p.dilation_w, &ow, &p.pad_w);
+  ta_conv_params p = conv_params_of(opt, di, df, &oh, &ow);
   if (oh != dout.h || ow != dout.w || di.n != dout.n)
     error_at(L->g, L->op->index,
              "output shape [%d,%d,%d,%d] disagrees with the computed [%d,%d,%d,?]",
@@ -369,16 +408,7 @@ static void conv_common(Lower *L, bool depthwise) {
   if (f32) {
     L->l->kernel = depthwise ? "ta_depthwise_conv2d_f32" : "ta_conv2d_f32";
     const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
-    const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
-    arg_tensor(L, in->index);
-    const_struct(L, "filter_dims", "ta_dims", dims_init(df), true);
-    arg_tensor(L, filter->index);
-    if (bias)
-      arg_tensor(L, bias->index);
-    else
-      add_arg(L, ARG_NULL, -1, 0);
-    const_struct(L, "out_dims", "ta_dims", dims_init(dout), true);
-    arg_tensor(L, out->index);
+    conv_tensor_args(L, di, in, df, filter, bias, dout, out);
     return;
   }
 
@@ -489,10 +519,7 @@ static void lower_fully_connected(Lower *L) {
     const_struct(L, "params", "ta_fc_params", fc_init(&p), true);
     arg_tensor(L, in->index);
     arg_tensor(L, filter->index);
-    if (bias)
-      arg_tensor(L, bias->index);
-    else
-      add_arg(L, ARG_NULL, -1, 0);
+    arg_optional(L, bias);
     arg_tensor(L, out->index);
     return;
   }
@@ -613,16 +640,7 @@ static void lower_add(Lower *L) {
     lower_add_legacy(L); /* uint8 */
     return;
   }
-  ta_bcast bc;
-  int32_t shape[TA_MAX_DIMS];
-  int nd;
-  if (!make_broadcast(a->dims, a->ndims, b->dims, b->ndims, &bc, shape, &nd))
-    error_at(L->g, L->op->index, "input shapes do not broadcast");
-  int64_t n = 1;
-  for (int i = 0; i < nd; i++)
-    n *= shape[i];
-  if (n != tensor_elems(out))
-    error_at(L->g, L->op->index, "output shape disagrees with the broadcast shape");
+  ta_bcast bc = broadcast_of(L, a, b, out);
   ta_add_params p = {0};
   if (f32) {
     p.act_min_f32 = -FLT_MAX;
@@ -642,7 +660,7 @@ static void lower_add(Lower *L) {
    * of the instructions per element, for 2 KB of constants: used from
    * ADD_TABLE_MIN output elements on. */
   const char *tables = "";
-  if (s8 && n >= ADD_TABLE_MIN) {
+  if (s8 && tensor_elems(out) >= ADD_TABLE_MIN) {
     int32_t t1[256], t2[256];
     add_tables(&p, t1, t2);
     const_i32(L, "table1", t1, 256, false);

@@ -47,6 +47,7 @@ static inline bool tflite_arithmetic(const Lower *L) {
 void add_arg(Lower *L, ArgKind kind, int index, int64_t value);
 void arg_tensor(Lower *L, int t);
 void arg_scratch(Lower *L);
+void arg_optional(Lower *L, const Tensor *t); /* the tensor, or NULL when t is */
 int add_const(Lower *L, ConstObj c);
 /* A parameter struct with initializer text `init`, passed as &obj when
  * `pass`. */
@@ -90,6 +91,18 @@ const char *bcast_init(const ta_bcast *b);
 /* Activation range of the output (quantized or float). */
 void act_range(Lower *L, const Tensor *out, int32_t *lo, int32_t *hi, float *flo,
                float *fhi);
+/* CONV_2D / DEPTHWISE_CONV_2D: stride and dilation (0 read as 1) from the
+ * options, the padding and the output size *oh x *ow it gives for input
+ * di and filter df (compute_padding); the other fields 0. */
+ta_conv_params conv_params_of(const Options *opt, ta_dims di, ta_dims df, int32_t *oh,
+                              int32_t *ow);
+/* A convolution kernel's arguments after its parameters: in_dims, in,
+ * filter_dims, filter, bias (NULL when bias is), out_dims, out. */
+void conv_tensor_args(Lower *L, ta_dims di, const Tensor *in, ta_dims df,
+                      const Tensor *filter, const Tensor *bias, ta_dims dout,
+                      const Tensor *out);
+/* The broadcast of inputs a and b; an error unless it has out's size. */
+ta_bcast broadcast_of(Lower *L, const Tensor *a, const Tensor *b, const Tensor *out);
 
 /* ------------------------------------------------------ quant_ops.c */
 

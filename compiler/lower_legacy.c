@@ -104,14 +104,8 @@ static void lower_depthwise_hybrid(Lower *L) {
     need_const(L, bias, "bias");
   const Options *opt = &L->op->opt;
   ta_dims di = dims4(L, in), df = dims4(L, filter), dout = dims4(L, out);
-  ta_conv_params p = {0};
-  p.stride_h = opt->stride_h;
-  p.stride_w = opt->stride_w;
-  p.dilation_h = opt->dilation_h ? opt->dilation_h : 1;
-  p.dilation_w = opt->dilation_w ? opt->dilation_w : 1;
   int32_t oh, ow;
-  compute_padding(opt->padding, di.h, df.h, p.stride_h, p.dilation_h, &oh, &p.pad_h);
-  compute_padding(opt->padding, di.w, df.w, p.stride_w, p.dilation_w, &ow, &p.pad_w);
+  ta_conv_params p = conv_params_of(opt, di, df, &oh, &ow);
   if (oh != dout.h || ow != dout.w || di.n != dout.n)
     error_at(L->g, L->op->index, "output shape disagrees with the computed one");
   if (df.n != 1 || df.c != dout.c || di.c == 0 || dout.c % di.c)
@@ -135,16 +129,7 @@ static void lower_depthwise_hybrid(Lower *L) {
   const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
   const_f32(L, "filter_scale", filter->q.scale, (size_t)nscale);
   add_arg(L, ARG_CONST, L->l->nconsts - 1, 0);
-  const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
-  arg_tensor(L, in->index);
-  const_struct(L, "filter_dims", "ta_dims", dims_init(df), true);
-  arg_tensor(L, filter->index);
-  if (bias)
-    arg_tensor(L, bias->index);
-  else
-    add_arg(L, ARG_NULL, -1, 0);
-  const_struct(L, "out_dims", "ta_dims", dims_init(dout), true);
-  arg_tensor(L, out->index);
+  conv_tensor_args(L, di, in, df, filter, bias, dout, out);
   arg_scratch(L);
   L->op->scratch_bytes = ta_depthwise_conv2d_hybrid_f32_scratch_size(&p, &di, &df, &dout);
 }
@@ -171,14 +156,8 @@ void lower_conv_legacy(Lower *L, bool depthwise) {
     need_const(L, bias, "bias");
   const Options *opt = &L->op->opt;
   ta_dims di = dims4(L, in), df = dims4(L, filter), dout = dims4(L, out);
-  ta_conv_params p = {0};
-  p.stride_h = opt->stride_h;
-  p.stride_w = opt->stride_w;
-  p.dilation_h = opt->dilation_h ? opt->dilation_h : 1;
-  p.dilation_w = opt->dilation_w ? opt->dilation_w : 1;
   int32_t oh, ow;
-  compute_padding(opt->padding, di.h, df.h, p.stride_h, p.dilation_h, &oh, &p.pad_h);
-  compute_padding(opt->padding, di.w, df.w, p.stride_w, p.dilation_w, &ow, &p.pad_w);
+  ta_conv_params p = conv_params_of(opt, di, df, &oh, &ow);
   if (oh != dout.h || ow != dout.w || di.n != dout.n)
     error_at(L->g, L->op->index, "output shape disagrees with the computed one");
   if (depthwise) {
@@ -219,16 +198,7 @@ void lower_conv_legacy(Lower *L, bool depthwise) {
     const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
     const_f32(L, "filter_scale", filter->q.scale, (size_t)filter->q.nscale);
     add_arg(L, ARG_CONST, L->l->nconsts - 1, 0);
-    const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
-    arg_tensor(L, in->index);
-    const_struct(L, "filter_dims", "ta_dims", dims_init(df), true);
-    arg_tensor(L, filter->index);
-    if (bias)
-      arg_tensor(L, bias->index);
-    else
-      add_arg(L, ARG_NULL, -1, 0);
-    const_struct(L, "out_dims", "ta_dims", dims_init(dout), true);
-    arg_tensor(L, out->index);
+    conv_tensor_args(L, di, in, df, filter, bias, dout, out);
     arg_scratch(L);
     L->op->scratch_bytes =
         per_channel ? ta_conv2d_hybrid_per_channel_f32_scratch_size(&p, &di, &df, &dout)
@@ -243,16 +213,7 @@ void lower_conv_legacy(Lower *L, bool depthwise) {
   int32_t filter_zp;
   u8_filter_quant(L, in, filter, out, &filter_zp);
   add_arg(L, ARG_INT, -1, -filter_zp);
-  const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
-  arg_tensor(L, in->index);
-  const_struct(L, "filter_dims", "ta_dims", dims_init(df), true);
-  arg_tensor(L, filter->index);
-  if (bias)
-    arg_tensor(L, bias->index);
-  else
-    add_arg(L, ARG_NULL, -1, 0);
-  const_struct(L, "out_dims", "ta_dims", dims_init(dout), true);
-  arg_tensor(L, out->index);
+  conv_tensor_args(L, di, in, df, filter, bias, dout, out);
 }
 
 /* ---------------------------------------------------- FULLY_CONNECTED */
@@ -401,16 +362,7 @@ void lower_add_legacy(Lower *L) {
   Tensor *a = input(L, 0), *b = input(L, 1), *out = output(L, 0);
   if (a->dtype != DT_UINT8 || b->dtype != DT_UINT8 || out->dtype != DT_UINT8)
     unsupported_types(L);
-  ta_bcast bc;
-  int32_t shape[TA_MAX_DIMS];
-  int nd;
-  if (!make_broadcast(a->dims, a->ndims, b->dims, b->ndims, &bc, shape, &nd))
-    error_at(L->g, L->op->index, "input shapes do not broadcast");
-  int64_t n = 1;
-  for (int i = 0; i < nd; i++)
-    n *= shape[i];
-  if (n != tensor_elems(out))
-    error_at(L->g, L->op->index, "output shape disagrees with the broadcast shape");
+  ta_bcast bc = broadcast_of(L, a, b, out);
   /* TFLite's uint8 ADD: the int8 rescaling (left shift 20, double
    * arithmetic), clamped to the uint8 activation range. */
   ta_add_params p = {0};

@@ -406,16 +406,7 @@ void lower_mean(Lower *L) {
 
 /* The broadcast walk of the op's two inputs, checked against the output. */
 static void bcast_arg(Lower *L, const Tensor *a, const Tensor *b, const Tensor *out) {
-  ta_bcast bc;
-  int32_t shape[TA_MAX_DIMS];
-  int nd;
-  if (!make_broadcast(a->dims, a->ndims, b->dims, b->ndims, &bc, shape, &nd))
-    error_at(L->g, L->op->index, "input shapes do not broadcast");
-  int64_t n = 1;
-  for (int i = 0; i < nd; i++)
-    n *= shape[i];
-  if (n != tensor_elems(out))
-    error_at(L->g, L->op->index, "output shape disagrees with the broadcast shape");
+  ta_bcast bc = broadcast_of(L, a, b, out);
   const_struct(L, "shape", "ta_bcast", bcast_init(&bc), true);
 }
 
@@ -1351,16 +1342,7 @@ void lower_transpose_conv(Lower *L) {
     L->l->kernel = "ta_transpose_conv_f32";
     const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
   }
-  const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
-  arg_tensor(L, in->index);
-  const_struct(L, "filter_dims", "ta_dims", dims_init(df), true);
-  arg_tensor(L, filter->index);
-  if (bias)
-    arg_tensor(L, bias->index);
-  else
-    add_arg(L, ARG_NULL, -1, 0);
-  const_struct(L, "out_dims", "ta_dims", dims_init(dout), true);
-  arg_tensor(L, out->index);
+  conv_tensor_args(L, di, in, df, filter, bias, dout, out);
   if (s8 || u8) {
     arg_scratch(L);
     L->op->scratch_bytes = ta_transpose_conv_s8_scratch_size(&p, &di, &df, &dout);

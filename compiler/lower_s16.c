@@ -191,50 +191,59 @@ static S16Acc s16_accumulator(Lower *L, const Tensor *bias, int32_t nout) {
   return a;
 }
 
-static void bias_arg(Lower *L, const Tensor *bias) {
-  if (bias)
-    arg_tensor(L, bias->index);
-  else
-    add_arg(L, ARG_NULL, -1, 0);
+/* The checks every 16x8 convolution and fully connected layer makes: an
+ * int8 constant filter, an int16 output, symmetric activations. */
+static void need_s16_filter(Lower *L, const Tensor *in, const Tensor *filter,
+                            const Tensor *out) {
+  if (filter->dtype != DT_INT8 || out->dtype != DT_INT16)
+    unsupported(L, arena_printf("%s needs an int8 filter and an int16 output",
+                                op_name(L->op->kind)));
+  if (!is_const(filter))
+    unsupported(L, "a non-constant filter is not supported");
+  need_symmetric(L, in);
+  need_symmetric(L, out);
+}
+
+/* Strides the kernels take: positive, and input size * stride + filter
+ * size within int32 (the kernels compute input row * stride + filter row
+ * in int32). */
+static void need_s16_strides(Lower *L, const Options *opt, ta_dims di, ta_dims df) {
+  if (opt->stride_h < 1 || opt->stride_w < 1)
+    error_at(L->g, L->op->index, "stride %dx%d is not positive", (int)opt->stride_h,
+             (int)opt->stride_w);
+  if ((int64_t)di.h * opt->stride_h + df.h > INT32_MAX ||
+      (int64_t)di.w * opt->stride_w + df.w > INT32_MAX)
+    error_at(L->g, L->op->index, "stride %dx%d is too large for this input",
+             (int)opt->stride_w, (int)opt->stride_h);
+}
+
+static TA_NORETURN void bad_conv_shapes(Lower *L, ta_dims di, ta_dims df, ta_dims dout) {
+  error_at(L->g, L->op->index, "shapes [%d,%d,%d,%d] * [%d,%d,%d,%d] -> [%d,%d,%d,%d] "
+           "do not fit", (int)di.n, (int)di.h, (int)di.w, (int)di.c, (int)df.n,
+           (int)df.h, (int)df.w, (int)df.c, (int)dout.n, (int)dout.h, (int)dout.w,
+           (int)dout.c);
+}
+
+/* The int16 clamp of the fused activation act. */
+static void s16_act_range(Lower *L, Activation act, const Tensor *out, int32_t *lo,
+                          int32_t *hi) {
+  if (!activation_range_quantized(act, DT_INT16, scale_of(L, out), 0, lo, hi))
+    error_at(L->g, L->op->index, "fused activation %d is not supported", (int)act);
 }
 
 static void lower_conv2d_s16(Lower *L) {
   Tensor *in = input(L, 0), *filter = input(L, 1), *out = output(L, 0);
   const Options *opt = &L->op->opt;
-  if (filter->dtype != DT_INT8 || out->dtype != DT_INT16)
-    unsupported(L, "CONV_2D needs an int8 filter and an int16 output");
-  if (!is_const(filter))
-    unsupported(L, "a non-constant filter is not supported");
-  need_symmetric(L, in);
-  need_symmetric(L, out);
+  need_s16_filter(L, in, filter, out);
   ta_dims di = rank4(L, in), df = rank4(L, filter), dout = rank4(L, out);
-  ta_conv_params p = {0};
-  p.stride_h = opt->stride_h;
-  p.stride_w = opt->stride_w;
-  p.dilation_h = opt->dilation_h ? opt->dilation_h : 1;
-  p.dilation_w = opt->dilation_w ? opt->dilation_w : 1;
-  if (p.stride_h < 1 || p.stride_w < 1)
-    error_at(L->g, L->op->index, "stride %dx%d is not positive", (int)p.stride_h,
-             (int)p.stride_w);
-  /* The kernel computes input row * stride + filter row in int32. */
-  if ((int64_t)di.h * p.stride_h + df.h > INT32_MAX ||
-      (int64_t)di.w * p.stride_w + df.w > INT32_MAX)
-    error_at(L->g, L->op->index, "stride %dx%d is too large for this input",
-             (int)p.stride_w, (int)p.stride_h);
+  need_s16_strides(L, opt, di, df);
   int32_t oh, ow;
-  compute_padding(opt->padding, di.h, df.h, p.stride_h, p.dilation_h, &oh, &p.pad_h);
-  compute_padding(opt->padding, di.w, df.w, p.stride_w, p.dilation_w, &ow, &p.pad_w);
+  ta_conv_params p = conv_params_of(opt, di, df, &oh, &ow);
   if (oh != dout.h || ow != dout.w || di.n != dout.n || df.n != dout.c || df.c < 1 ||
       di.c % df.c || dout.c % (di.c / df.c))
-    error_at(L->g, L->op->index, "shapes [%d,%d,%d,%d] * [%d,%d,%d,%d] -> [%d,%d,%d,%d] "
-             "do not fit", (int)di.n, (int)di.h, (int)di.w, (int)di.c, (int)df.n,
-             (int)df.h, (int)df.w, (int)df.c, (int)dout.n, (int)dout.h, (int)dout.w,
-             (int)dout.c);
+    bad_conv_shapes(L, di, df, dout);
   S16Acc acc = s16_accumulator(L, optional_input(L, 2), dout.c);
-  if (!activation_range_quantized(opt->activation, DT_INT16, scale_of(L, out), 0,
-                                  &p.act_min, &p.act_max))
-    error_at(L->g, L->op->index, "fused activation %d is not supported",
-             (int)opt->activation);
+  s16_act_range(L, opt->activation, out, &p.act_min, &p.act_max);
   /* TFLite's GEMM path takes ungrouped convolutions only; a grouped one
    * runs the reference kernel, which rounds twice. */
   if (acc.acc32 && di.c != df.c)
@@ -243,13 +252,7 @@ static void lower_conv2d_s16(Lower *L) {
   L->l->kernel = acc.acc32 ? "ta_conv2d_acc32_s16" : "ta_conv2d_s16";
   const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
   conv_quant(L, in, filter, out, dout.c, 0, acc.acc32, acc.rounding);
-  const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
-  arg_tensor(L, in->index);
-  const_struct(L, "filter_dims", "ta_dims", dims_init(df), true);
-  arg_tensor(L, filter->index);
-  bias_arg(L, acc.bias);
-  const_struct(L, "out_dims", "ta_dims", dims_init(dout), true);
-  arg_tensor(L, out->index);
+  conv_tensor_args(L, di, in, df, filter, acc.bias, dout, out);
 }
 
 /* DEPTHWISE_CONV_2D: filter {1, h, w, c * depth_multiplier}, quantized per
@@ -257,65 +260,31 @@ static void lower_conv2d_s16(Lower *L) {
 static void lower_depthwise_conv2d_s16(Lower *L) {
   Tensor *in = input(L, 0), *filter = input(L, 1), *out = output(L, 0);
   const Options *opt = &L->op->opt;
-  if (filter->dtype != DT_INT8 || out->dtype != DT_INT16)
-    unsupported(L, "DEPTHWISE_CONV_2D needs an int8 filter and an int16 output");
-  if (!is_const(filter))
-    unsupported(L, "a non-constant filter is not supported");
-  need_symmetric(L, in);
-  need_symmetric(L, out);
+  need_s16_filter(L, in, filter, out);
   ta_dims di = rank4(L, in), df = rank4(L, filter), dout = rank4(L, out);
-  ta_conv_params p = {0};
-  p.stride_h = opt->stride_h;
-  p.stride_w = opt->stride_w;
-  p.dilation_h = opt->dilation_h ? opt->dilation_h : 1;
-  p.dilation_w = opt->dilation_w ? opt->dilation_w : 1;
-  if (p.stride_h < 1 || p.stride_w < 1)
-    error_at(L->g, L->op->index, "stride %dx%d is not positive", (int)p.stride_h,
-             (int)p.stride_w);
-  if ((int64_t)di.h * p.stride_h + df.h > INT32_MAX ||
-      (int64_t)di.w * p.stride_w + df.w > INT32_MAX)
-    error_at(L->g, L->op->index, "stride %dx%d is too large for this input",
-             (int)p.stride_w, (int)p.stride_h);
+  need_s16_strides(L, opt, di, df);
   int32_t oh, ow;
-  compute_padding(opt->padding, di.h, df.h, p.stride_h, p.dilation_h, &oh, &p.pad_h);
-  compute_padding(opt->padding, di.w, df.w, p.stride_w, p.dilation_w, &ow, &p.pad_w);
+  ta_conv_params p = conv_params_of(opt, di, df, &oh, &ow);
   if (oh != dout.h || ow != dout.w || di.n != dout.n || df.n != 1 || df.c != dout.c ||
       di.c < 1 || dout.c % di.c)
-    error_at(L->g, L->op->index, "shapes [%d,%d,%d,%d] * [%d,%d,%d,%d] -> [%d,%d,%d,%d] "
-             "do not fit", (int)di.n, (int)di.h, (int)di.w, (int)di.c, (int)df.n,
-             (int)df.h, (int)df.w, (int)df.c, (int)dout.n, (int)dout.h, (int)dout.w,
-             (int)dout.c);
+    bad_conv_shapes(L, di, df, dout);
   p.depth_multiplier = dout.c / di.c;
   S16Acc acc = s16_accumulator(L, optional_input(L, 2), dout.c);
-  if (!activation_range_quantized(opt->activation, DT_INT16, scale_of(L, out), 0,
-                                  &p.act_min, &p.act_max))
-    error_at(L->g, L->op->index, "fused activation %d is not supported",
-             (int)opt->activation);
+  s16_act_range(L, opt->activation, out, &p.act_min, &p.act_max);
 
   L->l->kernel = "ta_depthwise_conv2d_s16";
   const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
   conv_quant(L, in, filter, out, dout.c, 3, false, S16_ROUNDING);
-  const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
-  arg_tensor(L, in->index);
-  const_struct(L, "filter_dims", "ta_dims", dims_init(df), true);
-  arg_tensor(L, filter->index);
-  bias_arg(L, acc.bias);
-  const_struct(L, "out_dims", "ta_dims", dims_init(dout), true);
-  arg_tensor(L, out->index);
+  conv_tensor_args(L, di, in, df, filter, acc.bias, dout, out);
 }
 
 /* FULLY_CONNECTED: filter [out_depth, in_depth], per tensor or per channel
  * (axis 0); the input is read as rows of in_depth values. */
 static void lower_fully_connected_s16(Lower *L) {
   Tensor *in = input(L, 0), *filter = input(L, 1), *out = output(L, 0);
-  if (filter->dtype != DT_INT8 || out->dtype != DT_INT16)
-    unsupported(L, "FULLY_CONNECTED needs an int8 filter and an int16 output");
-  if (!is_const(filter))
-    unsupported(L, "a non-constant filter is not supported");
+  need_s16_filter(L, in, filter, out);
   if (L->op->opt.weights_format != 0)
     error_at(L->g, L->op->index, "shuffled weights are not supported");
-  need_symmetric(L, in);
-  need_symmetric(L, out);
   if (filter->ndims != 2)
     error_at(L->g, L->op->index, "the filter must have rank 2");
   ta_fc_params p = {0};
@@ -329,17 +298,14 @@ static void lower_fully_connected_s16(Lower *L) {
     error_at(L->g, L->op->index, "output has %" PRId64 " values, expected %d x %d",
              tensor_elems(out), (int)p.batches, (int)p.out_depth);
   S16Acc acc = s16_accumulator(L, optional_input(L, 2), p.out_depth);
-  if (!activation_range_quantized(L->op->opt.activation, DT_INT16, scale_of(L, out), 0,
-                                  &p.act_min, &p.act_max))
-    error_at(L->g, L->op->index, "fused activation %d is not supported",
-             (int)L->op->opt.activation);
+  s16_act_range(L, L->op->opt.activation, out, &p.act_min, &p.act_max);
 
   L->l->kernel = acc.acc32 ? "ta_fully_connected_acc32_s16" : "ta_fully_connected_s16";
   const_struct(L, "params", "ta_fc_params", fc_init(&p), true);
   conv_quant(L, in, filter, out, p.out_depth, 0, acc.acc32, acc.rounding);
   arg_tensor(L, in->index);
   arg_tensor(L, filter->index);
-  bias_arg(L, acc.bias);
+  arg_optional(L, acc.bias);
   arg_tensor(L, out->index);
 }
 
@@ -350,12 +316,7 @@ static void lower_transpose_conv_s16(Lower *L) {
   Tensor *shape = input(L, 0), *filter = input(L, 1), *in = input(L, 2);
   Tensor *out = output(L, 0);
   const Options *opt = &L->op->opt;
-  if (filter->dtype != DT_INT8 || out->dtype != DT_INT16)
-    unsupported(L, "TRANSPOSE_CONV needs an int8 filter and an int16 output");
-  if (!is_const(filter))
-    unsupported(L, "a non-constant filter is not supported");
-  need_symmetric(L, in);
-  need_symmetric(L, out);
+  need_s16_filter(L, in, filter, out);
   ta_dims di = rank4(L, in), df = rank4(L, filter), dout = rank4(L, out);
   if (shape->dtype != DT_INT32 || tensor_elems(shape) != 4)
     error_at(L->g, L->op->index, "the output shape input must be int32[4]");
@@ -369,45 +330,26 @@ static void lower_transpose_conv_s16(Lower *L) {
                  "output tensor's shape");
     }
   }
+  need_s16_strides(L, opt, di, df);
   ta_conv_params p = {0};
   p.stride_h = opt->stride_h;
   p.stride_w = opt->stride_w;
   p.dilation_h = p.dilation_w = 1;
-  if (p.stride_h < 1 || p.stride_w < 1)
-    error_at(L->g, L->op->index, "stride %dx%d is not positive", (int)p.stride_h,
-             (int)p.stride_w);
-  /* The kernel computes input row * stride + filter row in int32. */
-  if ((int64_t)di.h * p.stride_h + df.h > INT32_MAX ||
-      (int64_t)di.w * p.stride_w + df.w > INT32_MAX)
-    error_at(L->g, L->op->index, "stride %dx%d is too large for this input",
-             (int)p.stride_w, (int)p.stride_h);
   /* TFLite pads as a convolution from the output back to the input. */
   int32_t unused;
   compute_padding(opt->padding, dout.h, df.h, p.stride_h, 1, &unused, &p.pad_h);
   compute_padding(opt->padding, dout.w, df.w, p.stride_w, 1, &unused, &p.pad_w);
   if (di.n != dout.n || df.c != di.c || df.n != dout.c)
-    error_at(L->g, L->op->index, "shapes [%d,%d,%d,%d] * [%d,%d,%d,%d] -> [%d,%d,%d,%d] "
-             "do not fit", (int)di.n, (int)di.h, (int)di.w, (int)di.c, (int)df.n,
-             (int)df.h, (int)df.w, (int)df.c, (int)dout.n, (int)dout.h, (int)dout.w,
-             (int)dout.c);
+    bad_conv_shapes(L, di, df, dout);
   S16Acc acc = s16_accumulator(L, optional_input(L, 3), dout.c);
   /* The fused activation (TransposeConvOptions field 3, newer schemas):
    * a clamp of the requantized outputs, as in CONV_2D. */
-  if (!activation_range_quantized(opt->activation, DT_INT16, scale_of(L, out), 0,
-                                  &p.act_min, &p.act_max))
-    error_at(L->g, L->op->index, "fused activation %d is not supported",
-             (int)opt->activation);
+  s16_act_range(L, opt->activation, out, &p.act_min, &p.act_max);
 
   L->l->kernel = acc.acc32 ? "ta_transpose_conv_acc32_s16" : "ta_transpose_conv_s16";
   const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
   conv_quant(L, in, filter, out, dout.c, 0, acc.acc32, acc.rounding);
-  const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
-  arg_tensor(L, in->index);
-  const_struct(L, "filter_dims", "ta_dims", dims_init(df), true);
-  arg_tensor(L, filter->index);
-  bias_arg(L, acc.bias);
-  const_struct(L, "out_dims", "ta_dims", dims_init(dout), true);
-  arg_tensor(L, out->index);
+  conv_tensor_args(L, di, in, df, filter, acc.bias, dout, out);
 }
 
 /* ----------------------------------------------------------- ADD, SUB */
@@ -446,16 +388,7 @@ static void lower_add_sub_s16(Lower *L, bool sub) {
   Tensor *a = input(L, 0), *b = input(L, 1), *out = output(L, 0);
   if (a->dtype != DT_INT16 || b->dtype != DT_INT16)
     unsupported(L, "ADD and SUB need two int16 inputs");
-  ta_bcast bc;
-  int32_t shape[TA_MAX_DIMS];
-  int nd;
-  if (!make_broadcast(a->dims, a->ndims, b->dims, b->ndims, &bc, shape, &nd))
-    error_at(L->g, L->op->index, "input shapes do not broadcast");
-  int64_t n = 1;
-  for (int i = 0; i < nd; i++)
-    n *= shape[i];
-  if (n != tensor_elems(out))
-    error_at(L->g, L->op->index, "output shape disagrees with the broadcast shape");
+  ta_bcast bc = broadcast_of(L, a, b, out);
   float s1 = scale_of(L, a), s2 = scale_of(L, b), so = scale_of(L, out);
   Activation act = L->op->opt.activation;
   ta_add_params p = {0};
@@ -511,16 +444,7 @@ static void lower_mul_s16(Lower *L) {
   need_symmetric(L, a);
   need_symmetric(L, b);
   need_symmetric(L, out);
-  ta_bcast bc;
-  int32_t shape[TA_MAX_DIMS];
-  int nd;
-  if (!make_broadcast(a->dims, a->ndims, b->dims, b->ndims, &bc, shape, &nd))
-    error_at(L->g, L->op->index, "input shapes do not broadcast");
-  int64_t n = 1;
-  for (int i = 0; i < nd; i++)
-    n *= shape[i];
-  if (n != tensor_elems(out))
-    error_at(L->g, L->op->index, "output shape disagrees with the broadcast shape");
+  ta_bcast bc = broadcast_of(L, a, b, out);
   Activation act = L->op->opt.activation;
   ta_mul_params p = {0};
   /* TFLite's mul.cc multiplies and divides the float scales in float,
