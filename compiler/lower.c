@@ -316,6 +316,32 @@ void conv_tensor_args(Lower *L, ta_dims di, const Tensor *in, ta_dims df,
   arg_tensor(L, out->index);
 }
 
+void need_conv_tensors(Lower *L, const Tensor *in, const Tensor *filter,
+                       const Tensor *bias, const Tensor *out) {
+  if (in->ndims != 4 || filter->ndims != 4 || out->ndims != 4)
+    error_at(L->g, L->op->index, "input, filter and output must have rank 4");
+  need_const(L, filter, "filter");
+  if (bias)
+    need_const(L, bias, "bias");
+}
+
+ta_fc_params fc_params_of(Lower *L, const Tensor *in, const Tensor *filter,
+                          const Tensor *out) {
+  if (filter->ndims != 2)
+    error_at(L->g, L->op->index, "the filter must have rank 2");
+  ta_fc_params p = {0};
+  p.out_depth = filter->dims[0];
+  p.in_depth = filter->dims[1];
+  if (p.in_depth == 0 || tensor_elems(in) % p.in_depth)
+    error_at(L->g, L->op->index, "input of %" PRId64 " values is not rows of %d",
+             tensor_elems(in), (int)p.in_depth);
+  p.batches = (int32_t)(tensor_elems(in) / p.in_depth);
+  if (tensor_elems(out) != (int64_t)p.batches * p.out_depth)
+    error_at(L->g, L->op->index, "output has %" PRId64 " values, expected %d x %d",
+             tensor_elems(out), (int)p.batches, (int)p.out_depth);
+  return p;
+}
+
 ta_bcast broadcast_of(Lower *L, const Tensor *a, const Tensor *b, const Tensor *out) {
   ta_bcast bc;
   int32_t shape[TA_MAX_DIMS];
@@ -374,11 +400,7 @@ static void conv_common(Lower *L, bool depthwise) {
     lower_conv_legacy(L, depthwise); /* uint8, hybrid */
     return;
   }
-  if (in->ndims != 4 || filter->ndims != 4 || out->ndims != 4)
-    error_at(L->g, L->op->index, "input, filter and output must have rank 4");
-  need_const(L, filter, "filter");
-  if (bias)
-    need_const(L, bias, "bias");
+  need_conv_tensors(L, in, filter, bias, out);
   ta_dims di = dims4(L, in), df = dims4(L, filter), dout = dims4(L, out);
   int32_t oh, ow;
   ta_conv_params p = conv_params_of(opt, di, df, &oh, &ow);
@@ -497,18 +519,7 @@ static void lower_fully_connected(Lower *L) {
   need_const(L, filter, "filter");
   if (bias)
     need_const(L, bias, "bias");
-  if (filter->ndims != 2)
-    error_at(L->g, L->op->index, "the filter must have rank 2");
-  ta_fc_params p = {0};
-  p.out_depth = filter->dims[0];
-  p.in_depth = filter->dims[1];
-  if (p.in_depth == 0 || tensor_elems(in) % p.in_depth)
-    error_at(L->g, L->op->index, "input of %" PRId64 " values is not rows of %d",
-             tensor_elems(in), (int)p.in_depth);
-  p.batches = (int32_t)(tensor_elems(in) / p.in_depth);
-  if (tensor_elems(out) != (int64_t)p.batches * p.out_depth)
-    error_at(L->g, L->op->index, "output has %" PRId64 " values, expected %d x %d",
-             tensor_elems(out), (int)p.batches, (int)p.out_depth);
+  ta_fc_params p = fc_params_of(L, in, filter, out);
   if (bias && tensor_elems(bias) != p.out_depth)
     error_at(L->g, L->op->index, "bias has %" PRId64 " values for %d outputs",
              tensor_elems(bias), (int)p.out_depth);

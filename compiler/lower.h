@@ -101,6 +101,15 @@ ta_conv_params conv_params_of(const Options *opt, ta_dims di, ta_dims df, int32_
 void conv_tensor_args(Lower *L, ta_dims di, const Tensor *in, ta_dims df,
                       const Tensor *filter, const Tensor *bias, ta_dims dout,
                       const Tensor *out);
+/* CONV_2D / DEPTHWISE_CONV_2D: input, filter and output of rank 4, a
+ * constant filter and bias (bias may be NULL). */
+void need_conv_tensors(Lower *L, const Tensor *in, const Tensor *filter,
+                       const Tensor *bias, const Tensor *out);
+/* FULLY_CONNECTED: out_depth x in_depth from the rank-2 filter, batches
+ * from the input read as rows of in_depth; an error unless the output
+ * has batches x out_depth values.  The other fields 0. */
+ta_fc_params fc_params_of(Lower *L, const Tensor *in, const Tensor *filter,
+                          const Tensor *out);
 /* The broadcast of inputs a and b; an error unless it has out's size. */
 ta_bcast broadcast_of(Lower *L, const Tensor *a, const Tensor *b, const Tensor *out);
 

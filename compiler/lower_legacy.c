@@ -97,11 +97,7 @@ static void lower_depthwise_hybrid(Lower *L) {
   if (filter->dtype != DT_INT8 || out->dtype != DT_FLOAT32 ||
       (bias && bias->dtype != DT_FLOAT32))
     refuse_hybrid(L);
-  if (in->ndims != 4 || filter->ndims != 4 || out->ndims != 4)
-    error_at(L->g, L->op->index, "input, filter and output must have rank 4");
-  need_const(L, filter, "filter");
-  if (bias)
-    need_const(L, bias, "bias");
+  need_conv_tensors(L, in, filter, bias, out);
   const Options *opt = &L->op->opt;
   ta_dims di = dims4(L, in), df = dims4(L, filter), dout = dims4(L, out);
   int32_t oh, ow;
@@ -149,11 +145,7 @@ void lower_conv_legacy(Lower *L, bool depthwise) {
     refuse_hybrid(L);
   if (!hybrid && !all_u8(in, filter, bias, out))
     unsupported_types(L);
-  if (in->ndims != 4 || filter->ndims != 4 || out->ndims != 4)
-    error_at(L->g, L->op->index, "input, filter and output must have rank 4");
-  need_const(L, filter, "filter");
-  if (bias)
-    need_const(L, bias, "bias");
+  need_conv_tensors(L, in, filter, bias, out);
   const Options *opt = &L->op->opt;
   ta_dims di = dims4(L, in), df = dims4(L, filter), dout = dims4(L, out);
   int32_t oh, ow;

@@ -231,7 +231,10 @@ static void s16_act_range(Lower *L, Activation act, const Tensor *out, int32_t *
     error_at(L->g, L->op->index, "fused activation %d is not supported", (int)act);
 }
 
-static void lower_conv2d_s16(Lower *L) {
+/* CONV_2D: filter OHWI, grouped when its channels divide the input's.
+ * DEPTHWISE_CONV_2D: filter {1, h, w, c * depth_multiplier}, quantized
+ * per channel on axis 3 (or per tensor). */
+static void lower_conv_s16(Lower *L, bool depthwise) {
   Tensor *in = input(L, 0), *filter = input(L, 1), *out = output(L, 0);
   const Options *opt = &L->op->opt;
   need_s16_filter(L, in, filter, out);
@@ -239,9 +242,14 @@ static void lower_conv2d_s16(Lower *L) {
   need_s16_strides(L, opt, di, df);
   int32_t oh, ow;
   ta_conv_params p = conv_params_of(opt, di, df, &oh, &ow);
-  if (oh != dout.h || ow != dout.w || di.n != dout.n || df.n != dout.c || df.c < 1 ||
-      di.c % df.c || dout.c % (di.c / df.c))
+  bool misfit = depthwise ? df.n != 1 || df.c != dout.c || di.c < 1 || dout.c % di.c
+                          : df.n != dout.c || df.c < 1 || di.c % df.c ||
+                                dout.c % (di.c / df.c);
+  if (oh != dout.h || ow != dout.w || di.n != dout.n || misfit)
     bad_conv_shapes(L, di, df, dout);
+  if (depthwise)
+    p.depth_multiplier = dout.c / di.c;
+  /* Depthwise: always the int64 accumulator (s16_accumulator). */
   S16Acc acc = s16_accumulator(L, optional_input(L, 2), dout.c);
   s16_act_range(L, opt->activation, out, &p.act_min, &p.act_max);
   /* TFLite's GEMM path takes ungrouped convolutions only; a grouped one
@@ -249,34 +257,16 @@ static void lower_conv2d_s16(Lower *L) {
   if (acc.acc32 && di.c != df.c)
     acc.rounding = S16_ROUNDING;
 
-  L->l->kernel = acc.acc32 ? "ta_conv2d_acc32_s16" : "ta_conv2d_s16";
+  L->l->kernel = depthwise    ? "ta_depthwise_conv2d_s16"
+                 : acc.acc32 ? "ta_conv2d_acc32_s16"
+                             : "ta_conv2d_s16";
   const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
-  conv_quant(L, in, filter, out, dout.c, 0, acc.acc32, acc.rounding);
+  conv_quant(L, in, filter, out, dout.c, depthwise ? 3 : 0, acc.acc32, acc.rounding);
   conv_tensor_args(L, di, in, df, filter, acc.bias, dout, out);
 }
 
-/* DEPTHWISE_CONV_2D: filter {1, h, w, c * depth_multiplier}, quantized per
- * channel on axis 3 (or per tensor). */
-static void lower_depthwise_conv2d_s16(Lower *L) {
-  Tensor *in = input(L, 0), *filter = input(L, 1), *out = output(L, 0);
-  const Options *opt = &L->op->opt;
-  need_s16_filter(L, in, filter, out);
-  ta_dims di = rank4(L, in), df = rank4(L, filter), dout = rank4(L, out);
-  need_s16_strides(L, opt, di, df);
-  int32_t oh, ow;
-  ta_conv_params p = conv_params_of(opt, di, df, &oh, &ow);
-  if (oh != dout.h || ow != dout.w || di.n != dout.n || df.n != 1 || df.c != dout.c ||
-      di.c < 1 || dout.c % di.c)
-    bad_conv_shapes(L, di, df, dout);
-  p.depth_multiplier = dout.c / di.c;
-  S16Acc acc = s16_accumulator(L, optional_input(L, 2), dout.c);
-  s16_act_range(L, opt->activation, out, &p.act_min, &p.act_max);
-
-  L->l->kernel = "ta_depthwise_conv2d_s16";
-  const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
-  conv_quant(L, in, filter, out, dout.c, 3, false, S16_ROUNDING);
-  conv_tensor_args(L, di, in, df, filter, acc.bias, dout, out);
-}
+static void lower_conv2d_s16(Lower *L) { lower_conv_s16(L, false); }
+static void lower_depthwise_conv2d_s16(Lower *L) { lower_conv_s16(L, true); }
 
 /* FULLY_CONNECTED: filter [out_depth, in_depth], per tensor or per channel
  * (axis 0); the input is read as rows of in_depth values. */
@@ -285,18 +275,7 @@ static void lower_fully_connected_s16(Lower *L) {
   need_s16_filter(L, in, filter, out);
   if (L->op->opt.weights_format != 0)
     error_at(L->g, L->op->index, "shuffled weights are not supported");
-  if (filter->ndims != 2)
-    error_at(L->g, L->op->index, "the filter must have rank 2");
-  ta_fc_params p = {0};
-  p.out_depth = filter->dims[0];
-  p.in_depth = filter->dims[1];
-  if (p.in_depth == 0 || tensor_elems(in) % p.in_depth)
-    error_at(L->g, L->op->index, "input of %" PRId64 " values is not rows of %d",
-             tensor_elems(in), (int)p.in_depth);
-  p.batches = (int32_t)(tensor_elems(in) / p.in_depth);
-  if (tensor_elems(out) != (int64_t)p.batches * p.out_depth)
-    error_at(L->g, L->op->index, "output has %" PRId64 " values, expected %d x %d",
-             tensor_elems(out), (int)p.batches, (int)p.out_depth);
+  ta_fc_params p = fc_params_of(L, in, filter, out);
   S16Acc acc = s16_accumulator(L, optional_input(L, 2), p.out_depth);
   s16_act_range(L, L->op->opt.activation, out, &p.act_min, &p.act_max);
 
