@@ -90,26 +90,11 @@ static bool is_simple_hybrid_conv(const Tensor *filter, const Tensor *bias,
  * filter with one scale per output channel (TFLite's Prepare insists)
  * and zero points 0 (the kernel ignores them), float bias and output;
  * the input quantized asymmetrically per batch, whatever the options.
+ * lower_conv_legacy has checked the types and the shapes.
  */
-static void lower_depthwise_hybrid(Lower *L) {
-  Tensor *in = input(L, 0), *filter = input(L, 1), *bias = optional_input(L, 2);
-  Tensor *out = output(L, 0);
-  if (filter->dtype != DT_INT8 || out->dtype != DT_FLOAT32 ||
-      (bias && bias->dtype != DT_FLOAT32))
-    refuse_hybrid(L);
-  need_conv_tensors(L, in, filter, bias, out);
-  const Options *opt = &L->op->opt;
-  ta_dims di = dims4(L, in), df = dims4(L, filter), dout = dims4(L, out);
-  int32_t oh, ow;
-  ta_conv_params p = conv_params_of(opt, di, df, &oh, &ow);
-  if (oh != dout.h || ow != dout.w || di.n != dout.n)
-    error_at(L->g, L->op->index, "output shape disagrees with the computed one");
-  if (df.n != 1 || df.c != dout.c || di.c == 0 || dout.c % di.c)
-    error_at(L->g, L->op->index, "the filter does not fit the channels");
-  p.depth_multiplier = dout.c / di.c;
-  if (bias && tensor_elems(bias) != dout.c)
-    error_at(L->g, L->op->index, "bias has %" PRId64 " values for %d channels",
-             tensor_elems(bias), (int)dout.c);
+static void lower_depthwise_hybrid(Lower *L, const Tensor *in, const Tensor *filter,
+                                   const Tensor *bias, const Tensor *out, ta_dims di,
+                                   ta_dims df, ta_dims dout, ta_conv_params p) {
   int nscale = filter->q.nscale;
   if (nscale != dout.c || (nscale > 1 && filter->q.axis != 3))
     error_at(L->g, L->op->index, "hybrid DEPTHWISE_CONV_2D: %d filter scales on axis %d; "
@@ -134,14 +119,14 @@ void lower_conv_legacy(Lower *L, bool depthwise) {
   Tensor *in = input(L, 0), *filter = input(L, 1), *bias = optional_input(L, 2);
   Tensor *out = output(L, 0);
   bool hybrid = is_hybrid(in, filter);
-  if (hybrid && depthwise) {
-    lower_depthwise_hybrid(L);
-    return;
-  }
   /* Several filter scales: TFLite's EvalHybridPerChannel. */
   bool per_channel = hybrid && filter->dtype == DT_INT8 && filter->q.nscale > 1 &&
                      out->dtype == DT_FLOAT32 && (!bias || bias->dtype == DT_FLOAT32);
-  if (hybrid && !per_channel && !is_simple_hybrid_conv(filter, bias, out))
+  if (hybrid && depthwise &&
+      (filter->dtype != DT_INT8 || out->dtype != DT_FLOAT32 ||
+       (bias && bias->dtype != DT_FLOAT32)))
+    refuse_hybrid(L);
+  if (hybrid && !depthwise && !per_channel && !is_simple_hybrid_conv(filter, bias, out))
     refuse_hybrid(L);
   if (!hybrid && !all_u8(in, filter, bias, out))
     unsupported_types(L);
@@ -162,6 +147,10 @@ void lower_conv_legacy(Lower *L, bool depthwise) {
   if (bias && tensor_elems(bias) != dout.c)
     error_at(L->g, L->op->index, "bias has %" PRId64 " values for %d channels",
              tensor_elems(bias), (int)dout.c);
+  if (hybrid && depthwise) {
+    lower_depthwise_hybrid(L, in, filter, bias, out, di, df, dout, p);
+    return;
+  }
   act_range(L, out, &p.act_min, &p.act_max, &p.act_min_f32, &p.act_max_f32);
   if (per_channel) {
     int nscale = filter->q.nscale;
