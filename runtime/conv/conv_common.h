@@ -57,6 +57,23 @@ static inline ta_window ta_conv_window(int32_t origin, int32_t dilation, int32_t
     }                                                                            \
   }
 
+/* The int32 sum of one output pixel and channel of an ungrouped int8
+ * CONV_2D over the pixel's taps (wy, wx): w_oc[ky][kx][ic] * (x[iy][ix][ic]
+ * - offset) summed over the taps and the C channels, x one batch's input
+ * (rows of W pixels), w_oc the channel's filter (rows of KW taps). */
+static inline int32_t ta_conv_sum_s8(const ta_conv_params *p, ta_window wy, ta_window wx,
+                                     const int8_t *x, int32_t W, int32_t C,
+                                     const int8_t *w_oc, int32_t KW, int32_t offset) {
+  int32_t acc = 0;
+  TA_CONV_TAPS({
+    const int8_t *xp = x + ((size_t)iy * W + ix) * C;
+    const int8_t *wp = w_oc + ((size_t)ky * KW + kx) * C;
+    for (int32_t ic = 0; ic < C; ic++)
+      acc += (int32_t)wp[ic] * ((int32_t)xp[ic] - offset);
+  })
+  return acc;
+}
+
 /* The fused activation of the float kernels: min(max(v, lo), hi). */
 static inline float ta_conv_act_f32(const ta_conv_params *p, float v) {
   v = v < p->act_min_f32 ? p->act_min_f32 : v;

@@ -49,13 +49,7 @@ ta_status ta_conv2d_hybrid_per_channel_f32(const ta_conv_params *p, const float 
     TA_CONV_PIXELS(float, {
       for (int32_t oc = 0; oc < OC; oc++) {
         const int8_t *w_oc = filter + (size_t)oc * KH * KW * C;
-        int32_t acc = 0;
-        TA_CONV_TAPS({
-          const int8_t *xp = q + ((size_t)iy * W + ix) * C;
-          const int8_t *wp = w_oc + ((size_t)ky * KW + kx) * C;
-          for (int32_t ic = 0; ic < C; ic++)
-            acc += (int32_t)wp[ic] * ((int32_t)xp[ic] - offset);
-        })
+        const int32_t acc = ta_conv_sum_s8(p, wy, wx, q, W, C, w_oc, KW, offset);
         float v = (float)acc * filter_scale[oc] * factor;
         if (bias)
           v = v + bias[oc];
