@@ -1022,6 +1022,13 @@ void lower_resize_bilinear(Lower *L) {
     unsupported_types(L);
   }
   ta_dims di = dims4(L, in), dout = dims4(L, out);
+  /* ComputeInterpolationValuesInteger works in int32: 1024 * size and
+   * index * scale_10 overflow beyond 2^20 (TFLite's and TFLM's too). */
+  const int32_t limit = 1 << 20;
+  if (di.h > limit || di.w > limit || dout.h > limit || dout.w > limit)
+    error_at(L->g, L->op->index, "heights and widths above %d overflow the resize's "
+             "fixed-point index arithmetic (input %dx%d, output %dx%d)", (int)limit,
+             (int)di.h, (int)di.w, (int)dout.h, (int)dout.w);
   size_t nh = (size_t)dout.h + 1, nw = (size_t)dout.w + 1;
   int32_t *ylo = arena_array(nh, 4), *yhi = arena_array(nh, 4), *ylo_i = arena_array(nh, 4),
           *yhi_i = arena_array(nh, 4), *yfrac = arena_array(nh, 4);

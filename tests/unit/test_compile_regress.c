@@ -301,6 +301,22 @@ static void s16_biases(void) {
          "16x8 TRANSPOSE_CONV with a float bias");
 }
 
+static void resizes(void) {
+  /* RESIZE_BILINEAR to a width of 33554440: 1024 * size overflowed int32
+   * in bilinear_axis() (found by make fuzz-compile). */
+  TfwModel *m = tfw_new();
+  int32_t din[4] = {1, 1, 2, 1}, dout[4] = {1, 1, 33554440, 1}, sz[2] = {1, 33554440};
+  int in = tfw_tensor(m, "in", TFW_FLOAT32, 4, din, 0);
+  int size = tfw_const(m, "size", TFW_INT32, 1, (int32_t[]){2}, sz);
+  int out = tfw_tensor(m, "out", TFW_FLOAT32, 4, dout, 0);
+  int op = tfw_op(m, TFW_OP_RESIZE_BILINEAR, 2, (int[]){in, size}, 1, &out);
+  tfw_resize_bilinear_options(m, op, 0, 0);
+  tfw_inputs(m, 1, &in);
+  tfw_outputs(m, 1, &out);
+  expect(m, "resize_wide.tflite", 0, "RESIZE_BILINEAR", "overflow the resize's fixed-point",
+         "RESIZE_BILINEAR to a width of 33554440");
+}
+
 static void slices(void) {
   /* int16 (lower_s16.c): a stride of INT32_MIN was negated in int32. */
   int32_t d[4] = {1, 7, 2, 4}, od[4] = {1, 7, 1, 4};
@@ -375,6 +391,7 @@ int main(void) {
   kernels_and_shapes();
   s16_biases();
   slices();
+  resizes();
   graphs();
   sizes();
   remove_tree(tmpdir);
