@@ -18,16 +18,13 @@
  */
 #include "ta_hybrid.h"
 #include "ta_kernels.h"
-#include "conv_common.h"
+#include "conv_hybrid.h"
 
 size_t ta_depthwise_conv2d_hybrid_f32_scratch_size(const ta_conv_params *p,
                                                    const ta_dims *in_dims,
                                                    const ta_dims *filter_dims,
                                                    const ta_dims *out_dims) {
-  (void)p;
-  (void)filter_dims;
-  (void)out_dims;
-  return (size_t)in_dims->h * (size_t)in_dims->w * (size_t)in_dims->c;
+  return ta_conv_hybrid_scratch_size(p, in_dims, filter_dims, out_dims);
 }
 
 TA_FP_STRICT
@@ -38,15 +35,8 @@ ta_status ta_depthwise_conv2d_hybrid_f32(const ta_conv_params *p, const float *f
                                          float *out, void *scratch) {
   if (!ta_dw_shapes_ok(p, in_dims, filter_dims, out_dims) || !scratch || !filter_scale)
     return TA_ERR_ARG;
-  const int32_t H = in_dims->h, W = in_dims->w, C = in_dims->c;
-  const int32_t KH = filter_dims->h, KW = filter_dims->w, M = p->depth_multiplier;
-  const int32_t OH = out_dims->h, OW = out_dims->w, OC = out_dims->c;
-  const size_t n = (size_t)H * W * C;
-  int8_t *q = (int8_t *)scratch;
-  for (int32_t b = 0; b < in_dims->n; b++) {
-    float factor;
-    int32_t offset;
-    ta_hybrid_quantize_asymmetric(in + (size_t)b * n, n, q, &factor, &offset);
+  const int32_t M = p->depth_multiplier;
+  TA_CONV_HYBRID_BATCHES(1, {
     TA_CONV_PIXELS(float, {
       for (int32_t ic = 0; ic < C; ic++) {
         for (int32_t m = 0; m < M; m++) {
@@ -63,6 +53,6 @@ ta_status ta_depthwise_conv2d_hybrid_f32(const ta_conv_params *p, const float *f
         }
       }
     })
-  }
+  })
   return TA_OK;
 }
