@@ -53,22 +53,11 @@ static inline int ta_mean_ok(const ta_mean_params *p) {
          (size_t)p->count == ta_reduce_walk_size(&p->inner);
 }
 
-/* The int32 sum of the count uint8 inputs of one output (inner walk from
- * base); at most 2^31 / 255 inputs, which the compiler checks. */
-static inline int32_t ta_mean_sum_u8(const ta_mean_params *p, const uint8_t *base) {
-  int32_t sum = 0;
-  ta_it i;
-  ta_it_start(&i, &p->inner);
-  for (int32_t n = 0; n < p->count; n++, ta_it_step(&i, &p->inner))
-    sum += base[i.off];
-  return sum;
-}
-
 /*
- * TFLite's MEAN paths for int8 and int16 (`--rounding single`; the
- * kernels ta_mean_{hw,div,float}_{s8,s16}; arguments p, in, out).  The
- * int32 sum of one output's count inputs wraps like the hardware's
- * (the compiler bounds count so that it cannot).
+ * TFLite's MEAN paths for integers (`--rounding single`; the kernels
+ * ta_mean_{hw,div,float}_{s8,s16}, ta_mean_{s8,s16} and the uint8 ones;
+ * arguments p, in, out).  The int32 sum of one output's count inputs
+ * wraps like the hardware's (the compiler bounds count so that it cannot).
  */
 #define TA_MEAN_SUM(T, base, sum)                                 \
   do {                                                            \
@@ -102,6 +91,16 @@ static inline int32_t ta_mean_sum_u8(const ta_mean_params *p, const uint8_t *bas
  * output_zero_point, both from the compiler. */
 #define TA_MEAN_HW_BODY v = ta_wrap_add(ta_requant(sum, p->multiplier, p->shift, p->rounding), \
                                         p->output_zero_point)
+
+/* reference_ops::QuantizedMeanOrSum as TFLite Micro's EvalIntegerMean
+ * uses it: MultiplyByQuantizedMultiplier(sum - input_zero_point * count,
+ * multiplier, shift) + output_zero_point, with 1/count folded into
+ * multiplier and shift by the compiler. */
+#define TA_MEAN_ZP_BODY                                                         \
+  v = ta_requant(ta_wrap_sub(sum, (int32_t)((uint32_t)p->input_zero_point *     \
+                                            (uint32_t)p->count)),               \
+                 p->multiplier, p->shift, p->rounding) +                        \
+      p->output_zero_point
 
 /* reference_ops::Mean<T, int> (input and output quantization equal):
  * sum / count, truncated toward zero as C++ divides. */

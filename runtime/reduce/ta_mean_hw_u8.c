@@ -13,15 +13,5 @@
 #include "reduce.h"
 
 ta_status ta_mean_hw_u8(const ta_mean_params *p, const uint8_t *in, uint8_t *out) {
-  if (!ta_mean_ok(p))
-    return TA_ERR_ARG;
-  const size_t nout = ta_reduce_walk_size(&p->outer);
-  ta_it o;
-  ta_it_start(&o, &p->outer);
-  for (size_t k = 0; k < nout; k++, ta_it_step(&o, &p->outer)) {
-    const int32_t sum = ta_mean_sum_u8(p, in + o.off);
-    const int32_t v = ta_requant(sum, p->multiplier, p->shift, p->rounding);
-    out[k] = (uint8_t)ta_clamp_i32(ta_wrap_add(v, p->output_zero_point), 0, 255);
-  }
-  return TA_OK;
+  TA_MEAN_LOOP(uint8_t, 0, 255, TA_MEAN_HW_BODY);
 }

@@ -11,24 +11,12 @@
  */
 #include <math.h>
 
+#include "ta_fixedpoint.h"
 #include "ta_fpstrict.h"
 #include "ta_kernels.h"
 #include "reduce.h"
 
 TA_FP_STRICT
 ta_status ta_mean_u8(const ta_mean_params *p, const uint8_t *in, uint8_t *out) {
-  if (!ta_mean_ok(p))
-    return TA_ERR_ARG;
-  const size_t nout = ta_reduce_walk_size(&p->outer);
-  ta_it o;
-  ta_it_start(&o, &p->outer);
-  for (size_t k = 0; k < nout; k++, ta_it_step(&o, &p->outer)) {
-    const float mean = (float)ta_mean_sum_u8(p, in + o.off) / (float)p->count;
-    const float t = mean * p->scale;
-    float r = roundf(t + p->bias) + (float)p->output_zero_point; /* TfLiteRound */
-    r = r < 255.0f ? r : 255.0f;
-    r = r > 0.0f ? r : 0.0f;
-    out[k] = (uint8_t)r;
-  }
-  return TA_OK;
+  TA_MEAN_LOOP(uint8_t, 0, 255, TA_MEAN_FLOAT_BODY(0, 255));
 }
