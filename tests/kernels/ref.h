@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "ta_types.h"
+#include "tinyaot.h"
 
 /* ------------------------------------------------ gemmlowp / common.h */
 
@@ -230,6 +231,32 @@ static inline int32_t ref_rand(int32_t lo, int32_t hi) { /* inclusive */
 static inline void ref_fill_s8(int8_t *p, size_t n) {
   for (size_t i = 0; i < n; i++)
     p[i] = (int8_t)ref_rand(-128, 127);
+}
+
+/* Random pooling parameters and shapes as the pool tests draw them: a
+ * fused activation range inside [lo, hi] now and then; 0 (and nothing
+ * more drawn) when the output would be empty. */
+static inline int ref_random_pool(ta_pool_params *p, ta_dims *id, ta_dims *od, int32_t lo,
+                                  int32_t hi) {
+  memset(p, 0, sizeof *p);
+  id->n = ref_rand(1, 2);
+  id->h = ref_rand(1, 9);
+  id->w = ref_rand(1, 9);
+  id->c = ref_rand(1, 40);
+  p->filter_h = ref_rand(1, 4);
+  p->filter_w = ref_rand(1, 4);
+  p->stride_h = ref_rand(1, 3);
+  p->stride_w = ref_rand(1, 3);
+  Padding pad = ref_rand(0, 1) ? PAD_SAME : PAD_VALID;
+  compute_padding(pad, id->h, p->filter_h, p->stride_h, 1, &od->h, &p->pad_h);
+  compute_padding(pad, id->w, p->filter_w, p->stride_w, 1, &od->w, &p->pad_w);
+  if (od->h < 1 || od->w < 1)
+    return 0;
+  od->n = id->n;
+  od->c = id->c;
+  p->act_min = ref_rand(0, 2) ? lo : ref_rand(lo, 0);
+  p->act_max = ref_rand(0, 2) ? hi : ref_rand(p->act_min, hi);
+  return 1;
 }
 
 /* ------------------------------------------------------------- canaries */

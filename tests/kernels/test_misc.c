@@ -89,21 +89,9 @@ static void test_pool_random(void) {
   int bad = 0, n = 300;
   for (int k = 0; k < n; k++) {
     ta_pool_params p;
-    memset(&p, 0, sizeof p);
-    ta_dims id = {ref_rand(1, 2), ref_rand(1, 9), ref_rand(1, 9), ref_rand(1, 40)}, od;
-    p.filter_h = ref_rand(1, 4);
-    p.filter_w = ref_rand(1, 4);
-    p.stride_h = ref_rand(1, 3);
-    p.stride_w = ref_rand(1, 3);
-    Padding pad = ref_rand(0, 1) ? PAD_SAME : PAD_VALID;
-    compute_padding(pad, id.h, p.filter_h, p.stride_h, 1, &od.h, &p.pad_h);
-    compute_padding(pad, id.w, p.filter_w, p.stride_w, 1, &od.w, &p.pad_w);
-    if (od.h < 1 || od.w < 1)
+    ta_dims id, od;
+    if (!ref_random_pool(&p, &id, &od, -128, 127))
       continue;
-    od.n = id.n;
-    od.c = id.c;
-    p.act_min = ref_rand(0, 2) ? -128 : ref_rand(-128, 0);
-    p.act_max = ref_rand(0, 2) ? 127 : ref_rand(p.act_min, 127);
     size_t ni = (size_t)id.n * id.h * id.w * id.c, no = (size_t)od.n * od.h * od.w * od.c;
     int8_t *in = canary_alloc(ni), *out = canary_alloc(no), *expect = malloc(no);
     ref_fill_s8(in, ni);

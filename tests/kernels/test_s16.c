@@ -652,22 +652,10 @@ static void ref_pool_s16(bool avg, const ta_pool_params *p, const ta_dims *id,
 static void test_pools(void) {
   int bad = 0, n = 0;
   for (int k = 0; k < 300; k++) {
-    ta_pool_params p = {0};
-    ta_dims id = {ref_rand(1, 2), ref_rand(1, 9), ref_rand(1, 9), ref_rand(1, 40)}, od;
-    p.filter_h = ref_rand(1, 4);
-    p.filter_w = ref_rand(1, 4);
-    p.stride_h = ref_rand(1, 3);
-    p.stride_w = ref_rand(1, 3);
-    Padding pad = ref_rand(0, 1) ? PAD_SAME : PAD_VALID;
-    compute_padding(pad, id.h, p.filter_h, p.stride_h, 1, &od.h, &p.pad_h);
-    compute_padding(pad, id.w, p.filter_w, p.stride_w, 1, &od.w, &p.pad_w);
-    if (od.h < 1 || od.w < 1)
+    ta_pool_params p;
+    ta_dims id, od;
+    if (!ref_random_pool(&p, &id, &od, -32768, 32767)) /* a RELU-like range now and then */
       continue;
-    od.n = id.n;
-    od.c = id.c;
-    /* A fused RELU-like range now and then. */
-    p.act_min = ref_rand(0, 2) ? -32768 : ref_rand(-32768, 0);
-    p.act_max = ref_rand(0, 2) ? 32767 : ref_rand(p.act_min, 32767);
     size_t ni = count(&id), no = count(&od);
     int16_t *in = canary_alloc(ni * 2), *out = canary_alloc(no * 2);
     int16_t *want = malloc(no * 2);

@@ -4,29 +4,14 @@
 #include "test.h"
 #include "tinyaot.h"
 
-#include "../../tools/tflite_writer.c"
-
-#include <setjmp.h>
+#include "lower_helpers.h"
 
 /* Serializes m and reads it back; NULL (after a failed check) if the
  * reader refuses it. */
 static Graph *round_trip(TfwModel *m, const char *what) {
-  uint8_t *bytes;
-  size_t len;
-  tfw_finish(m, &bytes, &len);
-  uint8_t *copy = arena_alloc(len);
-  memcpy(copy, bytes, len);
-  free(bytes);
-  jmp_buf jb;
-  error_jmp = &jb;
-  error_message[0] = 0;
-  if (setjmp(jb)) {
-    error_jmp = NULL;
+  Graph *g = compile_model(m, what, NULL);
+  if (!g)
     CHECK(0, "the reader accepts %s: %s", what, error_message);
-    return NULL;
-  }
-  Graph *g = read_tflite(what, copy, len);
-  error_jmp = NULL;
   return g;
 }
 

@@ -22,43 +22,7 @@
 #include "tinyaot.h"
 #include "ta_fixedpoint.h"
 
-#include "../../tools/tflite_writer.c"
-
-#include <setjmp.h>
-
-/* Reads, verifies, marks views and lowers m; NULL (with error_message
- * set) when the compiler refuses it. */
-static Graph *lowered(TfwModel *m, int rounding) {
-  uint8_t *bytes;
-  size_t len;
-  tfw_finish(m, &bytes, &len);
-  uint8_t *copy = arena_alloc(len);
-  memcpy(copy, bytes, len);
-  free(bytes);
-  tfw_free(m);
-  jmp_buf jb;
-  error_jmp = &jb;
-  error_message[0] = 0;
-  if (setjmp(jb)) {
-    error_jmp = NULL;
-    return NULL;
-  }
-  Graph *g = read_tflite("test.tflite", copy, len);
-  verify(g);
-  run_passes(g);
-  LowerOptions o = {.rounding = rounding};
-  lower(g, &o);
-  error_jmp = NULL;
-  return g;
-}
-
-static const ConstObj *find_const(const Graph *g, int op, const char *name) {
-  const Lowered *l = op_lowered(&g->ops[op]);
-  for (int i = 0; i < l->nconsts; i++)
-    if (!strcmp(l->consts[i].name, name))
-      return &l->consts[i];
-  return NULL;
-}
+#include "lower_helpers.h"
 
 /* in1 + in2 -> out, int8 [1, n]. */
 static TfwModel *add_model(int32_t n) {

@@ -24,43 +24,7 @@
 #include "tinyaot.h"
 #include "ta_hybrid.h"
 
-#include "../../tools/tflite_writer.c"
-
-#include <setjmp.h>
-
-/* Reads, verifies and lowers m; NULL (with error_message set) when the
- * compiler refuses it. */
-static Graph *lowered(TfwModel *m) {
-  uint8_t *bytes;
-  size_t len;
-  tfw_finish(m, &bytes, &len);
-  uint8_t *copy = arena_alloc(len);
-  memcpy(copy, bytes, len);
-  free(bytes);
-  tfw_free(m);
-  jmp_buf jb;
-  error_jmp = &jb;
-  error_message[0] = 0;
-  if (setjmp(jb)) {
-    error_jmp = NULL;
-    return NULL;
-  }
-  Graph *g = read_tflite("test.tflite", copy, len);
-  verify(g);
-  run_passes(g);
-  LowerOptions o = {.rounding = TA_ROUND_DOUBLE};
-  lower(g, &o);
-  error_jmp = NULL;
-  return g;
-}
-
-static const ConstObj *find_const(const Graph *g, int op, const char *name) {
-  const Lowered *l = op_lowered(&g->ops[op]);
-  for (int i = 0; i < l->nconsts; i++)
-    if (!strcmp(l->consts[i].name, name))
-      return &l->consts[i];
-  return NULL;
-}
+#include "lower_helpers.h"
 
 /* STRIDED_SLICE of an int8 input of shape in[nin] with k specs, to an
  * output of shape out[nout]. */
@@ -89,7 +53,7 @@ static void test_slice(void) {
    * 2 (ellipsis over dimension 1), 3 (::2 over dimension 2). */
   int32_t in[3] = {4, 5, 6}, b[4] = {1, 0, 0, 0}, e[4] = {3, 0, 0, 0}, s[4] = {1, 1, 1, 2};
   int32_t out[4] = {2, 1, 5, 3};
-  Graph *g = lowered(slice_model(3, in, 4, b, e, s, 4, out, 8, 8, 4, 2, 0));
+  Graph *g = lowered(slice_model(3, in, 4, b, e, s, 4, out, 8, 8, 4, 2, 0), TA_ROUND_DOUBLE);
   CHECK(g != NULL, "x[1:3, newaxis, ..., ::2] on [4, 5, 6] compiles to [2, 1, 5, 3] %s",
         error_message);
   const ConstObj *w = g ? find_const(g, 0, "walk") : NULL;
@@ -101,29 +65,31 @@ static void test_slice(void) {
         "its walk takes 30 elements 2 apart from element 30 (%s)",
         w ? w->init : error_message);
   int32_t wrong[4] = {2, 1, 5, 6};
-  g = lowered(slice_model(3, in, 4, b, e, s, 4, wrong, 8, 8, 4, 2, 0));
+  g = lowered(slice_model(3, in, 4, b, e, s, 4, wrong, 8, 8, 4, 2, 0), TA_ROUND_DOUBLE);
   CHECK(!g, "the same slice does not compile to [2, 1, 5, 6]");
 
   /* TFLite: (..., 0:2, 0:3) on [2, 3] spans dimension 0 with the
    * ellipsis, gives 0:2 to dimension 1 and drops the last spec. */
   int32_t in2[2] = {2, 3}, b2[3] = {0, 0, 0}, e2[3] = {0, 2, 3}, s2[3] = {1, 1, 1};
   int32_t quirk[2] = {2, 2}, numpy[2] = {2, 3};
-  g = lowered(slice_model(2, in2, 3, b2, e2, s2, 2, quirk, 0, 0, 1, 0, 0));
+  g = lowered(slice_model(2, in2, 3, b2, e2, s2, 2, quirk, 0, 0, 1, 0, 0), TA_ROUND_DOUBLE);
   CHECK(g != NULL, "(..., 0:2, 0:3) on [2, 3] gives [2, 2], as TFLite computes it %s",
         error_message);
-  g = lowered(slice_model(2, in2, 3, b2, e2, s2, 2, numpy, 0, 0, 1, 0, 0));
+  g = lowered(slice_model(2, in2, 3, b2, e2, s2, 2, numpy, 0, 0, 1, 0, 0), TA_ROUND_DOUBLE);
   CHECK(!g, "and not numpy's [2, 3]");
 
   /* One spec on [3, 4]: 1:2 on dimension 0, dimension 1 whole. */
   int32_t b3[1] = {1}, e3[1] = {2}, s3[1] = {1}, out3[2] = {1, 4}, front[2] = {3, 1};
-  g = lowered(slice_model(2, (int32_t[]){3, 4}, 1, b3, e3, s3, 2, out3, 0, 0, 0, 0, 0));
+  g = lowered(slice_model(2, (int32_t[]){3, 4}, 1, b3, e3, s3, 2, out3, 0, 0, 0, 0, 0),
+              TA_ROUND_DOUBLE);
   CHECK(g != NULL, "one spec on [3, 4] slices dimension 0 and keeps dimension 1 whole %s",
         error_message);
-  g = lowered(slice_model(2, (int32_t[]){3, 4}, 1, b3, e3, s3, 2, front, 0, 0, 0, 0, 0));
+  g = lowered(slice_model(2, (int32_t[]){3, 4}, 1, b3, e3, s3, 2, front, 0, 0, 0, 0, 0),
+              TA_ROUND_DOUBLE);
   CHECK(!g, "and does not apply to dimension 1");
 
   int32_t b4[2] = {0, 0}, e4[2] = {0, 0}, s4[2] = {1, 1};
-  g = lowered(slice_model(2, in2, 2, b4, e4, s4, 2, in2, 0, 0, 3, 0, 0));
+  g = lowered(slice_model(2, in2, 2, b4, e4, s4, 2, in2, 0, 0, 3, 0, 0), TA_ROUND_DOUBLE);
   CHECK(!g && strstr(error_message, "one ellipsis"),
         "two ellipsis bits are refused (%s)", error_message);
 }
@@ -148,21 +114,21 @@ static TfwModel *fc_model(int nscale, const float *scales, int64_t zp, int asym)
 
 static void test_fc_hybrid(void) {
   float two[2] = {0.01f, 0.02f}, one[1] = {0.01f};
-  Graph *g = lowered(fc_model(2, two, 0, 1));
+  Graph *g = lowered(fc_model(2, two, 0, 1), TA_ROUND_DOUBLE);
   const ConstObj *rs = g ? find_const(g, 0, "row_sums") : NULL;
   CHECK(rs && rs->count == 2 && ((const int32_t *)rs->data)[0] == 2 &&
             ((const int32_t *)rs->data)[1] == -1,
         "per-channel hybrid FULLY_CONNECTED with asymmetric inputs gets row sums 2 and -1 %s",
         error_message);
-  g = lowered(fc_model(1, one, 0, 0));
+  g = lowered(fc_model(1, one, 0, 0), TA_ROUND_DOUBLE);
   CHECK(g && !find_const(g, 0, "row_sums"),
         "per-tensor hybrid FULLY_CONNECTED with symmetric inputs compiles without row sums %s",
         error_message);
-  g = lowered(fc_model(2, two, 0, 0));
+  g = lowered(fc_model(2, two, 0, 0), TA_ROUND_DOUBLE);
   CHECK(!g && strstr(error_message, "asymmetric_quantize_inputs"),
         "per-channel weights with symmetric inputs are refused, naming the option (%s)",
         error_message);
-  g = lowered(fc_model(1, one, 3, 1));
+  g = lowered(fc_model(1, one, 3, 1), TA_ROUND_DOUBLE);
   CHECK(!g && strstr(error_message, "zero point"),
         "hybrid weights with a zero point are refused (%s)", error_message);
 }
@@ -182,7 +148,7 @@ static void test_dw_hybrid(void) {
   tfw_depthwise_options(m, op, TFW_PAD_VALID, 1, 1, 1, TFW_ACT_NONE, 1, 1);
   tfw_inputs(m, 1, &ti);
   tfw_outputs(m, 1, &to);
-  Graph *g = lowered(m);
+  Graph *g = lowered(m, TA_ROUND_DOUBLE);
   CHECK(!g && strstr(error_message, "one per output channel"),
         "hybrid DEPTHWISE_CONV_2D with one scale for two channels is refused (%s)",
         error_message);
@@ -205,7 +171,7 @@ static void test_conv_hybrid(void) {
     tfw_conv2d_options(m, op, TFW_PAD_VALID, 1, 1, TFW_ACT_NONE, 1, 1);
     tfw_inputs(m, 1, &ti);
     tfw_outputs(m, 1, &to);
-    Graph *g = lowered(m);
+    Graph *g = lowered(m, TA_ROUND_DOUBLE);
     if (v == 0)
       CHECK(g && !strcmp(op_lowered(&g->ops[0])->kernel, "ta_conv2d_hybrid_per_channel_f32"),
             "hybrid CONV_2D with two different filter scales runs the per-channel kernel %s",
