@@ -586,20 +586,19 @@ static void lower_fully_connected(Lower *L) {
 
 /* -------------------------------------------------------------- pools */
 
-/* int8, int16 (16x8: zero points 0, as TFLite and TFLite Micro require)
- * and float pools; uint8 is lower_legacy.c's.  The kernel's name is the
- * stem ("ta_avg_pool2d") and the dtype. */
+/* int8, uint8, int16 (16x8: zero points 0, as TFLite and TFLite Micro
+ * require) and float pools.  The kernel's name is the stem
+ * ("ta_avg_pool2d") and the dtype. */
 static void pool_common(Lower *L, const char *stem) {
   need_arity(L, 1, 1);
   Tensor *in = input(L, 0), *out = output(L, 0);
   const Options *opt = &L->op->opt;
   bool f32 = in->dtype == DT_FLOAT32 && out->dtype == DT_FLOAT32;
   bool s8 = in->dtype == DT_INT8 && out->dtype == DT_INT8;
+  bool u8 = in->dtype == DT_UINT8 && out->dtype == DT_UINT8;
   bool s16 = in->dtype == DT_INT16 && out->dtype == DT_INT16;
-  if (!f32 && !s8 && !s16) {
-    lower_pool_legacy(L); /* uint8 */
-    return;
-  }
+  if (!f32 && !s8 && !u8 && !s16)
+    unsupported_types(L);
   if (s16 && (zp_of(in) != 0 || zp_of(out) != 0))
     error_at(L->g, L->op->index, "int16 pooling needs zero points 0 (16x8 quantization), "
              "not %" PRId32 " and %" PRId32, zp_of(in), zp_of(out));
@@ -619,7 +618,7 @@ static void pool_common(Lower *L, const char *stem) {
   if (oh != dout.h || ow != dout.w || di.n != dout.n || di.c != dout.c)
     error_at(L->g, L->op->index, "output shape disagrees with the computed one");
   act_range(L, out, &p.act_min, &p.act_max, &p.act_min_f32, &p.act_max_f32);
-  L->l->kernel = arena_printf("%s_%s", stem, f32 ? "f32" : s8 ? "s8" : "s16");
+  L->l->kernel = arena_printf("%s_%s", stem, short_type(in->dtype));
   const_struct(L, "params", "ta_pool_params", pool_init(&p), true);
   const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
   arg_tensor(L, in->index);

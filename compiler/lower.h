@@ -184,7 +184,6 @@ bool mean_multiplier(float in_scale, float out_scale, int64_t count, int roundin
  * point) and hybrid ops (float activations, int8 filters). */
 void lower_conv_legacy(Lower *L, bool depthwise);
 void lower_fully_connected_legacy(Lower *L);
-void lower_pool_legacy(Lower *L); /* by op kind */
 void lower_add_legacy(Lower *L);
 void lower_softmax_legacy(Lower *L);
 

@@ -250,10 +250,7 @@ static void lower_fully_connected_hybrid(Lower *L, const ta_fc_params *fc) {
                true);
   arg_tensor(L, in->index);
   arg_tensor(L, filter->index);
-  if (bias)
-    arg_tensor(L, bias->index);
-  else
-    add_arg(L, ARG_NULL, -1, 0);
+  arg_optional(L, bias);
   arg_tensor(L, out->index);
   arg_scratch(L);
   L->op->scratch_bytes = (size_t)p.in_depth;
@@ -272,16 +269,7 @@ void lower_fully_connected_legacy(Lower *L) {
   need_const(L, filter, "filter");
   if (bias)
     need_const(L, bias, "bias");
-  if (filter->ndims != 2)
-    error_at(L->g, L->op->index, "the filter must have rank 2");
-  ta_fc_params p = {0};
-  p.out_depth = filter->dims[0];
-  p.in_depth = filter->dims[1];
-  if (p.in_depth == 0 || tensor_elems(in) % p.in_depth)
-    error_at(L->g, L->op->index, "the input is not rows of %d", (int)p.in_depth);
-  p.batches = (int32_t)(tensor_elems(in) / p.in_depth);
-  if (tensor_elems(out) != (int64_t)p.batches * p.out_depth)
-    error_at(L->g, L->op->index, "output size disagrees with the filter");
+  ta_fc_params p = fc_params_of(L, in, filter, out);
   if (bias && tensor_elems(bias) != p.out_depth)
     error_at(L->g, L->op->index, "bias size disagrees with the filter");
   act_range(L, out, &p.act_min, &p.act_max, &p.act_min_f32, &p.act_max_f32);
@@ -298,42 +286,7 @@ void lower_fully_connected_legacy(Lower *L) {
   u8_filter_quant(L, in, filter, out, &filter_zp);
   arg_tensor(L, in->index);
   arg_tensor(L, filter->index);
-  if (bias)
-    arg_tensor(L, bias->index);
-  else
-    add_arg(L, ARG_NULL, -1, 0);
-  arg_tensor(L, out->index);
-}
-
-/* -------------------------------------------------------------- pools */
-
-void lower_pool_legacy(Lower *L) {
-  Tensor *in = input(L, 0), *out = output(L, 0);
-  if (in->dtype != DT_UINT8 || out->dtype != DT_UINT8)
-    unsupported_types(L);
-  if (scale_of(L, in) != scale_of(L, out) || zp_of(in) != zp_of(out))
-    error_at(L->g, L->op->index, "input and output quantization differ");
-  if (in->ndims != 4 || out->ndims != 4)
-    error_at(L->g, L->op->index, "input and output must have rank 4");
-  const Options *opt = &L->op->opt;
-  ta_dims di = dims4(L, in), dout = dims4(L, out);
-  ta_pool_params p = {0};
-  p.stride_h = opt->stride_h;
-  p.stride_w = opt->stride_w;
-  p.filter_h = opt->filter_h;
-  p.filter_w = opt->filter_w;
-  int32_t oh, ow;
-  compute_padding(opt->padding, di.h, p.filter_h, p.stride_h, 1, &oh, &p.pad_h);
-  compute_padding(opt->padding, di.w, p.filter_w, p.stride_w, 1, &ow, &p.pad_w);
-  if (oh != dout.h || ow != dout.w || di.n != dout.n || di.c != dout.c)
-    error_at(L->g, L->op->index, "output shape disagrees with the computed one");
-  act_range(L, out, &p.act_min, &p.act_max, &p.act_min_f32, &p.act_max_f32);
-  L->l->kernel =
-      L->op->kind == OP_AVERAGE_POOL_2D ? "ta_avg_pool2d_u8" : "ta_max_pool2d_u8";
-  const_struct(L, "params", "ta_pool_params", pool_init(&p), true);
-  const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
-  arg_tensor(L, in->index);
-  const_struct(L, "out_dims", "ta_dims", dims_init(dout), true);
+  arg_optional(L, bias);
   arg_tensor(L, out->index);
 }
 

@@ -320,10 +320,7 @@ void lower_svdf(Lower *L) {
   arg_tensor(L, in->index);
   arg_tensor(L, wf->index);
   arg_tensor(L, wt->index);
-  if (bias)
-    arg_tensor(L, bias->index);
-  else
-    add_arg(L, ARG_NULL, -1, 0);
+  arg_optional(L, bias);
   arg_tensor(L, state->index);
   arg_tensor(L, out->index);
   arg_scratch(L);
