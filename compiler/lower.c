@@ -250,10 +250,13 @@ const char *pool_init(const ta_pool_params *p) {
       flit(p->act_min_f32), flit(p->act_max_f32));
 }
 
+const char *rounding_str(int rounding) {
+  return rounding == TA_ROUND_SINGLE ? "TA_ROUND_SINGLE" : "TA_ROUND_DOUBLE";
+}
+
 const char *quant_init(int per_channel, int rounding) {
   return arena_printf("{@mult, @shift, %d, %s}", per_channel,
-                      rounding == TA_ROUND_SINGLE ? "TA_ROUND_SINGLE"
-                                                  : "TA_ROUND_DOUBLE");
+                      rounding_str(rounding));
 }
 
 const char *i32_list(const int32_t *v, int n) {
@@ -690,7 +693,7 @@ static void lower_add(Lower *L) {
           (int)p.left_shift, ilit(p.input1_multiplier), ilit(p.input1_shift),
           ilit(p.input2_multiplier), ilit(p.input2_shift), ilit(p.output_multiplier),
           ilit(p.output_shift), ilit(p.act_min), ilit(p.act_max),
-          L->rounding == TA_ROUND_SINGLE ? "TA_ROUND_SINGLE" : "TA_ROUND_DOUBLE",
+          rounding_str(L->rounding),
           flit(p.act_min_f32), flit(p.act_max_f32), tables),
       true);
   const_struct(L, "shape", "ta_bcast", bcast_init(&bc), true);
@@ -765,8 +768,7 @@ static void lower_softmax(Lower *L) {
                             "    .beta = %s%s}",
                             (int)p.outer, (int)p.depth, ilit(p.input_multiplier),
                             ilit(p.input_left_shift), ilit(p.diff_min),
-                            p.rounding == TA_ROUND_SINGLE ? "TA_ROUND_SINGLE"
-                                                          : "TA_ROUND_DOUBLE",
+                            rounding_str(p.rounding),
                             flit(p.beta), exp_table),
                true);
   arg_tensor(L, in->index);
@@ -837,8 +839,7 @@ static void lower_quantize(Lower *L) {
                               (int)elems32(in), ilit(p.input_zero_point),
                               ilit(p.output_zero_point), ilit(p.multiplier),
                               ilit(p.shift),
-                              p.rounding == TA_ROUND_SINGLE ? "TA_ROUND_SINGLE"
-                                                            : "TA_ROUND_DOUBLE"),
+                              rounding_str(p.rounding)),
                  true);
   }
   arg_tensor(L, in->index);

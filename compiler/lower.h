@@ -85,6 +85,8 @@ const char *conv_init(const ta_conv_params *p);
 const char *fc_init(const ta_fc_params *p);
 const char *pool_init(const ta_pool_params *p);
 const char *quant_init(int per_channel, int rounding);
+/* "TA_ROUND_SINGLE" or "TA_ROUND_DOUBLE": a rounding as generated C. */
+const char *rounding_str(int rounding);
 const char *i32_list(const int32_t *v, int n);
 const char *bcast_init(const ta_bcast *b);
 

@@ -20,9 +20,6 @@
 #include <math.h>
 #include <string.h>
 
-static const char *rounding_str(Lower *L) {
-  return L->rounding == TA_ROUND_SINGLE ? "TA_ROUND_SINGLE" : "TA_ROUND_DOUBLE";
-}
 
 /* A float array constant (copied), not passed. */
 static void const_f32(Lower *L, const char *name, const float *v, size_t n) {
@@ -319,7 +316,7 @@ void lower_add_legacy(Lower *L) {
           ilit(p.input1_offset), ilit(p.input2_offset), ilit(p.output_offset),
           (int)p.left_shift, ilit(p.input1_multiplier), ilit(p.input1_shift),
           ilit(p.input2_multiplier), ilit(p.input2_shift), ilit(p.output_multiplier),
-          ilit(p.output_shift), ilit(p.act_min), ilit(p.act_max), rounding_str(L)),
+          ilit(p.output_shift), ilit(p.act_min), ilit(p.act_max), rounding_str(L->rounding)),
       true);
   const_struct(L, "shape", "ta_bcast", bcast_init(&bc), true);
   arg_tensor(L, a->index);

@@ -176,9 +176,6 @@ static void need_same_types(Lower *L, int nin, bool same_q) {
   }
 }
 
-static const char *rounding_str(Lower *L) {
-  return L->rounding == TA_ROUND_SINGLE ? "TA_ROUND_SINGLE" : "TA_ROUND_DOUBLE";
-}
 
 /* ---------------------------------------------------------------- PAD */
 
@@ -395,7 +392,7 @@ void lower_mean(Lower *L) {
                             walk_init(&p.outer), walk_init(&p.inner), (int)p.count,
                             ilit(p.input_zero_point), ilit(p.output_zero_point),
                             ilit(p.multiplier), ilit(p.shift),
-                            p.rounding == TA_ROUND_SINGLE ? "TA_ROUND_SINGLE" : "TA_ROUND_DOUBLE",
+                            rounding_str(p.rounding),
                             flit(p.scale), flit(p.bias)),
                true);
   arg_tensor(L, in->index);
@@ -421,7 +418,7 @@ static const char *add_init(Lower *L, const ta_add_params *p) {
       ilit(p->input1_offset), ilit(p->input2_offset), ilit(p->output_offset),
       (int)p->left_shift, ilit(p->input1_multiplier), ilit(p->input1_shift),
       ilit(p->input2_multiplier), ilit(p->input2_shift), ilit(p->output_multiplier),
-      ilit(p->output_shift), ilit(p->act_min), ilit(p->act_max), rounding_str(L),
+      ilit(p->output_shift), ilit(p->act_min), ilit(p->act_max), rounding_str(L->rounding),
       flit(p->act_min_f32), flit(p->act_max_f32));
 }
 
@@ -494,7 +491,7 @@ void lower_mul(Lower *L) {
                             "    .rounding = %s, .act_min_f32 = %s, .act_max_f32 = %s}",
                             ilit(p.input1_offset), ilit(p.input2_offset),
                             ilit(p.output_offset), ilit(p.multiplier), ilit(p.shift),
-                            ilit(p.act_min), ilit(p.act_max), rounding_str(L),
+                            ilit(p.act_min), ilit(p.act_max), rounding_str(L->rounding),
                             flit(p.act_min_f32), flit(p.act_max_f32)),
                true);
   bcast_arg(L, a, b, out);
@@ -1059,7 +1056,7 @@ void lower_resize_bilinear(Lower *L) {
                             (int)dout.w,
                             integer ? ".y_frac = @y_frac, .x_frac = @x_frac"
                                     : ".y_in = @y_in, .x_in = @x_in",
-                            rounding_str(L)),
+                            rounding_str(L->rounding)),
                true);
   arg_tensor(L, in->index);
   arg_tensor(L, out->index);

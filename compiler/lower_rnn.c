@@ -18,9 +18,6 @@
 
 #include "lower.h"
 
-static const char *rounding_name(int r) {
-  return r == TA_ROUND_SINGLE ? "TA_ROUND_SINGLE" : "TA_ROUND_DOUBLE";
-}
 
 static void need_variable(Lower *L, const Tensor *t, const char *role) {
   if (!t->is_variable)
@@ -100,7 +97,7 @@ static const char *lstm_init(const ta_lstm_params *p) {
       ilit(p->forget_shift), ilit(p->input_multiplier), ilit(p->input_shift),
       ilit(p->output_multiplier), ilit(p->output_shift), (int)p->hidden_zero_point,
       (int)p->cell_scale_power, (int)p->has_clip, (int)p->cell_clip,
-      flit(p->cell_clip_f32), rounding_name(p->rounding));
+      flit(p->cell_clip_f32), rounding_str(p->rounding));
 }
 
 void lower_lstm(Lower *L) {
@@ -314,7 +311,7 @@ void lower_svdf(Lower *L) {
                    (int)p.memory_size, (int)p.input_zero_point,
                    (int)p.state_zero_point, (int)p.output_zero_point,
                    ilit(p.multiplier1), ilit(p.shift1), ilit(p.multiplier2),
-                   ilit(p.shift2), rounding_name(p.rounding), flit(p.act_min_f32),
+                   ilit(p.shift2), rounding_str(p.rounding), flit(p.act_min_f32),
                    flit(p.act_max_f32)),
       true);
   arg_tensor(L, in->index);

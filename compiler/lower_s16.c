@@ -47,8 +47,6 @@
  * comment). */
 #define S16_ROUNDING TA_ROUND_DOUBLE
 
-/* TFLite's Prepare (--rounding single), else TFLite Micro's. */
-static bool tflite_prepare(const Lower *L) { return tflite_arithmetic(L); }
 
 static TA_NORETURN void unsupported(Lower *L, const char *what) {
   error_at(L->g, L->op->index, "16x8 quantization: %s", what);
@@ -67,9 +65,6 @@ static ta_dims rank4(Lower *L, const Tensor *t) {
   return dims4(L, t);
 }
 
-static const char *rounding_name(int r) {
-  return r == TA_ROUND_SINGLE ? "TA_ROUND_SINGLE" : "TA_ROUND_DOUBLE";
-}
 
 static const char *add_init_s16(const ta_add_params *p) {
   return arena_printf(
@@ -82,7 +77,7 @@ static const char *add_init_s16(const ta_add_params *p) {
       (int)p->left_shift, ilit(p->input1_multiplier), ilit(p->input1_shift),
       ilit(p->input2_multiplier), ilit(p->input2_shift), ilit(p->output_multiplier),
       ilit(p->output_shift), ilit(p->act_min), ilit(p->act_max),
-      rounding_name(p->rounding));
+      rounding_str(p->rounding));
 }
 
 /* ------------------------------------------- CONV_2D, TRANSPOSE_CONV */
@@ -173,16 +168,16 @@ static S16Acc s16_accumulator(Lower *L, const Tensor *bias, int32_t nout) {
                "refuses it (int64 expected) and TFLite Micro reads it as int64", op);
     break;
   case OP_TRANSPOSE_CONV:
-    if (b32 && !tflite_prepare(L))
+    if (b32 && !tflite_arithmetic(L))
       error_at(L->g, L->op->index, "16x8 %s with an int32 bias is not supported with "
                "--rounding double: TFLite Micro's kernel reads the bias as int64 values "
                "(TFLite's, --rounding single, is supported)", op);
-    a.acc32 = tflite_prepare(L) && (!bias || b32);
+    a.acc32 = tflite_arithmetic(L) && (!bias || b32);
     break;
   case OP_CONV_2D:
   case OP_FULLY_CONNECTED:
     a.acc32 = !bias || b32;
-    if (a.acc32 && tflite_prepare(L))
+    if (a.acc32 && tflite_arithmetic(L))
       a.rounding = TA_ROUND_SINGLE;
     break;
   default:
@@ -373,7 +368,7 @@ static void lower_add_sub_s16(Lower *L, bool sub) {
   ta_add_params p = {0};
   int l1, l2, lo;
   /* TFLite's power-of-two path (TFLite Micro has none). */
-  bool pot = tflite_prepare(L) && L->op->opt.pot_scale_int16 && checked_log2f(s1, &l1) &&
+  bool pot = tflite_arithmetic(L) && L->op->opt.pot_scale_int16 && checked_log2f(s1, &l1) &&
              checked_log2f(s2, &l2) && checked_log2f(so, &lo);
   if (pot) {
     need_symmetric(L, a);
@@ -393,7 +388,7 @@ static void lower_add_sub_s16(Lower *L, bool sub) {
   } else {
     int32_t z1 = zp_of(a), z2 = zp_of(b), zo = zp_of(out);
     bool ok = !sub ? add_params(s1, z1, s2, z2, so, zo, DT_INT16, act, S16_ROUNDING, &p)
-              : tflite_prepare(L)
+              : tflite_arithmetic(L)
                   ? sub_params_tflite(s1, z1, s2, z2, so, zo, act, &p)
                   : sub_params(s1, z1, s2, z2, so, zo, DT_INT16, act, S16_ROUNDING, &p);
     if (!ok)
@@ -429,7 +424,7 @@ static void lower_mul_s16(Lower *L) {
   /* TFLite's mul.cc multiplies and divides the float scales in float,
    * then widens; TFLite Micro works in double. */
   bool ok = mul_params(scale_of(L, a), 0, scale_of(L, b), 0, scale_of(L, out), 0, DT_INT16,
-                       act, tflite_prepare(L), S16_ROUNDING, &p);
+                       act, tflite_arithmetic(L), S16_ROUNDING, &p);
   if (!ok || p.shift > 30)
     error_at(L->g, L->op->index, "cannot represent the rescaling of these scales, or "
              "fused activation %d", (int)act);
@@ -439,7 +434,7 @@ static void lower_mul_s16(Lower *L) {
                             "    .multiplier = %s, .shift = %s, .act_min = %s, .act_max = %s,\n"
                             "    .rounding = %s, .act_min_f32 = 0.0f, .act_max_f32 = 0.0f}",
                             ilit(p.multiplier), ilit(p.shift), ilit(p.act_min),
-                            ilit(p.act_max), rounding_name(p.rounding)),
+                            ilit(p.act_max), rounding_str(p.rounding)),
                true);
   const_struct(L, "shape", "ta_bcast", bcast_init(&bc), true);
   arg_tensor(L, a->index);
@@ -477,7 +472,7 @@ static void lower_leaky_relu_s16(Lower *L) {
                             (int)p.size, ilit(p.input_zero_point),
                             ilit(p.output_zero_point), ilit(p.multiplier_alpha),
                             ilit(p.shift_alpha), ilit(p.multiplier_identity),
-                            ilit(p.shift_identity), rounding_name(p.rounding)),
+                            ilit(p.shift_identity), rounding_str(p.rounding)),
                true);
   arg_tensor(L, in->index);
   arg_tensor(L, out->index);
@@ -505,14 +500,14 @@ static void lower_relu_s16(Lower *L) {
   const bool relu6 = L->op->kind == OP_RELU6;
   const float si = scale_of(L, in), so = scale_of(L, out);
   ta_relu_params p = {.size = (int32_t)tensor_elems(in), .rounding = S16_ROUNDING};
-  if (relu6 && !tflite_prepare(L)) {
+  if (relu6 && !tflite_arithmetic(L)) {
     p.multiplier = 1 << 30; /* x * 2^30 * 2^1 / 2^31 = x, exactly */
     p.shift = 1;
     p.act_min = 0;
     p.act_max = relu6_six(DT_INT16, si, 0);
   } else {
     volatile float quotient = si / so;
-    double real = tflite_prepare(L) ? (double)quotient : (double)si / (double)so;
+    double real = tflite_arithmetic(L) ? (double)quotient : (double)si / (double)so;
     if (!quantize_multiplier(real, S16_ROUNDING, &p.multiplier, &p.shift) || p.shift > 30)
       error_at(L->g, L->op->index, "cannot represent the rescaling");
     relu_range(DT_INT16, 0.0f, relu6 ? 6.0f : INFINITY, so, 0, &p.act_min, &p.act_max);
@@ -523,7 +518,7 @@ static void lower_relu_s16(Lower *L) {
                             "    .multiplier = %s, .shift = %s, .act_min = %s, .act_max = %s,\n"
                             "    .rounding = %s}",
                             (int)p.size, ilit(p.multiplier), ilit(p.shift), ilit(p.act_min),
-                            ilit(p.act_max), rounding_name(p.rounding)),
+                            ilit(p.act_max), rounding_str(p.rounding)),
                true);
   arg_tensor(L, in->index);
   arg_tensor(L, out->index);
@@ -561,7 +556,7 @@ static void lower_sigmoid_s16(Lower *L, bool tanh) {
   need_symmetric(L, out);
   int log2_out;
   if (!checked_log2f(scale_of(L, out), &log2_out) || log2_out != -15 ||
-      (tflite_prepare(L) && !tanh && scale_of(L, out) != 1.0f / 32768))
+      (tflite_arithmetic(L) && !tanh && scale_of(L, out) != 1.0f / 32768))
     error_at(L->g, L->op->index, "an int16 %s output must have scale 1/32768", op);
   ta_sigmoid_s16_params p = {.size = elems32(in)};
   bool pot;
@@ -569,7 +564,7 @@ static void lower_sigmoid_s16(Lower *L, bool tanh) {
                           &p.input_left_shift, &pot))
     error_at(L->g, L->op->index, "the input scale %g is out of the range the int16 %s "
              "kernel can rescale", (double)scale_of(L, in), op);
-  if (pot && tflite_prepare(L)) {
+  if (pot && tflite_arithmetic(L)) {
     /* TFLite's input_left_shift: 0, or 1 for TANH at 2^-11 (3 << 1). */
     L->l->kernel = tanh ? "ta_tanh_pot_s16" : "ta_logistic_pot_s16";
     const_struct(L, "params", "ta_sigmoid_s16_params",
@@ -607,7 +602,7 @@ static void lower_softmax_s16(Lower *L) {
   if (out->dtype != DT_INT16 || in->ndims < 1 || tensor_elems(in) != tensor_elems(out))
     error_at(L->g, L->op->index, "16x8 quantization: SOFTMAX needs an int16 output of the "
              "input's size");
-  bool tfl = tflite_prepare(L);
+  bool tfl = tflite_arithmetic(L);
   need_symmetric(L, out);
   if (tfl) {
     need_symmetric(L, in);
@@ -671,7 +666,7 @@ static void lower_quantize_s16(Lower *L) {
                             "    .shift = %s, .rounding = %s}",
                             (int)p.size, ilit(p.input_zero_point),
                             ilit(p.output_zero_point), ilit(p.multiplier), ilit(p.shift),
-                            rounding_name(p.rounding)),
+                            rounding_str(p.rounding)),
                true);
   arg_tensor(L, in->index);
   arg_tensor(L, out->index);
