@@ -1226,6 +1226,21 @@ static int slice_dim(Rng *r, int dim, int bit, int32_t *begin, int32_t *end, int
   return s > 0 ? (e - b + s - 1) / s : (b - e + (-s) - 1) / (-s);
 }
 
+/* The STRIDED_SLICE model: input d (rank nd), k begin/end/stride specs,
+ * output dout (rank ndo); masks: begin, end, ellipsis, new axis, shrink. */
+static void slice_model(Case *c, int nd, int32_t *d, int k, int32_t *begin, int32_t *end,
+                        int32_t *strides, int ndo, int32_t *dout, const int masks[5]) {
+  Q q = act_in(c);
+  int ti = input_q(c, "input", nd, d, &q);
+  int tb = const_vec(c, "begin", k, begin);
+  int te = const_vec(c, "end", k, end);
+  int ts = const_vec(c, "strides", k, strides);
+  int to = output_q(c, "output", ndo, dout, &q);
+  int ins[4] = {ti, tb, te, ts};
+  int op = tfw_op(c->m, TFW_OP_STRIDED_SLICE, 4, ins, 1, &to);
+  tfw_strided_slice_options(c->m, op, masks[0], masks[1], masks[2], masks[3], masks[4], 0);
+}
+
 /*
  * A STRIDED_SLICE written the numpy way, x[a:b, np.newaxis, ..., c]:
  * specs for some input dimensions, new axes (new_axis_mask) among them,
@@ -1294,15 +1309,8 @@ static void gen_strided_slice_masks(Case *c) {
   }
   while (dim < nd)
     dout[ndo++] = d[dim++];
-  Q q = act_in(c);
-  int ti = input_q(c, "input", nd, d, &q);
-  int tb = const_vec(c, "begin", k, begin);
-  int te = const_vec(c, "end", k, end);
-  int ts = const_vec(c, "strides", k, strides);
-  int to = output_q(c, "output", ndo, dout, &q);
-  int ins[4] = {ti, tb, te, ts};
-  int op = tfw_op(c->m, TFW_OP_STRIDED_SLICE, 4, ins, 1, &to);
-  tfw_strided_slice_options(c->m, op, bmask, emask, elmask, nmask, smask, 0);
+  slice_model(c, nd, d, k, begin, end, strides, ndo, dout,
+              (int[5]){bmask, emask, elmask, nmask, smask});
 }
 
 /* Four cases in ten use ellipsis and new axes (decided without drawing
@@ -1322,15 +1330,8 @@ static void gen_strided_slice(Case *c, int variant) {
     if (size >= 0)
       dout[ndo++] = size;
   }
-  Q q = act_in(c);
-  int ti = input_q(c, "input", nd, d, &q);
-  int tb = const_vec(c, "begin", nd, begin);
-  int te = const_vec(c, "end", nd, end);
-  int ts = const_vec(c, "strides", nd, strides);
-  int to = output_q(c, "output", ndo, dout, &q);
-  int ins[4] = {ti, tb, te, ts};
-  int op = tfw_op(c->m, TFW_OP_STRIDED_SLICE, 4, ins, 1, &to);
-  tfw_strided_slice_options(c->m, op, bmask, emask, 0, 0, smask, 0);
+  slice_model(c, nd, d, nd, begin, end, strides, ndo, dout,
+              (int[5]){bmask, emask, 0, 0, smask});
 }
 
 static void gen_transpose(Case *c, int variant) {
