@@ -99,6 +99,17 @@ void const_struct(Lower *L, const char *name, const char *ctype,
 }
 
 /* An int32 array (copied), passed when `pass`. */
+void const_array(Lower *L, const char *name, DType dt, const void *data, size_t count,
+                 bool pass) {
+  size_t size = (size_t)(dtype_bits(dt) / 8);
+  void *copy = arena_array(count ? count : 1, size);
+  if (count)
+    memcpy(copy, data, count * size);
+  int i = add_const(L, (ConstObj){.name = name, .dtype = dt, .data = copy, .count = count});
+  if (pass)
+    add_arg(L, ARG_CONST, i, 0);
+}
+
 void const_i32(Lower *L, const char *name, const int32_t *v, size_t n,
                       bool pass) {
   int32_t *copy = arena_array(n ? n : 1, sizeof(int32_t));

@@ -53,6 +53,10 @@ int add_const(Lower *L, ConstObj c);
  * `pass`. */
 void const_struct(Lower *L, const char *name, const char *ctype, const char *init,
                   bool pass);
+/* An array of any element type (copied), passed when `pass`; its symbol
+ * is "@name" in initializers. */
+void const_array(Lower *L, const char *name, DType dt, const void *data, size_t count,
+                 bool pass);
 /* An int32 array (copied), passed when `pass`. */
 void const_i32(Lower *L, const char *name, const int32_t *v, size_t n, bool pass);
 /* The kernel may run with output 0 at input k's address (Lowered.inplace

@@ -21,14 +21,6 @@
 #include <string.h>
 
 
-/* A float array constant (copied), not passed. */
-static void const_f32(Lower *L, const char *name, const float *v, size_t n) {
-  float *copy = arena_array(n ? n : 1, sizeof(float));
-  if (n)
-    memcpy(copy, v, n * sizeof(float));
-  add_const(L, (ConstObj){.name = name, .dtype = DT_FLOAT32, .data = copy, .count = n});
-}
-
 /* Float activations with int8 (or uint8) constant weights: TFLite's
  * "hybrid" (dynamic-range) kernels, which quantize the activations at
  * run time.  TFLite Micro has no such kernels either. */
@@ -105,7 +97,7 @@ static void lower_depthwise_hybrid(Lower *L, const Tensor *in, const Tensor *fil
   act_range(L, out, &p.act_min, &p.act_max, &p.act_min_f32, &p.act_max_f32);
   L->l->kernel = "ta_depthwise_conv2d_hybrid_f32";
   const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
-  const_f32(L, "filter_scale", filter->q.scale, (size_t)nscale);
+  const_array(L, "filter_scale", DT_FLOAT32, filter->q.scale, (size_t)nscale, false);
   add_arg(L, ARG_CONST, L->l->nconsts - 1, 0);
   conv_tensor_args(L, di, in, df, filter, bias, dout, out);
   arg_scratch(L);
@@ -174,7 +166,8 @@ void lower_conv_legacy(Lower *L, bool depthwise) {
   if (hybrid) {
     L->l->kernel = per_channel ? "ta_conv2d_hybrid_per_channel_f32" : "ta_conv2d_hybrid_f32";
     const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
-    const_f32(L, "filter_scale", filter->q.scale, (size_t)filter->q.nscale);
+    const_array(L, "filter_scale", DT_FLOAT32, filter->q.scale, (size_t)filter->q.nscale,
+                false);
     add_arg(L, ARG_CONST, L->l->nconsts - 1, 0);
     conv_tensor_args(L, di, in, df, filter, bias, dout, out);
     arg_scratch(L);
@@ -231,7 +224,7 @@ static void lower_fully_connected_hybrid(Lower *L, const ta_fc_params *fc) {
   ta_fc_params p = *fc;
   L->l->kernel = "ta_fully_connected_hybrid_f32";
   const_struct(L, "params", "ta_fc_params", fc_init(&p), true);
-  const_f32(L, "filter_scale", filter->q.scale, (size_t)nscale);
+  const_array(L, "filter_scale", DT_FLOAT32, filter->q.scale, (size_t)nscale, false);
   if (asym) {
     int32_t *sums = arena_array((size_t)p.out_depth, sizeof(int32_t));
     const int8_t *w = (const int8_t *)filter->data;
@@ -354,7 +347,7 @@ void lower_softmax_legacy(Lower *L) {
   const float scale = -scale_of(L, in) * L->op->opt.beta;
   for (int32_t v = 0; v <= 255; v++)
     table[255 - v] = expf(scale * (float)v);
-  const_f32(L, "table", table, 256);
+  const_array(L, "table", DT_FLOAT32, table, 256, false);
   const_struct(L, "params", "ta_softmax_u8_params",
                arena_printf("{.outer = %d, .depth = %d, .output_scale = %s, .table = @table,\n"
                             "    .output_zero_point = %d}",

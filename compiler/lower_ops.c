@@ -22,19 +22,6 @@
 
 /* ------------------------------------------------------------ helpers */
 
-/* An array constant of any element type (data copied), passed when
- * `pass`; its symbol is "@name" in initializers. */
-static void const_array(Lower *L, const char *name, DType dt, const void *data,
-                        size_t count, bool pass) {
-  size_t size = (size_t)(dtype_bits(dt) / 8);
-  void *copy = arena_array(count ? count : 1, size);
-  if (count)
-    memcpy(copy, data, count * size);
-  int i = add_const(L, (ConstObj){.name = name, .dtype = dt, .data = copy, .count = count});
-  if (pass)
-    add_arg(L, ARG_CONST, i, 0);
-}
-
 /* "{a, b}" of n values, "{0}" when n == 0 (C has no empty initializer). */
 static const char *list(const int32_t *v, int n) {
   return n ? i32_list(v, n) : "{0}";

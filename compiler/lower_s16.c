@@ -527,16 +527,6 @@ static void lower_relu_s16(Lower *L) {
 
 /* ------------------------------------------- LOGISTIC, TANH, SOFTMAX */
 
-/* An array constant (data copied) whose symbol is "@name" in
- * initializers. */
-static void const_table(Lower *L, const char *name, DType dt, const void *data,
-                        size_t count) {
-  size_t size = (size_t)(dtype_bits(dt) / 8);
-  void *copy = arena_array(count, size);
-  memcpy(copy, data, count * size);
-  add_const(L, (ConstObj){.name = name, .dtype = dt, .data = copy, .count = count});
-}
-
 /* LOGISTIC and TANH (LogisticPrepare / TanhPrepare, int16 branch; the
  * kernels are reference_integer_ops::Logistic / Tanh).  Input and output
  * zero points 0, output scale 2^-15.  TFLite Micro runs the table kernel
@@ -573,7 +563,7 @@ static void lower_sigmoid_s16(Lower *L, bool tanh) {
                  true);
   } else {
     L->l->kernel = tanh ? "ta_tanh_s16" : "ta_logistic_s16";
-    const_table(L, "table", DT_UINT16, sigmoid_table_q16(), 256);
+    const_array(L, "table", DT_UINT16, sigmoid_table_q16(), 256, false);
     const_struct(L, "params", "ta_sigmoid_s16_params",
                  arena_printf("{.size = %d, .input_multiplier = %s, .input_left_shift = %s,\n"
                               "    .table = @table}",
@@ -628,8 +618,8 @@ static void lower_softmax_s16(Lower *L) {
   int16_t exp_lut[513], recip_lut[513];
   softmax_s16_luts(tfl, exp_lut, recip_lut);
   L->l->kernel = "ta_softmax_s16";
-  const_table(L, "exp_lut", DT_INT16, exp_lut, 513);
-  const_table(L, "recip_lut", DT_INT16, recip_lut, 513);
+  const_array(L, "exp_lut", DT_INT16, exp_lut, 513, false);
+  const_array(L, "recip_lut", DT_INT16, recip_lut, 513, false);
   const_struct(L, "params", "ta_softmax_s16_params",
                arena_printf("{.outer = %d, .depth = %d, .input_multiplier = %s,\n"
                             "    .input_left_shift = %s, .exp_lut = @exp_lut,\n"

@@ -64,19 +64,6 @@ static const int16_t *const_s16(Lower *L, const Tensor *t, const char *role) {
   return v;
 }
 
-static void const_array(Lower *L, const char *name, DType dt, const void *data,
-                        size_t count, size_t elem, bool pass) {
-  void *copy = arena_alloc(count * elem + 1);
-  if (count)
-    memcpy(copy, data, count * elem);
-  const char *ct = dt == DT_INT16 ? "int16_t" : dt == DT_UINT8 ? "uint8_t"
-                   : dt == DT_FLOAT32 ? "float" : "int32_t";
-  int i = add_const(L, (ConstObj){.name = name, .ctype = ct, .dtype = dt,
-                                  .data = copy, .count = count});
-  if (pass)
-    add_arg(L, ARG_CONST, i, 0);
-}
-
 /* ------------------------------------------------------ signal ops */
 
 static void lower_window(Lower *L) {
@@ -208,8 +195,8 @@ static void lower_rfft(Lower *L) {
                             (int)p.output_length, (int)p.nfactors,
                             i32_list(p.factors, 2 * p.nfactors)),
                true);
-  const_array(L, "twiddles", DT_INT16, tw, (size_t)half * 2, 2, true);
-  const_array(L, "split_twiddles", DT_INT16, stw, (size_t)(half / 2) * 2, 2, true);
+  const_array(L, "twiddles", DT_INT16, tw, (size_t)half * 2, true);
+  const_array(L, "split_twiddles", DT_INT16, stw, (size_t)(half / 2) * 2, true);
   arg_tensor(L, in->index);
   arg_tensor(L, out->index);
   arg_scratch(L);
@@ -430,7 +417,7 @@ static const char *tensor_info(Lower *L, const Tensor *t, const char *prefix, in
   if (!t)
     return "{-1, 0, NULL, 0, 0, NULL, NULL, 0, 0}";
   const char *dims = arena_printf("%s%d_dims", prefix, k);
-  const_array(L, dims, DT_INT32, t->dims, (size_t)t->ndims, sizeof(int32_t), false);
+  const_array(L, dims, DT_INT32, t->dims, (size_t)t->ndims, false);
   const char *scale = "NULL", *zp = "NULL";
   if (t->q.nscale > 0) {
     int32_t *z = arena_array((size_t)t->q.nscale, sizeof(int32_t));
@@ -438,8 +425,8 @@ static const char *tensor_info(Lower *L, const Tensor *t, const char *prefix, in
       z[i] = t->q.zero_point ? (int32_t)t->q.zero_point[i] : 0;
     const char *sn = arena_printf("%s%d_scale", prefix, k);
     const char *zn = arena_printf("%s%d_zp", prefix, k);
-    const_array(L, sn, DT_FLOAT32, t->q.scale, (size_t)t->q.nscale, sizeof(float), false);
-    const_array(L, zn, DT_INT32, z, (size_t)t->q.nscale, sizeof(int32_t), false);
+    const_array(L, sn, DT_FLOAT32, t->q.scale, (size_t)t->q.nscale, false);
+    const_array(L, zn, DT_INT32, z, (size_t)t->q.nscale, false);
     scale = arena_printf("@%s", sn);
     zp = arena_printf("@%s", zn);
   }
@@ -466,8 +453,7 @@ static void lower_user(Lower *L, const CustomKernel *ck) {
                             .init = arena_printf("{%s}", outs),
                             .count = (size_t)op->noutputs});
   if (op->ncustom_options)
-    const_array(L, "options", DT_UINT8, op->custom_options, op->ncustom_options, 1,
-                false);
+    const_array(L, "options", DT_UINT8, op->custom_options, op->ncustom_options, false);
   L->l->kernel = ck->function;
   L->l->user_kernel = true;
   L->op->scratch_bytes = ck->scratch;
