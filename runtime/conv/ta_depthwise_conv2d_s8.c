@@ -7,9 +7,8 @@
  * filter[0][ky][kx][oc] * (input + input_offset); requantized per output
  * channel, offset, clamped.
  */
-#include "ta_fixedpoint.h"
 #include "ta_kernels.h"
-#include "conv_common.h"
+#include "conv_x8.h"
 
 size_t ta_depthwise_conv2d_s8_scratch_size(const ta_conv_params *p, const ta_dims *in_dims,
                                            const ta_dims *filter_dims,
@@ -36,33 +35,22 @@ ta_status ta_depthwise_conv2d_s8(const ta_conv_params *p, const ta_quant *q,
 
   for (int32_t b = 0; b < in_dims->n; b++) {
     const int8_t *in_b = in + (size_t)b * H * W * C;
-    for (int32_t oy = 0; oy < OH; oy++) {
-      ta_window wy = ta_conv_window(oy * p->stride_h - p->pad_h, p->dilation_h, KH, H);
-      for (int32_t ox = 0; ox < OW; ox++) {
-        ta_window wx = ta_conv_window(ox * p->stride_w - p->pad_w, p->dilation_w, KW, W);
-        int8_t *o = out + (((size_t)b * OH + oy) * OW + ox) * OC;
-        for (int32_t ic = 0; ic < C; ic++) {
-          for (int32_t m = 0; m < M; m++) {
-            const int32_t oc = ic * M + m;
-            int32_t acc = 0;
-            for (int32_t ky = wy.start; ky < wy.end; ky++) {
-              const int32_t iy = wy.origin + ky * p->dilation_h;
-              for (int32_t kx = wx.start; kx < wx.end; kx++) {
-                const int32_t ix = wx.origin + kx * p->dilation_w;
-                int32_t x = in_b[((size_t)iy * W + ix) * C + ic];
-                int32_t w = filter[((size_t)ky * KW + kx) * OC + oc];
-                acc += w * (x + off);
-              }
-            }
-            if (bias)
-              acc += bias[oc];
-            const int32_t ch = q->per_channel ? oc : 0;
-            acc = ta_requant(acc, q->multiplier[ch], q->shift[ch], q->rounding) + p->output_offset;
-            o[oc] = (int8_t)ta_clamp_i32(acc, p->act_min, p->act_max);
-          }
+    TA_CONV_PIXELS(int8_t, {
+      for (int32_t ic = 0; ic < C; ic++) {
+        for (int32_t m = 0; m < M; m++) {
+          const int32_t oc = ic * M + m;
+          int32_t acc = 0;
+          TA_CONV_TAPS({
+            int32_t x = in_b[((size_t)iy * W + ix) * C + ic];
+            int32_t w = filter[((size_t)ky * KW + kx) * OC + oc];
+            acc += w * (x + off);
+          })
+          if (bias)
+            acc += bias[oc];
+          TA_X8_STORE(o[oc], int8_t, acc, oc);
         }
       }
-    }
+    })
   }
   return TA_OK;
 }

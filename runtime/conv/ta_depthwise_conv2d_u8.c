@@ -11,9 +11,8 @@
  * The output channels of a pixel are accumulated together, a block of
  * TA_DW_BLOCK at a time, so the inner loop runs over contiguous channels.
  */
-#include "ta_fixedpoint.h"
 #include "ta_kernels.h"
-#include "conv_common.h"
+#include "conv_x8.h"
 
 #define TA_DW_BLOCK 64
 
@@ -31,40 +30,27 @@ ta_status ta_depthwise_conv2d_u8(const ta_conv_params *p, const ta_quant *q,
   int32_t acc[TA_DW_BLOCK];
   for (int32_t b = 0; b < in_dims->n; b++) {
     const uint8_t *in_b = in + (size_t)b * H * W * C;
-    for (int32_t oy = 0; oy < OH; oy++) {
-      ta_window wy = ta_conv_window(oy * p->stride_h - p->pad_h, p->dilation_h, KH, H);
-      for (int32_t ox = 0; ox < OW; ox++) {
-        ta_window wx = ta_conv_window(ox * p->stride_w - p->pad_w, p->dilation_w, KW, W);
-        uint8_t *o = out + (((size_t)b * OH + oy) * OW + ox) * OC;
-        for (int32_t oc0 = 0; oc0 < OC; oc0 += TA_DW_BLOCK) {
-          const int32_t n = OC - oc0 < TA_DW_BLOCK ? OC - oc0 : TA_DW_BLOCK;
-          for (int32_t j = 0; j < n; j++)
-            acc[j] = bias ? bias[oc0 + j] : 0;
-          for (int32_t ky = wy.start; ky < wy.end; ky++) {
-            const int32_t iy = wy.origin + ky * p->dilation_h;
-            for (int32_t kx = wx.start; kx < wx.end; kx++) {
-              const int32_t ix = wx.origin + kx * p->dilation_w;
-              const uint8_t *xp = in_b + ((size_t)iy * W + ix) * C;
-              const uint8_t *wp = filter + ((size_t)ky * KW + kx) * OC + oc0;
-              if (M == 1) {
-                xp += oc0;
-                for (int32_t j = 0; j < n; j++)
-                  acc[j] += ((int32_t)wp[j] + f_off) * ((int32_t)xp[j] + in_off);
-              } else {
-                for (int32_t j = 0; j < n; j++)
-                  acc[j] += ((int32_t)wp[j] + f_off) * ((int32_t)xp[(oc0 + j) / M] + in_off);
-              }
-            }
+    TA_CONV_PIXELS(uint8_t, {
+      for (int32_t oc0 = 0; oc0 < OC; oc0 += TA_DW_BLOCK) {
+        const int32_t n = OC - oc0 < TA_DW_BLOCK ? OC - oc0 : TA_DW_BLOCK;
+        for (int32_t j = 0; j < n; j++)
+          acc[j] = bias ? bias[oc0 + j] : 0;
+        TA_CONV_TAPS({
+          const uint8_t *xp = in_b + ((size_t)iy * W + ix) * C;
+          const uint8_t *wp = filter + ((size_t)ky * KW + kx) * OC + oc0;
+          if (M == 1) {
+            xp += oc0;
+            for (int32_t j = 0; j < n; j++)
+              acc[j] += ((int32_t)wp[j] + f_off) * ((int32_t)xp[j] + in_off);
+          } else {
+            for (int32_t j = 0; j < n; j++)
+              acc[j] += ((int32_t)wp[j] + f_off) * ((int32_t)xp[(oc0 + j) / M] + in_off);
           }
-          for (int32_t j = 0; j < n; j++) {
-            const int32_t ch = q->per_channel ? oc0 + j : 0;
-            int32_t v = ta_requant(acc[j], q->multiplier[ch], q->shift[ch], q->rounding) +
-                        p->output_offset;
-            o[oc0 + j] = (uint8_t)ta_clamp_i32(v, p->act_min, p->act_max);
-          }
-        }
+        })
+        for (int32_t j = 0; j < n; j++)
+          TA_X8_STORE(o[oc0 + j], uint8_t, acc[j], oc0 + j);
       }
-    }
+    })
   }
   return TA_OK;
 }
