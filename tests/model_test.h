@@ -1,8 +1,8 @@
 /*
  * model_test.h - what the tests that run `tinyaot run` (or a generated
  * program) on files share: reading files whole, comparing them byte for
- * byte, quoting for the shell, running a command, the temporary folder
- * and the end of main.  A program including it defines
+ * byte, quoting for the shell, a run's -i/-o arguments, running a
+ * command, the temporary folder and the end of main.  A program including it defines
  * _POSIX_C_SOURCE 200809L first (mkdtemp).
  */
 #ifndef TEST_MODEL_TEST_H
@@ -119,6 +119,17 @@ static inline int run_command(const char *cmd) {
   if (rc != -1 && WIFEXITED(rc))
     rc = WEXITSTATUS(rc);
   return rc;
+}
+
+/* Appends `tinyaot run`'s -i/-o for one inference: inputs from
+ * in_dir/input<i>.bin, outputs to out_prefix<k>.bin. */
+static inline const char *add_io(const char *cmd, const Graph *g, const char *in_dir,
+                                 const char *out_prefix) {
+  for (int i = 0; i < g->ninputs; i++)
+    cmd = arena_printf("%s -i %s", cmd, quote(arena_printf("%s/input%d.bin", in_dir, i)));
+  for (int i = 0; i < g->noutputs; i++)
+    cmd = arena_printf("%s -o %s", cmd, quote(arena_printf("%s%d.bin", out_prefix, i)));
+  return cmd;
 }
 
 #endif

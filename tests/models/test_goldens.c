@@ -50,11 +50,7 @@ static void test_model(const char *shared, const char *tinyaot,
       continue;
     have[c] = true;
     nruns++;
-    for (int i = 0; i < g->ninputs; i++)
-      cmd = arena_printf("%s -i %s", cmd, quote(arena_printf("%s/input%d.bin", dir, i)));
-    for (int i = 0; i < g->noutputs; i++)
-      cmd = arena_printf("%s -o %s", cmd,
-                         quote(arena_printf("%s/%s.output%d.bin", out, cases[c], i)));
+    cmd = add_io(cmd, g, dir, arena_printf("%s/%s.output", out, cases[c]));
   }
   int rc = run_command(cmd);
   if (!CHECK(rc == 0, "%s compiles, builds and runs %d cases (tinyaot run "

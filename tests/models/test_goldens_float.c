@@ -44,14 +44,9 @@ static void test_model(const char *shared, const char *tinyaot, const char *tmp,
   const char *out = arena_printf("%s/%s", tmp, name);
   mkdir(out, 0777);
   const char *cmd = arena_printf("%s run %s", quote(tinyaot), quote(model));
-  for (int c = 0; c < NCASES; c++) {
-    for (int i = 0; i < g->ninputs; i++)
-      cmd = arena_printf("%s -i %s", cmd,
-                         quote(arena_printf("%s/%s/input%d.bin", gold, cases[c], i)));
-    for (int i = 0; i < g->noutputs; i++)
-      cmd = arena_printf("%s -o %s", cmd,
-                         quote(arena_printf("%s/%s.output%d.bin", out, cases[c], i)));
-  }
+  for (int c = 0; c < NCASES; c++)
+    cmd = add_io(cmd, g, arena_printf("%s/%s", gold, cases[c]),
+                 arena_printf("%s/%s.output", out, cases[c]));
   int rc = run_command(cmd);
   if (!CHECK(rc == 0, "%s compiles, builds and runs %d cases (tinyaot run exited with %d)",
              name, NCASES, rc))

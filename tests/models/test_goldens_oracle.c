@@ -65,12 +65,8 @@ static void test_model(const char *shared, const char *tinyaot, const char *tmp,
   for (int c = 0; c < NCASES; c++) {
     if (which && !which[c])
       continue;
-    for (int i = 0; i < g->ninputs; i++)
-      cmd = arena_printf("%s -i %s", cmd,
-                         quote(arena_printf("%s/%s/input%d.bin", gold, cases[c], i)));
-    for (int i = 0; i < g->noutputs; i++)
-      cmd = arena_printf("%s -o %s", cmd,
-                         quote(arena_printf("%s/%s.output%d.bin", out, cases[c], i)));
+    cmd = add_io(cmd, g, arena_printf("%s/%s", gold, cases[c]),
+                 arena_printf("%s/%s.output", out, cases[c]));
   }
   int rc = run_command(cmd);
   if (!CHECK(rc == 0, "%s compiles, builds and runs (%s; tinyaot run exited with %d)", name,

@@ -71,17 +71,6 @@ static const char *compare(const char *expected, const char *actual, bool as_flo
   return r;
 }
 
-/* Appends -i/-o for one inference: inputs from `in_dir`, outputs to
- * out_prefix<k>.bin. */
-static const char *add_io(const char *cmd, const Graph *g, const char *in_dir,
-                          const char *out_prefix) {
-  for (int i = 0; i < g->ninputs; i++)
-    cmd = arena_printf("%s -i %s", cmd, quote(arena_printf("%s/input%d.bin", in_dir, i)));
-  for (int i = 0; i < g->noutputs; i++)
-    cmd = arena_printf("%s -o %s", cmd, quote(arena_printf("%s%d.bin", out_prefix, i)));
-  return cmd;
-}
-
 static bool is_float(const Graph *g, int t, const Model *m) {
   return m->float_model && g->tensors[t].dtype == DT_FLOAT32;
 }
