@@ -16,13 +16,9 @@
  * its float input at run time; ../shared/goldens/README.md).
  */
 #define _POSIX_C_SOURCE 200809L
-#include "test.h"
-#include "tinyaot.h"
+#include "model_test.h"
 
 #include <math.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #define TOLERANCE 1e-5
 
@@ -31,27 +27,11 @@ static const char *const models[] = {"vww_96_float", "resnet8_float", "ad01_fp32
 static const char *const cases[] = {"case0", "case1", "case2"};
 #define NCASES 3
 
+/* A file of float32 values, *n of them; NULL when it cannot be read. */
 static float *slurp_f32(const char *path, size_t *n) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  size_t cap = 1024, len = 0, got;
-  float *buf = malloc(cap * sizeof *buf);
-  while ((got = fread(buf + len, sizeof *buf, cap - len, f)) > 0) {
-    len += got;
-    if (len == cap)
-      buf = realloc(buf, (cap *= 2) * sizeof *buf);
-  }
-  fclose(f);
-  *n = len;
+  float *buf = (float *)slurp(path, n);
+  *n /= sizeof *buf;
   return buf;
-}
-
-static const char *quote(const char *s) {
-  const char *q = "'";
-  for (; *s; s++)
-    q = *s == '\'' ? arena_printf("%s'\\''", q) : arena_printf("%s%c", q, *s);
-  return arena_printf("%s'", q);
 }
 
 static void test_model(const char *shared, const char *tinyaot, const char *tmp,
@@ -64,18 +44,10 @@ static void test_model(const char *shared, const char *tinyaot, const char *tmp,
   const char *out = arena_printf("%s/%s", tmp, name);
   mkdir(out, 0777);
   const char *cmd = arena_printf("%s run %s", quote(tinyaot), quote(model));
-  for (int c = 0; c < NCASES; c++) {
-    for (int i = 0; i < g->ninputs; i++)
-      cmd = arena_printf("%s -i %s", cmd,
-                         quote(arena_printf("%s/%s/input%d.bin", gold, cases[c], i)));
-    for (int i = 0; i < g->noutputs; i++)
-      cmd = arena_printf("%s -o %s", cmd,
-                         quote(arena_printf("%s/%s.output%d.bin", out, cases[c], i)));
-  }
-  fflush(stdout);
-  int rc = system(arena_printf("%s 2>&1", cmd));
-  if (rc != -1 && WIFEXITED(rc))
-    rc = WEXITSTATUS(rc);
+  for (int c = 0; c < NCASES; c++)
+    cmd = add_io(cmd, g, arena_printf("%s/%s", gold, cases[c]),
+                 arena_printf("%s/%s.output", out, cases[c]));
+  int rc = run_command(cmd);
   if (!CHECK(rc == 0, "%s compiles, builds and runs %d cases (tinyaot run exited with %d)",
              name, NCASES, rc))
     return;
@@ -113,20 +85,11 @@ int main(void) {
   const char *shared = test_shared_dir();
   if (!shared)
     return test_exit();
-  const char *tinyaot = getenv("TINYAOT");
-  if (!tinyaot || !*tinyaot)
-    tinyaot = "build/tinyaot";
-  char tmp[] = "/tmp/tinyaot-float-XXXXXX";
-  if (!mkdtemp(tmp)) {
-    CHECK(0, "a temporary folder can be made");
+  const char *tinyaot = test_tinyaot();
+  const char *tmp = test_tmpdir("float");
+  if (!tmp)
     return test_exit();
-  }
   for (size_t i = 0; i < sizeof models / sizeof *models; i++)
     test_model(shared, tinyaot, tmp, models[i]);
-  if (!test_failures)
-    remove_tree(tmp);
-  else
-    printf("# outputs kept in %s\n", tmp);
-  arena_reset();
-  return test_exit();
+  return test_end(tmp, "outputs");
 }

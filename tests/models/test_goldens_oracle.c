@@ -20,80 +20,33 @@
  * the case whose class map is not all background).
  */
 #define _POSIX_C_SOURCE 200809L
-#include "test.h"
-#include "tinyaot.h"
-
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#include "model_test.h"
 
 static const char *const cases[] = {"case0", "case1", "case2"};
 #define NCASES 3
 
-static bool exists(const char *path) {
-  struct stat st;
-  return stat(path, &st) == 0;
-}
-
-static uint8_t *slurp(const char *path, size_t *n) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  size_t cap = 1 << 16, len = 0, got;
-  uint8_t *buf = malloc(cap);
-  while ((got = fread(buf + len, 1, cap - len, f)) > 0) {
-    len += got;
-    if (len == cap)
-      buf = realloc(buf, cap *= 2);
-  }
-  fclose(f);
-  *n = len;
-  return buf;
-}
-
 /* "" when the files are equal, else the first difference (and how many
  * bytes differ). */
 static const char *compare(const char *expected, const char *actual) {
-  size_t ne, na;
-  uint8_t *e = slurp(expected, &ne), *a = slurp(actual, &na);
-  const char *r = "";
-  if (!e)
-    r = arena_printf("cannot read %s", expected);
-  else if (!a)
-    r = arena_printf("no output %s", actual);
-  else if (ne != na)
-    r = arena_printf("%zu bytes, expected %zu", na, ne);
-  else {
-    size_t first = ne, ndiff = 0;
-    for (size_t i = 0; i < ne; i++)
+  uint8_t *e, *a;
+  size_t n;
+  const char *r = slurp_pair(expected, actual, &e, &a, &n);
+  if (!*r) {
+    size_t first = n, ndiff = 0;
+    for (size_t i = 0; i < n; i++)
       if (e[i] != a[i]) {
-        if (first == ne)
+        if (first == n)
           first = i;
         ndiff++;
       }
     if (ndiff)
       r = arena_printf("%zu of %zu bytes differ, the first at byte %zu: expected %u, "
                        "actual %u",
-                       ndiff, ne, first, e[first], a[first]);
+                       ndiff, n, first, e[first], a[first]);
   }
   free(e);
   free(a);
   return r;
-}
-
-static const char *quote(const char *s) {
-  const char *q = "'";
-  for (; *s; s++)
-    q = *s == '\'' ? arena_printf("%s'\\''", q) : arena_printf("%s%c", q, *s);
-  return arena_printf("%s'", q);
-}
-
-static int run(const char *cmd) {
-  fflush(stdout);
-  int rc = system(arena_printf("%s 2>&1", cmd));
-  if (rc != -1 && WIFEXITED(rc))
-    rc = WEXITSTATUS(rc);
-  return rc;
 }
 
 /* `tinyaot run MODEL OPTIONS` on the cases in `which` (NULL: all),
@@ -112,14 +65,10 @@ static void test_model(const char *shared, const char *tinyaot, const char *tmp,
   for (int c = 0; c < NCASES; c++) {
     if (which && !which[c])
       continue;
-    for (int i = 0; i < g->ninputs; i++)
-      cmd = arena_printf("%s -i %s", cmd,
-                         quote(arena_printf("%s/%s/input%d.bin", gold, cases[c], i)));
-    for (int i = 0; i < g->noutputs; i++)
-      cmd = arena_printf("%s -o %s", cmd,
-                         quote(arena_printf("%s/%s.output%d.bin", out, cases[c], i)));
+    cmd = add_io(cmd, g, arena_printf("%s/%s", gold, cases[c]),
+                 arena_printf("%s/%s.output", out, cases[c]));
   }
-  int rc = run(cmd);
+  int rc = run_command(cmd);
   if (!CHECK(rc == 0, "%s compiles, builds and runs (%s; tinyaot run exited with %d)", name,
              what, rc))
     return;
@@ -152,10 +101,10 @@ static void test_deeplab(const char *shared, const char *tinyaot, const char *tm
     const char *dump = arena_printf("%s/dump", dir);
     mkdir(dir, 0777);
     const char *gc = arena_printf("%s/%s", gold, cases[c]);
-    int rc = run(arena_printf("%s run %s %s --dump-tensors %s -i %s -o %s", quote(tinyaot),
-                              quote(model), options, quote(dump),
-                              quote(arena_printf("%s/input0.bin", gc)),
-                              quote(arena_printf("%s/output0.bin", dir))));
+    int rc = run_command(arena_printf("%s run %s %s --dump-tensors %s -i %s -o %s",
+                                      quote(tinyaot), quote(model), options, quote(dump),
+                                      quote(arena_printf("%s/input0.bin", gc)),
+                                      quote(arena_printf("%s/output0.bin", dir))));
     if (!CHECK(rc == 0, "%s %s compiles, builds and runs (tinyaot run exited with %d)", name,
                cases[c], rc))
       continue;
@@ -167,7 +116,7 @@ static void test_deeplab(const char *shared, const char *tinyaot, const char *tm
                 arena_printf("%s/t182.bin", dump));
     CHECK(!*d, "%s %s: the uint8 logits before RESIZE_BILINEAR (t182) equal TFLite's%s%s",
           name, cases[c], *d ? ": " : "", d);
-    if (exists(arena_printf("%s/logits.bin", gc))) {
+    if (file_exists(arena_printf("%s/logits.bin", gc))) {
       d = compare(arena_printf("%s/logits.bin", gc), arena_printf("%s/t184.bin", dump));
       CHECK(!*d, "%s %s: the 513x513 uint8 logits ARG_MAX reads (t184) equal TFLite's%s%s",
             name, cases[c], *d ? ": " : "", d);
@@ -180,16 +129,12 @@ int main(void) {
   const char *shared = test_shared_dir();
   if (!shared)
     return test_exit();
-  const char *tinyaot = getenv("TINYAOT");
-  if (!tinyaot || !*tinyaot)
-    tinyaot = "build/tinyaot";
+  const char *tinyaot = test_tinyaot();
   const char *pass = getenv("TINYAOT_PASS");
   bool san = pass && !strcmp(pass, "san");
-  char tmp[] = "/tmp/tinyaot-oracle-XXXXXX";
-  if (!mkdtemp(tmp)) {
-    CHECK(0, "a temporary folder can be made");
+  const char *tmp = test_tmpdir("oracle");
+  if (!tmp)
     return test_exit();
-  }
   const char *single = "--rounding single";
   test_model(shared, tinyaot, tmp, "split_concat_uint8", single, single, NULL);
   test_model(shared, tinyaot, tmp, "mobilenet_v1_025_128_quant", single, single, NULL);
@@ -200,10 +145,5 @@ int main(void) {
                only0);
   }
   test_deeplab(shared, tinyaot, tmp, single, !san);
-  if (!test_failures)
-    remove_tree(tmp);
-  else
-    printf("# outputs kept in %s\n", tmp);
-  arena_reset();
-  return test_exit();
+  return test_end(tmp, "outputs");
 }

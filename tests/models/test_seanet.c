@@ -21,14 +21,10 @@
  *           golden, output, 1).  Those three must differ, by at most 1.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "test.h"
-#include "tinyaot.h"
+#include "model_test.h"
 
 #include <dirent.h>
 #include <inttypes.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 static const char *const folders[] = {"add", "conv", "leaky_relu", "pad",
                                       "quantize", "strided_slice", "sub",
@@ -385,12 +381,9 @@ int main(void) {
   if (!shared)
     return test_exit();
   const char *root = arena_printf("%s/models/tflm_seanet_int16", shared);
-  char tmpl[] = "/tmp/tinyaot-seanet-XXXXXX";
-  if (!mkdtemp(tmpl)) {
-    CHECK(0, "a temporary folder can be made");
+  tmp_dir = test_tmpdir("seanet");
+  if (!tmp_dir)
     return test_exit();
-  }
-  tmp_dir = tmpl;
   mkdir(arena_printf("%s/in", tmp_dir), 0777);
   mkdir(arena_printf("%s/out", tmp_dir), 0777);
 
@@ -483,10 +476,5 @@ int main(void) {
         nequal[0], n);
   CHECK(nequal[1] == n - 3, "--rounding double: %d of the other %d models equal them",
         nequal[1], n - 3);
-  if (!test_failures)
-    remove_tree(tmp_dir);
-  else
-    printf("# outputs kept in %s\n", tmp_dir);
-  arena_reset();
-  return test_exit();
+  return test_end(tmp_dir, "outputs");
 }

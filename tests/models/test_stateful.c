@@ -22,13 +22,9 @@
  * reset from a used state, must reproduce step 0's outputs and state.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "test.h"
-#include "tinyaot.h"
+#include "model_test.h"
 
 #include <math.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 /* Float models: |actual - expected| <= FLOAT_ATOL + FLOAT_RTOL * |expected|. */
 #define FLOAT_ATOL 1e-5
@@ -51,87 +47,28 @@ static const char *const cases[] = {"case0", "case1", "case2"};
 #define NCASES 3
 #define NSTEPS 5
 
-static bool exists(const char *path) {
-  struct stat st;
-  return stat(path, &st) == 0;
-}
-
-static uint8_t *slurp(const char *path, size_t *n) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  size_t cap = 1 << 16, len = 0, got;
-  uint8_t *buf = malloc(cap);
-  while ((got = fread(buf + len, 1, cap - len, f)) > 0) {
-    len += got;
-    if (len == cap)
-      buf = realloc(buf, cap *= 2);
-  }
-  fclose(f);
-  *n = len;
-  return buf;
-}
-
 /* "" when the files agree (bytes, or float32 within the tolerance when
  * `as_float`), else the first difference. */
 static const char *compare(const char *expected, const char *actual, bool as_float) {
-  size_t ne, na;
-  uint8_t *e = slurp(expected, &ne), *a = slurp(actual, &na);
-  const char *r = "";
-  if (!e)
-    r = arena_printf("cannot read %s", expected);
-  else if (!a)
-    r = arena_printf("no file %s", actual);
-  else if (ne != na)
-    r = arena_printf("%zu bytes, expected %zu", na, ne);
-  else if (as_float && ne % 4 == 0) {
-    for (size_t i = 0; i < ne / 4; i++) {
+  if (!as_float)
+    return compare_files(expected, actual);
+  uint8_t *e, *a;
+  size_t n;
+  const char *r = slurp_pair(expected, actual, &e, &a, &n);
+  if (!*r && n % 4)
+    r = first_byte_mismatch(e, a, n);
+  else
+    for (size_t i = 0; !*r && i < n / 4; i++) {
       float x, y;
       memcpy(&x, e + 4 * i, 4);
       memcpy(&y, a + 4 * i, 4);
-      if (!(fabs((double)y - x) <= FLOAT_ATOL + FLOAT_RTOL * fabs((double)x))) {
+      if (!(fabs((double)y - x) <= FLOAT_ATOL + FLOAT_RTOL * fabs((double)x)))
         r = arena_printf("first mismatch at element %zu: expected %.9g, actual %.9g", i,
                          (double)x, (double)y);
-        break;
-      }
     }
-  } else {
-    for (size_t i = 0; i < ne; i++)
-      if (e[i] != a[i]) {
-        r = arena_printf("first mismatch at byte %zu: expected %d, actual %d (as int8)",
-                         i, (int8_t)e[i], (int8_t)a[i]);
-        break;
-      }
-  }
   free(e);
   free(a);
   return r;
-}
-
-static const char *quote(const char *s) {
-  const char *q = "'";
-  for (; *s; s++)
-    q = *s == '\'' ? arena_printf("%s'\\''", q) : arena_printf("%s%c", q, *s);
-  return arena_printf("%s'", q);
-}
-
-static int run(const char *cmd) {
-  fflush(stdout);
-  int rc = system(arena_printf("%s 2>&1", cmd));
-  if (rc != -1 && WIFEXITED(rc))
-    rc = WEXITSTATUS(rc);
-  return rc;
-}
-
-/* Appends -i/-o for one inference: inputs from `in_dir`, outputs to
- * out_prefix<k>.bin. */
-static const char *add_io(const char *cmd, const Graph *g, const char *in_dir,
-                          const char *out_prefix) {
-  for (int i = 0; i < g->ninputs; i++)
-    cmd = arena_printf("%s -i %s", cmd, quote(arena_printf("%s/input%d.bin", in_dir, i)));
-  for (int i = 0; i < g->noutputs; i++)
-    cmd = arena_printf("%s -o %s", cmd, quote(arena_printf("%s%d.bin", out_prefix, i)));
-  return cmd;
 }
 
 static bool is_float(const Graph *g, int t, const Model *m) {
@@ -148,7 +85,7 @@ static void test_cases(const char *shared, const char *tinyaot, const char *out,
   for (int c = 0; c < NCASES; c++)
     cmd = add_io(cmd, g, arena_printf("%s/%s", gold, cases[c]),
                  arena_printf("%s/%s.output", out, cases[c]));
-  int rc = run(cmd);
+  int rc = run_command(cmd);
   if (!CHECK(rc == 0, "%s compiles, builds and runs its 3 cases (tinyaot run exited "
                       "with %d)", m->name, rc))
     return;
@@ -166,7 +103,7 @@ static void test_cases(const char *shared, const char *tinyaot, const char *out,
 
   /* case0's tensors: op outputs in model order, then the state. */
   const char *tdir = arena_printf("%s/case0/tensors", gold);
-  if (!exists(tdir))
+  if (!file_exists(tdir))
     return;
   int ncompared = 0, nstate = 0;
   const char *first = "";
@@ -175,7 +112,7 @@ static void test_cases(const char *shared, const char *tinyaot, const char *out,
     for (int k = 0; k < op->noutputs && !*first; k++) {
       int t = op->outputs[k];
       const char *e = arena_printf("%s/t%d.bin", tdir, t);
-      if (!exists(e))
+      if (!file_exists(e))
         continue;
       const char *d = compare(e, arena_printf("%s/t%d.bin", dump, t), is_float(g, t, m));
       ncompared++;
@@ -228,7 +165,7 @@ static void test_stream(const char *shared, const char *tinyaot, const char *out
                         const Model *m, const Graph *g) {
   const char *model = arena_printf("%s/models/%s.tflite", shared, m->name);
   const char *gold = arena_printf("%s/goldens/%s/stream0", shared, m->name);
-  if (!exists(gold))
+  if (!file_exists(gold))
     return;
   const char *state = arena_printf("%s/state", out);
   const char *cmd = arena_printf("%s run %s --dump-state %s", quote(tinyaot),
@@ -236,7 +173,7 @@ static void test_stream(const char *shared, const char *tinyaot, const char *out
   for (int k = 0; k < NSTEPS; k++)
     cmd = add_io(cmd, g, arena_printf("%s/step%d", gold, k),
                  arena_printf("%s/step%d.output", out, k));
-  int rc = run(cmd);
+  int rc = run_command(cmd);
   if (!CHECK(rc == 0, "%s runs its 5-step stream in one process (exit %d)", m->name, rc))
     return;
   for (int k = 0; k < NSTEPS; k++) {
@@ -257,7 +194,7 @@ static void test_stream(const char *shared, const char *tinyaot, const char *out
   for (int j = 0; j < 3; j++)
     cmd = add_io(cmd, g, arena_printf("%s/step%d", gold, seq[j]),
                  arena_printf("%s/reset%d.output", out, j));
-  rc = run(cmd);
+  rc = run_command(cmd);
   if (!CHECK(rc == 0, "%s runs steps 0, 1, 0 with a reset before each (exit %d)",
              m->name, rc))
     return;
@@ -274,14 +211,10 @@ int main(void) {
   const char *shared = test_shared_dir();
   if (!shared)
     return test_exit();
-  const char *tinyaot = getenv("TINYAOT");
-  if (!tinyaot || !*tinyaot)
-    tinyaot = "build/tinyaot";
-  char tmp[] = "/tmp/tinyaot-stateful-XXXXXX";
-  if (!mkdtemp(tmp)) {
-    CHECK(0, "a temporary folder can be made");
+  const char *tinyaot = test_tinyaot();
+  const char *tmp = test_tmpdir("stateful");
+  if (!tmp)
     return test_exit();
-  }
   for (size_t i = 0; i < sizeof models / sizeof *models; i++) {
     const Model *m = &models[i];
     const char *path = arena_printf("%s/models/%s.tflite", shared, m->name);
@@ -294,10 +227,5 @@ int main(void) {
     test_cases(shared, tinyaot, out, m, g);
     test_stream(shared, tinyaot, out, m, g);
   }
-  if (!test_failures)
-    remove_tree(tmp);
-  else
-    printf("# outputs kept in %s\n", tmp);
-  arena_reset();
-  return test_exit();
+  return test_end(tmp, "outputs");
 }

@@ -27,15 +27,10 @@
  * ref.h and this file, nothing from compiler/ or runtime/.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "test.h"
-#include "tinyaot.h"
+#include "model_test.h"
 
 #include "../../tools/tflite_writer.c"
 #include "../kernels/ref.h"
-
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #define NINST 6 /* instances per model */
 #define MAXN 4096
@@ -108,13 +103,6 @@ static int add_output(Model *md, const char *name, int dtype, int nd, const int3
   return t;
 }
 
-static const char *quote(const char *s) {
-  const char *q = "'";
-  for (; *s; s++)
-    q = *s == '\'' ? arena_printf("%s'\\''", q) : arena_printf("%s%c", q, *s);
-  return arena_printf("%s'", q);
-}
-
 static void write_bytes(const char *path, const void *p, size_t n) {
   FILE *f = fopen(path, "wb");
   if (f) {
@@ -139,18 +127,12 @@ static void finish(Model *md, const char *what) {
   }
   for (int i = 0; i < md->nout; i++)
     cmd = arena_printf("%s -o %s", cmd, quote(arena_printf("%s/out%d.bin", dir, i)));
-  fflush(stdout);
-  int rc = system(arena_printf("%s 2>&1", cmd));
-  if (rc != -1 && WIFEXITED(rc))
-    rc = WEXITSTATUS(rc);
+  int rc = run_command(cmd);
   if (CHECK(rc == 0, "%s: %d instances compile, build and run (exit %d)", what, md->nout, rc)) {
     const char *diff = "";
     for (int i = 0; i < md->nout && !*diff; i++) {
-      FILE *f = fopen(arena_printf("%s/out%d.bin", dir, i), "rb");
-      uint8_t *got = malloc(md->out_bytes[i] + 1);
-      size_t n = f ? fread(got, 1, md->out_bytes[i] + 1, f) : 0;
-      if (f)
-        fclose(f);
+      size_t n;
+      uint8_t *got = slurp(arena_printf("%s/out%d.bin", dir, i), &n);
       if (n != md->out_bytes[i])
         diff = arena_printf("instance %d: %zu bytes, expected %zu", i, n, md->out_bytes[i]);
       for (size_t k = 0; k < n && !*diff; k++)
@@ -777,15 +759,10 @@ static void test_s16_accumulators(void) {
 }
 
 int main(void) {
-  tinyaot = getenv("TINYAOT");
-  if (!tinyaot || !*tinyaot)
-    tinyaot = "build/tinyaot";
-  char tmp[] = "/tmp/tinyaot-opsref-XXXXXX";
-  if (!mkdtemp(tmp)) {
-    CHECK(0, "a temporary folder can be made");
+  tinyaot = test_tinyaot();
+  tmpdir = test_tmpdir("opsref");
+  if (!tmpdir)
     return test_exit();
-  }
-  tmpdir = tmp;
   test_mean();
   test_resize_bilinear();
   test_sigmoid(0);
@@ -795,10 +772,5 @@ int main(void) {
   test_relus_s16();
   test_misc();
   test_s16_accumulators();
-  if (!test_failures)
-    remove_tree(tmp);
-  else
-    printf("# models kept in %s\n", tmp);
-  arena_reset();
-  return test_exit();
+  return test_end(tmpdir, "models");
 }
