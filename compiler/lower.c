@@ -265,6 +265,21 @@ const char *rounding_str(int rounding) {
   return rounding == TA_ROUND_SINGLE ? "TA_ROUND_SINGLE" : "TA_ROUND_DOUBLE";
 }
 
+const char *add_init(const ta_add_params *p, bool f32_range, const char *extra) {
+  return arena_printf(
+      "{.input1_offset = %s, .input2_offset = %s, .output_offset = %s,\n"
+      "    .left_shift = %d, .input1_multiplier = %s, .input1_shift = %s,\n"
+      "    .input2_multiplier = %s, .input2_shift = %s,\n"
+      "    .output_multiplier = %s, .output_shift = %s,\n"
+      "    .act_min = %s, .act_max = %s, .rounding = %s%s%s%s%s%s}",
+      ilit(p->input1_offset), ilit(p->input2_offset), ilit(p->output_offset),
+      (int)p->left_shift, ilit(p->input1_multiplier), ilit(p->input1_shift),
+      ilit(p->input2_multiplier), ilit(p->input2_shift), ilit(p->output_multiplier),
+      ilit(p->output_shift), ilit(p->act_min), ilit(p->act_max), rounding_str(p->rounding),
+      f32_range ? ",\n    .act_min_f32 = " : "", f32_range ? flit(p->act_min_f32) : "",
+      f32_range ? ", .act_max_f32 = " : "", f32_range ? flit(p->act_max_f32) : "", extra);
+}
+
 const char *quant_init(int per_channel, int rounding) {
   return arena_printf("{@mult, @shift, %d, %s}", per_channel,
                       rounding_str(rounding));
@@ -691,22 +706,7 @@ static void lower_add(Lower *L) {
     const_i32(L, "table2", t2, 256, false);
     tables = ",\n    .table1 = @table1, .table2 = @table2";
   }
-  const_struct(
-      L, "params", "ta_add_params",
-      arena_printf(
-          "{.input1_offset = %s, .input2_offset = %s, .output_offset = %s,\n"
-          "    .left_shift = %d, .input1_multiplier = %s, .input1_shift = %s,\n"
-          "    .input2_multiplier = %s, .input2_shift = %s,\n"
-          "    .output_multiplier = %s, .output_shift = %s,\n"
-          "    .act_min = %s, .act_max = %s, .rounding = %s,\n"
-          "    .act_min_f32 = %s, .act_max_f32 = %s%s}",
-          ilit(p.input1_offset), ilit(p.input2_offset), ilit(p.output_offset),
-          (int)p.left_shift, ilit(p.input1_multiplier), ilit(p.input1_shift),
-          ilit(p.input2_multiplier), ilit(p.input2_shift), ilit(p.output_multiplier),
-          ilit(p.output_shift), ilit(p.act_min), ilit(p.act_max),
-          rounding_str(L->rounding),
-          flit(p.act_min_f32), flit(p.act_max_f32), tables),
-      true);
+  const_struct(L, "params", "ta_add_params", add_init(&p, true, tables), true);
   const_struct(L, "shape", "ta_bcast", bcast_init(&bc), true);
   arg_tensor(L, a->index);
   arg_tensor(L, b->index);

@@ -89,6 +89,9 @@ const char *conv_init(const ta_conv_params *p);
 const char *fc_init(const ta_fc_params *p);
 const char *pool_init(const ta_pool_params *p);
 const char *quant_init(int per_channel, int rounding);
+/* A ta_add_params initializer (ADD and SUB of every type): with the float
+ * activation range when f32_range, then `extra` (more fields, ",\n..."). */
+const char *add_init(const ta_add_params *p, bool f32_range, const char *extra);
 /* "TA_ROUND_SINGLE" or "TA_ROUND_DOUBLE": a rounding as generated C. */
 const char *rounding_str(int rounding);
 const char *i32_list(const int32_t *v, int n);

@@ -297,20 +297,7 @@ void lower_add_legacy(Lower *L) {
                                   &p.act_max))
     error_at(L->g, L->op->index, "cannot represent the rescaling of these scales");
   L->l->kernel = "ta_add_u8";
-  const_struct(
-      L, "params", "ta_add_params",
-      arena_printf(
-          "{.input1_offset = %s, .input2_offset = %s, .output_offset = %s,\n"
-          "    .left_shift = %d, .input1_multiplier = %s, .input1_shift = %s,\n"
-          "    .input2_multiplier = %s, .input2_shift = %s,\n"
-          "    .output_multiplier = %s, .output_shift = %s,\n"
-          "    .act_min = %s, .act_max = %s, .rounding = %s,\n"
-          "    .act_min_f32 = -FLT_MAX, .act_max_f32 = FLT_MAX}",
-          ilit(p.input1_offset), ilit(p.input2_offset), ilit(p.output_offset),
-          (int)p.left_shift, ilit(p.input1_multiplier), ilit(p.input1_shift),
-          ilit(p.input2_multiplier), ilit(p.input2_shift), ilit(p.output_multiplier),
-          ilit(p.output_shift), ilit(p.act_min), ilit(p.act_max), rounding_str(L->rounding)),
-      true);
+  const_struct(L, "params", "ta_add_params", add_init(&p, true, ""), true);
   const_struct(L, "shape", "ta_bcast", bcast_init(&bc), true);
   arg_tensor(L, a->index);
   arg_tensor(L, b->index);

@@ -394,21 +394,6 @@ static void bcast_arg(Lower *L, const Tensor *a, const Tensor *b, const Tensor *
   const_struct(L, "shape", "ta_bcast", bcast_init(&bc), true);
 }
 
-static const char *add_init(Lower *L, const ta_add_params *p) {
-  return arena_printf(
-      "{.input1_offset = %s, .input2_offset = %s, .output_offset = %s,\n"
-      "    .left_shift = %d, .input1_multiplier = %s, .input1_shift = %s,\n"
-      "    .input2_multiplier = %s, .input2_shift = %s,\n"
-      "    .output_multiplier = %s, .output_shift = %s,\n"
-      "    .act_min = %s, .act_max = %s, .rounding = %s,\n"
-      "    .act_min_f32 = %s, .act_max_f32 = %s}",
-      ilit(p->input1_offset), ilit(p->input2_offset), ilit(p->output_offset),
-      (int)p->left_shift, ilit(p->input1_multiplier), ilit(p->input1_shift),
-      ilit(p->input2_multiplier), ilit(p->input2_shift), ilit(p->output_multiplier),
-      ilit(p->output_shift), ilit(p->act_min), ilit(p->act_max), rounding_str(L->rounding),
-      flit(p->act_min_f32), flit(p->act_max_f32));
-}
-
 void lower_sub(Lower *L) {
   need_arity(L, 2, 1);
   Tensor *a = input(L, 0), *b = input(L, 1), *out = output(L, 0);
@@ -429,7 +414,7 @@ void lower_sub(Lower *L) {
   } else {
     unsupported_types(L);
   }
-  const_struct(L, "params", "ta_add_params", add_init(L, &p), true);
+  const_struct(L, "params", "ta_add_params", add_init(&p, true, ""), true);
   bcast_arg(L, a, b, out);
   arg_tensor(L, a->index);
   arg_tensor(L, b->index);
@@ -533,7 +518,7 @@ void lower_add_s32(Lower *L) {
   p.act_max_f32 = FLT_MAX;
   int32_act_range(L, &p.act_min, &p.act_max);
   L->l->kernel = "ta_add_s32";
-  const_struct(L, "params", "ta_add_params", add_init(L, &p), true);
+  const_struct(L, "params", "ta_add_params", add_init(&p, true, ""), true);
   bcast_arg(L, a, b, out);
   arg_tensor(L, a->index);
   arg_tensor(L, b->index);

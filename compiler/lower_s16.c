@@ -66,20 +66,6 @@ static ta_dims rank4(Lower *L, const Tensor *t) {
 }
 
 
-static const char *add_init_s16(const ta_add_params *p) {
-  return arena_printf(
-      "{.input1_offset = %s, .input2_offset = %s, .output_offset = %s,\n"
-      "    .left_shift = %d, .input1_multiplier = %s, .input1_shift = %s,\n"
-      "    .input2_multiplier = %s, .input2_shift = %s,\n"
-      "    .output_multiplier = %s, .output_shift = %s,\n"
-      "    .act_min = %s, .act_max = %s, .rounding = %s}",
-      ilit(p->input1_offset), ilit(p->input2_offset), ilit(p->output_offset),
-      (int)p->left_shift, ilit(p->input1_multiplier), ilit(p->input1_shift),
-      ilit(p->input2_multiplier), ilit(p->input2_shift), ilit(p->output_multiplier),
-      ilit(p->output_shift), ilit(p->act_min), ilit(p->act_max),
-      rounding_str(p->rounding));
-}
-
 /* ------------------------------------------- CONV_2D, TRANSPOSE_CONV */
 
 /* The per-channel (or per-tensor) multipliers of a 16x8 convolution
@@ -396,7 +382,7 @@ static void lower_add_sub_s16(Lower *L, bool sub) {
                "fused activation %d", (int)act);
     L->l->kernel = sub ? "ta_sub_s16" : "ta_add_s16";
   }
-  const_struct(L, "params", "ta_add_params", add_init_s16(&p), true);
+  const_struct(L, "params", "ta_add_params", add_init(&p, false, ""), true);
   const_struct(L, "shape", "ta_bcast", bcast_init(&bc), true);
   arg_tensor(L, a->index);
   arg_tensor(L, b->index);
