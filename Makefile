@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tinyaot - an ahead-of-time compiler from .tflite to C99.
 #
 #   make             build/tinyaot
@@ -8,7 +9,7 @@
 #   make fuzz-compile libFuzzer on the whole compiler (mk/fuzz-compile.mk)
 #
 # Configuration by make variables: CC, CFLAGS, BUILD, SAN=1.
-# Sources are found by wildcard: a new compiler/*.c, runtime/*/*.c or
+# Sources are found by wildcard: a new compiler/[*/]*.c, runtime/*/*.c or
 # tests/*/test_*.c is built without editing this file.
 
 CC      ?= cc
@@ -22,11 +23,11 @@ ifeq ($(SAN),1)
   LDFLAGS += $(SANFLAGS)
 endif
 
-HOST_CFLAGS := -std=c11 $(WARN) $(CFLAGS) -Icompiler -Iruntime/include -MMD -MP
+HOST_CFLAGS := -std=c11 $(WARN) $(CFLAGS) -Icompiler -Icompiler/passes -Iruntime/include -MMD -MP
 RT_CFLAGS   := -std=c99 -pedantic $(WARN) $(CFLAGS) -Iruntime/include -MMD -MP
 LDLIBS      += -lm
 
-COMPILER_SRC := $(sort $(wildcard compiler/*.c))
+COMPILER_SRC := $(sort $(wildcard compiler/*.c compiler/*/*.c))
 RUNTIME_SRC  := $(sort $(wildcard runtime/*/*.c))
 TEST_SRC     := $(sort $(wildcard tests/*/test_*.c))
 

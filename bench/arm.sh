@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # bench/arm.sh - what every model costs on a Cortex-M4F (make bench-arm).
 #
 # For each model `tinyaot compile` accepts: build the generated code and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # bench/arm_profile.sh - instructions per operator of one model on a
 # Cortex-M (QEMU -icount shift=0, as bench/arm.sh), for finding where the
 # time goes:

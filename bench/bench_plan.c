@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * bench_plan.c - what the memory planner achieves (make bench-plan).
  *

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # bench/run.sh - RAM and instructions per inference on the host, against
 # TensorFlow Lite Micro's anchors (make bench-run).
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ops.h - the op table: one row per operator tinyaot knows.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * run.c - `tinyaot run`: build a generated folder with the host C
  * compiler and run it on raw input files (TVM's compile-and-run).

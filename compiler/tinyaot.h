@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * tinyaot.h - the one header of the compiler.  Read this first.
  *
@@ -10,6 +11,24 @@
  * plan_graph() is storage, schedule and placement: assign_storage ->
  * model_order / memory_order -> set_lifetimes -> mark_inplace ->
  * place_buffers -> check_plan.  verify() runs again after every pass.
+ *
+ * The parts live in folders named after the pipeline's steps:
+ *
+ *   front/    the readers: an untrusted file -> the IR, nothing else
+ *             (tflite.c, and flexbuf.c for custom ops' options)
+ *   verify.c  the IR's invariants, after the reader and after every pass
+ *   passes/   graph passes (passes.c) and the lowering: lower.c's table,
+ *             one file per op family, their shared helpers in
+ *             lower_common.c, the host quantization arithmetic (quant*.c)
+ *   memory/   storage, schedule, plan and the independent checker: they
+ *             know neither the file format nor how C is written
+ *   emit/     the generated folder, the plan's JSON and SVG, inspect
+ *   main.c, run.c, util.c, runtime_catalog.c: the driver, the host
+ *             compile-and-run, the arena and errors, what the runtime has
+ *
+ * Nothing after front/ reads a file format: a custom op's options reach
+ * the lowering decoded (Op.attrs).  The lowering asks the runtime
+ * catalogue, not the emitter, whether a kernel exists.
  *
  * This header holds the IR (Graph, Tensor, Op), the op table, and the
  * prototypes grouped by the file that defines them.
@@ -192,13 +211,27 @@ typedef struct {
                                  FLOAT32 (0) = not set */
 } Options;
 
+/* One attribute of an op beyond its builtin Options: an entry of a custom
+ * op's options map (tflite.c decodes the FlexBuffer), so that nothing after
+ * the front end reads a file format.  ATTR_OTHER: a value that is no
+ * number (a string, a vector), present but unreadable as one. */
+typedef enum { ATTR_INT, ATTR_FLOAT, ATTR_OTHER } AttrKind;
+typedef struct {
+  const char *key;
+  AttrKind kind;
+  int64_t i; /* ATTR_INT (bool: 0/1) */
+  double f;  /* ATTR_FLOAT, and ATTR_INT converted */
+} Attr;
+
 typedef struct Op {
   int index; /* position in subgraph 0's operator list (model order) */
   OpKind kind;
   int version;              /* operator code version */
   const char *custom_name;  /* OP_CUSTOM only */
-  const uint8_t *custom_options;
+  const uint8_t *custom_options; /* raw bytes, handed to user kernels as is */
   size_t ncustom_options;
+  Attr *attrs;  /* the custom options decoded (front end), or none */
+  int nattrs;
   int *inputs;  /* tensor indices; -1 = optional input left out */
   int ninputs;
   int *outputs;
@@ -292,8 +325,10 @@ uint8_t *read_file(const char *path, size_t *size);
 int64_t tensor_elems(const Tensor *t);
 size_t tensor_bytes(const Tensor *t);   /* elems * ceil(bits / 8) */
 bool is_const(const Tensor *t);         /* has data in the model */
+/* The attribute `key` of op (Op.attrs), or NULL. */
+const Attr *op_attr(const Op *op, const char *key);
 
-/* ----------------------------------------------------------- tflite.c */
+/* ------------------------------------------------------ front/tflite.c */
 
 /* Parses a .tflite file held in memory (not copied: the Graph points into
  * `buf`, which must outlive it).  Every offset is bounds-checked; any
@@ -313,7 +348,7 @@ typedef enum { FIELD_INT, FIELD_FLOAT, FIELD_LENGTH } FieldKind;
 extern void (*read_trace)(size_t pos, size_t width, FieldKind kind,
                           const char *what);
 
-/* ----------------------------------------------------------- flexbuf.c */
+/* ----------------------------------------------------- front/flexbuf.c */
 
 /* A custom op's options (FlexBuffers, untrusted bytes): the value of
  * `key` in the root map.  flex_map_int() takes int, uint and bool values
@@ -323,6 +358,9 @@ extern void (*read_trace)(size_t pos, size_t width, FieldKind kind,
 bool flex_map_int(const uint8_t *buf, size_t n, const char *key, int64_t *out);
 bool flex_map_float(const uint8_t *buf, size_t n, const char *key, double *out);
 bool flex_map_has(const uint8_t *buf, size_t n, const char *key);
+/* Every entry of the root map as an Attr array (arena); false (and none)
+ * when the bytes are not a readable map. */
+bool flex_map_attrs(const uint8_t *buf, size_t n, Attr **attrs, int *nattrs);
 
 /* ----------------------------------------------------------- verify.c */
 
@@ -337,14 +375,14 @@ void verify(const Graph *g);
  * overrides it (main.c). */
 extern bool verify_each_pass;
 
-/* ----------------------------------------------------------- print.c */
+/* ------------------------------------------------------- emit/print.c */
 
 void print_inspect(FILE *out, const Graph *g, bool json);
 /* The lowering (-dL): one line per op with its kernel (or "view: no
  * call"), its scratch bytes and the inputs its output may overwrite. */
 void print_lowering(FILE *out, const Graph *g);
 
-/* ----------------------------------------------------------- quant.c */
+/* ------------------------------------------------------ passes/quant.c */
 
 /* Host-side quantization arithmetic shared by the lowerings: the
  * parameters TFLite Micro's kernels compute in Prepare, computed here the
@@ -449,7 +487,7 @@ void fold_bias_depthwise_s8(const int8_t *filter, int32_t taps, int32_t nout,
 bool make_broadcast(const int32_t *shape1, int n1, const int32_t *shape2, int n2,
                     ta_bcast *b, int32_t *out_shape, int *out_ndims);
 
-/* ----------------------------------------------------------- passes.c */
+/* ----------------------------------------------------- passes/passes.c */
 
 /* Runs the graph passes in order (mark_views for now). */
 void run_passes(Graph *g);
@@ -463,7 +501,7 @@ void run_passes(Graph *g);
  * not a model output. */
 void mark_views(Graph *g);
 
-/* ----------------------------------------------------------- lower.c */
+/* ------------------------------------------------------- passes/lower.c */
 
 /*
  * What lower() decides for one op: the kernel call the runner makes, as
@@ -550,7 +588,7 @@ typedef struct {
 void lower(Graph *g, const LowerOptions *o);
 static inline Lowered *op_lowered(const Op *op) { return (Lowered *)op->lowered; }
 
-/* ------------------------------------------- storage.c, schedule.c, plan.c */
+/* ------------------------------ memory/: storage.c, schedule.c, plan.c */
 
 /*
  * The memory plan (doc/memory-plan.md).  Every non-constant tensor the
@@ -718,7 +756,26 @@ const char *check_buffers(const Buffer *bufs, int nbufs, const Pool *pools,
                           int npools, size_t persistent_bytes);
 const char *check_plan(const Graph *g, const Plan *p);
 
-/* ----------------------------------------------------------- emit.c */
+/* --------------------------------------------------- runtime_catalog.c */
+
+/* The runtime's text, compiled into tinyaot (mk/emit.mk). */
+typedef struct {
+  const char *path; /* "runtime/conv/ta_conv2d_s8.c" */
+  const char *text;
+} EmbeddedFile;
+extern const EmbeddedFile runtime_files[];
+extern const int nruntime_files;
+/* Does a runtime .c file define the function `fn` (a kernel)? */
+bool runtime_defines(const char *fn);
+/* The index in runtime_files[] of the .c file defining `fn`, or -1. */
+int runtime_file_defining(const char *fn);
+/* Marks in need[nruntime_files] the files a build of these kernels needs:
+ * every header, each kernel's file and, transitively, the files of the
+ * ta_* functions those mention.  Returns NULL, or the first kernel no
+ * file defines. */
+const char *runtime_select(const char *const *kernels, int nkernels, bool *need);
+
+/* -------------------------------------------------------- emit/emit.c */
 
 typedef struct {
   const char *prefix;   /* C identifier for every generated name */
@@ -742,16 +799,6 @@ typedef struct {
  * A file that cannot be written -> error_file(). */
 EmitResult emit_folder(const Graph *g, const Plan *p, const EmitOptions *o,
                        const char *dir);
-
-/* The runtime's text, compiled into tinyaot (mk/emit.mk). */
-typedef struct {
-  const char *path; /* "runtime/conv/ta_conv2d_s8.c" */
-  const char *text;
-} EmbeddedFile;
-extern const EmbeddedFile runtime_files[];
-extern const int nruntime_files;
-/* Does a runtime .c file define the function `fn` (a kernel)? */
-bool runtime_defines(const char *fn);
 
 /* ------------------------------------------------------------- run.c */
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * util.c - the arena, error reporting, files, and the op/dtype tables.
  *
@@ -275,3 +276,10 @@ size_t tensor_bytes(const Tensor *t) {
 }
 
 bool is_const(const Tensor *t) { return t->data != NULL; }
+
+const Attr *op_attr(const Op *op, const char *key) {
+  for (int i = 0; i < op->nattrs; i++)
+    if (!strcmp(op->attrs[i].key, key))
+      return &op->attrs[i];
+  return NULL;
+}

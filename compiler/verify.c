@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * verify.c - the IR invariants, checked after reading and after every
  * pass (in tests and debug builds).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # mk/arm.mk - tinyaot's output on Cortex-M, emulated by QEMU.
 #
 #   make check-arm   build every model the compiler accepts for the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # mk/bench-plan.mk - the memory planner's benchmark.
 #
 #   make bench-plan   per shared model, as compile plans it (kernel

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # mk/bench-run.mk - RAM and instructions per inference on the host
 # against TensorFlow Lite Micro's anchors (bench/run.sh; part of make
 # bench).  Needs valgrind.  BENCH_MODELS picks a subset.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # mk/embed-runtime.sh FILE... - writes, on stdout, a C file that holds the
 # text of every FILE (the runtime's sources and headers) as a string, so
 # that `tinyaot compile` can copy the kernels a model uses into its output

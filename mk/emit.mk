@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # mk/emit.mk - code generation: the runtime's text embedded in tinyaot.
 #
 # tinyaot compile copies the kernels a model uses into its output folder.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # make fuzz-compile - libFuzzer on the whole compiler (read, verify,
 # passes, lower, plan, emit), with AddressSanitizer and
 # UndefinedBehaviorSanitizer and a structure-aware mutator
@@ -26,7 +27,7 @@ FUZZ_COMPILE_CFLAGS   := -O1 -g -fsanitize=fuzzer-no-link,address,undefined \
 
 $(FUZZ_COMPILE_OBJ)/compiler/%.o: compiler/%.c
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) -std=c11 $(WARN) $(FUZZ_COMPILE_CFLAGS) -Icompiler -Iruntime/include -MMD -MP -c -o $@ $<
+	$(FUZZ_CC) -std=c11 $(WARN) $(FUZZ_COMPILE_CFLAGS) -Icompiler -Icompiler/passes -Iruntime/include -MMD -MP -c -o $@ $<
 
 $(FUZZ_COMPILE_OBJ)/runtime/%.o: runtime/%.c
 	@mkdir -p $(dir $@)
@@ -34,11 +35,11 @@ $(FUZZ_COMPILE_OBJ)/runtime/%.o: runtime/%.c
 
 $(FUZZ_COMPILE_OBJ)/gen/runtime_files.o: $(EMBED_C)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) -std=c11 $(FUZZ_COMPILE_CFLAGS) -Icompiler -Iruntime/include -c -o $@ $<
+	$(FUZZ_CC) -std=c11 $(FUZZ_COMPILE_CFLAGS) -Icompiler -Icompiler/passes -Iruntime/include -c -o $@ $<
 
 $(FUZZ_COMPILE_BIN): tests/fuzz/fuzz_compile.c tests/fuzz/mutate.h $(FUZZ_COMPILE_LIB)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) -std=c11 $(FUZZ_COMPILE_CFLAGS) -fsanitize=fuzzer -Icompiler -Iruntime/include \
+	$(FUZZ_CC) -std=c11 $(FUZZ_COMPILE_CFLAGS) -fsanitize=fuzzer -Icompiler -Icompiler/passes -Iruntime/include \
 	  -Itests -o $@ tests/fuzz/fuzz_compile.c $(FUZZ_COMPILE_LIB) -lm
 
 fuzz-compile: $(FUZZ_COMPILE_BIN)

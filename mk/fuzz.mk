@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # make fuzz - libFuzzer on the .tflite reader (read_tflite + verify +
 # print_inspect), with AddressSanitizer and UndefinedBehaviorSanitizer.
 #
@@ -15,11 +16,11 @@ FUZZ_SHARED   ?= $(or $(TINYAOT_SHARED),../shared)
 FUZZ_FLAGS    := -std=c11 -O1 -g -fsanitize=fuzzer,address,undefined \
                  -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_BIN      := $(BUILD)/fuzz/fuzz_tflite
-FUZZ_LIB_SRC  := compiler/tflite.c compiler/verify.c compiler/print.c compiler/util.c
+FUZZ_LIB_SRC  := compiler/front/tflite.c compiler/front/flexbuf.c compiler/verify.c compiler/emit/print.c compiler/util.c
 
 $(FUZZ_BIN): tests/fuzz/fuzz_tflite.c $(FUZZ_LIB_SRC) compiler/tinyaot.h compiler/ops.h
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -Icompiler -Iruntime/include -o $@ \
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Icompiler -Icompiler/passes -Iruntime/include -o $@ \
 	  tests/fuzz/fuzz_tflite.c $(FUZZ_LIB_SRC) -lm
 
 fuzz: $(FUZZ_BIN)

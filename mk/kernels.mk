@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # mk/kernels.mk - kernel benchmarks.
 #
 #   make bench-kernels   instructions (callgrind) of every int8 CONV_2D,

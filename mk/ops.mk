@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # mk/ops.mk - single-op differential tests against TFLite, and the tools
 # that write .tflite files (tools/).
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * anchors.h - reads TensorFlow Lite Micro's figures per model from
  * ../shared/anchors.md (its first table: | model | TFLM arena_used |

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * json.h - a small JSON reader for tests (header-only, no dependencies).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * lower_helpers.h - one-op models written in memory (tools/tflite_writer.c)
  * through the compiler's reader and lowering, for the unit tests of both.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * model_test.h - what the tests that run `tinyaot run` (or a generated
  * program) on files share: reading files whole, comparing them byte for

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # tests/run.sh BUILD SANFLAGS RESULTS - runs every test of one build.
 #
 # Test programs: BUILD/tests/*/test_* (from tests/*/test_*.c) and the

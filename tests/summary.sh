@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # tests/summary.sh RESULTS - adds up tests/run.sh's counts; prints the
 # closing line "N passed, N failed" and exits non-zero on any failure.
 awk '{p += $1; f += $2; s += $3}

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cmp_tensors.c - compares two raw tensor files.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * gen_ops.c - single-op .tflite test cases from a seed.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * gen_tiny_cnn.c - writes examples/tiny_cnn: a small int8 image
  * classifier with fixed weights, owned by this project.

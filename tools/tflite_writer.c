@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * tflite_writer.c - a small FlatBuffers builder and the .tflite model
  * description on top of it.

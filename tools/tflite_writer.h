@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * tflite_writer.h - writes .tflite files (TFLite FlatBuffers schema,
  * version 3, file identifier "TFL3") for tests.

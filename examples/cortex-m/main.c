@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * main.c - a bare-metal keyword spotter: kws_ref_model (MLPerf Tiny KWS,
  * DS-CNN, int8) compiled by tinyaot with --prefix kws, on a Cortex-M4F.

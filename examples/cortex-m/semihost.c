@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * semihost.c - Arm semihosting operations (see semihost.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * semihost.h - Arm semihosting: the program's stdin/stdout and files are
  * the host's, reached through a debugger or an emulator (QEMU with

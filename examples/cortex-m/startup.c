@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * startup.c - the smallest start-up code a Cortex-M needs (ARMv7-M and
  * ARMv8-M Mainline: M3, M4, M7, M33, M55).

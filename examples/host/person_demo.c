@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * person_demo.c - runs person_detect_int8, compiled by tinyaot, on 96x96
  * grayscale images and prints the two scores.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fixed16.h - gemmlowp's fixed-point logistic and tanh on int16 raw
  * values (private to runtime/activation/), as TFLite's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sigmoid_s16.h - the table steps that ta_logistic_s16 and ta_tanh_s16
  * share (private to runtime/activation/), as TFLite's

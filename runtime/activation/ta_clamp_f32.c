@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_clamp_f32 - float RELU, RELU6, RELU_N1_TO_1 (reference_ops::Relu,
  * ReluX): min(max(x, lo), hi) with [lo, hi] = [0, FLT_MAX], [0, 6],

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_hard_swish_f32 - float HARD_SWISH (reference_ops::HardSwish):
  * x * min(6, max(0, x + 3)) / 6, in that order.

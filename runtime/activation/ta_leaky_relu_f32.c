@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_leaky_relu_f32 - float LEAKY_RELU (reference_ops::LeakyRelu):
  * x > 0 ? x : x * alpha.

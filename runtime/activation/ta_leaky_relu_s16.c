@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_leaky_relu_s16 - int16 LEAKY_RELU.
  *

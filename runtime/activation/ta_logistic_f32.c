@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_logistic_f32 - float LOGISTIC (reference_ops::Logistic float):
  * 1 beyond x > 16.619047, exp(x) below x < -9, else 1 / (1 + exp(-x)),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_logistic_pot_s16 - int16 LOGISTIC as TFLite computes it for the
  * power-of-two input scale 2^-12 (ta_kernels_s16.h): the raw input read

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_logistic_s16 - int16 LOGISTIC (ta_kernels_s16.h).
  *

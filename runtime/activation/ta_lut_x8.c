@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_lut_x8 - an element-wise function of one 8-bit input (int8 or
  * uint8) as a 256-entry table: out[i] = table[(uint8_t)in[i]].

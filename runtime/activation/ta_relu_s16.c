@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_relu_s16 - int16 RELU and RELU6 (16x8).
  *

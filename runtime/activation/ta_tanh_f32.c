@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_tanh_f32 - float TANH (reference_ops::Tanh): tanhf(x).
  */

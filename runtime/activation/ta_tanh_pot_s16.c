@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_tanh_pot_s16 - int16 TANH as TFLite computes it for the power-of-two
  * input scales 2^-12 (input_left_shift 0) and 2^-11 (1) (ta_kernels_s16.h):

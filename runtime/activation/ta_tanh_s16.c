@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_tanh_s16 - int16 TANH (ta_kernels_s16.h).
  *

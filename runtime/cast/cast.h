@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cast.h - the element conversions of CAST (private to runtime/cast/),
  * as C++'s static_cast does them on the hosts TFLite runs on:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_cast_f32_s8 - CAST float -> int8_t (TFLite's static_cast; see cast.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_cast_s16_f32 - CAST int16_t -> float (TFLite's static_cast; see cast.h).
  */

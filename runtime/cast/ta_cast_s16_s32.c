@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_cast_s16_s32 - CAST int16_t -> int32_t (TFLite's static_cast; see cast.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_cast_s32_u32 - CAST int32_t -> uint32_t (TFLM cast.cc: static_cast per element):
  * the same bits (negative values wrap).

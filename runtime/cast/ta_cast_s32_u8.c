@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_cast_s32_u8 - CAST int32_t -> uint8_t (TFLite's static_cast; see cast.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_cast_s8_f32 - CAST int8_t -> float (TFLite's static_cast; see cast.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_cast_s8_s16 - CAST int8_t -> int16_t (TFLite's static_cast; see cast.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_cast_u32_s32 - CAST uint32_t -> int32_t (TFLM cast.cc: static_cast per element):
  * the same bits (values from 2^31 wrap to negative).

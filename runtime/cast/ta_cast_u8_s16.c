@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_cast_u8_s16 - CAST uint8_t -> int16_t (TFLite's static_cast; see cast.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * conv_common.h - shape checks and filter-window arithmetic shared by the
  * convolution kernels of this folder (private to runtime/conv/).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * conv_hybrid.h - the frame of the "hybrid" (dynamic-range) convolution
  * kernels of this folder (private to runtime/conv/): float input quantized

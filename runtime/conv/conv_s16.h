@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * conv_s16.h - the requantization and the loops of the 16x8 convolutions
  * and fully connected layers (private to runtime/conv/ and runtime/fc/).

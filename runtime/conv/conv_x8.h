@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * conv_x8.h - the loops shared by the reference int8 convolutions and fully
  * connected layers and their legacy uint8 counterparts (private to

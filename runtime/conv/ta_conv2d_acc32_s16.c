@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_conv2d_acc32_s16 - CONV_2D for 16x8 quantization with an int32 bias
  * (or none): int16 activations, int8 filter, int32 accumulator.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_conv2d_fold_s8 - int8 CONV_2D with the input zero point folded into
  * the bias: the same bytes as ta_conv2d_s8 (TFLite's ConvPerChannel),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_conv2d_hybrid_per_channel_f32 - "hybrid" (dynamic-range) CONV_2D
  * with one filter scale per output channel: float input and output,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_conv2d_u8 - legacy uint8 CONV_2D (asymmetric filter, one scale per
  * tensor), as TFLite's builtin uint8 kernel computes it

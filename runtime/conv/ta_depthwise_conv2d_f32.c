@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_depthwise_conv2d_f32 - float DEPTHWISE_CONV_2D, any depth multiplier.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_depthwise_conv2d_fold_s8 - int8 DEPTHWISE_CONV_2D with the input
  * zero point folded into the bias: the same bytes as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_depthwise_conv2d_hybrid_f32 - "hybrid" (dynamic-range)
  * DEPTHWISE_CONV_2D: float input and output, int8 filter with one scale

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_depthwise_conv2d_s16 - DEPTHWISE_CONV_2D for 16x8 quantization: int16
  * activations, int8 filter, int64 bias and accumulator.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_depthwise_conv2d_s8 - int8 DEPTHWISE_CONV_2D, the reference form.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_transpose_conv_acc32_s16 - TRANSPOSE_CONV for 16x8 quantization with
  * an int32 bias (or none): int16 activations, int8 filter, int32

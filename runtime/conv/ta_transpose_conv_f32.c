@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_transpose_conv_f32 - float TRANSPOSE_CONV (reference_ops::
  * TransposeConv): the output zeroed, then every input element, in input

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_transpose_conv_s8 - int8 TRANSPOSE_CONV, per-channel requantization
  * (reference_integer_ops::TransposeConv): the scatter form - every input

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_transpose_conv_u8 - legacy uint8 TRANSPOSE_CONV (TFLite's builtin
  * uint8 kernel; reference_ops::TransposeConv): the scatter form - every

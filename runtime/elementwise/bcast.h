@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * bcast.h - walking a ta_bcast (private to runtime/elementwise/).
  *

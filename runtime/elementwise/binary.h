@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * binary.h - the broadcasting loop of the element-wise binary kernels
  * (private to runtime/elementwise/).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * binary_s16.h - the int16 ADD/SUB arithmetic and its broadcast walk
  * (private to runtime/elementwise/).

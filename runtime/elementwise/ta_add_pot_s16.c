@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_add_pot_s16 - int16 ADD with power-of-two scales: TFLite's
  * reference_ops::Add(..., pot_scale = true).

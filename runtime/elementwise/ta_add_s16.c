@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_add_s16 - int16 ADD, the general path (any scales): TFLite's AddElementwise with
  * left_shift 15, over a broadcast (BroadcastAdd6DSlow).

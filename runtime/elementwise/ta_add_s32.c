@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_add_s32 - int32 ADD with broadcasting (TFLM add.cc for int32:
  * reference_ops::Add / BroadcastAdd6DSlow): out = clamp(in1 + in2,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_add_u8 - legacy uint8 ADD with broadcasting (TFLite's uint8 path).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_div_f32 - float DIV with broadcasting (reference_ops::Div /
  * BroadcastDivSlow for float): out = clamp(in1 / in2, act_min_f32,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_div_s32 - int32 DIV with broadcasting (reference_ops::Div /
  * BroadcastDivSlow for int32): out = clamp(in1 / in2, act_min, act_max),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_maximum_s16 - MAXIMUM with broadcasting (reference_ops::
  * MaximumMinimumBroadcastSlow): the larger of the two raw values.

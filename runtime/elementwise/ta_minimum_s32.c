@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_minimum_s32 - MINIMUM with broadcasting (reference_ops::
  * MaximumMinimumBroadcastSlow): the smaller of the two raw values.

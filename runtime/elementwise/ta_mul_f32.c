@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_mul_f32 - float MUL with broadcasting (reference_ops::Mul float):
  * out = min(max(in1 * in2, act_min_f32), act_max_f32).

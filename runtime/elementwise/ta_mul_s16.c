@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_mul_s16 - int16 MUL with broadcasting (reference_integer_ops::
  * MulElementwise / BroadcastMul6DSlow for int16_t, TFLite Micro's and

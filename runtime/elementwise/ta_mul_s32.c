@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_mul_s32 - int32 MUL with broadcasting (reference_ops::Mul int32):
  * out = clamp(in1 * in2, act_min, act_max), the product wrapping

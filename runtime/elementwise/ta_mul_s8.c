@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_mul_s8 - int8 MUL with broadcasting (reference_integer_ops::
  * MulElementwise / BroadcastMul4DSlow), per element:

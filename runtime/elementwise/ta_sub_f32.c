@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_sub_f32 - float SUB with broadcasting (reference_ops::Sub float):
  * out = min(max(in1 - in2, act_min_f32), act_max_f32).

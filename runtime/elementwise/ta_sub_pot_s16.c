@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_sub_pot_s16 - int16 SUB with power-of-two scales: TFLite's Sub16 and
  * BroadcastSub16POTSlow.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_sub_s16 - int16 SUB, the general path (any scales): TFLite's SubElementwise /
  * BroadcastQuantSubSlow with left_shift 15.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_sub_s8 - int8 SUB with broadcasting.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_fully_connected_acc32_s16 - FULLY_CONNECTED for 16x8 quantization
  * with an int32 bias (or none): int16 input and output, int8 filter (per

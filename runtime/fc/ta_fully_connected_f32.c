@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_fully_connected_f32 - float FULLY_CONNECTED.
  *

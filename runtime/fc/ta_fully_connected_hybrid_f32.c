@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_fully_connected_hybrid_f32 - "hybrid" (dynamic-range)
  * FULLY_CONNECTED: float input and output, int8 weights, float bias, as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_fully_connected_s16 - FULLY_CONNECTED for 16x8 quantization: int16
  * input and output, int8 filter (per tensor or per channel), int64 bias

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_fully_connected_s8 - int8 FULLY_CONNECTED, the reference form.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_fully_connected_u8 - legacy uint8 FULLY_CONNECTED, as TFLite's
  * builtin uint8 kernel computes it (optimized_ops::FullyConnected: a GEMM

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_dot_s8.h - int8 dot products shared by the convolution and
  * fully-connected kernels (internal to the kernel library).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_dsp.h - helpers for the kernels' paths on Arm cores with the DSP
  * extension (Cortex-M4, M7, M33, M55: __ARM_FEATURE_DSP), internal to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_fixedpoint.h - the fixed-point arithmetic every integer kernel
  * shares (static inline, C99).  Each function reproduces one function of

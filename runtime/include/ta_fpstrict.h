@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_fpstrict.h - for kernels whose float arithmetic must round exactly
  * as written (no fused multiply-add), because the integer result they

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_hybrid.h - the run-time input quantization of TFLite's "hybrid"
  * (dynamic-range) kernels: float activations quantized to int8, one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_kernels.h - the public API of tinyaot's kernel library.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_kernels_ops.h - kernels of the element-wise, reduction, shape and
  * resize ops, and the legacy uint8 variants of the CNN ops.  Included by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_kernels_rnn.h - the stateful kernels (UNIDIRECTIONAL_SEQUENCE_LSTM,
  * SVDF), the TFLite Micro signal library's kernels, and the interface of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_kernels_s16.h - kernels for TFLite's 16x8 quantization scheme: int16
  * activations (symmetric, zero point 0), int8 weights, int64 biases.

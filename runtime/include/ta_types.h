@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_types.h - types shared by every tinyaot kernel (C99, no libc beyond
  * <stdint.h>/<stddef.h>).

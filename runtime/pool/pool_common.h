@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * pool_common.h - the clamped pooling window (private to runtime/pool/).
  *

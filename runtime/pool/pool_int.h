@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * pool_int.h - the integer pooling loops, one body for every element type
  * (private to runtime/pool/).

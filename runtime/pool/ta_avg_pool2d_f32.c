@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_avg_pool2d_f32 - float AVERAGE_POOL_2D.
  *

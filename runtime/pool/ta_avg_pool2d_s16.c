@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_avg_pool2d_s16 - int16 AVERAGE_POOL_2D (16x8), as
  * tflite::reference_integer_ops::AveragePool for int16 (TFLite and TFLite

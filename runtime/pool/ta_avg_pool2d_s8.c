@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_avg_pool2d_s8 - int8 AVERAGE_POOL_2D, as tflite::reference_integer_ops::
  * AveragePool: the rounded average of the window clipped to the input,

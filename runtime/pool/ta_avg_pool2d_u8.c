@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_avg_pool2d_u8 - legacy uint8 AVERAGE_POOL_2D (TFLite's uint8
  * AveragePool, 32-bit sums): clamp((acc + count / 2) / count, act_min,

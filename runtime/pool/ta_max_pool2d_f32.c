@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_max_pool2d_f32 - float MAX_POOL_2D.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_max_pool2d_s16 - int16 MAX_POOL_2D (16x8), as
  * tflite::reference_integer_ops::MaxPool for int16: the maximum over the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_max_pool2d_s8 - int8 MAX_POOL_2D, as tflite::reference_integer_ops::
  * MaxPool: the maximum over the window clipped to the input (starting

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_max_pool2d_u8 - legacy uint8 MAX_POOL_2D (TFLite's uint8 MaxPool):
  * clamp(max of the taps, act_min, act_max) over the window clipped to the

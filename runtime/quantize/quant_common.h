@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * quant_common.h - per-element QUANTIZE / DEQUANTIZE arithmetic
  * (private to runtime/quantize/).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_dequantize_u8_f32 - QUANTIZE/DEQUANTIZE, uint8_t -> float (see quant_common.h for the
  * arithmetic and the TFLite function it matches).

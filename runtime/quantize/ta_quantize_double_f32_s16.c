@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_quantize_double_f32_s16 - QUANTIZE float -> int16_t with the division
  * by the scale in double, as TFLite's (not TFLite Micro's) int16 QUANTIZE

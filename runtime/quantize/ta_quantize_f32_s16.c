@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_quantize_f32_s16 - QUANTIZE/DEQUANTIZE, float -> int16_t (see quant_common.h for the
  * arithmetic and the TFLite function it matches).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_quantize_f32_u8 - QUANTIZE/DEQUANTIZE, float -> uint8_t (see quant_common.h for the
  * arithmetic and the TFLite function it matches).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_requantize_s16_s8 - QUANTIZE/DEQUANTIZE, int16_t -> int8_t (see quant_common.h for the
  * arithmetic and the TFLite function it matches).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_requantize_s32_s16 - QUANTIZE, int32_t -> int16_t (see quant_common.h
  * for the arithmetic and the TFLite function it matches).  The input may

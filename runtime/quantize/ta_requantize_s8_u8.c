@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_requantize_s8_u8 - QUANTIZE/DEQUANTIZE, int8_t -> uint8_t (see quant_common.h for the
  * arithmetic and the TFLite function it matches).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_requantize_u8_s8 - QUANTIZE/DEQUANTIZE, uint8_t -> int8_t (see quant_common.h for the
  * arithmetic and the TFLite function it matches).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_requantize_u8_u8 - QUANTIZE, uint8_t -> uint8_t with another scale or
  * zero point (TFLite's Requantize; see quant_common.h for the arithmetic).

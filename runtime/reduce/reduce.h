@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * reduce.h - visiting the elements of a ta_walk one at a time (private to
  * runtime/reduce/).  ta_it_off is the current element's offset;

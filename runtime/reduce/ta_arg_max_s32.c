@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_arg_max_s32 - ARG_MAX (reference_ops::ArgMinMax): along the
  * middle dimension of [outer][axis][inner], the index of the first

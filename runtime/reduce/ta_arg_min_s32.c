@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_arg_min_s32 - ARG_MIN (reference_ops::ArgMinMax): along the
  * middle dimension of [outer][axis][inner], the index of the first

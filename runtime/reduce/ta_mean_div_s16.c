@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_mean_div_s16 - int16 MEAN when input and output have the same scale and
  * zero point, as TFLite's reference_ops::Mean<int16_t, int>: for each

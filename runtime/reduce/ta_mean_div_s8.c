@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_mean_div_s8 - int8 MEAN when input and output have the same scale and
  * zero point, as TFLite's reference_ops::Mean<int8_t, int>: for each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_mean_f32 - float MEAN (reference_ops::Mean): for each output (the
  * outer walk, in order) the float sum of its count inputs in the inner

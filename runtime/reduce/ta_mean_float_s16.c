@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_mean_float_s16 - int16 MEAN as TFLite's reference_ops::QuantizedMeanOrSum
  * computes it in float (compute_sum false): for each output the int32

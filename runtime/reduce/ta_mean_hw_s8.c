@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_mean_hw_s8 - int8 MEAN over height and width of a 4-D tensor with
  * keep_dims, as TFLite's optimized_integer_ops::Mean computes it (the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_mean_hw_u8 - legacy uint8 MEAN over height and width of a 4-D
  * tensor with keep_dims, TFLite's special case (optimized_ops::Mean for

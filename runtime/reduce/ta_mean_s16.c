@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_mean_s16 - int16 MEAN as TFLite Micro's EvalIntegerMean computes it:
  * for each output (the outer walk, in order) the int32 sum of its count

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_mean_u8 - legacy uint8 MEAN as TFLite's reference_ops::
  * QuantizedMeanOrSum computes it (compute_sum false): for each output

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * bilinear.h - checks and the integer loop shared by the RESIZE_BILINEAR
  * kernels (private to runtime/resize/).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_resize_bilinear_f32 - float RESIZE_BILINEAR (reference_ops::
  * ResizeBilinear): each output is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_resize_bilinear_s16 - int16 RESIZE_BILINEAR as TFLite computes it:
  * reference_ops::ResizeBilinearInteger<int16_t> (TFLite Micro has no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_resize_bilinear_s8 - int8 RESIZE_BILINEAR as TFLite Micro (and
  * TFLite's reference kernel) compute it: reference_ops::

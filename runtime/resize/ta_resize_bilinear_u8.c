@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_resize_bilinear_u8 - legacy uint8 RESIZE_BILINEAR as TFLite's
  * builtin kernel computes it (optimized_ops::ResizeBilinear for uint8,

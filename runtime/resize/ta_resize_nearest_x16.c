@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_resize_nearest_x16 - RESIZE_NEAREST_NEIGHBOR for any 16-bit element
  * type (reference_ops::ResizeNearestNeighbor): every output pixel copies

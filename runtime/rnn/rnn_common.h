@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * rnn_common.h - the int16 non-linearities of the integer LSTM (private
  * to runtime/rnn/).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * svdf_common.h - the integer SVDF of TFLite Micro
  * (EvalIntegerSvdfReference<T>, svdf_common.cc) for a state type T

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_lstm_f32 - float UNIDIRECTIONAL_SEQUENCE_LSTM.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_lstm_s8 - integer UNIDIRECTIONAL_SEQUENCE_LSTM: int8 activations and
  * weights, int16 cell state, int32 biases.

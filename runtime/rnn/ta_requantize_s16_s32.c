@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_requantize_s16_s32 - QUANTIZE int16 -> int32 (TFLM
  * reference_ops::Requantize<int16_t, int32_t>):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_svdf_f32 - float SVDF (TFLM EvalFloatSvdfReference): shift the state
  * left by one, state[b][f][M-1] = sum_i w_f[f][i] * x[b][i] (in order),

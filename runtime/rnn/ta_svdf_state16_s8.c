@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_svdf_state16_s8 - integer SVDF with an int16 activation state and
  * int16 time weights (TFLM EvalInt16SvdfReference); the arithmetic is in

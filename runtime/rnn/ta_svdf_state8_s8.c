@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_svdf_state8_s8 - integer SVDF with an int8 activation state and int8
  * time weights (TFLM EvalInt8SvdfReference); the arithmetic is in

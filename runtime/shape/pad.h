@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * pad.h - the PAD walk (private to runtime/shape/).
  *

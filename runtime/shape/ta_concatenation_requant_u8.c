@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_concatenation_requant_u8 - legacy uint8 CONCATENATION whose inputs'
  * quantization differs from the output's, as TFLite's builtin kernel

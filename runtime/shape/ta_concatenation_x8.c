@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_concatenation_x8 - CONCATENATION and PACK (reference_ops::
  * Concatenation), as bytes: the output is `outer` rows, each the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_pad_x16 - PAD and PADV2 for any 16-bit element type
  * (reference_ops::PadImpl): the input surrounded by p->value.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_split_x8 - SPLIT, SPLIT_V and UNPACK (reference_ops::Split,
  * Unpack), as bytes: the input is `outer` rows; each row is cut into

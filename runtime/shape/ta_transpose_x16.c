@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_transpose_x16 - any 16-bit element type; data movement only.
  *

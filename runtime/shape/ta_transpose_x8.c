@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_transpose_x8 - any 8-bit element type; data movement only.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * walk.h - stepping through a ta_walk (private to runtime/shape/, also
  * used by runtime/reduce/).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * signal_common.h - helpers of the signal kernels (private to
  * runtime/signal/): TFLM's MostSignificantBit32/64 as its gcc build

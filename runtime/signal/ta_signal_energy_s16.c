@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_signal_energy_s16 - SignalEnergy (TFLM SpectrumToEnergy): for
  * complex input i in [start_index, end_index),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_signal_fft_auto_scale_s16 - SignalFftAutoScale (TFLM FftAutoScale):
  *   m = MaxAbs16(in)  (an int16: |-32768| wraps to -32768)

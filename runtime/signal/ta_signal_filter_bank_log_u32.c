@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_signal_filter_bank_log_u32 - SignalFilterBankLog (TFLM FilterbankLog
  * and Log32).  For x = in[i] << input_correction_bits (uint32):

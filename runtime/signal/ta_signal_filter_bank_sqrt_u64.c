@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_signal_filter_bank_sqrt_u64 - SignalFilterBankSquareRoot (TFLM
  * FilterbankSqrt): out[i] = Sqrt64(in[i]) >> scale_bits.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_signal_filter_bank_u32 - SignalFilterBank (TFLM
  * FilterbankAccumulateChannels): each spectrum value adds into two

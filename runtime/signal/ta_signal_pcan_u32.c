@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_signal_pcan_u32 - SignalPCAN (TFLM ApplyPcanAutoGainControlFixed):
  * per-channel energy normalization.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_signal_rfft_s16 - SignalRfft for int16 (TFLM RfftInt16Apply: KISS FFT
  * v1.3.0's kiss_fftr built with FIXED_POINT=16), bit for bit.

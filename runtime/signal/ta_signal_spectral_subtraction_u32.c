@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_signal_spectral_subtraction_u32 - SignalFilterBankSpectralSubtraction
  * (TFLM FilterbankSpectralSubtraction).  Per channel i (odd channels use

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_signal_window_s16 - SignalWindow (TFLM signal ApplyWindow): the
  * window of weight_size values applied to each stretch of the input,

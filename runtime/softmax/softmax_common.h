@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * softmax_common.h - TFLite's quantized softmax for int8 input
  * (reference_ops::Softmax<int8_t, OutputT>), shared by the int8- and

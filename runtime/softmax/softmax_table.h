@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * softmax_table.h - int8 SOFTMAX as TFLite's builtin kernel computes it
  * with the float lookup table of PopulateSoftmaxLookupTable

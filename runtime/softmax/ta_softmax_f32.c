@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_softmax_f32 - float SOFTMAX over rows of p->depth elements.
  *

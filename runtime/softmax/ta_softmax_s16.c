@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_softmax_s16 - int16 SOFTMAX (ta_kernels_s16.h).
  *

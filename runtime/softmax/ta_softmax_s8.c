@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_softmax_s8 - int8 SOFTMAX, int8 output (scale 1/256, zero point
  * -128): tflite::reference_ops::Softmax<int8_t, int8_t>; see

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_softmax_s8_s16 - int8 SOFTMAX, int16 output (scale 1/65536, zero
  * point -32768): tflite::reference_ops::Softmax<int8_t, int16_t>; see

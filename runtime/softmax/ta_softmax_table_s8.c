@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_softmax_table_s8 - int8 SOFTMAX (int8 output) as TFLite's builtin
  * kernel computes it (optimized_ops::Softmax<int8_t, int8_t> with the

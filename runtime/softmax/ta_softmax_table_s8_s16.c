@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_softmax_table_s8_s16 - int8 SOFTMAX with int16 output as TFLite's
  * builtin kernel computes it (optimized_ops::Softmax<int8_t, int16_t> with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ta_softmax_u8 - legacy uint8 SOFTMAX as TFLite's builtin kernel
  * computes it (optimized_ops::Softmax with the float lookup table of

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # tests/arm/lib.sh - build tinyaot-generated code for a Cortex-M and run it
 # under QEMU.  Sourced by tests/arm/test_arm.sh and bench/arm.sh; also
 # runnable: sh tests/arm/lib.sh FUNCTION ARGS... (used for parallel jobs).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * libc_shim.c - the few system calls newlib needs for printf and malloc,
  * so that host-style test programs (tests/kernels/test_*.c) run bare-metal

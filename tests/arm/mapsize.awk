@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/arm/mapsize.awk - where the bytes of a Cortex-M image go, from the
 # GNU ld map file of a runner built by tests/arm/lib.sh.
 #

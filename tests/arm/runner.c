@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * runner.c - runs one tinyaot-generated model on a Cortex-M under QEMU
  * and reports what it measured.  Built by tests/arm/lib.sh together with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The stand-in built for the host: writes the expected outputs the
  * Cortex-M build must reproduce.  host_main CASE_DIR OUT_DIR */
 #include <stdio.h>

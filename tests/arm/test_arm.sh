@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # tests/arm/test_arm.sh - tinyaot's generated code on Cortex-M, in QEMU.
 #
 # For every model with goldens in $TINYAOT_SHARED/goldens: `tinyaot

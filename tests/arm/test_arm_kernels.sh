@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # tests/arm/test_arm_kernels.sh - the kernel unit tests on Cortex-M.
 #
 # The kernels have paths of their own on cores with the DSP extension
@@ -35,10 +36,10 @@ for tc in $ARM_TARGETS; do
   for k in $ARM_KERNEL_TESTS; do
     d=$ARM_WORK/$t$opt
     mkdir -p "$d"
-    flags="$T_CPU $opt -g -ffunction-sections -fdata-sections -std=c11 -I$R/compiler \
+    flags="$T_CPU $opt -g -ffunction-sections -fdata-sections -std=c11 -I$R/compiler -I$R/compiler/passes \
            -I$R/runtime/include -I$R/tests -I$ARM_EXAMPLE"
     if ! { $ARM_CC $flags -Dmain=shim_test_main -c -o "$d/$k.o" "$R/tests/kernels/$k.c" &&
-           $ARM_CC $flags "$d/$k.o" "$R/compiler/quant.c" "$R/compiler/quant_ops.c" \
+           $ARM_CC $flags "$d/$k.o" "$R/compiler/passes/quant.c" "$R/compiler/passes/quant_ops.c" \
              $(ls "$R"/runtime/*/*.c) "$R/tests/arm/libc_shim.c" "$ARM_EXAMPLE/startup.c" \
              "$ARM_EXAMPLE/semihost.c" -nostartfiles --specs=nano.specs -L"$ARM_EXAMPLE" \
              -T "$T_LD" -Wl,--gc-sections -Wl,--defsym=STACK_SIZE=65536 -o "$d/$k.elf" -lm

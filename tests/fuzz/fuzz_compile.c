@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * libFuzzer target for the whole compiler (make fuzz-compile,
  * mk/fuzz-compile.mk): each input goes through read_tflite, verify, the

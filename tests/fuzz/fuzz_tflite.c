@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * libFuzzer target for the .tflite reader (make fuzz, mk/fuzz.mk).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * mutate.h - structure-aware mutations of .tflite files, and the whole
  * compiler pipeline run in-process on one file.  Shared by the fuzzer

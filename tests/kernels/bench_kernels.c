@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * bench_kernels - instruction counts of the kernels on a real model's ops.
  *

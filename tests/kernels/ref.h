@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ref.h - slow reference kernels for the kernel tests: line-by-line
  * transliterations of TensorFlow Lite's reference code (tflite-micro

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Tests of the int8 convolution kernels: ta_conv2d_s8, ta_conv2d_fold_s8,
  * ta_depthwise_conv2d_s8, ta_depthwise_conv2d_fold_s8.

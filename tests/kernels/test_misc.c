@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Tests of FULLY_CONNECTED, the pools, ADD, SOFTMAX, QUANTIZE,
  * DEQUANTIZE and uint8 MEAN kernels: hand-computed edge cases, values from TFLite's unit

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Every supported operator of every shared model, one at a time, against
  * TensorFlow Lite Micro's own intermediate tensors.

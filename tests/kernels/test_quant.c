@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Tests of compiler/quant.c (the host-side parameter derivations) and of
  * runtime/include/ta_fixedpoint.h.

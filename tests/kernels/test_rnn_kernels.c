@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The stateful and signal kernels beyond what the shared models reach
  * (the models, bit-exact with TFLM, are in tests/models/test_stateful.c):

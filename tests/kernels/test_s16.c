@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Tests of the 16x8 kernels (ta_kernels_s16.h) against transliterations of
  * TensorFlow Lite's reference code written here, with TFLite's own loop

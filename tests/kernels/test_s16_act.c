@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Tests of the int16 LOGISTIC, TANH and SOFTMAX kernels
  * (ta_logistic_s16, ta_tanh_s16, ta_softmax_s16) and of the host

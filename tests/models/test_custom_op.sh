@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Custom ops the user implements.  The model: a copy of
 # audio_preprocessor_int8 whose SignalEnergy op is renamed UserEnergy12
 # (same length, so the file stays valid) - an op tinyaot does not know.

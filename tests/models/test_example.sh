@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The host example (examples/host): its Makefile compiles
 # person_detect_int8 with tinyaot, builds the generated library and the
 # demo, and the demo classifies TFLM's two test images as TFLM's own

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The generated C itself: for every model of the golden set, and for
 # kws_ref_model with the other layouts (inputs and outputs in the
 # workspace, two pools, single rounding), every generated file compiles

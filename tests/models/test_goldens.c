@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The vertical slice on real models: for each model, `tinyaot run`
  * compiles it once, builds the generated C with the host compiler (with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The float models: `tinyaot run` compiles each one, builds the generated
  * C with the host compiler ($TINYAOT_CFLAGS) and runs every golden case;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The legacy uint8 models, whose goldens TFLite Micro cannot make: they
  * come from TFLite's builtin kernels (../shared/oracle, tfjs-tflite with

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The harness of `tinyaot run` catches a runner that leaves its
 # workspace: hello_world_int8 is built with --keep, its header is edited
 # to announce a workspace 16 bytes smaller than planned, and the harness

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * `tinyaot inspect` on every shared model, checked against the goldens.
  *

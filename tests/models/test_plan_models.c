@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The memory planner on the shared models, against TensorFlow Lite
  * Micro's figures in ../shared/anchors.md (the reference; read here, not

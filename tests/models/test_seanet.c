@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * 16x8 quantization (int16 activations, int8 weights) on TensorFlow Lite
  * Micro's per-layer SEANet integration tests: the 127 one-op models in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The stateful and signal-processing models against TensorFlow Lite
  * Micro's goldens (../shared/goldens, TFLM's reference kernels): the

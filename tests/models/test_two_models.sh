@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Two different models linked into one program.  kws_ref_model (prefix
 # kws) and resnet8_int8 (prefix resnet) are compiled into two folders;
 # each folder's Makefile fragment builds its own static library (both

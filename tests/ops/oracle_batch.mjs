@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // oracle_batch.mjs - runs many small .tflite models through the TFLite
 // oracle (../shared/oracle) in one Node process.
 //

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # tests/ops/run_ops.sh - single-op differential tests: tinyaot against TFLite.
 #
 #   sh tests/ops/run_ops.sh [--build DIR] [--seed S] [--count N]

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # tests/ops/test_ops.sh - make test's share of the single-op tests
 # (the full sweep is make test-ops; see mk/ops.mk and run_ops.sh).
 #

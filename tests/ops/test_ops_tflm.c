@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Ops whose TFLite Micro arithmetic the single-op differential tests
  * against TFLite (run_ops.sh) cannot check - TFLite computes them

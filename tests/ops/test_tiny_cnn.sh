@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # tests/ops/test_tiny_cnn.sh - examples/tiny_cnn is what its generator
 # writes, TFLite gives its committed reference output, and (once every
 # layer's op:dtype is in OPS_IN_TEST, mk/ops.mk) so does tinyaot.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The .tflite writer (tools/tflite_writer.c) against the compiler's
  * reader: what one writes, the other reads back, field by field.  (That
  * real TFLite reads the writer's files is checked by test_ops.sh.) */

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The tinyaot command line on bad usage and bad files: bad usage exits 2
 # with a message and the usage text; a model or input that cannot be
 # read (missing, a folder, empty, not a model) and an output folder that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Models that once crashed the compiler, tripped a sanitizer, hit a
  * die(), produced C that did not compile, or let a kernel read or write

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The whole compiler on subtly broken models.  Seeded structure-aware
  * mutations (tests/fuzz/mutate.h: shapes, types, quantization, buffer

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The FlexBuffers reader (flexbuf.c) on custom options.
  *

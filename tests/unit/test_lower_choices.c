@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The lowering's choices that depend on the op's size or the rounding
  * mode (compiler/lower.c), on one-op models written in memory

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * STRIDED_SLICE's ellipsis and new-axis expansion and the hybrid
  * lowerings (compiler/lower_ops.c slice_spec(), compiler/lower_legacy.c),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The memory planner on small cases worked out by hand: the algorithms'
  * offsets, the lower bound, pools, the views pass and its edge cases,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # tinyaot plan on the command line: JSON and SVG are deterministic, pools
 # and their limits, the error for pools too small, bad options.
 shared=${TINYAOT_SHARED:-../shared}

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_plan_graph.h - builds small Graphs by hand for the planner's
  * tests (no .tflite file needed).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Property test of the memory planner: random graphs (chains, diamonds,
  * random DAGs, multi-output ops, views, variables, scratch, mixed sizes,

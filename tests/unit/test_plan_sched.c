@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The memory-aware schedule and ops running in place, on graphs built by
  * hand (tests/unit/test_plan_graph.h):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The reader on known models: counts, shapes, quantization, options,
  * metadata, and clean refusals of small broken files. */
 #include "test.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The reader on broken files: every truncation and thousands of seeded
  * random mutations of small real models go through read_tflite, verify

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The reader and the verifier on small synthetic models, built here with
  * a tiny FlatBuffers writer: external buffers (Buffer.offset/size, as in

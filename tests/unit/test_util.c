@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Unit tests of util.c: arena, overflow checks, the op and dtype tables. */
 #include "test.h"
 #include "tinyaot.h"

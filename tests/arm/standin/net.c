@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "net.h"
 extern const int8_t net_w[8][40];
 int net_run(const struct net_inputs *in, struct net_outputs *out, void *workspace) {

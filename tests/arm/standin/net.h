@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A hand-written stand-in with the interface `tinyaot compile --prefix net`
  * generates: it lets tests/arm check the Cortex-M harness itself (build,
  * semihosting I/O, timing, stack painting) against the same code built

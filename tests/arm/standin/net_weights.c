@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 #include <stdint.h>
 /* w[j][i] = ((j * 40 + i) * 37) % 255 - 127 */
 const int8_t net_w[8][40] = {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * lower_legacy.c - the uint8 (legacy asymmetric quantization) variants
  * of CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, the pools, ADD and

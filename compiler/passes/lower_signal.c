@@ -1,10 +1,11 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * lower_signal.c - lowering of custom ops: the TFLite Micro signal
  * library's ops (SignalWindow, SignalRfft, ... - the audio front end) and
  * kernels the user supplies with --custom-op.
  *
- * Needs: lower.h's helpers; the op's custom_options, read with the
- * bounds-checked FlexBuffers reader (flexbuf.c).  Each signal op checks
+ * Needs: lower.h's helpers; the op's options as Op.attrs (the front end
+ * decoded them).  Each signal op checks
  * what TFLM's Prepare checks (types, ranks, sizes), and also every index
  * its kernel will use with constant tables (filter bank starts and
  * widths, the PCAN gain table), so the kernels cannot read outside.  The
@@ -24,10 +25,11 @@
 /* ------------------------------------------------------------ options */
 
 static int32_t opt_int(Lower *L, const char *key, int64_t lo, int64_t hi) {
-  int64_t v;
   const Op *op = L->op;
-  if (!flex_map_int(op->custom_options, op->ncustom_options, key, &v))
+  const Attr *a = op_attr(op, key);
+  if (!a || a->kind != ATTR_INT)
     error_at(L->g, op->index, "the option '%s' is missing or not an integer", key);
+  int64_t v = a->i;
   if (v < lo || v > hi)
     error_at(L->g, op->index, "the option '%s' is %lld; expected %lld to %lld", key,
              (long long)v, (long long)lo, (long long)hi);

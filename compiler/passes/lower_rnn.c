@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * lower_rnn.c - lowering of the stateful ops: UNIDIRECTIONAL_SEQUENCE_LSTM
  * and SVDF.

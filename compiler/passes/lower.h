@@ -1,13 +1,16 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * lower.h - what the lowering files share: the state of one op's
  * lowering (Lower), the helpers that build its Lowered record, and the
- * lowering functions defined outside lower.c.
+ * lowering functions the table in lower.c points at.
  *
- * lower.c holds the table (lowerings[]: one function per op kind) and the
- * first ops; lower_ops.c the element-wise, reduction and shape ops;
+ * lower.c holds the table (lowerings[]: one function per op kind) and
+ * lower(); lower_common.c the helpers below (it calls no lowering);
+ * lower_nn.c the core ops (convolutions, fully connected, pools, ADD,
+ * SOFTMAX, QUANTIZE); lower_ops.c the element-wise, reduction and shape ops;
  * lower_legacy.c the uint8 (legacy asymmetric) and hybrid variants of
  * CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, pools, ADD and SOFTMAX,
- * which lower.c's functions hand over to; lower_rnn.c the stateful ops
+ * which lower_nn.c's functions hand over to; lower_rnn.c the stateful ops
  * (LSTM, SVDF); lower_s16.c the ops of the 16x8 scheme (int16
  * activations) that need int16 kernels; lower_signal.c the custom ops
  * (the signal library, user-supplied kernels).  The host arithmetic that only
@@ -42,7 +45,7 @@ static inline bool tflite_arithmetic(const Lower *L) {
   return L->o->rounding == TA_ROUND_SINGLE;
 }
 
-/* ---------------------------------------------- the record (lower.c) */
+/* ---------------------------------------------- the record (lower_common.c) */
 
 void add_arg(Lower *L, ArgKind kind, int index, int64_t value);
 void arg_tensor(Lower *L, int t);
@@ -65,7 +68,7 @@ void const_i32(Lower *L, const char *name, const int32_t *v, size_t n, bool pass
  * unless input k has output 0's byte size. */
 void may_run_in_place(Lower *L, int k);
 
-/* ------------------------------------------------- checks (lower.c) */
+/* ------------------------------------------------- checks (lower_common.c) */
 
 Tensor *input(Lower *L, int k);          /* error when missing */
 Tensor *optional_input(Lower *L, int k); /* NULL when left out */
@@ -80,7 +83,7 @@ ta_dims dims4(Lower *L, const Tensor *t); /* rank <= 4, leading 1s */
 int32_t elems32(const Tensor *t);
 const char *short_type(DType dt); /* "s8", "u8", "s16", "f32" or NULL */
 
-/* ------------------------------------------- initializers (lower.c) */
+/* ------------------------------------------- initializers (lower_common.c) */
 
 const char *flit(float f);   /* a float literal that reads back exactly */
 const char *ilit(int64_t v);
@@ -186,9 +189,15 @@ bool mul_params(float s1, int32_t zp1, float s2, int32_t zp2, float so, int32_t 
 bool mean_multiplier(float in_scale, float out_scale, int64_t count, int rounding,
                      int32_t *mult, int32_t *shift);
 
+/* ------------------------------------------------------- lower_nn.c */
+
+LowerFn lower_conv2d, lower_depthwise_conv2d, lower_fully_connected,
+    lower_average_pool2d, lower_max_pool2d, lower_add, lower_softmax,
+    lower_quantize, lower_dequantize, lower_copy;
+
 /* ------------------------------------------------ lower_legacy.c */
 
-/* Called by lower.c's lowerings for the types they do not handle:
+/* Called by lower_nn.c's lowerings for the types they do not handle:
  * uint8 activations (legacy asymmetric quantization, filters with a zero
  * point) and hybrid ops (float activations, int8 filters). */
 void lower_conv_legacy(Lower *L, bool depthwise);

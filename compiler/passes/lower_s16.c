@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * lower_s16.c - lowerings for TFLite's 16x8 quantization scheme: int16
  * activations (symmetric), int8 weights, int64 biases.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * schedule.c - the execution order, the lifetimes over it, and which
  * ops run in place.

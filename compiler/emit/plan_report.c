@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * plan_report.c - the memory plan for people and tools: a table, one
  * JSON object, and an SVG picture (doc/memory-plan.md shows how to read

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * tflite.c - the .tflite reader: FlatBuffers bytes -> IR (Graph).
  *
@@ -800,6 +801,11 @@ static void read_op(Reader *r, int i, const Table *t, const OpCode *codes,
     op->custom_options = ls ? r->buf + lo : NULL;
     op->ncustom_options = (size_t)ls;
   }
+  /* custom_options_format 0 is FLEXBUFFERS, the only one defined: its map
+   * becomes Op.attrs.  Bytes that are no map are left to a user kernel. */
+  if (op->kind == OP_CUSTOM && op->ncustom_options &&
+      get_u(r, t, 6, 1, 0, "custom_options_format") == 0)
+    flex_map_attrs(op->custom_options, op->ncustom_options, &op->attrs, &op->nattrs);
 
   for (int k = 0; k < op->noutputs; k++) {
     Tensor *out = &g->tensors[op->outputs[k]];

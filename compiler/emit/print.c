@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * print.c - `tinyaot inspect`: the IR as text tables or as JSON.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * quant_ops.c - host arithmetic of the element-wise, reduction and resize
  * lowerings (lower_ops.c, lower_legacy.c): the parameters TFLite Micro's

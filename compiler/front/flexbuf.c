@@ -1,11 +1,13 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * flexbuf.c - a small, bounds-checked reader for FlexBuffers, the
  * schema-less format of a custom op's options (Operator.custom_options,
  * custom_options_format FLEXBUFFERS).
  *
  * What it reads: a root map (what TFLite's converter writes for custom
- * ops' attributes) and, by key, its scalar values: int, uint, bool and
- * float, inline or indirect.  The bytes come from the model file, so
+ * ops' attributes) and its scalar values, by key or all at once (the
+ * reader turns them into Op.attrs): int, uint, bool and float, inline or
+ * indirect.  The bytes come from the model file, so
  * they are untrusted: every position and width is checked against the
  * buffer before it is read; anything out of range, of an unknown width or
  * of another type makes the lookup fail (the caller reports it).
@@ -135,10 +137,13 @@ static bool read_scalar(const Flex *f, size_t pos, size_t w, uint8_t t, int64_t 
   }
 }
 
-/* Finds `key` in the root map: the position, width and packed type of
- * its value. */
-static bool find_key(const Flex *f, const char *key, size_t *vpos, size_t *vw,
-                     uint8_t *vt) {
+/* The root map: where its values start, their width, how many there
+ * are, and its keys vector with that vector's width. */
+typedef struct {
+  size_t values, w, count, keys, keys_w;
+} FlexMap;
+
+static bool root_map(const Flex *f, FlexMap *m) {
   if (f->n < 3)
     return false;
   size_t root_w = f->buf[f->n - 1];
@@ -158,21 +163,63 @@ static bool find_key(const Flex *f, const char *key, size_t *vpos, size_t *vw,
   /* The values and their type bytes must lie inside the buffer. */
   if (count > f->n || (size_t)count * (w + 1) > f->n - map)
     return false;
-  for (size_t i = 0; i < (size_t)count; i++) {
-    size_t kpos;
-    if (!follow(f, keys + i * (size_t)keys_w, (size_t)keys_w, &kpos))
-      return false;
-    const char *k = string_at(f, kpos);
+  *m = (FlexMap){map, w, (size_t)count, keys, (size_t)keys_w};
+  return true;
+}
+
+/* The key of entry i of the map. */
+static const char *key_at(const Flex *f, const FlexMap *m, size_t i) {
+  size_t kpos;
+  if (!follow(f, m->keys + i * m->keys_w, m->keys_w, &kpos))
+    return NULL;
+  return string_at(f, kpos);
+}
+
+/* Finds `key` in the root map: the position, width and packed type of
+ * its value. */
+static bool find_key(const Flex *f, const char *key, size_t *vpos, size_t *vw,
+                     uint8_t *vt) {
+  FlexMap m;
+  if (!root_map(f, &m))
+    return false;
+  for (size_t i = 0; i < m.count; i++) {
+    const char *k = key_at(f, &m, i);
     if (!k)
       return false;
     if (strcmp(k, key))
       continue;
-    *vpos = map + i * w;
-    *vw = w;
-    *vt = f->buf[map + (size_t)count * w + i];
+    *vpos = m.values + i * m.w;
+    *vw = m.w;
+    *vt = f->buf[m.values + m.count * m.w + i];
     return true;
   }
   return false;
+}
+
+bool flex_map_attrs(const uint8_t *buf, size_t n, Attr **attrs, int *nattrs) {
+  Flex f = {buf, n};
+  FlexMap m;
+  *attrs = NULL;
+  *nattrs = 0;
+  if (!buf || !root_map(&f, &m) || m.count > INT32_MAX)
+    return false;
+  Attr *a = arena_array(m.count + 1, sizeof(Attr));
+  for (size_t i = 0; i < m.count; i++) {
+    a[i].key = key_at(&f, &m, i);
+    if (!a[i].key)
+      return false;
+    bool is_float;
+    uint8_t t = f.buf[m.values + m.count * m.w + i];
+    a[i].kind = ATTR_OTHER;
+    if (read_scalar(&f, m.values + i * m.w, m.w, t, &a[i].i, &a[i].f, &is_float)) {
+      a[i].kind = is_float ? ATTR_FLOAT : ATTR_INT;
+      if (!is_float)
+        a[i].f = (double)a[i].i;
+    }
+  }
+  *attrs = a;
+  *nattrs = (int)m.count;
+  return true;
 }
 
 bool flex_map_int(const uint8_t *buf, size_t n, const char *key, int64_t *out) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * storage.c - storage info: which buffer holds each tensor.
  *

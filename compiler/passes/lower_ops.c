@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * lower_ops.c - lowerings of the element-wise, activation, reduction,
  * shape and resize ops (one function per op kind, listed in lower.c's

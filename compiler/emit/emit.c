@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * emit.c - writes the generated folder: C99 source a device build compiles.
  *
@@ -1015,122 +1016,21 @@ static void emit_plan_json(Emit *e) {
 
 /* ------------------------------------------------------------ runtime */
 
-static bool is_ident(char c) { return isalnum((unsigned char)c) || c == '_'; }
-
-/* Does `text` define function `fn` (a line at column 0, not a
- * declaration, where `fn(` appears)? */
-static bool defines(const char *text, const char *fn) {
-  size_t n = strlen(fn);
-  for (const char *line = text; *line;) {
-    const char *end = strchr(line, '\n');
-    if (!end)
-      end = line + strlen(line);
-    if (!isspace((unsigned char)*line) && *line != '#' && *line != '/' &&
-        *line != '*' && strncmp(line, "static ", 7)) {
-      const char *last = end;
-      while (last > line && isspace((unsigned char)last[-1]))
-        last--;
-      bool decl = last > line && last[-1] == ';';
-      for (const char *s = line; !decl && s + n <= end; s++) {
-        if (strncmp(s, fn, n) || (s > line && is_ident(s[-1])) ||
-            is_ident(s[n]))
-          continue;
-        const char *q = s + n;
-        while (q < end && *q == ' ')
-          q++;
-        if (q < end && *q == '(')
-          return true;
-      }
-    }
-    line = *end ? end + 1 : end;
-  }
-  return false;
-}
-
-bool runtime_defines(const char *fn) {
-  /* A few distinct kernels per model: remember the answers. */
-  static struct {
-    char name[64];
-    bool found;
-  } cache[128];
-  static int ncache;
-  for (int k = 0; k < ncache; k++)
-    if (!strcmp(cache[k].name, fn))
-      return cache[k].found;
-  bool found = false;
-  for (int i = 0; i < nruntime_files && !found; i++) {
-    size_t n = strlen(runtime_files[i].path);
-    found = n > 2 && !strcmp(runtime_files[i].path + n - 2, ".c") &&
-            defines(runtime_files[i].text, fn);
-  }
-  if (ncache < 128 && strlen(fn) < sizeof cache[0].name) {
-    strcpy(cache[ncache].name, fn);
-    cache[ncache++].found = found;
-  }
-  return found;
-}
-
-/* Picks the runtime files the runner needs: every header, and the .c
- * files defining the kernels it calls and, transitively, the ta_*
- * functions those call.  Marks them in `need`. */
+/* Picks the runtime files the runner needs (runtime_catalog.c): every
+ * header, and the .c files defining the kernels it calls and what those
+ * call.  Marks them in `need`. */
 static void select_runtime(const Emit *e, bool *need) {
-  const char **work = arena_array(4096, sizeof(char *));
-  int nwork = 0;
   const Graph *g = e->g;
+  const char **kernels = arena_array((size_t)g->nops + 1, sizeof(char *));
+  int nkernels = 0;
   for (int i = 0; i < g->nops; i++) {
     const Lowered *l = op_lowered(&g->ops[i]);
-    if (l->kernel && l->kernel[0] != '@' && !l->user_kernel && nwork < 4096)
-      work[nwork++] = l->kernel;
+    if (l->kernel && l->kernel[0] != '@' && !l->user_kernel)
+      kernels[nkernels++] = l->kernel;
   }
-  for (int i = 0; i < nruntime_files; i++) {
-    size_t n = strlen(runtime_files[i].path);
-    need[i] = n > 2 && !strcmp(runtime_files[i].path + n - 2, ".h");
-  }
-  const char **seen = arena_array(4096, sizeof(char *));
-  int nseen = 0;
-  while (nwork > 0) {
-    const char *fn = work[--nwork];
-    bool done = false;
-    for (int k = 0; k < nseen && !done; k++)
-      done = !strcmp(seen[k], fn);
-    if (done || nseen >= 4096)
-      continue;
-    seen[nseen++] = fn;
-    int file = -1;
-    for (int i = 0; i < nruntime_files && file < 0; i++) {
-      size_t n = strlen(runtime_files[i].path);
-      if (n > 2 && !strcmp(runtime_files[i].path + n - 2, ".c") &&
-          defines(runtime_files[i].text, fn))
-        file = i;
-    }
-    if (file < 0)
-      continue; /* a type or macro, or a function defined in a header */
-    if (need[file])
-      continue;
-    need[file] = true;
-    /* Every ta_* identifier the file mentions may be a function it calls. */
-    for (const char *s = runtime_files[file].text; *s; s++) {
-      if ((s > runtime_files[file].text && is_ident(s[-1])) ||
-          strncmp(s, "ta_", 3))
-        continue;
-      size_t k = 3;
-      while (is_ident(s[k]))
-        k++;
-      if (nwork < 4096)
-        work[nwork++] = arena_printf("%.*s", (int)k, s);
-      s += k - 1;
-    }
-  }
-  for (int i = 0; i < g->nops; i++) {
-    const Lowered *l = op_lowered(&g->ops[i]);
-    if (!l->kernel || l->kernel[0] == '@' || l->user_kernel)
-      continue;
-    bool found = false;
-    for (int f = 0; f < nruntime_files && !found; f++)
-      found = need[f] && defines(runtime_files[f].text, l->kernel);
-    if (!found)
-      die("kernel %s is in no runtime file", l->kernel);
-  }
+  const char *missing = runtime_select(kernels, nkernels, need);
+  if (missing)
+    die("kernel %s is in no runtime file", missing);
 }
 
 static void emit_runtime(Emit *e, const bool *need) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * quant.c - host-side quantization arithmetic: the parameters TFLite
  * Micro's kernels compute in their Prepare step, computed here with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * plan.c - offsets for buffers with lifetimes: the static memory planner.
  *

@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * lower.c - picks a kernel for every op and computes, on the host,
+ * everything the kernel needs that does not depend on the input.
+ *
+ * Needs: a verified graph after mark_views() (a tensor with view_of >= 0
+ * shares its base's bytes, so the op producing it needs no call).
+ * Guarantees: every op has a Lowered record (Op.lowered): the kernel's
+ * name and its arguments in order - tensors, the op's scratch, and
+ * constant objects computed here (parameter structs with requantization
+ * multipliers and shifts, activation ranges, padding, folded biases,
+ * softmax parameters; per-channel arrays); Op.scratch_bytes is what the
+ * kernel's own <kernel>_scratch_size() asks for (the runtime is linked
+ * into the compiler: one source of truth).  An op, or a combination of
+ * dtypes, no kernel handles -> error_at() naming it.
+ *
+ * One lowering function per op kind, found in one table (lowerings[]).
+ * The arithmetic that turns scales into multipliers lives in quant.c,
+ * which follows TFLite Micro's Prepare steps.  Parameter structs are
+ * filled here as host structs (the scratch queries read them) and
+ * printed as designated initializers, so both see the same numbers.
+ */
+#include "tinyaot.h"
+
+#include <float.h>
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "lower.h"
+
+/* ---------------------------------------------------------- the table */
+
+static LowerFn *const lowerings[OP_COUNT] = {
+    [OP_CONV_2D] = lower_conv2d,
+    [OP_DEPTHWISE_CONV_2D] = lower_depthwise_conv2d,
+    [OP_FULLY_CONNECTED] = lower_fully_connected,
+    [OP_AVERAGE_POOL_2D] = lower_average_pool2d,
+    [OP_MAX_POOL_2D] = lower_max_pool2d,
+    [OP_ADD] = lower_add,
+    [OP_SOFTMAX] = lower_softmax,
+    [OP_QUANTIZE] = lower_quantize,
+    [OP_DEQUANTIZE] = lower_dequantize,
+    [OP_RESHAPE] = lower_copy,
+    [OP_SQUEEZE] = lower_copy,
+    [OP_EXPAND_DIMS] = lower_copy,
+    [OP_UNIDIRECTIONAL_SEQUENCE_LSTM] = lower_lstm,
+    [OP_SVDF] = lower_svdf,
+    [OP_CUSTOM] = lower_custom,
+    /* lower_ops.c */
+    [OP_SUB] = lower_sub,
+    [OP_MUL] = lower_mul,
+    [OP_MAXIMUM] = lower_maximum,
+    [OP_MINIMUM] = lower_minimum,
+    [OP_MEAN] = lower_mean,
+    [OP_PAD] = lower_pad,
+    [OP_PADV2] = lower_pad,
+    [OP_TRANSPOSE] = lower_transpose,
+    [OP_STRIDED_SLICE] = lower_strided_slice,
+    [OP_SLICE] = lower_slice,
+    [OP_CONCATENATION] = lower_concatenation,
+    [OP_PACK] = lower_pack,
+    [OP_SPLIT] = lower_split,
+    [OP_SPLIT_V] = lower_split_v,
+    [OP_UNPACK] = lower_unpack,
+    [OP_RESIZE_NEAREST_NEIGHBOR] = lower_resize_nearest_neighbor,
+    [OP_RESIZE_BILINEAR] = lower_resize_bilinear,
+    [OP_ARG_MAX] = lower_arg_max,
+    [OP_ARG_MIN] = lower_arg_min,
+    [OP_LOGISTIC] = lower_logistic,
+    [OP_TANH] = lower_tanh,
+    [OP_HARD_SWISH] = lower_hard_swish,
+    [OP_LEAKY_RELU] = lower_leaky_relu,
+    [OP_RELU] = lower_relu,
+    [OP_RELU6] = lower_relu6,
+    [OP_RELU_N1_TO_1] = lower_relu_n1_to_1,
+    [OP_CAST] = lower_cast,
+    [OP_DIV] = lower_div,
+    [OP_TRANSPOSE_CONV] = lower_transpose_conv,
+};
+
+/*
+ * The rounding an op's kernel requantizes with.  --rounding double (the
+ * default) is TensorFlow Lite Micro's arithmetic: its reference kernels
+ * requantize with gemmlowp's double rounding (SaturatingRoundingDoubling-
+ * HighMul, then RoundingDivideByPOT).  --rounding single is TensorFlow
+ * Lite's arithmetic as its builtin kernels compute it: the int8 CONV_2D
+ * and FULLY_CONNECTED go through ruy's GEMM, whose output stage rounds
+ * once; every other TFLite kernel calls MultiplyByQuantizedMultiplier,
+ * which rounds twice in TFLite's default build (TFLITE_SINGLE_ROUNDING
+ * unset) -- the legacy uint8 kernels included.  The 16x8 lowerings
+ * (lower_s16.c) also read the mode, for Prepare-time differences.
+ *
+ * Evidence (TFLite compiled to WebAssembly, ../shared/oracle, builtin
+ * kernels).  DEPTHWISE_CONV_2D int8 outputs recomputed independently
+ * match double rounding and not single.  tinyaot was then run in both
+ * roundings on 20 cases of every requantizing op x dtype of
+ * tools/gen_ops.c (seed 21): only single matched all of CONV_2D int8 and
+ * FULLY_CONNECTED int8 (and ADD/SUB int16, whose power-of-two path is a
+ * Prepare choice); only double matched all of CONV_2D uint8,
+ * DEPTHWISE_CONV_2D int8/uint8, TRANSPOSE_CONV int8, MUL int8/uint8,
+ * LEAKY_RELU int8/uint8, RESIZE_BILINEAR int8 and QUANTIZE int16 -> int8;
+ * the other rows matched in both.  The uint8 MobileNets and DeepLab are
+ * bit-exact with TFLite only this way.  tests/ops runs every row with
+ * --rounding single.
+ */
+static int op_rounding(const Graph *g, const Op *op, const LowerOptions *o) {
+  if (o->rounding != TA_ROUND_SINGLE || op->ninputs < 1 || op->inputs[0] < 0)
+    return TA_ROUND_DOUBLE;
+  bool gemm = op->kind == OP_CONV_2D || op->kind == OP_FULLY_CONNECTED;
+  return gemm && g->tensors[op->inputs[0]].dtype == DT_INT8 ? TA_ROUND_SINGLE
+                                                            : TA_ROUND_DOUBLE;
+}
+
+void lower(Graph *g, const LowerOptions *o) {
+  for (int i = 0; i < g->nops; i++) {
+    Op *op = &g->ops[i];
+    LowerFn *fn = lowering_s16(g, op); /* 16x8 quantization: lower_s16.c */
+    if (!fn)
+      fn = (unsigned)op->kind < OP_COUNT ? lowerings[op->kind] : NULL;
+    Lower L = {.g = g, .op = op, .o = o, .rounding = op_rounding(g, op, o),
+               .l = arena_alloc(sizeof(Lowered))};
+    op->scratch_bytes = 0;
+    op->lowered = L.l;
+    /* mark_views() made the output share the input's bytes: no call. */
+    if (op->noutputs == 1 && g->tensors[op->outputs[0]].view_of >= 0)
+      continue;
+    if (!fn)
+      error_at(g, i, "this operator is not supported (no kernel)");
+    fn(&L);
+    /* Lowerings that spell a kernel's name from the dtypes may spell one
+     * the runtime does not have. */
+    const char *k = L.l->kernel;
+    if (k && k[0] != '@' && !L.l->user_kernel && !runtime_defines(k))
+      error_at(g, i, "not supported for these types (%s): the runtime has no %s",
+               dtypes_str(&L), k);
+  }
+}
