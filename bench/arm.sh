@@ -126,7 +126,7 @@ report=$TINYAOT_BUILD/bench/arm.md
       $3 != "ok" { printf "| %s | %s | %s |\n", $1, $2, $3; next }
       {
         code = $4 + $5; ram = $7 + $8 + $9 + $10
-        printf "| %s | %s | %d (%d + %d) | %d | %d | %d | %d | %d | %d | %d | %s | %s | %s | %s |\n",
+        printf "| %s | %s | %.0f (%.0f + %.0f) | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %s | %s | %s | %s |\n",
           $1, $2, code, $4, $5, $6, $7, $8, $9, $10, ram, $11,
           ratio($11, tflm[$1, "ref"]), ratio($11, tflm[$1, "cmsis_nn"]),
           ($12 == "yes" ? "match golden" : "WRONG"), $13
@@ -150,7 +150,7 @@ report=$TINYAOT_BUILD/bench/arm.md
       function ratio(v, x) { return (x > 0) ? sprintf("%.2f", v / x) : "-" }
       $3 == "ok" && (($1, "ref") in flash) {
         img = $14 - $6; ramt = $15 + $7 + $16
-        printf "| %s | %s | %d | %s | %s | %d | %s | %s |\n", $1, $2,
+        printf "| %s | %s | %.0f | %s | %s | %.0f | %s | %s |\n", $1, $2,
           img, ratio(img, flash[$1, "ref"]), ratio(img, flash[$1, "cmsis_nn"]),
           ramt, ratio(ramt, ram[$1, "ref"]), ratio(ramt, ram[$1, "cmsis_nn"])
       }' "$ARM_WORK/rows/$m"
