@@ -47,6 +47,7 @@ typedef struct {
   Slot *slots; /* open hashing by name */
   size_t cap;
   const ONode *n; /* node being imported */
+  size_t budget;  /* bytes of folded constants still allowed */
 } Imp;
 
 #define FAIL(...) onnx_fail(m->x, __VA_ARGS__)
@@ -96,6 +97,8 @@ static void grow_slots(Imp *m, size_t want) {
 }
 
 static void bind(Imp *m, const char *name, Val *v) {
+  if (!name[0])
+    return; /* an output nobody may read */
   Slot *s = slot(m, name, true);
   if (s->v)
     FAIL("value '%s' is produced twice", name);
@@ -239,9 +242,14 @@ static Val *new_val(Imp *m, const char *name, DType dt, int ndims, const int64_t
   return v;
 }
 
+/* Folded constants are charged to a budget (64 MB, more for large
+ * models): a corrupt shape cannot make the host allocate gigabytes. */
 static Val *new_const(Imp *m, const char *name, DType dt, int ndims, const int64_t *dims) {
   Val *v = new_val(m, name, dt, ndims, dims);
   size_t n = val_bytes(v);
+  if (n > m->budget)
+    FAIL("constant '%s' (%zu bytes) exceeds what folding may create", name, n);
+  m->budget -= n;
   v->data = arena_alloc(n ? n : 1);
   return v;
 }
@@ -2291,6 +2299,8 @@ static void import_node(Imp *m) {
   for (int k = 0; k < m->n->nattrs; k++)
     if (m->n->attrs[k].has & 16)
       FAIL("subgraph attributes (control flow) are not supported");
+  if (m->n->noutputs < 1)
+    FAIL("the node has no outputs");
   if (try_fold(m))
     return;
 #define IS(s) (!strcmp(op, s))
@@ -2464,7 +2474,7 @@ static Val *graph_input(Imp *m, const VInfo *vi, int *ins, int *nins) {
 /* ------------------------------------------------------------ import */
 
 Graph *onnx_import(Onnx *x) {
-  Imp mm = {.x = x}, *m = &mm;
+  Imp mm = {.x = x, .budget = (size_t)64 << 20}, *m = &mm;
   Graph *g = arena_alloc(sizeof *g);
   g->path = x->path;
   g->description = x->producer ? x->producer : "";
