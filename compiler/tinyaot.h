@@ -435,10 +435,11 @@ bool looks_like_onnx(const uint8_t *buf, size_t size);
  * doc/ir.md ("Front ends"). */
 Graph *read_onnx(const char *path, const uint8_t *buf, size_t size,
                  const OnnxOptions *o);
-/* Reads a TensorProto .pb file (for --constant-input): its dtype, shape
- * and bytes (host order, arena); error_file() when it is none. */
-void read_tensor_pb(const char *path, DType *dt, int *ndims, int64_t *dims,
-                    const uint8_t **data, size_t *ndata);
+/* Reads a TensorProto .pb file (for --constant-input): its name ("" when
+ * absent), dtype, shape and bytes (host order, arena); error_file() when
+ * it is none. */
+void read_tensor_pb(const char *path, const char **name, DType *dt, int *ndims,
+                    int64_t *dims, const uint8_t **data, size_t *ndata);
 
 /* ----------------------------------------------------------- verify.c */
 

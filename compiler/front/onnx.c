@@ -508,12 +508,13 @@ Graph *read_onnx(const char *path, const uint8_t *buf, size_t size, const OnnxOp
   return onnx_import(x);
 }
 
-void read_tensor_pb(const char *path, DType *dt, int *ndims, int64_t *dims,
-                    const uint8_t **data, size_t *ndata) {
+void read_tensor_pb(const char *path, const char **name, DType *dt, int *ndims,
+                    int64_t *dims, const uint8_t **data, size_t *ndata) {
   size_t size;
   const uint8_t *buf = read_file(path, &size);
   Onnx x = {.path = path, .opset = 0};
   Val *v = onnx_tensor_val(&x, pb_root(path, buf, size, "tensor"), NULL);
+  *name = v->name;
   *dt = v->dt;
   *ndims = v->ndims;
   memcpy(dims, v->dims, sizeof v->dims);

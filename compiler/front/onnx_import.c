@@ -715,9 +715,11 @@ static int squeeze_dims(Imp *m, const Val *a, int64_t *out, bool unsqueeze) {
 }
 
 static int flatten_dims(Imp *m, const Val *a, int64_t *out) {
-  int64_t axis = resolve(m, attr_i(m, "axis", 1), a->ndims + 1, "axis");
-  if (axis > a->ndims)
-    axis = a->ndims;
+  /* axis in [-r, r]: a negative one counts from the back. */
+  int64_t axis = attr_i(m, "axis", 1);
+  if (axis < -a->ndims || axis > a->ndims)
+    FAIL("axis %lld is out of range for rank %d", (long long)axis, a->ndims);
+  axis = axis < 0 ? axis + a->ndims : axis;
   out[0] = out[1] = 1;
   for (int d = 0; d < a->ndims; d++)
     out[d >= axis] *= a->dims[d];
@@ -2177,7 +2179,7 @@ static void import_resize(Imp *m) {
     else if (strcmp(ctm, "asymmetric"))
       FAIL("linear resize with coordinate_transformation_mode %s is not supported", ctm);
     for (int d = 2; d < 4 && !sizes; d++)
-      if (fabs(sc[d] - (double)out[d] / (double)x->dims[d]) > 1e-6 * sc[d] && !align)
+      if (fabs(sc[d] - (double)out[d] / (double)x->dims[d]) > 1e-6 * sc[d])
         FAIL("a scale that is not output/input size is not supported");
   } else {
     FAIL("resize mode %s is not supported", mode);
@@ -2455,7 +2457,8 @@ static Val *graph_input(Imp *m, const VInfo *vi, int *ins, int *nins) {
     int64_t pdims[MAX_DIMS];
     const uint8_t *pdata;
     size_t npd;
-    read_tensor_pb(ci->file, &pdt, &pnd, pdims, &pdata, &npd);
+    const char *pname;
+    read_tensor_pb(ci->file, &pname, &pdt, &pnd, pdims, &pdata, &npd);
     if (pdt != dt || npd != val_bytes(v))
       error_file(ci->file, "holds neither %zu raw bytes nor a TensorProto of %s[%lld "
                  "elements] for input '%s'", val_bytes(v), dtype_name(dt),
