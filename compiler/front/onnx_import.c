@@ -1123,6 +1123,7 @@ static void activation(Imp *m, OpKind kind, Activation act) {
   int t = ir(m, x, l);
   if (act != ACT_NONE && can_fuse(m, x, t)) {
     OP(m, T(m, t)->producer)->opt.activation = act;
+    T(m, t)->name = m->n->outputs[0];
     Val *v = new_val(m, m->n->outputs[0], x->dt, x->ndims, x->dims);
     v->t[l] = t;
     bind(m, m->n->outputs[0], v);
@@ -2526,8 +2527,9 @@ Graph *onnx_import(Onnx *x) {
     int l = v->ndims == 4 && x->opt->nhwc_io ? L_NHWC : L_ONNX;
     int t = ir(m, v, l);
     Tensor *tt = T(m, t);
-    if (tt->is_input || tt->is_output || tt->data || tt->producer < 0 ||
-        strcmp(tt->name, v->name)) {
+    if (!(tt->is_input || tt->is_output || tt->data || tt->producer < 0))
+      tt->name = v->name; /* the generated struct member takes the ONNX name */
+    else {
       /* A copy gives the output its own tensor (and the ONNX name). */
       int64_t dims[MAX_DIMS];
       for (int d = 0; d < tt->ndims; d++)

@@ -96,6 +96,56 @@ static void test_model(const char *shared, const char *tinyaot, const char *tmp,
           name, TOLERANCE, worst, *where ? ", at " : "", where);
 }
 
+/* NCHW <-> NHWC of float tensors [1, c, h, w]: to_nhwc or back. */
+static void relayout(const float *src, float *dst, int c, int h, int w, bool to_nhwc) {
+  for (int k = 0; k < c; k++)
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++) {
+        size_t nchw = ((size_t)k * h + y) * w + x, nhwc = ((size_t)y * w + x) * c + k;
+        if (to_nhwc)
+          dst[nhwc] = src[nchw];
+        else
+          dst[nchw] = src[nhwc];
+      }
+}
+
+/* --layout nhwc: tiny_unet_64 case0 with its input and output in NHWC. */
+static void test_nhwc(const char *shared, const char *tinyaot, const char *tmp) {
+  const char *model = arena_printf("%s/models/onnx/tiny_unet_64.onnx", shared);
+  const char *gold = arena_printf("%s/goldens/onnx/tiny_unet_64/case0", shared);
+  size_t ni, ne, na;
+  float *in = slurp_f32(arena_printf("%s/input0.bin", gold), &ni);
+  float *e = slurp_f32(arena_printf("%s/output0.bin", gold), &ne);
+  if (!CHECK(in && e && ni == 3 * 64 * 64 && ne == 4 * 64 * 64,
+             "tiny_unet_64's case0 has a [1,3,64,64] input and a [1,4,64,64] output"))
+    return;
+  float *t = malloc(ni * sizeof *t);
+  relayout(in, t, 3, 64, 64, true);
+  const char *tin = arena_printf("%s/nhwc_in.bin", tmp), *tout = arena_printf("%s/nhwc_out.bin", tmp);
+  FILE *f = fopen(tin, "wb");
+  fwrite(t, sizeof *t, ni, f);
+  fclose(f);
+  int rc = run_command(arena_printf("%s run %s --layout nhwc -i %s -o %s", quote(tinyaot),
+                                    quote(model), quote(tin), quote(tout)));
+  float *a = rc == 0 ? slurp_f32(tout, &na) : NULL;
+  double worst = a && na == ne ? 0 : INFINITY, scale = 0;
+  if (a && na == ne) {
+    float *back = malloc(ne * sizeof *back);
+    relayout(a, back, 4, 64, 64, false);
+    for (size_t i = 0; i < ne; i++)
+      scale = fmax(scale, fabs((double)e[i]));
+    for (size_t i = 0; i < ne; i++) {
+      double d = fabs((double)back[i] - (double)e[i]) / scale;
+      worst = d > worst || isnan(d) ? (isnan(d) ? INFINITY : d) : worst;
+    }
+    free(back);
+  }
+  CHECK(worst <= TOLERANCE,
+        "tiny_unet_64 with --layout nhwc (NHWC input and output) agrees with ONNX Runtime "
+        "within %g (largest %.3g, exit %d)", TOLERANCE, worst, rc);
+  free(in), free(e), free(t), free(a);
+}
+
 static double children_cpu(void) {
   struct rusage ru;
   getrusage(RUSAGE_CHILDREN, &ru);
@@ -128,6 +178,7 @@ int main(void) {
   bool san = pass && !strcmp(pass, "san");
   for (size_t i = san ? 3 : 0; i < sizeof models / sizeof *models; i++)
     test_model(shared, tinyaot, tmp, models[i]);
+  test_nhwc(shared, tinyaot, tmp);
   if (!san)
     test_compile_time(shared, tinyaot, tmp);
   return test_end(tmp, "outputs");
