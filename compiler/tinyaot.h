@@ -2,11 +2,11 @@
 /*
  * tinyaot.h - the one header of the compiler.  Read this first.
  *
- * tinyaot turns a .tflite model into C99: a run function that calls one
+ * tinyaot turns a .tflite (or .onnx) model into C99: a run function that calls one
  * kernel per op, the weights as const arrays, and a static memory plan.
  * The pipeline (main.c, load() and compile()) is a plain list of calls:
  *
- *   read_tflite -> verify -> run_passes -> lower -> plan_graph -> emit_folder
+ *   read_tflite | read_onnx -> verify -> run_passes -> lower -> plan_graph -> emit_folder
  *
  * plan_graph() is storage, schedule and placement: assign_storage ->
  * model_order / memory_order -> set_lifetimes -> mark_inplace ->
@@ -15,7 +15,8 @@
  * The parts live in folders named after the pipeline's steps:
  *
  *   front/    the readers: an untrusted file -> the IR, nothing else
- *             (tflite.c, and flexbuf.c for custom ops' options)
+ *             (tflite.c, and flexbuf.c for custom ops' options;
+ *             onnx.c and onnx_import.c on protobuf.c)
  *   verify.c  the IR's invariants, after the reader and after every pass
  *   passes/   graph passes (passes.c) and the lowering: lower.c's table,
  *             one file per op family, their shared helpers in
