@@ -34,7 +34,7 @@ static TA_NORETURN void usage(const char *msg) {
           "            [--algo A] [--schedule S] [--no-inplace] [--no-views]\n"
           "            [--custom-op NAME=FUNCTION]... [--custom-op-scratch NAME=BYTES]...\n"
           "            [--layout nchw|nhwc] [--input-shape NAME=D0xD1...]...\n"
-          "            [--constant-input NAME=FILE]... (.onnx models)\n"
+          "            [--constant-input NAME=FILE]... (--layout, --input-shape: .onnx)\n"
           "            [-dI] [-dL] [-dP] (dump the IR, the lowering, the plan\n"
           "            to stderr; letters combine: -dILP)\n"
           "            A: linear, greedy-size, greedy-conflicts, search, best\n"
@@ -47,12 +47,18 @@ enum { DUMP_IR = 1, DUMP_LOWER = 2, DUMP_PLAN = 4 };
 
 /* Reads and verifies MODEL: the front half of every command.  dump:
  * DUMP_IR prints the IR as read (inspect's table) to stderr. */
-static Graph *load(const char *path, unsigned dump, const OnnxOptions *onnx) {
+static Graph *load(const char *path, unsigned dump, const ImportOptions *onnx) {
   size_t size;
   uint8_t *buf = read_file(path, &size);
-  static const OnnxOptions none;
-  Graph *g = looks_like_onnx(buf, size) ? read_onnx(path, buf, size, onnx ? onnx : &none)
-                                        : read_tflite(path, buf, size);
+  static const ImportOptions none;
+  onnx = onnx ? onnx : &none;
+  Graph *g;
+  if (looks_like_onnx(buf, size)) {
+    g = read_onnx(path, buf, size, onnx);
+  } else {
+    g = read_tflite(path, buf, size);
+    bind_constant_inputs(g, onnx);
+  }
   verify(g);
   if (dump & DUMP_IR)
     print_inspect(stderr, g, false);
@@ -103,7 +109,7 @@ typedef struct {
   LowerOptions lower;
   PlanOptions plan;
   EmitOptions emit;
-  OnnxOptions onnx; /* --layout, --input-shape, --constant-input (.onnx) */
+  ImportOptions onnx; /* --layout, --input-shape, --constant-input (.onnx) */
 } CompileOptions;
 
 /* The pipeline after load() (DESIGN.md), shared by plan, compile and run
@@ -181,7 +187,7 @@ static void split_pair(const char *opt, const char *v, const char **name,
 
 /* --layout nchw|nhwc, --input-shape NAME=D0xD1..., --constant-input
  * NAME=FILE: the ONNX import's options. */
-static void onnx_option(const char *opt, const char *v, OnnxOptions *o) {
+static void onnx_option(const char *opt, const char *v, ImportOptions *o) {
   if (!strcmp(opt, "--layout")) {
     if (strcmp(v, "nchw") && strcmp(v, "nhwc"))
       usage("--layout takes nchw or nhwc");

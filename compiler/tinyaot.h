@@ -408,8 +408,8 @@ float pb_float(const PbField *f);
 
 /* -------------------------------------------------------- front/onnx.c */
 
-/* Options of the ONNX import (main.c's --layout, --input-shape,
- * --constant-input). */
+/* Options of the readers (main.c's --layout, --input-shape: ONNX;
+ * --constant-input: both formats). */
 typedef struct {
   const char *name;
   int ndims;
@@ -425,7 +425,11 @@ typedef struct {
   int nshapes;
   const ConstantInput *constants;
   int nconstants;
-} OnnxOptions;
+} ImportOptions;
+/* --constant-input for a .tflite Graph (front/constant_input.c): each
+ * named model input becomes a constant with the file's bytes (raw, or a
+ * TensorProto .pb); error_file() for an unknown name or a size mismatch. */
+void bind_constant_inputs(Graph *g, const ImportOptions *o);
 /* Is buf an ONNX ModelProto (by content: field 1 ir_version varint and a
  * graph field 7)?  Cheap; never fails. */
 bool looks_like_onnx(const uint8_t *buf, size_t size);
@@ -435,7 +439,7 @@ bool looks_like_onnx(const uint8_t *buf, size_t size);
  * naming the node index, name, op_type, domain and opset.  Contract:
  * doc/ir.md ("Front ends"). */
 Graph *read_onnx(const char *path, const uint8_t *buf, size_t size,
-                 const OnnxOptions *o);
+                 const ImportOptions *o);
 /* Reads a TensorProto .pb file (for --constant-input): its name ("" when
  * absent), dtype, shape and bytes (host order, arena); error_file() when
  * it is none. */

@@ -399,22 +399,14 @@ static void parse_node(Onnx *x, PbMsg m, ONode *n, int index) {
 /* ---------------------------------------------------------- model */
 
 bool looks_like_onnx(const uint8_t *buf, size_t size) {
-  /* A ModelProto starts with ir_version (field 1, varint: key 0x08) in
-   * every exporter; require a graph field (7) further on as well. */
-  if (size < 4 || buf[0] != 0x08 || (size >= 8 && !memcmp(buf + 4, "TFL3", 4)))
+  /* Every exporter writes ir_version (field 1, a small varint: key 0x08)
+   * first, then a length-delimited field (producer_name, graph, ...).
+   * A .tflite file has "TFL3" at byte 4.  Only the first bytes are
+   * looked at, so a truncated ONNX file still goes to the ONNX reader
+   * and gets its own message. */
+  if (size < 4 || buf[0] != 0x08 || buf[1] >= 0x80 || (buf[2] & 7) != PB_LEN)
     return false;
-  jmp_buf jb, *saved = error_jmp;
-  error_jmp = &jb;
-  volatile bool graph = false;
-  if (!setjmp(jb)) {
-    PbMsg m = pb_root("", buf, size, NULL);
-    PbField f;
-    while (pb_next(&m, &f))
-      if (f.num == 7 && f.wire == PB_LEN)
-        graph = true;
-  }
-  error_jmp = saved;
-  return graph;
+  return !(size >= 8 && !memcmp(buf + 4, "TFL3", 4));
 }
 
 static void parse_graph(Onnx *x, PbMsg m) {
@@ -458,7 +450,7 @@ static void parse_graph(Onnx *x, PbMsg m) {
   }
 }
 
-Graph *read_onnx(const char *path, const uint8_t *buf, size_t size, const OnnxOptions *o) {
+Graph *read_onnx(const char *path, const uint8_t *buf, size_t size, const ImportOptions *o) {
   Onnx *x = arena_alloc(sizeof *x);
   x->path = path;
   x->opt = o;

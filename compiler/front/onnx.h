@@ -70,7 +70,7 @@ typedef struct Val {
 
 typedef struct {
   const char *path;
-  const OnnxOptions *opt;
+  const ImportOptions *opt;
   int64_t ir_version;
   int opset;
   const char *other_domain;

@@ -2510,6 +2510,22 @@ Graph *onnx_import(Onnx *x) {
       continue; /* an initializer: a constant (its default value) */
     s->v = graph_input(m, vi, ins, &nins);
   }
+  for (int k = 0; k < x->opt->nconstants; k++) {
+    const char *name = x->opt->constants[k].name;
+    bool found = false;
+    for (int i = 0; i < x->nins; i++)
+      found = found || !strcmp(x->ins[i].name, name);
+    if (!found)
+      FAIL("--constant-input %s: the model has no input of that name", name);
+  }
+  for (int k = 0; k < x->opt->nshapes; k++) {
+    const char *name = x->opt->shapes[k].name;
+    bool found = false;
+    for (int i = 0; i < x->nins; i++)
+      found = found || !strcmp(x->ins[i].name, name);
+    if (!found)
+      FAIL("--input-shape %s: the model has no input of that name", name);
+  }
   for (int i = 0; i < x->nnodes; i++) {
     m->n = x->node = &x->nodes[i];
     for (int k = 0; k < m->n->noutputs; k++)

@@ -22,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!devnull)
     devnull = fopen("/dev/null", "w");
-  static const OnnxOptions none;
+  static const ImportOptions none;
   jmp_buf jb;
   error_jmp = &jb;
   error_message[0] = 0;

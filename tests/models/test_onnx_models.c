@@ -48,7 +48,7 @@ static void test_model(const char *shared, const char *tinyaot, const char *tmp,
   const char *gold = arena_printf("%s/goldens/onnx/%s", shared, name);
   size_t size;
   uint8_t *buf = read_file(model, &size);
-  static const OnnxOptions none;
+  static const ImportOptions none;
   Graph *g = read_onnx(model, buf, size, &none);
   const char *out = arena_printf("%s/%s", tmp, name);
   mkdir(out, 0777);

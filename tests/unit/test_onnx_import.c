@@ -149,7 +149,7 @@ static Buf conv_model(int64_t batch, int opset, const char *op2, const char *dom
 
 /* --------------------------------------------------------- checks */
 
-static Graph *import(const char *path, Buf *m, const OnnxOptions *o) {
+static Graph *import(const char *path, Buf *m, const ImportOptions *o) {
   jmp_buf jb;
   error_jmp = &jb;
   error_message[0] = 0;
@@ -171,7 +171,7 @@ static const char *kinds(const Graph *g) {
   return s;
 }
 
-static void refused(Buf m, const OnnxOptions *o, const char *words, const char *what) {
+static void refused(Buf m, const ImportOptions *o, const char *words, const char *what) {
   Graph *g = import("m.onnx", &m, o);
   CHECK(!g && strstr(error_message, words) && !strncmp(error_message, "m.onnx: ", 8),
         "%s is refused with a message naming the file and \"%s\" (%s)", what, words,
@@ -180,7 +180,7 @@ static void refused(Buf m, const OnnxOptions *o, const char *words, const char *
 }
 
 int main(void) {
-  static const OnnxOptions none;
+  static const ImportOptions none;
   Buf m = conv_model(1, 13, "Relu", NULL, NULL);
   Graph *g = import("m.onnx", &m, &none);
   if (CHECK(g != NULL, "a Conv + Relu model imports (%s)", error_message)) {
@@ -199,7 +199,7 @@ int main(void) {
   }
   free(m.b);
 
-  OnnxOptions nhwc = {.nhwc_io = true};
+  ImportOptions nhwc = {.nhwc_io = true};
   m = conv_model(1, 13, "Relu", NULL, NULL);
   g = import("m.onnx", &m, &nhwc);
   if (CHECK(g != NULL, "the model imports with --layout nhwc (%s)", error_message))
@@ -211,7 +211,7 @@ int main(void) {
           "graph input 'x' has a symbolic dimension 0 ('N'): bind it with --input-shape",
           "a symbolic batch dimension");
   InputShape s = {.name = "x", .ndims = 4, .dims = {1, 2, 5, 5}};
-  OnnxOptions bound = {.shapes = &s, .nshapes = 1};
+  ImportOptions bound = {.shapes = &s, .nshapes = 1};
   m = conv_model(-1, 13, "Relu", NULL, NULL);
   g = import("m.onnx", &m, &bound);
   CHECK(g && g->tensors[g->inputs[0]].dims[0] == 1,
@@ -278,7 +278,7 @@ int main(void) {
     value_info(&gr2, 12, "y", 4, yd);
     m = model(&gr2, 13);
     ConstantInput ci = {.name = "w", .file = arena_printf("%s/w.bin", tmp)};
-    OnnxOptions co = {.constants = &ci, .nconstants = 1};
+    ImportOptions co = {.constants = &ci, .nconstants = 1};
     g = import("m.onnx", &m, &co);
     CHECK(g && g->ninputs == 1 && g->nops == 3,
           "--constant-input w=w.bin (raw bytes) makes the weights constant: one input, "

@@ -40,7 +40,7 @@ static void run_one(const char *path, const uint8_t *bytes, size_t size, Stats *
   jmp_buf jb;
   error_jmp = &jb;
   error_message[0] = 0;
-  static const OnnxOptions none;
+  static const ImportOptions none;
   if (!setjmp(jb)) {
     Graph *g = read_onnx(path, buf, size, &none);
     verify(g);
