@@ -1230,6 +1230,54 @@ static int scalar_op(Imp *m, OpKind kind, int t, float s, const char *name) {
   return out;
 }
 
+/* Max, Min, Sum, Mean of any number of inputs: a chain of binary ops
+ * (Mean then scales by 1/n). */
+static void variadic(Imp *m, OpKind kind, bool mean) {
+  int n = m->n->ninputs;
+  if (n < 1)
+    FAIL("no inputs");
+  Val *acc = act_in(m, 0);
+  if (n == 1 && !mean) {
+    bind(m, m->n->outputs[0], acc);
+    return;
+  }
+  for (int k = 1; k < n; k++) {
+    Val *b = act_in(m, k);
+    if (b->dt != acc->dt)
+      FAIL("inputs of types %s and %s", dtype_name(acc->dt), dtype_name(b->dt));
+    int64_t dims[MAX_DIMS];
+    int nd;
+    if (!bcast(acc->dims, acc->ndims, b->dims, b->ndims, dims, &nd))
+      FAIL("shapes of '%s' and '%s' do not broadcast", acc->name, b->name);
+    Val *vals[2] = {acc, b};
+    int l = L_ONNX;
+    if (nd == 4) {
+      bool nhwc = false, ok = true;
+      for (int i = 0; i < 2; i++) {
+        if (!vals[i]->data && vals[i]->ndims != 4)
+          ok = false;
+        if (!vals[i]->data && vals[i]->t[L_NHWC] >= 0)
+          nhwc = true;
+      }
+      l = ok && nhwc ? L_NHWC : L_ONNX;
+    }
+    int ins[2] = {as_layout(m, acc, l, nd), as_layout(m, b, l, nd)};
+    bool last = k == n - 1 && !mean;
+    Val *o = new_val(m, last ? m->n->outputs[0] : "", acc->dt, nd, dims);
+    int out = out_tensor(m, o, l);
+    add_op(m, kind, ins, 2, &out, 1);
+    acc = o;
+  }
+  if (mean) {
+    need_f32(m, acc);
+    int l = pref(acc);
+    int t = scalar_op(m, OP_MUL, ir(m, acc, l), 1.0f / (float)n, m->n->outputs[0]);
+    acc = new_val(m, m->n->outputs[0], acc->dt, acc->ndims, acc->dims);
+    acc->t[l] = t;
+  }
+  bind(m, m->n->outputs[0], acc);
+}
+
 static void import_clip(Imp *m) {
   Val *x = act_in(m, 0);
   need_f32(m, x);
@@ -1608,35 +1656,56 @@ static void import_gemm(Imp *m) {
   need_f32(m, a);
   if (a->ndims != 2 || b->ndims != 2)
     FAIL("Gemm needs 2-D inputs");
-  if (attr_i(m, "transA", 0))
-    FAIL("transA = 1 is not supported for an activation");
+  bool ta = attr_i(m, "transA", 0) != 0;
   if (!b->data)
     FAIL("B must be a constant (an activation B would need BATCH_MATMUL)");
   bool tb = attr_i(m, "transB", 0) != 0;
   float alpha = attr_f(m, "alpha", 1.0f), beta = attr_f(m, "beta", 1.0f);
-  int64_t K = a->dims[1], N = tb ? b->dims[0] : b->dims[1];
+  int64_t M = ta ? a->dims[1] : a->dims[0], K = ta ? a->dims[0] : a->dims[1];
+  int64_t N = tb ? b->dims[0] : b->dims[1];
   if ((tb ? b->dims[1] : b->dims[0]) != K)
-    FAIL("A is [%lld, %lld] but B does not have %lld rows", (long long)a->dims[0],
-         (long long)K, (long long)K);
+    FAIL("A is [%lld, %lld] but B does not have %lld rows", (long long)M, (long long)K,
+         (long long)K);
   const float *bf = floats_of(m, b);
   float *w = arena_array((size_t)(N * K), sizeof(float));
   for (int64_t n = 0; n < N; n++)
     for (int64_t k = 0; k < K; k++)
       w[n * K + k] = alpha * (tb ? bf[n * K + k] : bf[k * N + n]);
   float *bias = NULL;
+  bool add_c = false;
   if (c) {
     if (!c->data)
       FAIL("C must be a constant");
+    int64_t cd[MAX_DIMS], mn[2] = {M, N};
+    int ncd;
+    if (c->ndims > 2 || !bcast(c->dims, c->ndims, mn, 2, cd, &ncd) || cd[0] != M ||
+        cd[1] != N)
+      FAIL("C does not broadcast to [%lld, %lld]", (long long)M, (long long)N);
     int64_t ne = val_elems(c);
-    bool ok = ne == 1 || (c->dims[c->ndims - 1] == N && ne == N);
-    if (!ok)
-      FAIL("C of shape other than [N], [1, N] or a scalar is not supported");
-    bias = arena_array((size_t)N, sizeof(float));
-    for (int64_t n = 0; n < N; n++)
-      bias[n] = beta * (float)cget_d(c, ne == 1 ? 0 : n);
+    add_c = !(ne == 1 || (c->dims[c->ndims - 1] == N && ne == N));
+    if (!add_c) {
+      bias = arena_array((size_t)N, sizeof(float));
+      for (int64_t n = 0; n < N; n++)
+        bias[n] = beta * (float)cget_d(c, ne == 1 ? 0 : n);
+    }
   }
-  int64_t od[2] = {a->dims[0], N};
-  fully_connected(m, ir(m, a, L_ONNX), w, N, K, bias, 2, od, false);
+  int in = ir(m, a, L_ONNX);
+  if (ta)
+    in = transpose_to(m, in, "", (const int[]){1, 0});
+  int64_t od[2] = {M, N};
+  int t = fully_connected(m, in, w, N, K, bias, 2, od, false);
+  if (add_c) {
+    /* A C with rows: beta * C added after the product. */
+    float *cf = arena_array((size_t)val_elems(c), sizeof(float));
+    for (int64_t k = 0; k < val_elems(c); k++)
+      cf[k] = beta * (float)cget_d(c, k);
+    Val *v = lookup(m, m->n->outputs[0]);
+    T(m, t)->name = "";
+    int ins[2] = {t, f32_tensor(m, "", c->ndims, c->dims, cf)};
+    int out = new_tensor(m, v->name, DT_FLOAT32, 2, od);
+    add_op(m, OP_ADD, ins, 2, &out, 1);
+    v->t[L_ONNX] = out;
+  }
 }
 
 static void import_matmul(Imp *m) {
@@ -2315,8 +2384,10 @@ static void import_node(Imp *m) {
   else if (IS("Sub")) binary(m, OP_SUB);
   else if (IS("Mul")) binary(m, OP_MUL);
   else if (IS("Div")) binary(m, OP_DIV);
-  else if (IS("Max") && m->n->ninputs == 2) binary(m, OP_MAXIMUM);
-  else if (IS("Min") && m->n->ninputs == 2) binary(m, OP_MINIMUM);
+  else if (IS("Max")) variadic(m, OP_MAXIMUM, false);
+  else if (IS("Min")) variadic(m, OP_MINIMUM, false);
+  else if (IS("Sum")) variadic(m, OP_ADD, false);
+  else if (IS("Mean")) variadic(m, OP_ADD, true);
   else if (IS("PRelu")) binary(m, OP_PRELU);
   else if (IS("Pow")) import_pow(m);
   else if (IS("Reciprocal")) import_reciprocal(m);
