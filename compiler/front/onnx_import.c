@@ -2180,6 +2180,46 @@ static void import_arg(Imp *m, OpKind kind) {
   }
 }
 
+/* TFLite's RESIZE_NEAREST_NEIGHBOR source index of output i. */
+static int64_t tflite_nearest(int64_t i, int64_t in, int64_t out, bool align, bool half) {
+  float scale = align && out > 1 ? (float)(in - 1) / (float)(out - 1) : (float)in / (float)out;
+  float v = ((float)i + (half ? 0.5f : 0.0f)) * scale;
+  int64_t r = align ? (int64_t)roundf(v) : (int64_t)floorf(v);
+  r = r < in - 1 ? r : in - 1;
+  return half && r < 0 ? 0 : r;
+}
+
+/* ONNX Resize (nearest) source index of output i: the coordinate
+ * transformation, then nearest_mode, clamped to the input. */
+static int64_t onnx_nearest(Imp *m, int64_t i, int64_t in, int64_t out, double scale,
+                            const char *ctm, const char *nm) {
+  double x;
+  if (!strcmp(ctm, "half_pixel"))
+    x = ((double)i + 0.5) / scale - 0.5;
+  else if (!strcmp(ctm, "pytorch_half_pixel"))
+    x = out > 1 ? ((double)i + 0.5) / scale - 0.5 : 0;
+  else if (!strcmp(ctm, "align_corners"))
+    x = out > 1 ? (double)i * (double)(in - 1) / (double)(out - 1) : 0;
+  else if (!strcmp(ctm, "asymmetric"))
+    x = (double)i / scale;
+  else if (!strcmp(ctm, "tf_half_pixel_for_nn"))
+    x = ((double)i + 0.5) / scale;
+  else
+    FAIL("nearest resize with coordinate_transformation_mode %s is not supported", ctm);
+  double f = floor(x), r;
+  if (!strcmp(nm, "floor"))
+    r = f;
+  else if (!strcmp(nm, "ceil"))
+    r = ceil(x);
+  else if (!strcmp(nm, "round_prefer_floor"))
+    r = x - f == 0.5 ? f : floor(x + 0.5);
+  else if (!strcmp(nm, "round_prefer_ceil"))
+    r = x - f == 0.5 ? f + 1 : floor(x + 0.5);
+  else
+    FAIL("nearest_mode %s is not supported", nm);
+  return r < 0 ? 0 : r > (double)(in - 1) ? in - 1 : (int64_t)r;
+}
+
 static void import_resize(Imp *m) {
   Val *x = act4(m, 0);
   need_f32(m, x);
@@ -2191,27 +2231,40 @@ static void import_resize(Imp *m) {
     ctm = "asymmetric", nm = "floor";
   if (attr_i(m, "antialias", 0))
     FAIL("antialias is not supported");
-  if (attr(m, "axes"))
-    FAIL("the axes attribute is not supported");
+  if (strcmp(attr_s(m, "keep_aspect_ratio_policy", "stretch"), "stretch"))
+    FAIL("keep_aspect_ratio_policy %s is not supported", attr_s(m, "keep_aspect_ratio_policy", ""));
+  /* axes (opset 18): scales/sizes for these axes only; the rest keep. */
+  int64_t axes[4] = {0, 1, 2, 3};
+  int naxes = attr_ints(m, "axes", axes, 4);
+  if (naxes < 0)
+    naxes = 4;
+  for (int k = 0; k < naxes; k++)
+    axes[k] = resolve(m, axes[k], 4, "axis");
   Val *scales = upsample ? in(m, 1) : in(m, 2), *sizes = upsample ? NULL : in(m, 3);
   if (m->x->opset < 11 && !upsample)
     scales = in(m, 1);
   int64_t out[4];
   double sc[4] = {1, 1, 1, 1};
+  for (int d = 0; d < 4; d++)
+    out[d] = x->dims[d];
   if (sizes && val_elems(sizes) > 0) {
     if (!sizes->data)
       FAIL("sizes must be constant");
-    if (const_list(m, sizes, out, 4, "sizes") != 4)
-      FAIL("sizes must have 4 entries");
+    int64_t v[4];
+    if (const_list(m, sizes, v, 4, "sizes") != naxes)
+      FAIL("sizes must have %d entries", naxes);
+    for (int k = 0; k < naxes; k++)
+      out[axes[k]] = v[k];
     for (int d = 0; d < 4; d++)
       sc[d] = (double)out[d] / (double)x->dims[d];
   } else if (scales && val_elems(scales) > 0) {
     if (!scales->data)
       FAIL("scales must be constant");
-    if (val_elems(scales) != 4)
-      FAIL("scales must have 4 entries");
-    for (int d = 0; d < 4; d++) {
-      sc[d] = (float)cget_d(scales, d);
+    if (val_elems(scales) != naxes)
+      FAIL("scales must have %d entries", naxes);
+    for (int k = 0; k < naxes; k++) {
+      int64_t d = axes[k];
+      sc[d] = (float)cget_d(scales, k);
       double o = floor((double)x->dims[d] * sc[d]);
       if (!(o >= 1 && o <= INT32_MAX))
         FAIL("scale %g gives an empty or huge output", sc[d]);
@@ -2222,23 +2275,30 @@ static void import_resize(Imp *m) {
   }
   if (out[0] != x->dims[0] || out[1] != x->dims[1])
     FAIL("resizing the batch or channel dimension is not supported");
+  for (int d = 2; d < 4; d++)
+    if (out[d] < 1 || out[d] > INT32_MAX)
+      FAIL("output size %lld is not supported", (long long)out[d]);
   bool align = false, half = false;
   OpKind kind;
   if (!strcmp(mode, "nearest")) {
+    /* Whichever TFLite flags give exactly ONNX's source indices. */
     kind = OP_RESIZE_NEAREST_NEIGHBOR;
-    bool int_up = true;
-    for (int d = 2; d < 4; d++)
-      int_up = int_up && out[d] % x->dims[d] == 0 && out[d] / x->dims[d] <= 2;
-    if (!strcmp(ctm, "asymmetric") && (!strcmp(nm, "floor") || (int_up && !strcmp(nm, "round_prefer_floor"))))
-      ;
-    else if ((!strcmp(ctm, "half_pixel") || !strcmp(ctm, "tf_half_pixel_for_nn")) &&
-             !strcmp(nm, "round_prefer_ceil") && !strcmp(ctm, "half_pixel"))
-      half = true;
-    else if (!strcmp(ctm, "align_corners") && !strcmp(nm, "round_prefer_ceil"))
-      align = true;
-    else
-      FAIL("nearest resize with coordinate_transformation_mode %s and nearest_mode %s has "
-           "no TFLite equivalent", ctm, nm);
+    static const bool flags[3][2] = {{false, false}, {false, true}, {true, false}};
+    int found = -1;
+    for (int f = 0; f < 3 && found < 0; f++) {
+      bool same = true;
+      for (int d = 2; d < 4 && same; d++)
+        for (int64_t i = 0; i < out[d] && same; i++)
+          same = tflite_nearest(i, x->dims[d], out[d], flags[f][0], flags[f][1]) ==
+                 onnx_nearest(m, i, x->dims[d], out[d], sc[d], ctm, nm);
+      if (same)
+        found = f;
+    }
+    if (found < 0)
+      FAIL("nearest resize with coordinate_transformation_mode %s and nearest_mode %s picks "
+           "source pixels no TFLite RESIZE_NEAREST_NEIGHBOR mode picks", ctm, nm);
+    align = flags[found][0];
+    half = flags[found][1];
   } else if (!strcmp(mode, "linear") || !strcmp(mode, "bilinear")) {
     kind = OP_RESIZE_BILINEAR;
     if (!strcmp(ctm, "half_pixel") ||
