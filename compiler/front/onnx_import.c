@@ -597,12 +597,20 @@ static void fold_elementwise(Imp *m, const char *op) {
   bind(m, m->n->outputs[0], o);
 }
 
-static void fold_cast(Imp *m) {
-  Val *a = need_in(m, 0);
+/* Cast's target type ("to"), or CastLike's (input 1's type). */
+static DType cast_target(Imp *m) {
+  if (!strcmp(m->n->op_type, "CastLike"))
+    return need_in(m, 1)->dt;
   DType dt;
   int64_t to = attr_i(m, "to", 0);
   if (!onnx_dtype((int)to, &dt))
     FAIL("Cast to data type %lld is not supported", (long long)to);
+  return dt;
+}
+
+static void fold_cast(Imp *m) {
+  Val *a = need_in(m, 0);
+  DType dt = cast_target(m);
   Val *o = out_const(m, 0, dt, a->ndims, a->dims);
   for (int64_t k = 0; k < val_elems(a); k++) {
     double d = cget_d(a, k);
@@ -1020,7 +1028,7 @@ static bool try_fold(Imp *m) {
   if (!strcmp(op, "Identity") || (!strcmp(op, "Dropout") && m->n->noutputs == 1)) {
     Val *a = need_in(m, 0);
     fold_reshape_like(m, a->ndims, a->dims);
-  } else if (!strcmp(op, "Cast")) {
+  } else if (!strcmp(op, "Cast") || !strcmp(op, "CastLike")) {
     fold_cast(m);
   } else if (!strcmp(op, "Reshape")) {
     fold_reshape_like(m, reshape_dims(m, need_in(m, 0), need_const(m, 1, "shape"), dims), dims);
@@ -2496,11 +2504,9 @@ static void import_node(Imp *m) {
           : IS("Flatten") ? flatten_dims(m, x, dims)
                           : squeeze_dims(m, x, dims, IS("Unsqueeze"));
     reshape_act(m, n, dims);
-  } else if (IS("Cast")) {
+  } else if (IS("Cast") || IS("CastLike")) {
     Val *x = act_in(m, 0);
-    DType dt;
-    if (!onnx_dtype((int)attr_i(m, "to", 0), &dt))
-      FAIL("Cast to data type %lld is not supported", (long long)attr_i(m, "to", 0));
+    DType dt = cast_target(m);
     int l = pref(x);
     int t = ir(m, x, l);
     if (dt == x->dt) {
