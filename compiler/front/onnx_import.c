@@ -1190,23 +1190,50 @@ static void binary(Imp *m, OpKind kind) {
   add_op(m, kind, ins, 2, &out, 1);
 }
 
+/* Pow with a constant exponent: 1 (a copy), 2..4 (a chain of MUL),
+ * 0.5 (SQRT), -1 (DIV). */
 static void import_pow(Imp *m) {
   Val *a = act_in(m, 0), *b = need_in(m, 1);
-  if (b->data && val_elems(b) == 1 && cget_d(b, 0) == 2.0) {
-    int l = pref(a);
-    int t = ir(m, a, l), ins[2] = {t, t};
-    int out = act_out(m, 0, a->dt, a->ndims, a->dims, l, NULL);
-    add_op(m, OP_MUL, ins, 2, &out, 1);
+  double e = b->data && val_elems(b) == 1 ? cget_d(b, 0) : NAN;
+  int l = pref(a);
+  int t = ir(m, a, l);
+  if (e == 1.0) {
+    bind(m, m->n->outputs[0], a);
     return;
   }
-  if (b->data && val_elems(b) == 1 && cget_d(b, 0) == 0.5) {
-    int l = pref(a);
-    int t = ir(m, a, l);
+  if (e == 2.0 || e == 3.0 || e == 4.0) {
+    /* x^2 = x x, x^3 = (x x) x, x^4 = (x x)(x x). */
+    int64_t dims[MAX_DIMS];
+    for (int d = 0; d < T(m, t)->ndims; d++)
+      dims[d] = T(m, t)->dims[d];
+    Val *v = new_val(m, m->n->outputs[0], a->dt, a->ndims, a->dims);
+    int sq = e == 2.0 ? out_tensor(m, v, l) : new_tensor(m, "", a->dt, T(m, t)->ndims, dims);
+    int ins[2] = {t, t};
+    add_op(m, OP_MUL, ins, 2, &sq, 1);
+    if (e != 2.0) {
+      int ins2[2] = {sq, e == 3.0 ? t : sq};
+      int out = out_tensor(m, v, l);
+      add_op(m, OP_MUL, ins2, 2, &out, 1);
+    }
+    bind(m, m->n->outputs[0], v);
+    return;
+  }
+  if (e == 0.5) {
     int out = act_out(m, 0, a->dt, a->ndims, a->dims, l, NULL);
     add_op(m, OP_SQRT, &t, 1, &out, 1);
     return;
   }
-  FAIL("Pow is supported with a constant exponent of 2 or 0.5 only");
+  if (e == -1.0 && a->dt == DT_FLOAT32) {
+    int out = act_out(m, 0, a->dt, a->ndims, a->dims, l, NULL);
+    int64_t one[MAX_DIMS];
+    for (int d = 0; d < T(m, t)->ndims; d++)
+      one[d] = 1;
+    float f = 1.0f;
+    int ins[2] = {f32_tensor(m, "", T(m, t)->ndims, one, &f), t};
+    add_op(m, OP_DIV, ins, 2, &out, 1);
+    return;
+  }
+  FAIL("Pow is supported with a constant exponent of 1, 2, 3, 4, 0.5 or -1 only");
 }
 
 static void import_reciprocal(Imp *m) {
