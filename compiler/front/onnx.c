@@ -25,6 +25,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The default domain's opsets this reader accepts. */
+#ifndef ONNX_MIN_OPSET
+#define ONNX_MIN_OPSET 11
+#endif
+#ifndef ONNX_MAX_OPSET
+#define ONNX_MAX_OPSET 21
+#endif
+
 /* ---------------------------------------------------------- errors */
 
 TA_NORETURN void onnx_fail(Onnx *x, const char *fmt, ...) {
@@ -494,8 +502,9 @@ Graph *read_onnx(const char *path, const uint8_t *buf, size_t size, const Import
     onnx_fail(x, "not an ONNX model: no graph");
   if (x->opset < 0)
     onnx_fail(x, "the model imports no opset of the default ONNX domain");
-  if (x->opset < 11 || x->opset > 21)
-    onnx_fail(x, "opset %d of the default domain is not supported (11 to 21)", x->opset);
+  if (x->opset < ONNX_MIN_OPSET || x->opset > ONNX_MAX_OPSET)
+    onnx_fail(x, "opset %d of the default domain is not supported (%d to %d)", x->opset,
+              ONNX_MIN_OPSET, ONNX_MAX_OPSET);
   parse_graph(x, graph);
   return onnx_import(x);
 }
