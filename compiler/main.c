@@ -33,6 +33,8 @@ static TA_NORETURN void usage(const char *msg) {
           "            [--io-in-workspace] [--pool NAME[:BYTES]]... [--align N]\n"
           "            [--algo A] [--schedule S] [--no-inplace] [--no-views]\n"
           "            [--custom-op NAME=FUNCTION]... [--custom-op-scratch NAME=BYTES]...\n"
+          "            [--layout nchw|nhwc] [--input-shape NAME=D0xD1...]...\n"
+          "            [--constant-input NAME=FILE]... (--layout, --input-shape: .onnx)\n"
           "            [-dI] [-dL] [-dP] (dump the IR, the lowering, the plan\n"
           "            to stderr; letters combine: -dILP)\n"
           "            A: linear, greedy-size, greedy-conflicts, search, best\n"
@@ -45,10 +47,18 @@ enum { DUMP_IR = 1, DUMP_LOWER = 2, DUMP_PLAN = 4 };
 
 /* Reads and verifies MODEL: the front half of every command.  dump:
  * DUMP_IR prints the IR as read (inspect's table) to stderr. */
-static Graph *load(const char *path, unsigned dump) {
+static Graph *load(const char *path, unsigned dump, const ImportOptions *onnx) {
   size_t size;
   uint8_t *buf = read_file(path, &size);
-  Graph *g = read_tflite(path, buf, size);
+  static const ImportOptions none;
+  onnx = onnx ? onnx : &none;
+  Graph *g;
+  if (looks_like_onnx(buf, size)) {
+    g = read_onnx(path, buf, size, onnx);
+  } else {
+    g = read_tflite(path, buf, size);
+    bind_constant_inputs(g, onnx);
+  }
   verify(g);
   if (dump & DUMP_IR)
     print_inspect(stderr, g, false);
@@ -70,7 +80,7 @@ static int cmd_inspect(int argc, char **argv) {
   }
   if (!path)
     usage("inspect needs a model");
-  Graph *g = load(path, 0);
+  Graph *g = load(path, 0, NULL);
   print_inspect(stdout, g, json);
   return 0;
 }
@@ -99,6 +109,7 @@ typedef struct {
   LowerOptions lower;
   PlanOptions plan;
   EmitOptions emit;
+  ImportOptions onnx; /* --layout, --input-shape, --constant-input (.onnx) */
 } CompileOptions;
 
 /* The pipeline after load() (DESIGN.md), shared by plan, compile and run
@@ -174,6 +185,44 @@ static void split_pair(const char *opt, const char *v, const char **name,
   *value = eq + 1;
 }
 
+/* --layout nchw|nhwc, --input-shape NAME=D0xD1..., --constant-input
+ * NAME=FILE: the ONNX import's options. */
+static void onnx_option(const char *opt, const char *v, ImportOptions *o) {
+  if (!strcmp(opt, "--layout")) {
+    if (strcmp(v, "nchw") && strcmp(v, "nhwc"))
+      usage("--layout takes nchw or nhwc");
+    o->nhwc_io = !strcmp(v, "nhwc");
+    return;
+  }
+  const char *name, *value;
+  split_pair(opt, v, &name, &value);
+  if (!strcmp(opt, "--constant-input")) {
+    ConstantInput *c = arena_array((size_t)o->nconstants + 1, sizeof *c);
+    if (o->nconstants)
+      memcpy(c, o->constants, (size_t)o->nconstants * sizeof *c);
+    c[o->nconstants++] = (ConstantInput){.name = name, .file = value};
+    o->constants = c;
+    return;
+  }
+  InputShape sh = {.name = name};
+  const char *p = value;
+  while (*p) {
+    char *end;
+    errno = 0;
+    long long d = strtoll(p, &end, 10);
+    if (end == p || d < 0 || d > INT32_MAX || errno || sh.ndims == MAX_DIMS ||
+        (*end && *end != 'x'))
+      usage(arena_printf("--input-shape %s: not NAME=D0xD1x... (up to %d sizes)", v, MAX_DIMS));
+    sh.dims[sh.ndims++] = d;
+    p = *end ? end + 1 : end;
+  }
+  InputShape *s = arena_array((size_t)o->nshapes + 1, sizeof *s);
+  if (o->nshapes)
+    memcpy(s, o->shapes, (size_t)o->nshapes * sizeof *s);
+  s[o->nshapes++] = sh;
+  o->shapes = s;
+}
+
 static bool compile_option(int argc, char **argv, int *i, CompileOptions *o) {
   const char *a = argv[*i];
 #define VALUE() (*i + 1 < argc ? argv[++*i] : (usage(arena_printf("%s needs a value", a)), ""))
@@ -222,6 +271,9 @@ static bool compile_option(int argc, char **argv, int *i, CompileOptions *o) {
     if (!is_schedule_name(o->plan.schedule))
       usage(arena_printf("unknown schedule '%s' (model, memory or best)",
                          o->plan.schedule));
+  } else if (!strcmp(a, "--layout") || !strcmp(a, "--input-shape") ||
+             !strcmp(a, "--constant-input")) {
+    onnx_option(a, VALUE(), &o->onnx);
   } else if (!strcmp(a, "--no-inplace")) {
     o->plan.no_inplace = true;
   } else if (!strcmp(a, "--no-views")) {
@@ -316,7 +368,7 @@ static int cmd_plan(int argc, char **argv) {
   if (!path)
     usage("plan needs a model");
   finish_options(&o, path);
-  Graph *g = load(path, o.dump);
+  Graph *g = load(path, o.dump, &o.onnx);
   Plan *p = compile(g, &o);
   if (json)
     print_plan_json(stdout, g, p);
@@ -355,7 +407,7 @@ static int cmd_compile(int argc, char **argv) {
   if (!path || !dir)
     usage("compile needs a model and -o DIR");
   finish_options(&o, path);
-  Graph *g = load(path, o.dump);
+  Graph *g = load(path, o.dump, &o.onnx);
   Plan *p = compile(g, &o);
   emit_folder(g, p, &o.emit, dir);
   return 0;
@@ -425,7 +477,7 @@ static int cmd_run(int argc, char **argv) {
   if (!path)
     usage("run needs a model");
   finish_options(&o, path);
-  Graph *g = load(path, o.dump);
+  Graph *g = load(path, o.dump, &o.onnx);
   if (nins == 0 || nins % (g->ninputs ? g->ninputs : 1) ||
       nouts != nins / (g->ninputs ? g->ninputs : 1) * g->noutputs)
     usage(arena_printf("%s has %d input(s) and %d output(s): give -i for "

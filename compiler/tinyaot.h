@@ -2,11 +2,11 @@
 /*
  * tinyaot.h - the one header of the compiler.  Read this first.
  *
- * tinyaot turns a .tflite model into C99: a run function that calls one
+ * tinyaot turns a .tflite (or .onnx) model into C99: a run function that calls one
  * kernel per op, the weights as const arrays, and a static memory plan.
  * The pipeline (main.c, load() and compile()) is a plain list of calls:
  *
- *   read_tflite -> verify -> run_passes -> lower -> plan_graph -> emit_folder
+ *   read_tflite | read_onnx -> verify -> run_passes -> lower -> plan_graph -> emit_folder
  *
  * plan_graph() is storage, schedule and placement: assign_storage ->
  * model_order / memory_order -> set_lifetimes -> mark_inplace ->
@@ -15,7 +15,8 @@
  * The parts live in folders named after the pipeline's steps:
  *
  *   front/    the readers: an untrusted file -> the IR, nothing else
- *             (tflite.c, and flexbuf.c for custom ops' options)
+ *             (tflite.c, and flexbuf.c for custom ops' options;
+ *             onnx.c and onnx_import.c on protobuf.c)
  *   verify.c  the IR's invariants, after the reader and after every pass
  *   passes/   graph passes (passes.c) and the lowering: lower.c's table,
  *             one file per op family, their shared helpers in
@@ -361,6 +362,89 @@ bool flex_map_has(const uint8_t *buf, size_t n, const char *key);
 /* Every entry of the root map as an Attr array (arena); false (and none)
  * when the bytes are not a readable map. */
 bool flex_map_attrs(const uint8_t *buf, size_t n, Attr **attrs, int *nattrs);
+
+/* ---------------------------------------------------- front/protobuf.c */
+
+/* The protobuf wire format, bounds-checked (untrusted bytes).  A PbMsg is
+ * a byte range [pos, end) of buf holding fields; a nested message is a
+ * sub-range that never reaches past its parent.  Errors -> error_file()
+ * naming path, `what` and the byte offset. */
+enum { PB_VARINT = 0, PB_FIXED64 = 1, PB_LEN = 2, PB_FIXED32 = 5 };
+typedef struct {
+  const char *path; /* the file, for messages */
+  const uint8_t *buf;
+  size_t pos, end;
+  const char *what; /* what is being read ("node 3"), or NULL */
+} PbMsg;
+typedef struct {
+  uint32_t num; /* field number */
+  int wire;     /* PB_* */
+  uint64_t v;   /* PB_VARINT, PB_FIXED32, PB_FIXED64: the value */
+  PbMsg sub;    /* PB_LEN: the payload; otherwise the enclosing message */
+  size_t pos;   /* offset of the field's key */
+} PbField;
+/* Repeated numbers of one field occurrence: packed (a PB_LEN run) or one
+ * value. */
+typedef struct {
+  PbMsg m;
+  int wire;
+  bool single, done;
+  uint64_t v;
+} PbValues;
+PbMsg pb_root(const char *path, const uint8_t *buf, size_t size, const char *what);
+/* The next field of m (advancing m), false at its end.  Unknown fields are
+ * the caller's to ignore: their bytes are already skipped. */
+bool pb_next(PbMsg *m, PbField *f);
+/* The values of a repeated numeric field (elements of wire type elem_wire,
+ * packed or not), their count (an upper bound for varints), the next. */
+PbValues pb_values(const PbField *f, int elem_wire);
+size_t pb_values_count(const PbField *f, int elem_wire);
+bool pb_next_value(PbValues *it, uint64_t *v);
+/* Typed views of one field; the wrong wire type -> error_file(). */
+const char *pb_string(const PbField *f); /* NUL-terminated arena copy */
+PbMsg pb_message(const PbField *f);
+int64_t pb_int(const PbField *f);
+float pb_float(const PbField *f);
+
+/* -------------------------------------------------------- front/onnx.c */
+
+/* Options of the readers (main.c's --layout, --input-shape: ONNX;
+ * --constant-input: both formats). */
+typedef struct {
+  const char *name;
+  int ndims;
+  int64_t dims[MAX_DIMS];
+} InputShape;
+typedef struct {
+  const char *name;
+  const char *file; /* raw little-endian bytes, or a TensorProto .pb */
+} ConstantInput;
+typedef struct {
+  bool nhwc_io; /* --layout nhwc: 4-D inputs/outputs in NHWC, no transposes */
+  const InputShape *shapes;
+  int nshapes;
+  const ConstantInput *constants;
+  int nconstants;
+} ImportOptions;
+/* --constant-input for a .tflite Graph (front/constant_input.c): each
+ * named model input becomes a constant with the file's bytes (raw, or a
+ * TensorProto .pb); error_file() for an unknown name or a size mismatch. */
+void bind_constant_inputs(Graph *g, const ImportOptions *o);
+/* Is buf an ONNX ModelProto (by content: field 1 ir_version varint and a
+ * graph field 7)?  Cheap; never fails. */
+bool looks_like_onnx(const uint8_t *buf, size_t size);
+/* Parses an .onnx file held in memory into the same IR read_tflite()
+ * makes (NHWC kernels, TFLite op semantics); the Graph may point into
+ * buf.  Anything unsupported or malformed -> error_at()/error_file()
+ * naming the node index, name, op_type, domain and opset.  Contract:
+ * doc/ir.md ("Front ends"). */
+Graph *read_onnx(const char *path, const uint8_t *buf, size_t size,
+                 const ImportOptions *o);
+/* Reads a TensorProto .pb file (for --constant-input): its name ("" when
+ * absent), dtype, shape and bytes (host order, arena); error_file() when
+ * it is none. */
+void read_tensor_pb(const char *path, const char **name, DType *dt, int *ndims,
+                    int64_t *dims, const uint8_t **data, size_t *ndata);
 
 /* ----------------------------------------------------------- verify.c */
 

@@ -1,0 +1,2741 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * onnx_import.c - the parsed ONNX graph (onnx.c) -> the IR.
+ *
+ * Nodes are imported in file order (ONNX graphs are topologically
+ * sorted).  Every ONNX value becomes a Val (onnx.h):
+ *   - a constant (initializer, Constant node, or any node whose inputs
+ *     are all constant and whose op this file can evaluate on the host:
+ *     Shape, Gather, Unsqueeze, Concat, Reshape, Cast, arithmetic, ...):
+ *     folded, no IR op;
+ *   - an activation: IR tensors in up to two layouts, the ONNX order and
+ *     (4-D only) NHWC.  Ops with NHWC kernels (Conv, pools, Resize, ...)
+ *     ask for the NHWC tensor, ops whose meaning is tied to the element
+ *     order (Reshape, Flatten, Transpose, ...) ask for the ONNX one; a
+ *     TRANSPOSE is inserted the first time the missing layout is asked
+ *     for (a RESHAPE when both orders coincide: C == 1 or H * W == 1).
+ *     Elementwise ops take the layout their inputs already have.
+ * Weights are re-laid out on the host: Conv OIHW -> OHWI, depthwise
+ * -> [1, kh, kw, C * mult], ConvTranspose IOHW -> OHWI, Gemm/MatMul to
+ * [out, in], LSTM gates iofc -> ifco.  BatchNormalization folds into the
+ * preceding Conv/Gemm when that is its only consumer, else MUL + ADD; a
+ * Relu/Clip after a Conv, Gemm, Add or pool becomes its fused activation.
+ *
+ * What has no IR mapping is refused with a message naming the node.
+ * What maps onto an op row whose kernel does not exist yet is left to
+ * the lowering, which refuses it naming the IR op.
+ */
+#include "onnx.h"
+
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+typedef struct {
+  const char *name;
+  Val *v;
+  int uses; /* nodes and graph outputs reading it */
+} Slot;
+
+typedef struct {
+  Onnx *x;
+  Graph *g;
+  Tensor *tensors;
+  int ntensors, captensors;
+  Op *ops;
+  int nops, capops;
+  Slot *slots; /* open hashing by name */
+  size_t cap;
+  const ONode *n; /* node being imported */
+  size_t budget;  /* bytes of folded constants still allowed */
+} Imp;
+
+#define FAIL(...) onnx_fail(m->x, __VA_ARGS__)
+
+/* ------------------------------------------------- the value table */
+
+static uint64_t hash_str(const char *s) {
+  uint64_t h = 1469598103934665603ull;
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 1099511628211ull;
+  return h;
+}
+
+static Slot *slot(Imp *m, const char *name, bool add) {
+  if (add && m->cap == 0) {
+    m->cap = 1024;
+    m->slots = arena_array(m->cap, sizeof(Slot));
+  }
+  if (m->cap == 0)
+    return NULL;
+  size_t i = (size_t)hash_str(name) & (m->cap - 1);
+  for (size_t k = 0; k < m->cap; k++, i = (i + 1) & (m->cap - 1)) {
+    if (!m->slots[i].name) {
+      if (!add)
+        return NULL;
+      m->slots[i].name = name;
+      return &m->slots[i];
+    }
+    if (!strcmp(m->slots[i].name, name))
+      return &m->slots[i];
+  }
+  unreachable(); /* the table is grown before it fills */
+}
+
+static void grow_slots(Imp *m, size_t want) {
+  if (want * 2 < m->cap)
+    return;
+  size_t old = m->cap;
+  Slot *s = m->slots;
+  m->cap = m->cap ? m->cap : 1024;
+  while (want * 2 >= m->cap)
+    m->cap *= 2;
+  m->slots = arena_array(m->cap, sizeof(Slot));
+  for (size_t i = 0; i < old; i++)
+    if (s[i].name)
+      *slot(m, s[i].name, true) = s[i];
+}
+
+static void bind(Imp *m, const char *name, Val *v) {
+  if (!name[0])
+    return; /* an output nobody may read */
+  Slot *s = slot(m, name, true);
+  if (s->v)
+    FAIL("value '%s' is produced twice", name);
+  s->v = v;
+}
+
+static Val *lookup(Imp *m, const char *name) {
+  Slot *s = slot(m, name, false);
+  return s ? s->v : NULL;
+}
+
+static int uses_of(Imp *m, const char *name) {
+  Slot *s = slot(m, name, false);
+  return s ? s->uses : 0;
+}
+
+/* ------------------------------------------------------ IR builder */
+
+static int32_t dim32(Imp *m, int64_t d) {
+  if (d < 0 || d > INT32_MAX)
+    FAIL("dimension %lld out of range", (long long)d);
+  return (int32_t)d;
+}
+
+static int new_tensor(Imp *m, const char *name, DType dt, int ndims, const int64_t *dims) {
+  if (m->ntensors == m->captensors) {
+    m->captensors = m->captensors ? 2 * m->captensors : 256;
+    Tensor *t = arena_array((size_t)m->captensors, sizeof(Tensor));
+    if (m->ntensors)
+      memcpy(t, m->tensors, (size_t)m->ntensors * sizeof(Tensor));
+    m->tensors = t;
+  }
+  int64_t width = (dtype_bits(dt) + 7) / 8;
+  onnx_elems(m->x, dims, ndims, (int)width);
+  Tensor *t = &m->tensors[m->ntensors];
+  memset(t, 0, sizeof *t);
+  t->index = m->ntensors;
+  t->name = name ? name : "";
+  t->dtype = dt;
+  t->ndims = ndims;
+  for (int d = 0; d < ndims; d++)
+    t->dims[d] = dim32(m, dims[d]);
+  t->producer = t->storage = t->view_of = -1;
+  return m->ntensors++;
+}
+
+static Tensor *T(Imp *m, int t) { return &m->tensors[t]; }
+
+static int const_tensor(Imp *m, const char *name, DType dt, int ndims, const int64_t *dims,
+                        const void *data) {
+  int t = new_tensor(m, name, dt, ndims, dims);
+  size_t n = tensor_bytes(T(m, t));
+  uint8_t *copy = arena_alloc(n ? n : 1);
+  if (n)
+    memcpy(copy, data, n);
+  T(m, t)->data = copy;
+  T(m, t)->ndata = n;
+  T(m, t)->buffer = 1;
+  return t;
+}
+
+static int const_i32(Imp *m, const int32_t *v, int n) {
+  int64_t d = n;
+  return const_tensor(m, "", DT_INT32, 1, &d, v);
+}
+
+/* Appends an op reading ins and writing outs; returns its index. */
+static int add_op(Imp *m, OpKind kind, const int *ins, int nins, const int *outs,
+                  int nouts) {
+  if (m->nops == m->capops) {
+    m->capops = m->capops ? 2 * m->capops : 128;
+    Op *o = arena_array((size_t)m->capops, sizeof(Op));
+    if (m->nops)
+      memcpy(o, m->ops, (size_t)m->nops * sizeof(Op));
+    m->ops = o;
+  }
+  Op *op = &m->ops[m->nops];
+  memset(op, 0, sizeof *op);
+  op->index = m->nops;
+  op->kind = kind;
+  op->version = 1;
+  op->scratch_buffer = op->state_buffer = -1;
+  op->inputs = arena_array((size_t)nins + 1, sizeof(int));
+  op->outputs = arena_array((size_t)nouts + 1, sizeof(int));
+  memcpy(op->inputs, ins, (size_t)nins * sizeof(int));
+  memcpy(op->outputs, outs, (size_t)nouts * sizeof(int));
+  op->ninputs = nins;
+  op->noutputs = nouts;
+  op->opt.dilation_w = op->opt.dilation_h = 1;
+  op->opt.pot_scale_int16 = true;
+  op->opt.beta = 1.0f;
+  for (int k = 0; k < nouts; k++)
+    T(m, outs[k])->producer = m->nops;
+  return m->nops++;
+}
+
+static Op *OP(Imp *m, int i) { return &m->ops[i]; }
+
+static int reshape_to(Imp *m, int in, const char *name, int ndims, const int64_t *dims) {
+  int32_t s[MAX_DIMS];
+  for (int d = 0; d < ndims; d++)
+    s[d] = dim32(m, dims[d]);
+  int ins[2] = {in, const_i32(m, s, ndims)};
+  int out = new_tensor(m, name, T(m, in)->dtype, ndims, dims);
+  int o = add_op(m, OP_RESHAPE, ins, 2, &out, 1);
+  OP(m, o)->opt.fields = OPTF_NEW_SHAPE;
+  OP(m, o)->opt.nnew_shape = ndims;
+  memcpy(OP(m, o)->opt.new_shape, s, sizeof s);
+  return out;
+}
+
+static int transpose_to(Imp *m, int in, const char *name, const int *perm) {
+  Tensor *t = T(m, in);
+  int n = t->ndims;
+  int32_t p[MAX_DIMS];
+  int64_t dims[MAX_DIMS];
+  for (int d = 0; d < n; d++)
+    p[d] = perm[d], dims[d] = t->dims[perm[d]];
+  int ins[2] = {in, const_i32(m, p, n)};
+  int out = new_tensor(m, name, t->dtype, n, dims);
+  add_op(m, OP_TRANSPOSE, ins, 2, &out, 1);
+  return out;
+}
+
+/* ------------------------------------------------------------ Vals */
+
+static const int TO_NHWC[4] = {0, 2, 3, 1}; /* NHWC dim d = ONNX dim TO_NHWC[d] */
+static const int TO_NCHW[4] = {0, 3, 1, 2};
+/* The NHWC position of ONNX axis a of a 4-D value. */
+static int nhwc_axis(int a) { return a == 0 ? 0 : a == 1 ? 3 : a - 1; }
+
+static Val *new_val(Imp *m, const char *name, DType dt, int ndims, const int64_t *dims) {
+  Val *v = arena_alloc(sizeof *v);
+  v->name = name;
+  v->dt = dt;
+  v->ndims = ndims;
+  for (int d = 0; d < ndims; d++)
+    v->dims[d] = dims[d];
+  v->t[0] = v->t[1] = -1;
+  onnx_elems(m->x, dims, ndims, (dtype_bits(dt) + 7) / 8);
+  return v;
+}
+
+/* Folded constants are charged to a budget (64 MB, more for large
+ * models): a corrupt shape cannot make the host allocate gigabytes. */
+static Val *new_const(Imp *m, const char *name, DType dt, int ndims, const int64_t *dims) {
+  Val *v = new_val(m, name, dt, ndims, dims);
+  size_t n = val_bytes(v);
+  if (n > m->budget)
+    FAIL("constant '%s' (%zu bytes) exceeds what folding may create", name, n);
+  m->budget -= n;
+  v->data = arena_alloc(n ? n : 1);
+  return v;
+}
+
+static void nhwc_dims(const Val *v, int64_t *dims) {
+  for (int d = 0; d < 4; d++)
+    dims[d] = v->dims[TO_NHWC[d]];
+}
+
+/* v's IR tensor for an activation in layout (made on first use). */
+static int out_tensor(Imp *m, Val *v, int layout) {
+  if (layout == L_NHWC) {
+    int64_t d[4];
+    nhwc_dims(v, d);
+    v->t[L_NHWC] = new_tensor(m, v->name, v->dt, 4, d);
+  } else {
+    v->t[L_ONNX] = new_tensor(m, v->name, v->dt, v->ndims, v->dims);
+  }
+  return v->t[layout];
+}
+
+static int ir(Imp *m, Val *v, int layout) {
+  if (layout == L_NHWC && v->ndims != 4)
+    unreachable();
+  if (v->t[layout] >= 0)
+    return v->t[layout];
+  if (v->data) {
+    if (layout == L_ONNX) {
+      v->t[0] = const_tensor(m, v->name, v->dt, v->ndims, v->dims, v->data);
+    } else {
+      int64_t d[4];
+      nhwc_dims(v, d);
+      size_t w = (size_t)(dtype_bits(v->dt) + 7) / 8;
+      uint8_t *p = arena_alloc(val_bytes(v) + 1);
+      int64_t N = v->dims[0], C = v->dims[1], H = v->dims[2], W = v->dims[3];
+      for (int64_t n = 0; n < N; n++)
+        for (int64_t c = 0; c < C; c++)
+          for (int64_t y = 0; y < H; y++)
+            for (int64_t x = 0; x < W; x++)
+              memcpy(p + (size_t)(((n * H + y) * W + x) * C + c) * w,
+                     v->data + (size_t)(((n * C + c) * H + y) * W + x) * w, w);
+      v->t[1] = const_tensor(m, v->name, v->dt, 4, d, p);
+    }
+    return v->t[layout];
+  }
+  int other = v->t[!layout];
+  if (other < 0)
+    unreachable();
+  bool same_order = v->dims[1] == 1 || v->dims[2] * v->dims[3] == 1;
+  const char *name = arena_printf("%s%s", v->name, layout == L_NHWC ? ":nhwc" : "");
+  if (same_order) {
+    int64_t d[4];
+    if (layout == L_NHWC)
+      nhwc_dims(v, d);
+    else
+      memcpy(d, v->dims, sizeof d);
+    v->t[layout] = reshape_to(m, other, name, 4, d);
+  } else {
+    v->t[layout] = transpose_to(m, other, name, layout == L_NHWC ? TO_NHWC : TO_NCHW);
+  }
+  return v->t[layout];
+}
+
+/* The layout an activation already has (NHWC preferred). */
+static int pref(const Val *v) { return v->ndims == 4 && v->t[L_NHWC] >= 0 ? L_NHWC : L_ONNX; }
+
+/* ------------------------------------------- node inputs, attributes */
+
+static Val *in(Imp *m, int k) {
+  if (k >= m->n->ninputs || !m->n->inputs[k][0])
+    return NULL;
+  Val *v = lookup(m, m->n->inputs[k]);
+  if (!v)
+    FAIL("input '%s' is neither a graph input, an initializer nor an earlier node's output",
+         m->n->inputs[k]);
+  return v;
+}
+
+static Val *need_in(Imp *m, int k) {
+  Val *v = in(m, k);
+  if (!v)
+    FAIL("input %d is missing", k);
+  return v;
+}
+
+static Val *need_const(Imp *m, int k, const char *what) {
+  Val *v = need_in(m, k);
+  if (!v->data)
+    FAIL("input %d (%s, '%s') must be a constant (an initializer, or --constant-input)", k,
+         what, v->name);
+  return v;
+}
+
+static const OAttr *attr(Imp *m, const char *name) {
+  for (int k = 0; k < m->n->nattrs; k++)
+    if (!strcmp(m->n->attrs[k].name, name))
+      return &m->n->attrs[k];
+  return NULL;
+}
+
+static int64_t attr_i(Imp *m, const char *name, int64_t def) {
+  const OAttr *a = attr(m, name);
+  if (!a)
+    return def;
+  if (!(a->has & 2))
+    FAIL("attribute %s is not an integer", name);
+  return a->i;
+}
+
+static float attr_f(Imp *m, const char *name, float def) {
+  const OAttr *a = attr(m, name);
+  if (!a)
+    return def;
+  if (a->has & 1)
+    return a->f;
+  if (a->has & 2)
+    return (float)a->i;
+  FAIL("attribute %s is not a float", name);
+}
+
+static const char *attr_s(Imp *m, const char *name, const char *def) {
+  const OAttr *a = attr(m, name);
+  if (!a)
+    return def;
+  if (!(a->has & 4))
+    FAIL("attribute %s is not a string", name);
+  return a->s;
+}
+
+/* Integer list attribute: count (or -1 when absent). */
+static int attr_ints(Imp *m, const char *name, int64_t *out, int max) {
+  const OAttr *a = attr(m, name);
+  if (!a)
+    return -1;
+  if (a->nints > max)
+    FAIL("attribute %s has %d values (at most %d)", name, a->nints, max);
+  for (int k = 0; k < a->nints; k++)
+    out[k] = a->ints[k];
+  return a->nints;
+}
+
+/* ------------------------------------------------- constant values */
+
+static bool is_float(DType dt) {
+  return dt == DT_FLOAT32 || dt == DT_FLOAT64 || dt == DT_FLOAT16;
+}
+
+static float half_to_float(uint16_t h) {
+  int e = (h >> 10) & 31, f = h & 1023;
+  float v = e == 0 ? ldexpf((float)f, -24) : e == 31 ? (f ? NAN : INFINITY)
+                                                     : ldexpf((float)(f | 1024), e - 25);
+  return h & 0x8000 ? -v : v;
+}
+
+/* Element k of a constant, as double / int64. */
+static double cget_d(const Val *v, int64_t k) {
+  const uint8_t *p = v->data;
+  switch (v->dt) {
+  case DT_FLOAT32: { float f; memcpy(&f, p + 4 * k, 4); return f; }
+  case DT_FLOAT64: { double f; memcpy(&f, p + 8 * k, 8); return f; }
+  case DT_FLOAT16: { uint16_t h; memcpy(&h, p + 2 * k, 2); return half_to_float(h); }
+  case DT_INT8: return (int8_t)p[k];
+  case DT_UINT8: case DT_BOOL: return p[k];
+  case DT_INT16: { int16_t i; memcpy(&i, p + 2 * k, 2); return i; }
+  case DT_UINT16: { uint16_t i; memcpy(&i, p + 2 * k, 2); return i; }
+  case DT_INT32: { int32_t i; memcpy(&i, p + 4 * k, 4); return i; }
+  case DT_UINT32: { uint32_t i; memcpy(&i, p + 4 * k, 4); return i; }
+  case DT_INT64: { int64_t i; memcpy(&i, p + 8 * k, 8); return (double)i; }
+  case DT_UINT64: { uint64_t i; memcpy(&i, p + 8 * k, 8); return (double)i; }
+  default: return 0;
+  }
+}
+
+static int64_t cget_i(const Val *v, int64_t k) {
+  const uint8_t *p = v->data;
+  switch (v->dt) {
+  case DT_INT64: case DT_UINT64: { int64_t i; memcpy(&i, p + 8 * k, 8); return i; }
+  case DT_INT32: { int32_t i; memcpy(&i, p + 4 * k, 4); return i; }
+  case DT_UINT32: { uint32_t i; memcpy(&i, p + 4 * k, 4); return i; }
+  default: {
+    double d = cget_d(v, k);
+    if (!(d > -9.2e18 && d < 9.2e18))
+      return d > 0 ? INT64_MAX : INT64_MIN;
+    return (int64_t)d;
+  }
+  }
+}
+
+/* Stores x (double or int64, whichever the type needs) as element k. */
+static void cset(Val *v, int64_t k, double d, int64_t i) {
+  uint8_t *p = (uint8_t *)v->data;
+  switch (v->dt) {
+  case DT_FLOAT32: { float f = (float)d; memcpy(p + 4 * k, &f, 4); break; }
+  case DT_FLOAT64: memcpy(p + 8 * k, &d, 8); break;
+  case DT_INT8: case DT_UINT8: p[k] = (uint8_t)i; break;
+  case DT_BOOL: p[k] = i != 0; break;
+  case DT_INT16: case DT_UINT16: { uint16_t h = (uint16_t)i; memcpy(p + 2 * k, &h, 2); break; }
+  case DT_INT32: case DT_UINT32: { uint32_t u = (uint32_t)i; memcpy(p + 4 * k, &u, 4); break; }
+  case DT_INT64: case DT_UINT64: memcpy(p + 8 * k, &i, 8); break;
+  default: break;
+  }
+}
+
+static void copy_elem(Val *dst, int64_t kd, const Val *src, int64_t ks) {
+  size_t w = (size_t)(dtype_bits(src->dt) + 7) / 8;
+  memcpy((uint8_t *)dst->data + (size_t)kd * w, src->data + (size_t)ks * w, w);
+}
+
+static int64_t resolve(Imp *m, int64_t axis, int rank, const char *what) {
+  if (axis < -rank || axis >= (rank ? rank : 1))
+    FAIL("%s %lld is out of range for rank %d", what, (long long)axis, rank);
+  return axis < 0 ? axis + rank : axis;
+}
+
+/* Row-major strides of dims. */
+static void strides(const int64_t *dims, int n, int64_t *st) {
+  int64_t s = 1;
+  for (int d = n - 1; d >= 0; d--)
+    st[d] = s, s *= dims[d];
+}
+
+/* numpy broadcasting of two shapes; false when they do not broadcast. */
+static bool bcast(const int64_t *a, int na, const int64_t *b, int nb, int64_t *out, int *n) {
+  *n = na > nb ? na : nb;
+  for (int d = 0; d < *n; d++) {
+    int64_t x = d - (*n - na) >= 0 ? a[d - (*n - na)] : 1;
+    int64_t y = d - (*n - nb) >= 0 ? b[d - (*n - nb)] : 1;
+    if (x != y && x != 1 && y != 1)
+      return false;
+    out[d] = x == 1 ? y : x;
+  }
+  return true;
+}
+
+/* Index into v (broadcast to out[n]) of output element k. */
+static int64_t bidx(const Val *v, const int64_t *out, int n, int64_t k) {
+  int64_t st[MAX_DIMS], idx = 0;
+  strides(v->dims, v->ndims, st);
+  for (int d = n - 1; d >= 0; d--) {
+    int64_t c = k % out[d];
+    k /= out[d];
+    int vd = d - (n - v->ndims);
+    if (vd >= 0 && v->dims[vd] != 1)
+      idx += c * st[vd];
+  }
+  return idx;
+}
+
+/* Integer list of a constant input (shapes, axes, pads). */
+static int const_list(Imp *m, const Val *v, int64_t *out, int max, const char *what) {
+  int64_t n = val_elems(v);
+  if (n > max)
+    FAIL("%s has %lld values (at most %d)", what, (long long)n, max);
+  if (is_float(v->dt))
+    FAIL("%s must be integers", what);
+  for (int64_t k = 0; k < n; k++)
+    out[k] = cget_i(v, k);
+  return (int)n;
+}
+
+/* ------------------------------------------- constant folding */
+
+static Val *out_const(Imp *m, int k, DType dt, int ndims, const int64_t *dims) {
+  return new_const(m, m->n->outputs[k], dt, ndims, dims);
+}
+
+static void fold_elementwise(Imp *m, const char *op) {
+  Val *a = need_in(m, 0), *b = in(m, 1), *c = in(m, 2);
+  bool where = !strcmp(op, "Where");
+  int64_t dims[MAX_DIMS];
+  int n;
+  if (b) {
+    if (!bcast(a->dims, a->ndims, b->dims, b->ndims, dims, &n))
+      FAIL("shapes do not broadcast");
+    if (c && !bcast(dims, n, c->dims, c->ndims, dims, &n))
+      FAIL("shapes do not broadcast");
+  } else {
+    n = a->ndims;
+    memcpy(dims, a->dims, sizeof dims);
+  }
+  bool cmp = !strcmp(op, "Equal") || !strcmp(op, "Less") || !strcmp(op, "Greater") ||
+             !strcmp(op, "LessOrEqual") || !strcmp(op, "GreaterOrEqual") || !strcmp(op, "Not") ||
+             !strcmp(op, "And") || !strcmp(op, "Or");
+  DType dt = cmp ? DT_BOOL : where ? b->dt : a->dt;
+  Val *o = out_const(m, 0, dt, n, dims);
+  bool fl = is_float(where ? b->dt : a->dt);
+  int64_t ne = val_elems(o);
+  for (int64_t k = 0; k < ne; k++) {
+    int64_t ia = bidx(a, dims, n, k), ib = b ? bidx(b, dims, n, k) : 0;
+    double x = cget_d(a, ia), y = b ? cget_d(b, ib) : 0, r = 0;
+    int64_t xi = cget_i(a, ia), yi = b ? cget_i(b, ib) : 0, ri = 0;
+    if (where) {
+      int64_t ic = bidx(c, dims, n, k);
+      bool t = xi != 0;
+      r = t ? y : cget_d(c, ic);
+      ri = t ? yi : cget_i(c, ic);
+    } else if (!strcmp(op, "Add")) r = x + y, ri = (int64_t)((uint64_t)xi + (uint64_t)yi);
+    else if (!strcmp(op, "Sub")) r = x - y, ri = (int64_t)((uint64_t)xi - (uint64_t)yi);
+    else if (!strcmp(op, "Mul")) r = x * y, ri = (int64_t)((uint64_t)xi * (uint64_t)yi);
+    else if (!strcmp(op, "Div")) {
+      r = x / y;
+      if (!fl && yi == 0)
+        FAIL("integer division by zero in a constant");
+      ri = !fl ? (xi == INT64_MIN && yi == -1 ? xi : xi / yi) : 0;
+    } else if (!strcmp(op, "Pow")) r = pow(x, y), ri = (int64_t)r;
+    else if (!strcmp(op, "Max")) r = x > y ? x : y, ri = xi > yi ? xi : yi;
+    else if (!strcmp(op, "Min")) r = x < y ? x : y, ri = xi < yi ? xi : yi;
+    else if (!strcmp(op, "Equal")) ri = fl ? x == y : xi == yi;
+    else if (!strcmp(op, "Less")) ri = fl ? x < y : xi < yi;
+    else if (!strcmp(op, "Greater")) ri = fl ? x > y : xi > yi;
+    else if (!strcmp(op, "LessOrEqual")) ri = fl ? x <= y : xi <= yi;
+    else if (!strcmp(op, "GreaterOrEqual")) ri = fl ? x >= y : xi >= yi;
+    else if (!strcmp(op, "And")) ri = xi && yi;
+    else if (!strcmp(op, "Or")) ri = xi || yi;
+    else if (!strcmp(op, "Not")) ri = !xi;
+    else if (!strcmp(op, "Neg")) r = -x, ri = (int64_t)(0 - (uint64_t)xi);
+    else if (!strcmp(op, "Abs")) r = fabs(x), ri = xi < 0 ? (int64_t)(0 - (uint64_t)xi) : xi;
+    else if (!strcmp(op, "Sqrt")) r = sqrt(x), ri = (int64_t)r;
+    else if (!strcmp(op, "Floor")) r = floor(x), ri = xi;
+    else if (!strcmp(op, "Ceil")) r = ceil(x), ri = xi;
+    else if (!strcmp(op, "Reciprocal")) r = 1.0 / x, ri = 0;
+    else if (!strcmp(op, "Relu")) r = x > 0 ? x : 0, ri = xi > 0 ? xi : 0;
+    else unreachable();
+    if (fl && !cmp)
+      ri = (int64_t)r;
+    if (!fl && !cmp)
+      r = (double)ri;
+    if (cmp)
+      r = (double)ri;
+    cset(o, k, r, ri);
+  }
+  if (fl && !cmp && dt == DT_FLOAT32) {
+    /* Float32 arithmetic, rounded once per op as ONNX Runtime does. */
+    for (int64_t k = 0; k < ne; k++) {
+      int64_t ia = bidx(a, dims, n, k), ib = b ? bidx(b, dims, n, k) : 0;
+      float x = (float)cget_d(a, ia), y = b ? (float)cget_d(b, ib) : 0.0f, r;
+      if (!strcmp(op, "Add")) r = x + y;
+      else if (!strcmp(op, "Sub")) r = x - y;
+      else if (!strcmp(op, "Mul")) r = x * y;
+      else if (!strcmp(op, "Div")) r = x / y;
+      else continue;
+      cset(o, k, r, 0);
+    }
+  }
+  bind(m, m->n->outputs[0], o);
+}
+
+/* Cast's target type ("to"), or CastLike's (input 1's type). */
+static DType cast_target(Imp *m) {
+  if (!strcmp(m->n->op_type, "CastLike"))
+    return need_in(m, 1)->dt;
+  DType dt;
+  int64_t to = attr_i(m, "to", 0);
+  if (!onnx_dtype((int)to, &dt))
+    FAIL("Cast to data type %lld is not supported", (long long)to);
+  return dt;
+}
+
+static void fold_cast(Imp *m) {
+  Val *a = need_in(m, 0);
+  DType dt = cast_target(m);
+  Val *o = out_const(m, 0, dt, a->ndims, a->dims);
+  for (int64_t k = 0; k < val_elems(a); k++) {
+    double d = cget_d(a, k);
+    int64_t i = is_float(a->dt) ? (int64_t)(isfinite(d) && fabs(d) < 9.2e18 ? d : 0) : cget_i(a, k);
+    cset(o, k, is_float(a->dt) ? d : (double)i, i);
+  }
+  bind(m, m->n->outputs[0], o);
+}
+
+static Val *shape_const(Imp *m, const char *name, const int64_t *v, int n) {
+  int64_t d = n;
+  Val *o = new_const(m, name, DT_INT64, 1, &d);
+  memcpy((void *)o->data, v, (size_t)n * 8);
+  return o;
+}
+
+static void fold_shape(Imp *m) {
+  Val *a = need_in(m, 0);
+  int64_t r = a->ndims;
+  int64_t start = attr_i(m, "start", 0), end = attr_i(m, "end", r);
+  start = start < 0 ? start + r : start;
+  end = end < 0 ? end + r : end;
+  start = start < 0 ? 0 : start > r ? r : start;
+  end = end < 0 ? 0 : end > r ? r : end;
+  int n = end > start ? (int)(end - start) : 0;
+  bind(m, m->n->outputs[0], shape_const(m, m->n->outputs[0], a->dims + start, n));
+}
+
+/* Output shape of Reshape (ONNX rules: 0 copies, -1 infers). */
+static int reshape_dims(Imp *m, const Val *a, const Val *shape, int64_t *out) {
+  int n = const_list(m, shape, out, MAX_DIMS, "the shape");
+  bool allowzero = attr_i(m, "allowzero", 0) != 0;
+  int infer = -1;
+  int64_t known = 1;
+  for (int d = 0; d < n; d++) {
+    if (out[d] == 0 && !allowzero) {
+      if (d >= a->ndims)
+        FAIL("shape entry %d is 0 but the input has rank %d", d, a->ndims);
+      out[d] = a->dims[d];
+    }
+    if (out[d] == -1) {
+      if (infer >= 0)
+        FAIL("the shape has two -1 entries");
+      infer = d;
+    } else if (out[d] < 0) {
+      FAIL("shape entry %d is %lld", d, (long long)out[d]);
+    } else {
+      if (out[d] && known > MAX_VAL_BYTES / out[d])
+        FAIL("the shape is too large");
+      known *= out[d];
+    }
+  }
+  int64_t total = val_elems(a);
+  if (infer >= 0) {
+    if (known == 0 || total % known)
+      FAIL("cannot infer the -1 of the shape (%lld elements)", (long long)total);
+    out[infer] = total / known;
+  } else if (known != total) {
+    FAIL("the shape holds %lld elements, the input %lld", (long long)known, (long long)total);
+  }
+  return n;
+}
+
+/* Unsqueeze/Squeeze axes: attribute (opset < 13) or input 1. */
+static int axes_of(Imp *m, int64_t *axes, bool *given) {
+  int n = -1;
+  if (m->x->opset < 13 || !in(m, 1)) {
+    n = attr_ints(m, "axes", axes, MAX_DIMS);
+  } else {
+    Val *v = in(m, 1);
+    if (!v->data)
+      FAIL("the axes must be constant");
+    n = const_list(m, v, axes, MAX_DIMS, "the axes");
+  }
+  *given = n >= 0;
+  return n < 0 ? 0 : n;
+}
+
+static int squeeze_dims(Imp *m, const Val *a, int64_t *out, bool unsqueeze) {
+  int64_t axes[MAX_DIMS];
+  bool given;
+  int na = axes_of(m, axes, &given);
+  bool mark[MAX_DIMS + 1] = {false};
+  if (unsqueeze) {
+    int r = a->ndims + na;
+    if (!given || r > MAX_DIMS)
+      FAIL("Unsqueeze needs axes and a result of rank <= %d", MAX_DIMS);
+    for (int k = 0; k < na; k++) {
+      int64_t ax = resolve(m, axes[k], r, "axis");
+      if (mark[ax])
+        FAIL("axis %lld given twice", (long long)axes[k]);
+      mark[ax] = true;
+    }
+    int s = 0;
+    for (int d = 0; d < r; d++)
+      out[d] = mark[d] ? 1 : a->dims[s++];
+    return r;
+  }
+  for (int k = 0; k < na; k++) {
+    int64_t ax = resolve(m, axes[k], a->ndims, "axis");
+    if (a->dims[ax] != 1)
+      FAIL("cannot squeeze axis %lld of size %lld", (long long)ax, (long long)a->dims[ax]);
+    mark[ax] = true;
+  }
+  int r = 0;
+  for (int d = 0; d < a->ndims; d++)
+    if (given ? !mark[d] : a->dims[d] != 1)
+      out[r++] = a->dims[d];
+  return r;
+}
+
+static int flatten_dims(Imp *m, const Val *a, int64_t *out) {
+  /* axis in [-r, r]: a negative one counts from the back. */
+  int64_t axis = attr_i(m, "axis", 1);
+  if (axis < -a->ndims || axis > a->ndims)
+    FAIL("axis %lld is out of range for rank %d", (long long)axis, a->ndims);
+  axis = axis < 0 ? axis + a->ndims : axis;
+  out[0] = out[1] = 1;
+  for (int d = 0; d < a->ndims; d++)
+    out[d >= axis] *= a->dims[d];
+  return 2;
+}
+
+static void fold_reshape_like(Imp *m, int ndims, const int64_t *dims) {
+  Val *a = need_in(m, 0);
+  Val *o = new_val(m, m->n->outputs[0], a->dt, ndims, dims);
+  o->data = a->data;
+  bind(m, m->n->outputs[0], o);
+}
+
+static void fold_concat(Imp *m) {
+  Val *a = need_in(m, 0);
+  int64_t axis = resolve(m, attr_i(m, "axis", 0), a->ndims, "axis");
+  int64_t dims[MAX_DIMS];
+  memcpy(dims, a->dims, sizeof dims);
+  dims[axis] = 0;
+  for (int k = 0; k < m->n->ninputs; k++) {
+    Val *v = need_in(m, k);
+    if (v->ndims != a->ndims || v->dt != a->dt)
+      FAIL("inputs of different ranks or types");
+    for (int d = 0; d < a->ndims; d++)
+      if (d != axis && v->dims[d] != a->dims[d])
+        FAIL("input %d's shape does not fit", k);
+    dims[axis] += v->dims[axis];
+  }
+  Val *o = out_const(m, 0, a->dt, a->ndims, dims);
+  int64_t outer = 1, inner = 1;
+  for (int d = 0; d < axis; d++)
+    outer *= dims[d];
+  for (int d = (int)axis + 1; d < a->ndims; d++)
+    inner *= dims[d];
+  int64_t pos = 0;
+  for (int64_t i = 0; i < outer; i++)
+    for (int k = 0; k < m->n->ninputs; k++) {
+      Val *v = need_in(m, k);
+      int64_t run = v->dims[axis] * inner;
+      for (int64_t j = 0; j < run; j++)
+        copy_elem(o, pos++, v, i * run + j);
+    }
+  bind(m, m->n->outputs[0], o);
+}
+
+static void fold_gather(Imp *m) {
+  Val *a = need_in(m, 0), *idx = need_in(m, 1);
+  int64_t axis = resolve(m, attr_i(m, "axis", 0), a->ndims, "axis");
+  int64_t dims[MAX_DIMS];
+  int n = 0;
+  for (int d = 0; d < axis; d++)
+    dims[n++] = a->dims[d];
+  for (int d = 0; d < idx->ndims; d++)
+    dims[n++] = idx->dims[d];
+  for (int d = (int)axis + 1; d < a->ndims; d++)
+    dims[n++] = a->dims[d];
+  if (n > MAX_DIMS)
+    FAIL("the result has a rank above %d", MAX_DIMS);
+  Val *o = out_const(m, 0, a->dt, n, dims);
+  int64_t outer = 1, inner = 1, ni = val_elems(idx), len = a->dims[axis];
+  for (int d = 0; d < axis; d++)
+    outer *= a->dims[d];
+  for (int d = (int)axis + 1; d < a->ndims; d++)
+    inner *= a->dims[d];
+  int64_t pos = 0;
+  for (int64_t i = 0; i < outer; i++)
+    for (int64_t j = 0; j < ni; j++) {
+      int64_t g = cget_i(idx, j);
+      if (g < -len || g >= len)
+        FAIL("index %lld is out of range for size %lld", (long long)g, (long long)len);
+      g = g < 0 ? g + len : g;
+      for (int64_t r = 0; r < inner; r++)
+        copy_elem(o, pos++, a, (i * len + g) * inner + r);
+    }
+  bind(m, m->n->outputs[0], o);
+}
+
+/* Slice parameters, per dimension: start, step, count (ONNX clamping). */
+typedef struct {
+  int64_t start[MAX_DIMS], step[MAX_DIMS], count[MAX_DIMS];
+} SliceP;
+
+static void slice_params(Imp *m, const Val *a, SliceP *s) {
+  Val *vs = need_const(m, 1, "starts"), *ve = need_const(m, 2, "ends");
+  Val *va = in(m, 3), *vst = in(m, 4);
+  int64_t st[MAX_DIMS], en[MAX_DIMS], ax[MAX_DIMS], sp[MAX_DIMS];
+  int n = const_list(m, vs, st, MAX_DIMS, "starts");
+  if (const_list(m, ve, en, MAX_DIMS, "ends") != n)
+    FAIL("starts and ends differ in length");
+  if (va) {
+    if (!va->data)
+      FAIL("axes must be constant");
+    if (const_list(m, va, ax, MAX_DIMS, "axes") != n)
+      FAIL("axes and starts differ in length");
+  } else {
+    for (int k = 0; k < n; k++)
+      ax[k] = k;
+  }
+  if (vst) {
+    if (!vst->data)
+      FAIL("steps must be constant");
+    if (const_list(m, vst, sp, MAX_DIMS, "steps") != n)
+      FAIL("steps and starts differ in length");
+  } else {
+    for (int k = 0; k < n; k++)
+      sp[k] = 1;
+  }
+  for (int d = 0; d < a->ndims; d++)
+    s->start[d] = 0, s->step[d] = 1, s->count[d] = a->dims[d];
+  bool seen[MAX_DIMS] = {false};
+  for (int k = 0; k < n; k++) {
+    int64_t d = resolve(m, ax[k], a->ndims, "axis");
+    if (seen[d])
+      FAIL("axis %lld given twice", (long long)d);
+    seen[d] = true;
+    int64_t dim = a->dims[d], step = sp[k], b = st[k], e = en[k];
+    if (step == 0)
+      FAIL("step 0");
+    if (b < 0)
+      b = b < -dim ? 0 : b + dim; /* saturating: b >= -2^63 */
+    if (e < 0)
+      e = e < -dim ? -1 : e + dim;
+    if (step > 0) {
+      b = b > dim ? dim : b;
+      e = e > dim ? dim : e < 0 ? 0 : e;
+      s->count[d] = e > b ? (e - b + step - 1) / step : 0;
+    } else {
+      b = b > dim - 1 ? dim - 1 : b;
+      e = e > dim - 1 ? dim - 1 : e;
+      if (b < 0)
+        b = -1;
+      s->count[d] = b > e ? (b - e + (-step) - 1) / (-step) : 0;
+    }
+    s->start[d] = b;
+    s->step[d] = step;
+  }
+}
+
+static void fold_slice(Imp *m) {
+  Val *a = need_in(m, 0);
+  SliceP s;
+  slice_params(m, a, &s);
+  Val *o = out_const(m, 0, a->dt, a->ndims, s.count);
+  int64_t ast[MAX_DIMS];
+  strides(a->dims, a->ndims, ast);
+  int64_t ne = val_elems(o);
+  for (int64_t k = 0; k < ne; k++) {
+    int64_t r = k, src = 0;
+    for (int d = a->ndims - 1; d >= 0; d--) {
+      int64_t c = r % s.count[d];
+      r /= s.count[d];
+      src += (s.start[d] + c * s.step[d]) * ast[d];
+    }
+    copy_elem(o, k, a, src);
+  }
+  bind(m, m->n->outputs[0], o);
+}
+
+static void perm_of(Imp *m, int rank, int *perm) {
+  int64_t p[MAX_DIMS];
+  int n = attr_ints(m, "perm", p, MAX_DIMS);
+  bool seen[MAX_DIMS] = {false};
+  if (n < 0) {
+    for (int d = 0; d < rank; d++)
+      perm[d] = rank - 1 - d;
+    return;
+  }
+  if (n != rank)
+    FAIL("perm has %d entries for rank %d", n, rank);
+  for (int d = 0; d < rank; d++) {
+    if (p[d] < 0 || p[d] >= rank || seen[p[d]])
+      FAIL("perm is not a permutation");
+    seen[p[d]] = true;
+    perm[d] = (int)p[d];
+  }
+}
+
+static void fold_transpose(Imp *m) {
+  Val *a = need_in(m, 0);
+  int perm[MAX_DIMS];
+  perm_of(m, a->ndims, perm);
+  int64_t dims[MAX_DIMS], ast[MAX_DIMS];
+  for (int d = 0; d < a->ndims; d++)
+    dims[d] = a->dims[perm[d]];
+  strides(a->dims, a->ndims, ast);
+  Val *o = out_const(m, 0, a->dt, a->ndims, dims);
+  for (int64_t k = 0; k < val_elems(o); k++) {
+    int64_t r = k, src = 0;
+    for (int d = a->ndims - 1; d >= 0; d--) {
+      src += (r % dims[d]) * ast[perm[d]];
+      r /= dims[d];
+    }
+    copy_elem(o, k, a, src);
+  }
+  bind(m, m->n->outputs[0], o);
+}
+
+static void fold_constant_of_shape(Imp *m) {
+  Val *s = need_const(m, 0, "shape");
+  int64_t dims[MAX_DIMS];
+  int n = const_list(m, s, dims, MAX_DIMS, "the shape");
+  const OAttr *a = attr(m, "value");
+  Val *v = NULL;
+  if (a) {
+    if (!(a->has & 8))
+      FAIL("value is not a tensor");
+    v = onnx_tensor_val(m->x, a->t, "value");
+    if (val_elems(v) != 1)
+      FAIL("value must hold one element");
+  }
+  Val *o = out_const(m, 0, v ? v->dt : DT_FLOAT32, n, dims);
+  for (int64_t k = 0; v && k < val_elems(o); k++)
+    copy_elem(o, k, v, 0);
+  bind(m, m->n->outputs[0], o);
+}
+
+static void fold_expand(Imp *m) {
+  Val *a = need_in(m, 0), *s = need_const(m, 1, "shape");
+  int64_t want[MAX_DIMS], dims[MAX_DIMS];
+  int nw = const_list(m, s, want, MAX_DIMS, "the shape"), n;
+  if (!bcast(a->dims, a->ndims, want, nw, dims, &n))
+    FAIL("the shape does not broadcast");
+  Val *o = out_const(m, 0, a->dt, n, dims);
+  for (int64_t k = 0; k < val_elems(o); k++)
+    copy_elem(o, k, a, bidx(a, dims, n, k));
+  bind(m, m->n->outputs[0], o);
+}
+
+static void fold_range(Imp *m) {
+  Val *a = need_in(m, 0), *b = need_in(m, 1), *c = need_in(m, 2);
+  double s = cget_d(a, 0), l = cget_d(b, 0), d = cget_d(c, 0);
+  if (d == 0)
+    FAIL("delta 0");
+  double cnt = ceil((l - s) / d);
+  int64_t n = cnt > 0 ? (cnt > MAX_VAL_BYTES ? MAX_VAL_BYTES : (int64_t)cnt) : 0;
+  Val *o = out_const(m, 0, a->dt, 1, &n);
+  for (int64_t k = 0; k < n; k++)
+    cset(o, k, s + (double)k * d, cget_i(a, 0) + k * cget_i(c, 0));
+  bind(m, m->n->outputs[0], o);
+}
+
+/* Folds the node when it can; true when it did. */
+static bool try_fold(Imp *m) {
+  const char *op = m->n->op_type;
+  if (!strcmp(op, "Constant")) {
+    const OAttr *a = m->n->nattrs ? &m->n->attrs[0] : NULL;
+    if (!a)
+      FAIL("a Constant without a value");
+    Val *v;
+    if (a->has & 8) {
+      v = onnx_tensor_val(m->x, a->t, m->n->outputs[0]);
+    } else if (!strcmp(a->name, "value_float") || !strcmp(a->name, "value_floats")) {
+      int64_t n = a->has & 32 ? a->nfloats : 1;
+      v = new_const(m, m->n->outputs[0], DT_FLOAT32, a->has & 32 ? 1 : 0, &n);
+      for (int64_t k = 0; k < n; k++)
+        cset(v, k, a->has & 32 ? a->floats[k] : a->f, 0);
+    } else if (!strcmp(a->name, "value_int") || !strcmp(a->name, "value_ints")) {
+      int64_t n = a->has & 64 ? a->nints : 1;
+      v = new_const(m, m->n->outputs[0], DT_INT64, a->has & 64 ? 1 : 0, &n);
+      for (int64_t k = 0; k < n; k++)
+        cset(v, k, 0, a->has & 64 ? a->ints[k] : a->i);
+    } else {
+      FAIL("Constant attribute %s is not supported", a->name);
+    }
+    v->name = m->n->outputs[0];
+    bind(m, m->n->outputs[0], v);
+    return true;
+  }
+  if (!strcmp(op, "Shape")) {
+    fold_shape(m);
+    return true;
+  }
+  if (!strcmp(op, "Size")) {
+    Val *a = need_in(m, 0);
+    int64_t n = val_elems(a);
+    Val *o = out_const(m, 0, DT_INT64, 0, &n);
+    cset(o, 0, 0, n);
+    bind(m, m->n->outputs[0], o);
+    return true;
+  }
+  for (int k = 0; k < m->n->ninputs; k++) {
+    Val *v = in(m, k);
+    if (v && !v->data)
+      return false;
+  }
+  static const char *const elementwise[] = {
+      "Add", "Sub", "Mul", "Div", "Pow", "Max", "Min", "Equal", "Less", "Greater",
+      "LessOrEqual", "GreaterOrEqual", "And", "Or", "Not", "Neg", "Abs", "Sqrt",
+      "Floor", "Ceil", "Reciprocal", "Relu", "Where"};
+  for (size_t k = 0; k < sizeof elementwise / sizeof *elementwise; k++)
+    if (!strcmp(op, elementwise[k])) {
+      if (((!strcmp(op, "Max") || !strcmp(op, "Min")) && m->n->ninputs != 2))
+        return false;
+      fold_elementwise(m, op);
+      return true;
+    }
+  int64_t dims[MAX_DIMS];
+  if (!strcmp(op, "Identity") || (!strcmp(op, "Dropout") && m->n->noutputs == 1)) {
+    Val *a = need_in(m, 0);
+    fold_reshape_like(m, a->ndims, a->dims);
+  } else if (!strcmp(op, "Cast") || !strcmp(op, "CastLike")) {
+    fold_cast(m);
+  } else if (!strcmp(op, "Reshape")) {
+    fold_reshape_like(m, reshape_dims(m, need_in(m, 0), need_const(m, 1, "shape"), dims), dims);
+  } else if (!strcmp(op, "Unsqueeze") || !strcmp(op, "Squeeze")) {
+    fold_reshape_like(m, squeeze_dims(m, need_in(m, 0), dims, op[0] == 'U'), dims);
+  } else if (!strcmp(op, "Flatten")) {
+    fold_reshape_like(m, flatten_dims(m, need_in(m, 0), dims), dims);
+  } else if (!strcmp(op, "Concat")) {
+    fold_concat(m);
+  } else if (!strcmp(op, "Gather")) {
+    fold_gather(m);
+  } else if (!strcmp(op, "Slice")) {
+    fold_slice(m);
+  } else if (!strcmp(op, "Transpose")) {
+    fold_transpose(m);
+  } else if (!strcmp(op, "ConstantOfShape")) {
+    fold_constant_of_shape(m);
+  } else if (!strcmp(op, "Expand")) {
+    fold_expand(m);
+  } else if (!strcmp(op, "Range")) {
+    fold_range(m);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+/* ------------------------------------------------- activations: helpers */
+
+/* The node's output k as a new activation Val in layout; returns its IR
+ * tensor. */
+static int act_out(Imp *m, int k, DType dt, int ndims, const int64_t *dims, int layout,
+                   Val **vo) {
+  Val *v = new_val(m, m->n->outputs[k], dt, ndims, dims);
+  int t = out_tensor(m, v, layout);
+  bind(m, m->n->outputs[k], v);
+  if (vo)
+    *vo = v;
+  return t;
+}
+
+static Val *act_in(Imp *m, int k) {
+  Val *v = need_in(m, k);
+  if (v->dt != DT_FLOAT32 && v->dt != DT_INT32 && v->dt != DT_INT8 && v->dt != DT_UINT8 &&
+      v->dt != DT_INT16 && v->dt != DT_BOOL && v->dt != DT_INT64)
+    FAIL("input %d ('%s') has type %s, which the kernels do not take", k, v->name,
+         dtype_name(v->dt));
+  return v;
+}
+
+static Val *act4(Imp *m, int k) {
+  Val *v = act_in(m, k);
+  if (v->ndims != 4)
+    FAIL("input %d has rank %d; only 2-D images (rank 4, NCHW) are supported", k, v->ndims);
+  return v;
+}
+
+static void need_f32(Imp *m, const Val *v) {
+  if (v->dt != DT_FLOAT32)
+    FAIL("'%s' is %s; this op is imported for float32 only", v->name, dtype_name(v->dt));
+}
+
+/* A float32 copy of a constant (any numeric type). */
+static float *floats_of(Imp *m, const Val *v) {
+  (void)m;
+  int64_t n = val_elems(v);
+  float *f = arena_array((size_t)(n ? n : 1), sizeof(float));
+  for (int64_t k = 0; k < n; k++)
+    f[k] = (float)cget_d(v, k);
+  return f;
+}
+
+static int f32_tensor(Imp *m, const char *name, int ndims, const int64_t *dims,
+                      const float *data) {
+  return const_tensor(m, name, DT_FLOAT32, ndims, dims, data);
+}
+
+/* Fusable: the op writes t with no activation yet, t is its only output,
+ * and the ONNX value is read once (by the node being imported). */
+static bool can_fuse(Imp *m, const Val *v, int t) {
+  if (v->data || t < 0 || v->t[!pref(v)] >= 0 || T(m, t)->producer < 0 ||
+      uses_of(m, v->name) != 1 || T(m, t)->is_output)
+    return false;
+  Op *p = OP(m, T(m, t)->producer);
+  if (p->opt.activation != ACT_NONE || T(m, t)->dtype != DT_FLOAT32)
+    return false;
+  switch (p->kind) {
+  case OP_CONV_2D: case OP_DEPTHWISE_CONV_2D: case OP_FULLY_CONNECTED: case OP_ADD:
+  case OP_AVERAGE_POOL_2D: case OP_MAX_POOL_2D:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/* Relu-like node: fuse into the producer, or emit kind. */
+static void activation(Imp *m, OpKind kind, Activation act) {
+  Val *x = act_in(m, 0);
+  int l = pref(x);
+  int t = ir(m, x, l);
+  if (act != ACT_NONE && can_fuse(m, x, t)) {
+    OP(m, T(m, t)->producer)->opt.activation = act;
+    T(m, t)->name = m->n->outputs[0];
+    Val *v = new_val(m, m->n->outputs[0], x->dt, x->ndims, x->dims);
+    v->t[l] = t;
+    bind(m, m->n->outputs[0], v);
+    return;
+  }
+  int out = act_out(m, 0, x->dt, x->ndims, x->dims, l, NULL);
+  add_op(m, kind, &t, 1, &out, 1);
+}
+
+/* A 4-D-capable layout for several inputs: NHWC when some 4-D activation
+ * has it and every activation has rank `rank` == 4. */
+static int common_layout(Imp *m, int rank, int first, int count) {
+  if (rank != 4)
+    return L_ONNX;
+  bool nhwc = false;
+  for (int k = first; k < first + count; k++) {
+    Val *v = in(m, k);
+    if (!v)
+      continue;
+    if (!v->data && v->ndims != 4)
+      return L_ONNX;
+    if (!v->data && v->t[L_NHWC] >= 0)
+      nhwc = true;
+  }
+  return nhwc ? L_NHWC : L_ONNX;
+}
+
+/* Input v of an op in layout, as rank `rank` (constants get leading 1s). */
+static int as_layout(Imp *m, Val *v, int layout, int rank) {
+  if (layout == L_ONNX || v->ndims == 4)
+    return ir(m, v, layout);
+  if (!v->data)
+    unreachable();
+  int64_t dims[4];
+  int pad = rank - v->ndims;
+  for (int d = 0; d < 4; d++)
+    dims[d] = d < pad ? 1 : v->dims[d - pad];
+  Val *c = new_val(m, v->name, v->dt, 4, dims);
+  c->data = v->data;
+  return ir(m, c, L_NHWC);
+}
+
+/* ------------------------------------------------------ binary ops */
+
+static void binary(Imp *m, OpKind kind) {
+  Val *a = act_in(m, 0), *b = act_in(m, 1);
+  int64_t dims[MAX_DIMS];
+  int n;
+  if (!bcast(a->dims, a->ndims, b->dims, b->ndims, dims, &n))
+    FAIL("shapes of '%s' and '%s' do not broadcast", a->name, b->name);
+  if (a->dt != b->dt)
+    FAIL("inputs of types %s and %s", dtype_name(a->dt), dtype_name(b->dt));
+  int l = common_layout(m, n, 0, 2);
+  int ins[2] = {as_layout(m, a, l, n), as_layout(m, b, l, n)};
+  int out = act_out(m, 0, a->dt, n, dims, l, NULL);
+  add_op(m, kind, ins, 2, &out, 1);
+}
+
+/* Pow with a constant exponent: 1 (a copy), 2..4 (a chain of MUL),
+ * 0.5 (SQRT), -1 (DIV). */
+static void import_pow(Imp *m) {
+  Val *a = act_in(m, 0), *b = need_in(m, 1);
+  double e = b->data && val_elems(b) == 1 ? cget_d(b, 0) : NAN;
+  int l = pref(a);
+  int t = ir(m, a, l);
+  if (e == 1.0) {
+    bind(m, m->n->outputs[0], a);
+    return;
+  }
+  if (e == 2.0 || e == 3.0 || e == 4.0) {
+    /* x^2 = x x, x^3 = (x x) x, x^4 = (x x)(x x). */
+    int64_t dims[MAX_DIMS];
+    for (int d = 0; d < T(m, t)->ndims; d++)
+      dims[d] = T(m, t)->dims[d];
+    Val *v = new_val(m, m->n->outputs[0], a->dt, a->ndims, a->dims);
+    int sq = e == 2.0 ? out_tensor(m, v, l) : new_tensor(m, "", a->dt, T(m, t)->ndims, dims);
+    int ins[2] = {t, t};
+    add_op(m, OP_MUL, ins, 2, &sq, 1);
+    if (e != 2.0) {
+      int ins2[2] = {sq, e == 3.0 ? t : sq};
+      int out = out_tensor(m, v, l);
+      add_op(m, OP_MUL, ins2, 2, &out, 1);
+    }
+    bind(m, m->n->outputs[0], v);
+    return;
+  }
+  if (e == 0.5) {
+    int out = act_out(m, 0, a->dt, a->ndims, a->dims, l, NULL);
+    add_op(m, OP_SQRT, &t, 1, &out, 1);
+    return;
+  }
+  if (e == -1.0 && a->dt == DT_FLOAT32) {
+    int out = act_out(m, 0, a->dt, a->ndims, a->dims, l, NULL);
+    int64_t one[MAX_DIMS];
+    for (int d = 0; d < T(m, t)->ndims; d++)
+      one[d] = 1;
+    float f = 1.0f;
+    int ins[2] = {f32_tensor(m, "", T(m, t)->ndims, one, &f), t};
+    add_op(m, OP_DIV, ins, 2, &out, 1);
+    return;
+  }
+  FAIL("Pow is supported with a constant exponent of 1, 2, 3, 4, 0.5 or -1 only");
+}
+
+static void import_reciprocal(Imp *m) {
+  Val *a = act_in(m, 0);
+  need_f32(m, a);
+  int l = pref(a);
+  int rank = a->ndims;
+  int64_t one[MAX_DIMS];
+  for (int d = 0; d < rank; d++)
+    one[d] = 1;
+  float f = 1.0f;
+  int c = f32_tensor(m, "", l == L_NHWC ? 4 : rank, one, &f);
+  int ins[2] = {c, ir(m, a, l)};
+  int out = act_out(m, 0, a->dt, a->ndims, a->dims, l, NULL);
+  add_op(m, OP_DIV, ins, 2, &out, 1);
+}
+
+/* x (IR tensor t, rank of the Val) op a scalar constant. */
+static int scalar_op(Imp *m, OpKind kind, int t, float s, const char *name) {
+  int64_t one[MAX_DIMS];
+  for (int d = 0; d < T(m, t)->ndims; d++)
+    one[d] = 1;
+  int ins[2] = {t, f32_tensor(m, "", T(m, t)->ndims, one, &s)};
+  int64_t dims[MAX_DIMS];
+  for (int d = 0; d < T(m, t)->ndims; d++)
+    dims[d] = T(m, t)->dims[d];
+  int out = new_tensor(m, name, DT_FLOAT32, T(m, t)->ndims, dims);
+  add_op(m, kind, ins, 2, &out, 1);
+  return out;
+}
+
+/* Max, Min, Sum, Mean of any number of inputs: a chain of binary ops
+ * (Mean then scales by 1/n). */
+static void variadic(Imp *m, OpKind kind, bool mean) {
+  int n = m->n->ninputs;
+  if (n < 1)
+    FAIL("no inputs");
+  Val *acc = act_in(m, 0);
+  if (n == 1 && !mean) {
+    bind(m, m->n->outputs[0], acc);
+    return;
+  }
+  for (int k = 1; k < n; k++) {
+    Val *b = act_in(m, k);
+    if (b->dt != acc->dt)
+      FAIL("inputs of types %s and %s", dtype_name(acc->dt), dtype_name(b->dt));
+    int64_t dims[MAX_DIMS];
+    int nd;
+    if (!bcast(acc->dims, acc->ndims, b->dims, b->ndims, dims, &nd))
+      FAIL("shapes of '%s' and '%s' do not broadcast", acc->name, b->name);
+    Val *vals[2] = {acc, b};
+    int l = L_ONNX;
+    if (nd == 4) {
+      bool nhwc = false, ok = true;
+      for (int i = 0; i < 2; i++) {
+        if (!vals[i]->data && vals[i]->ndims != 4)
+          ok = false;
+        if (!vals[i]->data && vals[i]->t[L_NHWC] >= 0)
+          nhwc = true;
+      }
+      l = ok && nhwc ? L_NHWC : L_ONNX;
+    }
+    int ins[2] = {as_layout(m, acc, l, nd), as_layout(m, b, l, nd)};
+    bool last = k == n - 1 && !mean;
+    Val *o = new_val(m, last ? m->n->outputs[0] : "", acc->dt, nd, dims);
+    int out = out_tensor(m, o, l);
+    add_op(m, kind, ins, 2, &out, 1);
+    acc = o;
+  }
+  if (mean) {
+    need_f32(m, acc);
+    int l = pref(acc);
+    int t = scalar_op(m, OP_MUL, ir(m, acc, l), 1.0f / (float)n, m->n->outputs[0]);
+    acc = new_val(m, m->n->outputs[0], acc->dt, acc->ndims, acc->dims);
+    acc->t[l] = t;
+  }
+  bind(m, m->n->outputs[0], acc);
+}
+
+static void import_clip(Imp *m) {
+  Val *x = act_in(m, 0);
+  need_f32(m, x);
+  float lo = -FLT_MAX, hi = FLT_MAX;
+  if (m->x->opset < 11) {
+    lo = attr_f(m, "min", -FLT_MAX);
+    hi = attr_f(m, "max", FLT_MAX);
+  } else {
+    Val *a = in(m, 1), *b = in(m, 2);
+    if ((a && !a->data) || (b && !b->data))
+      FAIL("min and max must be constants");
+    if (a)
+      lo = (float)cget_d(a, 0);
+    if (b)
+      hi = (float)cget_d(b, 0);
+  }
+  if (lo == 0.0f && hi == 6.0f)
+    return activation(m, OP_RELU6, ACT_RELU6);
+  if (lo == 0.0f && hi == FLT_MAX)
+    return activation(m, OP_RELU, ACT_RELU);
+  if (lo == -1.0f && hi == 1.0f)
+    return activation(m, OP_RELU_N1_TO_1, ACT_RELU_N1_TO_1);
+  int l = pref(x);
+  int t = ir(m, x, l);
+  if (lo != -FLT_MAX)
+    t = scalar_op(m, OP_MAXIMUM, t, lo, hi != FLT_MAX ? "" : m->n->outputs[0]);
+  Val *v = new_val(m, m->n->outputs[0], x->dt, x->ndims, x->dims);
+  if (hi != FLT_MAX)
+    t = scalar_op(m, OP_MINIMUM, t, hi, m->n->outputs[0]);
+  if (lo == -FLT_MAX && hi == FLT_MAX)
+    t = scalar_op(m, OP_MAXIMUM, t, -FLT_MAX, m->n->outputs[0]);
+  v->t[l] = t;
+  bind(m, m->n->outputs[0], v);
+}
+
+/* HardSigmoid: max(0, min(1, alpha x + beta)) = relu6(6 alpha x + 6 beta) / 6. */
+static void import_hard_sigmoid(Imp *m) {
+  Val *x = act_in(m, 0);
+  need_f32(m, x);
+  float alpha = attr_f(m, "alpha", 0.2f), beta = attr_f(m, "beta", 0.5f);
+  int l = pref(x);
+  int t = scalar_op(m, OP_MUL, ir(m, x, l), 6.0f * alpha, "");
+  t = scalar_op(m, OP_ADD, t, 6.0f * beta, "");
+  OP(m, T(m, t)->producer)->opt.activation = ACT_RELU6;
+  t = scalar_op(m, OP_MUL, t, 1.0f / 6.0f, m->n->outputs[0]);
+  Val *v = new_val(m, m->n->outputs[0], x->dt, x->ndims, x->dims);
+  v->t[l] = t;
+  bind(m, m->n->outputs[0], v);
+}
+
+static void import_leaky_relu(Imp *m) {
+  Val *x = act_in(m, 0);
+  int l = pref(x);
+  int t = ir(m, x, l);
+  int out = act_out(m, 0, x->dt, x->ndims, x->dims, l, NULL);
+  int o = add_op(m, OP_LEAKY_RELU, &t, 1, &out, 1);
+  OP(m, o)->opt.fields = OPTF_ALPHA;
+  OP(m, o)->opt.alpha = attr_f(m, "alpha", 0.01f);
+}
+
+/* ------------------------------------------------------ convolutions */
+
+typedef struct {
+  Padding pad;
+  int64_t before[2], after[2]; /* explicit padding to apply first (PAD) */
+  bool explicit_pad;
+  int64_t out[2];
+} PadPlan;
+
+/* Spatial padding: TFLite SAME/VALID when they give ONNX's windows, else
+ * explicit pads (before, after) with VALID.  k: effective kernel sizes. */
+static void plan_padding(Imp *m, const int64_t *in, const int64_t *k, const int64_t *s,
+                         const int64_t *dil, bool ceil_mode, bool pads_ignored, PadPlan *pp) {
+  int64_t pads[4] = {0, 0, 0, 0};
+  int np = attr_ints(m, "pads", pads, 4);
+  if (np >= 0 && np != 4)
+    FAIL("pads has %d entries, expected 4", np);
+  const char *ap = attr_s(m, "auto_pad", "NOTSET");
+  memset(pp, 0, sizeof *pp);
+  for (int a = 0; a < 2; a++) {
+    int64_t eff = (k[a] - 1) * dil[a] + 1;
+    if (!strcmp(ap, "SAME_UPPER") || !strcmp(ap, "SAME_LOWER")) {
+      int64_t o = (in[a] + s[a] - 1) / s[a];
+      int64_t tot = (o - 1) * s[a] + eff - in[a];
+      tot = tot < 0 ? 0 : tot;
+      pads[a] = !strcmp(ap, "SAME_UPPER") ? tot / 2 : tot - tot / 2;
+      pads[a + 2] = tot - pads[a];
+    } else if (!strcmp(ap, "VALID")) {
+      pads[a] = pads[a + 2] = 0;
+    } else if (strcmp(ap, "NOTSET")) {
+      FAIL("auto_pad %s is not supported", ap);
+    }
+    if (pads[a] < 0 || pads[a + 2] < 0)
+      FAIL("negative pads");
+    int64_t span = in[a] + pads[a] + pads[a + 2] - eff;
+    if (span < 0)
+      FAIL("the kernel is larger than the padded input");
+    int64_t o = ceil_mode ? (span + s[a] - 1) / s[a] + 1 : span / s[a] + 1;
+    /* ceil_mode: the last window must start inside the input or the
+     * leading padding. */
+    if (ceil_mode && (o - 1) * s[a] >= in[a] + pads[a])
+      o--;
+    pp->out[a] = o;
+  }
+  bool zero = !pads[0] && !pads[1] && !pads[2] && !pads[3];
+  bool valid = zero, same = true;
+  for (int a = 0; a < 2; a++) {
+    int64_t eff = (k[a] - 1) * dil[a] + 1;
+    if ((in[a] - eff) / s[a] + 1 != pp->out[a] || in[a] < eff)
+      valid = false;
+    int32_t o, before;
+    compute_padding(PAD_SAME, (int32_t)in[a], (int32_t)eff, (int32_t)s[a], 1, &o, &before);
+    /* The kernels take the dilated extent through the dilation option:
+     * compute SAME's padding from the effective size, as TFLite does. */
+    if (o != pp->out[a] || before != pads[a])
+      same = false;
+    if (!pads_ignored) {
+      /* Padded cells count (zeros in a convolution, count_include_pad):
+       * SAME's implicit padding after must not exceed ONNX's. */
+      int64_t after = (o - 1) * s[a] + eff - in[a] - before;
+      if (after > pads[a + 2])
+        same = same && after <= pads[a + 2];
+    }
+  }
+  if (valid) {
+    pp->pad = PAD_VALID;
+  } else if (same) {
+    pp->pad = PAD_SAME;
+  } else {
+    pp->pad = PAD_VALID;
+    pp->explicit_pad = true;
+    for (int a = 0; a < 2; a++) {
+      int64_t eff = (k[a] - 1) * dil[a] + 1;
+      pp->before[a] = pads[a];
+      int64_t need = (pp->out[a] - 1) * s[a] + eff - in[a] - pads[a];
+      pp->after[a] = need < 0 ? 0 : need;
+      if ((in[a] + pp->before[a] + pp->after[a] - eff) / s[a] + 1 != pp->out[a])
+        FAIL("these pads cannot be expressed (axis %d)", a);
+    }
+  }
+}
+
+/* PAD (value 0) or PADV2 (value) of an NHWC tensor's H and W. */
+static int pad_nhwc(Imp *m, int t, const PadPlan *pp, bool has_value, float value) {
+  Tensor *x = T(m, t);
+  int32_t p[8] = {0, 0, (int32_t)pp->before[0], (int32_t)pp->after[0],
+                  (int32_t)pp->before[1], (int32_t)pp->after[1], 0, 0};
+  int64_t pd[2] = {4, 2};
+  int ins[3] = {t, const_tensor(m, "", DT_INT32, 2, pd, p), -1};
+  int64_t dims[4] = {x->dims[0], x->dims[1] + p[2] + p[3], x->dims[2] + p[4] + p[5],
+                     x->dims[3]};
+  if (has_value)
+    ins[2] = f32_tensor(m, "", 1, (int64_t[]){1}, &value);
+  int out = new_tensor(m, arena_printf("%s:pad", x->name), x->dtype, 4, dims);
+  add_op(m, has_value ? OP_PADV2 : OP_PAD, ins, has_value ? 3 : 2, &out, 1);
+  return out;
+}
+
+static void spatial_attrs(Imp *m, const char *name, int64_t *v, int64_t def) {
+  v[0] = v[1] = def;
+  int n = attr_ints(m, name, v, 2);
+  if (n >= 0 && n != 2)
+    FAIL("%s has %d entries, expected 2", name, n);
+  if (v[0] < 1 || v[1] < 1 || v[0] > INT32_MAX || v[1] > INT32_MAX)
+    FAIL("%s must be positive", name);
+}
+
+static void import_conv(Imp *m) {
+  Val *x = act4(m, 0), *w = need_const(m, 1, "weights"), *b = in(m, 2);
+  need_f32(m, x);
+  if (w->ndims != 4)
+    FAIL("the weights have rank %d, expected 4", w->ndims);
+  if (b && (!b->data || val_elems(b) != w->dims[0]))
+    FAIL("the bias must be a constant of %lld values", (long long)w->dims[0]);
+  int64_t group = attr_i(m, "group", 1);
+  int64_t cin = x->dims[1], cout = w->dims[0], kh = w->dims[2], kw = w->dims[3];
+  bool depthwise = group > 1 && group == cin && w->dims[1] == 1 && cout % cin == 0;
+  if (!depthwise && (group != 1 || w->dims[1] != cin))
+    FAIL("grouped convolution (group %lld, %lld input channels) is not supported", (long long)group,
+         (long long)cin);
+  int64_t k[2] = {kh, kw}, s[2], d[2];
+  int64_t ks[2];
+  if (attr_ints(m, "kernel_shape", ks, 2) == 2 && (ks[0] != kh || ks[1] != kw))
+    FAIL("kernel_shape disagrees with the weights");
+  spatial_attrs(m, "strides", s, 1);
+  spatial_attrs(m, "dilations", d, 1);
+  PadPlan pp;
+  plan_padding(m, x->dims + 2, k, s, d, false, false, &pp);
+
+  const float *wf = floats_of(m, w);
+  float *filt = arena_array((size_t)(cout * kh * kw * (depthwise ? 1 : cin)), sizeof(float));
+  int64_t fdims[4];
+  if (depthwise) {
+    fdims[0] = 1, fdims[1] = kh, fdims[2] = kw, fdims[3] = cout;
+    for (int64_t o = 0; o < cout; o++)
+      for (int64_t y = 0; y < kh; y++)
+        for (int64_t xx = 0; xx < kw; xx++)
+          filt[(y * kw + xx) * cout + o] = wf[(o * kh + y) * kw + xx];
+  } else {
+    fdims[0] = cout, fdims[1] = kh, fdims[2] = kw, fdims[3] = cin;
+    for (int64_t o = 0; o < cout; o++)
+      for (int64_t c = 0; c < cin; c++)
+        for (int64_t y = 0; y < kh; y++)
+          for (int64_t xx = 0; xx < kw; xx++)
+            filt[((o * kh + y) * kw + xx) * cin + c] = wf[((o * cin + c) * kh + y) * kw + xx];
+  }
+  float *bias = b ? floats_of(m, b) : arena_array((size_t)cout, sizeof(float));
+  int t = ir(m, x, L_NHWC);
+  if (pp.explicit_pad)
+    t = pad_nhwc(m, t, &pp, false, 0);
+  int ins[3] = {t, f32_tensor(m, arena_printf("%s:filter", m->n->outputs[0]), 4, fdims, filt),
+                f32_tensor(m, arena_printf("%s:bias", m->n->outputs[0]), 1, &cout, bias)};
+  int64_t od[4] = {x->dims[0], cout, pp.out[0], pp.out[1]};
+  int out = act_out(m, 0, DT_FLOAT32, 4, od, L_NHWC, NULL);
+  int o = add_op(m, depthwise ? OP_DEPTHWISE_CONV_2D : OP_CONV_2D, ins, 3, &out, 1);
+  Options *opt = &OP(m, o)->opt;
+  opt->fields = OPTF_PADDING | OPTF_STRIDE | OPTF_ACTIVATION | OPTF_DILATION |
+                (depthwise ? OPTF_DEPTH_MULT : 0);
+  opt->padding = pp.pad;
+  opt->stride_h = (int)s[0], opt->stride_w = (int)s[1];
+  opt->dilation_h = (int)d[0], opt->dilation_w = (int)d[1];
+  opt->depth_multiplier = depthwise ? (int)(cout / cin) : 0;
+}
+
+static void import_conv_transpose(Imp *m) {
+  Val *x = act4(m, 0), *w = need_const(m, 1, "weights"), *b = in(m, 2);
+  need_f32(m, x);
+  if (w->ndims != 4 || w->dims[0] != x->dims[1])
+    FAIL("the weights must be [C_in, C_out, kh, kw]");
+  if (attr_i(m, "group", 1) != 1)
+    FAIL("grouped ConvTranspose is not supported");
+  int64_t cin = w->dims[0], cout = w->dims[1], kh = w->dims[2], kw = w->dims[3];
+  if (b && (!b->data || val_elems(b) != cout))
+    FAIL("the bias must be a constant of %lld values", (long long)cout);
+  int64_t s[2], d[2], pads[4] = {0, 0, 0, 0}, op[2] = {0, 0}, os[2];
+  spatial_attrs(m, "strides", s, 1);
+  spatial_attrs(m, "dilations", d, 1);
+  if (d[0] != 1 || d[1] != 1)
+    FAIL("dilated ConvTranspose is not supported");
+  int np = attr_ints(m, "pads", pads, 4);
+  attr_ints(m, "output_padding", op, 2);
+  if (np >= 0 && np != 4)
+    FAIL("pads has %d entries, expected 4", np);
+  const char *ap = attr_s(m, "auto_pad", "NOTSET");
+  int64_t k[2] = {kh, kw}, out[2];
+  for (int a = 0; a < 2; a++)
+    out[a] = s[a] * (x->dims[2 + a] - 1) + op[a] + k[a] - pads[a] - pads[a + 2];
+  if (attr_ints(m, "output_shape", os, 2) == 2 || strcmp(ap, "NOTSET")) {
+    bool given = attr(m, "output_shape") != NULL;
+    for (int a = 0; a < 2; a++) {
+      int64_t o = given ? os[a] : x->dims[2 + a] * s[a];
+      int64_t tot = s[a] * (x->dims[2 + a] - 1) + op[a] + k[a] - o;
+      if (tot < 0)
+        FAIL("output_shape is larger than the full result");
+      pads[a] = !strcmp(ap, "SAME_LOWER") ? tot - tot / 2 : tot / 2;
+      pads[a + 2] = tot - pads[a];
+      out[a] = o;
+    }
+  }
+  Padding pad = PAD_VALID;
+  for (int a = 0; a < 2; a++) {
+    if (out[a] < 1)
+      FAIL("the output would be empty");
+    int32_t o, before;
+    compute_padding(PAD_SAME, (int32_t)out[a], (int32_t)k[a], (int32_t)s[a], 1, &o, &before);
+    if (pads[a] == 0 && pad == PAD_VALID)
+      continue;
+    if (before == pads[a] && o == x->dims[2 + a] && (a == 0 || pad == PAD_SAME))
+      pad = PAD_SAME;
+    else
+      FAIL("these pads are not supported (TFLite's TRANSPOSE_CONV pads as SAME or VALID)");
+  }
+  if (pad == PAD_SAME && pads[0] == 0 && pads[1] == 0)
+    pad = PAD_VALID;
+  const float *wf = floats_of(m, w);
+  float *filt = arena_array((size_t)(cout * kh * kw * cin), sizeof(float));
+  for (int64_t c = 0; c < cin; c++)
+    for (int64_t o = 0; o < cout; o++)
+      for (int64_t y = 0; y < kh; y++)
+        for (int64_t xx = 0; xx < kw; xx++)
+          filt[((o * kh + y) * kw + xx) * cin + c] = wf[((c * cout + o) * kh + y) * kw + xx];
+  int64_t fd[4] = {cout, kh, kw, cin};
+  int32_t shape[4] = {(int32_t)x->dims[0], (int32_t)out[0], (int32_t)out[1], (int32_t)cout};
+  float *bias = b ? floats_of(m, b) : arena_array((size_t)cout, sizeof(float));
+  int ins[4] = {const_i32(m, shape, 4), f32_tensor(m, "", 4, fd, filt), ir(m, x, L_NHWC),
+                f32_tensor(m, "", 1, &cout, bias)};
+  int64_t od[4] = {x->dims[0], cout, out[0], out[1]};
+  int t = act_out(m, 0, DT_FLOAT32, 4, od, L_NHWC, NULL);
+  int o = add_op(m, OP_TRANSPOSE_CONV, ins, 4, &t, 1);
+  Options *opt = &OP(m, o)->opt;
+  opt->fields = OPTF_PADDING | OPTF_STRIDE | OPTF_ACTIVATION;
+  opt->padding = pad;
+  opt->stride_h = (int)s[0], opt->stride_w = (int)s[1];
+}
+
+static void import_pool(Imp *m, bool max) {
+  Val *x = act4(m, 0);
+  need_f32(m, x);
+  if (m->n->noutputs > 1 && m->n->outputs[1][0] && uses_of(m, m->n->outputs[1]))
+    FAIL("the Indices output is not supported");
+  int64_t k[2], s[2], d[2];
+  if (attr_ints(m, "kernel_shape", k, 2) != 2)
+    FAIL("kernel_shape must have 2 entries");
+  if (k[0] < 1 || k[1] < 1 || k[0] > INT32_MAX || k[1] > INT32_MAX)
+    FAIL("kernel_shape must be positive");
+  spatial_attrs(m, "strides", s, 1);
+  spatial_attrs(m, "dilations", d, 1);
+  if (d[0] != 1 || d[1] != 1)
+    FAIL("dilated pooling is not supported");
+  if (attr_i(m, "storage_order", 0) != 0)
+    FAIL("storage_order 1 is not supported");
+  bool ceil_mode = attr_i(m, "ceil_mode", 0) != 0;
+  bool include = attr_i(m, "count_include_pad", 0) != 0;
+  PadPlan pp;
+  /* Max pools and average pools without count_include_pad ignore padded
+   * cells, as TFLite's SAME does. */
+  plan_padding(m, x->dims + 2, k, s, d, ceil_mode, max || !include, &pp);
+  int t = ir(m, x, L_NHWC);
+  if (pp.explicit_pad) {
+    if (!max && !include)
+      FAIL("these pads (or ceil_mode) exclude padded cells in a way TFLite's "
+           "AVERAGE_POOL_2D cannot express");
+    t = pad_nhwc(m, t, &pp, max, -FLT_MAX);
+  }
+  int64_t od[4] = {x->dims[0], x->dims[1], pp.out[0], pp.out[1]};
+  int out = act_out(m, 0, DT_FLOAT32, 4, od, L_NHWC, NULL);
+  int o = add_op(m, max ? OP_MAX_POOL_2D : OP_AVERAGE_POOL_2D, &t, 1, &out, 1);
+  Options *opt = &OP(m, o)->opt;
+  opt->fields = OPTF_PADDING | OPTF_STRIDE | OPTF_FILTER | OPTF_ACTIVATION;
+  opt->padding = pp.pad;
+  opt->stride_h = (int)s[0], opt->stride_w = (int)s[1];
+  opt->filter_h = (int)k[0], opt->filter_w = (int)k[1];
+}
+
+static void import_global_pool(Imp *m, bool max) {
+  Val *x = act4(m, 0);
+  need_f32(m, x);
+  int t = ir(m, x, L_NHWC);
+  int64_t od[4] = {x->dims[0], x->dims[1], 1, 1};
+  int out = act_out(m, 0, DT_FLOAT32, 4, od, L_NHWC, NULL);
+  if (max) {
+    int o = add_op(m, OP_MAX_POOL_2D, &t, 1, &out, 1);
+    Options *opt = &OP(m, o)->opt;
+    opt->fields = OPTF_PADDING | OPTF_STRIDE | OPTF_FILTER | OPTF_ACTIVATION;
+    opt->padding = PAD_VALID;
+    opt->stride_h = opt->stride_w = 1;
+    opt->filter_h = dim32(m, x->dims[2]), opt->filter_w = dim32(m, x->dims[3]);
+    return;
+  }
+  int32_t axes[2] = {1, 2};
+  int ins[2] = {t, const_i32(m, axes, 2)};
+  int o = add_op(m, OP_MEAN, ins, 2, &out, 1);
+  OP(m, o)->opt.fields = OPTF_KEEP_DIMS;
+  OP(m, o)->opt.keep_dims = true;
+}
+
+/* ------------------------------------------------ Gemm, MatMul, BN */
+
+static int fully_connected(Imp *m, int t, const float *w, int64_t nout, int64_t nin,
+                           const float *bias, int ndims, const int64_t *od, bool keep) {
+  int64_t wd[2] = {nout, nin};
+  float *zero = NULL;
+  if (!bias)
+    bias = zero = arena_array((size_t)nout, sizeof(float));
+  int ins[3] = {t, f32_tensor(m, arena_printf("%s:weights", m->n->outputs[0]), 2, wd, w),
+                f32_tensor(m, arena_printf("%s:bias", m->n->outputs[0]), 1, &nout, bias)};
+  int out = act_out(m, 0, DT_FLOAT32, ndims, od, L_ONNX, NULL);
+  int o = add_op(m, OP_FULLY_CONNECTED, ins, 3, &out, 1);
+  OP(m, o)->opt.fields = OPTF_ACTIVATION | OPTF_FC;
+  OP(m, o)->opt.keep_num_dims = keep;
+  return out;
+}
+
+static void import_gemm(Imp *m) {
+  Val *a = act_in(m, 0), *b = need_in(m, 1), *c = in(m, 2);
+  need_f32(m, a);
+  if (a->ndims != 2 || b->ndims != 2)
+    FAIL("Gemm needs 2-D inputs");
+  bool ta = attr_i(m, "transA", 0) != 0;
+  if (!b->data)
+    FAIL("B must be a constant (an activation B would need BATCH_MATMUL)");
+  bool tb = attr_i(m, "transB", 0) != 0;
+  float alpha = attr_f(m, "alpha", 1.0f), beta = attr_f(m, "beta", 1.0f);
+  int64_t M = ta ? a->dims[1] : a->dims[0], K = ta ? a->dims[0] : a->dims[1];
+  int64_t N = tb ? b->dims[0] : b->dims[1];
+  if ((tb ? b->dims[1] : b->dims[0]) != K)
+    FAIL("A is [%lld, %lld] but B does not have %lld rows", (long long)M, (long long)K,
+         (long long)K);
+  const float *bf = floats_of(m, b);
+  float *w = arena_array((size_t)(N * K), sizeof(float));
+  for (int64_t n = 0; n < N; n++)
+    for (int64_t k = 0; k < K; k++)
+      w[n * K + k] = alpha * (tb ? bf[n * K + k] : bf[k * N + n]);
+  float *bias = NULL;
+  bool add_c = false;
+  if (c) {
+    if (!c->data)
+      FAIL("C must be a constant");
+    int64_t cd[MAX_DIMS], mn[2] = {M, N};
+    int ncd;
+    if (c->ndims > 2 || !bcast(c->dims, c->ndims, mn, 2, cd, &ncd) || cd[0] != M ||
+        cd[1] != N)
+      FAIL("C does not broadcast to [%lld, %lld]", (long long)M, (long long)N);
+    int64_t ne = val_elems(c);
+    add_c = !(ne == 1 || (c->dims[c->ndims - 1] == N && ne == N));
+    if (!add_c) {
+      bias = arena_array((size_t)N, sizeof(float));
+      for (int64_t n = 0; n < N; n++)
+        bias[n] = beta * (float)cget_d(c, ne == 1 ? 0 : n);
+    }
+  }
+  int in = ir(m, a, L_ONNX);
+  if (ta)
+    in = transpose_to(m, in, "", (const int[]){1, 0});
+  int64_t od[2] = {M, N};
+  int t = fully_connected(m, in, w, N, K, bias, 2, od, false);
+  if (add_c) {
+    /* A C with rows: beta * C added after the product. */
+    float *cf = arena_array((size_t)val_elems(c), sizeof(float));
+    for (int64_t k = 0; k < val_elems(c); k++)
+      cf[k] = beta * (float)cget_d(c, k);
+    Val *v = lookup(m, m->n->outputs[0]);
+    T(m, t)->name = "";
+    int ins[2] = {t, f32_tensor(m, "", c->ndims, c->dims, cf)};
+    int out = new_tensor(m, v->name, DT_FLOAT32, 2, od);
+    add_op(m, OP_ADD, ins, 2, &out, 1);
+    v->t[L_ONNX] = out;
+  }
+}
+
+static void import_matmul(Imp *m) {
+  Val *a = act_in(m, 0), *b = need_in(m, 1);
+  need_f32(m, a);
+  if (a->ndims < 2 || b->ndims < 2)
+    FAIL("1-D MatMul operands are not supported");
+  if (b->data && b->ndims == 2) {
+    int64_t K = b->dims[0], N = b->dims[1];
+    if (a->dims[a->ndims - 1] != K)
+      FAIL("inner dimensions differ");
+    const float *bf = floats_of(m, b);
+    float *w = arena_array((size_t)(N * K), sizeof(float));
+    for (int64_t n = 0; n < N; n++)
+      for (int64_t k = 0; k < K; k++)
+        w[n * K + k] = bf[k * N + n];
+    int64_t od[MAX_DIMS];
+    memcpy(od, a->dims, sizeof od);
+    od[a->ndims - 1] = N;
+    fully_connected(m, ir(m, a, L_ONNX), w, N, K, NULL, a->ndims, od, a->ndims > 2);
+    return;
+  }
+  if (a->ndims != b->ndims)
+    FAIL("MatMul of activations of different ranks is not supported");
+  int64_t od[MAX_DIMS];
+  memcpy(od, a->dims, sizeof od);
+  for (int d = 0; d < a->ndims - 2; d++)
+    if (a->dims[d] != b->dims[d])
+      FAIL("broadcasting batch dimensions are not supported");
+  if (a->dims[a->ndims - 1] != b->dims[b->ndims - 2])
+    FAIL("inner dimensions differ");
+  od[a->ndims - 1] = b->dims[b->ndims - 1];
+  int ins[2] = {ir(m, a, L_ONNX), ir(m, b, L_ONNX)};
+  int out = act_out(m, 0, DT_FLOAT32, a->ndims, od, L_ONNX, NULL);
+  int o = add_op(m, OP_BATCH_MATMUL, ins, 2, &out, 1);
+  OP(m, o)->opt.fields = OPTF_ADJ;
+}
+
+static void import_batch_norm(Imp *m) {
+  Val *x = act_in(m, 0);
+  need_f32(m, x);
+  Val *sc = need_const(m, 1, "scale"), *bb = need_const(m, 2, "B");
+  Val *mean = need_const(m, 3, "mean"), *var = need_const(m, 4, "var");
+  if (m->n->noutputs > 1)
+    for (int k = 1; k < m->n->noutputs; k++)
+      if (m->n->outputs[k][0] && uses_of(m, m->n->outputs[k]))
+        FAIL("training mode (running statistics outputs) is not supported");
+  if (x->ndims < 2)
+    FAIL("the input needs a channel dimension");
+  int64_t C = x->dims[1];
+  if (val_elems(sc) != C || val_elems(bb) != C || val_elems(mean) != C || val_elems(var) != C)
+    FAIL("scale, B, mean and var must have %lld values", (long long)C);
+  float eps = attr_f(m, "epsilon", 1e-5f);
+  float *s = arena_array((size_t)C, sizeof(float)), *sh = arena_array((size_t)C, sizeof(float));
+  for (int64_t c = 0; c < C; c++) {
+    double k = cget_d(sc, c) / sqrt(cget_d(var, c) + (double)eps);
+    s[c] = (float)k;
+    sh[c] = (float)(cget_d(bb, c) - cget_d(mean, c) * k);
+  }
+  int l = pref(x);
+  int t = ir(m, x, l);
+  /* Fold into the producer: the channel is the FC's output, or the
+   * convolution's output channel (NHWC: last). */
+  if (can_fuse(m, x, t)) {
+    Op *p = OP(m, T(m, t)->producer);
+    bool fc = p->kind == OP_FULLY_CONNECTED && x->ndims == 2;
+    bool conv = (p->kind == OP_CONV_2D || p->kind == OP_DEPTHWISE_CONV_2D) && l == L_NHWC;
+    if (fc || conv) {
+      Tensor *w = T(m, p->inputs[1]), *b = T(m, p->inputs[2]);
+      float *wd = (float *)w->data, *bd = (float *)b->data;
+      int64_t n = tensor_elems(w);
+      for (int64_t k = 0; k < n; k++) {
+        int64_t c = p->kind == OP_DEPTHWISE_CONV_2D ? k % C : k / (n / C);
+        wd[k] *= s[c];
+      }
+      for (int64_t c = 0; c < C; c++)
+        bd[c] = bd[c] * s[c] + sh[c];
+      Val *v = new_val(m, m->n->outputs[0], x->dt, x->ndims, x->dims);
+      v->t[l] = t;
+      bind(m, m->n->outputs[0], v);
+      return;
+    }
+  }
+  int64_t cd[MAX_DIMS];
+  int rank = l == L_NHWC ? 1 : x->ndims - 1;
+  cd[0] = C;
+  for (int d = 1; d < rank; d++)
+    cd[d] = 1;
+  int ins[2] = {t, f32_tensor(m, "", rank, cd, s)};
+  int64_t dims[MAX_DIMS];
+  for (int d = 0; d < T(m, t)->ndims; d++)
+    dims[d] = T(m, t)->dims[d];
+  int mid = new_tensor(m, "", DT_FLOAT32, T(m, t)->ndims, dims);
+  add_op(m, OP_MUL, ins, 2, &mid, 1);
+  int ins2[2] = {mid, f32_tensor(m, "", rank, cd, sh)};
+  int out = act_out(m, 0, DT_FLOAT32, x->ndims, x->dims, l, NULL);
+  add_op(m, OP_ADD, ins2, 2, &out, 1);
+}
+
+/* ------------------------------------------------ shape ops on activations */
+
+/* Reshape-like: the ONNX element order is kept.  A 4-D NHWC-only value
+ * whose two orders coincide reshapes without a TRANSPOSE. */
+static void reshape_act(Imp *m, int ndims, const int64_t *dims) {
+  Val *x = act_in(m, 0);
+  int t;
+  if (x->t[L_ONNX] < 0 && x->ndims == 4 && (x->dims[1] == 1 || x->dims[2] * x->dims[3] == 1))
+    t = x->t[L_NHWC];
+  else
+    t = ir(m, x, L_ONNX);
+  Val *v = new_val(m, m->n->outputs[0], x->dt, ndims, dims);
+  bool same = ndims == T(m, t)->ndims;
+  for (int d = 0; same && d < ndims; d++)
+    same = T(m, t)->dims[d] == dims[d];
+  v->t[L_ONNX] = same ? t : reshape_to(m, t, v->name, ndims, dims);
+  bind(m, m->n->outputs[0], v);
+}
+
+static void import_transpose(Imp *m) {
+  Val *x = act_in(m, 0);
+  int perm[MAX_DIMS];
+  perm_of(m, x->ndims, perm);
+  int64_t dims[MAX_DIMS];
+  for (int d = 0; d < x->ndims; d++)
+    dims[d] = x->dims[perm[d]];
+  Val *v = new_val(m, m->n->outputs[0], x->dt, x->ndims, dims);
+  bind(m, m->n->outputs[0], v);
+  if (x->ndims == 4 && x->t[L_NHWC] >= 0 && !memcmp(perm, TO_NHWC, sizeof TO_NHWC)) {
+    v->t[L_ONNX] = x->t[L_NHWC]; /* NCHW -> NHWC is the NHWC tensor itself */
+    return;
+  }
+  v->t[L_ONNX] = transpose_to(m, ir(m, x, L_ONNX), v->name, perm);
+}
+
+static void import_concat(Imp *m) {
+  Val *a = act_in(m, 0);
+  int n = m->n->ninputs;
+  int64_t axis = resolve(m, attr_i(m, "axis", 0), a->ndims, "axis");
+  int l = common_layout(m, a->ndims, 0, n);
+  int64_t dims[MAX_DIMS];
+  memcpy(dims, a->dims, sizeof dims);
+  dims[axis] = 0;
+  int *ins = arena_array((size_t)n, sizeof(int));
+  for (int k = 0; k < n; k++) {
+    Val *v = need_in(m, k);
+    if (v->ndims != a->ndims || v->dt != a->dt)
+      FAIL("inputs of different ranks or types");
+    for (int d = 0; d < a->ndims; d++)
+      if (d != axis && v->dims[d] != a->dims[d])
+        FAIL("input %d's shape does not fit", k);
+    dims[axis] += v->dims[axis];
+    ins[k] = ir(m, v, l);
+  }
+  int out = act_out(m, 0, a->dt, a->ndims, dims, l, NULL);
+  int o = add_op(m, OP_CONCATENATION, ins, n, &out, 1);
+  OP(m, o)->opt.fields = OPTF_AXIS | OPTF_ACTIVATION;
+  OP(m, o)->opt.axis = l == L_NHWC ? nhwc_axis((int)axis) : (int)axis;
+}
+
+static void import_softmax(Imp *m, bool log) {
+  Val *x = act_in(m, 0);
+  need_f32(m, x);
+  int r = x->ndims;
+  int64_t axis = resolve(m, attr_i(m, "axis", m->x->opset < 13 ? 1 : -1), r, "axis");
+  OpKind kind = log ? OP_LOG_SOFTMAX : OP_SOFTMAX;
+  if (m->x->opset < 13 && axis != r - 1) {
+    /* Softmax over the flattened dims [axis, r): a 2-D softmax. */
+    int64_t two[2] = {1, 1};
+    for (int d = 0; d < r; d++)
+      two[d >= axis] *= x->dims[d];
+    int t = reshape_to(m, ir(m, x, L_ONNX), "", 2, two);
+    int s = new_tensor(m, "", DT_FLOAT32, 2, two);
+    int o = add_op(m, kind, &t, 1, &s, 1);
+    OP(m, o)->opt.fields = OPTF_BETA;
+    Val *v = new_val(m, m->n->outputs[0], x->dt, r, x->dims);
+    v->t[L_ONNX] = reshape_to(m, s, v->name, r, x->dims);
+    bind(m, m->n->outputs[0], v);
+    return;
+  }
+  int l = r == 4 && axis == 1 && x->t[L_NHWC] >= 0 ? L_NHWC : L_ONNX;
+  if (l == L_ONNX && axis != r - 1) {
+    int perm[MAX_DIMS], inv[MAX_DIMS], k = 0;
+    for (int d = 0; d < r; d++)
+      if (d != axis)
+        perm[k++] = d;
+    perm[k] = (int)axis;
+    for (int d = 0; d < r; d++)
+      inv[perm[d]] = d;
+    int t = transpose_to(m, ir(m, x, L_ONNX), "", perm);
+    int64_t td[MAX_DIMS];
+    for (int d = 0; d < r; d++)
+      td[d] = T(m, t)->dims[d];
+    int s = new_tensor(m, "", DT_FLOAT32, r, td);
+    int o = add_op(m, kind, &t, 1, &s, 1);
+    OP(m, o)->opt.fields = OPTF_BETA;
+    Val *v = new_val(m, m->n->outputs[0], x->dt, r, x->dims);
+    v->t[L_ONNX] = transpose_to(m, s, v->name, inv);
+    bind(m, m->n->outputs[0], v);
+    return;
+  }
+  int t = ir(m, x, l);
+  int out = act_out(m, 0, x->dt, r, x->dims, l, NULL);
+  int o = add_op(m, kind, &t, 1, &out, 1);
+  OP(m, o)->opt.fields = OPTF_BETA;
+}
+
+static void import_pad(Imp *m) {
+  Val *x = act_in(m, 0);
+  const char *mode = attr_s(m, "mode", "constant");
+  if (strcmp(mode, "constant"))
+    FAIL("Pad mode '%s' has no IR op yet (constant only)", mode);
+  int r = x->ndims;
+  int64_t pads[2 * MAX_DIMS];
+  int np;
+  if (m->x->opset < 11) {
+    np = attr_ints(m, "pads", pads, 2 * MAX_DIMS);
+  } else {
+    Val *p = need_const(m, 1, "pads");
+    np = const_list(m, p, pads, 2 * MAX_DIMS, "pads");
+  }
+  if (np != 2 * r)
+    FAIL("pads has %d entries for rank %d", np, r);
+  Val *axes = in(m, 3);
+  if (axes)
+    FAIL("the axes input of Pad is not supported");
+  float value = 0;
+  Val *cv = in(m, 2);
+  if (cv) {
+    if (!cv->data)
+      FAIL("constant_value must be a constant");
+    value = (float)cget_d(cv, 0);
+  }
+  int l = pref(x);
+  int64_t dims[MAX_DIMS];
+  int32_t p[2 * MAX_DIMS];
+  for (int d = 0; d < r; d++) {
+    if (pads[d] < 0 || pads[d + r] < 0 || pads[d] > INT32_MAX || pads[d + r] > INT32_MAX)
+      FAIL("negative pads (cropping) are not supported");
+    dims[d] = x->dims[d] + pads[d] + pads[d + r];
+  }
+  for (int d = 0; d < r; d++) {
+    int src = l == L_NHWC ? TO_NHWC[d] : d;
+    p[2 * d] = (int32_t)pads[src];
+    p[2 * d + 1] = (int32_t)pads[src + r];
+  }
+  int64_t pd[2] = {r, 2};
+  int ins[3] = {ir(m, x, l), const_tensor(m, "", DT_INT32, 2, pd, p), -1};
+  bool v2 = value != 0;
+  if (v2) {
+    if (x->dt != DT_FLOAT32)
+      FAIL("a non-zero constant_value is supported for float32 only");
+    ins[2] = f32_tensor(m, "", 1, (int64_t[]){1}, &value);
+  }
+  int out = act_out(m, 0, x->dt, r, dims, l, NULL);
+  add_op(m, v2 ? OP_PADV2 : OP_PAD, ins, v2 ? 3 : 2, &out, 1);
+}
+
+static void import_slice(Imp *m) {
+  Val *x = act_in(m, 0);
+  SliceP s;
+  slice_params(m, x, &s);
+  int r = x->ndims;
+  int32_t b[MAX_DIMS], e[MAX_DIMS], st[MAX_DIMS];
+  int end_mask = 0;
+  for (int d = 0; d < r; d++) {
+    b[d] = (int32_t)s.start[d];
+    st[d] = (int32_t)(s.step[d] > INT32_MAX ? INT32_MAX : s.step[d] < -INT32_MAX ? -INT32_MAX
+                                                                                 : s.step[d]);
+    int64_t stop = s.start[d] + s.count[d] * s.step[d];
+    if (s.count[d] == 0)
+      stop = s.start[d];
+    if (stop < 0) {
+      end_mask |= 1 << d; /* run to the beginning */
+      stop = 0;
+    }
+    e[d] = (int32_t)(stop > INT32_MAX ? INT32_MAX : stop);
+    if (s.step[d] > 0 && b[d] >= x->dims[d] && s.count[d] == 0)
+      b[d] = e[d] = (int32_t)x->dims[d];
+  }
+  int ins[4] = {ir(m, x, L_ONNX), const_i32(m, b, r), const_i32(m, e, r), const_i32(m, st, r)};
+  int out = act_out(m, 0, x->dt, r, s.count, L_ONNX, NULL);
+  int o = add_op(m, OP_STRIDED_SLICE, ins, 4, &out, 1);
+  OP(m, o)->opt.fields = OPTF_SLICE_MASKS;
+  OP(m, o)->opt.end_mask = end_mask;
+}
+
+static void import_gather(Imp *m) {
+  Val *x = act_in(m, 0), *idx = need_in(m, 1);
+  int r = x->ndims;
+  int64_t axis = resolve(m, attr_i(m, "axis", 0), r, "axis");
+  if (!idx->data)
+    FAIL("indices that are not constant are not supported");
+  int64_t len = x->dims[axis];
+  if (idx->ndims == 0) {
+    /* A scalar index: a STRIDED_SLICE that drops the axis. */
+    int64_t g = cget_i(idx, 0);
+    if (g < -len || g >= len)
+      FAIL("index %lld is out of range for size %lld", (long long)g, (long long)len);
+    g = g < 0 ? g + len : g;
+    int32_t b[MAX_DIMS], e[MAX_DIMS], st[MAX_DIMS];
+    int64_t od[MAX_DIMS];
+    int no = 0;
+    for (int d = 0; d < r; d++) {
+      b[d] = d == axis ? (int32_t)g : 0;
+      e[d] = d == axis ? (int32_t)g + 1 : (int32_t)x->dims[d];
+      st[d] = 1;
+      if (d != axis)
+        od[no++] = x->dims[d];
+    }
+    int ins[4] = {ir(m, x, L_ONNX), const_i32(m, b, r), const_i32(m, e, r),
+                  const_i32(m, st, r)};
+    int out = act_out(m, 0, x->dt, no, od, L_ONNX, NULL);
+    int o = add_op(m, OP_STRIDED_SLICE, ins, 4, &out, 1);
+    OP(m, o)->opt.fields = OPTF_SLICE_MASKS;
+    OP(m, o)->opt.shrink_axis_mask = 1 << axis;
+    return;
+  }
+  int64_t ni = val_elems(idx);
+  int32_t *iv = arena_array((size_t)(ni ? ni : 1), sizeof(int32_t));
+  for (int64_t k = 0; k < ni; k++) {
+    int64_t g = cget_i(idx, k);
+    if (g < -len || g >= len)
+      FAIL("index %lld is out of range for size %lld", (long long)g, (long long)len);
+    iv[k] = (int32_t)(g < 0 ? g + len : g);
+  }
+  int64_t od[MAX_DIMS];
+  int no = 0;
+  for (int d = 0; d < axis; d++)
+    od[no++] = x->dims[d];
+  for (int d = 0; d < idx->ndims; d++)
+    od[no++] = idx->dims[d];
+  for (int d = (int)axis + 1; d < r; d++)
+    od[no++] = x->dims[d];
+  if (no > MAX_DIMS)
+    FAIL("the result has a rank above %d", MAX_DIMS);
+  int ins[2] = {ir(m, x, L_ONNX), const_tensor(m, "", DT_INT32, idx->ndims, idx->dims, iv)};
+  int out = act_out(m, 0, x->dt, no, od, L_ONNX, NULL);
+  int o = add_op(m, OP_GATHER, ins, 2, &out, 1);
+  OP(m, o)->opt.fields = OPTF_AXIS | OPTF_BATCH_DIMS;
+  OP(m, o)->opt.axis = (int)axis;
+}
+
+static void import_split(Imp *m) {
+  Val *x = act_in(m, 0);
+  int r = x->ndims, n = m->n->noutputs;
+  int64_t axis = resolve(m, attr_i(m, "axis", 0), r, "axis");
+  int64_t sizes[64];
+  int ns = -1;
+  if (n > 64)
+    FAIL("more than 64 outputs");
+  if (m->x->opset < 13) {
+    ns = attr_ints(m, "split", sizes, 64);
+  } else if (in(m, 1)) {
+    Val *s = need_const(m, 1, "split");
+    ns = const_list(m, s, sizes, 64, "split");
+  }
+  int64_t len = x->dims[axis];
+  if (ns < 0) {
+    int64_t chunk = (len + n - 1) / n;
+    for (int k = 0; k < n; k++) {
+      int64_t left = len - chunk * k;
+      sizes[k] = left < chunk ? (left < 0 ? 0 : left) : chunk;
+    }
+    ns = n;
+  }
+  if (ns != n)
+    FAIL("split has %d sizes for %d outputs", ns, n);
+  int64_t sum = 0;
+  for (int k = 0; k < n; k++) {
+    if (sizes[k] < 0)
+      FAIL("negative split size");
+    sum += sizes[k];
+  }
+  if (sum != len)
+    FAIL("split sizes add up to %lld, the axis has %lld", (long long)sum, (long long)len);
+  int l = pref(x);
+  int32_t sz[64];
+  for (int k = 0; k < n; k++)
+    sz[k] = (int32_t)sizes[k];
+  int32_t ax = l == L_NHWC ? nhwc_axis((int)axis) : (int32_t)axis;
+  int ins[3] = {ir(m, x, l), const_i32(m, sz, n), const_i32(m, &ax, 1)};
+  int *outs = arena_array((size_t)n, sizeof(int));
+  for (int k = 0; k < n; k++) {
+    int64_t dims[MAX_DIMS];
+    memcpy(dims, x->dims, sizeof dims);
+    dims[axis] = sizes[k];
+    if (!m->n->outputs[k][0])
+      FAIL("an unnamed Split output is not supported");
+    outs[k] = act_out(m, k, x->dt, r, dims, l, NULL);
+  }
+  int o = add_op(m, OP_SPLIT_V, ins, 3, outs, n);
+  OP(m, o)->opt.fields = OPTF_NUM;
+  OP(m, o)->opt.num = n;
+}
+
+static void import_reduce(Imp *m, OpKind kind) {
+  Val *x = act_in(m, 0);
+  int r = x->ndims;
+  int64_t axes[MAX_DIMS];
+  int na = -1;
+  bool from_input = !strcmp(m->n->op_type, "ReduceSum") ? m->x->opset >= 13 : m->x->opset >= 18;
+  if (from_input) {
+    Val *a = in(m, 1);
+    if (a) {
+      if (!a->data)
+        FAIL("the axes must be constant");
+      na = const_list(m, a, axes, MAX_DIMS, "axes");
+    }
+  } else {
+    na = attr_ints(m, "axes", axes, MAX_DIMS);
+  }
+  if (na <= 0) {
+    if (na == 0 && attr_i(m, "noop_with_empty_axes", 0)) {
+      reshape_act(m, r, x->dims);
+      return;
+    }
+    na = r;
+    for (int d = 0; d < r; d++)
+      axes[d] = d;
+  }
+  bool keep = attr_i(m, "keepdims", 1) != 0;
+  bool red[MAX_DIMS] = {false};
+  for (int k = 0; k < na; k++)
+    red[resolve(m, axes[k], r, "axis")] = true;
+  int l = keep ? pref(x) : L_ONNX;
+  int32_t ax[MAX_DIMS];
+  int nax = 0;
+  int64_t od[MAX_DIMS];
+  int no = 0;
+  for (int d = 0; d < r; d++) {
+    if (red[d])
+      ax[nax++] = l == L_NHWC ? nhwc_axis(d) : d;
+    if (!red[d] || keep)
+      od[no++] = red[d] ? 1 : x->dims[d];
+  }
+  int ins[2] = {ir(m, x, l), const_i32(m, ax, nax)};
+  int out = act_out(m, 0, x->dt, no, od, l, NULL);
+  int o = add_op(m, kind, ins, 2, &out, 1);
+  OP(m, o)->opt.fields = OPTF_KEEP_DIMS;
+  OP(m, o)->opt.keep_dims = keep;
+}
+
+static void import_arg(Imp *m, OpKind kind) {
+  Val *x = act_in(m, 0);
+  int r = x->ndims;
+  int64_t axis = resolve(m, attr_i(m, "axis", 0), r, "axis");
+  bool keep = attr_i(m, "keepdims", 1) != 0;
+  if (attr_i(m, "select_last_index", 0))
+    FAIL("select_last_index = 1 is not supported (TFLite picks the first)");
+  int32_t ax = (int32_t)axis;
+  int64_t od[MAX_DIMS], kd[MAX_DIMS];
+  int no = 0;
+  for (int d = 0; d < r; d++) {
+    if (d != axis)
+      od[no++] = x->dims[d];
+    kd[d] = d == axis ? 1 : x->dims[d];
+  }
+  int ins[2] = {ir(m, x, L_ONNX), const_i32(m, &ax, 1)};
+  int t;
+  if (keep) {
+    t = new_tensor(m, "", DT_INT64, no, od);
+  } else {
+    t = act_out(m, 0, DT_INT64, no, od, L_ONNX, NULL);
+  }
+  int o = add_op(m, kind, ins, 2, &t, 1);
+  OP(m, o)->opt.fields = OPTF_OUT_TYPE;
+  OP(m, o)->opt.out_type = DT_INT64;
+  if (keep) {
+    Val *v = new_val(m, m->n->outputs[0], DT_INT64, r, kd);
+    v->t[L_ONNX] = reshape_to(m, t, v->name, r, kd);
+    bind(m, m->n->outputs[0], v);
+  }
+}
+
+/* TFLite's RESIZE_NEAREST_NEIGHBOR source index of output i. */
+static int64_t tflite_nearest(int64_t i, int64_t in, int64_t out, bool align, bool half) {
+  float scale = align && out > 1 ? (float)(in - 1) / (float)(out - 1) : (float)in / (float)out;
+  float v = ((float)i + (half ? 0.5f : 0.0f)) * scale;
+  int64_t r = align ? (int64_t)roundf(v) : (int64_t)floorf(v);
+  r = r < in - 1 ? r : in - 1;
+  return half && r < 0 ? 0 : r;
+}
+
+/* ONNX Resize (nearest) source index of output i: the coordinate
+ * transformation, then nearest_mode, clamped to the input. */
+static int64_t onnx_nearest(Imp *m, int64_t i, int64_t in, int64_t out, double scale,
+                            const char *ctm, const char *nm) {
+  double x;
+  if (!strcmp(ctm, "half_pixel"))
+    x = ((double)i + 0.5) / scale - 0.5;
+  else if (!strcmp(ctm, "pytorch_half_pixel"))
+    x = out > 1 ? ((double)i + 0.5) / scale - 0.5 : 0;
+  else if (!strcmp(ctm, "align_corners"))
+    x = out > 1 ? (double)i * (double)(in - 1) / (double)(out - 1) : 0;
+  else if (!strcmp(ctm, "asymmetric"))
+    x = (double)i / scale;
+  else if (!strcmp(ctm, "tf_half_pixel_for_nn"))
+    x = ((double)i + 0.5) / scale;
+  else
+    FAIL("nearest resize with coordinate_transformation_mode %s is not supported", ctm);
+  double f = floor(x), r;
+  if (!strcmp(nm, "floor"))
+    r = f;
+  else if (!strcmp(nm, "ceil"))
+    r = ceil(x);
+  else if (!strcmp(nm, "round_prefer_floor"))
+    r = x - f == 0.5 ? f : floor(x + 0.5);
+  else if (!strcmp(nm, "round_prefer_ceil"))
+    r = x - f == 0.5 ? f + 1 : floor(x + 0.5);
+  else
+    FAIL("nearest_mode %s is not supported", nm);
+  return r < 0 ? 0 : r > (double)(in - 1) ? in - 1 : (int64_t)r;
+}
+
+static void import_resize(Imp *m) {
+  Val *x = act4(m, 0);
+  need_f32(m, x);
+  const char *mode = attr_s(m, "mode", "nearest");
+  const char *ctm = attr_s(m, "coordinate_transformation_mode", "half_pixel");
+  const char *nm = attr_s(m, "nearest_mode", "round_prefer_floor");
+  bool upsample = !strcmp(m->n->op_type, "Upsample");
+  if (upsample)
+    ctm = "asymmetric", nm = "floor";
+  if (attr_i(m, "antialias", 0))
+    FAIL("antialias is not supported");
+  if (strcmp(attr_s(m, "keep_aspect_ratio_policy", "stretch"), "stretch"))
+    FAIL("keep_aspect_ratio_policy %s is not supported", attr_s(m, "keep_aspect_ratio_policy", ""));
+  /* axes (opset 18): scales/sizes for these axes only; the rest keep. */
+  int64_t axes[4] = {0, 1, 2, 3};
+  int naxes = attr_ints(m, "axes", axes, 4);
+  if (naxes < 0)
+    naxes = 4;
+  for (int k = 0; k < naxes; k++)
+    axes[k] = resolve(m, axes[k], 4, "axis");
+  Val *scales = upsample ? in(m, 1) : in(m, 2), *sizes = upsample ? NULL : in(m, 3);
+  if (m->x->opset < 11 && !upsample)
+    scales = in(m, 1);
+  int64_t out[4];
+  double sc[4] = {1, 1, 1, 1};
+  for (int d = 0; d < 4; d++)
+    out[d] = x->dims[d];
+  if (sizes && val_elems(sizes) > 0) {
+    if (!sizes->data)
+      FAIL("sizes must be constant");
+    int64_t v[4];
+    if (const_list(m, sizes, v, 4, "sizes") != naxes)
+      FAIL("sizes must have %d entries", naxes);
+    for (int k = 0; k < naxes; k++)
+      out[axes[k]] = v[k];
+    for (int d = 0; d < 4; d++)
+      sc[d] = (double)out[d] / (double)x->dims[d];
+  } else if (scales && val_elems(scales) > 0) {
+    if (!scales->data)
+      FAIL("scales must be constant");
+    if (val_elems(scales) != naxes)
+      FAIL("scales must have %d entries", naxes);
+    for (int k = 0; k < naxes; k++) {
+      int64_t d = axes[k];
+      sc[d] = (float)cget_d(scales, k);
+      double o = floor((double)x->dims[d] * sc[d]);
+      if (!(o >= 1 && o <= INT32_MAX))
+        FAIL("scale %g gives an empty or huge output", sc[d]);
+      out[d] = (int64_t)o;
+    }
+  } else {
+    FAIL("neither scales nor sizes given");
+  }
+  if (out[0] != x->dims[0] || out[1] != x->dims[1])
+    FAIL("resizing the batch or channel dimension is not supported");
+  for (int d = 2; d < 4; d++)
+    if (out[d] < 1 || out[d] > INT32_MAX)
+      FAIL("output size %lld is not supported", (long long)out[d]);
+  bool align = false, half = false;
+  OpKind kind;
+  if (!strcmp(mode, "nearest")) {
+    /* Whichever TFLite flags give exactly ONNX's source indices. */
+    kind = OP_RESIZE_NEAREST_NEIGHBOR;
+    static const bool flags[3][2] = {{false, false}, {false, true}, {true, false}};
+    int found = -1;
+    for (int f = 0; f < 3 && found < 0; f++) {
+      bool same = true;
+      for (int d = 2; d < 4 && same; d++)
+        for (int64_t i = 0; i < out[d] && same; i++)
+          same = tflite_nearest(i, x->dims[d], out[d], flags[f][0], flags[f][1]) ==
+                 onnx_nearest(m, i, x->dims[d], out[d], sc[d], ctm, nm);
+      if (same)
+        found = f;
+    }
+    if (found < 0)
+      FAIL("nearest resize with coordinate_transformation_mode %s and nearest_mode %s picks "
+           "source pixels no TFLite RESIZE_NEAREST_NEIGHBOR mode picks", ctm, nm);
+    align = flags[found][0];
+    half = flags[found][1];
+  } else if (!strcmp(mode, "linear") || !strcmp(mode, "bilinear")) {
+    kind = OP_RESIZE_BILINEAR;
+    if (!strcmp(ctm, "half_pixel") ||
+        (!strcmp(ctm, "pytorch_half_pixel") && out[2] > 1 && out[3] > 1))
+      half = true;
+    else if (!strcmp(ctm, "align_corners"))
+      align = true;
+    else if (strcmp(ctm, "asymmetric"))
+      FAIL("linear resize with coordinate_transformation_mode %s is not supported", ctm);
+    for (int d = 2; d < 4 && !sizes; d++)
+      if (fabs(sc[d] - (double)out[d] / (double)x->dims[d]) > 1e-6 * sc[d])
+        FAIL("a scale that is not output/input size is not supported");
+  } else {
+    FAIL("resize mode %s is not supported", mode);
+  }
+  int32_t hw[2] = {(int32_t)out[2], (int32_t)out[3]};
+  int ins[2] = {ir(m, x, L_NHWC), const_i32(m, hw, 2)};
+  int64_t od[4] = {out[0], out[1], out[2], out[3]};
+  int t = act_out(m, 0, DT_FLOAT32, 4, od, L_NHWC, NULL);
+  int o = add_op(m, kind, ins, 2, &t, 1);
+  OP(m, o)->opt.fields = OPTF_RESIZE;
+  OP(m, o)->opt.align_corners = align;
+  OP(m, o)->opt.half_pixel_centers = half;
+}
+
+/* LSTM (forward, one direction) -> UNIDIRECTIONAL_SEQUENCE_LSTM.  ONNX
+ * gate blocks are i, o, f, c; TFLite's inputs are i, f, c, o.  The
+ * states are variable tensors starting at 0: ONNX's semantics (every run
+ * starts from initial_h = 0) hold for a runner reset before each run
+ * (<prefix>_reset()). */
+static void import_lstm(Imp *m) {
+  Val *x = act_in(m, 0);
+  need_f32(m, x);
+  Val *W = need_const(m, 1, "W"), *R = need_const(m, 2, "R"), *B = in(m, 3);
+  if (in(m, 4) && !in(m, 4)->data)
+    FAIL("sequence_lens must be constant");
+  for (int k = 5; k <= 6; k++) {
+    Val *s = in(m, k);
+    if (!s)
+      continue;
+    if (!s->data)
+      FAIL("initial_h/initial_c must be absent or constant zeros");
+    for (int64_t e = 0; e < val_elems(s); e++)
+      if (cget_d(s, e) != 0)
+        FAIL("initial_h/initial_c must be zeros");
+  }
+  if (in(m, 7))
+    FAIL("peepholes (input P) are not supported");
+  if (strcmp(attr_s(m, "direction", "forward"), "forward"))
+    FAIL("direction %s is not supported (forward only)", attr_s(m, "direction", ""));
+  if (attr(m, "clip"))
+    FAIL("clip is not supported");
+  if (attr_i(m, "input_forget", 0))
+    FAIL("input_forget is not supported");
+  const OAttr *acts = attr(m, "activations");
+  if (acts)
+    FAIL("activations other than the defaults are not supported");
+  int layout = (int)attr_i(m, "layout", 0);
+  if (x->ndims != 3)
+    FAIL("X must have rank 3");
+  int64_t H = attr_i(m, "hidden_size", W->dims[1] / 4);
+  int64_t I = x->dims[2];
+  int64_t seq = layout ? x->dims[1] : x->dims[0], batch = layout ? x->dims[0] : x->dims[1];
+  if (W->ndims != 3 || W->dims[0] != 1 || W->dims[1] != 4 * H || W->dims[2] != I)
+    FAIL("W must be [1, %lld, %lld]", (long long)(4 * H), (long long)I);
+  if (R->ndims != 3 || R->dims[0] != 1 || R->dims[1] != 4 * H || R->dims[2] != H)
+    FAIL("R must be [1, %lld, %lld]", (long long)(4 * H), (long long)H);
+  if (B && (!B->data || val_elems(B) != 8 * H))
+    FAIL("B must be a constant of %lld values", (long long)(8 * H));
+  if (m->n->noutputs > 2 && m->n->outputs[2][0] && uses_of(m, m->n->outputs[2]))
+    FAIL("the Y_c output is not supported");
+  static const int gate[4] = {0, 2, 3, 1}; /* TFLite gate g <- ONNX block */
+  int ins[24];
+  for (int k = 0; k < 24; k++)
+    ins[k] = -1;
+  ins[0] = ir(m, x, L_ONNX);
+  const float *wf = floats_of(m, W), *rf = floats_of(m, R), *bf = B ? floats_of(m, B) : NULL;
+  for (int g = 0; g < 4; g++) {
+    int64_t blk = gate[g];
+    int64_t wd[2] = {H, I}, rd[2] = {H, H};
+    ins[1 + g] = f32_tensor(m, "", 2, wd, wf + blk * H * I);
+    ins[5 + g] = f32_tensor(m, "", 2, rd, rf + blk * H * H);
+    float *bias = arena_array((size_t)H, sizeof(float));
+    for (int64_t h = 0; bf && h < H; h++)
+      bias[h] = bf[blk * H + h] + bf[4 * H + blk * H + h];
+    ins[12 + g] = f32_tensor(m, "", 1, &H, bias);
+  }
+  int64_t sd[2] = {batch, H};
+  for (int k = 0; k < 2; k++) {
+    int t = new_tensor(m, arena_printf("%s:%s", m->n->outputs[0][0] ? m->n->outputs[0] : "lstm",
+                                       k ? "cell" : "hidden"), DT_FLOAT32, 2, sd);
+    T(m, t)->is_variable = true;
+    ins[18 + k] = t;
+  }
+  int64_t yd[3] = {x->dims[0], x->dims[1], H};
+  int y = new_tensor(m, "", DT_FLOAT32, 3, yd);
+  int o = add_op(m, OP_UNIDIRECTIONAL_SEQUENCE_LSTM, ins, 24, &y, 1);
+  Options *opt = &OP(m, o)->opt;
+  opt->fields = OPTF_LSTM | OPTF_ACTIVATION;
+  opt->activation = ACT_TANH;
+  opt->time_major = layout == 0;
+  /* Y: [seq, 1, batch, H] (layout 0) or [batch, seq, 1, H]. */
+  if (m->n->noutputs > 0 && m->n->outputs[0][0]) {
+    int64_t Y[4] = {seq, 1, batch, H};
+    if (layout)
+      Y[0] = batch, Y[1] = seq, Y[2] = 1;
+    Val *v = new_val(m, m->n->outputs[0], DT_FLOAT32, 4, Y);
+    v->t[L_ONNX] = reshape_to(m, y, v->name, 4, Y);
+    bind(m, m->n->outputs[0], v);
+  }
+  /* Y_h: the last step, [1, batch, H] (layout 1: [batch, 1, H]). */
+  if (m->n->noutputs > 1 && m->n->outputs[1][0]) {
+    int32_t b[3] = {0, 0, 0}, e[3] = {(int32_t)yd[0], (int32_t)yd[1], (int32_t)H},
+            st[3] = {1, 1, 1};
+    b[layout ? 1 : 0] = (int32_t)seq - 1;
+    int sl[4] = {y, const_i32(m, b, 3), const_i32(m, e, 3), const_i32(m, st, 3)};
+    int64_t hd[3] = {layout ? batch : 1, layout ? 1 : batch, H};
+    int t = act_out(m, 1, DT_FLOAT32, 3, hd, L_ONNX, NULL);
+    int so = add_op(m, OP_STRIDED_SLICE, sl, 4, &t, 1);
+    OP(m, so)->opt.fields = OPTF_SLICE_MASKS;
+  }
+}
+
+/* -------------------------------------------------------- the table */
+
+static void import_node(Imp *m) {
+  const char *op = m->n->op_type;
+  if (m->n->domain[0] && strcmp(m->n->domain, "ai.onnx"))
+    FAIL("the domain '%s' is not supported (default domain only)", m->n->domain);
+  for (int k = 0; k < m->n->nattrs; k++)
+    if (m->n->attrs[k].has & 16)
+      FAIL("subgraph attributes (control flow) are not supported");
+  if (m->n->noutputs < 1)
+    FAIL("the node has no outputs");
+  if (try_fold(m))
+    return;
+#define IS(s) (!strcmp(op, s))
+  if (IS("Conv")) import_conv(m);
+  else if (IS("ConvTranspose")) import_conv_transpose(m);
+  else if (IS("Gemm")) import_gemm(m);
+  else if (IS("MatMul")) import_matmul(m);
+  else if (IS("Add")) binary(m, OP_ADD);
+  else if (IS("Sub")) binary(m, OP_SUB);
+  else if (IS("Mul")) binary(m, OP_MUL);
+  else if (IS("Div")) binary(m, OP_DIV);
+  else if (IS("Max")) variadic(m, OP_MAXIMUM, false);
+  else if (IS("Min")) variadic(m, OP_MINIMUM, false);
+  else if (IS("Sum")) variadic(m, OP_ADD, false);
+  else if (IS("Mean")) variadic(m, OP_ADD, true);
+  else if (IS("PRelu")) binary(m, OP_PRELU);
+  else if (IS("Pow")) import_pow(m);
+  else if (IS("Reciprocal")) import_reciprocal(m);
+  else if (IS("Relu")) activation(m, OP_RELU, ACT_RELU);
+  else if (IS("Clip")) import_clip(m);
+  else if (IS("Sigmoid")) activation(m, OP_LOGISTIC, ACT_NONE);
+  else if (IS("Tanh")) activation(m, OP_TANH, ACT_NONE);
+  else if (IS("HardSwish")) activation(m, OP_HARD_SWISH, ACT_NONE);
+  else if (IS("HardSigmoid")) import_hard_sigmoid(m);
+  else if (IS("LeakyRelu")) import_leaky_relu(m);
+  else if (IS("Exp")) activation(m, OP_EXP, ACT_NONE);
+  else if (IS("Neg")) activation(m, OP_NEG, ACT_NONE);
+  else if (IS("Abs")) activation(m, OP_ABS, ACT_NONE);
+  else if (IS("Sqrt")) activation(m, OP_SQRT, ACT_NONE);
+  else if (IS("Floor")) activation(m, OP_FLOOR, ACT_NONE);
+  else if (IS("Softmax")) import_softmax(m, false);
+  else if (IS("LogSoftmax")) import_softmax(m, true);
+  else if (IS("MaxPool")) import_pool(m, true);
+  else if (IS("AveragePool")) import_pool(m, false);
+  else if (IS("GlobalAveragePool")) import_global_pool(m, false);
+  else if (IS("GlobalMaxPool")) import_global_pool(m, true);
+  else if (IS("BatchNormalization")) import_batch_norm(m);
+  else if (IS("Concat")) import_concat(m);
+  else if (IS("Split")) import_split(m);
+  else if (IS("Slice")) import_slice(m);
+  else if (IS("Gather")) import_gather(m);
+  else if (IS("Transpose")) import_transpose(m);
+  else if (IS("Pad")) import_pad(m);
+  else if (IS("Resize") || IS("Upsample")) import_resize(m);
+  else if (IS("ReduceMean")) import_reduce(m, OP_MEAN);
+  else if (IS("ReduceSum")) import_reduce(m, OP_SUM);
+  else if (IS("ReduceMax")) import_reduce(m, OP_REDUCE_MAX);
+  else if (IS("ArgMax")) import_arg(m, OP_ARG_MAX);
+  else if (IS("ArgMin")) import_arg(m, OP_ARG_MIN);
+  else if (IS("LSTM")) import_lstm(m);
+  else if (IS("Identity") || (IS("Dropout"))) {
+    if (IS("Dropout") && m->n->noutputs > 1 && m->n->outputs[1][0] && uses_of(m, m->n->outputs[1]))
+      FAIL("the mask output of Dropout is not supported");
+    Val *x = need_in(m, 0);
+    bind(m, m->n->outputs[0], x);
+    return;
+  } else if (IS("Reshape") || IS("Flatten") || IS("Squeeze") || IS("Unsqueeze")) {
+    Val *x = act_in(m, 0);
+    int64_t dims[MAX_DIMS];
+    int n = IS("Reshape") ? reshape_dims(m, x, need_const(m, 1, "shape"), dims)
+          : IS("Flatten") ? flatten_dims(m, x, dims)
+                          : squeeze_dims(m, x, dims, IS("Unsqueeze"));
+    reshape_act(m, n, dims);
+  } else if (IS("Cast") || IS("CastLike")) {
+    Val *x = act_in(m, 0);
+    DType dt = cast_target(m);
+    int l = pref(x);
+    int t = ir(m, x, l);
+    if (dt == x->dt) {
+      bind(m, m->n->outputs[0], x);
+      return;
+    }
+    int out = act_out(m, 0, dt, x->ndims, x->dims, l, NULL);
+    int o = add_op(m, OP_CAST, &t, 1, &out, 1);
+    OP(m, o)->opt.fields = OPTF_CAST;
+    OP(m, o)->opt.in_dtype = x->dt;
+    OP(m, o)->opt.out_dtype = dt;
+  } else if (IS("Expand")) {
+    Val *x = act_in(m, 0), *s = need_const(m, 1, "shape");
+    int64_t want[MAX_DIMS], dims[MAX_DIMS];
+    int nw = const_list(m, s, want, MAX_DIMS, "the shape"), n;
+    if (!bcast(x->dims, x->ndims, want, nw, dims, &n))
+      FAIL("the shape does not broadcast");
+    if (n != x->ndims || memcmp(dims, x->dims, (size_t)n * sizeof(int64_t)))
+      FAIL("Expand of an activation has no IR op yet (BROADCAST_TO)");
+    bind(m, m->n->outputs[0], x);
+  } else {
+    FAIL("op_type %s is not supported", op);
+  }
+#undef IS
+}
+
+/* ------------------------------------------------------ graph I/O */
+
+static const InputShape *bound_shape(Imp *m, const char *name) {
+  for (int k = 0; k < m->x->opt->nshapes; k++)
+    if (!strcmp(m->x->opt->shapes[k].name, name))
+      return &m->x->opt->shapes[k];
+  return NULL;
+}
+
+static const ConstantInput *bound_const(Imp *m, const char *name) {
+  for (int k = 0; k < m->x->opt->nconstants; k++)
+    if (!strcmp(m->x->opt->constants[k].name, name))
+      return &m->x->opt->constants[k];
+  return NULL;
+}
+
+/* A graph input: its Val (an IR input tensor, or a --constant-input). */
+static Val *graph_input(Imp *m, const VInfo *vi, int *ins, int *nins) {
+  DType dt;
+  if (!vi->has_type || !onnx_dtype(vi->elem_type, &dt))
+    FAIL("graph input '%s' has no supported tensor type (elem_type %d)", vi->name,
+         vi->elem_type);
+  int64_t dims[MAX_DIMS];
+  int nd = vi->ndims;
+  const InputShape *bs = bound_shape(m, vi->name);
+  if (bs) {
+    if (vi->has_shape && bs->ndims != vi->ndims)
+      FAIL("--input-shape %s has rank %d; the model's input has rank %d", vi->name, bs->ndims,
+           vi->ndims);
+    nd = bs->ndims;
+    for (int d = 0; d < nd; d++) {
+      if (vi->has_shape && vi->dims[d] >= 0 && vi->dims[d] != bs->dims[d])
+        FAIL("--input-shape %s: dimension %d is %lld in the model", vi->name, d,
+             (long long)vi->dims[d]);
+      dims[d] = bs->dims[d];
+    }
+  } else {
+    if (!vi->has_shape)
+      FAIL("graph input '%s' has no shape: give --input-shape %s=D0xD1x...", vi->name,
+           vi->name);
+    for (int d = 0; d < nd; d++) {
+      if (vi->dims[d] < 0)
+        FAIL("graph input '%s' has a symbolic dimension %d ('%s'): bind it with "
+             "--input-shape %s=D0xD1x...", vi->name, d,
+             vi->dim_param[d] ? vi->dim_param[d] : "?", vi->name);
+      dims[d] = vi->dims[d];
+    }
+  }
+  const ConstantInput *ci = bound_const(m, vi->name);
+  if (ci) {
+    size_t size;
+    const uint8_t *buf = read_file(ci->file, &size);
+    Val *v = new_const(m, vi->name, dt, nd, dims);
+    if (size == val_bytes(v)) {
+      memcpy((void *)v->data, buf, size);
+      return v;
+    }
+    DType pdt;
+    int pnd;
+    int64_t pdims[MAX_DIMS];
+    const uint8_t *pdata;
+    size_t npd;
+    const char *pname;
+    read_tensor_pb(ci->file, &pname, &pdt, &pnd, pdims, &pdata, &npd);
+    if (pdt != dt || npd != val_bytes(v))
+      error_file(ci->file, "holds neither %zu raw bytes nor a TensorProto of %s[%lld "
+                 "elements] for input '%s'", val_bytes(v), dtype_name(dt),
+                 (long long)val_elems(v), vi->name);
+    memcpy((void *)v->data, pdata, npd);
+    return v;
+  }
+  Val *v = new_val(m, vi->name, dt, nd, dims);
+  int l = nd == 4 && m->x->opt->nhwc_io ? L_NHWC : L_ONNX;
+  int t = out_tensor(m, v, l);
+  T(m, t)->is_input = true;
+  ins[(*nins)++] = t;
+  return v;
+}
+
+/* ------------------------------------------------------------ import */
+
+Graph *onnx_import(Onnx *x) {
+  Imp mm = {.x = x, .budget = (size_t)64 << 20}, *m = &mm;
+  Graph *g = arena_alloc(sizeof *g);
+  g->path = x->path;
+  g->description = x->producer ? x->producer : "";
+  g->nsubgraphs = 1;
+  m->g = g;
+  /* Every name once in the table; reads counted for the fusions. */
+  size_t names = (size_t)x->ninits + (size_t)x->nins;
+  for (int i = 0; i < x->nnodes; i++)
+    names += (size_t)x->nodes[i].noutputs + (size_t)x->nodes[i].ninputs;
+  grow_slots(m, names + 16);
+  for (int i = 0; i < x->nnodes; i++)
+    for (int k = 0; k < x->nodes[i].ninputs; k++)
+      if (x->nodes[i].inputs[k][0])
+        slot(m, x->nodes[i].inputs[k], true)->uses++;
+  for (int i = 0; i < x->nouts; i++)
+    slot(m, x->outs[i].name, true)->uses += 2; /* never fused away */
+
+  for (int i = 0; i < x->ninits; i++) {
+    Val *v = x->inits[i];
+    Slot *s = slot(m, v->name, true);
+    s->v = v; /* a later initializer of the same name wins, as in ONNX Runtime */
+  }
+  int *ins = arena_array((size_t)x->nins + 1, sizeof(int));
+  int nins = 0;
+  for (int i = 0; i < x->nins; i++) {
+    const VInfo *vi = &x->ins[i];
+    Slot *s = slot(m, vi->name, true);
+    if (s->v && s->v->data && !bound_const(m, vi->name))
+      continue; /* an initializer: a constant (its default value) */
+    s->v = graph_input(m, vi, ins, &nins);
+  }
+  for (int k = 0; k < x->opt->nconstants; k++) {
+    const char *name = x->opt->constants[k].name;
+    bool found = false;
+    for (int i = 0; i < x->nins; i++)
+      found = found || !strcmp(x->ins[i].name, name);
+    if (!found)
+      FAIL("--constant-input %s: the model has no input of that name", name);
+  }
+  for (int k = 0; k < x->opt->nshapes; k++) {
+    const char *name = x->opt->shapes[k].name;
+    bool found = false;
+    for (int i = 0; i < x->nins; i++)
+      found = found || !strcmp(x->ins[i].name, name);
+    if (!found)
+      FAIL("--input-shape %s: the model has no input of that name", name);
+  }
+  for (int i = 0; i < x->nnodes; i++) {
+    m->n = x->node = &x->nodes[i];
+    for (int k = 0; k < m->n->noutputs; k++)
+      if (m->n->outputs[k][0] && lookup(m, m->n->outputs[k]))
+        FAIL("output '%s' is produced twice", m->n->outputs[k]);
+    import_node(m);
+  }
+  m->n = x->node = NULL;
+
+  int *outs = arena_array((size_t)x->nouts + 1, sizeof(int));
+  for (int i = 0; i < x->nouts; i++) {
+    Val *v = lookup(m, x->outs[i].name);
+    if (!v)
+      FAIL("graph output '%s' is produced by no node", x->outs[i].name);
+    int l = v->ndims == 4 && x->opt->nhwc_io ? L_NHWC : L_ONNX;
+    int t = ir(m, v, l);
+    Tensor *tt = T(m, t);
+    if (!(tt->is_input || tt->is_output || tt->data || tt->producer < 0))
+      tt->name = v->name; /* the generated struct member takes the ONNX name */
+    else {
+      /* A copy gives the output its own tensor (and the ONNX name). */
+      int64_t dims[MAX_DIMS];
+      for (int d = 0; d < tt->ndims; d++)
+        dims[d] = tt->dims[d];
+      int c = new_tensor(m, v->name, tt->dtype, tt->ndims, dims);
+      int32_t s[MAX_DIMS];
+      for (int d = 0; d < tt->ndims; d++)
+        s[d] = tt->dims[d];
+      int rin[2] = {t, const_i32(m, s, tt->ndims)};
+      int o = add_op(m, OP_RESHAPE, rin, 2, &c, 1);
+      OP(m, o)->opt.fields = OPTF_NEW_SHAPE;
+      OP(m, o)->opt.nnew_shape = tt->ndims;
+      memcpy(OP(m, o)->opt.new_shape, s, sizeof s);
+      t = c;
+    }
+    T(m, t)->is_output = true;
+    outs[i] = t;
+  }
+  g->tensors = m->tensors;
+  g->ntensors = m->ntensors;
+  g->ops = m->ops;
+  g->nops = m->nops;
+  g->inputs = ins;
+  g->ninputs = nins;
+  g->outputs = outs;
+  g->noutputs = x->nouts;
+  g->metadata = arena_alloc(sizeof(Metadata));
+  return g;
+}

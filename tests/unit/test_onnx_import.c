@@ -1,0 +1,289 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The ONNX importer on hand-made models (a small protobuf writer below
+ * builds each ModelProto): what it accepts and how it refuses.
+ *   - a Conv + Relu model imports as TRANSPOSE (NCHW input) -> CONV_2D
+ *     with the Relu fused -> TRANSPOSE back, with the filter re-laid out
+ *     OIHW -> OHWI; --layout nhwc drops both transposes;
+ *   - a symbolic input dimension is refused naming the input and the
+ *     dimension; --input-shape binds it;
+ *   - --constant-input turns a graph input into a constant;
+ *   - opsets outside 11..21, other domains and unknown ops are refused
+ *     with a message naming the node index, name, op_type, domain and
+ *     opset;
+ *   - external data: read relative to the model; absolute paths and '..'
+ *     are refused.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "model_test.h"
+
+#include <setjmp.h>
+
+/* ---------------------------------------------- a protobuf writer */
+
+typedef struct {
+  uint8_t *b;
+  size_t n, cap;
+} Buf;
+
+static void put(Buf *o, const void *p, size_t n) {
+  if (o->n + n > o->cap) {
+    o->cap = (o->n + n) * 2 + 64;
+    o->b = realloc(o->b, o->cap);
+  }
+  memcpy(o->b + o->n, p, n);
+  o->n += n;
+}
+static void varint(Buf *o, uint64_t v) {
+  do {
+    uint8_t c = (uint8_t)(v & 0x7f);
+    v >>= 7;
+    if (v)
+      c |= 0x80;
+    put(o, &c, 1);
+  } while (v);
+}
+static void f_int(Buf *o, int num, int64_t v) { varint(o, (uint64_t)num << 3), varint(o, (uint64_t)v); }
+static void f_bytes(Buf *o, int num, const void *p, size_t n) {
+  varint(o, (uint64_t)num << 3 | 2);
+  varint(o, n);
+  put(o, p, n);
+}
+static void f_str(Buf *o, int num, const char *s) { f_bytes(o, num, s, strlen(s)); }
+static void f_msg(Buf *o, int num, Buf *m) { f_bytes(o, num, m->b, m->n), free(m->b), *m = (Buf){0}; }
+
+/* ValueInfoProto NAME: float tensor of dims (-1 = symbolic "N"). */
+static void value_info(Buf *g, int field, const char *name, int nd, const int64_t *dims) {
+  Buf vi = {0}, tp = {0}, tt = {0}, sh = {0};
+  for (int d = 0; d < nd; d++) {
+    Buf dim = {0};
+    if (dims[d] < 0)
+      f_str(&dim, 2, "N");
+    else
+      f_int(&dim, 1, dims[d]);
+    f_msg(&sh, 1, &dim);
+  }
+  f_int(&tt, 1, 1);
+  f_msg(&tt, 2, &sh);
+  f_msg(&tp, 1, &tt);
+  f_str(&vi, 1, name);
+  f_msg(&vi, 2, &tp);
+  f_msg(g, field, &vi);
+}
+
+/* TensorProto of floats in raw_data (or external: location). */
+static void tensor(Buf *o, int field, const char *name, int nd, const int64_t *dims,
+                   const float *v, const char *external) {
+  Buf t = {0};
+  size_t n = 1;
+  for (int d = 0; d < nd; d++)
+    f_int(&t, 1, dims[d]), n *= (size_t)dims[d];
+  f_int(&t, 2, 1);
+  f_str(&t, 8, name);
+  if (external) {
+    Buf e = {0};
+    f_str(&e, 1, "location");
+    f_str(&e, 2, external);
+    f_msg(&t, 13, &e);
+    f_int(&t, 14, 1);
+  } else {
+    f_bytes(&t, 9, v, n * 4);
+  }
+  f_msg(o, field, &t);
+}
+
+static void node(Buf *g, const char *op, const char *name, const char *domain,
+                 const char *const *ins, int nin, const char *out, Buf *attrs) {
+  Buf n = {0};
+  for (int k = 0; k < nin; k++)
+    f_str(&n, 1, ins[k]);
+  f_str(&n, 2, out);
+  f_str(&n, 3, name);
+  f_str(&n, 4, op);
+  if (attrs && attrs->n)
+    put(&n, attrs->b, attrs->n), free(attrs->b), *attrs = (Buf){0};
+  if (domain)
+    f_str(&n, 7, domain);
+  f_msg(g, 1, &n);
+}
+
+static void attr_ints(Buf *a, const char *name, const int64_t *v, int n) {
+  Buf m = {0};
+  f_str(&m, 1, name);
+  for (int k = 0; k < n; k++)
+    f_int(&m, 8, v[k]);
+  f_int(&m, 20, 7);
+  f_msg(a, 5, &m);
+}
+
+static Buf model(Buf *graph, int opset) {
+  Buf m = {0}, os = {0};
+  f_int(&m, 1, 8);
+  f_str(&m, 2, "test");
+  f_msg(&m, 7, graph);
+  f_str(&os, 1, "");
+  f_int(&os, 2, opset);
+  f_msg(&m, 8, &os);
+  return m;
+}
+
+/* Conv 3x3 (2 -> 4 channels, pads 1) + Relu on input [N?,2,5,5]. */
+static Buf conv_model(int64_t batch, int opset, const char *op2, const char *domain2,
+                      const char *external) {
+  Buf g = {0}, a = {0};
+  static float w[4 * 2 * 3 * 3];
+  for (int k = 0; k < 72; k++)
+    w[k] = (float)k;
+  int64_t wd[4] = {4, 2, 3, 3}, xd[4] = {batch, 2, 5, 5}, yd[4] = {batch, 4, 5, 5};
+  tensor(&g, 5, "w", 4, wd, w, external);
+  int64_t pads[4] = {1, 1, 1, 1}, k[2] = {3, 3};
+  attr_ints(&a, "pads", pads, 4);
+  attr_ints(&a, "kernel_shape", k, 2);
+  const char *cin[2] = {"x", "w"}, *rin[1] = {"c"};
+  node(&g, "Conv", "conv0", NULL, cin, 2, "c", &a);
+  node(&g, op2, "act1", domain2, rin, 1, "y", NULL);
+  value_info(&g, 11, "x", 4, xd);
+  value_info(&g, 12, "y", 4, yd);
+  return model(&g, opset);
+}
+
+/* --------------------------------------------------------- checks */
+
+static Graph *import(const char *path, Buf *m, const ImportOptions *o) {
+  jmp_buf jb;
+  error_jmp = &jb;
+  error_message[0] = 0;
+  Graph *g = NULL;
+  if (!setjmp(jb)) {
+    g = read_onnx(path, m->b, m->n, o);
+    verify(g);
+  } else {
+    g = NULL;
+  }
+  error_jmp = NULL;
+  return g;
+}
+
+static const char *kinds(const Graph *g) {
+  const char *s = "";
+  for (int i = 0; i < g->nops; i++)
+    s = arena_printf("%s%s%s", s, i ? " " : "", op_name(g->ops[i].kind));
+  return s;
+}
+
+static void refused(Buf m, const ImportOptions *o, const char *words, const char *what) {
+  Graph *g = import("m.onnx", &m, o);
+  CHECK(!g && strstr(error_message, words) && !strncmp(error_message, "m.onnx: ", 8),
+        "%s is refused with a message naming the file and \"%s\" (%s)", what, words,
+        g ? "accepted" : error_message);
+  free(m.b);
+}
+
+int main(void) {
+  static const ImportOptions none;
+  Buf m = conv_model(1, 13, "Relu", NULL, NULL);
+  Graph *g = import("m.onnx", &m, &none);
+  if (CHECK(g != NULL, "a Conv + Relu model imports (%s)", error_message)) {
+    CHECK(!strcmp(kinds(g), "TRANSPOSE CONV_2D TRANSPOSE"),
+          "it becomes TRANSPOSE CONV_2D TRANSPOSE (got %s)", kinds(g));
+    const Op *c = &g->ops[1];
+    const Tensor *f = &g->tensors[c->inputs[1]];
+    float w1;
+    memcpy(&w1, f->data + 4, 4);
+    CHECK(c->opt.activation == ACT_RELU && c->opt.padding == PAD_SAME,
+          "the Relu is fused and pads 1 of a 3x3 stride-1 convolution are SAME");
+    CHECK(f->ndims == 4 && f->dims[0] == 4 && f->dims[1] == 3 && f->dims[2] == 3 &&
+              f->dims[3] == 2 && w1 == 9.0f,
+          "the filter is re-laid out OIHW -> OHWI ([4,3,3,2]; element 1 is w[0][1][0][0] = 9, "
+          "got %g)", (double)w1);
+  }
+  free(m.b);
+
+  ImportOptions nhwc = {.nhwc_io = true};
+  m = conv_model(1, 13, "Relu", NULL, NULL);
+  g = import("m.onnx", &m, &nhwc);
+  if (CHECK(g != NULL, "the model imports with --layout nhwc (%s)", error_message))
+    CHECK(!strcmp(kinds(g), "CONV_2D") && g->tensors[g->inputs[0]].dims[3] == 2,
+          "--layout nhwc takes an NHWC input and leaves no transpose (got %s)", kinds(g));
+  free(m.b);
+
+  refused(conv_model(-1, 13, "Relu", NULL, NULL), &none,
+          "graph input 'x' has a symbolic dimension 0 ('N'): bind it with --input-shape",
+          "a symbolic batch dimension");
+  InputShape s = {.name = "x", .ndims = 4, .dims = {1, 2, 5, 5}};
+  ImportOptions bound = {.shapes = &s, .nshapes = 1};
+  m = conv_model(-1, 13, "Relu", NULL, NULL);
+  g = import("m.onnx", &m, &bound);
+  CHECK(g && g->tensors[g->inputs[0]].dims[0] == 1,
+        "--input-shape x=1x2x5x5 binds the symbolic dimension (%s)", g ? "" : error_message);
+  free(m.b);
+
+  refused(conv_model(1, 10, "Relu", NULL, NULL), &none,
+          "opset 10 of the default domain is not supported (11 to 21)", "opset 10");
+  refused(conv_model(1, 22, "Relu", NULL, NULL), &none,
+          "opset 22 of the default domain is not supported (11 to 21)", "opset 22");
+  refused(conv_model(1, 13, "Frobnicate", NULL, NULL), &none,
+          "node 1 (act1, op_type Frobnicate, domain '', opset 13): op_type Frobnicate is not "
+          "supported", "an unknown op_type");
+  refused(conv_model(1, 13, "Relu", "com.example", NULL), &none,
+          "node 1 (act1, op_type Relu, domain 'com.example', opset 13): the domain", "another domain");
+
+  /* External data next to the model file. */
+  const char *tmp = test_tmpdir("onnx-import");
+  if (!tmp)
+    return test_exit();
+  static float w[72];
+  for (int k = 0; k < 72; k++)
+    w[k] = (float)k;
+  FILE *f = fopen(arena_printf("%s/w.bin", tmp), "wb");
+  fwrite(w, 4, 72, f);
+  fclose(f);
+  m = conv_model(1, 13, "Relu", NULL, "w.bin");
+  jmp_buf jb;
+  error_jmp = &jb;
+  g = NULL;
+  if (!setjmp(jb))
+    g = read_onnx(arena_printf("%s/m.onnx", tmp), m.b, m.n, &none);
+  error_jmp = NULL;
+  CHECK(g != NULL, "external data (w.bin next to the model) is read (%s)", g ? "" : error_message);
+  free(m.b);
+  refused(conv_model(1, 13, "Relu", NULL, "/etc/passwd"), &none, "is not a relative path",
+          "an absolute external data path");
+  refused(conv_model(1, 13, "Relu", NULL, "../w.bin"), &none, "leaves the model's folder",
+          "an external data path with '..'");
+  refused(conv_model(1, 13, "Relu", NULL, "a/../../w.bin"), &none, "leaves the model's folder",
+          "an external data path with '..' inside");
+
+  /* --constant-input: the weights as a graph input bound to a file. */
+  {
+    Buf gr = {0}, a = {0};
+    int64_t wd[4] = {4, 2, 3, 3}, xd[4] = {1, 2, 5, 5}, yd[4] = {1, 4, 3, 3};
+    int64_t k[2] = {3, 3};
+    attr_ints(&a, "kernel_shape", k, 2);
+    const char *cin[2] = {"x", "w"};
+    node(&gr, "Conv", "conv0", NULL, cin, 2, "y", &a);
+    value_info(&gr, 11, "x", 4, xd);
+    value_info(&gr, 11, "w", 4, wd);
+    value_info(&gr, 12, "y", 4, yd);
+    m = model(&gr, 13);
+    refused(m, &none, "must be a constant (an initializer, or --constant-input)",
+            "weights given as a graph input");
+    m = model(&gr, 13);
+    (void)m;
+    Buf gr2 = {0}, a2 = {0};
+    attr_ints(&a2, "kernel_shape", k, 2);
+    node(&gr2, "Conv", "conv0", NULL, cin, 2, "y", &a2);
+    value_info(&gr2, 11, "x", 4, xd);
+    value_info(&gr2, 11, "w", 4, wd);
+    value_info(&gr2, 12, "y", 4, yd);
+    m = model(&gr2, 13);
+    ConstantInput ci = {.name = "w", .file = arena_printf("%s/w.bin", tmp)};
+    ImportOptions co = {.constants = &ci, .nconstants = 1};
+    g = import("m.onnx", &m, &co);
+    CHECK(g && g->ninputs == 1 && g->nops == 3,
+          "--constant-input w=w.bin (raw bytes) makes the weights constant: one input, "
+          "TRANSPOSE CONV_2D TRANSPOSE (%s)", g ? kinds(g) : error_message);
+    free(m.b);
+  }
+  return test_end(tmp, "files");
+}
