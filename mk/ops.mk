@@ -86,7 +86,10 @@ OPS_IN_TEST ?= \
   TRANSPOSE:float32 TRANSPOSE:int16 TRANSPOSE:int8 TRANSPOSE:uint8 \
   TRANSPOSE_CONV:float32 TRANSPOSE_CONV:int16 TRANSPOSE_CONV:int16_bias32 \
   TRANSPOSE_CONV:int8 TRANSPOSE_CONV:uint8 \
-  UNPACK:float32 UNPACK:int16 UNPACK:int8 UNPACK:uint8
+  UNPACK:float32 UNPACK:int16 UNPACK:int8 UNPACK:uint8 \
+  SUM:float32 SUM:int8 SUM:int16 \
+  REDUCE_MAX:float32 REDUCE_MAX:int8 REDUCE_MAX:int16 \
+  REDUCE_MIN:float32 REDUCE_MIN:int8 REDUCE_MIN:int16
 
 export TINYAOT_OPS_IN_TEST := $(strip $(OPS_IN_TEST))
 export TINYAOT_OPS_TEST_COUNT := $(OPS_TEST_COUNT)
@@ -94,7 +97,7 @@ export TINYAOT_OPS_TEST_COUNT := $(OPS_TEST_COUNT)
 TOOLS_BIN := $(BUILD)/tools/gen_ops $(BUILD)/tools/gen_tiny_cnn $(BUILD)/tools/cmp_tensors
 
 $(BUILD)/tools/gen_ops $(BUILD)/tools/gen_tiny_cnn: $(BUILD)/tools/%: tools/%.c \
-    tools/tflite_writer.c tools/tflite_writer.h
+    tools/tflite_writer.c tools/tflite_writer.h tools/gen_ops_data.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 $(WARN) $(CFLAGS) -Itools $(LDFLAGS) -o $@ $< tools/tflite_writer.c $(LDLIBS)
 

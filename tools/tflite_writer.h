@@ -72,6 +72,10 @@ enum {
   TFW_OP_SPLIT_V = 102,
   TFW_OP_QUANTIZE = 114,
   TFW_OP_HARD_SWISH = 117,
+  /* tools/gen_ops_data.c */
+  TFW_OP_SUM = 74,
+  TFW_OP_REDUCE_MAX = 82,
+  TFW_OP_REDUCE_MIN = 89,
 };
 
 /* Padding and ActivationFunctionType of the schema. */

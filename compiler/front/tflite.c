@@ -448,7 +448,7 @@ static int options_type(OpKind k) {
   case OP_BATCH_TO_SPACE_ND: return BO_BATCH_TO_SPACE_ND;
   case OP_SPACE_TO_BATCH_ND: return BO_SPACE_TO_BATCH_ND;
   case OP_TRANSPOSE: return BO_TRANSPOSE;
-  case OP_MEAN: case OP_SUM: case OP_REDUCE_MAX: return BO_REDUCER;
+  case OP_MEAN: case OP_SUM: case OP_REDUCE_MAX: case OP_REDUCE_MIN: return BO_REDUCER;
   case OP_SUB: return BO_SUB;
   case OP_DIV: return BO_DIV;
   case OP_SQUEEZE: return BO_SQUEEZE;

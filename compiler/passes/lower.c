@@ -77,6 +77,10 @@ static LowerFn *const lowerings[OP_COUNT] = {
     [OP_CAST] = lower_cast,
     [OP_DIV] = lower_div,
     [OP_TRANSPOSE_CONV] = lower_transpose_conv,
+    /* lower_data.c */
+    [OP_SUM] = lower_sum,
+    [OP_REDUCE_MAX] = lower_reduce_max,
+    [OP_REDUCE_MIN] = lower_reduce_min,
 };
 
 /*

@@ -244,6 +244,10 @@ LowerFn lower_sub, lower_mul, lower_maximum, lower_minimum, lower_mean,
     lower_div, lower_add_s32,
     lower_transpose_conv;
 
+/* ------------------------------------------------------ lower_data.c */
+
+LowerFn lower_sum, lower_reduce_max, lower_reduce_min;
+
 /* ------------------------------------------------------ lower_s16.c */
 
 /* The lowering of op when it is a 16x8-quantized op (int16 activations)

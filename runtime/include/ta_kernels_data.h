@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * ta_kernels_data.h - kernels of the data-movement and reduction ops
+ * that TensorFlow Lite Micro registers beyond the core set: SUM,
+ * REDUCE_MAX, REDUCE_MIN, GATHER, GATHER_ND, EMBEDDING_LOOKUP and friends
+ * (included by ta_kernels.h; the compiler's lowerings are in
+ * compiler/passes/lower_data.c).
+ *
+ * Several of these ops need no kernel of their own: DEPTH_TO_SPACE,
+ * SPACE_TO_DEPTH, TILE, BROADCAST_TO and REVERSE_V2 are walks over their
+ * input (ta_transpose_x8/x16/x32 with the walk the compiler computes), and
+ * SUM of int8/int16 is ta_mean_s8/s16 without the 1/count.
+ */
+#ifndef TA_KERNELS_DATA_H
+#define TA_KERNELS_DATA_H
+
+/* ================================================ SUM, REDUCE_MAX, REDUCE_MIN */
+
+/*
+ * Reductions over the walks of a ta_mean_params (outer: one step per
+ * output; inner: the count inputs of one output), as TFLite Micro's
+ * reference_ops::ReduceGeneric: each output starts at an initial value
+ * and takes in its inputs in row-major order.
+ *   ta_sum_f32          0.0f, v + x
+ *   ta_reduce_max_*     the type's lowest value (-FLT_MAX for float), max
+ *   ta_reduce_min_*     the type's largest value (FLT_MAX), min
+ * The integer kernels compare raw values: input and output share one
+ * quantization.  int8/int16 SUM is ta_mean_s8/s16 with the multiplier of
+ * input_scale / output_scale (QuantizedMeanOrSum, compute_sum true).
+ */
+ta_status ta_sum_f32(const ta_mean_params *p, const float *in, float *out);
+/*
+ * SUM as TFLite's builtin kernel computes it (`--rounding single`):
+ *   ta_sum_float_s8    int8, quantizations differ: (int8)((int32)roundf(
+ *                      sum * scale + bias) + output_zero_point), scale =
+ *                      input_scale / output_scale, bias = -input_zero_point
+ *                      * scale * count, not clamped (wraps)
+ *   ta_sum_raw_s8/s16  one quantization: the raw values summed in the
+ *                      type, wrapping (TFLite refuses int16 otherwise)
+ */
+ta_status ta_sum_float_s8(const ta_mean_params *p, const int8_t *in, int8_t *out);
+ta_status ta_sum_raw_s8(const ta_mean_params *p, const int8_t *in, int8_t *out);
+ta_status ta_sum_raw_s16(const ta_mean_params *p, const int16_t *in, int16_t *out);
+ta_status ta_reduce_max_f32(const ta_mean_params *p, const float *in, float *out);
+ta_status ta_reduce_max_s8(const ta_mean_params *p, const int8_t *in, int8_t *out);
+ta_status ta_reduce_max_s16(const ta_mean_params *p, const int16_t *in, int16_t *out);
+ta_status ta_reduce_min_f32(const ta_mean_params *p, const float *in, float *out);
+ta_status ta_reduce_min_s8(const ta_mean_params *p, const int8_t *in, int8_t *out);
+ta_status ta_reduce_min_s16(const ta_mean_params *p, const int16_t *in, int16_t *out);
+
+#endif
