@@ -166,6 +166,8 @@ enum {
   OPTF_ADJ = 1 << 23,      /* adj_x, adj_y */
   OPTF_ASYMMETRIC = 1 << 24,
   OPTF_BIAS_TYPE = 1 << 25,
+  OPTF_MIRROR = 1 << 26,   /* mirror_mode */
+  OPTF_CUMSUM = 1 << 27,   /* exclusive, reverse */
 };
 
 /*
@@ -209,6 +211,8 @@ typedef struct {
   bool diagonal_recurrent_tensors; /* UNIDIRECTIONAL_SEQUENCE_LSTM */
   DType quantized_bias_type;  /* CONV_2D, FULLY_CONNECTED, TRANSPOSE_CONV;
                                  FLOAT32 (0) = not set */
+  int mirror_mode;            /* MIRROR_PAD: 0 REFLECT, 1 SYMMETRIC */
+  bool exclusive, reverse;    /* CUMSUM */
 } Options;
 
 /* One attribute of an op beyond its builtin Options: an entry of a custom

@@ -13,6 +13,100 @@ static void gen_sum(Case *c, int v) { (void)v; gen_reducer(c, TFW_OP_SUM); }
 static void gen_reduce_max(Case *c, int v) { (void)v; gen_reducer(c, TFW_OP_REDUCE_MAX); }
 static void gen_reduce_min(Case *c, int v) { (void)v; gen_reducer(c, TFW_OP_REDUCE_MIN); }
 
+/* BuiltinOptions union types of the options tables these ops carry. */
+enum {
+  OPTT_GATHER = 23,
+  OPTT_GATHER_ND = 83,
+};
+
+/* An int32 index input: n values uniform in [0, limit). */
+static int index_input(Case *c, const char *name, int nd, const int32_t *d, int limit) {
+  Q q = {TFW_INT32, 0, 0, 0, (float)(limit - 1)};
+  return input_q(c, name, nd, d, &q);
+}
+
+/* GATHER: params of rank 1-4, a random axis and sometimes one batch
+ * dimension, indices of rank 0-2 after it. */
+static void gen_gather(Case *c, int v) {
+  (void)v;
+  Rng *r = c->r;
+  int32_t d[4], di[4], dout[8];
+  int nd = random_shape(r, 1, 4, 5, d);
+  int axis = rint_in(r, 0, nd - 1);
+  int bd = axis > 0 && rchance(r, 0.3) ? 1 : 0;
+  int ni = bd;
+  for (int i = 0; i < bd; i++)
+    di[i] = d[i];
+  int extra = rint_in(r, bd ? 1 : 0, 2);
+  for (int i = 0; i < extra; i++)
+    di[ni++] = rint_in(r, 1, 4);
+  int no = 0;
+  for (int i = 0; i < axis; i++)
+    dout[no++] = d[i];
+  for (int i = bd; i < ni; i++)
+    dout[no++] = di[i];
+  for (int i = axis + 1; i < nd; i++)
+    dout[no++] = d[i];
+  Q q = act_in(c);
+  int ti = input_q(c, "params", nd, d, &q);
+  int tx = index_input(c, "indices", ni, di, d[axis]);
+  int to = output_q(c, "output", no, dout, &q);
+  int ins[2] = {ti, tx};
+  int op = tfw_op(c->m, TFW_OP_GATHER, 2, ins, 1, &to);
+  int32_t opts[2] = {rchance(r, 0.2) ? axis - nd : axis, bd};
+  tfw_scalar_options(c->m, op, OPTT_GATHER, "ii", opts);
+}
+
+/* GATHER_ND: params of rank 1-4, indices [n..., depth]. */
+static void gen_gather_nd(Case *c, int v) {
+  (void)v;
+  Rng *r = c->r;
+  int32_t d[4], di[4], dout[8];
+  int nd = random_shape(r, 1, 4, 5, d);
+  int depth = rint_in(r, 1, nd);
+  int ni = rint_in(r, 1, 2);
+  for (int i = 0; i < ni - 1; i++)
+    di[i] = rint_in(r, 1, 4);
+  di[ni - 1] = depth;
+  int no = 0;
+  for (int i = 0; i < ni - 1; i++)
+    dout[no++] = di[i];
+  for (int i = depth; i < nd; i++)
+    dout[no++] = d[i];
+  Q q = act_in(c);
+  int ti = input_q(c, "params", nd, d, &q);
+  /* Each index column k in [0, d[k]): a constant built row by row. */
+  int64_t rows = count_of(ni - 1, di);
+  int32_t *idx = xmalloc(sizeof(int32_t) * (size_t)(rows * depth));
+  for (int64_t k = 0; k < rows; k++)
+    for (int j = 0; j < depth; j++)
+      idx[k * depth + j] = rint_in(r, 0, d[j] - 1);
+  int tx = const_i32(c, "indices", ni, di, idx);
+  free(idx);
+  int to = output_q(c, "output", no, dout, &q);
+  int ins[2] = {ti, tx};
+  int op = tfw_op(c->m, TFW_OP_GATHER_ND, 2, ins, 1, &to);
+  tfw_scalar_options(c->m, op, OPTT_GATHER_ND, "", NULL);
+}
+
+/* EMBEDDING_LOOKUP: ids (rank 1) into a value table (constant or not). */
+static void gen_embedding_lookup(Case *c, int v) {
+  (void)v;
+  Rng *r = c->r;
+  int32_t d[4], dout[4];
+  int nd = random_shape(r, 2, 3, 6, d); /* TFLite wants rank >= 2 */
+  int32_t n = rint_in(r, 1, 6);
+  dout[0] = n;
+  for (int i = 1; i < nd; i++)
+    dout[i] = d[i];
+  Q q = act_in(c);
+  int tx = index_input(c, "ids", 1, &n, d[0]);
+  int tv = rchance(r, 0.5) ? const_q(c, "value", nd, d, &q) : input_q(c, "value", nd, d, &q);
+  int to = output_q(c, "output", nd, dout, &q);
+  int ins[2] = {tx, tv};
+  tfw_op(c->m, TFW_OP_EMBEDDING_LOOKUP, 2, ins, 1, &to);
+}
+
 #define DATA_ROWS                                                          \
   {"SUM", "float32", gen_sum, K_F32, 0}, {"SUM", "int8", gen_sum, K_I8, 0}, \
       {"SUM", "int16", gen_sum, K_I16, 0},                                 \
@@ -21,4 +115,12 @@ static void gen_reduce_min(Case *c, int v) { (void)v; gen_reducer(c, TFW_OP_REDU
       {"REDUCE_MAX", "int16", gen_reduce_max, K_I16, 0},                   \
       {"REDUCE_MIN", "float32", gen_reduce_min, K_F32, 0},                 \
       {"REDUCE_MIN", "int8", gen_reduce_min, K_I8, 0},                     \
-      {"REDUCE_MIN", "int16", gen_reduce_min, K_I16, 0},
+      {"REDUCE_MIN", "int16", gen_reduce_min, K_I16, 0},                   \
+      {"GATHER", "float32", gen_gather, K_F32, 0},                         \
+      {"GATHER", "int8", gen_gather, K_I8, 0},                             \
+      {"GATHER", "int16", gen_gather, K_I16, 0},                           \
+      {"GATHER_ND", "float32", gen_gather_nd, K_F32, 0},                   \
+      {"GATHER_ND", "int8", gen_gather_nd, K_I8, 0},                       \
+      {"GATHER_ND", "int16", gen_gather_nd, K_I16, 0},                     \
+      {"EMBEDDING_LOOKUP", "float32", gen_embedding_lookup, K_F32, 0},     \
+      {"EMBEDDING_LOOKUP", "int8", gen_embedding_lookup, K_I8, 0},

@@ -76,6 +76,9 @@ enum {
   TFW_OP_SUM = 74,
   TFW_OP_REDUCE_MAX = 82,
   TFW_OP_REDUCE_MIN = 89,
+  TFW_OP_EMBEDDING_LOOKUP = 7,
+  TFW_OP_GATHER = 36,
+  TFW_OP_GATHER_ND = 107,
 };
 
 /* Padding and ActivationFunctionType of the schema. */
@@ -169,6 +172,10 @@ void tfw_resize_nearest_options(TfwModel *m, int op, int align_corners,
 void tfw_arg_max_options(TfwModel *m, int op, int output_type);
 void tfw_leaky_relu_options(TfwModel *m, int op, float alpha);
 void tfw_cast_options(TfwModel *m, int op, int in_type, int out_type);
+/* Any options table of scalar fields: BuiltinOptions union type `type`,
+ * field k at slot k, kinds[k] 'i' (int32) or 'b' (byte/bool/enum), value
+ * v[k] (kinds "" writes an empty table of that type). */
+void tfw_scalar_options(TfwModel *m, int op, int type, const char *kinds, const int32_t *v);
 /* Options tables without fields: PadOptions, TransposeOptions,
  * DequantizeOptions, MaximumMinimumOptions, ExpandDimsOptions,
  * QuantizeOptions, HardSwishOptions.  Picks the table from the op code. */

@@ -81,6 +81,9 @@ static LowerFn *const lowerings[OP_COUNT] = {
     [OP_SUM] = lower_sum,
     [OP_REDUCE_MAX] = lower_reduce_max,
     [OP_REDUCE_MIN] = lower_reduce_min,
+    [OP_GATHER] = lower_gather,
+    [OP_GATHER_ND] = lower_gather_nd,
+    [OP_EMBEDDING_LOOKUP] = lower_embedding_lookup,
 };
 
 /*

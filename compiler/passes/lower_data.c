@@ -122,3 +122,159 @@ static void lower_reduce_extreme(Lower *L, const char *name) {
 
 void lower_reduce_max(Lower *L) { lower_reduce_extreme(L, "max"); }
 void lower_reduce_min(Lower *L) { lower_reduce_extreme(L, "min"); }
+
+/* ------------------------------------------------------------- gathers */
+
+/* The index width of an index tensor: 32 or 64 bits, else an error. */
+static int32_t index_bits(Lower *L, const Tensor *t) {
+  if (t->dtype != DT_INT32 && t->dtype != DT_INT64)
+    error_at(L->g, L->op->index, "the indices (tensor %d) must be int32 or int64, not %s",
+             t->index, dtype_name(t->dtype));
+  return t->dtype == DT_INT64 ? 64 : 32;
+}
+
+/* Product of dims [from, to) of t. */
+static int64_t dims_product(const Tensor *t, int from, int to) {
+  int64_t n = 1;
+  for (int d = from; d < to; d++)
+    n *= t->dims[d];
+  return n;
+}
+
+/* Rows of bytes as int32 (error when a tensor is too large for one). */
+static int32_t i32_of(Lower *L, int64_t v) {
+  if (v < 0 || v > INT32_MAX)
+    error_at(L->g, L->op->index, "tensor too large");
+  return (int32_t)v;
+}
+
+static void gather_args(Lower *L, const ta_gather_params *p, const Tensor *in,
+                        const Tensor *idx, const Tensor *out) {
+  L->l->kernel = "ta_gather_x8";
+  const_struct(L, "params", "ta_gather_params",
+               arena_printf("{.batch = %d, .outer = %d, .axis_size = %d, .coords = %d,\n"
+                            "    .inner_bytes = %d, .index_bits = %d}",
+                            (int)p->batch, (int)p->outer, (int)p->axis_size,
+                            (int)p->coords, (int)p->inner_bytes, (int)p->index_bits),
+               true);
+  arg_tensor(L, in->index);
+  arg_tensor(L, idx->index);
+  arg_tensor(L, out->index);
+}
+
+/* The dtypes TFLite Micro's data-movement kernels take. */
+static void need_data_type(Lower *L, const Tensor *t) {
+  switch (t->dtype) {
+  case DT_FLOAT32: case DT_INT8: case DT_INT16: case DT_INT32: case DT_UINT8:
+  case DT_BOOL: case DT_INT64:
+    return;
+  default:
+    unsupported_types(L);
+  }
+}
+
+/*
+ * GATHER (TFLite Micro's gather.cc): output = params.shape[:axis] +
+ * indices.shape[batch_dims:] + params.shape[axis + 1:], with the first
+ * batch_dims dimensions of params and indices paired.  axis and
+ * batch_dims may be negative (counted from the end of params and of
+ * indices); batch_dims <= axis.
+ */
+void lower_gather(Lower *L) {
+  need_arity(L, 2, 1);
+  Tensor *in = input(L, 0), *idx = input(L, 1), *out = output(L, 0);
+  need_data_type(L, in);
+  if (in->dtype != out->dtype)
+    unsupported_types(L);
+  int axis = L->op->opt.axis, bd = L->op->opt.batch_dims;
+  if (axis < 0)
+    axis += in->ndims;
+  if (bd < 0)
+    bd += idx->ndims;
+  if (axis < 0 || axis >= in->ndims)
+    error_at(L->g, L->op->index, "axis %d is out of range for rank %d", L->op->opt.axis,
+             in->ndims);
+  if (bd < 0 || bd > axis || bd > idx->ndims)
+    error_at(L->g, L->op->index, "batch_dims %d is out of range", L->op->opt.batch_dims);
+  for (int d = 0; d < bd; d++)
+    if (in->dims[d] != idx->dims[d])
+      error_at(L->g, L->op->index, "batch dimension %d differs between params and indices", d);
+  ta_gather_params p = {0};
+  p.batch = i32_of(L, dims_product(in, 0, bd));
+  p.outer = i32_of(L, dims_product(in, bd, axis));
+  p.axis_size = in->dims[axis];
+  p.coords = i32_of(L, dims_product(idx, bd, idx->ndims));
+  p.inner_bytes = i32_of(L, dims_product(in, axis + 1, in->ndims) * (dtype_bits(in->dtype) / 8));
+  p.index_bits = index_bits(L, idx);
+  if ((int64_t)p.batch * p.outer * p.coords * dims_product(in, axis + 1, in->ndims) !=
+      tensor_elems(out))
+    error_at(L->g, L->op->index, "output has %" PRId64 " values, the gather gives %" PRId64,
+             tensor_elems(out),
+             (int64_t)p.batch * p.outer * p.coords * dims_product(in, axis + 1, in->ndims));
+  gather_args(L, &p, in, idx, out);
+}
+
+/*
+ * EMBEDDING_LOOKUP (TFLite Micro's embedding_lookup.cc, EvalSimple): ids
+ * (int32, rank 1) pick rows of value; output [n ids] + value.shape[1:],
+ * of value's type.  TFLM's hybrid form (int8 value, float32 output scaled
+ * by the value's scale) is refused.
+ */
+void lower_embedding_lookup(Lower *L) {
+  need_arity(L, 2, 1);
+  Tensor *ids = input(L, 0), *value = input(L, 1), *out = output(L, 0);
+  need_data_type(L, value);
+  if (value->dtype != out->dtype)
+    error_at(L->g, L->op->index,
+             "%s values with a %s output (the hybrid lookup) are not supported",
+             dtype_name(value->dtype), dtype_name(out->dtype));
+  if (ids->dtype != DT_INT32 || ids->ndims != 1 || value->ndims < 1)
+    error_at(L->g, L->op->index, "needs rank-1 int32 ids and a value of rank 1 or more");
+  ta_gather_params p = {.batch = 1, .outer = 1, .axis_size = value->dims[0],
+                        .coords = ids->dims[0], .index_bits = 32};
+  p.inner_bytes = i32_of(L, dims_product(value, 1, value->ndims) * (dtype_bits(value->dtype) / 8));
+  if ((int64_t)p.coords * dims_product(value, 1, value->ndims) != tensor_elems(out))
+    error_at(L->g, L->op->index, "output shape disagrees with the lookup");
+  gather_args(L, &p, value, ids, out);
+}
+
+/*
+ * GATHER_ND (TFLite Micro's gather_nd.cc): indices [..., depth]; each
+ * row of depth indices picks the slice params[i0, ..., i(depth-1)], of
+ * shape params.shape[depth:]; output = indices.shape[:-1] + that.
+ */
+void lower_gather_nd(Lower *L) {
+  need_arity(L, 2, 1);
+  Tensor *in = input(L, 0), *idx = input(L, 1), *out = output(L, 0);
+  need_data_type(L, in);
+  if (in->dtype != out->dtype)
+    unsupported_types(L);
+  if (idx->ndims < 1)
+    error_at(L->g, L->op->index, "the indices must have rank 1 or more");
+  int depth = idx->dims[idx->ndims - 1];
+  if (depth < 1 || depth > in->ndims || depth > TA_MAX_WALK)
+    error_at(L->g, L->op->index, "index depth %d is out of range for params of rank %d",
+             depth, in->ndims);
+  ta_gather_nd_params p = {0};
+  const int64_t bytes = dtype_bits(in->dtype) / 8;
+  p.depth = depth;
+  p.nslices = i32_of(L, dims_product(idx, 0, idx->ndims - 1));
+  p.slice_bytes = i32_of(L, dims_product(in, depth, in->ndims) * bytes);
+  p.index_bits = index_bits(L, idx);
+  for (int d = 0; d < depth; d++) {
+    p.dims[d] = in->dims[d];
+    p.stride[d] = i32_of(L, dims_product(in, d + 1, in->ndims) * bytes);
+  }
+  if ((int64_t)p.nslices * dims_product(in, depth, in->ndims) != tensor_elems(out))
+    error_at(L->g, L->op->index, "output shape disagrees with the gather");
+  L->l->kernel = "ta_gather_nd_x8";
+  const_struct(L, "params", "ta_gather_nd_params",
+               arena_printf("{.nslices = %d, .depth = %d, .slice_bytes = %d, .index_bits = %d,\n"
+                            "    .dims = %s, .stride = %s}",
+                            (int)p.nslices, depth, (int)p.slice_bytes, (int)p.index_bits,
+                            i32_list(p.dims, depth), i32_list(p.stride, depth)),
+               true);
+  arg_tensor(L, in->index);
+  arg_tensor(L, idx->index);
+  arg_tensor(L, out->index);
+}

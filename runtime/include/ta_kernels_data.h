@@ -48,4 +48,36 @@ ta_status ta_reduce_min_f32(const ta_mean_params *p, const float *in, float *out
 ta_status ta_reduce_min_s8(const ta_mean_params *p, const int8_t *in, int8_t *out);
 ta_status ta_reduce_min_s16(const ta_mean_params *p, const int16_t *in, int16_t *out);
 
+/* ============================================ GATHER, GATHER_ND, EMBEDDING_LOOKUP */
+
+/*
+ * ta_gather_x8 - GATHER (TFLM gather.cc) and EMBEDDING_LOOKUP, any
+ * element type, as rows of inner_bytes: input [batch][outer][axis_size]
+ * rows, indices [batch][coords] (int32 or int64: index_bits), output
+ * [batch][outer][coords] rows.  An index outside [0, axis_size) ->
+ * TA_ERR_ARG.
+ */
+typedef struct {
+  int32_t batch, outer, axis_size, coords;
+  int32_t inner_bytes;
+  int32_t index_bits; /* 32 or 64 */
+} ta_gather_params;
+ta_status ta_gather_x8(const ta_gather_params *p, const void *in, const void *indices,
+                       void *out);
+
+/*
+ * ta_gather_nd_x8 - GATHER_ND (TFLM gather_nd.cc), any element type:
+ * indices [nslices][depth]; slice s, of slice_bytes, starts at byte
+ * sum_d indices[s][d] * stride[d] of the params tensor.  An index
+ * outside [0, dims[d]) -> TA_ERR_ARG.
+ */
+typedef struct {
+  int32_t nslices, depth, slice_bytes;
+  int32_t index_bits; /* 32 or 64 */
+  int32_t dims[TA_MAX_WALK];
+  int32_t stride[TA_MAX_WALK]; /* bytes */
+} ta_gather_nd_params;
+ta_status ta_gather_nd_x8(const ta_gather_nd_params *p, const void *in,
+                          const void *indices, void *out);
+
 #endif
