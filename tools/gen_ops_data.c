@@ -17,6 +17,11 @@ static void gen_reduce_min(Case *c, int v) { (void)v; gen_reducer(c, TFW_OP_REDU
 enum {
   OPTT_GATHER = 23,
   OPTT_GATHER_ND = 83,
+  OPTT_SPACE_TO_DEPTH = 19,
+  OPTT_TILE = 51,
+  OPTT_REVERSE_V2 = 81,
+  OPTT_DEPTH_TO_SPACE = 94,
+  OPTT_BROADCAST_TO = 104,
 };
 
 /* An int32 index input: n values uniform in [0, limit). */
@@ -107,6 +112,93 @@ static void gen_embedding_lookup(Case *c, int v) {
   tfw_op(c->m, TFW_OP_EMBEDDING_LOOKUP, 2, ins, 1, &to);
 }
 
+/* DEPTH_TO_SPACE (to_space) and SPACE_TO_DEPTH: NHWC, block 2 or 3. */
+static void gen_block_shuffle(Case *c, int to_space) {
+  Rng *r = c->r;
+  int b = rint_in(r, 2, 3);
+  int32_t d[4] = {rint_in(r, 1, 2), rint_in(r, 1, 3), rint_in(r, 1, 3), rint_in(r, 1, 3)};
+  int32_t dout[4] = {d[0], d[1], d[2], d[3]};
+  if (to_space) {
+    d[3] *= b * b;
+    dout[1] *= b;
+    dout[2] *= b;
+  } else {
+    d[1] *= b;
+    d[2] *= b;
+    dout[3] *= b * b;
+  }
+  Q q = act_in(c);
+  int ti = input_q(c, "input", 4, d, &q);
+  int to = output_q(c, "output", 4, to_space ? dout : dout, &q);
+  int op = tfw_op(c->m, to_space ? TFW_OP_DEPTH_TO_SPACE : TFW_OP_SPACE_TO_DEPTH, 1, &ti, 1, &to);
+  int32_t opts[1] = {b};
+  tfw_scalar_options(c->m, op, to_space ? OPTT_DEPTH_TO_SPACE : OPTT_SPACE_TO_DEPTH, "i", opts);
+}
+
+static void gen_depth_to_space(Case *c, int v) { (void)v; gen_block_shuffle(c, 1); }
+static void gen_space_to_depth(Case *c, int v) { (void)v; gen_block_shuffle(c, 0); }
+
+/* TILE: rank 1-4, multiples 1-3 (constant). */
+static void gen_tile(Case *c, int v) {
+  (void)v;
+  Rng *r = c->r;
+  int32_t d[4], m[4], dout[4];
+  int nd = random_shape(r, 1, 4, 4, d);
+  for (int i = 0; i < nd; i++) {
+    m[i] = rint_in(r, 1, 3);
+    dout[i] = d[i] * m[i];
+  }
+  Q q = act_in(c);
+  int ti = input_q(c, "input", nd, d, &q);
+  int tm = const_vec(c, "multiples", nd, m);
+  int to = output_q(c, "output", nd, dout, &q);
+  int ins[2] = {ti, tm};
+  int op = tfw_op(c->m, TFW_OP_TILE, 2, ins, 1, &to);
+  tfw_scalar_options(c->m, op, OPTT_TILE, "", NULL);
+}
+
+/* BROADCAST_TO: an output shape of rank 1-4, the input a suffix of it
+ * with some dimensions 1. */
+static void gen_broadcast_to(Case *c, int v) {
+  (void)v;
+  Rng *r = c->r;
+  int32_t dout[4], d[4];
+  int no = random_shape(r, 1, 4, 4, dout);
+  int nd = rint_in(r, 1, no);
+  for (int i = 0; i < nd; i++)
+    d[i] = rchance(r, 0.5) ? 1 : dout[no - nd + i];
+  Q q = act_in(c);
+  int ti = input_q(c, "input", nd, d, &q);
+  int ts = const_vec(c, "shape", no, dout);
+  int to = output_q(c, "output", no, dout, &q);
+  int ins[2] = {ti, ts};
+  int op = tfw_op(c->m, TFW_OP_BROADCAST_TO, 2, ins, 1, &to);
+  tfw_op_version(c->m, op, 2); /* TFLite registers versions 2 and 3 */
+  tfw_scalar_options(c->m, op, OPTT_BROADCAST_TO, "", NULL);
+}
+
+/* REVERSE_V2: rank 1-4, one axis (the oracle's TFLite reverses one). */
+static void gen_reverse_v2(Case *c, int v) {
+  (void)v;
+  Rng *r = c->r;
+  int32_t d[4];
+  int nd = random_shape(r, 1, 4, 5, d);
+  int32_t axis = rint_in(r, 0, nd - 1);
+  if (rchance(r, 0.2))
+    axis -= nd;
+  Q q = act_in(c);
+  int ti = input_q(c, "input", nd, d, &q);
+  int ta = const_vec(c, "axis", 1, &axis);
+  int to = output_q(c, "output", nd, d, &q);
+  int ins[2] = {ti, ta};
+  int op = tfw_op(c->m, TFW_OP_REVERSE_V2, 2, ins, 1, &to);
+  tfw_scalar_options(c->m, op, OPTT_REVERSE_V2, "", NULL);
+}
+
+/* float32, int8 and uint8 (TFLite has no int16 kernel for these). */
+#define NO16(OP, FN) \
+  {OP, "float32", FN, K_F32, 0}, {OP, "int8", FN, K_I8, 0}, {OP, "uint8", FN, K_U8, 0}
+
 #define DATA_ROWS                                                          \
   {"SUM", "float32", gen_sum, K_F32, 0}, {"SUM", "int8", gen_sum, K_I8, 0}, \
       {"SUM", "int16", gen_sum, K_I16, 0},                                 \
@@ -123,4 +215,9 @@ static void gen_embedding_lookup(Case *c, int v) {
       {"GATHER_ND", "int8", gen_gather_nd, K_I8, 0},                       \
       {"GATHER_ND", "int16", gen_gather_nd, K_I16, 0},                     \
       {"EMBEDDING_LOOKUP", "float32", gen_embedding_lookup, K_F32, 0},     \
-      {"EMBEDDING_LOOKUP", "int8", gen_embedding_lookup, K_I8, 0},
+      {"EMBEDDING_LOOKUP", "int8", gen_embedding_lookup, K_I8, 0},         \
+      NO16("DEPTH_TO_SPACE", gen_depth_to_space),                          \
+      NO16("SPACE_TO_DEPTH", gen_space_to_depth),                          \
+      NO16("TILE", gen_tile),                                              \
+      ALL4("BROADCAST_TO", gen_broadcast_to),                              \
+      ALL4("REVERSE_V2", gen_reverse_v2),

@@ -79,6 +79,11 @@ enum {
   TFW_OP_EMBEDDING_LOOKUP = 7,
   TFW_OP_GATHER = 36,
   TFW_OP_GATHER_ND = 107,
+  TFW_OP_DEPTH_TO_SPACE = 5,
+  TFW_OP_SPACE_TO_DEPTH = 26,
+  TFW_OP_TILE = 69,
+  TFW_OP_REVERSE_V2 = 105,
+  TFW_OP_BROADCAST_TO = 130,
 };
 
 /* Padding and ActivationFunctionType of the schema. */

@@ -84,6 +84,11 @@ static LowerFn *const lowerings[OP_COUNT] = {
     [OP_GATHER] = lower_gather,
     [OP_GATHER_ND] = lower_gather_nd,
     [OP_EMBEDDING_LOOKUP] = lower_embedding_lookup,
+    [OP_DEPTH_TO_SPACE] = lower_depth_to_space,
+    [OP_SPACE_TO_DEPTH] = lower_space_to_depth,
+    [OP_TILE] = lower_tile,
+    [OP_BROADCAST_TO] = lower_broadcast_to,
+    [OP_REVERSE_V2] = lower_reverse_v2,
 };
 
 /*

@@ -278,3 +278,140 @@ void lower_gather_nd(Lower *L) {
   arg_tensor(L, idx->index);
   arg_tensor(L, out->index);
 }
+
+/* ------------------------------------------------ walks over the input */
+
+/* The op's output as one walk over input `in` (shape/stride of n
+ * dimensions in output order, elements): ta_transpose_x8/x16/x32.  Input
+ * and output share dtype and quantization. */
+static void walk_copy(Lower *L, const Tensor *in, const Tensor *out, int n,
+                      const int32_t *shape, const int64_t *stride, int64_t offset) {
+  need_same_types(L, 1, true);
+  int64_t count = 1;
+  for (int d = 0; d < n; d++)
+    count *= shape[d];
+  if (count != tensor_elems(out))
+    error_at(L->g, L->op->index, "output has %" PRId64 " values, expected %" PRId64,
+             tensor_elems(out), count);
+  ta_walk w = make_walk(L, n, shape, stride, offset);
+  L->l->kernel = arena_printf("ta_transpose_%s", width_suffix(L, out));
+  const_struct(L, "walk", "ta_walk", walk_init(&w), true);
+  arg_tensor(L, in->index);
+  arg_tensor(L, out->index);
+}
+
+/* DEPTH_TO_SPACE, SPACE_TO_DEPTH (NHWC, block_size b):
+ *   depth to space  out[n][h*b + i][w*b + j][c] = in[n][h][w][(i*b + j)*C' + c]
+ *   space to depth  out[n][h][w][(i*b + j)*C + c] = in[n][h*b + i][w*b + j][c]
+ * (reference_ops::DepthToSpace / SpaceToDepth), walked in output order
+ * over six dimensions. */
+static void lower_block_shuffle(Lower *L, bool to_space) {
+  need_arity(L, 1, 1);
+  Tensor *in = input(L, 0), *out = output(L, 0);
+  int b = L->op->opt.block_size;
+  if (in->ndims != 4 || out->ndims != 4)
+    error_at(L->g, L->op->index, "input and output must have rank 4 (NHWC)");
+  if (b < 1)
+    error_at(L->g, L->op->index, "block_size %d must be at least 1", b);
+  const int64_t N = in->dims[0], H = in->dims[1], W = in->dims[2], C = in->dims[3];
+  int32_t shape[6];
+  int64_t stride[6];
+  if (to_space) {
+    if (C % ((int64_t)b * b))
+      error_at(L->g, L->op->index, "depth %d is not a multiple of block_size^2", (int)C);
+    const int64_t c2 = C / ((int64_t)b * b);
+    const int32_t sh[6] = {(int32_t)N, (int32_t)H, b, (int32_t)W, b, (int32_t)c2};
+    const int64_t st[6] = {H * W * C, W * C, b * c2, C, c2, 1};
+    memcpy(shape, sh, sizeof sh);
+    memcpy(stride, st, sizeof st);
+  } else {
+    if (H % b || W % b)
+      error_at(L->g, L->op->index, "height and width must be multiples of block_size %d", b);
+    const int32_t sh[6] = {(int32_t)N, (int32_t)(H / b), (int32_t)(W / b), b, b, (int32_t)C};
+    const int64_t st[6] = {H * W * C, b * W * C, b * C, W * C, C, 1};
+    memcpy(shape, sh, sizeof sh);
+    memcpy(stride, st, sizeof st);
+  }
+  walk_copy(L, in, out, 6, shape, stride, 0);
+}
+
+void lower_depth_to_space(Lower *L) { lower_block_shuffle(L, true); }
+void lower_space_to_depth(Lower *L) { lower_block_shuffle(L, false); }
+
+/* TILE (reference_ops::Tile): output dimension d is multiples[d] copies
+ * of input dimension d - walked as (copy, index) pairs, the copy with
+ * stride 0. */
+void lower_tile(Lower *L) {
+  need_arity(L, 2, 1);
+  Tensor *in = input(L, 0), *mult = input(L, 1), *out = output(L, 0);
+  int n = in->ndims;
+  if (tensor_elems(mult) != n || out->ndims != n)
+    error_at(L->g, L->op->index, "multiples must have one entry per input dimension (%d)", n);
+  if (2 * n > MAX_DIMS)
+    error_at(L->g, L->op->index, "rank %d is not supported (at most %d)", n, MAX_DIMS / 2);
+  int64_t st[MAX_DIMS];
+  strides_of(in, st);
+  int32_t shape[MAX_DIMS];
+  int64_t stride[MAX_DIMS];
+  for (int d = 0; d < n; d++) {
+    int64_t m = const_int(L, mult, d, "multiples");
+    if (m < 0 || m * in->dims[d] != out->dims[d])
+      error_at(L->g, L->op->index, "output dimension %d is not %" PRId64 " copies of the input's",
+               d, m);
+    shape[2 * d] = (int32_t)m;
+    stride[2 * d] = 0;
+    shape[2 * d + 1] = in->dims[d];
+    stride[2 * d + 1] = st[d];
+  }
+  walk_copy(L, in, out, 2 * n, shape, stride, 0);
+}
+
+/* BROADCAST_TO (reference_ops::BroadcastTo): the input aligned with the
+ * output's innermost dimensions; a size-1 input dimension repeats
+ * (stride 0). */
+void lower_broadcast_to(Lower *L) {
+  need_arity(L, 2, 1);
+  Tensor *in = input(L, 0), *shp = input(L, 1), *out = output(L, 0);
+  int n = out->ndims, off = n - in->ndims;
+  if (off < 0 || tensor_elems(shp) != n)
+    error_at(L->g, L->op->index, "the shape must have at least the input's rank");
+  int64_t st[MAX_DIMS];
+  strides_of(in, st);
+  int32_t shape[MAX_DIMS];
+  int64_t stride[MAX_DIMS];
+  for (int d = 0; d < n; d++) {
+    if (const_int(L, shp, d, "shape") != out->dims[d])
+      error_at(L->g, L->op->index, "the shape disagrees with the output's");
+    int32_t di = d >= off ? in->dims[d - off] : 1;
+    if (di != 1 && di != out->dims[d])
+      error_at(L->g, L->op->index, "input dimension %d (%d) does not broadcast to %d",
+               d - off, (int)di, (int)out->dims[d]);
+    shape[d] = out->dims[d];
+    stride[d] = di == 1 ? 0 : st[d - off];
+  }
+  walk_copy(L, in, out, n, shape, stride, 0);
+}
+
+/* REVERSE_V2 (reference_ops::Reverse): the listed axes walked backwards
+ * (negative stride, starting at their last element). */
+void lower_reverse_v2(Lower *L) {
+  need_arity(L, 2, 1);
+  Tensor *in = input(L, 0), *axes = input(L, 1), *out = output(L, 0);
+  int n = in->ndims;
+  bool rev[MAX_DIMS] = {false};
+  for (int64_t k = 0; k < tensor_elems(axes); k++)
+    rev[resolve_axis(L, const_int(L, axes, k, "axis"), n)] = true;
+  int64_t st[MAX_DIMS];
+  strides_of(in, st);
+  int32_t shape[MAX_DIMS];
+  int64_t stride[MAX_DIMS], offset = 0;
+  for (int d = 0; d < n; d++) {
+    if (out->dims[d] != in->dims[d])
+      error_at(L->g, L->op->index, "output shape differs from the input's");
+    shape[d] = in->dims[d];
+    stride[d] = rev[d] ? -st[d] : st[d];
+    if (rev[d] && in->dims[d] > 0)
+      offset += (int64_t)(in->dims[d] - 1) * st[d];
+  }
+  walk_copy(L, in, out, n, shape, stride, offset);
+}
