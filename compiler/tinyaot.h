@@ -250,6 +250,8 @@ typedef struct Op {
                            tensor (a noise estimate): persistent, zeroed
                            by <prefix>_reset() (lower.c asks the kernel) */
   int state_buffer;     /* its Buffer in the Plan (persistent), or -1 */
+  const char *refused;  /* check_lowering(): why no kernel takes this op
+                           (the error message), or NULL */
 } Op;
 
 /* One Model.metadata entry ("min_runtime_version", "OfflineMemoryAllocation",
@@ -303,10 +305,13 @@ bool add_overflows(size_t a, size_t b, size_t *out);
  * op >= 0) into error_message; then, if error_jmp is set, longjmps there
  * (the fuzzer and in-process tests catch errors this way), else prints
  * the message to stderr and exits with status 1. */
-extern char error_message[1024];
+extern char error_message[8192];
 extern jmp_buf *error_jmp;
 TA_NORETURN void error_at(const Graph *g, int op, const char *fmt, ...)
     TA_PRINTF(3, 4);
+/* Raises an error whose whole text is `message` (already formatted, as
+ * lower()'s report of several refused ops is). */
+TA_NORETURN void error_raise(const char *message);
 /* The same for a file that is not (yet) a Graph. */
 TA_NORETURN void error_file(const char *path, const char *fmt, ...)
     TA_PRINTF(2, 3);
@@ -590,6 +595,11 @@ typedef struct {
  * mark_views() first (a view needs no call).  An op or a dtype
  * combination no kernel handles -> error_at() naming it. */
 void lower(Graph *g, const LowerOptions *o);
+/* What lower() does without stopping: lowers every op it can, sets
+ * Op.refused of each it cannot, and returns how many those are.  lower()
+ * reports them all in one error (lower.c); `tinyaot inspect` marks them.
+ * The Lowered records of a graph with refusals serve reports only. */
+int check_lowering(Graph *g, const LowerOptions *o);
 static inline Lowered *op_lowered(const Op *op) { return (Lowered *)op->lowered; }
 
 /* ------------------------------ memory/: storage.c, schedule.c, plan.c */
