@@ -252,6 +252,9 @@ typedef struct Op {
   int state_buffer;     /* its Buffer in the Plan (persistent), or -1 */
   const char *refused;  /* check_lowering(): why no kernel takes this op
                            (the error message), or NULL */
+  bool folded;          /* fold_constants(): computed at compile time; the
+                           op reads and writes nothing, outputs[0] is the
+                           constant it became */
 } Op;
 
 /* One Model.metadata entry ("min_runtime_version", "OfflineMemoryAllocation",
@@ -498,7 +501,7 @@ bool make_broadcast(const int32_t *shape1, int n1, const int32_t *shape2, int n2
 
 /* ----------------------------------------------------- passes/passes.c */
 
-/* Runs the graph passes in order (mark_views for now). */
+/* Runs the graph passes in order: fold_constants, then mark_views. */
 void run_passes(Graph *g);
 /* Makes the output of every op whose output is bytewise its input
  * (RESHAPE, SQUEEZE, EXPAND_DIMS; QUANTIZE and CAST between identical
@@ -509,6 +512,16 @@ void run_passes(Graph *g);
  * outputs (the op then copies); a view of a constant only when it is
  * not a model output. */
 void mark_views(Graph *g);
+
+/* ------------------------------------------------------- passes/fold.c */
+
+/* The output bytes of a SHAPE, a BROADCAST_ARGS of constant shapes or a
+ * FILL of a constant value (arena; false for any other op, or when they
+ * are not known at compile time). */
+bool fold_value(const Graph *g, const Op *op, uint8_t **bytes, size_t *nbytes);
+/* Turns each such op whose output is no model output into a constant
+ * (Op.folded; fold.c says how).  Run by run_passes() before mark_views. */
+void fold_constants(Graph *g);
 
 /* ------------------------------------------------------- passes/lower.c */
 

@@ -22,6 +22,9 @@ enum {
   OPTT_REVERSE_V2 = 81,
   OPTT_DEPTH_TO_SPACE = 94,
   OPTT_BROADCAST_TO = 104,
+  OPTT_SHAPE = 55,
+  OPTT_FILL = 68,
+  OPTT_CONCATENATION = 10,
 };
 
 /* An int32 index input: n values uniform in [0, limit). */
@@ -195,6 +198,105 @@ static void gen_reverse_v2(Case *c, int v) {
   tfw_scalar_options(c->m, op, OPTT_REVERSE_V2, "", NULL);
 }
 
+/* SHAPE: half the cases feed the shape of x to RESHAPE(y, shape) (the
+ * compiler folds SHAPE), half make it a model output (then it copies
+ * the constant). */
+static void gen_shape(Case *c, int v) {
+  (void)v;
+  Rng *r = c->r;
+  int32_t d[4];
+  int nd = random_shape(r, 1, 4, 5, d);
+  Q q = act_in(c);
+  int tx = input_q(c, "x", nd, d, &q);
+  int32_t ns = nd;
+  int i64 = 0; /* the oracle reads no int64 outputs */
+  int ts = tfw_tensor(c->m, "shape", i64 ? TFW_INT64 : TFW_INT32, 1, &ns, 0);
+  int op = tfw_op(c->m, TFW_OP_SHAPE, 1, &tx, 1, &ts);
+  int32_t opts[1] = {i64 ? TFW_INT64 : TFW_INT32};
+  tfw_scalar_options(c->m, op, OPTT_SHAPE, "b", opts);
+  if (rchance(r, 0.5)) {
+    c->out_tensor[c->nout] = ts;
+    c->out_dtype[c->nout++] = i64 ? TFW_INT64 : TFW_INT32;
+    return;
+  }
+  int32_t flat = (int32_t)count_of(nd, d);
+  int ty = input_q(c, "y", 1, &flat, &q);
+  int to = output_q(c, "output", nd, d, &q);
+  int ins[2] = {ty, ts};
+  op = tfw_op(c->m, TFW_OP_RESHAPE, 2, ins, 1, &to);
+  tfw_reshape_options(c->m, op, -1, NULL);
+}
+
+/* FILL: a constant value (folded), concatenated after the input so that
+ * the folded constant feeds an op; or a run-time value straight to the
+ * output (ta_fill_*). */
+static void gen_fill(Case *c, int v) {
+  (void)v;
+  Rng *r = c->r;
+  int32_t d[4];
+  int nd = random_shape(r, 1, 4, 4, d);
+  Q q = act_in(c);
+  int tdims = const_vec(c, "dims", nd, d);
+  int32_t one = 1;
+  int runtime = rchance(r, 0.5);
+  int tval = runtime ? input_q(c, "value", 0, &one, &q) : const_q(c, "value", 0, &one, &q);
+  if (runtime) {
+    int to = output_q(c, "output", nd, d, &q);
+    int ins[2] = {tdims, tval};
+    int op = tfw_op(c->m, TFW_OP_FILL, 2, ins, 1, &to);
+    tfw_scalar_options(c->m, op, OPTT_FILL, "", NULL);
+    return;
+  }
+  int tf = tensor_q(c, "filled", nd, d, &q);
+  int ins[2] = {tdims, tval};
+  int op = tfw_op(c->m, TFW_OP_FILL, 2, ins, 1, &tf);
+  tfw_scalar_options(c->m, op, OPTT_FILL, "", NULL);
+  int tx = input_q(c, "x", nd, d, &q);
+  int32_t dout[4];
+  memcpy(dout, d, sizeof dout);
+  dout[0] *= 2;
+  int to = output_q(c, "output", nd, dout, &q);
+  int cins[2] = {tx, tf};
+  op = tfw_op(c->m, TFW_OP_CONCATENATION, 2, cins, 1, &to);
+  tfw_concatenation_options(c->m, op, 0, TFW_ACT_NONE);
+}
+
+/* BROADCAST_ARGS of two constant shapes, feeding BROADCAST_TO (the
+ * compiler folds it), or a model output (it copies the constant). */
+static void gen_broadcast_args(Case *c, int v) {
+  (void)v;
+  Rng *r = c->r;
+  int32_t a[4], b[4], o[4];
+  int na, nb;
+  int no = broadcast_shapes(r, a, &na, b, &nb, o);
+  int32_t la = na, lb = nb, lo = no;
+  int ta = const_vec(c, "a", na, a);
+  int tb = const_vec(c, "b", nb, b);
+  int ts = tfw_tensor(c->m, "shape", TFW_INT32, 1, &lo, 0);
+  (void)la;
+  (void)lb;
+  int ins[2] = {ta, tb};
+  tfw_op(c->m, TFW_OP_BROADCAST_ARGS, 2, ins, 1, &ts);
+  Q q = act_in(c);
+  if (rchance(r, 0.4)) {
+    /* An input so that the model has one (TFLite wants it). */
+    int32_t one = 1;
+    int tx = input_q(c, "x", 1, &one, &q);
+    int to = output_q(c, "x_out", 1, &one, &q);
+    int op = tfw_op(c->m, TFW_OP_RESHAPE, 1, &tx, 1, &to);
+    tfw_reshape_options(c->m, op, 1, &one);
+    c->out_tensor[c->nout] = ts;
+    c->out_dtype[c->nout++] = TFW_INT32;
+    return;
+  }
+  int tx = input_q(c, "x", na, a, &q);
+  int to = output_q(c, "output", no, o, &q);
+  int bins[2] = {tx, ts};
+  int op = tfw_op(c->m, TFW_OP_BROADCAST_TO, 2, bins, 1, &to);
+  tfw_op_version(c->m, op, 2);
+  tfw_scalar_options(c->m, op, OPTT_BROADCAST_TO, "", NULL);
+}
+
 /* float32, int8 and uint8 (TFLite has no int16 kernel for these). */
 #define NO16(OP, FN) \
   {OP, "float32", FN, K_F32, 0}, {OP, "int8", FN, K_I8, 0}, {OP, "uint8", FN, K_U8, 0}
@@ -220,4 +322,8 @@ static void gen_reverse_v2(Case *c, int v) {
       NO16("SPACE_TO_DEPTH", gen_space_to_depth),                          \
       NO16("TILE", gen_tile),                                              \
       ALL4("BROADCAST_TO", gen_broadcast_to),                              \
-      ALL4("REVERSE_V2", gen_reverse_v2),
+      ALL4("REVERSE_V2", gen_reverse_v2),                                  \
+      ALL4("SHAPE", gen_shape),                                            \
+      {"FILL", "float32", gen_fill, K_F32, 0}, {"FILL", "int8", gen_fill, K_I8, 0}, \
+      {"FILL", "int16", gen_fill, K_I16, 0}, /* TFLite's FILL has no uint8 */ \
+      ALL4("BROADCAST_ARGS", gen_broadcast_args),

@@ -84,6 +84,9 @@ enum {
   TFW_OP_TILE = 69,
   TFW_OP_REVERSE_V2 = 105,
   TFW_OP_BROADCAST_TO = 130,
+  TFW_OP_SHAPE = 77,
+  TFW_OP_FILL = 94,
+  TFW_OP_BROADCAST_ARGS = 145,
 };
 
 /* Padding and ActivationFunctionType of the schema. */

@@ -89,6 +89,9 @@ static LowerFn *const lowerings[OP_COUNT] = {
     [OP_TILE] = lower_tile,
     [OP_BROADCAST_TO] = lower_broadcast_to,
     [OP_REVERSE_V2] = lower_reverse_v2,
+    [OP_SHAPE] = lower_shape,
+    [OP_BROADCAST_ARGS] = lower_broadcast_args,
+    [OP_FILL] = lower_fill,
 };
 
 /*
@@ -134,6 +137,9 @@ static void lower_op(Graph *g, int i, const LowerOptions *o) {
              .l = arena_alloc(sizeof(Lowered))};
   op->scratch_bytes = 0;
   op->lowered = L.l;
+  /* fold_constants() made the output a constant: no call. */
+  if (op->folded)
+    return;
   /* mark_views() made the output share the input's bytes: no call. */
   if (op->noutputs == 1 && g->tensors[op->outputs[0]].view_of >= 0)
     return;

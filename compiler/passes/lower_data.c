@@ -380,7 +380,8 @@ void lower_broadcast_to(Lower *L) {
   int32_t shape[MAX_DIMS];
   int64_t stride[MAX_DIMS];
   for (int d = 0; d < n; d++) {
-    if (const_int(L, shp, d, "shape") != out->dims[d])
+    /* The output's static shape rules; a constant shape must say it too. */
+    if (is_const(shp) && const_int(L, shp, d, "shape") != out->dims[d])
       error_at(L->g, L->op->index, "the shape disagrees with the output's");
     int32_t di = d >= off ? in->dims[d - off] : 1;
     if (di != 1 && di != out->dims[d])
@@ -414,4 +415,64 @@ void lower_reverse_v2(Lower *L) {
       offset += (int64_t)(in->dims[d] - 1) * st[d];
   }
   walk_copy(L, in, out, n, shape, stride, offset);
+}
+
+/* ------------------------------------------- SHAPE, BROADCAST_ARGS, FILL */
+
+/* An op fold_constants() could compute but left in the graph (its output
+ * is a model output, or no graph pass ran): the runner copies the
+ * constant bytes fold_value() gives into the output. */
+static bool copy_folded(Lower *L) {
+  uint8_t *bytes;
+  size_t n;
+  if (!fold_value(L->g, L->op, &bytes, &n))
+    return false;
+  Tensor *out = output(L, 0);
+  if (n != tensor_bytes(out))
+    error_at(L->g, L->op->index, "output has %zu bytes, the value %zu", tensor_bytes(out), n);
+  L->l->kernel = "@copy";
+  add_arg(L, ARG_INT, -1, (int64_t)n);
+  const_array(L, "value", out->dtype, bytes, n / (size_t)(dtype_bits(out->dtype) / 8), true);
+  arg_tensor(L, out->index);
+  return true;
+}
+
+/* SHAPE: the input's static shape, as int32 or int64 (folded). */
+void lower_shape(Lower *L) {
+  need_arity(L, 1, 1);
+  if (!copy_folded(L))
+    error_at(L->g, L->op->index, "the output must be int32 or int64 with one value per "
+                                 "input dimension");
+}
+
+/* BROADCAST_ARGS (TFLite Micro's broadcast_args.cc): the broadcast of
+ * two shapes, which must be constants (shapes are static here). */
+void lower_broadcast_args(Lower *L) {
+  need_arity(L, 2, 1);
+  if (!copy_folded(L))
+    error_at(L->g, L->op->index, "needs two constant int32 or int64 shapes that broadcast, "
+                                 "and an output of their broadcast rank");
+}
+
+/* FILL (TFLite Micro's fill.cc): every output element the scalar value.
+ * A constant value is folded; a run-time one is ta_fill_x8/x16/x32.  The
+ * dims input must be what the output's static shape says. */
+void lower_fill(Lower *L) {
+  need_arity(L, 2, 1);
+  Tensor *dims = input(L, 0), *val = input(L, 1), *out = output(L, 0);
+  if (tensor_elems(dims) != out->ndims)
+    error_at(L->g, L->op->index, "dims must have one entry per output dimension");
+  for (int d = 0; d < out->ndims; d++)
+    if (is_const(dims) && const_int(L, dims, d, "dims") != out->dims[d])
+      error_at(L->g, L->op->index, "dims disagree with the output's shape");
+  if (val->dtype != out->dtype || tensor_elems(val) != 1)
+    error_at(L->g, L->op->index, "the value must be one %s", dtype_name(out->dtype));
+  if (is_quantized_type(out->dtype) && !same_quant(val, out))
+    error_at(L->g, L->op->index, "the value's quantization differs from the output's");
+  if (copy_folded(L))
+    return;
+  L->l->kernel = arena_printf("ta_fill_%s", width_suffix(L, out));
+  add_arg(L, ARG_INT, -1, (int64_t)i32_of(L, tensor_elems(out)));
+  arg_tensor(L, val->index);
+  arg_tensor(L, out->index);
 }

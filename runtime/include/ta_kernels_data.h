@@ -80,4 +80,13 @@ typedef struct {
 ta_status ta_gather_nd_x8(const ta_gather_nd_params *p, const void *in,
                           const void *indices, void *out);
 
+/* ==================================================================== FILL */
+
+/* ta_fill_x8/x16/x32 - FILL of a run-time value (TFLM fill.cc): count
+ * elements equal to value[0].  SHAPE, BROADCAST_ARGS and FILL of a
+ * constant need no kernel: the compiler folds them. */
+ta_status ta_fill_x8(int32_t count, const void *value, void *out);
+ta_status ta_fill_x16(int32_t count, const void *value, void *out);
+ta_status ta_fill_x32(int32_t count, const void *value, void *out);
+
 #endif
