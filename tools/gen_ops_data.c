@@ -25,6 +25,7 @@ enum {
   OPTT_SHAPE = 55,
   OPTT_FILL = 68,
   OPTT_CONCATENATION = 10,
+  OPTT_BATCH_MATMUL = 101,
 };
 
 /* An int32 index input: n values uniform in [0, limit). */
@@ -297,6 +298,53 @@ static void gen_broadcast_args(Case *c, int v) {
   tfw_scalar_options(c->m, op, OPTT_BROADCAST_TO, "", NULL);
 }
 
+/* BATCH_MATMUL: 0-2 batch dimensions (broadcasting), adj_x, adj_y, the
+ * RHS sometimes constant. */
+static void gen_batch_matmul(Case *c, int v) {
+  (void)v;
+  Rng *r = c->r;
+  int nbd = rint_in(r, 0, 2);
+  int32_t da[5], db[5], dout[5];
+  int rows = rint_in(r, 1, 5), cols = rint_in(r, 1, 5), depth = rint_in(r, 1, 8);
+  int na = nbd + 2, nb = nbd + 2;
+  for (int i = 0; i < nbd; i++) {
+    int32_t d = rint_in(r, 1, 3);
+    da[i] = rchance(r, 0.25) ? 1 : d;
+    db[i] = rchance(r, 0.25) ? 1 : d;
+    dout[i] = da[i] > db[i] ? da[i] : db[i];
+  }
+  if (nbd && rchance(r, 0.3))
+    nb -= 1; /* the RHS of lower rank: broadcast */
+  int adj_x = rchance(r, 0.3), adj_y = rchance(r, 0.3);
+  da[na - 2] = adj_x ? depth : rows;
+  da[na - 1] = adj_x ? rows : depth;
+  int32_t *bb = db + (nbd + 2 - nb);
+  if (nb < nbd + 2)
+    memmove(db, db + 1, sizeof(int32_t) * (size_t)(nb - 2));
+  bb = db;
+  bb[nb - 2] = adj_y ? cols : depth;
+  bb[nb - 1] = adj_y ? depth : cols;
+  if (nb < nbd + 2)
+    for (int i = 0; i < nbd; i++) /* the missing leading dimension is 1 */
+      dout[i] = i == 0 ? da[0] : (da[i] > db[i - 1] ? da[i] : db[i - 1]);
+  dout[nbd] = rows;
+  dout[nbd + 1] = cols;
+  Q qa = act_in(c), qb = act_in(c);
+  if (c->kind == K_I8)
+    qb = q_fixed(TFW_INT8, qb.scale, 0); /* symmetric RHS, as converters write */
+  int ta = input_q(c, "lhs", na, da, &qa);
+  int tb = rchance(r, 0.5) ? const_q(c, "rhs", nb, db, &qb) : input_q(c, "rhs", nb, db, &qb);
+  float ma = fmaxf(fabsf(qa.lo), fabsf(qa.hi)), mb = fmaxf(fabsf(qb.lo), fabsf(qb.hi));
+  float spread = 0.6f * sqrtf((float)depth) * ma * mb;
+  Q qo = act_out(c, -spread, spread);
+  int to = output_q(c, "output", nbd + 2, dout, &qo);
+  int ins[2] = {ta, tb};
+  int op = tfw_op(c->m, TFW_OP_BATCH_MATMUL, 2, ins, 1, &to);
+  int32_t opts[3] = {adj_x, adj_y, 0};
+  tfw_scalar_options(c->m, op, OPTT_BATCH_MATMUL, "bbb", opts);
+  tol_sum(c);
+}
+
 /* float32, int8 and uint8 (TFLite has no int16 kernel for these). */
 #define NO16(OP, FN) \
   {OP, "float32", FN, K_F32, 0}, {OP, "int8", FN, K_I8, 0}, {OP, "uint8", FN, K_U8, 0}
@@ -326,4 +374,7 @@ static void gen_broadcast_args(Case *c, int v) {
       ALL4("SHAPE", gen_shape),                                            \
       {"FILL", "float32", gen_fill, K_F32, 0}, {"FILL", "int8", gen_fill, K_I8, 0}, \
       {"FILL", "int16", gen_fill, K_I16, 0}, /* TFLite's FILL has no uint8 */ \
-      ALL4("BROADCAST_ARGS", gen_broadcast_args),
+      ALL4("BROADCAST_ARGS", gen_broadcast_args),                          \
+      {"BATCH_MATMUL", "float32", gen_batch_matmul, K_F32, 0},             \
+      {"BATCH_MATMUL", "int8", gen_batch_matmul, K_I8, 0},                 \
+      {"BATCH_MATMUL", "int16", gen_batch_matmul, K_I16, 0},

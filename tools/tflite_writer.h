@@ -87,6 +87,7 @@ enum {
   TFW_OP_SHAPE = 77,
   TFW_OP_FILL = 94,
   TFW_OP_BROADCAST_ARGS = 145,
+  TFW_OP_BATCH_MATMUL = 126,
 };
 
 /* Padding and ActivationFunctionType of the schema. */

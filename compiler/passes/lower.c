@@ -92,6 +92,7 @@ static LowerFn *const lowerings[OP_COUNT] = {
     [OP_SHAPE] = lower_shape,
     [OP_BROADCAST_ARGS] = lower_broadcast_args,
     [OP_FILL] = lower_fill,
+    [OP_BATCH_MATMUL] = lower_batch_matmul,
 };
 
 /*

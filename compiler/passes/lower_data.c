@@ -476,3 +476,104 @@ void lower_fill(Lower *L) {
   arg_tensor(L, val->index);
   arg_tensor(L, out->index);
 }
+
+/* --------------------------------------------------------- BATCH_MATMUL */
+
+/*
+ * BATCH_MATMUL (TFLite Micro's batch_matmul.cc): LHS [..., r, d] (or
+ * [..., d, r] with adj_x) times RHS [..., d, c] (or [..., c, d] with
+ * adj_y), ranks 2 to 5, batch dimensions broadcast; no transposed copy:
+ * the kernel reads through strides.  float32, int8 (multiplier of
+ * GetQuantizedConvolutionMultipler: the float product of the input
+ * scales over the output scale, fc_multiplier()) and int16 (zero points
+ * 0, int64 sums).
+ */
+void lower_batch_matmul(Lower *L) {
+  need_arity(L, 2, 1);
+  Tensor *a = input(L, 0), *b = input(L, 1), *out = output(L, 0);
+  if (a->dtype != b->dtype || a->dtype != out->dtype ||
+      (a->dtype != DT_FLOAT32 && a->dtype != DT_INT8 && a->dtype != DT_INT16))
+    unsupported_types(L);
+  if (a->ndims < 2 || a->ndims > 5 || b->ndims < 2 || b->ndims > 5)
+    error_at(L->g, L->op->index, "operands must have rank 2 to 5");
+  const bool adj_x = L->op->opt.adj_x, adj_y = L->op->opt.adj_y;
+  const int n = a->ndims > b->ndims ? a->ndims : b->ndims;
+  ta_batch_matmul_params p = {0};
+  const int32_t ar = a->dims[a->ndims - 2], ac = a->dims[a->ndims - 1];
+  const int32_t br = b->dims[b->ndims - 2], bc = b->dims[b->ndims - 1];
+  p.rows = adj_x ? ac : ar;
+  p.depth = adj_x ? ar : ac;
+  p.cols = adj_y ? br : bc;
+  if ((adj_y ? bc : br) != p.depth)
+    error_at(L->g, L->op->index, "the inner dimensions differ (%d and %d)", (int)p.depth,
+             (int)(adj_y ? bc : br));
+  p.lhs_row = adj_x ? 1 : ac;
+  p.lhs_depth = adj_x ? ac : 1;
+  p.rhs_depth = adj_y ? 1 : bc;
+  p.rhs_col = adj_y ? bc : 1;
+  /* Batch dimensions, right-aligned, broadcast; size-1 ones dropped. */
+  int64_t sa[MAX_DIMS], sb[MAX_DIMS];
+  strides_of(a, sa);
+  strides_of(b, sb);
+  int64_t nout = (int64_t)p.rows * p.cols;
+  for (int d = 0; d < n - 2; d++) {
+    int ka = d - (n - a->ndims), kb = d - (n - b->ndims);
+    int32_t da = ka >= 0 ? a->dims[ka] : 1, db = kb >= 0 ? b->dims[kb] : 1;
+    if (da != db && da != 1 && db != 1)
+      error_at(L->g, L->op->index, "batch dimension %d does not broadcast (%d and %d)", d,
+               (int)da, (int)db);
+    int32_t dn = da > db ? da : db;
+    nout *= dn;
+    if (dn == 1)
+      continue;
+    if (p.nbatch == TA_BMM_MAX_BATCH)
+      unreachable(); /* rank <= 5: at most 3 batch dimensions */
+    p.batch[p.nbatch] = dn;
+    p.lhs_batch[p.nbatch] = da == 1 ? 0 : (int32_t)sa[ka];
+    p.rhs_batch[p.nbatch] = db == 1 ? 0 : (int32_t)sb[kb];
+    p.nbatch++;
+  }
+  if (nout != tensor_elems(out))
+    error_at(L->g, L->op->index, "output has %" PRId64 " values, the product %" PRId64,
+             tensor_elems(out), nout);
+  if (a->dtype == DT_FLOAT32) {
+    L->l->kernel = "ta_batch_matmul_f32";
+  } else {
+    if (a->dtype == DT_INT16 && (zp_of(a) || zp_of(b) || zp_of(out)))
+      error_at(L->g, L->op->index, "int16 operands and output need zero point 0");
+    if (a->q.nscale > 1 || b->q.nscale > 1 || out->q.nscale > 1)
+      error_at(L->g, L->op->index, "per-channel quantization is not supported here");
+    p.lhs_offset = -zp_of(a);
+    p.rhs_offset = -zp_of(b);
+    p.output_offset = zp_of(out);
+    /* TFLite's int8 kernel multiplies through its GEMM (cpu_backend_gemm),
+     * whose output stage rounds once, as for FULLY_CONNECTED; TFLM rounds
+     * twice (doc/operators.md). */
+    p.rounding = a->dtype == DT_INT8 && tflite_arithmetic(L) ? TA_ROUND_SINGLE : L->rounding;
+    if (!fc_multiplier(scale_of(L, a), scale_of(L, b), scale_of(L, out), p.rounding,
+                       &p.multiplier, &p.shift))
+      error_at(L->g, L->op->index, "cannot represent the rescaling");
+    p.act_min = a->dtype == DT_INT8 ? -128 : -32768;
+    p.act_max = a->dtype == DT_INT8 ? 127 : 32767;
+    L->l->kernel = a->dtype == DT_INT8 ? "ta_batch_matmul_s8" : "ta_batch_matmul_s16";
+  }
+  const int nb = p.nbatch;
+  const_struct(L, "params", "ta_batch_matmul_params",
+               arena_printf("{.nbatch = %d, .batch = %s, .lhs_batch = %s, .rhs_batch = %s,\n"
+                            "    .rows = %d, .cols = %d, .depth = %d,\n"
+                            "    .lhs_row = %d, .lhs_depth = %d, .rhs_depth = %d, .rhs_col = %d,\n"
+                            "    .lhs_offset = %s, .rhs_offset = %s, .output_offset = %s,\n"
+                            "    .multiplier = %s, .shift = %s, .rounding = %s,\n"
+                            "    .act_min = %s, .act_max = %s}",
+                            nb, nb ? i32_list(p.batch, nb) : "{0}",
+                            nb ? i32_list(p.lhs_batch, nb) : "{0}",
+                            nb ? i32_list(p.rhs_batch, nb) : "{0}", (int)p.rows, (int)p.cols,
+                            (int)p.depth, (int)p.lhs_row, (int)p.lhs_depth, (int)p.rhs_depth,
+                            (int)p.rhs_col, ilit(p.lhs_offset), ilit(p.rhs_offset),
+                            ilit(p.output_offset), ilit(p.multiplier), ilit(p.shift),
+                            rounding_str(p.rounding), ilit(p.act_min), ilit(p.act_max)),
+               true);
+  arg_tensor(L, a->index);
+  arg_tensor(L, b->index);
+  arg_tensor(L, out->index);
+}

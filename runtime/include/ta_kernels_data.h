@@ -89,4 +89,35 @@ ta_status ta_fill_x8(int32_t count, const void *value, void *out);
 ta_status ta_fill_x16(int32_t count, const void *value, void *out);
 ta_status ta_fill_x32(int32_t count, const void *value, void *out);
 
+/* ============================================================ BATCH_MATMUL */
+
+/*
+ * ta_batch_matmul_f32/_s8/_s16 - BATCH_MATMUL (TFLM batch_matmul.cc):
+ * for every batch (batch[nbatch], outermost first; the operands' element
+ * strides per batch dimension, 0 where one broadcasts), out[r][c] (rows x
+ * cols, row-major) from
+ *   acc = sum_k (lhs(r, k) + lhs_offset) * (rhs(k, c) + rhs_offset)
+ * with lhs(r, k) at r * lhs_row + k * lhs_depth and rhs(k, c) at
+ * k * rhs_depth + c * rhs_col (adj_x / adj_y change only these strides).
+ * f32: out = acc (offsets 0).  s8: clamp(MBQM(acc) + output_offset) in
+ * `rounding`; s16: int64 acc, the 64-bit MBQM, zero points 0.
+ */
+#define TA_BMM_MAX_BATCH 3
+typedef struct {
+  int32_t nbatch;
+  int32_t batch[TA_BMM_MAX_BATCH];
+  int32_t lhs_batch[TA_BMM_MAX_BATCH], rhs_batch[TA_BMM_MAX_BATCH];
+  int32_t rows, cols, depth;
+  int32_t lhs_row, lhs_depth, rhs_depth, rhs_col;
+  int32_t lhs_offset, rhs_offset, output_offset; /* -zero points, output zp */
+  int32_t multiplier, shift, rounding;
+  int32_t act_min, act_max;
+} ta_batch_matmul_params;
+ta_status ta_batch_matmul_f32(const ta_batch_matmul_params *p, const float *lhs,
+                              const float *rhs, float *out);
+ta_status ta_batch_matmul_s8(const ta_batch_matmul_params *p, const int8_t *lhs,
+                             const int8_t *rhs, int8_t *out);
+ta_status ta_batch_matmul_s16(const ta_batch_matmul_params *p, const int16_t *lhs,
+                              const int16_t *rhs, int16_t *out);
+
 #endif
