@@ -81,6 +81,9 @@ static int cmd_inspect(int argc, char **argv) {
   if (!path)
     usage("inspect needs a model");
   Graph *g = load(path, 0, NULL);
+  /* Mark the ops compile would refuse (default options). */
+  LowerOptions lo = {.rounding = TA_ROUND_DOUBLE};
+  check_lowering(g, &lo);
   print_inspect(stdout, g, json);
   return 0;
 }

@@ -167,6 +167,8 @@ enum {
   OPTF_ADJ = 1 << 23,      /* adj_x, adj_y */
   OPTF_ASYMMETRIC = 1 << 24,
   OPTF_BIAS_TYPE = 1 << 25,
+  OPTF_MIRROR = 1 << 26,   /* mirror_mode */
+  OPTF_CUMSUM = 1 << 27,   /* exclusive, reverse */
 };
 
 /*
@@ -210,6 +212,8 @@ typedef struct {
   bool diagonal_recurrent_tensors; /* UNIDIRECTIONAL_SEQUENCE_LSTM */
   DType quantized_bias_type;  /* CONV_2D, FULLY_CONNECTED, TRANSPOSE_CONV;
                                  FLOAT32 (0) = not set */
+  int mirror_mode;            /* MIRROR_PAD: 0 REFLECT, 1 SYMMETRIC */
+  bool exclusive, reverse;    /* CUMSUM */
 } Options;
 
 /* One attribute of an op beyond its builtin Options: an entry of a custom
@@ -247,6 +251,11 @@ typedef struct Op {
                            tensor (a noise estimate): persistent, zeroed
                            by <prefix>_reset() (lower.c asks the kernel) */
   int state_buffer;     /* its Buffer in the Plan (persistent), or -1 */
+  const char *refused;  /* check_lowering(): why no kernel takes this op
+                           (the error message), or NULL */
+  bool folded;          /* fold_constants(): computed at compile time; the
+                           op reads and writes nothing, outputs[0] is the
+                           constant it became */
 } Op;
 
 /* One Model.metadata entry ("min_runtime_version", "OfflineMemoryAllocation",
@@ -300,10 +309,13 @@ bool add_overflows(size_t a, size_t b, size_t *out);
  * op >= 0) into error_message; then, if error_jmp is set, longjmps there
  * (the fuzzer and in-process tests catch errors this way), else prints
  * the message to stderr and exits with status 1. */
-extern char error_message[1024];
+extern char error_message[8192];
 extern jmp_buf *error_jmp;
 TA_NORETURN void error_at(const Graph *g, int op, const char *fmt, ...)
     TA_PRINTF(3, 4);
+/* Raises an error whose whole text is `message` (already formatted, as
+ * lower()'s report of several refused ops is). */
+TA_NORETURN void error_raise(const char *message);
 /* The same for a file that is not (yet) a Graph. */
 TA_NORETURN void error_file(const char *path, const char *fmt, ...)
     TA_PRINTF(2, 3);
@@ -573,7 +585,7 @@ bool make_broadcast(const int32_t *shape1, int n1, const int32_t *shape2, int n2
 
 /* ----------------------------------------------------- passes/passes.c */
 
-/* Runs the graph passes in order (mark_views for now). */
+/* Runs the graph passes in order: fold_constants, then mark_views. */
 void run_passes(Graph *g);
 /* Makes the output of every op whose output is bytewise its input
  * (RESHAPE, SQUEEZE, EXPAND_DIMS; QUANTIZE and CAST between identical
@@ -584,6 +596,16 @@ void run_passes(Graph *g);
  * outputs (the op then copies); a view of a constant only when it is
  * not a model output. */
 void mark_views(Graph *g);
+
+/* ------------------------------------------------------- passes/fold.c */
+
+/* The output bytes of a SHAPE, a BROADCAST_ARGS of constant shapes or a
+ * FILL of a constant value (arena; false for any other op, or when they
+ * are not known at compile time). */
+bool fold_value(const Graph *g, const Op *op, uint8_t **bytes, size_t *nbytes);
+/* Turns each such op whose output is no model output into a constant
+ * (Op.folded; fold.c says how).  Run by run_passes() before mark_views. */
+void fold_constants(Graph *g);
 
 /* ------------------------------------------------------- passes/lower.c */
 
@@ -670,6 +692,11 @@ typedef struct {
  * mark_views() first (a view needs no call).  An op or a dtype
  * combination no kernel handles -> error_at() naming it. */
 void lower(Graph *g, const LowerOptions *o);
+/* What lower() does without stopping: lowers every op it can, sets
+ * Op.refused of each it cannot, and returns how many those are.  lower()
+ * reports them all in one error (lower.c); `tinyaot inspect` marks them.
+ * The Lowered records of a graph with refusals serve reports only. */
+int check_lowering(Graph *g, const LowerOptions *o);
 static inline Lowered *op_lowered(const Op *op) { return (Lowered *)op->lowered; }
 
 /* ------------------------------ memory/: storage.c, schedule.c, plan.c */

@@ -101,7 +101,7 @@ bool add_overflows(size_t a, size_t b, size_t *out) {
 
 /* ------------------------------------------------------------ errors */
 
-char error_message[1024];
+char error_message[8192];
 jmp_buf *error_jmp;
 
 static TA_NORETURN void raise_error(void) {
@@ -109,6 +109,11 @@ static TA_NORETURN void raise_error(void) {
     longjmp(*error_jmp, 1);
   fprintf(stderr, "%s\n", error_message);
   exit(1);
+}
+
+void error_raise(const char *message) {
+  snprintf(error_message, sizeof error_message, "%s", message);
+  raise_error();
 }
 
 void error_at(const Graph *g, int op, const char *fmt, ...) {

@@ -214,8 +214,11 @@ static void verify_lowered(const Graph *g, const Op *op) {
   int i = op->index;
   bool view = op->noutputs == 1 && op->outputs[0] >= 0 &&
               g->tensors[op->outputs[0]].view_of >= 0;
-  if (!l->kernel && !view)
+  if (!l->kernel && !view && !op->folded)
     die("op %d (%s) has no kernel", i, op_display_name(g, i));
+  if (op->folded && (l->kernel || op->ninputs || op->noutputs))
+    die("op %d (%s) was folded, but still has a kernel, inputs or outputs", i,
+        op_display_name(g, i));
   for (int k = 0; k < l->nargs; k++) {
     const KernelArg *a = &l->args[k];
     if ((a->kind == ARG_TENSOR && (a->index < 0 || a->index >= g->ntensors)) ||

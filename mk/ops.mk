@@ -86,7 +86,22 @@ OPS_IN_TEST ?= \
   TRANSPOSE:float32 TRANSPOSE:int16 TRANSPOSE:int8 TRANSPOSE:uint8 \
   TRANSPOSE_CONV:float32 TRANSPOSE_CONV:int16 TRANSPOSE_CONV:int16_bias32 \
   TRANSPOSE_CONV:int8 TRANSPOSE_CONV:uint8 \
-  UNPACK:float32 UNPACK:int16 UNPACK:int8 UNPACK:uint8
+  UNPACK:float32 UNPACK:int16 UNPACK:int8 UNPACK:uint8 \
+  SUM:float32 SUM:int8 SUM:int16 \
+  REDUCE_MAX:float32 REDUCE_MAX:int8 REDUCE_MAX:int16 \
+  REDUCE_MIN:float32 REDUCE_MIN:int8 REDUCE_MIN:int16 \
+  GATHER:float32 GATHER:int8 GATHER:int16 \
+  GATHER_ND:float32 GATHER_ND:int8 GATHER_ND:int16 \
+  EMBEDDING_LOOKUP:float32 EMBEDDING_LOOKUP:int8 \
+  DEPTH_TO_SPACE:float32 DEPTH_TO_SPACE:int8 DEPTH_TO_SPACE:uint8 \
+  SPACE_TO_DEPTH:float32 SPACE_TO_DEPTH:int8 SPACE_TO_DEPTH:uint8 \
+  TILE:float32 TILE:int8 TILE:uint8 \
+  BROADCAST_TO:float32 BROADCAST_TO:int8 BROADCAST_TO:int16 BROADCAST_TO:uint8 \
+  REVERSE_V2:float32 REVERSE_V2:int8 REVERSE_V2:int16 REVERSE_V2:uint8 \
+  SHAPE:float32 SHAPE:int8 SHAPE:int16 SHAPE:uint8 \
+  FILL:float32 FILL:int8 FILL:int16 \
+  BROADCAST_ARGS:float32 BROADCAST_ARGS:int8 BROADCAST_ARGS:int16 BROADCAST_ARGS:uint8 \
+  BATCH_MATMUL:float32 BATCH_MATMUL:int8 BATCH_MATMUL:int16
 
 export TINYAOT_OPS_IN_TEST := $(strip $(OPS_IN_TEST))
 export TINYAOT_OPS_TEST_COUNT := $(OPS_TEST_COUNT)
@@ -94,7 +109,7 @@ export TINYAOT_OPS_TEST_COUNT := $(OPS_TEST_COUNT)
 TOOLS_BIN := $(BUILD)/tools/gen_ops $(BUILD)/tools/gen_tiny_cnn $(BUILD)/tools/cmp_tensors
 
 $(BUILD)/tools/gen_ops $(BUILD)/tools/gen_tiny_cnn: $(BUILD)/tools/%: tools/%.c \
-    tools/tflite_writer.c tools/tflite_writer.h
+    tools/tflite_writer.c tools/tflite_writer.h tools/gen_ops_data.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 $(WARN) $(CFLAGS) -Itools $(LDFLAGS) -o $@ $< tools/tflite_writer.c $(LDLIBS)
 

@@ -975,8 +975,8 @@ static void gen_mul(Case *c, int v) { (void)v; gen_binary(c, TFW_OP_MUL); }
 static void gen_maximum(Case *c, int v) { (void)v; gen_binary(c, TFW_OP_MAXIMUM); }
 static void gen_minimum(Case *c, int v) { (void)v; gen_binary(c, TFW_OP_MINIMUM); }
 
-static void gen_mean(Case *c, int variant) {
-  (void)variant;
+/* MEAN, SUM, REDUCE_MAX, REDUCE_MIN (code): random axes, keep_dims. */
+static void gen_reducer(Case *c, int code) {
   Rng *r = c->r;
   int32_t d[4];
   int nd = random_shape(r, 2, 4, 7, d);
@@ -1019,13 +1019,27 @@ static void gen_mean(Case *c, int variant) {
   /* The same quantization as the input, or a narrower range around the
    * mean (the mean of many values spreads less). */
   float mid = 0.5f * (in.lo + in.hi), half = 0.5f * (in.hi - in.lo) * runif(r, 0.3, 1.0);
-  Q out = rchance(r, 0.5) ? in : act_out(c, mid - half, mid + half);
+  Q out = in;
+  if (code == TFW_OP_MEAN) {
+    if (!rchance(r, 0.5))
+      out = act_out(c, mid - half, mid + half);
+  } else if (code == TFW_OP_SUM && c->kind != K_I16 && !(c->kind == K_I8 && rchance(r, 0.3))) {
+    /* The sum of n values: n times the mean, spread by about sqrt(n).
+     * TFLite's int16 SUM (and a share of the int8 cases) keeps the
+     * input's quantization: TFLite then adds the raw values. */
+    double n = (double)count_of(nd, d) / (double)count_of(ndo, dout);
+    float spread = (float)(2.0 * sqrt(n)) * half;
+    out = act_out(c, (float)n * mid - spread, (float)n * mid + spread);
+  }
   int to = output_q(c, "output", ndo, dout, &out);
   int ins[2] = {ti, tax};
-  int op = tfw_op(c->m, TFW_OP_MEAN, 2, ins, 1, &to);
+  int op = tfw_op(c->m, code, 2, ins, 1, &to);
   tfw_reducer_options(c->m, op, keep);
-  tol_sum(c);
+  if (code == TFW_OP_MEAN || code == TFW_OP_SUM)
+    tol_sum(c);
 }
+
+static void gen_mean(Case *c, int v) { (void)v; gen_reducer(c, TFW_OP_MEAN); }
 
 static void gen_pad(Case *c, int variant) {
   (void)variant;
@@ -1615,6 +1629,9 @@ static void gen_quantize(Case *c, int v) { gen_convert(c, TFW_OP_QUANTIZE, v); }
 static void gen_dequantize(Case *c, int v) { gen_convert(c, TFW_OP_DEQUANTIZE, v); }
 static void gen_cast(Case *c, int v) { gen_convert(c, TFW_OP_CAST, v); }
 
+/* The data-movement and reduction generators and their rows. */
+#include "gen_ops_data.c"
+
 /* ------------------------------------------------------------ table */
 
 typedef struct {
@@ -1701,6 +1718,7 @@ static const Row rows[] = {
     {"CAST", "uint8_int32", gen_cast, K_F32, CONV(TFW_UINT8, TFW_INT32)},
     {"CAST", "int32_int8", gen_cast, K_F32, CONV(TFW_INT32, TFW_INT8)},
     {"CAST", "int8_uint8", gen_cast, K_F32, CONV(TFW_INT8, TFW_UINT8)},
+    DATA_ROWS
 };
 
 #define NROWS ((int)(sizeof rows / sizeof rows[0]))

@@ -719,6 +719,14 @@ void tfw_cast_options(TfwModel *m, int op, int in_type, int out_type) {
   field(o, 1, 'b', (uint32_t)out_type);
 }
 
+/* Any options table of scalar fields: union type `type`, field k at
+ * slot k, kinds[k] 'i' (int32) or 'b' (byte, bool or enum), value v[k]. */
+void tfw_scalar_options(TfwModel *m, int op, int type, const char *kinds, const int32_t *v) {
+  WOp *o = options(m, op, type);
+  for (int k = 0; kinds[k]; k++)
+    field(o, k, kinds[k] == 'b' ? 'b' : 'i', (uint32_t)v[k]);
+}
+
 void tfw_empty_options(TfwModel *m, int op) {
   if (op < 0 || op >= m->nops)
     fail("no operator %d", op);

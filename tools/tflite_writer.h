@@ -72,6 +72,22 @@ enum {
   TFW_OP_SPLIT_V = 102,
   TFW_OP_QUANTIZE = 114,
   TFW_OP_HARD_SWISH = 117,
+  /* tools/gen_ops_data.c */
+  TFW_OP_SUM = 74,
+  TFW_OP_REDUCE_MAX = 82,
+  TFW_OP_REDUCE_MIN = 89,
+  TFW_OP_EMBEDDING_LOOKUP = 7,
+  TFW_OP_GATHER = 36,
+  TFW_OP_GATHER_ND = 107,
+  TFW_OP_DEPTH_TO_SPACE = 5,
+  TFW_OP_SPACE_TO_DEPTH = 26,
+  TFW_OP_TILE = 69,
+  TFW_OP_REVERSE_V2 = 105,
+  TFW_OP_BROADCAST_TO = 130,
+  TFW_OP_SHAPE = 77,
+  TFW_OP_FILL = 94,
+  TFW_OP_BROADCAST_ARGS = 145,
+  TFW_OP_BATCH_MATMUL = 126,
 };
 
 /* Padding and ActivationFunctionType of the schema. */
@@ -165,6 +181,10 @@ void tfw_resize_nearest_options(TfwModel *m, int op, int align_corners,
 void tfw_arg_max_options(TfwModel *m, int op, int output_type);
 void tfw_leaky_relu_options(TfwModel *m, int op, float alpha);
 void tfw_cast_options(TfwModel *m, int op, int in_type, int out_type);
+/* Any options table of scalar fields: BuiltinOptions union type `type`,
+ * field k at slot k, kinds[k] 'i' (int32) or 'b' (byte/bool/enum), value
+ * v[k] (kinds "" writes an empty table of that type). */
+void tfw_scalar_options(TfwModel *m, int op, int type, const char *kinds, const int32_t *v);
 /* Options tables without fields: PadOptions, TransposeOptions,
  * DequantizeOptions, MaximumMinimumOptions, ExpandDimsOptions,
  * QuantizeOptions, HardSwishOptions.  Picks the table from the op code. */

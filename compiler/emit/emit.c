@@ -607,7 +607,10 @@ static void put_op_comment(FILE *f, const Emit *e, int i) {
   }
   const Lowered *l = op_lowered(op);
   /* An output planned over a dying input (the memory plan's in place). */
-  const char *tail = l->kernel ? " */\n" : " (a view: no call) */\n";
+  const char *tail = l->kernel    ? " */\n"
+                     : op->folded ? arena_printf(" -> t%d (folded at compile time: no call) */\n",
+                                                 op->outputs[0])
+                                  : " (a view: no call) */\n";
   int t0 = op->noutputs > 0 ? op->outputs[0] : -1;
   int b = t0 >= 0 ? g->tensors[t0].storage : -1;
   if (l->kernel && b >= 0 && e->p->bufs[b].inplace_of >= 0)

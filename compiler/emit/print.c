@@ -274,6 +274,16 @@ static Totals totals(const Graph *g) {
   return s;
 }
 
+/* Why op i was refused (Op.refused), without the "MODEL: op I (NAME): "
+ * that error_at() put in front. */
+static const char *refusal_reason(const Graph *g, int i) {
+  const char *why = g->ops[i].refused;
+  const char *prefix = arena_printf("%s: op %d (%s): ", g->path ? g->path : "<model>", i,
+                                    op_display_name(g, i));
+  size_t n = strlen(prefix);
+  return strncmp(why, prefix, n) ? why : why + n;
+}
+
 static void print_text(FILE *out, const Graph *g) {
   fprintf(out, "model %s: schema version %u, %d ops, %d tensors\n", g->path,
           g->schema_version, g->nops, g->ntensors);
@@ -312,8 +322,15 @@ static void print_text(FILE *out, const Graph *g) {
     int64_t macs = op_macs(g, op);
     if (macs)
       fprintf(out, "  MACs=%lld", (long long)macs);
+    if (op->refused)
+      fprintf(out, "\n      ^ refused: %s", refusal_reason(g, i));
     fputc('\n', out);
   }
+  int nrefused = 0;
+  for (int i = 0; i < g->nops; i++)
+    nrefused += g->ops[i].refused != NULL;
+  if (nrefused)
+    fprintf(out, "%d of %d ops are not supported (marked \"refused\")\n", nrefused, g->nops);
 
   fprintf(out, "\ntensors:\n");
   fprintf(out, "%5s  %-8s %-18s %-26s %-10s %10s  %s\n", "index", "dtype",
@@ -412,7 +429,12 @@ static void print_json(FILE *out, const Graph *g) {
     }
     fputs(", \"options\": {", out);
     print_options(out, &op->opt, true);
-    fprintf(out, "}, \"macs\": %lld}", (long long)op_macs(g, op));
+    fprintf(out, "}, \"macs\": %lld", (long long)op_macs(g, op));
+    if (op->refused) {
+      fputs(", \"refused\": ", out);
+      json_str(out, refusal_reason(g, i));
+    }
+    fputc('}', out);
   }
   fputs(g->nops ? "\n  ]" : "]", out);
 

@@ -424,6 +424,15 @@ enum {
   BO_DEPTH_TO_SPACE = 94,
   BO_BATCH_MATMUL = 101,
   BO_CALL_ONCE = 103,
+  /* the data-movement and reduction ops (passes/lower_data.c) */
+  BO_TILE = 51,
+  BO_SHAPE = 55,
+  BO_FILL = 68,
+  BO_MIRROR_PAD = 77,
+  BO_REVERSE_V2 = 81,
+  BO_GATHER_ND = 83,
+  BO_CUMSUM = 102,
+  BO_BROADCAST_TO = 104,
 };
 
 /* The options table each op kind carries (BO_NONE: none in the schema). */
@@ -448,7 +457,7 @@ static int options_type(OpKind k) {
   case OP_BATCH_TO_SPACE_ND: return BO_BATCH_TO_SPACE_ND;
   case OP_SPACE_TO_BATCH_ND: return BO_SPACE_TO_BATCH_ND;
   case OP_TRANSPOSE: return BO_TRANSPOSE;
-  case OP_MEAN: case OP_SUM: case OP_REDUCE_MAX: return BO_REDUCER;
+  case OP_MEAN: case OP_SUM: case OP_REDUCE_MAX: case OP_REDUCE_MIN: return BO_REDUCER;
   case OP_SUB: return BO_SUB;
   case OP_DIV: return BO_DIV;
   case OP_SQUEEZE: return BO_SQUEEZE;
@@ -482,6 +491,15 @@ static int options_type(OpKind k) {
   case OP_DEPTH_TO_SPACE: return BO_DEPTH_TO_SPACE;
   case OP_BATCH_MATMUL: return BO_BATCH_MATMUL;
   case OP_CALL_ONCE: return BO_CALL_ONCE;
+  case OP_TILE: return BO_TILE;
+  case OP_SHAPE: return BO_SHAPE;
+  case OP_FILL: return BO_FILL;
+  case OP_MIRROR_PAD: return BO_MIRROR_PAD;
+  case OP_REVERSE_V2: return BO_REVERSE_V2;
+  case OP_GATHER_ND: return BO_GATHER_ND;
+  case OP_CUMSUM: return BO_CUMSUM;
+  case OP_BROADCAST_TO: return BO_BROADCAST_TO;
+  case OP_L2_POOL_2D: return BO_POOL2D;
   default: return BO_NONE;
   }
 }
@@ -649,8 +667,20 @@ static void read_options(Reader *r, Op *op, const Table *t) {
     break;
   case BO_ARG_MAX:
   case BO_ARG_MIN:
+  case BO_SHAPE:
     o->fields = OPTF_OUT_TYPE;
     o->out_type = rd_dtype(r, t, 0, "output_type");
+    break;
+  case BO_MIRROR_PAD:
+    o->fields = OPTF_MIRROR;
+    o->mirror_mode = (int)get_i(r, t, 0, 1, 0, "mode");
+    if (o->mirror_mode != 0 && o->mirror_mode != 1)
+      fail(r, "mirror pad mode %d is neither REFLECT nor SYMMETRIC", o->mirror_mode);
+    break;
+  case BO_CUMSUM:
+    o->fields = OPTF_CUMSUM;
+    o->exclusive = get_bool(r, t, 0, false, "exclusive");
+    o->reverse = get_bool(r, t, 1, false, "reverse");
     break;
   case BO_TRANSPOSE_CONV:
     o->fields = OPTF_PADDING | OPTF_STRIDE | OPTF_ACTIVATION | OPTF_BIAS_TYPE;

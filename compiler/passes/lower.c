@@ -77,6 +77,22 @@ static LowerFn *const lowerings[OP_COUNT] = {
     [OP_CAST] = lower_cast,
     [OP_DIV] = lower_div,
     [OP_TRANSPOSE_CONV] = lower_transpose_conv,
+    /* lower_data.c */
+    [OP_SUM] = lower_sum,
+    [OP_REDUCE_MAX] = lower_reduce_max,
+    [OP_REDUCE_MIN] = lower_reduce_min,
+    [OP_GATHER] = lower_gather,
+    [OP_GATHER_ND] = lower_gather_nd,
+    [OP_EMBEDDING_LOOKUP] = lower_embedding_lookup,
+    [OP_DEPTH_TO_SPACE] = lower_depth_to_space,
+    [OP_SPACE_TO_DEPTH] = lower_space_to_depth,
+    [OP_TILE] = lower_tile,
+    [OP_BROADCAST_TO] = lower_broadcast_to,
+    [OP_REVERSE_V2] = lower_reverse_v2,
+    [OP_SHAPE] = lower_shape,
+    [OP_BROADCAST_ARGS] = lower_broadcast_args,
+    [OP_FILL] = lower_fill,
+    [OP_BATCH_MATMUL] = lower_batch_matmul,
 };
 
 /*
@@ -112,27 +128,107 @@ static int op_rounding(const Graph *g, const Op *op, const LowerOptions *o) {
                                                             : TA_ROUND_DOUBLE;
 }
 
-void lower(Graph *g, const LowerOptions *o) {
-  for (int i = 0; i < g->nops; i++) {
-    Op *op = &g->ops[i];
-    LowerFn *fn = lowering_s16(g, op); /* 16x8 quantization: lower_s16.c */
-    if (!fn)
-      fn = (unsigned)op->kind < OP_COUNT ? lowerings[op->kind] : NULL;
-    Lower L = {.g = g, .op = op, .o = o, .rounding = op_rounding(g, op, o),
-               .l = arena_alloc(sizeof(Lowered))};
-    op->scratch_bytes = 0;
-    op->lowered = L.l;
-    /* mark_views() made the output share the input's bytes: no call. */
-    if (op->noutputs == 1 && g->tensors[op->outputs[0]].view_of >= 0)
-      continue;
-    if (!fn)
-      error_at(g, i, "this operator is not supported (no kernel)");
-    fn(&L);
-    /* Lowerings that spell a kernel's name from the dtypes may spell one
-     * the runtime does not have. */
-    const char *k = L.l->kernel;
-    if (k && k[0] != '@' && !L.l->user_kernel && !runtime_defines(k))
-      error_at(g, i, "not supported for these types (%s): the runtime has no %s",
-               dtypes_str(&L), k);
+/* Lowers op i: the body of lower()'s loop; error_at() when refused. */
+static void lower_op(Graph *g, int i, const LowerOptions *o) {
+  Op *op = &g->ops[i];
+  LowerFn *fn = lowering_s16(g, op); /* 16x8 quantization: lower_s16.c */
+  if (!fn)
+    fn = (unsigned)op->kind < OP_COUNT ? lowerings[op->kind] : NULL;
+  Lower L = {.g = g, .op = op, .o = o, .rounding = op_rounding(g, op, o),
+             .l = arena_alloc(sizeof(Lowered))};
+  op->scratch_bytes = 0;
+  op->lowered = L.l;
+  /* fold_constants() made the output a constant: no call. */
+  if (op->folded)
+    return;
+  /* mark_views() made the output share the input's bytes: no call. */
+  if (op->noutputs == 1 && g->tensors[op->outputs[0]].view_of >= 0)
+    return;
+  if (!fn)
+    error_at(g, i, "this operator is not supported (no kernel)");
+  fn(&L);
+  /* Lowerings that spell a kernel's name from the dtypes may spell one
+   * the runtime does not have. */
+  const char *k = L.l->kernel;
+  if (k && k[0] != '@' && !L.l->user_kernel && !runtime_defines(k))
+    error_at(g, i, "not supported for these types (%s): the runtime has no %s",
+             dtypes_str(&L), k);
+}
+
+/* Lowers op i and catches its refusal (error_jmp, util.c): the message,
+ * or NULL when it lowered.  Nothing here changes between setjmp() and a
+ * longjmp() back to it, so no local needs to be volatile. */
+static const char *try_lower_op(Graph *g, int i, const LowerOptions *o) {
+  jmp_buf here;
+  jmp_buf *outer = error_jmp;
+  error_jmp = &here;
+  if (setjmp(here)) {
+    error_jmp = outer;
+    return arena_strdup(error_message);
   }
+  lower_op(g, i, o);
+  error_jmp = outer;
+  return NULL;
+}
+
+/* "int8, int32 -> int8": the dtypes of op's inputs and outputs. */
+static const char *op_types(const Graph *g, const Op *op) {
+  const char *s = "";
+  for (int k = 0; k < op->ninputs; k++)
+    if (op->inputs[k] >= 0)
+      s = arena_printf("%s%s%s", s, *s ? ", " : "", dtype_name(g->tensors[op->inputs[k]].dtype));
+  s = arena_printf("%s ->", s);
+  for (int k = 0; k < op->noutputs; k++)
+    if (op->outputs[k] >= 0)
+      s = arena_printf("%s %s", s, dtype_name(g->tensors[op->outputs[k]].dtype));
+  return s;
+}
+
+int check_lowering(Graph *g, const LowerOptions *o) {
+  int n = 0;
+  for (int i = 0; i < g->nops; i++) {
+    const char *why = try_lower_op(g, i, o);
+    g->ops[i].refused = why;
+    if (why)
+      n++;
+  }
+  return n;
+}
+
+/*
+ * One refusal report for the whole model: every op no kernel takes, not
+ * only the first.  One refused op: its message as error_at() wrote it.
+ * Several: one line per op in model order, each as error_at() writes it
+ * ("MODEL: op I (NAME): why") followed by the op's dtypes in brackets
+ * when the reason does not already name them,
+ * then a line counting them - so that a user sees in one go what stands
+ * in the way.  Lines that do not fit the message buffer are counted, not
+ * printed.
+ */
+void lower(Graph *g, const LowerOptions *o) {
+  int n = check_lowering(g, o);
+  if (n == 0)
+    return;
+  const char *report = NULL;
+  int shown = 0;
+  for (int i = 0; i < g->nops; i++) {
+    const Op *op = &g->ops[i];
+    if (!op->refused)
+      continue;
+    if (n == 1)
+      error_raise(op->refused);
+    /* The dtypes, unless the reason already names them. */
+    const char *types = op_types(g, op);
+    const char *line = strstr(op->refused, types) ? op->refused
+                                                  : arena_printf("%s [%s]", op->refused, types);
+    const char *next = report ? arena_printf("%s\n%s", report, line) : line;
+    if (strlen(next) + 200 < sizeof error_message) {
+      report = next;
+      shown++;
+    }
+  }
+  const char *path = g->path ? g->path : "<model>";
+  report = arena_printf("%s\n%s: %d of %d ops are not supported%s", report, path, n, g->nops,
+                        shown < n ? arena_printf(" (%d listed above)", shown) : "");
+  error_raise(report);
 }

@@ -125,6 +125,34 @@ ta_fc_params fc_params_of(Lower *L, const Tensor *in, const Tensor *filter,
 /* The broadcast of inputs a and b; an error unless it has out's size. */
 ta_bcast broadcast_of(Lower *L, const Tensor *a, const Tensor *b, const Tensor *out);
 
+/* Walks, axes and constant operands (lower_common.c), shared by the
+ * data-movement and reduction lowerings. */
+/* A ta_walk initializer. */
+const char *walk_init(const ta_walk *w);
+/* A walk of up to MAX_DIMS dimensions (int64 element strides, offset)
+ * with size-1 dimensions dropped and contiguous neighbours merged; error
+ * when more than TA_MAX_WALK remain or a stride exceeds int32. */
+ta_walk make_walk(Lower *L, int n, const int32_t *shape, const int64_t *stride,
+                  int64_t offset);
+void strides_of(const Tensor *t, int64_t *stride); /* row-major, elements */
+const char *width_suffix(Lower *L, const Tensor *t); /* "x8", "x16", "x32" */
+/* Element k of a constant int32 or int64 tensor (error otherwise). */
+int64_t const_int(Lower *L, const Tensor *t, int64_t k, const char *role);
+/* An axis in [-rank, rank) resolved to [0, rank). */
+int resolve_axis(Lower *L, int64_t axis, int rank);
+bool same_quant(const Tensor *a, const Tensor *b); /* per-tensor scale and zp */
+bool is_quantized_type(DType dt);                  /* int8, uint8, int16 */
+/* Same dtype for the first `nin` inputs (-1: all) and every output (and,
+ * for quantized types, the same per-tensor quantization when `same_q`). */
+void need_same_types(Lower *L, int nin, bool same_q);
+/* MEAN, SUM, REDUCE_MAX, REDUCE_MIN: the outer walk (one step per output)
+ * and inner walk (the reduced elements of one output) of input `in`
+ * reduced over the constant axes, and their count; error unless the
+ * output has as many values as the kept dimensions. */
+ta_mean_params reduce_walks(Lower *L, const Tensor *in, const Tensor *axes,
+                            const Tensor *out);
+const char *mean_init(const ta_mean_params *p); /* its initializer */
+
 /* ------------------------------------------------------ quant_ops.c */
 
 /* 256-entry tables for ta_lut_x8 (entry i: the input whose byte is i),
@@ -215,6 +243,13 @@ LowerFn lower_sub, lower_mul, lower_maximum, lower_minimum, lower_mean,
     lower_hard_swish, lower_relu, lower_relu6, lower_relu_n1_to_1, lower_cast,
     lower_div, lower_add_s32,
     lower_transpose_conv;
+
+/* ------------------------------------------------------ lower_data.c */
+
+LowerFn lower_sum, lower_reduce_max, lower_reduce_min, lower_gather, lower_gather_nd,
+    lower_embedding_lookup, lower_depth_to_space, lower_space_to_depth, lower_tile,
+    lower_broadcast_to, lower_reverse_v2, lower_shape, lower_broadcast_args, lower_fill,
+    lower_batch_matmul;
 
 /* ------------------------------------------------------ lower_s16.c */
 

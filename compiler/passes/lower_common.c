@@ -390,3 +390,193 @@ const char *short_type(DType dt) {
   default: return NULL;
   }
 }
+
+/* ------------------------------- walks, axes, constant operands, types */
+
+/* "{a, b}" of n values, "{0}" when n == 0 (C has no empty initializer). */
+static const char *list0(const int32_t *v, int n) {
+  return n ? i32_list(v, n) : "{0}";
+}
+
+const char *walk_init(const ta_walk *w) {
+  return arena_printf("{.ndims = %d, .shape = %s, .stride = %s, .offset = %s}",
+                      (int)w->ndims, list0(w->shape, w->ndims), list0(w->stride, w->ndims),
+                      ilit(w->offset));
+}
+
+/* Drops size-1 dimensions and merges a dimension into the one outside it
+ * when the outer stride continues the inner run. */
+static void walk_simplify(ta_walk *w) {
+  int n = 0;
+  for (int d = 0; d < w->ndims; d++) {
+    if (w->shape[d] == 1)
+      continue;
+    if (n > 0 && w->stride[n - 1] == (int64_t)w->stride[d] * w->shape[d]) {
+      w->shape[n - 1] *= w->shape[d];
+      w->stride[n - 1] = w->stride[d];
+      continue;
+    }
+    w->shape[n] = w->shape[d];
+    w->stride[n] = w->stride[d];
+    n++;
+  }
+  w->ndims = n;
+}
+
+/* A walk of up to MAX_DIMS dimensions (int64 strides) into a ta_walk;
+ * error when it still has more than TA_MAX_WALK after simplifying. */
+ta_walk make_walk(Lower *L, int n, const int32_t *shape, const int64_t *stride,
+                         int64_t offset) {
+  ta_walk w = {0};
+  int k = 0;
+  int32_t sh[MAX_DIMS];
+  int64_t st[MAX_DIMS];
+  for (int d = 0; d < n; d++) {
+    if (shape[d] == 1)
+      continue;
+    if (k > 0 && st[k - 1] == stride[d] * shape[d]) {
+      sh[k - 1] *= shape[d];
+      st[k - 1] = stride[d];
+      continue;
+    }
+    sh[k] = shape[d];
+    st[k] = stride[d];
+    k++;
+  }
+  if (k > TA_MAX_WALK)
+    error_at(L->g, L->op->index, "needs a walk over %d dimensions; at most %d are supported",
+             k, TA_MAX_WALK);
+  for (int d = 0; d < k; d++) {
+    if (st[d] > INT32_MAX || st[d] < -INT32_MAX)
+      error_at(L->g, L->op->index, "tensor too large");
+    w.shape[d] = sh[d];
+    w.stride[d] = (int32_t)st[d];
+  }
+  w.ndims = k;
+  w.offset = (int32_t)offset;
+  walk_simplify(&w);
+  return w;
+}
+
+/* Row-major element strides of t. */
+void strides_of(const Tensor *t, int64_t *stride) {
+  int64_t s = 1;
+  for (int d = t->ndims - 1; d >= 0; d--) {
+    stride[d] = s;
+    s *= t->dims[d];
+  }
+}
+
+/* "x8", "x16", "x32" by element width. */
+const char *width_suffix(Lower *L, const Tensor *t) {
+  switch (dtype_bits(t->dtype)) {
+  case 8: return "x8";
+  case 16: return "x16";
+  case 32: return "x32";
+  default:
+    error_at(L->g, L->op->index, "%s tensors are not supported by this op",
+             dtype_name(t->dtype));
+  }
+}
+
+/* Element k of a constant int32 or int64 tensor. */
+int64_t const_int(Lower *L, const Tensor *t, int64_t k, const char *role) {
+  need_const(L, t, role);
+  if ((t->dtype != DT_INT32 && t->dtype != DT_INT64) || k >= tensor_elems(t))
+    error_at(L->g, L->op->index, "the %s (tensor %d) must hold at least %" PRId64
+             " int32 or int64 values", role, t->index, k + 1);
+  if (t->dtype == DT_INT32) {
+    int32_t v;
+    memcpy(&v, t->data + 4 * k, 4);
+    return v;
+  }
+  int64_t v;
+  memcpy(&v, t->data + 8 * k, 8);
+  return v;
+}
+
+/* An axis in [-rank, rank) resolved to [0, rank). */
+int resolve_axis(Lower *L, int64_t axis, int rank) {
+  if (axis < -rank || axis >= rank)
+    error_at(L->g, L->op->index, "axis %" PRId64 " is out of range for rank %d", axis, rank);
+  return (int)(axis < 0 ? axis + rank : axis);
+}
+
+bool same_quant(const Tensor *a, const Tensor *b) {
+  if (a->q.nscale != b->q.nscale)
+    return false;
+  if (a->q.nscale == 0)
+    return true;
+  return a->q.scale[0] == b->q.scale[0] && zp_of(a) == zp_of(b);
+}
+
+bool is_quantized_type(DType dt) {
+  return dt == DT_INT8 || dt == DT_UINT8 || dt == DT_INT16;
+}
+
+/* Same dtype for the first `nin` inputs (-1: all) and every output (and,
+ * for quantized types, the same per-tensor quantization when `same_q`). */
+void need_same_types(Lower *L, int nin, bool same_q) {
+  const Tensor *first = output(L, 0);
+  if (nin < 0 || nin > L->op->ninputs)
+    nin = L->op->ninputs;
+  for (int k = 0; k < nin + L->op->noutputs; k++) {
+    int t = k < nin ? L->op->inputs[k] : L->op->outputs[k - nin];
+    if (t < 0)
+      continue;
+    const Tensor *x = &L->g->tensors[t];
+    if (x->dtype != first->dtype)
+      unsupported_types(L);
+    if (same_q && is_quantized_type(x->dtype) && !same_quant(x, first))
+      error_at(L->g, L->op->index,
+               "tensor %d's quantization differs from the output's; this op needs them equal",
+               t);
+  }
+}
+
+ta_mean_params reduce_walks(Lower *L, const Tensor *in, const Tensor *axes,
+                            const Tensor *out) {
+  int n = in->ndims;
+  bool reduced[MAX_DIMS] = {false};
+  for (int64_t k = 0; k < tensor_elems(axes); k++)
+    reduced[resolve_axis(L, const_int(L, axes, k, "axis"), n)] = true;
+  int64_t stride[MAX_DIMS];
+  strides_of(in, stride);
+  int32_t kshape[MAX_DIMS], rshape[MAX_DIMS];
+  int64_t kstride[MAX_DIMS], rstride[MAX_DIMS];
+  int nk = 0, nr = 0;
+  int64_t count = 1, nout = 1;
+  for (int d = 0; d < n; d++) {
+    if (reduced[d]) {
+      rshape[nr] = in->dims[d];
+      rstride[nr++] = stride[d];
+      count *= in->dims[d];
+    } else {
+      kshape[nk] = in->dims[d];
+      kstride[nk++] = stride[d];
+      nout *= in->dims[d];
+    }
+  }
+  if (nout != tensor_elems(out))
+    error_at(L->g, L->op->index, "output has %" PRId64 " values, expected %" PRId64,
+             tensor_elems(out), nout);
+  if (count < 1 || count > INT32_MAX)
+    error_at(L->g, L->op->index, "reduces %" PRId64 " values per output", count);
+  ta_mean_params p = {0};
+  p.outer = make_walk(L, nk, kshape, kstride, 0);
+  p.inner = make_walk(L, nr, rshape, rstride, 0);
+  p.count = (int32_t)count;
+  return p;
+}
+
+const char *mean_init(const ta_mean_params *p) {
+  return arena_printf("{.outer = %s,\n    .inner = %s,\n"
+                            "    .count = %d, .input_zero_point = %s,\n"
+                            "    .output_zero_point = %s, .multiplier = %s, .shift = %s,\n"
+                            "    .rounding = %s, .scale = %s, .bias = %s}",
+                            walk_init(&p->outer), walk_init(&p->inner), (int)p->count,
+                            ilit(p->input_zero_point), ilit(p->output_zero_point),
+                            ilit(p->multiplier), ilit(p->shift),
+                            rounding_str(p->rounding),
+                            flit(p->scale), flit(p->bias));
+}

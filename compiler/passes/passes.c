@@ -85,6 +85,7 @@ void mark_views(Graph *g) {
 
 /* Each pass, then verify() when verify_each_pass. */
 void run_passes(Graph *g) {
+  fold_constants(g); /* fold.c */
   mark_views(g);
   if (verify_each_pass)
     verify(g);

@@ -253,6 +253,10 @@ ta_status ta_dequantize_s16_f32(const ta_affine_params *p, const int16_t *in, fl
 
 #include "ta_kernels_ops.h"
 
+/* ==================================== data movement, reductions (ta_kernels_data.h) */
+
+#include "ta_kernels_data.h"
+
 /* ======================================= 16x8 quantization (ta_kernels_s16.h) */
 
 #include "ta_kernels_s16.h"

@@ -18,8 +18,9 @@
 #include "ta_types.h"
 
 /* Most dimensions the walks below handle (TFLite's data-movement ops go
- * up to 5 or 6). */
-#define TA_MAX_WALK 6
+ * up to 5 or 6; TILE of a 4-D tensor walks 8: a copy and an index per
+ * dimension). */
+#define TA_MAX_WALK 8
 
 /*
  * A strided walk over an N-d index space, outermost dimension first.

@@ -122,4 +122,54 @@ static inline int ta_mean_ok(const ta_mean_params *p) {
     v = (int32_t)r_;                                                        \
   } while (0)
 
+/* TFLite's SUM (not Micro's; `--rounding single`):
+ * reference_ops::QuantizedMeanOrSum in float with compute_sum true,
+ *   v = (int32)roundf((float)sum * scale + bias) + output_zero_point
+ * with scale = input_scale / output_scale and bias = -input_zero_point *
+ * scale * count from the compiler, then converted to the output type
+ * without clamping (wrapping, as TFLite's static_cast does).  Use with
+ * TA_MEAN_LOOP(T, INT32_MIN, INT32_MAX, ...) in a TA_FP_STRICT function. */
+#define TA_SUM_FLOAT_BODY \
+  v = (int32_t)roundf((float)sum * p->scale + p->bias) + p->output_zero_point
+
+/* TFLite's SUM of equal input and output quantization (EvalGeneric): the
+ * raw values added in the type itself, zero points ignored, wrapping -
+ * the int32 sum converted once gives the same bits. */
+#define TA_SUM_RAW_BODY v = sum
+
+
+/*
+ * SUM (float) and REDUCE_MAX / REDUCE_MIN (every type) as TFLite Micro's
+ * reference_ops::ReduceGeneric computes them: each output starts at INIT
+ * and takes in every one of its count inputs in the inner walk's order
+ * (row-major, as the reference iterates the input) through
+ * v = STEP(v, x).  Arguments p, in, out.
+ */
+#define TA_REDUCE_LOOP(T, INIT, STEP)                                    \
+  do {                                                                  \
+    if (!ta_mean_ok(p))                                                 \
+      return TA_ERR_ARG;                                                \
+    const size_t nout = ta_reduce_walk_size(&p->outer);                 \
+    ta_it o_;                                                           \
+    ta_it_start(&o_, &p->outer);                                        \
+    for (size_t k = 0; k < nout; k++, ta_it_step(&o_, &p->outer)) {     \
+      const T *base_ = in + o_.off;                                     \
+      T v = (INIT);                                                     \
+      ta_it i_;                                                         \
+      ta_it_start(&i_, &p->inner);                                      \
+      for (int32_t n_ = 0; n_ < p->count; n_++, ta_it_step(&i_, &p->inner)) { \
+        const T x = base_[i_.off];                                      \
+        v = STEP(v, x);                                                 \
+      }                                                                 \
+      out[k] = v;                                                       \
+    }                                                                   \
+    return TA_OK;                                                       \
+  } while (0)
+
+/* The reducers of TFLM's Eval{Max,Min,Sum}Helper: a NaN input never
+ * replaces the running maximum or minimum (the comparison is false). */
+#define TA_REDUCE_MAX_STEP(v, x) ((x) > (v) ? (x) : (v))
+#define TA_REDUCE_MIN_STEP(v, x) ((x) < (v) ? (x) : (v))
+#define TA_REDUCE_SUM_STEP(v, x) ((v) + (x))
+
 #endif

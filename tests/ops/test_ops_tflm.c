@@ -6,6 +6,7 @@
  * transliterations of TFLM's reference code written here:
  *
  *   MEAN int8            reference_ops::QuantizedMeanOrSum (ReducedOutputOffset walk)
+ *   SUM int8             the same with compute_sum (TFLite sums in float)
  *   RESIZE_BILINEAR int8 reference_ops::ResizeBilinearInteger
  *   LOGISTIC, TANH int8  reference_integer_ops::Logistic / Tanh, gemmlowp's
  *                        fixed-point logistic and tanh (masks and all)
@@ -166,7 +167,8 @@ static int64_t prod(int nd, const int32_t *d) {
 
 /* --------------------------------------------------------------- MEAN */
 
-static void test_mean(void) {
+/* MEAN, or SUM (sum: QuantizedMeanOrSum with compute_sum, no 1/count). */
+static void test_mean(int sum_op) {
   Model md = {.m = tfw_new()};
   for (int k = 0; k < NINST; k++) {
     int32_t d[4];
@@ -222,8 +224,10 @@ static void test_mean(void) {
       s++;
     s = s < 32 ? s : 32;
     s = s < 31 + shift ? s : 31 + shift;
-    mult = (int32_t)(((int64_t)mult << s) / count);
-    shift -= s;
+    if (!sum_op) {
+      mult = (int32_t)(((int64_t)mult << s) / count);
+      shift -= s;
+    }
     int nout = (int)prod(nod, od);
     int8_t y[MAXN];
     for (int o = 0; o < nout; o++)
@@ -233,10 +237,10 @@ static void test_mean(void) {
     int ti = add_input(&md, "x", TFW_INT8, 4, d, s_in, zp_in, x, (size_t)n);
     int ta = tfw_const(md.m, "axis", TFW_INT32, 1, (int32_t[]){na}, axes);
     int to = add_output(&md, "y", TFW_INT8, nod, od, s_out, zp_out, y, (size_t)nout);
-    int op = tfw_op(md.m, TFW_OP_MEAN, 2, (int[]){ti, ta}, 1, &to);
+    int op = tfw_op(md.m, sum_op ? TFW_OP_SUM : TFW_OP_MEAN, 2, (int[]){ti, ta}, 1, &to);
     tfw_reducer_options(md.m, op, keep);
   }
-  finish(&md, "MEAN int8");
+  finish(&md, sum_op ? "SUM int8" : "MEAN int8");
 }
 
 /* ---------------------------------------------------- RESIZE_BILINEAR */
@@ -764,7 +768,7 @@ int main(void) {
   tmpdir = test_tmpdir("opsref");
   if (!tmpdir)
     return test_exit();
-  test_mean();
+  test_mean(0);
   test_resize_bilinear();
   test_sigmoid(0);
   test_sigmoid(1);
@@ -773,5 +777,6 @@ int main(void) {
   test_relus_s16();
   test_misc();
   test_s16_accumulators();
+  test_mean(1);
   return test_end(tmpdir, "models");
 }

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * ta_kernels_data.h - kernels of the data-movement and reduction ops
+ * that TensorFlow Lite Micro registers beyond the core set: SUM,
+ * REDUCE_MAX, REDUCE_MIN, GATHER, GATHER_ND, EMBEDDING_LOOKUP and friends
+ * (included by ta_kernels.h; the compiler's lowerings are in
+ * compiler/passes/lower_data.c).
+ *
+ * Several of these ops need no kernel of their own: DEPTH_TO_SPACE,
+ * SPACE_TO_DEPTH, TILE, BROADCAST_TO and REVERSE_V2 are walks over their
+ * input (ta_transpose_x8/x16/x32 with the walk the compiler computes), and
+ * SUM of int8/int16 is ta_mean_s8/s16 without the 1/count.
+ */
+#ifndef TA_KERNELS_DATA_H
+#define TA_KERNELS_DATA_H
+
+/* ================================================ SUM, REDUCE_MAX, REDUCE_MIN */
+
+/*
+ * Reductions over the walks of a ta_mean_params (outer: one step per
+ * output; inner: the count inputs of one output), as TFLite Micro's
+ * reference_ops::ReduceGeneric: each output starts at an initial value
+ * and takes in its inputs in row-major order.
+ *   ta_sum_f32          0.0f, v + x
+ *   ta_reduce_max_*     the type's lowest value (-FLT_MAX for float), max
+ *   ta_reduce_min_*     the type's largest value (FLT_MAX), min
+ * The integer kernels compare raw values: input and output share one
+ * quantization.  int8/int16 SUM is ta_mean_s8/s16 with the multiplier of
+ * input_scale / output_scale (QuantizedMeanOrSum, compute_sum true).
+ */
+ta_status ta_sum_f32(const ta_mean_params *p, const float *in, float *out);
+/*
+ * SUM as TFLite's builtin kernel computes it (`--rounding single`):
+ *   ta_sum_float_s8    int8, quantizations differ: (int8)((int32)roundf(
+ *                      sum * scale + bias) + output_zero_point), scale =
+ *                      input_scale / output_scale, bias = -input_zero_point
+ *                      * scale * count, not clamped (wraps)
+ *   ta_sum_raw_s8/s16  one quantization: the raw values summed in the
+ *                      type, wrapping (TFLite refuses int16 otherwise)
+ */
+ta_status ta_sum_float_s8(const ta_mean_params *p, const int8_t *in, int8_t *out);
+ta_status ta_sum_raw_s8(const ta_mean_params *p, const int8_t *in, int8_t *out);
+ta_status ta_sum_raw_s16(const ta_mean_params *p, const int16_t *in, int16_t *out);
+ta_status ta_reduce_max_f32(const ta_mean_params *p, const float *in, float *out);
+ta_status ta_reduce_max_s8(const ta_mean_params *p, const int8_t *in, int8_t *out);
+ta_status ta_reduce_max_s16(const ta_mean_params *p, const int16_t *in, int16_t *out);
+ta_status ta_reduce_min_f32(const ta_mean_params *p, const float *in, float *out);
+ta_status ta_reduce_min_s8(const ta_mean_params *p, const int8_t *in, int8_t *out);
+ta_status ta_reduce_min_s16(const ta_mean_params *p, const int16_t *in, int16_t *out);
+
+/* ============================================ GATHER, GATHER_ND, EMBEDDING_LOOKUP */
+
+/*
+ * ta_gather_x8 - GATHER (TFLM gather.cc) and EMBEDDING_LOOKUP, any
+ * element type, as rows of inner_bytes: input [batch][outer][axis_size]
+ * rows, indices [batch][coords] (int32 or int64: index_bits), output
+ * [batch][outer][coords] rows.  An index outside [0, axis_size) ->
+ * TA_ERR_ARG.
+ */
+typedef struct {
+  int32_t batch, outer, axis_size, coords;
+  int32_t inner_bytes;
+  int32_t index_bits; /* 32 or 64 */
+} ta_gather_params;
+ta_status ta_gather_x8(const ta_gather_params *p, const void *in, const void *indices,
+                       void *out);
+
+/*
+ * ta_gather_nd_x8 - GATHER_ND (TFLM gather_nd.cc), any element type:
+ * indices [nslices][depth]; slice s, of slice_bytes, starts at byte
+ * sum_d indices[s][d] * stride[d] of the params tensor.  An index
+ * outside [0, dims[d]) -> TA_ERR_ARG.
+ */
+typedef struct {
+  int32_t nslices, depth, slice_bytes;
+  int32_t index_bits; /* 32 or 64 */
+  int32_t dims[TA_MAX_WALK];
+  int32_t stride[TA_MAX_WALK]; /* bytes */
+} ta_gather_nd_params;
+ta_status ta_gather_nd_x8(const ta_gather_nd_params *p, const void *in,
+                          const void *indices, void *out);
+
+/* ==================================================================== FILL */
+
+/* ta_fill_x8/x16/x32 - FILL of a run-time value (TFLM fill.cc): count
+ * elements equal to value[0].  SHAPE, BROADCAST_ARGS and FILL of a
+ * constant need no kernel: the compiler folds them. */
+ta_status ta_fill_x8(int32_t count, const void *value, void *out);
+ta_status ta_fill_x16(int32_t count, const void *value, void *out);
+ta_status ta_fill_x32(int32_t count, const void *value, void *out);
+
+/* ============================================================ BATCH_MATMUL */
+
+/*
+ * ta_batch_matmul_f32/_s8/_s16 - BATCH_MATMUL (TFLM batch_matmul.cc):
+ * for every batch (batch[nbatch], outermost first; the operands' element
+ * strides per batch dimension, 0 where one broadcasts), out[r][c] (rows x
+ * cols, row-major) from
+ *   acc = sum_k (lhs(r, k) + lhs_offset) * (rhs(k, c) + rhs_offset)
+ * with lhs(r, k) at r * lhs_row + k * lhs_depth and rhs(k, c) at
+ * k * rhs_depth + c * rhs_col (adj_x / adj_y change only these strides).
+ * f32: out = acc (offsets 0).  s8: clamp(MBQM(acc) + output_offset) in
+ * `rounding`; s16: int64 acc, the 64-bit MBQM, zero points 0.
+ */
+#define TA_BMM_MAX_BATCH 3
+typedef struct {
+  int32_t nbatch;
+  int32_t batch[TA_BMM_MAX_BATCH];
+  int32_t lhs_batch[TA_BMM_MAX_BATCH], rhs_batch[TA_BMM_MAX_BATCH];
+  int32_t rows, cols, depth;
+  int32_t lhs_row, lhs_depth, rhs_depth, rhs_col;
+  int32_t lhs_offset, rhs_offset, output_offset; /* -zero points, output zp */
+  int32_t multiplier, shift, rounding;
+  int32_t act_min, act_max;
+} ta_batch_matmul_params;
+ta_status ta_batch_matmul_f32(const ta_batch_matmul_params *p, const float *lhs,
+                              const float *rhs, float *out);
+ta_status ta_batch_matmul_s8(const ta_batch_matmul_params *p, const int8_t *lhs,
+                             const int8_t *rhs, int8_t *out);
+ta_status ta_batch_matmul_s16(const ta_batch_matmul_params *p, const int16_t *lhs,
+                              const int16_t *rhs, int16_t *out);
+
+#endif

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * ta_reduce_max_s16 - int16 REDUCE_MAX (TFLite's builtin kernel; TFLite
+ * Micro has none): the largest raw value, input and output sharing one
+ * quantization.
+ */
+#include <float.h>
+#include <stdint.h>
+
+#include "ta_kernels.h"
+#include "reduce.h"
+
+ta_status ta_reduce_max_s16(const ta_mean_params *p, const int16_t *in, int16_t *out) {
+  TA_REDUCE_LOOP(int16_t, INT16_MIN, TA_REDUCE_MAX_STEP);
+}
