@@ -424,6 +424,23 @@ enum {
   BO_DEPTH_TO_SPACE = 94,
   BO_BATCH_MATMUL = 101,
   BO_CALL_ONCE = 103,
+  /* Tables without fields: element-wise math, comparisons, logic. */
+  BO_LESS = 41,
+  BO_GREATER = 44,
+  BO_GREATER_EQUAL = 45,
+  BO_LESS_EQUAL = 46,
+  BO_SELECT = 47,
+  BO_EQUAL = 53,
+  BO_NOT_EQUAL = 54,
+  BO_LOGICAL_OR = 60,
+  BO_LOGICAL_AND = 62,
+  BO_LOGICAL_NOT = 63,
+  BO_FLOOR_DIV = 65,
+  BO_ZEROS_LIKE = 67,
+  BO_FLOOR_MOD = 72,
+  BO_ADD_N = 82,
+  BO_COS = 84,
+  BO_SELECT_V2 = 98,
 };
 
 /* The options table each op kind carries (BO_NONE: none in the schema). */
@@ -482,6 +499,22 @@ static int options_type(OpKind k) {
   case OP_DEPTH_TO_SPACE: return BO_DEPTH_TO_SPACE;
   case OP_BATCH_MATMUL: return BO_BATCH_MATMUL;
   case OP_CALL_ONCE: return BO_CALL_ONCE;
+  case OP_LESS: return BO_LESS;
+  case OP_GREATER: return BO_GREATER;
+  case OP_GREATER_EQUAL: return BO_GREATER_EQUAL;
+  case OP_LESS_EQUAL: return BO_LESS_EQUAL;
+  case OP_SELECT: return BO_SELECT;
+  case OP_EQUAL: return BO_EQUAL;
+  case OP_NOT_EQUAL: return BO_NOT_EQUAL;
+  case OP_LOGICAL_OR: return BO_LOGICAL_OR;
+  case OP_LOGICAL_AND: return BO_LOGICAL_AND;
+  case OP_LOGICAL_NOT: return BO_LOGICAL_NOT;
+  case OP_FLOOR_DIV: return BO_FLOOR_DIV;
+  case OP_ZEROS_LIKE: return BO_ZEROS_LIKE;
+  case OP_FLOOR_MOD: return BO_FLOOR_MOD;
+  case OP_ADD_N: return BO_ADD_N;
+  case OP_COS: return BO_COS;
+  case OP_SELECT_V2: return BO_SELECT_V2;
   default: return BO_NONE;
   }
 }
