@@ -181,15 +181,14 @@ static void rsqrt_table(Lower *L, const Tensor *in, const Tensor *out, uint8_t t
   }
 }
 
-/* ELU int8 (TFLM elu.cc PopulateLookupTable): the float ELU of the
- * dequantized input, rounded (roundf) at the output scale, plus out_zp.
- * TFLM computes expm1(x); TFLite's activations.cc exp(x) - 1, used
- * under --rounding single (doc/operators.md). */
+/* ELU int8 (TFLM elu.cc PopulateLookupTable, as TFLite's): the float ELU
+ * of the dequantized input - exp(x) - 1 in float, not expm1 as the float
+ * kernel - rounded (roundf) at the output scale, plus out_zp. */
 static void elu_table(Lower *L, const Tensor *in, const Tensor *out, uint8_t t[256]) {
   float si = scale_of(L, in), inv = 1.0f / scale_of(L, out);
   for (int q = -128; q < 128; q++) {
     float x = si * (float)(q - zp_of(in));
-    float y = x < 0.0f ? (tflite_arithmetic(L) ? expf(x) - 1.0f : expm1f(x)) : x;
+    float y = x < 0.0f ? expf(x) - 1.0f : x;
     float r = roundf(y * inv);
     int32_t v = (int32_t)(r + (float)zp_of(out));
     t[(uint8_t)q] = (uint8_t)(int8_t)clamp_s8(v);

@@ -5,8 +5,9 @@
  * 1/|b| = r * 2^-rs (GetReciprocal, Q0.31), a shifted up by its headroom h
  * (CountLeadingSignBits), q = requant_ge1(a, +-r, h), then
  * out = clamp(output_offset + requant_le1(q, output_multiplier,
- * output_shift - rs - h), act_min, act_max).  b == 0: TA_ERR_ARG (TFLM
- * only DCHECKs it).
+ * output_shift - rs - h), act_min, act_max); a total right shift past 31
+ * gives 0 (the rounded quotient; undefined in TFLM's C++).  b == 0:
+ * TA_ERR_ARG (TFLM only DCHECKs it).
  */
 #include "math.h"
 
@@ -31,8 +32,12 @@ static inline int8_t div_one(const ta_add_params *p, int32_t x, int32_t y, int *
   const int headroom = leading_sign_bits(a);
   const int32_t unscaled = ta_requant_ge1(a, inv, headroom, TA_ROUND_DOUBLE);
   const int total_shift = (int)p->output_shift - recip_shift - headroom;
-  const int32_t v = p->output_offset + ta_requant_le1(unscaled, p->output_multiplier,
-                                                      total_shift, TA_ROUND_DOUBLE);
+  /* A right shift past 31 rounds the quotient to 0 (TFLM's C++ shift is
+   * undefined there). */
+  const int32_t q = total_shift < -31 ? 0
+                                      : ta_requant_le1(unscaled, p->output_multiplier,
+                                                       total_shift, TA_ROUND_DOUBLE);
+  const int32_t v = p->output_offset + q;
   return (int8_t)ta_clamp_i32(v, p->act_min, p->act_max);
 }
 
