@@ -246,7 +246,7 @@ static void *xmalloc(size_t n) {
 /* An activation tensor with quantization q (none for float). */
 static int tensor_q(Case *c, const char *name, int ndims, const int32_t *dims, const Q *q) {
   int t = tfw_tensor(c->m, name, q->dtype, ndims, dims, 0);
-  if (q->dtype != TFW_FLOAT32 && q->dtype != TFW_INT32)
+  if (q->dtype != TFW_FLOAT32 && q->dtype != TFW_INT32 && q->dtype != TFW_BOOL)
     tfw_quant1(c->m, t, q->scale, q->zp);
   return t;
 }
@@ -304,7 +304,7 @@ static int const_q(Case *c, const char *name, int ndims, const int32_t *dims, co
   fill(c->r, q, p, n);
   int t = tfw_const(c->m, name, q->dtype, ndims, dims, p);
   free(p);
-  if (q->dtype != TFW_FLOAT32 && q->dtype != TFW_INT32)
+  if (q->dtype != TFW_FLOAT32 && q->dtype != TFW_INT32 && q->dtype != TFW_BOOL)
     tfw_quant1(c->m, t, q->scale, q->zp);
   return t;
 }
@@ -1631,6 +1631,9 @@ static void gen_cast(Case *c, int v) { gen_convert(c, TFW_OP_CAST, v); }
 
 /* The data-movement and reduction generators and their rows. */
 #include "gen_ops_data.c"
+/* Element-wise math, comparisons, logic, SELECT, PRELU, LOG_SOFTMAX,
+ * ADD_N: their generators and rows (MATH_ROWS). */
+#include "gen_ops_math.h"
 
 /* ------------------------------------------------------------ table */
 
@@ -1719,6 +1722,7 @@ static const Row rows[] = {
     {"CAST", "int32_int8", gen_cast, K_F32, CONV(TFW_INT32, TFW_INT8)},
     {"CAST", "int8_uint8", gen_cast, K_F32, CONV(TFW_INT8, TFW_UINT8)},
     DATA_ROWS
+    MATH_ROWS,
 };
 
 #define NROWS ((int)(sizeof rows / sizeof rows[0]))

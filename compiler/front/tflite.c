@@ -433,6 +433,23 @@ enum {
   BO_GATHER_ND = 83,
   BO_CUMSUM = 102,
   BO_BROADCAST_TO = 104,
+  /* Tables without fields: element-wise math, comparisons, logic. */
+  BO_LESS = 41,
+  BO_GREATER = 44,
+  BO_GREATER_EQUAL = 45,
+  BO_LESS_EQUAL = 46,
+  BO_SELECT = 47,
+  BO_EQUAL = 53,
+  BO_NOT_EQUAL = 54,
+  BO_LOGICAL_OR = 60,
+  BO_LOGICAL_AND = 62,
+  BO_LOGICAL_NOT = 63,
+  BO_FLOOR_DIV = 65,
+  BO_ZEROS_LIKE = 67,
+  BO_FLOOR_MOD = 72,
+  BO_ADD_N = 82,
+  BO_COS = 84,
+  BO_SELECT_V2 = 98,
 };
 
 /* The options table each op kind carries (BO_NONE: none in the schema). */
@@ -500,6 +517,22 @@ static int options_type(OpKind k) {
   case OP_CUMSUM: return BO_CUMSUM;
   case OP_BROADCAST_TO: return BO_BROADCAST_TO;
   case OP_L2_POOL_2D: return BO_POOL2D;
+  case OP_LESS: return BO_LESS;
+  case OP_GREATER: return BO_GREATER;
+  case OP_GREATER_EQUAL: return BO_GREATER_EQUAL;
+  case OP_LESS_EQUAL: return BO_LESS_EQUAL;
+  case OP_SELECT: return BO_SELECT;
+  case OP_EQUAL: return BO_EQUAL;
+  case OP_NOT_EQUAL: return BO_NOT_EQUAL;
+  case OP_LOGICAL_OR: return BO_LOGICAL_OR;
+  case OP_LOGICAL_AND: return BO_LOGICAL_AND;
+  case OP_LOGICAL_NOT: return BO_LOGICAL_NOT;
+  case OP_FLOOR_DIV: return BO_FLOOR_DIV;
+  case OP_ZEROS_LIKE: return BO_ZEROS_LIKE;
+  case OP_FLOOR_MOD: return BO_FLOOR_MOD;
+  case OP_ADD_N: return BO_ADD_N;
+  case OP_COS: return BO_COS;
+  case OP_SELECT_V2: return BO_SELECT_V2;
   default: return BO_NONE;
   }
 }

@@ -250,6 +250,16 @@ LowerFn lower_sum, lower_reduce_max, lower_reduce_min, lower_gather, lower_gathe
     lower_embedding_lookup, lower_depth_to_space, lower_space_to_depth, lower_tile,
     lower_broadcast_to, lower_reverse_v2, lower_shape, lower_broadcast_args, lower_fill,
     lower_batch_matmul;
+/* ----------------------------------------------------- lower_math.c */
+
+/* Element-wise math, comparisons, logic, SELECT, PRELU, LOG_SOFTMAX,
+ * ADD_N; lower_div_s8 is DIV's int8 case (lower_div hands it over). */
+LowerFn lower_abs, lower_neg, lower_sqrt, lower_rsqrt, lower_square, lower_exp,
+    lower_log, lower_sin, lower_cos, lower_ceil, lower_floor, lower_round, lower_elu,
+    lower_logical_not, lower_zeros_like, lower_equal, lower_not_equal, lower_greater,
+    lower_greater_equal, lower_less, lower_less_equal, lower_floor_div, lower_floor_mod,
+    lower_logical_and, lower_logical_or, lower_squared_difference, lower_div_s8,
+    lower_prelu, lower_select, lower_select_v2, lower_log_softmax, lower_add_n;
 
 /* ------------------------------------------------------ lower_s16.c */
 

@@ -351,11 +351,13 @@ void lower_add_s32(Lower *L) {
   arg_tensor(L, out->index);
 }
 
-/* DIV: int32 (unquantized) and float32. */
+/* DIV: int32 (unquantized) and float32; int8 in lower_math.c. */
 void lower_div(Lower *L) {
   need_arity(L, 2, 1);
   Tensor *a = input(L, 0), *b = input(L, 1), *out = output(L, 0);
   need_same_types(L, -1, false);
+  if (out->dtype == DT_INT8) /* TFLM's quantized DIV: lower_math.c */
+    return lower_div_s8(L);
   ta_div_params p = {0, 0, -FLT_MAX, FLT_MAX};
   if (out->dtype == DT_INT32) {
     if (a->q.nscale || b->q.nscale)

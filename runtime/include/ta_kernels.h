@@ -261,4 +261,8 @@ ta_status ta_dequantize_s16_f32(const ta_affine_params *p, const int16_t *in, fl
 
 #include "ta_kernels_s16.h"
 
+/* ========================= element-wise math, comparisons, logic (ta_kernels_math.h) */
+
+#include "ta_kernels_math.h"
+
 #endif

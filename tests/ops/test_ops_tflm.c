@@ -15,6 +15,7 @@
  *   RELU, RELU6 int16    the same for int16 (activations_common.cc)
  *   LEAKY_RELU int8      reference_ops::QuantizeLeakyRelu
  *   PADV2, SLICE, ARG_MIN, RELU_N1_TO_1 (no generator row)
+ *   DIV int8, SQUARED_DIFFERENCE int16 (TFLite has neither; tflm_math.h)
  *   16x8 FULLY_CONNECTED, CONV_2D with an int32 bias or none
  *                        ConvPerChannel<int32_t> / FullyConnected with
  *                        int32 sums: TFLM rounds twice, TFLite once
@@ -763,6 +764,9 @@ static void test_s16_accumulators(void) {
   finish(&md, "16x8 FULLY_CONNECTED, CONV_2D (int32 sums), TRANSPOSE_CONV without bias");
 }
 
+/* DIV int8, SQUARED_DIFFERENCE int16. */
+#include "tflm_math.h"
+
 int main(void) {
   tinyaot = test_tinyaot();
   tmpdir = test_tmpdir("opsref");
@@ -778,5 +782,7 @@ int main(void) {
   test_misc();
   test_s16_accumulators();
   test_mean(1);
+  test_div_s8();
+  test_squared_difference_s16();
   return test_end(tmpdir, "models");
 }

@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * ta_cos_f32 - float COS (std::cos): cosf(x).
+ */
+#include "math.h"
+
+ta_status ta_cos_f32(const ta_unary_params *p, const float *in, float *out) {
+  TA_UNARY_F32(cosf);
+}

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * ta_greater_s8 - GREATER of int8 values with broadcasting (TFLM reference_ops::
+ * GreaterWithScaling): both inputs rescaled to a common scale first
+ * (math.h, ta_rescale_input), then a' > b'.
+ */
+#include "math.h"
+
+#define TA_OP(a, b) ((a) > (b))
+ta_status ta_greater_s8(const ta_add_params *p, const ta_bcast *shape, const int8_t *in1,
+                        const int8_t *in2, uint8_t *out) {
+  TA_SCALED_COMPARE();
+}

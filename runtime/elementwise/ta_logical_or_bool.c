@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * ta_logical_or_bool - LOGICAL_OR with broadcasting: out = a || b (bools).
+ */
+#include "math.h"
+
+#define TA_OP(a, b) ((uint8_t)((a) || (b)))
+ta_status ta_logical_or_bool(const ta_bcast *shape, const uint8_t *in1, const uint8_t *in2,
+                             uint8_t *out) {
+  TA_RAW_BINARY(TA_OP);
+}

@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * ta_not_equal_bool - NOT_EQUAL of bool values with broadcasting (reference_ops::
+ * NotEqualNoScaling): out = a != b.
+ */
+#include "math.h"
+
+#define TA_OP(a, b) ((uint8_t)((a) != (b)))
+ta_status ta_not_equal_bool(const ta_bcast *shape, const uint8_t *in1, const uint8_t *in2,
+                            uint8_t *out) {
+  TA_RAW_BINARY(TA_OP);
+}

@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * ta_not_equal_f32 - NOT_EQUAL of float values with broadcasting (reference_ops::
+ * NotEqualNoScaling): out = a != b.
+ */
+#include "math.h"
+
+#define TA_OP(a, b) ((uint8_t)((a) != (b)))
+ta_status ta_not_equal_f32(const ta_bcast *shape, const float *in1, const float *in2,
+                           uint8_t *out) {
+  TA_RAW_BINARY(TA_OP);
+}

@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * ta_kernels_math.h - the element-wise math, comparison and logic
+ * kernels (runtime/elementwise/ and runtime/softmax/, one kernel per file;
+ * included by ta_kernels.h).
+ *
+ * Argument order as everywhere: parameters, then inputs, then outputs.
+ * Bool tensors are one byte per element, 0 or 1 (uint8_t).  Binary
+ * kernels broadcast through a ta_bcast (ta_types.h); the loops they share
+ * are in runtime/elementwise/math.h.  Each kernel's file names the reference
+ * function (TFLite / TFLite Micro) whose arithmetic it reproduces.
+ */
+#ifndef TA_KERNELS_MATH_H
+#define TA_KERNELS_MATH_H
+
+#include "ta_types.h"
+
+/* ------------------------------------------------------ float unary */
+
+/*
+ * out[i] = f(in[i]) for p->size elements (ta_unary_params, ta_kernels_ops.h;
+ * only .size is read):
+ *   abs fabsf   neg -x   sqrt sqrtf   rsqrt 1 / sqrtf   square x * x
+ *   exp expf    log logf  sin sinf    cos cosf
+ *   ceil ceilf  floor floorf  round (half to even, reference_ops::Round)
+ *   elu (x < 0 ? expm1f(x) : x)
+ */
+ta_status ta_abs_f32(const ta_unary_params *p, const float *in, float *out);
+ta_status ta_neg_f32(const ta_unary_params *p, const float *in, float *out);
+ta_status ta_sqrt_f32(const ta_unary_params *p, const float *in, float *out);
+ta_status ta_rsqrt_f32(const ta_unary_params *p, const float *in, float *out);
+ta_status ta_square_f32(const ta_unary_params *p, const float *in, float *out);
+ta_status ta_exp_f32(const ta_unary_params *p, const float *in, float *out);
+ta_status ta_log_f32(const ta_unary_params *p, const float *in, float *out);
+ta_status ta_sin_f32(const ta_unary_params *p, const float *in, float *out);
+ta_status ta_cos_f32(const ta_unary_params *p, const float *in, float *out);
+ta_status ta_ceil_f32(const ta_unary_params *p, const float *in, float *out);
+ta_status ta_floor_f32(const ta_unary_params *p, const float *in, float *out);
+ta_status ta_round_f32(const ta_unary_params *p, const float *in, float *out);
+ta_status ta_elu_f32(const ta_unary_params *p, const float *in, float *out);
+
+/* LOGICAL_NOT: out = !in (bool). */
+ta_status ta_logical_not_bool(const ta_unary_params *p, const uint8_t *in, uint8_t *out);
+
+/* ZEROS_LIKE of any type: p->size bytes of zeros. */
+ta_status ta_zeros_like_x8(const ta_unary_params *p, uint8_t *out);
+
+/* ----------------------------------------------------- float binary */
+
+/*
+ * out = f(a, b), broadcasting (ta_bcast):
+ *   squared_difference (a - b)^2
+ *   floor_div  floor(a / b), the quotient in double (reference FloorDiv)
+ *   floor_mod  a - b * floor(a / b) as TFLite's FloorMod: the truncated
+ *              remainder (fmodf, %), plus b when its sign differs from b's
+ * The int32 FLOOR_DIV and FLOOR_MOD return TA_ERR_ARG on a zero divisor
+ * (TFLite's kernel fails the same way).
+ */
+ta_status ta_squared_difference_f32(const ta_bcast *shape, const float *in1, const float *in2,
+                                    float *out);
+ta_status ta_squared_difference_s32(const ta_bcast *shape, const int32_t *in1,
+                                    const int32_t *in2, int32_t *out);
+ta_status ta_floor_div_f32(const ta_bcast *shape, const float *in1, const float *in2,
+                           float *out);
+ta_status ta_floor_div_s32(const ta_bcast *shape, const int32_t *in1, const int32_t *in2,
+                           int32_t *out);
+ta_status ta_floor_mod_f32(const ta_bcast *shape, const float *in1, const float *in2,
+                           float *out);
+ta_status ta_floor_mod_s32(const ta_bcast *shape, const int32_t *in1, const int32_t *in2,
+                           int32_t *out);
+
+/*
+ * Quantized SQUARED_DIFFERENCE (TFLM squared_difference.cc, int8 with
+ * left_shift 7, int16 with 0; ta_add_params read as ArithmeticParams):
+ *   a' = requant_le1((a + input1_offset) << left_shift, input1_multiplier, input1_shift)
+ *   b' likewise; out = clamp(requant((a' - b')^2, output_multiplier,
+ *   output_shift) + output_offset, act_min, act_max), double rounding.
+ */
+ta_status ta_squared_difference_s8(const ta_add_params *p, const ta_bcast *shape,
+                                   const int8_t *in1, const int8_t *in2, int8_t *out);
+ta_status ta_squared_difference_s16(const ta_add_params *p, const ta_bcast *shape,
+                                    const int16_t *in1, const int16_t *in2, int16_t *out);
+
+/*
+ * DIV int8 (TFLM div.cc, reference_ops::DivElementwise): with a = in1 +
+ * input1_offset and b = in2 + input2_offset (b != 0, else TA_ERR_ARG),
+ * 1/b as GetReciprocal (Q0.31 and a shift), a scaled up by its headroom,
+ * then out = clamp(output_offset + requant_le1(a * (1/b), output_multiplier,
+ * output_shift - reciprocal shift - headroom), act_min, act_max).
+ */
+ta_status ta_div_s8(const ta_add_params *p, const ta_bcast *shape, const int8_t *in1,
+                    const int8_t *in2, int8_t *out);
+
+/* ----------------------------------------------------- comparisons */
+
+/*
+ * EQUAL, NOT_EQUAL, GREATER, GREATER_EQUAL, LESS, LESS_EQUAL: out (bool)
+ * = a OP b, broadcasting.  float32, int32 and bool (EQUAL, NOT_EQUAL)
+ * compare raw values; int8 compares rescaled values as TFLM's
+ * ComparisonsPrepare / *WithScaling: each input x becomes
+ * requant_le1((x + offset) << left_shift (8), multiplier, shift), the
+ * multiplier and shift QuantizeMultiplierSmallerThanOneExp(scale)
+ * (ta_add_params: input1_* and input2_*, left_shift).
+ */
+#define TA_COMPARE_DECLS(op)                                                              \
+  ta_status ta_##op##_f32(const ta_bcast *shape, const float *in1, const float *in2,      \
+                          uint8_t *out);                                                  \
+  ta_status ta_##op##_s32(const ta_bcast *shape, const int32_t *in1, const int32_t *in2,  \
+                          uint8_t *out);                                                  \
+  ta_status ta_##op##_s8(const ta_add_params *p, const ta_bcast *shape, const int8_t *in1, \
+                         const int8_t *in2, uint8_t *out);
+TA_COMPARE_DECLS(equal)
+TA_COMPARE_DECLS(not_equal)
+TA_COMPARE_DECLS(greater)
+TA_COMPARE_DECLS(greater_equal)
+TA_COMPARE_DECLS(less)
+TA_COMPARE_DECLS(less_equal)
+#undef TA_COMPARE_DECLS
+ta_status ta_equal_bool(const ta_bcast *shape, const uint8_t *in1, const uint8_t *in2,
+                        uint8_t *out);
+ta_status ta_not_equal_bool(const ta_bcast *shape, const uint8_t *in1, const uint8_t *in2,
+                            uint8_t *out);
+
+/* LOGICAL_AND, LOGICAL_OR (bool, broadcasting). */
+ta_status ta_logical_and_bool(const ta_bcast *shape, const uint8_t *in1, const uint8_t *in2,
+                              uint8_t *out);
+ta_status ta_logical_or_bool(const ta_bcast *shape, const uint8_t *in1, const uint8_t *in2,
+                             uint8_t *out);
+
+/* ------------------------------------------------------------ PRELU */
+
+/*
+ * PRELU: out = x >= 0 ? x : x * alpha, alpha broadcast against x
+ * (ta_bcast: stride1 for x, stride2 for alpha).  int8 as TFLM's
+ * BroadcastPrelu4DSlow: with v = x + input_offset,
+ *   v >= 0: requant(v, mult_pos, shift_pos)
+ *   v < 0:  requant(v * (alpha + alpha_offset), mult_neg, shift_neg)
+ * plus output_offset, clamped to int8; double rounding.
+ */
+typedef struct {
+  int32_t input_offset, alpha_offset, output_offset; /* -zp, -zp, zp */
+  int32_t mult_pos, shift_pos;                       /* in / out */
+  int32_t mult_neg, shift_neg;                       /* in * alpha / out */
+} ta_prelu_params;
+ta_status ta_prelu_f32(const ta_bcast *shape, const float *in, const float *alpha,
+                       float *out);
+ta_status ta_prelu_s8(const ta_prelu_params *p, const ta_bcast *shape, const int8_t *in,
+                      const int8_t *alpha, int8_t *out);
+
+/* ------------------------------------------------- SELECT, SELECT_V2 */
+
+/*
+ * out = cond ? x : y, the three broadcast to the output (row-major,
+ * shape[0..ndims-1]; stride_* the element strides of each input along
+ * each output dimension, 0 where it is broadcast).  By element width.
+ */
+typedef struct {
+  int32_t ndims;
+  int32_t shape[TA_MAX_DIMS];
+  int32_t stride_c[TA_MAX_DIMS], stride_x[TA_MAX_DIMS], stride_y[TA_MAX_DIMS];
+} ta_select_shape;
+ta_status ta_select_x8(const ta_select_shape *s, const uint8_t *cond, const void *x,
+                       const void *y, void *out);
+ta_status ta_select_x16(const ta_select_shape *s, const uint8_t *cond, const void *x,
+                        const void *y, void *out);
+ta_status ta_select_x32(const ta_select_shape *s, const uint8_t *cond, const void *x,
+                        const void *y, void *out);
+
+/* ------------------------------------------------------ LOG_SOFTMAX */
+
+/*
+ * LOG_SOFTMAX float over the innermost dimension (reference_ops::
+ * LogSoftmax): per row, out = x - max - logf(sum(expf(x - max))).
+ * ta_softmax_params (ta_types.h): only .outer and .depth are read.
+ */
+ta_status ta_log_softmax_f32(const ta_softmax_params *p, const float *in, float *out);
+
+/* ------------------------------------------------------------ ADD_N */
+
+/* ADD_N float: out = in[0] + ... + in[n - 1] (n float tensors of p->size
+ * elements), summed in input order (reference_ops::AddN). */
+ta_status ta_add_n_f32(const ta_unary_params *p, int32_t n, const void *const *in, float *out);
+
+#endif

@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Edge cases of the element-wise math kernels (ta_kernels_math.h) that
+ * random single-op models rarely reach: FLOOR_DIV / FLOOR_MOD signs, the
+ * int32 corner INT32_MIN / -1 and zero divisors, ROUND's halves, int8
+ * comparisons of equal reals under different quantizations, saturation
+ * of SQUARED_DIFFERENCE and PRELU, DIV by a zero real, and the three-way
+ * broadcast of SELECT.  Expected values are worked out by hand in the
+ * comments (FloorDiv / FloorMod / RoundToNearest as TFLite defines them).
+ * Outputs sit between canary bytes.
+ */
+#include "test.h"
+#include "ta_kernels.h"
+#include "tinyaot.h"
+#include "ref.h"
+
+#include <math.h>
+
+/* An element-wise walk of n elements (no broadcast). */
+static ta_bcast flat(int32_t n) {
+  ta_bcast b = {1, {n}, {1}, {1}};
+  return b;
+}
+
+static void test_floor_div_mod(void) {
+  /* a, b, floor(a / b), a - b * floor(a / b) */
+  static const int32_t t[][4] = {
+      {7, 2, 3, 1},    {7, -2, -4, -1},          {-7, 2, -4, 1},          {-7, -2, 3, -1},
+      {6, -3, -2, 0},  {0, -5, 0, 0},            {INT32_MIN, -1, INT32_MIN, 0},
+      {INT32_MAX, 2, 1073741823, 1},             {INT32_MIN, 3, -715827883, 1},
+  };
+  enum { N = sizeof t / sizeof t[0] };
+  int32_t a[N], b[N];
+  for (int i = 0; i < N; i++)
+    a[i] = t[i][0], b[i] = t[i][1];
+  int32_t *q = canary_alloc(sizeof(int32_t) * N), *m = canary_alloc(sizeof(int32_t) * N);
+  ta_bcast s = flat(N);
+  ta_status sq = ta_floor_div_s32(&s, a, b, q), sm = ta_floor_mod_s32(&s, a, b, m);
+  int bad = -1;
+  for (int i = 0; i < N && bad < 0; i++)
+    if (q[i] != t[i][2] || m[i] != t[i][3])
+      bad = i;
+  CHECK(sq == TA_OK && sm == TA_OK && bad < 0 && canary_ok(q, sizeof(int32_t) * N) &&
+            canary_ok(m, sizeof(int32_t) * N),
+        "int32 FLOOR_DIV and FLOOR_MOD round toward minus infinity for every sign%s",
+        bad < 0 ? ""
+                : arena_printf(": %d, %d: expected %d, %d; actual %d, %d", t[bad][0], t[bad][1],
+                               t[bad][2], t[bad][3], q[bad], m[bad]));
+  int32_t z[2] = {5, 0};
+  sq = ta_floor_div_s32(&(ta_bcast){1, {2}, {1}, {1}}, a, z, q);
+  sm = ta_floor_mod_s32(&(ta_bcast){1, {2}, {1}, {1}}, a, z, m);
+  CHECK(sq == TA_ERR_ARG && sm == TA_ERR_ARG,
+        "int32 FLOOR_DIV and FLOOR_MOD report a zero divisor (status %d, %d)", (int)sq,
+        (int)sm);
+  canary_free(q);
+  canary_free(m);
+
+  float fa[4] = {-7.5f, 7.5f, -7.5f, 6.0f}, fb[4] = {2.0f, -2.0f, -2.0f, 3.0f};
+  float fm[4], fd[4], em[4] = {0.5f, -0.5f, -1.5f, 0.0f}, ed[4] = {-4.0f, -4.0f, 3.0f, 2.0f};
+  ta_bcast s4 = flat(4);
+  ta_floor_mod_f32(&s4, fa, fb, fm);
+  ta_floor_div_f32(&s4, fa, fb, fd);
+  bad = -1;
+  for (int i = 0; i < 4 && bad < 0; i++)
+    if (fm[i] != em[i] || fd[i] != ed[i])
+      bad = i;
+  CHECK(bad < 0, "float FLOOR_MOD takes the divisor's sign and FLOOR_DIV floors%s",
+        bad < 0 ? ""
+                : arena_printf(": element %d: expected %g, %g; actual %g, %g", bad, ed[bad],
+                               em[bad], fd[bad], fm[bad]));
+}
+
+static void test_round(void) {
+  float x[10] = {0.5f, 1.5f, 2.5f, -0.5f, -1.5f, -2.5f, 2.4999998f, -3.7f, 1e8f, 0.0f};
+  float e[10] = {0.0f, 2.0f, 2.0f, -0.0f, -2.0f, -2.0f, 2.0f, -4.0f, 1e8f, 0.0f};
+  float *y = canary_alloc(sizeof x);
+  ta_unary_params p = {.size = 10};
+  ta_status st = ta_round_f32(&p, x, y);
+  int bad = -1;
+  for (int i = 0; i < 10 && bad < 0; i++)
+    if (y[i] != e[i])
+      bad = i;
+  CHECK(st == TA_OK && bad < 0 && canary_ok(y, sizeof x),
+        "float ROUND takes halves to the even integer%s",
+        bad < 0 ? "" : arena_printf(": %g: expected %g, actual %g", x[bad], e[bad], y[bad]));
+  canary_free(y);
+}
+
+/* int8 comparison parameters as lower_math.c derives them. */
+static ta_add_params compare_params(float s1, int32_t zp1, float s2, int32_t zp2) {
+  ta_add_params p = {0};
+  p.input1_offset = -zp1;
+  p.input2_offset = -zp2;
+  p.left_shift = 8;
+  quantize_multiplier_smaller_than_one_exp(s1, TA_ROUND_DOUBLE, &p.input1_multiplier,
+                                           &p.input1_shift);
+  quantize_multiplier_smaller_than_one_exp(s2, TA_ROUND_DOUBLE, &p.input2_multiplier,
+                                           &p.input2_shift);
+  return p;
+}
+
+static void test_compare_s8(void) {
+  /* a: scale 0.5, zero point 0; b: scale 0.25, zero point 2.  Reals:
+   * a = 4 -> 2.0 and b = 10 -> 2.0 (equal); a = 5 -> 2.5 > 2.0;
+   * a = -128 -> -64 < b = -128 -> -32.5; a = 127 -> 63.5 > b = 127 -> 31.25. */
+  ta_add_params p = compare_params(0.5f, 0, 0.25f, 2);
+  int8_t a[4] = {4, 5, -128, 127}, b[4] = {10, 10, -128, 127};
+  uint8_t eq[4], lt[4], ge[4];
+  ta_bcast s = flat(4);
+  ta_equal_s8(&p, &s, a, b, eq);
+  ta_less_s8(&p, &s, a, b, lt);
+  ta_greater_equal_s8(&p, &s, a, b, ge);
+  int ok = eq[0] == 1 && eq[1] == 0 && eq[2] == 0 && eq[3] == 0 && lt[0] == 0 && lt[1] == 0 &&
+           lt[2] == 1 && lt[3] == 0 && ge[0] == 1 && ge[1] == 1 && ge[2] == 0 && ge[3] == 1;
+  CHECK(ok,
+        "int8 EQUAL, LESS and GREATER_EQUAL compare the real values of differently "
+        "quantized inputs (EQUAL %d %d %d %d, LESS %d %d %d %d)",
+        eq[0], eq[1], eq[2], eq[3], lt[0], lt[1], lt[2], lt[3]);
+}
+
+static void test_squared_difference_s8(void) {
+  /* Scales 1 and 1, output scale 1, zero points 0: TFLM's arithmetic is
+   * exact there: (a - b)^2 saturated to 127. */
+  ta_add_params p = {0};
+  p.left_shift = 7;
+  double twice = 2.0;
+  quantize_multiplier_smaller_than_one_exp(1.0 / twice, TA_ROUND_DOUBLE, &p.input1_multiplier,
+                                           &p.input1_shift);
+  p.input2_multiplier = p.input1_multiplier;
+  p.input2_shift = p.input1_shift;
+  quantize_multiplier(twice * twice / (double)(1 << 14), TA_ROUND_DOUBLE, &p.output_multiplier,
+                      &p.output_shift);
+  p.act_min = -128;
+  p.act_max = 127;
+  p.output_offset = -3; /* the output zero point is added after squaring */
+  int8_t a[5] = {3, -3, 127, 0, 11}, b[5] = {1, 1, -128, 0, 0};
+  int8_t e[5] = {1, 13, 127, -3, 118};
+  int8_t *y = canary_alloc(5);
+  ta_bcast s = flat(5);
+  ta_status st = ta_squared_difference_s8(&p, &s, a, b, y);
+  long d = first_diff(y, e, 5);
+  CHECK(st == TA_OK && d < 0 && canary_ok(y, 5),
+        "int8 SQUARED_DIFFERENCE squares, adds the zero point and saturates%s",
+        d < 0 ? "" : arena_printf(": element %ld: expected %d, actual %d", d, e[d], y[d]));
+  canary_free(y);
+}
+
+static void test_prelu_s8(void) {
+  /* Input and output scale 1 (zero points 1 and 0), alpha scale 1/4
+   * (zero point 0), one alpha per channel: x - 1 >= 0 stays, else
+   * (x - 1) * alpha / 4, saturated. */
+  ta_prelu_params p = {-1, 0, 0, 0, 0, 0, 0};
+  quantize_multiplier(1.0, TA_ROUND_DOUBLE, &p.mult_pos, &p.shift_pos);
+  quantize_multiplier(0.25, TA_ROUND_DOUBLE, &p.mult_neg, &p.shift_neg);
+  int8_t x[6] = {1, -7, 127, -128, -128, 5}, alpha[2] = {4, 127};
+  /* channel 0: alpha 1; channel 1: alpha 31.75.  -8 * 31.75 and
+   * -129 * 31.75 saturate; so does -129 * 1. */
+  int8_t e[6] = {0, -128, 126, -128, -128, 4};
+  int8_t *y = canary_alloc(6);
+  ta_bcast s = {2, {3, 2}, {2, 1}, {0, 1}};
+  ta_status st = ta_prelu_s8(&p, &s, x, alpha, y);
+  long d = first_diff(y, e, 6);
+  CHECK(st == TA_OK && d < 0 && canary_ok(y, 6),
+        "int8 PRELU broadcasts alpha per channel and saturates%s",
+        d < 0 ? "" : arena_printf(": element %ld: expected %d, actual %d", d, e[d], y[d]));
+  canary_free(y);
+}
+
+static void test_div_s8(void) {
+  ta_add_params p = {0};
+  p.input2_offset = -5; /* the divisor's zero point 5 */
+  p.act_min = -128;
+  p.act_max = 127;
+  quantize_multiplier(1.0, TA_ROUND_DOUBLE, &p.output_multiplier, &p.output_shift);
+  int8_t a[3] = {100, 0, -100}, b[3] = {9, 7, 5};
+  int8_t y[3];
+  ta_bcast s = flat(3);
+  ta_status st = ta_div_s8(&p, &s, a, b, y);
+  CHECK(st == TA_ERR_ARG, "int8 DIV reports a divisor at its zero point (status %d)", (int)st);
+  s.shape[0] = 2;
+  st = ta_div_s8(&p, &s, a, b, y);
+  CHECK(st == TA_OK && y[0] == 25 && y[1] == 0,
+        "int8 DIV divides the real values (100 / 4 = %d, 0 / 2 = %d)", y[0], y[1]);
+}
+
+static void test_select(void) {
+  /* Output [2, 3]: condition [2, 1] (one per row), x [1, 3] (one row),
+   * y a scalar broadcast everywhere. */
+  ta_select_shape s = {2, {2, 3}, {1, 0}, {0, 1}, {0, 0}};
+  uint8_t c[2] = {1, 0};
+  int32_t x[3] = {10, 11, 12}, y[1] = {-1};
+  int32_t e[6] = {10, 11, 12, -1, -1, -1};
+  int32_t *o = canary_alloc(sizeof e);
+  ta_status st = ta_select_x32(&s, c, x, y, o);
+  long d = first_diff(o, e, sizeof e);
+  CHECK(st == TA_OK && d < 0 && canary_ok(o, sizeof e),
+        "SELECT_V2 broadcasts condition, x and y against each other%s",
+        d < 0 ? "" : arena_printf(" (byte %ld differs)", d));
+  canary_free(o);
+  uint8_t z[12];
+  memset(z, 0x5a, sizeof z);
+  ta_unary_params zp = {.size = 10};
+  st = ta_zeros_like_x8(&zp, z);
+  CHECK(st == TA_OK && z[0] == 0 && z[9] == 0 && z[10] == 0x5a,
+        "ZEROS_LIKE writes exactly its byte count");
+}
+
+int main(void) {
+  test_floor_div_mod();
+  test_round();
+  test_compare_s8();
+  test_squared_difference_s8();
+  test_prelu_s8();
+  test_div_s8();
+  test_select();
+  return test_failures ? 1 : 0;
+}

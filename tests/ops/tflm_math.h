@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * tflm_math.h - the element-wise ops whose TFLM arithmetic TFLite's
+ * builtin kernels cannot check (a part of test_ops_tflm.c, included
+ * there before main(); it uses that file's model helpers):
+ *
+ *   DIV int8                 TFLM div.cc, reference_ops::DivElementwise
+ *                            (TFLite's DIV has no int8)
+ *   SQUARED_DIFFERENCE int16 TFLM squared_difference.cc, left_shift 0
+ *                            (TFLite's has no int16)
+ *
+ * The expected bytes come from transliterations written here (GetReciprocal
+ * on this file's gemmlowp Newton-Raphson, newton()); nothing from compiler/
+ * or runtime/.
+ */
+
+/* CountLeadingSignBits (int32). */
+static int lead_sign_bits(int32_t x) {
+  int n = 0;
+  uint32_t u = (uint32_t)x, top = u & 0x80000000u;
+  while (n < 31 && ((u << (n + 1)) & 0x80000000u) == top)
+    n++;
+  return n;
+}
+
+/* GetReciprocal(x, 31, &bits): 1/x = result * 2^-bits, result Q0.31. */
+static int32_t reciprocal(int32_t x, int *bits) {
+  int headroom_plus_one = 0;
+  while (headroom_plus_one < 32 && !(((uint32_t)x << headroom_plus_one) & 0x80000000u))
+    headroom_plus_one++;
+  *bits = 31 - headroom_plus_one;
+  int32_t shifted = (int32_t)(((uint32_t)x << headroom_plus_one) - 0x80000000u);
+  return newton(shifted, 0);
+}
+
+/* MultiplyByQuantizedMultiplierSmallerThanOneExp.  A right shift of 32
+ * or more is undefined in TFLM's C++ (DIV reaches one when the quotient is
+ * below 2^-31 output steps: a dividend of 1 or 2 and a large divisor);
+ * the rounded quotient is then 0, which tinyaot returns
+ * (doc/operators.md). */
+static int32_t mbqm_le1(int32_t x, int32_t m, int left_shift) {
+  if (-left_shift > 31)
+    return 0;
+  return ref_rdbpot(ref_srdhm(x, m), -left_shift);
+}
+
+static int8_t div_s8_ref(int8_t x, int8_t y, int32_t zp1, int32_t zp2, int32_t zpo,
+                         int32_t mult, int shift) {
+  int32_t a = x - zp1, b = y - zp2;
+  int rs;
+  int32_t inv = b > 0 ? reciprocal(b, &rs) : -reciprocal(-b, &rs);
+  int h = lead_sign_bits(a);
+  int32_t q = ref_srdhm((int32_t)((uint32_t)a << h), inv); /* ...GreaterThanOne */
+  int32_t v = zpo + mbqm_le1(q, mult, shift - rs - h);
+  return (int8_t)ref_clamp(v, -128, 127);
+}
+
+static void test_div_s8(void) {
+  Model md = {.m = tfw_new()};
+  for (int inst = 0; inst < NINST / 2; inst++) { /* two inputs each */
+    /* Instance 0 divides by a scalar (broadcast), the others elementwise. */
+    int32_t d[2] = {rint_in(1, 6), rint_in(1, 40)}, one[1] = {1};
+    int n = d[0] * d[1], nb = inst == 0 ? 1 : n;
+    float s1 = runif(0.005f, 0.1f), s2 = runif(0.005f, 0.1f), so = runif(0.01f, 0.5f);
+    int zp1 = rint_in(-20, 20), zp2 = rint_in(-20, 20), zpo = rint_in(-20, 20);
+    int8_t x[240], y[240], out[240];
+    random_s8(x, n);
+    random_s8(y, nb);
+    for (int i = 0; i < nb; i++)
+      if (y[i] == zp2) /* a zero divisor: TFLM only DCHECKs it */
+        y[i] = (int8_t)(zp2 + 1);
+    int32_t mult;
+    int shift;
+    qmult((double)(s1 / (s2 * so)), &mult, &shift); /* in float, as TFLM */
+    for (int i = 0; i < n; i++)
+      out[i] = div_s8_ref(x[i], y[inst == 0 ? 0 : i], zp1, zp2, zpo, mult, shift);
+    int ta = add_input(&md, "x", TFW_INT8, 2, d, s1, zp1, x, (size_t)n);
+    int tb = add_input(&md, "y", TFW_INT8, inst == 0 ? 1 : 2, inst == 0 ? one : d, s2, zp2, y,
+                       (size_t)nb);
+    int to = add_output(&md, "out", TFW_INT8, 2, d, so, zpo, out, (size_t)n);
+    tfw_op(md.m, 42 /* DIV */, 2, (int[]){ta, tb}, 1, &to);
+  }
+  finish(&md, "DIV int8");
+}
+
+static void test_squared_difference_s16(void) {
+  Model md = {.m = tfw_new()};
+  for (int inst = 0; inst < NINST / 2; inst++) { /* two inputs each */
+    int32_t d[2] = {rint_in(1, 6), rint_in(1, 40)};
+    int n = d[0] * d[1];
+    float s1 = runif(1e-4f, 1e-3f), s2 = runif(1e-4f, 1e-3f), so = runif(1e-3f, 0.05f);
+    int16_t x[240], y[240], out[240];
+    for (int i = 0; i < n; i++) {
+      x[i] = (int16_t)(rnext() & 0xFFFF);
+      y[i] = (int16_t)(rnext() & 0xFFFF);
+    }
+    /* PrepareQuantized with left_shift 0. */
+    double twice_max = 2.0 * (double)(s1 > s2 ? s1 : s2);
+    int32_t m1, m2, mo;
+    int sh1, sh2, sho;
+    qmult((double)s1 / twice_max, &m1, &sh1);
+    qmult((double)s2 / twice_max, &m2, &sh2);
+    qmult(twice_max * twice_max / (double)(1.0f * so), &mo, &sho);
+    for (int i = 0; i < n; i++) {
+      int32_t a = mbqm_le1(x[i], m1, sh1), b = mbqm_le1(y[i], m2, sh2);
+      int32_t diff = a - b;
+      int32_t v = ref_mbqm((int32_t)((uint32_t)diff * (uint32_t)diff), mo, sho, TA_ROUND_DOUBLE);
+      out[i] = (int16_t)ref_clamp(v, -32768, 32767);
+    }
+    int ta = add_input(&md, "x", TFW_INT16, 2, d, s1, 0, x, sizeof(int16_t) * (size_t)n);
+    int tb = add_input(&md, "y", TFW_INT16, 2, d, s2, 0, y, sizeof(int16_t) * (size_t)n);
+    int to = add_output(&md, "out", TFW_INT16, 2, d, so, 0, out, sizeof(int16_t) * (size_t)n);
+    tfw_op(md.m, 99 /* SQUARED_DIFFERENCE */, 2, (int[]){ta, tb}, 1, &to);
+  }
+  finish(&md, "SQUARED_DIFFERENCE int16");
+}

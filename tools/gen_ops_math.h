@@ -1,0 +1,311 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * gen_ops_math.h - the generators of gen_ops.c's element-wise math,
+ * comparison and logic rows (ABS ... ADD_N), and their rows
+ * (MATH_ROWS).  A part of gen_ops.c: it is included there, after the
+ * case helpers and before the table, and uses them.
+ *
+ * Row variant = the TFLite tensor type of the data (TFW_FLOAT32,
+ * TFW_INT8, TFW_INT32, TFW_BOOL); the kind is K_I8 for the quantized
+ * rows (act_out() reads it), K_F32 otherwise.  Bool
+ * outputs go to the manifest as uint8 (one byte, 0 or 1, compared
+ * bit-exactly).  Inputs are drawn where the op is defined: positive for
+ * SQRT, RSQRT and LOG, divisors away from zero for FLOOR_DIV and
+ * FLOOR_MOD, small integers for int32 comparisons so that equal values
+ * occur.  TFLite has no int16 SQUARED_DIFFERENCE and no int8 DIV (TFLM
+ * has both): tests/ops/test_ops_math_tflm.c checks those.
+ */
+
+/* Float tolerance of the math functions: libm's float functions in the
+ * oracle and on the host agree to an ulp or two. */
+static void tol_math(Case *c) {
+  c->atol = 1e-5;
+  c->rtol = 1e-5;
+}
+
+/* A random input of dtype dt (float range [lo, hi]; int32 integers in
+ * [lo, hi]; bool 0/1; int8/int16 a random quantization). */
+static Q math_q(Case *c, int dt, float lo, float hi) {
+  if (dt == TFW_FLOAT32 || dt == TFW_INT32 || dt == TFW_BOOL)
+    return (Q){dt, 0, 0, lo, hi};
+  return q_random(c->r, dt);
+}
+
+/* Input k's bytes made valid for the op: bools to 0/1, divisors
+ * nonzero (|x| >= 0.25 for floats). */
+static void fix_bool(Case *c, int k) {
+  for (size_t i = 0; i < c->in_bytes[k]; i++)
+    c->in_data[k][i] &= 1;
+}
+
+static void fix_divisor(Case *c, int k, int dt) {
+  size_t n = c->in_bytes[k] / 4;
+  for (size_t i = 0; i < n; i++) {
+    uint8_t *p = c->in_data[k] + 4 * i;
+    if (dt == TFW_INT32) {
+      int32_t v;
+      memcpy(&v, p, 4);
+      if (v == 0)
+        v = 1;
+      memcpy(p, &v, 4);
+    } else {
+      float v;
+      memcpy(&v, p, 4);
+      if (fabsf(v) < 0.25f)
+        v = v < 0 ? -0.25f - v : 0.25f + v;
+      memcpy(p, &v, 4);
+    }
+  }
+}
+
+static int math_output(Case *c, int nd, const int32_t *d, const Q *q) {
+  int t = output_q(c, "output", nd, d, q);
+  if (q->dtype == TFW_BOOL)
+    c->out_dtype[c->nout - 1] = TFW_UINT8; /* compared as bytes */
+  return t;
+}
+
+/* ------------------------------------------------------- one input */
+
+enum {
+  OPC_LESS = 58, OPC_NEG = 59, OPC_GREATER = 61, OPC_GREATER_EQUAL = 62, OPC_LESS_EQUAL = 63,
+  OPC_SELECT = 64, OPC_SIN = 66, OPC_EQUAL = 71, OPC_NOT_EQUAL = 72, OPC_LOG = 73,
+  OPC_SQRT = 75, OPC_RSQRT = 76, OPC_LOGICAL_OR = 84, OPC_LOGICAL_AND = 86,
+  OPC_LOGICAL_NOT = 87, OPC_FLOOR_DIV = 90, OPC_SQUARE = 92, OPC_ZEROS_LIKE = 93,
+  OPC_FLOOR_MOD = 95, OPC_SQUARED_DIFFERENCE = 99, OPC_ABS = 101, OPC_CEIL = 104,
+  OPC_ADD_N = 106, OPC_COS = 108, OPC_ELU = 111, OPC_ROUND = 116, OPC_SELECT_V2 = 123,
+  OPC_EXP = 47, OPC_LOG_SOFTMAX = 50, OPC_PRELU = 54, OPC_FLOOR = 8, OPC_DIV = 42,
+};
+
+/* ABS ... ELU, LOGICAL_NOT, ZEROS_LIKE: one input, output of its shape. */
+static void gen_math_unary(Case *c, int code, int dt) {
+  Rng *r = c->r;
+  int32_t d[4];
+  int nd = random_shape(r, 1, 4, 8, d);
+  float lo = -rlog(r, 0.5, 6), hi = rlog(r, 0.5, 6);
+  if (code == OPC_SQRT || code == OPC_RSQRT || code == OPC_LOG)
+    lo = (float)rlog(r, 0.01, 0.5);
+  if (code == OPC_EXP)
+    hi = hi > 3 ? 3 : hi;
+  if (code == OPC_ROUND) { /* halves occur: x.5 is exact in float */
+    lo = -8;
+    hi = 8;
+  }
+  if (dt == TFW_INT32)
+    lo = -100, hi = 100;
+  Q in = math_q(c, dt, lo, hi);
+  if (code == OPC_RSQRT && dt == TFW_INT8) /* defined for x >= 0 only */
+    in = q_cover(dt, 0, rlog(r, 0.5, 8));
+  int ti = input_q(c, "input", nd, d, &in);
+  if (code == OPC_ROUND) { /* a quarter of the values on a half */
+    float *v = (float *)(void *)c->in_data[c->nin - 1];
+    size_t n = c->in_bytes[c->nin - 1] / 4;
+    for (size_t i = 0; i < n; i += 4)
+      v[i] = (float)rint_in(r, -8, 8) + 0.5f;
+  }
+  if (dt == TFW_BOOL)
+    fix_bool(c, c->nin - 1);
+  Q out = in;
+  if (dt == TFW_INT8) {
+    float m = fabsf(in.lo) > fabsf(in.hi) ? fabsf(in.lo) : fabsf(in.hi);
+    switch (code) {
+    case OPC_ABS: out = rchance(r, 0.2) ? in : act_out(c, 0, m); break;
+    case OPC_ELU: out = act_out(c, -1, in.hi > 0.1f ? in.hi : 0.1f); break;
+    case OPC_RSQRT: out = act_out(c, 0, 1.0f / sqrtf(in.hi > 0.01f ? in.hi / 8 : 0.01f)); break;
+    }
+  }
+  int to = math_output(c, nd, d, &out);
+  tfw_op(c->m, code, 1, &ti, 1, &to);
+  tol_math(c);
+}
+
+#define UNARY_GEN(NAME, CODE) \
+  static void gen_##NAME(Case *c, int v) { gen_math_unary(c, CODE, v); }
+UNARY_GEN(abs, OPC_ABS)
+UNARY_GEN(neg, OPC_NEG)
+UNARY_GEN(sqrt, OPC_SQRT)
+UNARY_GEN(rsqrt, OPC_RSQRT)
+UNARY_GEN(square, OPC_SQUARE)
+UNARY_GEN(exp, OPC_EXP)
+UNARY_GEN(log, OPC_LOG)
+UNARY_GEN(sin, OPC_SIN)
+UNARY_GEN(cos, OPC_COS)
+UNARY_GEN(ceil, OPC_CEIL)
+UNARY_GEN(floor, OPC_FLOOR)
+UNARY_GEN(round, OPC_ROUND)
+UNARY_GEN(elu, OPC_ELU)
+UNARY_GEN(logical_not, OPC_LOGICAL_NOT)
+UNARY_GEN(zeros_like, OPC_ZEROS_LIKE)
+
+/* ------------------------------------------------------- two inputs */
+
+static int is_compare(int code) {
+  return code == OPC_EQUAL || code == OPC_NOT_EQUAL || code == OPC_GREATER ||
+         code == OPC_GREATER_EQUAL || code == OPC_LESS || code == OPC_LESS_EQUAL;
+}
+
+/* Comparisons, logic, SQUARED_DIFFERENCE, FLOOR_DIV, FLOOR_MOD, PRELU:
+ * two broadcasting inputs (the second sometimes a constant). */
+static void gen_math_binary(Case *c, int code, int dt) {
+  Rng *r = c->r;
+  int32_t a[4], b[4], o[4];
+  int na, nb;
+  int no = broadcast_shapes(r, a, &na, b, &nb, o);
+  int divides = code == OPC_FLOOR_DIV || code == OPC_FLOOR_MOD;
+  if (code == OPC_PRELU) { /* alpha broadcasts to the input's shape */
+    memcpy(a, o, sizeof a);
+    na = no;
+  } else if (rchance(r, 0.3)) { /* the broadcast operand first */
+    int32_t t[4];
+    memcpy(t, a, sizeof t);
+    memcpy(a, b, sizeof t);
+    memcpy(b, t, sizeof t);
+    int tn = na;
+    na = nb;
+    nb = tn;
+  }
+  float lo = -rlog(r, 0.5, 6), hi = rlog(r, 0.5, 6);
+  if (dt == TFW_INT32)
+    lo = is_compare(code) ? -4 : -1000, hi = is_compare(code) ? 4 : 1000;
+  Q qa = math_q(c, dt, lo, hi), qb = math_q(c, dt, lo, hi);
+  if (code == OPC_PRELU && dt == TFW_INT8)
+    qb = q_cover(dt, -rlog(r, 0.05, 1), rlog(r, 0.05, 1));
+  if (is_compare(code) && dt == TFW_INT8 && rchance(r, 0.3))
+    qb = qa; /* one quantization: equal values compare equal */
+  int ta = input_q(c, "input1", na, a, &qa);
+  int tb;
+  if (!divides && dt != TFW_BOOL && rchance(r, 0.25)) {
+    tb = const_q(c, "input2", nb, b, &qb);
+  } else {
+    tb = input_q(c, "input2", nb, b, &qb);
+    if (divides)
+      fix_divisor(c, c->nin - 1, dt);
+  }
+  if (dt == TFW_BOOL) {
+    fix_bool(c, 0);
+    fix_bool(c, 1);
+  }
+  Q qo;
+  if (is_compare(code) || code == OPC_LOGICAL_AND || code == OPC_LOGICAL_OR) {
+    qo = (Q){TFW_BOOL, 0, 0, 0, 0};
+  } else if (dt == TFW_INT8 || dt == TFW_INT16) {
+    if (code == OPC_SQUARED_DIFFERENCE) {
+      float m = (qa.hi - qa.lo > qb.hi - qb.lo ? qa.hi - qa.lo : qb.hi - qb.lo);
+      qo = act_out(c, 0, 0.3f * m * m);
+    } else { /* PRELU */
+      qo = act_out(c, qa.lo * (qb.lo < 0 ? -qb.lo : qb.hi), qa.hi);
+      if (qo.lo > qa.lo * qb.hi)
+        qo = act_out(c, qa.lo * qb.hi, qa.hi);
+    }
+  } else {
+    qo = (Q){dt, 0, 0, 0, 0};
+  }
+  int to = math_output(c, no, o, &qo);
+  int ins[2] = {ta, tb};
+  tfw_op(c->m, code, 2, ins, 1, &to);
+  tol_math(c);
+}
+
+#define BINARY_GEN(NAME, CODE) \
+  static void gen_##NAME(Case *c, int v) { gen_math_binary(c, CODE, v); }
+BINARY_GEN(equal, OPC_EQUAL)
+BINARY_GEN(not_equal, OPC_NOT_EQUAL)
+BINARY_GEN(greater, OPC_GREATER)
+BINARY_GEN(greater_equal, OPC_GREATER_EQUAL)
+BINARY_GEN(less, OPC_LESS)
+BINARY_GEN(less_equal, OPC_LESS_EQUAL)
+BINARY_GEN(logical_and, OPC_LOGICAL_AND)
+BINARY_GEN(logical_or, OPC_LOGICAL_OR)
+BINARY_GEN(squared_difference, OPC_SQUARED_DIFFERENCE)
+BINARY_GEN(floor_div, OPC_FLOOR_DIV)
+BINARY_GEN(floor_mod, OPC_FLOOR_MOD)
+BINARY_GEN(prelu, OPC_PRELU)
+
+/* ------------------------------------------------------------ others */
+
+/* SELECT_V2: condition, x and y broadcast to the output; SELECT (v1):
+ * a condition of x's shape, x and y of the output's. */
+static void gen_select_any(Case *c, int code, int dt) {
+  Rng *r = c->r;
+  int32_t a[4], b[4], o[4];
+  int na, nb;
+  int no = broadcast_shapes(r, a, &na, b, &nb, o);
+  if (code == OPC_SELECT) {
+    memcpy(a, o, sizeof a);
+    memcpy(b, o, sizeof b);
+    na = nb = no;
+  }
+  Q qc = {TFW_BOOL, 0, 0, 0, 1};
+  Q qx = math_q(c, dt, -4, 4);
+  int tc = input_q(c, "condition", code == OPC_SELECT ? no : nb, code == OPC_SELECT ? o : b,
+                   &qc);
+  fix_bool(c, 0);
+  int tx = input_q(c, "x", na, a, &qx);
+  int yfull = code == OPC_SELECT || rchance(r, 0.5);
+  int ty = input_q(c, "y", yfull ? no : nb, yfull ? o : b, &qx);
+  int to = math_output(c, no, o, &qx);
+  int ins[3] = {tc, tx, ty};
+  tfw_op(c->m, code, 3, ins, 1, &to);
+}
+
+static void gen_select(Case *c, int v) { gen_select_any(c, OPC_SELECT, v); }
+static void gen_select_v2(Case *c, int v) { gen_select_any(c, OPC_SELECT_V2, v); }
+
+/* LOG_SOFTMAX float over the last dimension. */
+static void gen_log_softmax(Case *c, int dt) {
+  Rng *r = c->r;
+  int32_t d[4];
+  int nd = random_shape(r, 1, 4, 8, d);
+  Q in = math_q(c, dt, -rlog(r, 0.5, 8), rlog(r, 0.5, 8));
+  int ti = input_q(c, "input", nd, d, &in);
+  int to = math_output(c, nd, d, &in);
+  tfw_op(c->m, OPC_LOG_SOFTMAX, 1, &ti, 1, &to);
+  c->atol = 1e-4;
+  c->rtol = 1e-5;
+}
+
+/* ADD_N float: 2 to 4 inputs of one shape (TFLite and TFLM need two). */
+static void gen_add_n(Case *c, int dt) {
+  Rng *r = c->r;
+  int32_t d[4];
+  int nd = random_shape(r, 1, 4, 8, d);
+  int n = rint_in(r, 2, 4), ins[4];
+  Q in = math_q(c, dt, -4, 4);
+  for (int k = 0; k < n; k++)
+    ins[k] = input_q(c, "input", nd, d, &in);
+  int to = math_output(c, nd, d, &in);
+  tfw_op(c->m, OPC_ADD_N, n, ins, 1, &to);
+  tol_sum(c);
+}
+
+/* The rows: OP, dtype label, generator, kind, variant (the data type). */
+#define MROW(OP, FN, LABEL, KIND, DT) {OP, LABEL, FN, KIND, DT}
+#define MF32(OP, FN) MROW(OP, FN, "float32", K_F32, TFW_FLOAT32)
+#define MI8(OP, FN) MROW(OP, FN, "int8", K_I8, TFW_INT8)
+#define MI32(OP, FN) MROW(OP, FN, "int32", K_F32, TFW_INT32)
+#define MBOOL(OP, FN) MROW(OP, FN, "bool", K_F32, TFW_BOOL)
+#define MCMP(OP, FN) MF32(OP, FN), MI8(OP, FN), MI32(OP, FN)
+
+#define MATH_ROWS                                                                       \
+  MF32("ABS", gen_abs), MI8("ABS", gen_abs), MF32("NEG", gen_neg),                      \
+  MF32("SQRT", gen_sqrt), MF32("RSQRT", gen_rsqrt), MI8("RSQRT", gen_rsqrt),            \
+  MF32("SQUARE", gen_square), MF32("EXP", gen_exp), MF32("LOG", gen_log),               \
+  MF32("SIN", gen_sin), MF32("COS", gen_cos), MF32("CEIL", gen_ceil),                   \
+  MF32("FLOOR", gen_floor), MF32("ROUND", gen_round), MF32("ELU", gen_elu),             \
+  MI8("ELU", gen_elu), MBOOL("LOGICAL_NOT", gen_logical_not),                           \
+  MF32("ZEROS_LIKE", gen_zeros_like), MI32("ZEROS_LIKE", gen_zeros_like),               \
+  MCMP("EQUAL", gen_equal), MBOOL("EQUAL", gen_equal), MCMP("NOT_EQUAL", gen_not_equal), \
+  MBOOL("NOT_EQUAL", gen_not_equal), MCMP("GREATER", gen_greater),                      \
+  MCMP("GREATER_EQUAL", gen_greater_equal), MCMP("LESS", gen_less),                     \
+  MCMP("LESS_EQUAL", gen_less_equal), MBOOL("LOGICAL_AND", gen_logical_and),            \
+  MBOOL("LOGICAL_OR", gen_logical_or),                                                  \
+  MF32("SQUARED_DIFFERENCE", gen_squared_difference),                                   \
+  MI32("SQUARED_DIFFERENCE", gen_squared_difference),                                   \
+  MI8("SQUARED_DIFFERENCE", gen_squared_difference),                                    \
+  MF32("FLOOR_DIV", gen_floor_div), MI32("FLOOR_DIV", gen_floor_div),                   \
+  MF32("FLOOR_MOD", gen_floor_mod), MI32("FLOOR_MOD", gen_floor_mod),                   \
+  MF32("PRELU", gen_prelu), MI8("PRELU", gen_prelu),                                    \
+  MF32("SELECT", gen_select), MI8("SELECT", gen_select), MI32("SELECT", gen_select),    \
+  MF32("SELECT_V2", gen_select_v2), MI8("SELECT_V2", gen_select_v2),                    \
+  MI32("SELECT_V2", gen_select_v2), MF32("LOG_SOFTMAX", gen_log_softmax),               \
+  MF32("ADD_N", gen_add_n)
