@@ -378,6 +378,8 @@ extern bool verify_each_pass;
 /* ------------------------------------------------------- emit/print.c */
 
 void print_inspect(FILE *out, const Graph *g, bool json);
+/* Multiply-accumulates of op (0 for ops without matrix work). */
+int64_t op_macs(const Graph *g, const Op *op);
 /* The lowering (-dL): one line per op with its kernel (or "view: no
  * call"), its scratch bytes and the inputs its output may overwrite. */
 void print_lowering(FILE *out, const Graph *g);
@@ -743,6 +745,12 @@ Plan *plan_graph(Graph *g, const PlanOptions *opt);
 void print_plan(FILE *out, const Graph *g, const Plan *p);
 void print_plan_json(FILE *out, const Graph *g, const Plan *p);
 void print_plan_svg(FILE *out, const Graph *g, const Plan *p);
+/* The picture print_plan_svg() writes; html: with hooks for the
+ * report's script (class and data-b attributes).  plan_buffer_name():
+ * a buffer named after the layer producing it ("#3 CONV_2D"). */
+void print_plan_picture(FILE *out, const Graph *g, const Plan *p, bool html);
+const char *plan_buffer_name(const Graph *g, const Plan *p, const Buffer *b);
+const char *human_bytes(size_t n); /* "12.5 KiB" (arena) */
 
 /* check.c - the independent checker, written apart from the algorithms.
  * check_buffers(): no two buffers of one pool with overlapping lifetimes
