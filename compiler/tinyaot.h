@@ -808,6 +808,36 @@ typedef struct {
 EmitResult emit_folder(const Graph *g, const Plan *p, const EmitOptions *o,
                        const char *dir);
 
+/* ------------------------------------- emit/report.c, report_size.c */
+
+/* Flash of a generated folder by category (report_size.c). */
+enum { FLASH_CODE, FLASH_WEIGHTS, FLASH_KERNELS, FLASH_LIB, FLASH_NCAT };
+typedef struct {
+  size_t bytes[FLASH_NCAT]; /* the runner, weights, kernels, C library */
+  size_t size_total;        /* arm-none-eabi-size text + data (measured) */
+  bool measured;            /* false: estimated from the graph */
+  const char *target;       /* "Cortex-M4F, -O2 ..." */
+  const char *note;         /* how it was obtained, or why estimated */
+} Flash;
+/* Compiles and links the folder emit_folder() wrote in dir (its
+ * `sources`) for a Cortex-M4F with the cross toolchain when there is
+ * one, else estimates; never fails. */
+void measure_flash(const Graph *g, const char *dir, const char *prefix,
+                   const char **sources, int nsources, Flash *fl);
+
+typedef struct {
+  const char *options;      /* the compile options as given, for the record */
+  const char *prefix;
+  const char *profile_data; /* a file `tinyaot run --profile-out` wrote, or NULL */
+  const Flash *flash;
+} ReportOptions;
+/* `tinyaot report`: one self-contained HTML page (inline CSS, script and
+ * SVG; nothing fetched) or, json, the same data as one JSON object
+ * (doc/report.md).  Needs lower() and the plan.  A profile file that
+ * cannot be read or does not fit the model -> error_file(). */
+void write_report(FILE *out, const Graph *g, const Plan *p,
+                  const ReportOptions *o, bool json);
+
 /* ------------------------------------------------------------- run.c */
 
 typedef struct {

@@ -286,7 +286,7 @@ static bool overlaps(const Box *boxes, int n, Box b) {
   return false;
 }
 
-#define CHAR_W 5.6 /* width of one character at font-size 10 (sans-serif) */
+#define CHAR_W 7.0 /* width of one character at font-size 10 (sans-serif capitals, generous) */
 #define MIN_H 2.0  /* the smallest height a buffer is drawn with (px) */
 #define MIN_W 3.0  /* ... and the smallest width */
 
@@ -372,8 +372,9 @@ void print_plan_picture(FILE *out, const Graph *g, const Plan *p, bool html) {
     /* the step with the largest live set, under the buffers */
     fprintf(out, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" "
                  "fill=\"#f00\" fill-opacity=\"0.08\" stroke=\"#c00\" "
-                 "stroke-dasharray=\"3,3\"/>\n",
-            x0 + p->peak_step * col, y0, col, plot_h);
+                 "stroke-dasharray=\"3,3\"%s/>\n",
+            x0 + p->peak_step * col, y0, col, plot_h,
+            html ? arena_printf(" data-peak=\"%.1f\"", x0 + (p->peak_step + 0.5) * col) : "");
     int nboxes = 0;
     for (int i = 0; i < p->nbufs; i++) {
       const Buffer *b = &p->bufs[i];
