@@ -36,6 +36,8 @@ static TA_NORETURN void usage(const char *msg) {
           "            [--io-in-workspace] [--pool NAME[:BYTES]]... [--align N]\n"
           "            [--algo A] [--schedule S] [--no-inplace] [--no-views]\n"
           "            [--custom-op NAME=FUNCTION]... [--custom-op-scratch NAME=BYTES]...\n"
+          "            [--profile] (a hook around every op; run prints the per-op\n"
+          "            table, and writes it with --profile-out FILE)\n"
           "            [-dI] [-dL] [-dP] (dump the IR, the lowering, the plan\n"
           "            to stderr; letters combine: -dILP)\n"
           "            A: linear, greedy-size, greedy-conflicts, search, best\n"
@@ -229,6 +231,8 @@ static bool compile_option(int argc, char **argv, int *i, CompileOptions *o) {
     o->plan.no_inplace = true;
   } else if (!strcmp(a, "--no-views")) {
     o->views = false;
+  } else if (!strcmp(a, "--profile")) {
+    o->emit.profile = true;
   } else if (a[0] == '-' && a[1] == 'd' && a[2]) {
     for (const char *c = a + 2; *c; c++) {
       if (*c == 'I')
@@ -399,6 +403,10 @@ static int cmd_run(int argc, char **argv) {
       if (!has)
         usage("--dump-state needs a folder");
       ro.state_dir = argv[++i];
+    } else if (!strcmp(a, "--profile-out")) {
+      if (!has)
+        usage("--profile-out needs a file");
+      ro.profile_out = argv[++i];
     } else if (!strcmp(a, "--reset-each")) {
       ro.reset_each = true;
     } else if (!strcmp(a, "--custom-op-source")) {
@@ -427,6 +435,8 @@ static int cmd_run(int argc, char **argv) {
   }
   if (!path)
     usage("run needs a model");
+  if (ro.profile_out && !o.emit.profile)
+    usage("--profile-out needs --profile");
   finish_options(&o, path);
   Graph *g = load(path, o.dump);
   if (nins == 0 || nins % (g->ninputs ? g->ninputs : 1) ||

@@ -789,6 +789,7 @@ typedef struct {
   const char *prefix;   /* C identifier for every generated name */
   const char *model;    /* the model's file name, for comments */
   bool io_in_workspace; /* as planned: adds <prefix>_io() */
+  bool profile;         /* --profile: a hook around every op (profile.c) */
 } EmitOptions;
 
 /* The files emit_folder() wrote, relative to its folder: the C sources (for a
@@ -838,6 +839,13 @@ typedef struct {
 void write_report(FILE *out, const Graph *g, const Plan *p,
                   const ReportOptions *o, bool json);
 
+/* emit/profile.c - per-op profiling (compile --profile): the hook call
+ * before (phase 0) or after (phase 1) op in the runner, its declarations
+ * in <p>.h, and <p>_profile.c, the default hook and its counters. */
+void put_profile_call(FILE *f, const Graph *g, const char *prefix, int op, int phase);
+void put_profile_decls(FILE *f, const Graph *g, const char *prefix, const char *U);
+void emit_profile_source(const Graph *g, const char *dir, const char *prefix, const char *U);
+
 /* ------------------------------------------------------------- run.c */
 
 typedef struct {
@@ -849,6 +857,8 @@ typedef struct {
                             state_dir/step<k>/t<N>.bin */
   bool reset_each;    /* <prefix>_reset() before every inference (each
                          starts from the reset state); default: once */
+  const char *profile_out; /* with EmitOptions.profile: write the per-op
+                               table here (doc/report.md's format) */
   const char **sources; /* more C files to build with the runner: the
                            user's kernels for --custom-op */
   int nsources;
