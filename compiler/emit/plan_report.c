@@ -350,7 +350,10 @@ void print_plan_picture(FILE *out, const Graph *g, const Plan *p, bool html) {
     fprintf(out, "<g class=\"pool\">\n<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" "
                  "font-weight=\"bold\">pool ", x0, y0 - 8);
     xml_text(out, pool->name);
-    fprintf(out, ": %zu B (%s)</text>\n", pool->used, human_bytes(pool->used));
+    fprintf(out, ": %zu B (%s)", pool->used, human_bytes(pool->used));
+    if (pool->limit != SIZE_MAX)
+      fprintf(out, " of %zu B", pool->limit);
+    fprintf(out, "</text>\n");
     fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
                  "fill=\"#fafafa\" stroke=\"#999\"/>\n",
             x0, y0, plot_w, plot_h);

@@ -377,6 +377,20 @@ static const char *tensors_text(const Graph *g, const int *ts, int n) {
   return s;
 }
 
+/* The same for the table's cells: one tensor a line, never broken. */
+static void tensors_cell(FILE *out, const Graph *g, const int *ts, int n) {
+  bool first = true;
+  for (int k = 0; k < n; k++) {
+    if (ts[k] < 0)
+      continue;
+    const Tensor *t = &g->tensors[ts[k]];
+    fprintf(out, "%s<span class=\"t%s\">", first ? "" : "<br>", is_const(t) ? " w" : "");
+    h(out, tensors_text(g, &ts[k], 1));
+    fprintf(out, "</span>");
+    first = false;
+  }
+}
+
 /* A number with thin separators: 1 234 567. */
 static const char *num(unsigned long long v) {
   char raw[32];
@@ -405,21 +419,22 @@ static const char *css =
     ".warn{color:#a15c00}"
     "table.layers{border-collapse:collapse;font-size:12px;width:100%}"
     "table.layers th{position:sticky;top:0;background:#e9eef4;cursor:pointer;"
-    "text-align:left;padding:4px 6px;border-bottom:1px solid #bbb;white-space:nowrap}"
+    "text-align:left;padding:3px 4px;border-bottom:1px solid #bbb;vertical-align:bottom}"
     "table.layers th.sorted-up:after{content:' \\25B2'}"
     "table.layers th.sorted-down:after{content:' \\25BC'}"
-    "table.layers td{padding:2px 6px;border-bottom:1px solid #eee;vertical-align:top}"
+    "table.layers td{padding:2px 4px;border-bottom:1px solid #eee;vertical-align:top}"
     "table.layers td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}"
-    "table.layers td.sh{min-width:90px}"
+    "table.layers td.sh{min-width:70px}"
     "table.layers tr.heavy td{background:#fff3cd}"
     "table.layers tr.sel td{background:#cfe5ff}"
-    "table.layers code{font-size:11px}"
+    "table.layers code{font-size:11px}table.layers span.t{white-space:nowrap}"
+    "table.layers span.w{color:#777}"
     ".bar{display:inline-block;height:8px;background:#e07b39;margin-right:4px;"
     "vertical-align:middle}.bar.t{background:#4a7fc1}"
     ".scroll{max-height:640px;overflow:auto;border:1px solid #ddd}"
     ".tools button{margin-right:4px}"
     "#planbox{border:1px solid #ddd;overflow:hidden;cursor:grab;background:#fff}"
-    "#planbox svg{width:100%;height:auto;display:block}"
+    "#planbox svg{width:100%;height:auto;max-height:75vh;display:block}"
     "rect.buf:hover{stroke:#000;stroke-width:2}"
     "#tip{position:fixed;pointer-events:none;background:#222;color:#fff;padding:4px 7px;"
     "border-radius:4px;font-size:12px;display:none;max-width:420px;z-index:9}"
@@ -600,9 +615,9 @@ static void layers_html(FILE *out, const Report *r) {
     fprintf(out, "</td><td><code>");
     h(out, w->kernel ? w->kernel : "(view, no call)");
     fprintf(out, "</code></td><td><code>");
-    h(out, tensors_text(g, op->inputs, op->ninputs));
+    tensors_cell(out, g, op->inputs, op->ninputs);
     fprintf(out, "</code></td><td><code>");
-    h(out, tensors_text(g, op->outputs, op->noutputs));
+    tensors_cell(out, g, op->outputs, op->noutputs);
     double ms = share((double)w->macs, (double)r->macs);
     fprintf(out, "</code></td><td class=\"n\" data-v=\"%" PRId64 "\">%s</td>"
                  "<td class=\"n\" data-v=\"%zu\">%s</td><td class=\"n\" data-v=\"%zu\">%s</td>"
