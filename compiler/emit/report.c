@@ -28,6 +28,7 @@
  * Same graph, plan, options and profile -> the same bytes: no dates,
  * no timings of the compiler itself.
  */
+#define _POSIX_C_SOURCE 200809L
 #include "tinyaot.h"
 
 #include <inttypes.h>
@@ -339,7 +340,22 @@ static void write_json(FILE *out, const Report *r) {
     js(out, plan_buffer_name(g, p, &p->bufs[i]));
   }
   fprintf(out, "],\n  \"plan\": ");
-  print_plan_json(out, g, p);
+  /* plan_report.c's object, with "</" written "<\/" (the same JSON) so
+   * that no string in it can end the page's <script> element. */
+  char *text = NULL;
+  size_t n = 0;
+  FILE *m = open_memstream(&text, &n);
+  if (!m)
+    die("open_memstream failed");
+  print_plan_json(m, g, p);
+  fclose(m);
+  for (size_t i = 0; i < n; i++) {
+    if (text[i] == '<' && i + 1 < n && text[i + 1] == '/')
+      fputs("<\\", out);
+    else
+      fputc(text[i], out);
+  }
+  free(text);
   fprintf(out, "}\n");
 }
 
