@@ -38,7 +38,7 @@ for name in mcunet_detection_fpn_int8_floatio vww_96_int8 kws_ref_model; do
   check $? "$name: all $n buffers are drawn at least 2 px high and 3 px wide" "$bad"
   # Labels (x, y of the baseline, 7 px per character, 12 px high) never overlap.
   over=$(grep -o '<text x="[0-9.]*" y="[0-9.]*" pointer-events="none">[^<]*' "$svg" |
-    awk -F'"' '{ x[NR] = $2; y[NR] = $4; s = $6; sub(/^>/, "", s); w[NR] = length(s) * 7 }
+    awk -F'"' '{ x[NR] = $2; y[NR] = $4; s = $7; sub(/^>/, "", s); w[NR] = length(s) * 7 }
       END { for (i = 1; i <= NR; i++) for (j = i + 1; j <= NR; j++)
               if (x[i] < x[j] + w[j] && x[j] < x[i] + w[i] && y[i] - 10 < y[j] + 2 && y[j] - 10 < y[i] + 2)
                 { print "labels " i " and " j " at " x[i] "," y[i] " and " x[j] "," y[j]; exit } }')
