@@ -84,6 +84,46 @@ report() { # report NAME MODEL
     "$(head -c 200 "$tmp/err")"
 }
 
+# The page's interaction, driven by a script added to a copy of it: a
+# click on the MACs header sorts the rows heaviest first, a click on a
+# graph node selects its row, hovering a buffer of the plan shows its
+# details, the wheel zooms the plan and "whole plan" undoes it.  Results
+# land in <body data-selftest="PASS ...; FAIL ...">.
+cat > "$tmp/selftest.js" <<'EOF'
+<script>(function () {
+  var r = [];
+  function ok(c, m) { r.push((c ? 'PASS ' : 'FAIL ') + m); }
+  try {
+    var t = document.getElementById('layers'), ths = t.tHead.rows[0].cells, col = -1, i;
+    for (i = 0; i < ths.length; i++) if (ths[i].textContent === 'MACs') col = i;
+    ths[col].click();
+    var v = [].map.call(t.tBodies[0].rows, function (x) { return parseFloat(x.cells[col].getAttribute('data-v')); });
+    ok(v.length > 0 && v.every(function (x, k) { return k === 0 || v[k - 1] >= x; }), 'sorting by MACs puts the heaviest first');
+    var node = document.querySelectorAll('g.node')[1];
+    node.dispatchEvent(new MouseEvent('click', {bubbles: true}));
+    ok(document.getElementById('op-' + node.getAttribute('data-op')).classList.contains('sel'), 'a click on a graph node selects its row');
+    var rect = document.querySelector('rect.buf'), tip = document.getElementById('tip');
+    rect.dispatchEvent(new MouseEvent('mousemove', {bubbles: true, clientX: 20, clientY: 20}));
+    ok(tip.style.display === 'block' && /bytes at offset/.test(tip.textContent), 'hovering a buffer shows its details');
+    var svg = document.getElementById('plan'), vb = svg.getAttribute('viewBox');
+    document.getElementById('planbox').dispatchEvent(new WheelEvent('wheel', {deltaY: -100, clientX: 300, clientY: 200, bubbles: true, cancelable: true}));
+    ok(svg.getAttribute('viewBox') !== vb, 'the wheel zooms the plan');
+    document.getElementById('zreset').click();
+    ok(svg.getAttribute('viewBox') === vb, 'whole plan shows it all again');
+  } catch (e) { ok(false, 'no exception: ' + e); }
+  document.body.setAttribute('data-selftest', r.join('; '));
+})();</script>
+EOF
+selftest() { # selftest NAME: the interaction on NAME's page
+  html=$art/$1.html
+  sed "s|</body>|$(tr '\n' ' ' < "$tmp/selftest.js" | sed 's/[|&]/\\&/g')</body>|" "$html" > "$tmp/self.html"
+  browse --dump-dom "file://$tmp/self.html" > "$tmp/self.dom"
+  res=$(grep -o 'data-selftest="[^"]*"' "$tmp/self.dom")
+  pass=$(echo "$res" | grep -o 'PASS' | wc -l)
+  check $([ "$pass" -eq 5 ] && ! echo "$res" | grep -q FAIL; echo $?) \
+    "$1: sorting, graph-to-table selection, hover details and zoom work in the browser" "${res:-no result}"
+}
+
 for name in kws_ref_model vww_96_int8 mcunet_detection_fpn_int8_floatio; do
   model=$shared/models/$name.tflite
   if [ ! -f "$model" ]; then
@@ -95,6 +135,7 @@ for name in kws_ref_model vww_96_int8 mcunet_detection_fpn_int8_floatio; do
     continue
   fi
   report "$name" "$model"
+  [ "$name" = mcunet_detection_fpn_int8_floatio ] && [ -s "$art/$name.html" ] && selftest "$name"
 done
 # An ONNX model, once this build reads them.
 onnx=$shared/models/onnx/ds_cnn_kws.onnx
