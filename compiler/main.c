@@ -488,11 +488,14 @@ static int cmd_report(int argc, char **argv) {
     }
     if (!strcmp(argv[i], "--json")) {
       json = true;
-    } else if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--profile-data")) {
+    } else if (!strcmp(argv[i], "-o")) {
       if (i + 1 >= argc)
-        usage(arena_printf("%s needs a file", argv[i]));
-      *(argv[i][1] == 'o' ? &file : &ro.profile_data) = argv[i + 1];
-      i++;
+        usage("-o needs a file");
+      file = argv[++i];
+    } else if (!strcmp(argv[i], "--profile-data")) {
+      if (i + 1 >= argc)
+        usage("--profile-data needs a file");
+      ro.profile_data = argv[++i];
     } else if (argv[i][0] == '-') {
       usage(arena_printf("report: unknown option %s", argv[i]));
     } else if (!path) {
