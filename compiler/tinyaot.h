@@ -22,7 +22,8 @@
  *             lower_common.c, the host quantization arithmetic (quant*.c)
  *   memory/   storage, schedule, plan and the independent checker: they
  *             know neither the file format nor how C is written
- *   emit/     the generated folder, the plan's JSON and SVG, inspect
+ *   emit/     the generated folder, the plan's JSON and SVG, inspect,
+ *             the report (report.c, report_size.c) and profiling (profile.c)
  *   main.c, run.c, util.c, runtime_catalog.c: the driver, the host
  *             compile-and-run, the arena and errors, what the runtime has
  *

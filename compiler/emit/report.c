@@ -123,8 +123,7 @@ static void read_profile(Report *r, const char *path) {
     unsigned long long c;
     int op;
     char name[128];
-    if (sscanf(line, "total %127s %llu", name, &c) == 2 ||
-        sscanf(line, "total\t%127s\t%llu", name, &c) == 2) {
+    if (sscanf(line, "total %127s %llu", name, &c) == 2) { /* spaces match tabs */
       r->prof.total = c;
       r->prof.has_total = true;
       continue;
