@@ -6,12 +6,20 @@
 #
 #   sh bench/arm_profile.sh MODEL [TARGET [FLAGS]]    (default m4 -O2)
 #
-# Compiles MODEL, builds it with the generated code's tensor hook
-# (NET_TENSOR_HOOK) pointing at a function that reads the CMSDK timer
-# each time an op has produced its output, runs golden case0 and prints
-# one line per op: instructions (+-40), the op's comment line from the
-# generated code.  The hook's own printing is not counted (the timer is
-# read again when it returns).  Work folder: $TINYAOT_BUILD/arm-profile.
+# MODEL is a path to a .tflite or the name of a shared model; golden
+# case0 is the input when there is one (else zeros).  This is tinyaot's
+# one profiling mechanism: `tinyaot compile --profile` puts
+# net_profile_hook() around every op and the generated net_profile.c
+# sums each op's count; here its counter (NET_PROFILE_CLOCK) is the
+# board's CMSDK timer, which the runner starts right before net_run() and
+# which under -icount shift=0 advances once per T_TICK_NS (40 on the M4)
+# instructions.  The runner prints the sums after the run
+# (tests/arm/runner.c, prof_op / prof_count); this script prints one line
+# per op - instructions (+-40), share, the op - then the sum over the ops
+# next to the whole run as the runner timed it, fails when they differ by
+# more than 1% (the difference is the hook's own calls), and writes the
+# table in `tinyaot report --profile-data` format to
+# $TINYAOT_BUILD/arm-profile/NAME/profile.tsv.
 #
 # With ARM_PROFILE_FUNCS=1 it also runs QEMU once more one instruction
 # per translation block with -d exec (slow, a log of ~70 bytes per
@@ -26,50 +34,69 @@ TINYAOT=${TINYAOT:-$TINYAOT_BUILD/tinyaot}
 TINYAOT_SHARED=${TINYAOT_SHARED:-$ARM_ROOT/../shared}
 m=$1 t=${2:-m4} opt=${3:--O2}
 [ -n "$m" ] || { echo "usage: $0 MODEL [TARGET [FLAGS]]" >&2; exit 2; }
+if [ -f "$m" ]; then
+  model=$m
+  m=$(basename "$m")
+  m=${m%.*}
+else
+  model=$TINYAOT_SHARED/models/$m.tflite
+fi
+[ -f "$model" ] || { echo "$0: no model $model" >&2; exit 2; }
 dir=$TINYAOT_BUILD/arm-profile/$m
-gold=$TINYAOT_SHARED/goldens/$m
+gold=$TINYAOT_SHARED/goldens/$m/case0
 rm -rf "$dir/gen" && mkdir -p "$dir"
-"$TINYAOT" compile "$TINYAOT_SHARED/models/$m.tflite" -o "$dir/gen" --prefix net || exit 1
-# The hook: one timer read on entry (the op's end), print, one on exit.
-sed -i '1i #define NET_TENSOR_HOOK prof_hook' "$dir/gen/net.c"
-target_info "$t"
-cat > "$dir/gen/prof_hook.c" <<EOF
-#include <stddef.h>
-#include <stdint.h>
-#include "semihost.h"
-#define TIMER_VALUE (*(volatile uint32_t *)($T_TIMER + 0x4))
-void prof_hook(int tensor, const void *data, size_t bytes);
-void prof_hook(int tensor, const void *data, size_t bytes) {
-  static uint32_t last;
-  static int started;
-  uint32_t now = TIMER_VALUE;
-  (void)data;
-  (void)bytes;
-  if (started)
-    sh_put_kv("prof_tensor", (uint32_t)tensor), sh_put_kv("prof_ticks", last - now);
-  started = 1;
-  last = TIMER_VALUE;
-}
-EOF
-cp "$ARM_EXAMPLE/semihost.h" "$dir/gen/"
-ins=$(sizes_of "$gold/case0" input)
-outs=$(sizes_of "$gold/case0" output)
+"$TINYAOT" compile "$model" -o "$dir/gen" --prefix net --profile || exit 1
+target_info "$t" || exit 2
+if [ ! -d "$gold" ]; then # no golden: zeros of the inputs' sizes
+  gold=$dir/zeros
+  rm -rf "$gold" && mkdir -p "$gold"
+  awk '$1 == "#define" && $2 ~ /^NET_INPUT[0-9]+_SIZE$/ {
+         i = $2; gsub(/[^0-9]/, "", i); print i, $3 }' "$dir/gen/net.h" |
+    while read -r i n; do head -c "$n" /dev/zero > "$gold/input$i.bin"; done
+fi
+# The counter: timer 0, which the runner starts at 0xffffffff counting
+# down right before net_run(); its complement counts up from 0.
+sed -i '1i #define NET_PROFILE_CLOCK prof_clock' "$dir/gen/net_profile.c"
+printf '%s\n' '#include <stdint.h>' 'unsigned long prof_clock(void);' \
+  'unsigned long prof_clock(void) {' \
+  "  return (unsigned long)~*(volatile uint32_t *)($T_TIMER + 0x4);" '}' \
+  > "$dir/gen/prof_clock.c"
+ins=$(sizes_of "$gold" input)
+outs=$(awk '$1 == "#define" && $2 ~ /^NET_OUTPUT[0-9]+_SIZE$/ {
+              printf "%s%s", s, $3; s = "," }' "$dir/gen/net.h")
 arm_build "$dir/gen" "$dir/build" "$t" "$opt" "$ins" "$outs" || {
   cat "$dir/build/build.log"; exit 1; }
-arm_run "$dir/build/runner.elf" "$t" "$gold/case0" "$dir/out"
-# Pair each "t N / ticks K" with the op comment that produced tensor N.
-awk -v tick="$T_TICK_NS" -v gen="$dir/gen/net.c" '
+arm_run "$dir/build/runner.elf" "$t" "$gold" "$dir/out" || {
+  echo "$0: the run failed"; cat "$dir/out/run.log"; exit 1; }
+# One line per op (names from the generated hook calls), the totals, and
+# the profile file.
+awk -v tick="$T_TICK_NS" -v gen="$dir/gen/net.c" -v tsv="$dir/profile.tsv" \
+    -v model="$m" -v tname="$T_NAME" '
   BEGIN {
-    while ((getline l < gen) > 0) {
-      if (l ~ /\/\* op [0-9]+:/) { c = l; sub(/^ *\/\* /, "", c) }
-      if (l ~ /NET_TENSOR\([0-9]+,/ && c != "") {
-        n = l; sub(/.*NET_TENSOR\(/, "", n); sub(/,.*/, "", n); op[n] = c; c = "" }
-    }
+    while ((getline l < gen) > 0)
+      if (l ~ /net_profile_hook\([0-9]+, ".*", 0\);/) {
+        n = l; sub(/.*hook\(/, "", n); sub(/,.*/, "", n)
+        s = l; sub(/^[^"]*"/, "", s); sub(/".*/, "", s); name[n] = s
+      }
   }
-  $1 == "prof_tensor" { t = $2 }
-  $1 == "prof_ticks" && (t in op) { printf "%10d  %s\n", $2 * tick, op[t]; total += $2 * tick }
-  $1 == "prof_ticks" && !(t in op) { total += $2 * tick }
-  END { printf "%10d  total\n", total }' "$dir/out/run.log"
+  $1 == "ticks" { whole = $2 * tick }
+  $1 == "prof_op" { op = $2 }
+  $1 == "prof_count" { count[op] = $2 * tick; total += $2 * tick; if (op + 1 > nops) nops = op + 1 }
+  END {
+    printf "per-op profile of %s on %s (QEMU -icount: instructions, +-%d each)\n", model, tname, tick
+    printf "# tinyaot profile of %s: unit instructions, 1 runs (QEMU, %s)\nop\tname\tcount\n", model, tname > tsv
+    printf "%5s  %-28s %14s %7s\n", "op", "name", "instructions", "share"
+    for (i = 0; i < nops; i++) {
+      printf "%5d  %-28s %14d %6.2f%%\n", i, name[i], count[i], total ? 100 * count[i] / total : 0
+      printf "%d\t%s\t%d\n", i, name[i], count[i] > tsv
+    }
+    printf "total\t-\t%d\n", whole > tsv
+    printf "ops total %d instructions; whole run %d (ops / whole run = %.2f%%)\n", total, whole,
+           whole ? 100 * total / whole : 0
+    if (!nops || !whole || total > whole * 1.01 || total < whole * 0.99) {
+      print "the per-op sum is more than 1% off the whole run (or missing)"; exit 1 }
+  }' "$dir/out/run.log" || exit 1
+echo "wrote $dir/profile.tsv (tinyaot report $model --profile-data $dir/profile.tsv)"
 if [ "${ARM_PROFILE_FUNCS:-0}" = 1 ]; then
   echo
   rm -rf "$dir/trace-out" && mkdir -p "$dir/trace-out"

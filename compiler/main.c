@@ -6,6 +6,7 @@
  *   tinyaot plan MODEL [options]
  *   tinyaot compile MODEL -o DIR [options]
  *   tinyaot run MODEL -i IN.bin ... -o OUT.bin ... [options]
+ *   tinyaot report MODEL [-o FILE] [--json] [--profile-data FILE] [options]
  *
  * Exit status: 0 success, 1 bad input (the model), 2 bad usage.
  */
@@ -29,12 +30,16 @@ static TA_NORETURN void usage(const char *msg) {
           "       tinyaot run MODEL -i IN.bin ... -o OUT.bin ... [compile options]\n"
           "            [--keep DIR] [--dump-tensors DIR] [--cc CC] [--cflags FLAGS]\n"
           "            [--dump-state DIR] [--reset-each] [--custom-op-source FILE.c]...\n"
+          "       tinyaot report MODEL [-o REPORT.html] [--json] [--profile-data FILE]\n"
+          "            [compile options]\n"
           "compile options: [--prefix P] [--rounding double|single]\n"
           "            [--io-in-workspace] [--pool NAME[:BYTES]]... [--align N]\n"
           "            [--algo A] [--schedule S] [--no-inplace] [--no-views]\n"
           "            [--custom-op NAME=FUNCTION]... [--custom-op-scratch NAME=BYTES]...\n"
           "            [--layout nchw|nhwc] [--input-shape NAME=D0xD1...]...\n"
           "            [--constant-input NAME=FILE]... (--layout, --input-shape: .onnx)\n"
+          "            [--profile] (a hook around every op; run prints the per-op\n"
+          "            table, and writes it with --profile-out FILE)\n"
           "            [-dI] [-dL] [-dP] (dump the IR, the lowering, the plan\n"
           "            to stderr; letters combine: -dILP)\n"
           "            A: linear, greedy-size, greedy-conflicts, search, best\n"
@@ -281,6 +286,8 @@ static bool compile_option(int argc, char **argv, int *i, CompileOptions *o) {
     o->plan.no_inplace = true;
   } else if (!strcmp(a, "--no-views")) {
     o->views = false;
+  } else if (!strcmp(a, "--profile")) {
+    o->emit.profile = true;
   } else if (a[0] == '-' && a[1] == 'd' && a[2]) {
     for (const char *c = a + 2; *c; c++) {
       if (*c == 'I')
@@ -451,6 +458,10 @@ static int cmd_run(int argc, char **argv) {
       if (!has)
         usage("--dump-state needs a folder");
       ro.state_dir = argv[++i];
+    } else if (!strcmp(a, "--profile-out")) {
+      if (!has)
+        usage("--profile-out needs a file");
+      ro.profile_out = argv[++i];
     } else if (!strcmp(a, "--reset-each")) {
       ro.reset_each = true;
     } else if (!strcmp(a, "--custom-op-source")) {
@@ -479,6 +490,8 @@ static int cmd_run(int argc, char **argv) {
   }
   if (!path)
     usage("run needs a model");
+  if (ro.profile_out && !o.emit.profile)
+    usage("--profile-out needs --profile");
   finish_options(&o, path);
   Graph *g = load(path, o.dump, &o.onnx);
   if (nins == 0 || nins % (g->ninputs ? g->ninputs : 1) ||
@@ -512,6 +525,64 @@ static int cmd_run(int argc, char **argv) {
   return rc;
 }
 
+/* tinyaot report MODEL: the HTML report (or --json) of what compile
+ * would emit (emit/report.c); the folder is emitted into a temporary
+ * place to measure its flash, then removed. */
+static int cmd_report(int argc, char **argv) {
+  CompileOptions o;
+  default_options(&o);
+  ReportOptions ro = {.options = ""};
+  const char *path = NULL, *file = NULL;
+  bool json = false;
+  for (int i = 0; i < argc; i++) {
+    int at = i;
+    if (compile_option(argc, argv, &i, &o)) {
+      for (int k = at; k <= i; k++)
+        ro.options = arena_printf("%s%s%s", ro.options, *ro.options ? " " : "", argv[k]);
+      continue;
+    }
+    if (!strcmp(argv[i], "--json")) {
+      json = true;
+    } else if (!strcmp(argv[i], "-o")) {
+      if (i + 1 >= argc)
+        usage("-o needs a file");
+      file = argv[++i];
+    } else if (!strcmp(argv[i], "--profile-data")) {
+      if (i + 1 >= argc)
+        usage("--profile-data needs a file");
+      ro.profile_data = argv[++i];
+    } else if (argv[i][0] == '-') {
+      usage(arena_printf("report: unknown option %s", argv[i]));
+    } else if (!path) {
+      path = argv[i];
+    } else {
+      usage("report takes one model");
+    }
+  }
+  if (!path)
+    usage("report needs a model");
+  finish_options(&o, path);
+  ro.prefix = o.emit.prefix;
+  Graph *g = load(path, o.dump);
+  Plan *p = compile(g, &o);
+  const char *t = getenv("TMPDIR");
+  char *dir = arena_printf("%s/tinyaot-report-XXXXXX", t && *t ? t : "/tmp");
+  if (!mkdtemp(dir))
+    error_file(dir, "cannot create a temporary folder: %s", strerror(errno));
+  EmitResult er = emit_folder(g, p, &o.emit, dir);
+  Flash fl;
+  measure_flash(g, dir, o.emit.prefix, er.sources, er.nsources, &fl);
+  remove_tree(dir);
+  ro.flash = &fl;
+  FILE *f = file && strcmp(file, "-") ? fopen(file, "w") : stdout;
+  if (!f)
+    error_file(file, "cannot write: %s", strerror(errno));
+  write_report(f, g, p, &ro, json);
+  if (f != stdout ? fclose(f) != 0 : fflush(f) != 0)
+    error_file(file ? file : "(stdout)", "write error");
+  return 0;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2)
     usage(NULL);
@@ -528,6 +599,8 @@ int main(int argc, char **argv) {
     rc = cmd_compile(argc - 2, argv + 2);
   else if (!strcmp(cmd, "run"))
     rc = cmd_run(argc - 2, argv + 2);
+  else if (!strcmp(cmd, "report"))
+    rc = cmd_report(argc - 2, argv + 2);
   else if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help"))
     usage(NULL);
   else

@@ -85,6 +85,15 @@ void remove_tree(const char *dir) {
   rmdir(dir);
 }
 
+/* text safe inside a C string literal and a printf format. */
+static const char *comment_free(const char *s) {
+  char *o = arena_strdup(s ? s : "");
+  for (char *c = o; *c; c++)
+    if (*c == '"' || *c == '\\' || *c == '%' || (unsigned char)*c < 0x20)
+      *c = '_';
+  return o;
+}
+
 /* Every variable tensor in the persistent area: "{tensor, offset, bytes},". */
 static const char *state_table(const Graph *g, const Plan *p, int *n) {
   const char *s = "";
@@ -100,6 +109,44 @@ static const char *state_table(const Graph *g, const Plan *p, int *n) {
     }
   }
   return s;
+}
+
+/* The end of a profiled harness: the per-op table on stdout, and in the
+ * file given with --profile (tab-separated, doc/report.md), with the
+ * whole run timed by the same counter for comparison. */
+static void put_profile_report(FILE *f, const Graph *g, const char *P, const char *model) {
+  fprintf(f,
+          "  {\n"
+          "    unsigned long long ops = 0;\n"
+          "    FILE *pf = profile_out ? fopen(profile_out, \"w\") : NULL;\n"
+          "    if (profile_out && !pf) {\n"
+          "      fprintf(stderr, \"harness: cannot write %%s\\n\", profile_out);\n"
+          "      return 5;\n"
+          "    }\n"
+          "    for (i = 0; i < %d; i++)\n"
+          "      ops += %s_profile_counts[i];\n"
+          "    printf(\"per-op profile of %s: %%s, %%d run(s) summed\\n\", %s_profile_unit, run);\n"
+          "    printf(\"%%5s  %%-28s %%14s %%7s\\n\", \"op\", \"name\", %s_profile_unit, \"share\");\n"
+          "    if (pf)\n"
+          "      fprintf(pf, \"# tinyaot profile of %s: unit %%s, %%d runs (sums over the runs)\\n\"\n"
+          "              \"op\\tname\\tcount\\n\", %s_profile_unit, run);\n"
+          "    for (i = 0; i < %d; i++) {\n"
+          "      const char *n = %s_profile_names[i] ? %s_profile_names[i] : \"?\";\n"
+          "      printf(\"%%5d  %%-28s %%14llu %%6.2f%%%%\\n\", i, n, %s_profile_counts[i],\n"
+          "             ops ? 100.0 * (double)%s_profile_counts[i] / (double)ops : 0.0);\n"
+          "      if (pf)\n"
+          "        fprintf(pf, \"%%d\\t%%s\\t%%llu\\n\", i, n, %s_profile_counts[i]);\n"
+          "    }\n"
+          "    printf(\"ops total %%llu %%s; whole run %%llu %%s (ops / whole run = %%.2f%%%%)\\n\",\n"
+          "           ops, %s_profile_unit, whole, %s_profile_unit,\n"
+          "           whole ? 100.0 * (double)ops / (double)whole : 0.0);\n"
+          "    if (pf && (fprintf(pf, \"total\\t-\\t%%llu\\n\", whole) < 0 || fclose(pf))) {\n"
+          "      fprintf(stderr, \"harness: cannot write %%s\\n\", profile_out);\n"
+          "      return 5;\n"
+          "    }\n"
+          "  }\n",
+          g->nops, P, comment_free(model), P, P, comment_free(model), P, g->nops, P, P, P, P,
+          P, P, P);
 }
 
 static void write_harness(FILE *f, const Graph *g, const Plan *p,
@@ -238,9 +285,18 @@ static void write_harness(FILE *f, const Graph *g, const Plan *p,
     fprintf(f, "  region persistent;\n");
   fprintf(f,
           "  int a = 1, run, i;\n"
-          "  const char *state_dir = NULL;\n\n"
+          "  const char *state_dir = NULL, *profile_out = NULL;\n"
+          "  unsigned long long t0 = 0, whole = 0;\n\n"
           "  (void)state_dir;\n"
+          "  (void)profile_out;\n"
+          "  (void)t0;\n"
+          "  (void)whole;\n"
           "  for (;;) {\n"
+          "    if (argc > a + 1 && !strcmp(argv[a], \"--profile\")) {\n"
+          "      profile_out = argv[a + 1];\n"
+          "      a += 2;\n"
+          "      continue;\n"
+          "    }\n"
           "    if (argc > a + 1 && !strcmp(argv[a], \"--dump\")) {\n"
           "      dump_dir = argv[a + 1];\n"
           "      a += 2;\n"
@@ -294,8 +350,12 @@ static void write_harness(FILE *f, const Graph *g, const Plan *p,
             "    read_exact(argv[a + %d], (unsigned char *)inputs.%s, in_size[%d]);\n"
             "    memcpy(saved[%d], inputs.%s, in_size[%d]);\n",
             i, er->in_names[i], i, i, er->in_names[i], i);
+  if (eo->profile)
+    fprintf(f, "    t0 = %s_profile_now();\n", P);
   fprintf(f, "    st = %s_run(&inputs, &outputs, %s%s);\n", P,
           multi ? "&pools" : "pool[0].data", ps ? ", persistent.data" : "");
+  if (eo->profile)
+    fprintf(f, "    whole += %s_profile_now() - t0;\n", P);
   fprintf(f,
           "    dump_dir = NULL;\n"
           "    if (st != 0) {\n"
@@ -328,6 +388,8 @@ static void write_harness(FILE *f, const Graph *g, const Plan *p,
             "out_size[%d]);\n",
             i, er->out_names[i], i);
   fprintf(f, "  }\n");
+  if (eo->profile)
+    put_profile_report(f, g, P, eo->model);
   fprintf(f,
           "  for (i = 0; i < NPOOLS; i++)\n    free(pool[i].block);\n"
           "  for (i = 0; i < NIN; i++) {\n    free(in[i].block);\n    free(saved[i]);\n  }\n"
@@ -393,6 +455,8 @@ int build_and_run(const Graph *g, const Plan *p, const EmitOptions *eo,
     make_folder(ro->dump);
     run = arena_printf("%s --dump %s", run, shell_quote(ro->dump));
   }
+  if (eo->profile && ro->profile_out)
+    run = arena_printf("%s --profile %s", run, shell_quote(ro->profile_out));
   int per_in = g->ninputs, per_out = g->noutputs;
   int runs = per_in ? ninputs / per_in : 1;
   if (ro->state_dir) {

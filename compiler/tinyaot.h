@@ -23,7 +23,8 @@
  *             lower_common.c, the host quantization arithmetic (quant*.c)
  *   memory/   storage, schedule, plan and the independent checker: they
  *             know neither the file format nor how C is written
- *   emit/     the generated folder, the plan's JSON and SVG, inspect
+ *   emit/     the generated folder, the plan's JSON and SVG, inspect,
+ *             the report (report.c, report_size.c) and profiling (profile.c)
  *   main.c, run.c, util.c, runtime_catalog.c: the driver, the host
  *             compile-and-run, the arena and errors, what the runtime has
  *
@@ -474,6 +475,8 @@ extern bool verify_each_pass;
 /* ------------------------------------------------------- emit/print.c */
 
 void print_inspect(FILE *out, const Graph *g, bool json);
+/* Multiply-accumulates of op (0 for ops without matrix work). */
+int64_t op_macs(const Graph *g, const Op *op);
 /* The lowering (-dL): one line per op with its kernel (or "view: no
  * call"), its scratch bytes and the inputs its output may overwrite. */
 void print_lowering(FILE *out, const Graph *g);
@@ -854,6 +857,12 @@ Plan *plan_graph(Graph *g, const PlanOptions *opt);
 void print_plan(FILE *out, const Graph *g, const Plan *p);
 void print_plan_json(FILE *out, const Graph *g, const Plan *p);
 void print_plan_svg(FILE *out, const Graph *g, const Plan *p);
+/* The picture print_plan_svg() writes; html: with hooks for the
+ * report's script (class and data-b attributes).  plan_buffer_name():
+ * a buffer named after the layer producing it ("#3 CONV_2D"). */
+void print_plan_picture(FILE *out, const Graph *g, const Plan *p, bool html);
+const char *plan_buffer_name(const Graph *g, const Plan *p, const Buffer *b);
+const char *human_bytes(size_t n); /* "12.5 KiB" (arena) */
 
 /* check.c - the independent checker, written apart from the algorithms.
  * check_buffers(): no two buffers of one pool with overlapping lifetimes
@@ -892,6 +901,7 @@ typedef struct {
   const char *prefix;   /* C identifier for every generated name */
   const char *model;    /* the model's file name, for comments */
   bool io_in_workspace; /* as planned: adds <prefix>_io() */
+  bool profile;         /* --profile: a hook around every op (profile.c) */
 } EmitOptions;
 
 /* The files emit_folder() wrote, relative to its folder: the C sources (for a
@@ -911,6 +921,43 @@ typedef struct {
 EmitResult emit_folder(const Graph *g, const Plan *p, const EmitOptions *o,
                        const char *dir);
 
+/* ------------------------------------- emit/report.c, report_size.c */
+
+/* Flash of a generated folder by category (report_size.c). */
+enum { FLASH_CODE, FLASH_WEIGHTS, FLASH_KERNELS, FLASH_LIB, FLASH_NCAT };
+typedef struct {
+  size_t bytes[FLASH_NCAT]; /* the runner, weights, kernels, C library */
+  size_t size_total;        /* arm-none-eabi-size text + data (measured) */
+  bool measured;            /* false: estimated from the graph */
+  const char *target;       /* "Cortex-M4F, -O2 ..." */
+  const char *note;         /* how it was obtained, or why estimated */
+} Flash;
+/* Compiles and links the folder emit_folder() wrote in dir (its
+ * `sources`) for a Cortex-M4F with the cross toolchain when there is
+ * one, else estimates; never fails. */
+void measure_flash(const Graph *g, const char *dir, const char *prefix,
+                   const char **sources, int nsources, Flash *fl);
+
+typedef struct {
+  const char *options;      /* the compile options as given, for the record */
+  const char *prefix;
+  const char *profile_data; /* a file `tinyaot run --profile-out` wrote, or NULL */
+  const Flash *flash;
+} ReportOptions;
+/* `tinyaot report`: one self-contained HTML page (inline CSS, script and
+ * SVG; nothing fetched) or, json, the same data as one JSON object
+ * (doc/report.md).  Needs lower() and the plan.  A profile file that
+ * cannot be read or does not fit the model -> error_file(). */
+void write_report(FILE *out, const Graph *g, const Plan *p,
+                  const ReportOptions *o, bool json);
+
+/* emit/profile.c - per-op profiling (compile --profile): the hook call
+ * before (phase 0) or after (phase 1) op in the runner, its declarations
+ * in <p>.h, and <p>_profile.c, the default hook and its counters. */
+void put_profile_call(FILE *f, const Graph *g, const char *prefix, int op, int phase);
+void put_profile_decls(FILE *f, const Graph *g, const char *prefix, const char *U);
+void emit_profile_source(const Graph *g, const char *dir, const char *prefix, const char *U);
+
 /* ------------------------------------------------------------- run.c */
 
 typedef struct {
@@ -922,6 +969,8 @@ typedef struct {
                             state_dir/step<k>/t<N>.bin */
   bool reset_each;    /* <prefix>_reset() before every inference (each
                          starts from the reset state); default: once */
+  const char *profile_out; /* with EmitOptions.profile: write the per-op
+                               table here (doc/report.md's format) */
   const char **sources; /* more C files to build with the runner: the
                            user's kernels for --custom-op */
   int nsources;

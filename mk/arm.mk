@@ -9,6 +9,9 @@
 #                    state, I/O buffers, stack high-water) and instructions
 #                    per inference for every model, Cortex-M4F at -O2 and
 #                    -Os (bench/arm.sh; part of make bench)
+#   make bench-arm-profile  instructions per op of ARM_PROFILE_MODELS through
+#                    the generated code's --profile hook (bench/arm_profile.sh;
+#                    part of make bench)
 #
 # Needs Debian's gcc-arm-none-eabi, libnewlib-arm-none-eabi and
 # qemu-system-arm.  Variables: ARM_TARGETS (target:flags pairs, targets
@@ -30,3 +33,16 @@ check-arm: $(BUILD)/tinyaot
 BENCH_TARGETS += bench-arm
 bench-arm: $(BUILD)/tinyaot
 	@$(ARM_ENV) sh bench/arm.sh
+
+# make bench-arm-profile: instructions per op on the Cortex-M4F for the
+# models in ARM_PROFILE_MODELS (bench/arm_profile.sh: the generated code's
+# own --profile hook, counting with the board's timer under QEMU -icount);
+# each table also goes to $(BUILD)/arm-profile/MODEL/profile.tsv, ready
+# for tinyaot report --profile-data.  Part of make bench.
+ARM_PROFILE_MODELS ?= kws_ref_model
+.PHONY: bench-arm-profile
+BENCH_TARGETS += bench-arm-profile
+bench-arm-profile: $(BUILD)/tinyaot
+	@for m in $(ARM_PROFILE_MODELS); do \
+	   $(ARM_ENV) sh bench/arm_profile.sh $$m || exit 1; echo; \
+	 done

@@ -558,6 +558,8 @@ static void emit_header(Emit *e) {
             e->p->npools == 1 ? "void *workspace"
                               : arena_printf("const struct %s_pools *pools", e->P),
             e->P, e->P);
+  if (e->o->profile)
+    put_profile_decls(f, g, e->P, e->U);
   fprintf(f, "\n#ifdef __cplusplus\n}\n#endif\n\n#endif /* %s_H */\n", e->U);
   close_out(e, f, name);
 }
@@ -725,6 +727,8 @@ static void emit_runner(Emit *e) {
     const Lowered *l = op_lowered(op);
     fputc('\n', b);
     put_op_comment(b, e, i);
+    if (e->o->profile)
+      put_profile_call(b, g, e->P, i, 0);
     if (l->kernel) {
       const char *fn = l->kernel;
       if (fn[0] == '@') { /* a helper defined in the runner itself */
@@ -740,6 +744,8 @@ static void emit_runner(Emit *e) {
                   "      ");
       fprintf(b, "  if (st != TA_OK)\n    return st;\n");
     }
+    if (e->o->profile)
+      put_profile_call(b, g, e->P, i, 1);
     put_hooks(b, e, op);
   }
   fclose(b);
@@ -1165,10 +1171,14 @@ EmitResult emit_folder(const Graph *g, const Plan *p, const EmitOptions *o,
   select_runtime(&e, need);
   emit_runtime(&e, need);
 
-  const char **src = arena_array((size_t)nruntime_files + 2, sizeof(char *));
+  const char **src = arena_array((size_t)nruntime_files + 3, sizeof(char *));
   int nsrc = 0;
   src[nsrc++] = arena_printf("%s.c", e.P);
   src[nsrc++] = arena_printf("%s_weights.c", e.P);
+  if (o->profile) {
+    emit_profile_source(g, dir, e.P, e.U);
+    src[nsrc++] = arena_printf("%s_profile.c", e.P);
+  }
   for (int i = 0; i < nruntime_files; i++) {
     size_t n = strlen(runtime_files[i].path);
     if (need[i] && !strcmp(runtime_files[i].path + n - 2, ".c"))

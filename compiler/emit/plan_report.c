@@ -204,126 +204,257 @@ static void xml_text(FILE *out, const char *s) {
   }
 }
 
-/* A fill colour per buffer from its id: fixed, so the picture is too. */
-static void buffer_colour(const Buffer *b, char out[8]) {
-  static const char *const pal[] = {"#8dd3c7", "#ffffb3", "#bebada", "#fb8072",
-                                    "#80b1d3", "#fdb462", "#b3de69", "#fccde5",
-                                    "#d9d9d9", "#bc80bd", "#ccebc5", "#ffed6f"};
-  if (b->scratch_op >= 0) {
-    memcpy(out, "#eeeeee", 8);
-    return;
+/* The name of a buffer for people: the layer that produces it.  "#3
+ * CONV_2D" (the output of op 3), "input" / "output 1" (a model input or
+ * output nobody produces), "scratch #3 CONV_2D", "state #3 SVDF", "t12"
+ * (a constant's view or anything else).  Views share their base's name. */
+const char *plan_buffer_name(const Graph *g, const Plan *p, const Buffer *b) {
+  (void)p;
+  if (b->scratch_op >= 0)
+    return arena_printf("scratch #%d %s", b->scratch_op,
+                        op_display_name(g, b->scratch_op));
+  if (b->state_op >= 0 && b->persistent && b->ntensors == 0)
+    return arena_printf("state #%d %s", b->state_op, op_display_name(g, b->state_op));
+  if (b->ntensors == 0)
+    return arena_printf("buffer %d", b->id);
+  /* The first tensor of the group an op writes names it. */
+  for (int k = 0; k < b->ntensors; k++) {
+    const Tensor *t = &g->tensors[b->tensors[k]];
+    if (t->producer >= 0)
+      return arena_printf("#%d %s", t->producer, op_display_name(g, t->producer));
   }
-  memcpy(out, pal[b->id % 12], 8);
+  const Tensor *t = &g->tensors[b->tensors[0]];
+  for (int i = 0; i < g->ninputs; i++)
+    if (g->inputs[i] == t->index)
+      return g->ninputs > 1 ? arena_printf("input %d", i) : "input";
+  if (t->is_variable)
+    return arena_printf("variable t%d", t->index);
+  return arena_printf("t%d", t->index);
 }
 
+/* A fill colour per buffer: by role, activations from a fixed palette by
+ * id (neighbours differ), so the picture is the same every time. */
+static const char *buffer_colour(const Graph *g, const Buffer *b) {
+  static const char *const pal[] = {"#8dd3c7", "#ffffb3", "#bebada", "#fb8072",
+                                    "#80b1d3", "#fdb462", "#b3de69", "#fccde5",
+                                    "#bc80bd", "#ccebc5", "#ffed6f", "#a6cee3"};
+  const char *role = buffer_role(g, b);
+  if (!strcmp(role, "scratch"))
+    return "#d9d9d9";
+  if (!strcmp(role, "input"))
+    return "#9ecae1";
+  if (!strcmp(role, "output"))
+    return "#a1d99b";
+  return pal[b->id % 12];
+}
+
+/* "999 B", "12.5 KiB", "1.20 MiB". */
+const char *human_bytes(size_t n) {
+  if (n < 1024)
+    return arena_printf("%zu B", n);
+  if (n < 1024 * 1024)
+    return arena_printf("%.*f KiB", n < 10 * 1024 ? 2 : 1, (double)n / 1024);
+  return arena_printf("%.2f MiB", (double)n / (1024.0 * 1024.0));
+}
+
+/* A round step for an axis of `span` units with about `want` ticks: 1, 2
+ * or 5 times a power of two's neighbour in bytes (1, 2, 5, 10, ...,
+ * 1024-multiples once above 1 KiB, so the labels stay short). */
+static size_t nice_step(size_t span, int want) {
+  double raw = (double)span / want;
+  double unit = raw >= 1024 ? 1024 : 1;
+  if (raw >= 1024 * 1024)
+    unit = 1024 * 1024;
+  double r = raw / unit, base = 1;
+  while (base * 10 <= r)
+    base *= 10;
+  double m = r / base <= 1 ? 1 : r / base <= 2 ? 2 : r / base <= 5 ? 5 : 10;
+  size_t s = (size_t)(m * base * unit);
+  return s ? s : 1;
+}
+
+/* A label's box, to keep labels from overlapping. */
+typedef struct {
+  double x0, y0, x1, y1;
+} Box;
+
+static bool overlaps(const Box *boxes, int n, Box b) {
+  for (int i = 0; i < n; i++)
+    if (b.x0 < boxes[i].x1 && boxes[i].x0 < b.x1 && b.y0 < boxes[i].y1 &&
+        boxes[i].y0 < b.y1)
+      return true;
+  return false;
+}
+
+#define CHAR_W 7.0 /* width of one character at font-size 10 (sans-serif capitals, generous) */
+#define MIN_H 2.0  /* the smallest height a buffer is drawn with (px) */
+#define MIN_W 3.0  /* ... and the smallest width */
+
 /*
- * One panel per pool, stacked: x = schedule step (one column per op),
- * y = address inside the pool, growing upwards from 0.  Each buffer is a
- * rectangle from its first to its last step, from offset to offset +
- * bytes, labelled with its tensors; hovering shows the details.  The
- * dashed line is the lower bound, the solid one the pool's peak (its
- * used bytes); the shaded column is the step where the live set is
- * largest.
+ * The picture (doc/memory-plan.md, "Picture"): one panel per pool, side
+ * by side.  x is the schedule step (one column per op), y the byte
+ * address inside the pool, 0 at the bottom, with a byte axis on the
+ * left.  Each buffer is a rectangle from its first to its last step and
+ * from offset to offset + bytes, named after the layer that produces it
+ * (plan_buffer_name); a buffer too small to see is drawn MIN_H px high
+ * and MIN_W wide, so it is still there to hover.  Labels go inside their
+ * rectangle when they fit and never over another label.  The red line
+ * is the pool's size (its peak), the dashed blue one the lower bound
+ * (one pool), the shaded column the step with the largest live set.
+ * The SVG has a viewBox and no fixed size: it scales to its container.
+ * html: for the report, every rectangle also carries class="buf" and
+ * data-b="ID" for its script, and there is no XML namespace header need.
  */
-void print_plan_svg(FILE *out, const Graph *g, const Plan *p) {
-  const double left = 90, right = 20, top = 40, panel_h = 360, gap = 60;
+void print_plan_picture(FILE *out, const Graph *g, const Plan *p, bool html) {
+  const double left = 78, right = 16, top = 44, plot_h = 380, bottom = 52;
+  const double pool_gap = 24;
   int nsteps = p->nsteps;
-  double col = 900.0 / nsteps; /* a column per step, 480 to 900 px */
-  if (col > 120)
-    col = 120;
-  if (col * nsteps < 480)
-    col = 480.0 / nsteps;
-  if (col < 2)
-    col = 2;
+  int npanels = p->npools > 0 ? p->npools : 1;
+  double avail = (npanels == 1 ? 1100.0 : 1200.0 / npanels);
+  double col = avail / nsteps;
+  if (col > 60)
+    col = 60;
+  if (col < 4)
+    col = 4;
   double plot_w = col * nsteps;
-  double width = left + plot_w + right;
-  if (width < 640)
-    width = 640;
-  double height = top + p->npools * (panel_h + gap);
+  if (plot_w < 360)
+    plot_w = 360, col = plot_w / nsteps;
+  double panel_w = left + plot_w + right;
+  double width = npanels * panel_w + (npanels - 1) * pool_gap;
+  double height = top + plot_h + bottom;
   fprintf(out,
-          "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
-          "height=\"%.0f\" font-family=\"sans-serif\" font-size=\"10\">\n",
-          width, height);
+          "<svg xmlns=\"http://www.w3.org/2000/svg\"%s viewBox=\"0 0 %.0f %.0f\" "
+          "font-family=\"sans-serif\" font-size=\"10\">\n",
+          html ? " id=\"plan\" class=\"plan\"" : "", width, height);
   fprintf(out, "<title>memory plan of ");
   xml_text(out, g->path);
-  fprintf(out, "</title>\n<text x=\"4\" y=\"16\" font-size=\"12\">");
+  fprintf(out, "</title>\n<rect width=\"%.0f\" height=\"%.0f\" fill=\"#fff\"/>\n",
+          width, height);
+  fprintf(out, "<text x=\"4\" y=\"14\" font-size=\"12\">");
   xml_text(out, g->path);
-  fprintf(out, ": %s, workspace %zu B, lower bound %zu B (step %d)</text>\n",
-          p->algo, p->workspace_bytes, p->lower_bound, p->peak_step);
+  fprintf(out, ": %s, workspace %zu B, lower bound %zu B at step %d (%s)</text>\n",
+          p->algo ? p->algo : "?", p->workspace_bytes, p->lower_bound,
+          p->peak_step, op_at(g, p, p->peak_step));
 
-  for (int pi = 0; pi < p->npools; pi++) {
+  Box *boxes = arena_array((size_t)p->nbufs + 1, sizeof(Box));
+  for (int pi = 0; pi < npanels; pi++) {
     const Pool *pool = &p->pools[pi];
-    double y0 = top + pi * (panel_h + gap);
-    double ybase = y0 + panel_h; /* address 0 */
+    double x0 = pi * (panel_w + pool_gap) + left;
+    double y0 = top, ybase = top + plot_h; /* address 0 at ybase */
     size_t span = pool->used;
     if (p->npools == 1 && p->lower_bound > span)
       span = p->lower_bound;
     if (span == 0)
       span = 1;
-    double scale = panel_h / (double)span;
-    fprintf(out, "<g>\n<text x=\"%.0f\" y=\"%.1f\" font-size=\"12\">pool ",
-            left, y0 - 6);
+    double scale = plot_h / (double)span;
+    fprintf(out, "<g class=\"pool\">\n<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" "
+                 "font-weight=\"bold\">pool ", x0, y0 - 8);
     xml_text(out, pool->name);
-    fprintf(out, " (%zu bytes)</text>\n", pool->used);
-    fprintf(out,
-            "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
-            "fill=\"none\" stroke=\"#999\"/>\n",
-            left, y0, plot_w, panel_h);
+    fprintf(out, ": %zu B (%s)", pool->used, human_bytes(pool->used));
+    if (pool->limit != SIZE_MAX)
+      fprintf(out, " of %zu B", pool->limit);
+    fprintf(out, "</text>\n");
+    fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+                 "fill=\"#fafafa\" stroke=\"#999\"/>\n",
+            x0, y0, plot_w, plot_h);
+    /* byte axis: round ticks, a faint grid line each */
+    size_t tick = nice_step(span, 6);
+    for (size_t v = 0; v <= span; v += tick) {
+      double y = ybase - (double)v * scale;
+      fprintf(out, "<line x1=\"%.1f\" y1=\"%.2f\" x2=\"%.1f\" y2=\"%.2f\" "
+                   "stroke=\"#e4e4e4\"/><text x=\"%.1f\" y=\"%.2f\" "
+                   "text-anchor=\"end\" fill=\"#555\">%s</text>\n",
+              x0, y, x0 + plot_w, y, x0 - 4, y + 3, human_bytes(v));
+      if (v > SIZE_MAX - tick)
+        break;
+    }
+    fprintf(out, "<text transform=\"translate(%.1f,%.1f) rotate(-90)\" "
+                 "text-anchor=\"middle\" fill=\"#555\">address in the pool"
+                 "</text>\n",
+            x0 - left + 10, y0 + plot_h / 2);
+    /* the step with the largest live set, under the buffers */
+    fprintf(out, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" "
+                 "fill=\"#f00\" fill-opacity=\"0.08\" stroke=\"#c00\" "
+                 "stroke-dasharray=\"3,3\"%s/>\n",
+            x0 + p->peak_step * col, y0, col, plot_h,
+            html ? arena_printf(" data-peak=\"%.1f\"", x0 + (p->peak_step + 0.5) * col) : "");
+    int nboxes = 0;
     for (int i = 0; i < p->nbufs; i++) {
       const Buffer *b = &p->bufs[i];
       if (b->external || b->persistent || b->pool != pi)
         continue;
-      double x = left + b->first * col;
+      double x = x0 + b->first * col;
       double w = (b->last - b->first + 1) * col;
-      double y = ybase - (double)(b->offset + b->bytes) * scale;
       double h = (double)b->bytes * scale;
-      char colour[8];
-      buffer_colour(b, colour);
-      fprintf(out,
-              "<g><title>buffer %d: %s, %zu bytes at %zu, steps %d-%d"
-              "</title><rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
-              "height=\"%.2f\" fill=\"%s\" stroke=\"#333\" "
-              "stroke-width=\"0.5\"/>",
-              b->id, buffer_label(p, b), b->bytes, b->offset, b->first,
-              b->last, x, y, w, h < 0.5 ? 0.5 : h, colour);
-      if (h >= 11 && w >= 24)
-        fprintf(out, "<text x=\"%.2f\" y=\"%.2f\">%s</text>", x + 2,
-                y + h / 2 + 4, buffer_label(p, b));
+      double y = ybase - (double)(b->offset + b->bytes) * scale;
+      if (w < MIN_W)
+        w = MIN_W;
+      if (h < MIN_H)
+        y -= MIN_H - h, h = MIN_H;
+      const char *name = plan_buffer_name(g, p, b);
+      fprintf(out, "<g><title>");
+      xml_text(out, name);
+      fprintf(out, ": buffer %d (%s), %zu B at offset %zu, steps %d-%d</title>"
+                   "<rect%s x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" "
+                   "fill=\"%s\" stroke=\"#333\" stroke-width=\"0.5\"",
+              b->id, buffer_label(p, b), b->bytes, b->offset, b->first, b->last,
+              html ? " class=\"buf\"" : "", x, y, w, h, buffer_colour(g, b));
+      if (html)
+        fprintf(out, " data-b=\"%d\"", b->id);
+      fprintf(out, "/>");
+      /* The label: the whole name, else its "#3" part, when it fits
+       * inside and crosses no other label. */
+      const char *label = name;
+      double lw = strlen(label) * CHAR_W;
+      if (lw > w - 4) {
+        const char *sp = strchr(name, ' ');
+        if (name[0] == '#' && sp)
+          label = arena_printf("%.*s", (int)(sp - name), name);
+        lw = strlen(label) * CHAR_W;
+      }
+      Box bx = {x + 2, y + h / 2 - 6, x + 2 + lw, y + h / 2 + 6};
+      if (h >= 12 && lw <= w - 4 && !overlaps(boxes, nboxes, bx)) {
+        boxes[nboxes++] = bx;
+        fprintf(out, "<text x=\"%.2f\" y=\"%.2f\" pointer-events=\"none\">", x + 2,
+                y + h / 2 + 3.5);
+        xml_text(out, label);
+        fprintf(out, "</text>");
+      }
       fprintf(out, "</g>\n");
     }
-    /* the step with the largest live set, over the buffers */
-    fprintf(out,
-            "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
-            "fill=\"#f00\" fill-opacity=\"0.07\" stroke=\"#c00\" "
-            "stroke-dasharray=\"3,3\"/>\n"
-            "<text x=\"%.1f\" y=\"%.1f\" fill=\"#c00\" "
-            "text-anchor=\"middle\">largest live set</text>\n",
-            left + p->peak_step * col, y0, col, panel_h,
-            left + (p->peak_step + 0.5) * col, ybase + 38);
-    /* peak (this pool's size) and, for one pool, the lower bound */
+    /* the pool's size (its peak) and, for one pool, the lower bound */
     double ypeak = ybase - (double)pool->used * scale;
-    fprintf(out,
-            "<line x1=\"%.1f\" y1=\"%.2f\" x2=\"%.1f\" y2=\"%.2f\" "
-            "stroke=\"#c00\" stroke-width=\"1.5\"/>\n"
-            "<text x=\"4\" y=\"%.2f\" fill=\"#c00\">peak %zu</text>\n",
-            left, ypeak, left + plot_w, ypeak, ypeak + 4, pool->used);
+    fprintf(out, "<line x1=\"%.1f\" y1=\"%.2f\" x2=\"%.1f\" y2=\"%.2f\" "
+                 "stroke=\"#c00\" stroke-width=\"1.5\"/>\n"
+                 "<text x=\"%.1f\" y=\"%.2f\" fill=\"#c00\" text-anchor=\"end\">"
+                 "peak %zu B</text>\n",
+            x0, ypeak, x0 + plot_w, ypeak, x0 + plot_w, ypeak - 3, pool->used);
     if (p->npools == 1) {
       double ylb = ybase - (double)p->lower_bound * scale;
-      fprintf(out,
-              "<line x1=\"%.1f\" y1=\"%.2f\" x2=\"%.1f\" y2=\"%.2f\" "
-              "stroke=\"#06c\" stroke-dasharray=\"6,3\" stroke-width=\"1.5\"/>\n"
-              "<text x=\"4\" y=\"%.2f\" fill=\"#06c\">bound %zu</text>\n",
-              left, ylb, left + plot_w, ylb, ylb + (ylb - ypeak < 12 ? 14 : 4),
-              p->lower_bound);
+      double ty = ylb - ypeak < 12 ? ylb + 11 : ylb - 3;
+      fprintf(out, "<line x1=\"%.1f\" y1=\"%.2f\" x2=\"%.1f\" y2=\"%.2f\" "
+                   "stroke=\"#06c\" stroke-dasharray=\"6,3\" stroke-width=\"1.5\"/>\n"
+                   "<text x=\"%.1f\" y=\"%.2f\" fill=\"#06c\">bound %zu B</text>\n",
+              x0, ylb, x0 + plot_w, ylb, x0 + 4, ty, p->lower_bound);
     }
-    /* step axis */
-    int every = nsteps <= 40 ? 1 : nsteps / 20;
+    /* step axis: labels at least 26 px apart */
+    int every = 1;
+    while (every * col < 26)
+      every = every < 5 ? every + 1 : every * 2;
     for (int s = 0; s < nsteps; s += every)
-      fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%d"
-                   "</text>\n",
-              left + (s + 0.5) * col, ybase + 12, s);
-    fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">step</text>\n</g>\n",
-            left + plot_w - 20, ybase + 26);
+      fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
+                   "fill=\"#555\">%d</text>\n",
+              x0 + (s + 0.5) * col, ybase + 12, s);
+    fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#555\">"
+                 "schedule step (op order)</text>\n",
+            x0 + plot_w / 2, ybase + 28);
+    fprintf(out, "<text x=\"%.2f\" y=\"%.1f\" fill=\"#c00\" text-anchor=\"middle\">"
+                 "largest live set (step %d)</text>\n</g>\n",
+            x0 + (p->peak_step + 0.5) * col, ybase + 44, p->peak_step);
   }
   fprintf(out, "</svg>\n");
+}
+
+void print_plan_svg(FILE *out, const Graph *g, const Plan *p) {
+  print_plan_picture(out, g, p, false);
 }

@@ -47,7 +47,7 @@ static int64_t smul4(int64_t a, int64_t b, int64_t c, int64_t d) {
 }
 
 /* Multiply-accumulates of op i (0 for ops without matrix work). */
-static int64_t op_macs(const Graph *g, const Op *op) {
+int64_t op_macs(const Graph *g, const Op *op) {
   const Tensor *x = in(g, op, 0), *w = in(g, op, 1);
   const Tensor *y = op->noutputs ? &g->tensors[op->outputs[0]] : NULL;
   if (!x || !y)

@@ -21,6 +21,8 @@
  *              word found after it)
  *   stack_top  the same measured from the top of the stack (whole program)
  *   workspace, persistent, io   bytes of each kind of RAM the model uses
+ *   prof_op N, prof_count K     built from `compile --profile` (NET_NUM_OPS
+ *              defined): op N took K timer ticks (the generated hook's sums)
  * and exits with status 0 (ran, net_run returned 0), 1 (net_run returned
  * non-zero), 2 (bad command line or input files), 3 (fault), 4 (the stack
  * overflowed its reservation).
@@ -254,6 +256,14 @@ int main(void) {
       sh_put_kv("workspace", NET_WORKSPACE_SIZE);
       sh_put_kv("persistent", NET_PERSISTENT_SIZE);
       sh_put_kv("io", IO_BYTES);
+#ifdef NET_NUM_OPS
+      /* Built from `compile --profile` (bench/arm_profile.sh): the per-op
+       * counts the generated hook summed, in timer ticks. */
+      for (int op = 0; op < NET_NUM_OPS; op++) {
+        sh_put_kv("prof_op", (uint32_t)op);
+        sh_put_kv("prof_count", (uint32_t)net_profile_counts[op]);
+      }
+#endif
     }
     if (low <= __stack_limit) {
       sh_puts("error: the stack overflowed its reservation\n");

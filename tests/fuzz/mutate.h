@@ -459,6 +459,12 @@ static inline RunResult compile_buffer(const char *path, const uint8_t *buf, siz
       print_plan(run_dump, g, p);
       print_plan_json(run_dump, g, p);
       print_plan_svg(run_dump, g, p);
+      /* the report, HTML and JSON (flash figures left at zero: no
+       * toolchain runs here) */
+      Flash fl = {.target = "none", .note = "not measured"};
+      ReportOptions ro = {.options = "", .prefix = "m", .flash = &fl};
+      write_report(run_dump, g, p, &ro, false);
+      write_report(run_dump, g, p, &ro, true);
     }
     if (dir)
       emit_folder(g, p, &opt->emit, dir);

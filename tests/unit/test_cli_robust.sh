@@ -82,6 +82,12 @@ usage run
 usage run "$model"
 usage run "$model" -i
 usage run "$model" -i "$tmp/in.bin"
+usage run "$model" -i "$tmp/in.bin" -o "$tmp/out.bin" --profile-out "$tmp/p.tsv"
+usage report
+usage report "$model" "$model"
+usage report "$model" -o
+usage report "$model" --profile-data
+usage report "$model" --bogus
 
 # Files that are not models.
 : > "$tmp/empty.tflite"
@@ -97,6 +103,8 @@ refused "$tmp/empty.tflite" inspect "$tmp/empty.tflite"
 refused "$tmp/text.tflite" compile "$tmp/text.tflite" -o "$tmp/o"
 refused "$tmp/cut.tflite" plan "$tmp/cut.tflite"
 refused /dev/null inspect /dev/null
+refused "$tmp/missing.tflite" report "$tmp/missing.tflite"
+refused "$tmp/cut.tflite" report "$tmp/cut.tflite" --json
 
 # Outputs that cannot be written: a file where the folder should be, a
 # folder below a file, a place that cannot hold folders.
@@ -105,6 +113,12 @@ refused "$tmp/afile" compile "$model" -o "$tmp/afile"
 refused "$tmp/afile/sub" compile "$model" -o "$tmp/afile/sub"
 refused /proc/tinyaot-out compile "$model" -o /proc/tinyaot-out
 refused "$tmp/afile/x.svg" plan "$model" --svg "$tmp/afile/x.svg"
+refused "$tmp/afile/x.html" report "$model" -o "$tmp/afile/x.html"
+# report: a profile that is missing, not a profile, or of another model.
+printf '0\tCONV_2D\t5\n' > "$tmp/other.tsv"
+refused "$tmp/missing.tsv" report "$model" --profile-data "$tmp/missing.tsv"
+refused "$tmp/text.tflite" report "$model" --profile-data "$tmp/text.tflite"
+refused "$tmp/other.tsv" report "$model" --profile-data "$tmp/other.tsv"
 
 # run: an input that is missing, a folder, or of the wrong size.
 head -c 1 /dev/zero > "$tmp/in.bin"
