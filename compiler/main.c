@@ -25,7 +25,8 @@ static TA_NORETURN void usage(const char *msg) {
   fprintf(stderr,
           "usage: tinyaot inspect MODEL [--json]\n"
           "       tinyaot plan MODEL [--json] [--svg FILE] [compile options]\n"
-          "       tinyaot compile MODEL -o DIR [compile options]\n"
+          "       tinyaot compile MODEL -o DIR [--force] [compile options]\n"
+          "            (--force: replace files in DIR that tinyaot did not write)\n"
           "       tinyaot run MODEL -i IN.bin ... -o OUT.bin ... [compile options]\n"
           "            [--keep DIR] [--dump-tensors DIR] [--cc CC] [--cflags FLAGS]\n"
           "            [--dump-state DIR] [--reset-each] [--custom-op-source FILE.c]...\n"
@@ -282,6 +283,7 @@ static void finish_options(CompileOptions *o, const char *path) {
   if (!o->emit.prefix)
     o->emit.prefix = default_prefix(path);
   o->emit.model = basename_of(path);
+  o->emit.model_path = path;
   if (o->plan.npools == 0) {
     o->plan.pools = arena_alloc(sizeof(Pool));
     o->plan.pools[0] = (Pool){.name = "workspace", .limit = SIZE_MAX};
@@ -344,6 +346,10 @@ static int cmd_compile(int argc, char **argv) {
       if (i + 1 >= argc)
         usage("-o needs a folder");
       dir = argv[++i];
+      if (!*dir)
+        usage("-o \"\": the folder name is empty");
+    } else if (!strcmp(argv[i], "--force")) {
+      o.emit.force = true;
     } else if (argv[i][0] == '-') {
       usage(arena_printf("compile: unknown option %s", argv[i]));
     } else if (!path) {
@@ -388,6 +394,8 @@ static int cmd_run(int argc, char **argv) {
       if (!has)
         usage("--keep needs a folder");
       ro.keep = argv[++i];
+      if (!*ro.keep)
+        usage("--keep \"\": the folder name is empty");
     } else if (!strcmp(a, "--dump-tensors")) {
       if (!has)
         usage("--dump-tensors needs a folder");

@@ -30,7 +30,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "tinyaot.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,25 +63,6 @@ static const char *upper_case(const char *s) {
     if (*c >= 'a' && *c <= 'z')
       *c = (char)(*c - 'a' + 'A');
   return u;
-}
-
-void remove_tree(const char *dir) {
-  DIR *d = opendir(dir);
-  if (d) {
-    struct dirent *ent;
-    while ((ent = readdir(d))) {
-      if (!strcmp(ent->d_name, ".") || !strcmp(ent->d_name, ".."))
-        continue;
-      const char *path = arena_printf("%s/%s", dir, ent->d_name);
-      struct stat st;
-      if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        remove_tree(path);
-      else
-        unlink(path);
-    }
-    closedir(d);
-  }
-  rmdir(dir);
 }
 
 /* Every variable tensor in the persistent area: "{tensor, offset, bytes},". */

@@ -314,6 +314,9 @@ TA_NORETURN void error_file(const char *path, const char *fmt, ...)
 TA_NORETURN void die_at(const char *file, int line, const char *fmt, ...)
     TA_PRINTF(3, 4);
 extern void (*die_hook)(const char *message);
+/* Called first by every error_at/error_file/die (when set): removes what
+ * a failed step leaves behind (outdir.c's temporary folders). */
+extern void (*error_cleanup_hook)(void);
 #define die(...) die_at(__FILE__, __LINE__, __VA_ARGS__)
 #define unreachable() die_at(__FILE__, __LINE__, "unreachable")
 
@@ -781,6 +784,8 @@ typedef struct {
   const char *prefix;   /* C identifier for every generated name */
   const char *model;    /* the model's file name, for comments */
   bool io_in_workspace; /* as planned: adds <prefix>_io() */
+  bool force;           /* --force: replace files tinyaot did not write */
+  const char *model_path; /* the input model: never overwritten */
 } EmitOptions;
 
 /* The files emit_folder() wrote, relative to its folder: the C sources (for a
@@ -799,6 +804,29 @@ typedef struct {
  * A file that cannot be written -> error_file(). */
 EmitResult emit_folder(const Graph *g, const Plan *p, const EmitOptions *o,
                        const char *dir);
+
+/* ------------------------------------------------------ emit/outdir.c */
+
+/* Writing a folder safely (outdir.c's opening comment): files go to a
+ * temporary folder beside DIR and move into DIR at outdir_commit(),
+ * which refuses to replace a file that DIR/.tinyaot-manifest does not
+ * list (unless force) or that is `protect` (the input model), and removes
+ * the files of the previous manifest it did not write again.  Any error
+ * removes the temporary folder; DIR is then as it was. */
+typedef struct OutDir OutDir;
+typedef struct {
+  bool force;          /* replace files tinyaot did not write */
+  const char *protect; /* a file never replaced or removed, or NULL */
+} OutDirOptions;
+OutDir *outdir_begin(const char *dir, const OutDirOptions *o);
+/* Opens DIR/rel (rel: a path inside DIR, its folders made as needed). */
+FILE *outdir_open(OutDir *d, const char *rel);
+void outdir_close(OutDir *d, FILE *f, const char *rel);
+void outdir_commit(OutDir *d);
+void outdir_discard(OutDir *d); /* drops everything written */
+
+/* rm -r DIR (a folder tinyaot made). */
+void remove_tree(const char *dir);
 
 /* ------------------------------------------------------------- run.c */
 
@@ -826,7 +854,5 @@ int build_and_run(const Graph *g, const Plan *p, const EmitOptions *eo,
                   const EmitResult *er, const char *dir, const RunOptions *ro,
                   char **inputs, int ninputs, char **outputs, int noutputs);
 
-/* rm -r DIR (a folder tinyaot made). */
-void remove_tree(const char *dir);
 
 #endif

@@ -104,7 +104,15 @@ bool add_overflows(size_t a, size_t b, size_t *out) {
 char error_message[1024];
 jmp_buf *error_jmp;
 
+void (*error_cleanup_hook)(void);
+
+static void cleanup(void) {
+  if (error_cleanup_hook)
+    error_cleanup_hook();
+}
+
 static TA_NORETURN void raise_error(void) {
+  cleanup();
   if (error_jmp)
     longjmp(*error_jmp, 1);
   fprintf(stderr, "%s\n", error_message);
@@ -153,6 +161,7 @@ void die_at(const char *file, int line, const char *fmt, ...) {
   vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
   va_end(ap);
   fprintf(stderr, "%s\n", msg);
+  cleanup();
   if (die_hook)
     die_hook(msg);
   abort();

@@ -18,6 +18,9 @@
  *   CMakeLists.txt  the same for CMake
  *   runtime/        the kernel sources the runner calls, unchanged
  *
+ * The files go through outdir.c: written beside DIR, moved in only when
+ * all are written, never over a file tinyaot did not write.
+ *
  * Every name is prefixed so that several models link into one program;
  * the runtime files are identical for every model (they carry no prefix),
  * and each model builds into its own static library, so two libraries
@@ -29,19 +32,16 @@
 #include "tinyaot.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/types.h>
 
 typedef struct {
   const Graph *g;
   const Plan *p;
   const EmitOptions *o;
-  const char *dir;
+  OutDir *out;          /* the folder being written (outdir.c) */
   const char *P;        /* prefix */
   const char *U;        /* PREFIX, upper case */
   const char **in_name; /* struct member per model input */
@@ -55,32 +55,11 @@ typedef struct {
 /* ------------------------------------------------------------ helpers */
 
 static FILE *open_out(const Emit *e, const char *name) {
-  const char *path = arena_printf("%s/%s", e->dir, name);
-  FILE *f = fopen(path, "wb");
-  if (!f)
-    error_file(path, "cannot write: %s", strerror(errno));
-  return f;
+  return outdir_open(e->out, name);
 }
 
 static void close_out(const Emit *e, FILE *f, const char *name) {
-  if (ferror(f) | (fclose(f) != 0))
-    error_file(arena_printf("%s/%s", e->dir, name), "write error");
-}
-
-/* mkdir -p. */
-static void make_dirs(const char *path) {
-  char *p = arena_strdup(path);
-  for (char *s = p + 1;; s++) {
-    if (*s == '/' || *s == '\0') {
-      char c = *s;
-      *s = '\0';
-      if (mkdir(p, 0777) != 0 && errno != EEXIST)
-        error_file(p, "cannot create folder: %s", strerror(errno));
-      *s = c;
-      if (!c)
-        break;
-    }
-  }
+  outdir_close(e->out, f, name);
 }
 
 static const char *upper(const char *s) {
@@ -1038,8 +1017,6 @@ static void emit_runtime(Emit *e, const bool *need) {
     if (!need[i])
       continue;
     const char *path = runtime_files[i].path;
-    const char *slash = strrchr(path, '/');
-    make_dirs(arena_printf("%s/%.*s", e->dir, (int)(slash - path), path));
     FILE *f = open_out(e, path);
     fputs(runtime_files[i].text, f);
     close_out(e, f, path);
@@ -1115,7 +1092,7 @@ static void emit_cmake(Emit *e, const char **src, int nsrc) {
 
 EmitResult emit_folder(const Graph *g, const Plan *p, const EmitOptions *o,
                        const char *dir) {
-  Emit e = {.g = g, .p = p, .o = o, .dir = dir, .P = o->prefix,
+  Emit e = {.g = g, .p = p, .o = o, .P = o->prefix,
             .U = upper(o->prefix)};
   if (p->npools < 1)
     die("plan has no pool");
@@ -1129,10 +1106,6 @@ EmitResult emit_folder(const Graph *g, const Plan *p, const EmitOptions *o,
              "the memory plan needs %zu bytes of workspace and %zu persistent; "
              "the generated code addresses at most %d bytes in each",
              workspace_size(p), p->persistent_bytes, INT32_MAX);
-  make_dirs(dir);
-  struct stat st;
-  if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-    error_file(dir, "is not a folder");
 
   e.in_name = arena_array((size_t)g->ninputs + 1, sizeof(char *));
   e.out_name = arena_array((size_t)g->noutputs + 1, sizeof(char *));
@@ -1153,6 +1126,8 @@ EmitResult emit_folder(const Graph *g, const Plan *p, const EmitOptions *o,
   e.const_used = arena_array((size_t)g->ntensors + 1, sizeof(bool));
   find_io_buffers(&e);
 
+  e.out = outdir_begin(dir, &(OutDirOptions){.force = o->force,
+                                             .protect = o->model_path});
   emit_runner(&e); /* first: it marks the constants in use */
   emit_header(&e);
   emit_weights(&e);
@@ -1173,6 +1148,7 @@ EmitResult emit_folder(const Graph *g, const Plan *p, const EmitOptions *o,
   }
   emit_makefile(&e, src, nsrc);
   emit_cmake(&e, src, nsrc);
+  outdir_commit(e.out);
   return (EmitResult){.sources = src, .nsources = nsrc,
                       .in_names = e.in_name, .out_names = e.out_name};
 }

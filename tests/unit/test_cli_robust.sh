@@ -71,6 +71,8 @@ usage compile "$model"
 usage compile -o "$tmp/o"
 usage compile "$model" -o
 usage compile "$model" -o "$tmp/o" --bogus
+usage compile "$model" -o ""
+usage run "$model" -i "$tmp/in.bin" -o "$tmp/out.bin" --keep ""
 usage compile "$model" -o "$tmp/o" --prefix 9lives
 usage compile "$model" -o "$tmp/o" --prefix ''
 usage compile "$model" -o "$tmp/o" --rounding half
