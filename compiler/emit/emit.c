@@ -157,6 +157,13 @@ static const char *comment_safe(const char *s) {
   return c;
 }
 
+/* A constant, or a view of one: its bytes are a weights array. */
+static bool in_flash(const Graph *g, int t) {
+  const Tensor *x = &g->tensors[t];
+  return is_const(x) || (x->storage < 0 && x->view_of >= 0 &&
+                         is_const(&g->tensors[x->view_of]));
+}
+
 static const Buffer *buffer_of(const Emit *e, int t) {
   int s = e->g->tensors[t].storage;
   if (s < 0 || s >= e->p->nbufs)
@@ -230,7 +237,9 @@ static const char *tensor_addr(Emit *e, int t, bool writable) {
   return arena_printf("(%s%s *)%s", q, ct, buffer_addr(e, b));
 }
 
-/* Finds, for every buffer, the model input or output stored in it. */
+/* Finds, for every buffer, the model input or output stored in it (the
+ * first one: an output listed twice, or also a model input, is copied
+ * by copy_aliased_output()).  Constant outputs have no buffer. */
 static void find_io_buffers(Emit *e) {
   const Graph *g = e->g;
   e->io_of_buf = arena_array((size_t)e->p->nbufs, sizeof(int));
@@ -238,20 +247,39 @@ static void find_io_buffers(Emit *e) {
     e->io_of_buf[i] = -1;
   for (int k = 0; k < g->ninputs + g->noutputs; k++) {
     int t = k < g->ninputs ? g->inputs[k] : g->outputs[k - g->ninputs];
-    if (is_const(&g->tensors[t]))
-      error_at(g, -1, "model %s %d (tensor %d) is a constant: not supported",
-               k < g->ninputs ? "input" : "output",
-               k < g->ninputs ? k : k - g->ninputs, t);
+    if (in_flash(g, t)) {
+      if (k < g->ninputs)
+        error_at(g, -1, "model input %d (tensor %d) is a constant: not supported",
+                 k, t);
+      continue;
+    }
     const Buffer *b = buffer_of(e, t);
     int *slot = &e->io_of_buf[b - e->p->bufs];
     if (*slot >= 0 && *slot != t)
       error_at(g, -1,
                "tensors %d and %d are model inputs/outputs sharing one "
-               "buffer (an output that is a view of an input, or an "
-               "output listed twice): not supported",
+               "buffer (an output that is a view of an input): not supported",
                *slot, t);
-    *slot = t;
+    if (*slot < 0)
+      *slot = t;
   }
+}
+
+/* Output position i, when no kernel writes it: the expression its bytes
+ * are copied from at the end of the run function, else NULL.  That is
+ * an output that is a constant (or a view of one), and, with inputs and
+ * outputs in caller buffers, an output that is also a model input or
+ * that an earlier position already lists (the kernels write the first
+ * position only).  Inside the workspace, <prefix>_io() points such
+ * aliases at the one place instead, and only constants are copied.  The
+ * plan checker (check_outputs_written) proves the same cases complete. */
+static const char *copy_aliased_output(Emit *e, int i) {
+  const Graph *g = e->g;
+  int t = g->outputs[i];
+  bool alias = in_flash(g, t) ||
+               (!e->o->io_in_workspace &&
+                (input_pos(g, t) >= 0 || output_pos(g, t) < i));
+  return alias ? tensor_addr(e, t, false) : NULL;
 }
 
 /* ------------------------------------------------------ constants */
@@ -430,6 +458,8 @@ static void put_io_macros(FILE *f, const Emit *e, const char *kind, int i,
     fprintf(f, "#define %s_%s%d_ZERO_POINT (%" PRId64 ")\n", e->U, K, i,
             x->q.zero_point ? x->q.zero_point[0] : 0);
   }
+  if (in_flash(e->g, t))
+    return; /* a constant output: copied into the caller's buffer */
   const Buffer *b = buffer_of(e, t);
   if (e->o->io_in_workspace && !b->external && !b->persistent)
     fprintf(f, "#define %s_%s%d_OFFSET %zu /* in pool %s */\n", e->U, K, i,
@@ -483,7 +513,7 @@ static void emit_header(Emit *e) {
   size_t io = 0;
   for (int i = 0; i < g->ninputs + g->noutputs; i++) {
     int t = i < g->ninputs ? g->inputs[i] : g->outputs[i - g->ninputs];
-    if (buffer_of(e, t)->external)
+    if (in_flash(g, t) || buffer_of(e, t)->external)
       io += tensor_bytes(&g->tensors[t]);
   }
   fprintf(f,
@@ -718,6 +748,16 @@ static void emit_runner(Emit *e) {
     }
     put_hooks(b, e, op);
   }
+  for (int i = 0; i < g->noutputs; i++) {
+    const char *from = copy_aliased_output(e, i);
+    if (!from)
+      continue;
+    uses_copy = true;
+    fprintf(b, "\n  /* output %d (t%d) is %s: copied */\n", i, g->outputs[i],
+            in_flash(g, g->outputs[i]) ? "a constant" : "also another input or output");
+    fprintf(b, "  (void)%s_copy(%zu, %s, outputs->%s);\n", e->P,
+            tensor_bytes(&g->tensors[g->outputs[i]]), from, e->out_name[i]);
+  }
   fclose(b);
 
   FILE *f = open_out(e, name);
@@ -818,7 +858,8 @@ static void emit_runner(Emit *e) {
 
   if (uses_copy)
     fprintf(f,
-            "/* A copy the memory plan could not avoid (RESHAPE and the like). */\n"
+            "/* A copy the memory plan could not avoid (RESHAPE and the like,\n"
+            " * an output that is a constant or another output). */\n"
             "static ta_status %s_copy(size_t bytes, const void *in, void *out) {\n"
             "  const uint8_t *s = (const uint8_t *)in;\n"
             "  uint8_t *d = (uint8_t *)out;\n"
@@ -895,6 +936,8 @@ static void emit_runner(Emit *e) {
     for (int k = 0; k < g->ninputs + g->noutputs; k++) {
       bool in = k < g->ninputs;
       int t = in ? g->inputs[k] : g->outputs[k - g->ninputs];
+      if (in_flash(g, t))
+        continue; /* a constant output: the caller's buffer */
       const Buffer *bf = buffer_of(e, t);
       if (bf->external || bf->persistent)
         continue;
