@@ -280,6 +280,7 @@ static void finish_options(CompileOptions *o, const char *path) {
     if (!o->lower.custom[k].function)
       usage(arena_printf("--custom-op-scratch %s=... without --custom-op %s=FUNCTION",
                          o->lower.custom[k].name, o->lower.custom[k].name));
+  bool prefix_given = o->emit.prefix != NULL;
   if (!o->emit.prefix)
     o->emit.prefix = default_prefix(path);
   o->emit.model = basename_of(path);
@@ -289,6 +290,10 @@ static void finish_options(CompileOptions *o, const char *path) {
     o->plan.pools[0] = (Pool){.name = "workspace", .limit = SIZE_MAX};
     o->plan.npools = 1;
   }
+  const char *bad = check_c_names(o->emit.prefix, prefix_given, o->plan.pools,
+                                  o->plan.npools, o->lower.custom, o->lower.ncustom);
+  if (bad)
+    usage(bad);
 }
 
 /* tinyaot plan MODEL: the memory plan compile would emit, as a table,

@@ -805,6 +805,18 @@ typedef struct {
 EmitResult emit_folder(const Graph *g, const Plan *p, const EmitOptions *o,
                        const char *dir);
 
+/* ------------------------------------------------------- emit/names.c */
+
+/* Checks the identifiers the user gives that reach the generated C (the
+ * prefix, pool names, custom-op functions) against keywords, reserved
+ * names, the runtime's and the standard headers' names and each other.
+ * NULL, or a message naming the option (names.c lists the rules). */
+const char *check_c_names(const char *prefix, bool prefix_given,
+                          const Pool *pools, int npools,
+                          const CustomKernel *custom, int ncustom);
+/* Would s, as an identifier of the generated code, clash (names.c)? */
+bool c_name_reserved(const char *s);
+
 /* ------------------------------------------------------ emit/outdir.c */
 
 /* Writing a folder safely (outdir.c's opening comment): files go to a

@@ -69,13 +69,6 @@ static const char *upper(const char *s) {
   return u;
 }
 
-static const char *c_keywords[] = {
-    "auto", "break", "case", "char", "const", "continue", "default", "do",
-    "double", "else", "enum", "extern", "float", "for", "goto", "if",
-    "inline", "int", "long", "register", "restrict", "return", "short",
-    "signed", "sizeof", "static", "struct", "switch", "typedef", "union",
-    "unsigned", "void", "volatile", "while"};
-
 /* A C member name from a TFLite tensor name: "serving_default_x:0" -> "x",
  * "MobilenetV1/Predictions/Reshape_1" -> "reshape_1".  Unique within
  * `taken` (n names so far); `role` and `i` name it when nothing is left. */
@@ -105,9 +98,8 @@ static const char *member_name(const char *tname, const char *role, int i,
     name = arena_printf("%s%d", role, i);
   else if (isdigit((unsigned char)b[0]))
     name = arena_printf("%s_%s", role, b);
-  for (size_t j = 0; j < sizeof c_keywords / sizeof *c_keywords; j++)
-    if (!strcmp(name, c_keywords[j]))
-      name = arena_printf("%s_", name);
+  if (c_name_reserved(name)) /* a keyword, a standard or runtime name */
+    name = arena_printf("%s_", name);
   const char *base = name;
   for (int dup = 1;; dup++) {
     bool clash = false;
