@@ -48,7 +48,7 @@ enum { DUMP_IR = 1, DUMP_LOWER = 2, DUMP_PLAN = 4 };
  * DUMP_IR prints the IR as read (inspect's table) to stderr. */
 static Graph *load(const char *path, unsigned dump) {
   size_t size;
-  uint8_t *buf = read_file(path, &size);
+  uint8_t *buf = map_file(path, &size);
   Graph *g = read_tflite(path, buf, size);
   verify(g);
   if (dump & DUMP_IR)
@@ -453,6 +453,7 @@ static int cmd_run(int argc, char **argv) {
       error_file(ins[i], "holds %zu bytes; input %d (%s %s) needs %zu", n,
                  i % g->ninputs, t->name, dtype_name(t->dtype), tensor_bytes(t));
   }
+  check_compiler(ro.cc);
   Plan *p = compile(g, &o);
   const char *dir = ro.keep;
   char tmp[] = "/tmp/tinyaot-run-XXXXXX";

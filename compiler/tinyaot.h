@@ -323,6 +323,9 @@ extern void (*error_cleanup_hook)(void);
 /* Reads a whole file into arena memory; error_file() on failure (and for
  * a folder, or a file beyond 16 GB). */
 uint8_t *read_file(const char *path, size_t *size);
+/* The same for a model: the file mapped into memory (copy-on-write, never
+ * written back), read() where it cannot be mapped; not in the arena. */
+uint8_t *map_file(const char *path, size_t *size);
 
 /* Tensor helpers. */
 int64_t tensor_elems(const Tensor *t);
@@ -836,6 +839,10 @@ FILE *outdir_open(OutDir *d, const char *rel);
 void outdir_close(OutDir *d, FILE *f, const char *rel);
 void outdir_commit(OutDir *d);
 void outdir_discard(OutDir *d); /* drops everything written */
+
+/* Refuses (error_file) a host compiler command whose program cannot be
+ * run: a path that is not executable, a name not on $PATH. */
+void check_compiler(const char *cc);
 
 /* rm -r DIR (a folder tinyaot made). */
 void remove_tree(const char *dir);

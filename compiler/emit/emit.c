@@ -494,9 +494,17 @@ static void emit_header(Emit *e) {
   fprintf(f, "#define %s_WORKSPACE_SIZE %zu\n", e->U, workspace_size(p));
   fprintf(f, "#define %s_WORKSPACE_ALIGN %zu\n", e->U, workspace_align(p));
   if (p->npools > 1)
-    for (int i = 0; i < p->npools; i++)
-      fprintf(f, "#define %s_POOL_%s_SIZE %zu\n", e->U, upper(p->pools[i].name),
-              p->pools[i].used);
+    for (int i = 0; i < p->npools; i++) {
+      /* An unused pool gets no SIZE macro: a zero would invite a
+       * zero-length array (not C); code that sizes it fails to compile. */
+      if (p->pools[i].used)
+        fprintf(f, "#define %s_POOL_%s_SIZE %zu\n", e->U, upper(p->pools[i].name),
+                p->pools[i].used);
+      else
+        fprintf(f, "/* Pool %s: unused by this model (no _SIZE; pools->%s may be NULL). */\n"
+                   "#define %s_POOL_%s_UNUSED 1\n",
+                p->pools[i].name, p->pools[i].name, e->U, upper(p->pools[i].name));
+    }
   if (p->persistent_bytes)
     fprintf(f,
             "#define %s_PERSISTENT_SIZE %zu /* model state, kept between "
@@ -534,8 +542,8 @@ static void emit_header(Emit *e) {
     fprintf(f, "/* One region per memory pool, each aligned to %s_WORKSPACE_ALIGN. */\n", e->U);
     fprintf(f, "struct %s_pools {\n", e->P);
     for (int i = 0; i < p->npools; i++)
-      fprintf(f, "  void *%s; /* %s_POOL_%s_SIZE bytes */\n", p->pools[i].name,
-              e->U, upper(p->pools[i].name));
+      fprintf(f, "  void *%s; /* %s_POOL_%s_%s */\n", p->pools[i].name, e->U,
+              upper(p->pools[i].name), p->pools[i].used ? "SIZE bytes" : "UNUSED: may be NULL");
     fprintf(f, "};\n\n");
   }
   fprintf(f, "/* Runs the model once.  Returns 0 or the first error status. */\n");
