@@ -753,8 +753,11 @@ static void emit_runner(Emit *e) {
     if (!from)
       continue;
     uses_copy = true;
-    fprintf(b, "\n  /* output %d (t%d) is %s: copied */\n", i, g->outputs[i],
-            in_flash(g, g->outputs[i]) ? "a constant" : "also another input or output");
+    int t = g->outputs[i];
+    const char *what = in_flash(g, t)          ? "a constant"
+                       : input_pos(g, t) >= 0 ? arena_printf("also model input %d", input_pos(g, t))
+                                              : arena_printf("also output %d", output_pos(g, t));
+    fprintf(b, "\n  /* output %d (t%d) is %s: copied from it */\n", i, t, what);
     fprintf(b, "  (void)%s_copy(%zu, %s, outputs->%s);\n", e->P,
             tensor_bytes(&g->tensors[g->outputs[i]]), from, e->out_name[i]);
   }
