@@ -26,7 +26,8 @@ static TA_NORETURN void usage(const char *msg) {
   fprintf(stderr,
           "usage: tinyaot inspect MODEL [--json]\n"
           "       tinyaot plan MODEL [--json] [--svg FILE] [compile options]\n"
-          "       tinyaot compile MODEL -o DIR [compile options]\n"
+          "       tinyaot compile MODEL -o DIR [--force] [compile options]\n"
+          "            (--force: replace files in DIR that tinyaot did not write)\n"
           "       tinyaot run MODEL -i IN.bin ... -o OUT.bin ... [compile options]\n"
           "            [--keep DIR] [--dump-tensors DIR] [--cc CC] [--cflags FLAGS]\n"
           "            [--dump-state DIR] [--reset-each] [--custom-op-source FILE.c]...\n"
@@ -54,7 +55,7 @@ enum { DUMP_IR = 1, DUMP_LOWER = 2, DUMP_PLAN = 4 };
  * DUMP_IR prints the IR as read (inspect's table) to stderr. */
 static Graph *load(const char *path, unsigned dump, const ImportOptions *onnx) {
   size_t size;
-  uint8_t *buf = read_file(path, &size);
+  uint8_t *buf = map_file(path, &size);
   static const ImportOptions none;
   onnx = onnx ? onnx : &none;
   Graph *g;
@@ -341,14 +342,20 @@ static void finish_options(CompileOptions *o, const char *path) {
     if (!o->lower.custom[k].function)
       usage(arena_printf("--custom-op-scratch %s=... without --custom-op %s=FUNCTION",
                          o->lower.custom[k].name, o->lower.custom[k].name));
+  bool prefix_given = o->emit.prefix != NULL;
   if (!o->emit.prefix)
     o->emit.prefix = default_prefix(path);
   o->emit.model = basename_of(path);
+  o->emit.model_path = path;
   if (o->plan.npools == 0) {
     o->plan.pools = arena_alloc(sizeof(Pool));
     o->plan.pools[0] = (Pool){.name = "workspace", .limit = SIZE_MAX};
     o->plan.npools = 1;
   }
+  const char *bad = check_c_names(o->emit.prefix, prefix_given, o->plan.pools,
+                                  o->plan.npools, o->lower.custom, o->lower.ncustom);
+  if (bad)
+    usage(bad);
 }
 
 /* tinyaot plan MODEL: the memory plan compile would emit, as a table,
@@ -406,6 +413,10 @@ static int cmd_compile(int argc, char **argv) {
       if (i + 1 >= argc)
         usage("-o needs a folder");
       dir = argv[++i];
+      if (!*dir)
+        usage("-o \"\": the folder name is empty");
+    } else if (!strcmp(argv[i], "--force")) {
+      o.emit.force = true;
     } else if (argv[i][0] == '-') {
       usage(arena_printf("compile: unknown option %s", argv[i]));
     } else if (!path) {
@@ -450,6 +461,8 @@ static int cmd_run(int argc, char **argv) {
       if (!has)
         usage("--keep needs a folder");
       ro.keep = argv[++i];
+      if (!*ro.keep)
+        usage("--keep \"\": the folder name is empty");
     } else if (!strcmp(a, "--dump-tensors")) {
       if (!has)
         usage("--dump-tensors needs a folder");
@@ -508,6 +521,7 @@ static int cmd_run(int argc, char **argv) {
       error_file(ins[i], "holds %zu bytes; input %d (%s %s) needs %zu", n,
                  i % g->ninputs, t->name, dtype_name(t->dtype), tensor_bytes(t));
   }
+  check_compiler(ro.cc);
   Plan *p = compile(g, &o);
   const char *dir = ro.keep;
   char tmp[] = "/tmp/tinyaot-run-XXXXXX";
@@ -563,7 +577,7 @@ static int cmd_report(int argc, char **argv) {
     usage("report needs a model");
   finish_options(&o, path);
   ro.prefix = o.emit.prefix;
-  Graph *g = load(path, o.dump);
+  Graph *g = load(path, o.dump, &o.onnx);
   Plan *p = compile(g, &o);
   const char *t = getenv("TMPDIR");
   char *dir = arena_printf("%s/tinyaot-report-XXXXXX", t && *t ? t : "/tmp");

@@ -30,7 +30,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "tinyaot.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,25 +63,6 @@ static const char *upper_case(const char *s) {
     if (*c >= 'a' && *c <= 'z')
       *c = (char)(*c - 'a' + 'A');
   return u;
-}
-
-void remove_tree(const char *dir) {
-  DIR *d = opendir(dir);
-  if (d) {
-    struct dirent *ent;
-    while ((ent = readdir(d))) {
-      if (!strcmp(ent->d_name, ".") || !strcmp(ent->d_name, ".."))
-        continue;
-      const char *path = arena_printf("%s/%s", dir, ent->d_name);
-      struct stat st;
-      if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        remove_tree(path);
-      else
-        unlink(path);
-    }
-    closedir(d);
-  }
-  rmdir(dir);
 }
 
 /* text safe inside a C string literal and a printf format. */
@@ -251,8 +231,8 @@ static void write_harness(FILE *f, const Graph *g, const Plan *p,
   fprintf(f, "0};\nstatic const size_t pool_size[NPOOLS] = {");
   if (multi)
     for (int i = 0; i < p->npools; i++)
-      fprintf(f, "%s%s_POOL_%s_SIZE", i ? ", " : "", U,
-              upper_case(p->pools[i].name));
+      fprintf(f, p->pools[i].used ? "%s%s_POOL_%s_SIZE" : "%s0 /* %s_POOL_%s_UNUSED */",
+              i ? ", " : "", U, upper_case(p->pools[i].name));
   else
     fprintf(f, "%s_WORKSPACE_SIZE", U);
   fprintf(f, "};\n\n");
@@ -411,6 +391,33 @@ static int exit_status(int rc) {
   if (WIFEXITED(rc))
     return WEXITSTATUS(rc);
   return 128 + (WIFSIGNALED(rc) ? WTERMSIG(rc) : 0);
+}
+
+/* The compiler command's first word (--cc "ccache gcc" runs ccache) must
+ * be a program: a path that can be run, or a name found on $PATH.  Else
+ * error_file() naming it, before the shell would say "not found" and
+ * exit 127. */
+void check_compiler(const char *cc) {
+  size_t n = strcspn(cc, " \t");
+  const char *prog = arena_printf("%.*s", (int)n, cc);
+  if (!*prog)
+    error_file("--cc", "no C compiler given");
+  if (strchr(prog, '/')) {
+    if (access(prog, X_OK) != 0)
+      error_file(prog, "cannot run the C compiler (--cc or $CC): %s", strerror(errno));
+    return;
+  }
+  const char *path = getenv("PATH");
+  for (const char *d = path ? path : ""; ; ) {
+    size_t k = strcspn(d, ":");
+    const char *full = arena_printf("%.*s/%s", (int)k, k ? d : ".", prog);
+    if (access(full, X_OK) == 0)
+      return;
+    if (!d[k])
+      break;
+    d += k + 1;
+  }
+  error_file(prog, "cannot run the C compiler (--cc or $CC): not found on $PATH");
 }
 
 int build_and_run(const Graph *g, const Plan *p, const EmitOptions *eo,

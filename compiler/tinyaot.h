@@ -328,12 +328,18 @@ TA_NORETURN void error_file(const char *path, const char *fmt, ...)
 TA_NORETURN void die_at(const char *file, int line, const char *fmt, ...)
     TA_PRINTF(3, 4);
 extern void (*die_hook)(const char *message);
+/* Called first by every error_at/error_file/die (when set): removes what
+ * a failed step leaves behind (outdir.c's temporary folders). */
+extern void (*error_cleanup_hook)(void);
 #define die(...) die_at(__FILE__, __LINE__, __VA_ARGS__)
 #define unreachable() die_at(__FILE__, __LINE__, "unreachable")
 
 /* Reads a whole file into arena memory; error_file() on failure (and for
  * a folder, or a file beyond 16 GB). */
 uint8_t *read_file(const char *path, size_t *size);
+/* The same for a model: the file mapped into memory (copy-on-write, never
+ * written back), read() where it cannot be mapped; not in the arena. */
+uint8_t *map_file(const char *path, size_t *size);
 
 /* Tensor helpers. */
 int64_t tensor_elems(const Tensor *t);
@@ -902,6 +908,8 @@ typedef struct {
   const char *model;    /* the model's file name, for comments */
   bool io_in_workspace; /* as planned: adds <prefix>_io() */
   bool profile;         /* --profile: a hook around every op (profile.c) */
+  bool force;           /* --force: replace files tinyaot did not write */
+  const char *model_path; /* the input model: never overwritten */
 } EmitOptions;
 
 /* The files emit_folder() wrote, relative to its folder: the C sources (for a
@@ -956,7 +964,47 @@ void write_report(FILE *out, const Graph *g, const Plan *p,
  * in <p>.h, and <p>_profile.c, the default hook and its counters. */
 void put_profile_call(FILE *f, const Graph *g, const char *prefix, int op, int phase);
 void put_profile_decls(FILE *f, const Graph *g, const char *prefix, const char *U);
-void emit_profile_source(const Graph *g, const char *dir, const char *prefix, const char *U);
+struct OutDir;
+void emit_profile_source(const Graph *g, struct OutDir *out, const char *prefix,
+                         const char *U);
+/* ------------------------------------------------------- emit/names.c */
+
+/* Checks the identifiers the user gives that reach the generated C (the
+ * prefix, pool names, custom-op functions) against keywords, reserved
+ * names, the runtime's and the standard headers' names and each other.
+ * NULL, or a message naming the option (names.c lists the rules). */
+const char *check_c_names(const char *prefix, bool prefix_given,
+                          const Pool *pools, int npools,
+                          const CustomKernel *custom, int ncustom);
+/* Would s, as an identifier of the generated code, clash (names.c)? */
+bool c_name_reserved(const char *s);
+
+/* ------------------------------------------------------ emit/outdir.c */
+
+/* Writing a folder safely (outdir.c's opening comment): files go to a
+ * temporary folder beside DIR and move into DIR at outdir_commit(),
+ * which refuses to replace a file that DIR/.tinyaot-manifest does not
+ * list (unless force) or that is `protect` (the input model), and removes
+ * the files of the previous manifest it did not write again.  Any error
+ * removes the temporary folder; DIR is then as it was. */
+typedef struct OutDir OutDir;
+typedef struct {
+  bool force;          /* replace files tinyaot did not write */
+  const char *protect; /* a file never replaced or removed, or NULL */
+} OutDirOptions;
+OutDir *outdir_begin(const char *dir, const OutDirOptions *o);
+/* Opens DIR/rel (rel: a path inside DIR, its folders made as needed). */
+FILE *outdir_open(OutDir *d, const char *rel);
+void outdir_close(OutDir *d, FILE *f, const char *rel);
+void outdir_commit(OutDir *d);
+void outdir_discard(OutDir *d); /* drops everything written */
+
+/* Refuses (error_file) a host compiler command whose program cannot be
+ * run: a path that is not executable, a name not on $PATH. */
+void check_compiler(const char *cc);
+
+/* rm -r DIR (a folder tinyaot made). */
+void remove_tree(const char *dir);
 
 /* ------------------------------------------------------------- run.c */
 
@@ -986,7 +1034,5 @@ int build_and_run(const Graph *g, const Plan *p, const EmitOptions *eo,
                   const EmitResult *er, const char *dir, const RunOptions *ro,
                   char **inputs, int ninputs, char **outputs, int noutputs);
 
-/* rm -r DIR (a folder tinyaot made). */
-void remove_tree(const char *dir);
 
 #endif

@@ -7,9 +7,13 @@
  * robustness test reuse one process for many inputs).  Size arithmetic
  * goes through mul_overflows()/add_overflows().
  */
+#define _POSIX_C_SOURCE 200809L
 #include "tinyaot.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,7 +108,15 @@ bool add_overflows(size_t a, size_t b, size_t *out) {
 char error_message[8192];
 jmp_buf *error_jmp;
 
+void (*error_cleanup_hook)(void);
+
+static void cleanup(void) {
+  if (error_cleanup_hook)
+    error_cleanup_hook();
+}
+
 static TA_NORETURN void raise_error(void) {
+  cleanup();
   if (error_jmp)
     longjmp(*error_jmp, 1);
   fprintf(stderr, "%s\n", error_message);
@@ -116,8 +128,20 @@ void error_raise(const char *message) {
   raise_error();
 }
 
+/* A path short enough to leave room for the message: a long one keeps
+ * its first 120 and last 360 bytes (the file name) around "...". */
+static const char *short_path(const char *path, char *buf, size_t n) {
+  size_t len = strlen(path);
+  if (len <= 480 || n < 490)
+    return path;
+  snprintf(buf, n, "%.120s...%s", path, path + len - 360);
+  return buf;
+}
+
 void error_at(const Graph *g, int op, const char *fmt, ...) {
-  const char *path = g && g->path ? g->path : "<model>";
+  char shortened[512];
+  const char *path = short_path(g && g->path ? g->path : "<model>", shortened,
+                                sizeof shortened);
   int n;
   if (g && op >= 0 && op < g->nops)
     n = snprintf(error_message, sizeof error_message, "%s: op %d (%s): ",
@@ -134,8 +158,9 @@ void error_at(const Graph *g, int op, const char *fmt, ...) {
 }
 
 void error_file(const char *path, const char *fmt, ...) {
+  char shortened[512];
   int n = snprintf(error_message, sizeof error_message, "%s: ",
-                   path ? path : "<model>");
+                   short_path(path ? path : "<model>", shortened, sizeof shortened));
   if (n < 0 || (size_t)n >= sizeof error_message)
     n = 0;
   va_list ap;
@@ -158,6 +183,7 @@ void die_at(const char *file, int line, const char *fmt, ...) {
   vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
   va_end(ap);
   fprintf(stderr, "%s\n", msg);
+  cleanup();
   if (die_hook)
     die_hook(msg);
   abort();
@@ -193,6 +219,56 @@ uint8_t *read_file(const char *path, size_t *size) {
   }
   fclose(f);
   *size = (size_t)n;
+  return buf;
+}
+
+/* A model is mapped, not read: only the pages the reader touches (the
+ * tables, the weights the emitter copies) come into memory, so a 2 GB
+ * file costs what the compile needs, not 2 GB.  MAP_PRIVATE with write
+ * permission: the bytes are the file's until someone writes, and no
+ * write ever reaches the file.  Where the file cannot be mapped (a pipe,
+ * a file system without mmap), it is read with read() in 1 MB pieces
+ * into the arena. */
+uint8_t *map_file(const char *path, size_t *size) {
+  struct stat st;
+  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+    error_file(path, "is a folder, not a file");
+  int fd = open(path, O_RDONLY);
+  if (fd < 0)
+    error_file(path, "cannot open: %s", strerror(errno));
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    return read_file(path, size); /* a device or a pipe: fopen's checks */
+  }
+  if ((uint64_t)st.st_size > MAX_FILE_BYTES) {
+    close(fd);
+    error_file(path, "is too large (%lld bytes; at most %llu)", (long long)st.st_size,
+               (unsigned long long)MAX_FILE_BYTES);
+  }
+  size_t n = (size_t)st.st_size;
+  if (n > 0) {
+    void *m = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+    if (m != MAP_FAILED) {
+      close(fd);
+      *size = n;
+      return m; /* unmapped at exit */
+    }
+  }
+  uint8_t *buf = arena_alloc(n + 1);
+  size_t got = 0;
+  while (got < n) {
+    size_t want = n - got < (1u << 20) ? n - got : (1u << 20);
+    ssize_t k = read(fd, buf + got, want);
+    if (k < 0 && errno == EINTR)
+      continue;
+    if (k <= 0) {
+      close(fd);
+      error_file(path, "read error: %s", k < 0 ? strerror(errno) : "file shrank");
+    }
+    got += (size_t)k;
+  }
+  close(fd);
+  *size = n;
   return buf;
 }
 

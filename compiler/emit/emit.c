@@ -18,6 +18,9 @@
  *   CMakeLists.txt  the same for CMake
  *   runtime/        the kernel sources the runner calls, unchanged
  *
+ * The files go through outdir.c: written beside DIR, moved in only when
+ * all are written, never over a file tinyaot did not write.
+ *
  * Every name is prefixed so that several models link into one program;
  * the runtime files are identical for every model (they carry no prefix),
  * and each model builds into its own static library, so two libraries
@@ -29,19 +32,16 @@
 #include "tinyaot.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/types.h>
 
 typedef struct {
   const Graph *g;
   const Plan *p;
   const EmitOptions *o;
-  const char *dir;
+  OutDir *out;          /* the folder being written (outdir.c) */
   const char *P;        /* prefix */
   const char *U;        /* PREFIX, upper case */
   const char **in_name; /* struct member per model input */
@@ -55,32 +55,11 @@ typedef struct {
 /* ------------------------------------------------------------ helpers */
 
 static FILE *open_out(const Emit *e, const char *name) {
-  const char *path = arena_printf("%s/%s", e->dir, name);
-  FILE *f = fopen(path, "wb");
-  if (!f)
-    error_file(path, "cannot write: %s", strerror(errno));
-  return f;
+  return outdir_open(e->out, name);
 }
 
 static void close_out(const Emit *e, FILE *f, const char *name) {
-  if (ferror(f) | (fclose(f) != 0))
-    error_file(arena_printf("%s/%s", e->dir, name), "write error");
-}
-
-/* mkdir -p. */
-static void make_dirs(const char *path) {
-  char *p = arena_strdup(path);
-  for (char *s = p + 1;; s++) {
-    if (*s == '/' || *s == '\0') {
-      char c = *s;
-      *s = '\0';
-      if (mkdir(p, 0777) != 0 && errno != EEXIST)
-        error_file(p, "cannot create folder: %s", strerror(errno));
-      *s = c;
-      if (!c)
-        break;
-    }
-  }
+  outdir_close(e->out, f, name);
 }
 
 static const char *upper(const char *s) {
@@ -89,13 +68,6 @@ static const char *upper(const char *s) {
     *c = (char)toupper((unsigned char)*c);
   return u;
 }
-
-static const char *c_keywords[] = {
-    "auto", "break", "case", "char", "const", "continue", "default", "do",
-    "double", "else", "enum", "extern", "float", "for", "goto", "if",
-    "inline", "int", "long", "register", "restrict", "return", "short",
-    "signed", "sizeof", "static", "struct", "switch", "typedef", "union",
-    "unsigned", "void", "volatile", "while"};
 
 /* A C member name from a TFLite tensor name: "serving_default_x:0" -> "x",
  * "MobilenetV1/Predictions/Reshape_1" -> "reshape_1".  Unique within
@@ -126,9 +98,8 @@ static const char *member_name(const char *tname, const char *role, int i,
     name = arena_printf("%s%d", role, i);
   else if (isdigit((unsigned char)b[0]))
     name = arena_printf("%s_%s", role, b);
-  for (size_t j = 0; j < sizeof c_keywords / sizeof *c_keywords; j++)
-    if (!strcmp(name, c_keywords[j]))
-      name = arena_printf("%s_", name);
+  if (c_name_reserved(name)) /* a keyword, a standard or runtime name */
+    name = arena_printf("%s_", name);
   const char *base = name;
   for (int dup = 1;; dup++) {
     bool clash = false;
@@ -176,6 +147,13 @@ static const char *comment_safe(const char *s) {
         (unsigned char)*q < 0x20 || (unsigned char)*q >= 0x7f)
       *q = '_';
   return c;
+}
+
+/* A constant, or a view of one: its bytes are a weights array. */
+static bool in_flash(const Graph *g, int t) {
+  const Tensor *x = &g->tensors[t];
+  return is_const(x) || (x->storage < 0 && x->view_of >= 0 &&
+                         is_const(&g->tensors[x->view_of]));
 }
 
 static const Buffer *buffer_of(const Emit *e, int t) {
@@ -251,7 +229,9 @@ static const char *tensor_addr(Emit *e, int t, bool writable) {
   return arena_printf("(%s%s *)%s", q, ct, buffer_addr(e, b));
 }
 
-/* Finds, for every buffer, the model input or output stored in it. */
+/* Finds, for every buffer, the model input or output stored in it (the
+ * first one: an output listed twice, or also a model input, is copied
+ * by copy_aliased_output()).  Constant outputs have no buffer. */
 static void find_io_buffers(Emit *e) {
   const Graph *g = e->g;
   e->io_of_buf = arena_array((size_t)e->p->nbufs, sizeof(int));
@@ -259,20 +239,39 @@ static void find_io_buffers(Emit *e) {
     e->io_of_buf[i] = -1;
   for (int k = 0; k < g->ninputs + g->noutputs; k++) {
     int t = k < g->ninputs ? g->inputs[k] : g->outputs[k - g->ninputs];
-    if (is_const(&g->tensors[t]))
-      error_at(g, -1, "model %s %d (tensor %d) is a constant: not supported",
-               k < g->ninputs ? "input" : "output",
-               k < g->ninputs ? k : k - g->ninputs, t);
+    if (in_flash(g, t)) {
+      if (k < g->ninputs)
+        error_at(g, -1, "model input %d (tensor %d) is a constant: not supported",
+                 k, t);
+      continue;
+    }
     const Buffer *b = buffer_of(e, t);
     int *slot = &e->io_of_buf[b - e->p->bufs];
     if (*slot >= 0 && *slot != t)
       error_at(g, -1,
                "tensors %d and %d are model inputs/outputs sharing one "
-               "buffer (an output that is a view of an input, or an "
-               "output listed twice): not supported",
+               "buffer (an output that is a view of an input): not supported",
                *slot, t);
-    *slot = t;
+    if (*slot < 0)
+      *slot = t;
   }
+}
+
+/* Output position i, when no kernel writes it: the expression its bytes
+ * are copied from at the end of the run function, else NULL.  That is
+ * an output that is a constant (or a view of one), and, with inputs and
+ * outputs in caller buffers, an output that is also a model input or
+ * that an earlier position already lists (the kernels write the first
+ * position only).  Inside the workspace, <prefix>_io() points such
+ * aliases at the one place instead, and only constants are copied.  The
+ * plan checker (check_outputs_written) proves the same cases complete. */
+static const char *copy_aliased_output(Emit *e, int i) {
+  const Graph *g = e->g;
+  int t = g->outputs[i];
+  bool alias = in_flash(g, t) ||
+               (!e->o->io_in_workspace &&
+                (input_pos(g, t) >= 0 || output_pos(g, t) < i));
+  return alias ? tensor_addr(e, t, false) : NULL;
 }
 
 /* ------------------------------------------------------ constants */
@@ -451,6 +450,8 @@ static void put_io_macros(FILE *f, const Emit *e, const char *kind, int i,
     fprintf(f, "#define %s_%s%d_ZERO_POINT (%" PRId64 ")\n", e->U, K, i,
             x->q.zero_point ? x->q.zero_point[0] : 0);
   }
+  if (in_flash(e->g, t))
+    return; /* a constant output: copied into the caller's buffer */
   const Buffer *b = buffer_of(e, t);
   if (e->o->io_in_workspace && !b->external && !b->persistent)
     fprintf(f, "#define %s_%s%d_OFFSET %zu /* in pool %s */\n", e->U, K, i,
@@ -493,9 +494,17 @@ static void emit_header(Emit *e) {
   fprintf(f, "#define %s_WORKSPACE_SIZE %zu\n", e->U, workspace_size(p));
   fprintf(f, "#define %s_WORKSPACE_ALIGN %zu\n", e->U, workspace_align(p));
   if (p->npools > 1)
-    for (int i = 0; i < p->npools; i++)
-      fprintf(f, "#define %s_POOL_%s_SIZE %zu\n", e->U, upper(p->pools[i].name),
-              p->pools[i].used);
+    for (int i = 0; i < p->npools; i++) {
+      /* An unused pool gets no SIZE macro: a zero would invite a
+       * zero-length array (not C); code that sizes it fails to compile. */
+      if (p->pools[i].used)
+        fprintf(f, "#define %s_POOL_%s_SIZE %zu\n", e->U, upper(p->pools[i].name),
+                p->pools[i].used);
+      else
+        fprintf(f, "/* Pool %s: unused by this model (no _SIZE; pools->%s may be NULL). */\n"
+                   "#define %s_POOL_%s_UNUSED 1\n",
+                p->pools[i].name, p->pools[i].name, e->U, upper(p->pools[i].name));
+    }
   if (p->persistent_bytes)
     fprintf(f,
             "#define %s_PERSISTENT_SIZE %zu /* model state, kept between "
@@ -504,7 +513,7 @@ static void emit_header(Emit *e) {
   size_t io = 0;
   for (int i = 0; i < g->ninputs + g->noutputs; i++) {
     int t = i < g->ninputs ? g->inputs[i] : g->outputs[i - g->ninputs];
-    if (buffer_of(e, t)->external)
+    if (in_flash(g, t) || buffer_of(e, t)->external)
       io += tensor_bytes(&g->tensors[t]);
   }
   fprintf(f,
@@ -533,8 +542,8 @@ static void emit_header(Emit *e) {
     fprintf(f, "/* One region per memory pool, each aligned to %s_WORKSPACE_ALIGN. */\n", e->U);
     fprintf(f, "struct %s_pools {\n", e->P);
     for (int i = 0; i < p->npools; i++)
-      fprintf(f, "  void *%s; /* %s_POOL_%s_SIZE bytes */\n", p->pools[i].name,
-              e->U, upper(p->pools[i].name));
+      fprintf(f, "  void *%s; /* %s_POOL_%s_%s */\n", p->pools[i].name, e->U,
+              upper(p->pools[i].name), p->pools[i].used ? "SIZE bytes" : "UNUSED: may be NULL");
     fprintf(f, "};\n\n");
   }
   fprintf(f, "/* Runs the model once.  Returns 0 or the first error status. */\n");
@@ -748,6 +757,19 @@ static void emit_runner(Emit *e) {
       put_profile_call(b, g, e->P, i, 1);
     put_hooks(b, e, op);
   }
+  for (int i = 0; i < g->noutputs; i++) {
+    const char *from = copy_aliased_output(e, i);
+    if (!from)
+      continue;
+    uses_copy = true;
+    int t = g->outputs[i];
+    const char *what = in_flash(g, t)          ? "a constant"
+                       : input_pos(g, t) >= 0 ? arena_printf("also model input %d", input_pos(g, t))
+                                              : arena_printf("also output %d", output_pos(g, t));
+    fprintf(b, "\n  /* output %d (t%d) is %s: copied from it */\n", i, t, what);
+    fprintf(b, "  (void)%s_copy(%zu, %s, outputs->%s);\n", e->P,
+            tensor_bytes(&g->tensors[g->outputs[i]]), from, e->out_name[i]);
+  }
   fclose(b);
 
   FILE *f = open_out(e, name);
@@ -848,7 +870,8 @@ static void emit_runner(Emit *e) {
 
   if (uses_copy)
     fprintf(f,
-            "/* A copy the memory plan could not avoid (RESHAPE and the like). */\n"
+            "/* A copy the memory plan could not avoid (RESHAPE and the like,\n"
+            " * an output that is a constant or another output). */\n"
             "static ta_status %s_copy(size_t bytes, const void *in, void *out) {\n"
             "  const uint8_t *s = (const uint8_t *)in;\n"
             "  uint8_t *d = (uint8_t *)out;\n"
@@ -925,6 +948,8 @@ static void emit_runner(Emit *e) {
     for (int k = 0; k < g->ninputs + g->noutputs; k++) {
       bool in = k < g->ninputs;
       int t = in ? g->inputs[k] : g->outputs[k - g->ninputs];
+      if (in_flash(g, t))
+        continue; /* a constant output: the caller's buffer */
       const Buffer *bf = buffer_of(e, t);
       if (bf->external || bf->persistent)
         continue;
@@ -1047,8 +1072,6 @@ static void emit_runtime(Emit *e, const bool *need) {
     if (!need[i])
       continue;
     const char *path = runtime_files[i].path;
-    const char *slash = strrchr(path, '/');
-    make_dirs(arena_printf("%s/%.*s", e->dir, (int)(slash - path), path));
     FILE *f = open_out(e, path);
     fputs(runtime_files[i].text, f);
     close_out(e, f, path);
@@ -1124,7 +1147,7 @@ static void emit_cmake(Emit *e, const char **src, int nsrc) {
 
 EmitResult emit_folder(const Graph *g, const Plan *p, const EmitOptions *o,
                        const char *dir) {
-  Emit e = {.g = g, .p = p, .o = o, .dir = dir, .P = o->prefix,
+  Emit e = {.g = g, .p = p, .o = o, .P = o->prefix,
             .U = upper(o->prefix)};
   if (p->npools < 1)
     die("plan has no pool");
@@ -1138,10 +1161,6 @@ EmitResult emit_folder(const Graph *g, const Plan *p, const EmitOptions *o,
              "the memory plan needs %zu bytes of workspace and %zu persistent; "
              "the generated code addresses at most %d bytes in each",
              workspace_size(p), p->persistent_bytes, INT32_MAX);
-  make_dirs(dir);
-  struct stat st;
-  if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-    error_file(dir, "is not a folder");
 
   e.in_name = arena_array((size_t)g->ninputs + 1, sizeof(char *));
   e.out_name = arena_array((size_t)g->noutputs + 1, sizeof(char *));
@@ -1162,6 +1181,8 @@ EmitResult emit_folder(const Graph *g, const Plan *p, const EmitOptions *o,
   e.const_used = arena_array((size_t)g->ntensors + 1, sizeof(bool));
   find_io_buffers(&e);
 
+  e.out = outdir_begin(dir, &(OutDirOptions){.force = o->force,
+                                             .protect = o->model_path});
   emit_runner(&e); /* first: it marks the constants in use */
   emit_header(&e);
   emit_weights(&e);
@@ -1176,7 +1197,7 @@ EmitResult emit_folder(const Graph *g, const Plan *p, const EmitOptions *o,
   src[nsrc++] = arena_printf("%s.c", e.P);
   src[nsrc++] = arena_printf("%s_weights.c", e.P);
   if (o->profile) {
-    emit_profile_source(g, dir, e.P, e.U);
+    emit_profile_source(g, e.out, e.P, e.U);
     src[nsrc++] = arena_printf("%s_profile.c", e.P);
   }
   for (int i = 0; i < nruntime_files; i++) {
@@ -1186,6 +1207,7 @@ EmitResult emit_folder(const Graph *g, const Plan *p, const EmitOptions *o,
   }
   emit_makefile(&e, src, nsrc);
   emit_cmake(&e, src, nsrc);
+  outdir_commit(e.out);
   return (EmitResult){.sources = src, .nsources = nsrc,
                       .in_names = e.in_name, .out_names = e.out_name};
 }

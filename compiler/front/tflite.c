@@ -326,7 +326,7 @@ static void read_tensor(Reader *r, Tensor *t, const Table *tt, Vec buffers) {
   read_dims(r, get_vec(r, tt, 0, 4, "shape"), t->dims, &t->ndims, "shape");
   int code = (int)get_i(r, tt, 1, 1, 0, "type");
   if (!dtype_from_tflite(code, &t->dtype))
-    fail(r, "unsupported element type %d", code);
+    fail(r, "unsupported element type %u", (unsigned)(uint8_t)code);
   t->name = get_str(r, tt, 3, "name");
   Table q;
   if (get_table(r, tt, 4, &q, "quantization"))
@@ -539,15 +539,15 @@ static int options_type(OpKind k) {
 
 static Padding rd_padding(Reader *r, const Table *t, int slot) {
   int64_t v = get_i(r, t, slot, 1, 0, "padding");
-  if (v != PAD_SAME && v != PAD_VALID)
-    fail(r, "padding %lld is neither SAME nor VALID", (long long)v);
+  if (v != PAD_SAME && v != PAD_VALID) /* the byte as stored: 255, not -1 */
+    fail(r, "padding %u is neither SAME (0) nor VALID (1)", (unsigned)(uint8_t)v);
   return (Padding)v;
 }
 
 static Activation rd_act(Reader *r, const Table *t, int slot) {
   int64_t v = get_i(r, t, slot, 1, 0, "fused_activation_function");
   if (v < ACT_NONE || v > ACT_SIGN_BIT)
-    fail(r, "unknown fused activation function %lld", (long long)v);
+    fail(r, "unknown fused activation function %u", (unsigned)(uint8_t)v);
   return (Activation)v;
 }
 
@@ -619,7 +619,7 @@ static void read_options(Reader *r, Op *op, const Table *t) {
   case BO_FULLY_CONNECTED:
     o->fields = OPTF_ACTIVATION | OPTF_FC | OPTF_ASYMMETRIC | OPTF_BIAS_TYPE;
     o->activation = rd_act(r, t, 0);
-    o->weights_format = (int)get_i(r, t, 1, 1, 0, "weights_format");
+    o->weights_format = (uint8_t)get_i(r, t, 1, 1, 0, "weights_format"); /* 0..255 */
     o->keep_num_dims = get_bool(r, t, 2, false, "keep_num_dims");
     o->asymmetric_quantize_inputs = get_bool(r, t, 3, false, "asymmetric");
     o->quantized_bias_type = rd_dtype(r, t, 4, "quantized_bias_type");

@@ -22,6 +22,8 @@
  * proves that each buffer is live at least then and is large enough, and
  * that every in-place pair is one the op's lowering allows, its input
  * read by nothing after the op and written by nothing before it.
+ * check_outputs_written() proves that every byte of every model output
+ * is written by the run function (below).
  */
 #include "tinyaot.h"
 
@@ -142,6 +144,51 @@ static void need_at(int *lo, int *hi, int s) {
     *lo = s;
   if (s > *hi)
     *hi = s;
+}
+
+/*
+ * Every byte of every model output position is written by the run
+ * function: the output is (a view of) a tensor that a scheduled op with a
+ * kernel writes whole, into a buffer at least its size that lives to the
+ * last step; or it holds bytes that exist before the run and that the
+ * run function copies into the output at its end (emit.c,
+ * copy_aliased_output): a constant, a model input, or - with inputs and
+ * outputs in caller buffers - a tensor an earlier position already lists.
+ * Inside the workspace, positions sharing a tensor share its bytes
+ * (<prefix>_io() points them at one place), so writing it once writes
+ * all.  What no op, input or constant gives is refused before planning
+ * (verify.c: "is never produced"); finding it here is a compiler bug.
+ */
+static const char *check_outputs_written(const Graph *g, const Plan *p,
+                                         const int *step_of) {
+  for (int i = 0; i < g->noutputs; i++) {
+    int t = g->outputs[i];
+    if (t < 0 || t >= g->ntensors)
+      return arena_printf("model output %d is tensor %d, out of range", i, t);
+    const Tensor *x = &g->tensors[t];
+    int w = x->view_of >= 0 ? x->view_of : t; /* whose bytes they are */
+    if (is_const(x) || is_const(&g->tensors[w]) || g->tensors[w].is_input)
+      continue; /* copied at the end, or the input's bytes in place */
+    int o = g->tensors[w].producer;
+    if (o < 0 || o >= g->nops || step_of[o] < 0)
+      return arena_printf("model output %d (%s) is written by no scheduled op",
+                          i, tensor_label(g, t));
+    const Op *op = &g->ops[o];
+    bool writes = false;
+    for (int k = 0; k < op->noutputs; k++)
+      writes |= op->outputs[k] == w;
+    /* (A graph planned without lowering, as the planner's own tests do,
+     * has no calls to check.) */
+    if (!writes || (op->lowered && !op_lowered(op)->kernel))
+      return arena_printf("model output %d (%s): op %d, its producer, makes "
+                          "no call that writes it", i, tensor_label(g, t), o);
+    int id = x->storage;
+    if (id < 0 || id >= p->nbufs || p->bufs[id].bytes < tensor_bytes(x) ||
+        p->bufs[id].last != p->nsteps - 1)
+      return arena_printf("model output %d (%s) has no buffer of its size "
+                          "living to the last step", i, tensor_label(g, t));
+  }
+  return NULL;
 }
 
 const char *check_plan(const Graph *g, const Plan *p) {
@@ -346,6 +393,9 @@ const char *check_plan(const Graph *g, const Plan *p) {
                             tensor_label(g, t), tensor_label(g, base));
     }
   }
+  const char *why = check_outputs_written(g, p, step_of);
+  if (why)
+    return why;
   Pool *pools = p->pools;
   return check_buffers(p->bufs, p->nbufs, pools, p->npools,
                        p->persistent_bytes);

@@ -51,6 +51,9 @@ void add_arg(Lower *L, ArgKind kind, int index, int64_t value);
 void arg_tensor(Lower *L, int t);
 void arg_scratch(Lower *L);
 void arg_optional(Lower *L, const Tensor *t); /* the tensor, or NULL when t is */
+/* DEPTHWISE_CONV_2D: out_c / in_c (the shapes already fit), after checking
+ * that the op's depth_multiplier option says the same (error_at if not). */
+int32_t depth_multiplier_of(Lower *L, int32_t in_c, int32_t out_c);
 int add_const(Lower *L, ConstObj c);
 /* A parameter struct with initializer text `init`, passed as &obj when
  * `pass`. */

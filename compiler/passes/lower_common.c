@@ -580,3 +580,19 @@ const char *mean_init(const ta_mean_params *p) {
                             rounding_str(p->rounding),
                             flit(p->scale), flit(p->bias));
 }
+
+/* ------------------------------------------------- DEPTHWISE_CONV_2D */
+
+/* TFLite Micro's kernel loops over the option's depth_multiplier while
+ * the shapes give out_c / in_c channels per input channel: a model where
+ * the two disagree would make it read and write past its tensors.  The
+ * kernels here go by the shapes; the option must agree. */
+int32_t depth_multiplier_of(Lower *L, int32_t in_c, int32_t out_c) {
+  int32_t m = out_c / in_c;
+  if (L->op->opt.depth_multiplier != m)
+    error_at(L->g, L->op->index,
+             "depth_multiplier %d disagrees with the shapes: %d input channels "
+             "-> %d output channels make it %d",
+             (int)L->op->opt.depth_multiplier, (int)in_c, (int)out_c, (int)m);
+  return m;
+}

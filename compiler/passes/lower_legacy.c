@@ -130,7 +130,7 @@ void lower_conv_legacy(Lower *L, bool depthwise) {
   if (depthwise) {
     if (df.n != 1 || df.c != dout.c || di.c == 0 || dout.c % di.c)
       error_at(L->g, L->op->index, "the filter does not fit the channels");
-    p.depth_multiplier = dout.c / di.c;
+    p.depth_multiplier = depth_multiplier_of(L, di.c, dout.c);
   } else if (df.n != dout.c || df.c != di.c) {
     error_at(L->g, L->op->index, "the filter does not fit the channels");
   }

@@ -78,7 +78,7 @@ static void conv_common(Lower *L, bool depthwise) {
       error_at(L->g, L->op->index,
                "filter [%d,%d,%d,%d] does not fit input channels %d -> %d",
                (int)df.n, (int)df.h, (int)df.w, (int)df.c, (int)di.c, (int)nout);
-    p.depth_multiplier = nout / di.c;
+    p.depth_multiplier = depth_multiplier_of(L, di.c, nout);
   } else {
     if (df.n != nout || df.c == 0 || di.c % df.c)
       error_at(L->g, L->op->index,

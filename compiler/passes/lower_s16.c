@@ -230,7 +230,7 @@ static void lower_conv_s16(Lower *L, bool depthwise) {
   if (oh != dout.h || ow != dout.w || di.n != dout.n || misfit)
     bad_conv_shapes(L, di, df, dout);
   if (depthwise)
-    p.depth_multiplier = dout.c / di.c;
+    p.depth_multiplier = depth_multiplier_of(L, di.c, dout.c);
   /* Depthwise: always the int64 accumulator (s16_accumulator). */
   S16Acc acc = s16_accumulator(L, optional_input(L, 2), dout.c);
   s16_act_range(L, opt->activation, out, &p.act_min, &p.act_max);

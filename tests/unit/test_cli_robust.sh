@@ -71,6 +71,8 @@ usage compile "$model"
 usage compile -o "$tmp/o"
 usage compile "$model" -o
 usage compile "$model" -o "$tmp/o" --bogus
+usage compile "$model" -o ""
+usage run "$model" -i "$tmp/in.bin" -o "$tmp/out.bin" --keep ""
 usage compile "$model" -o "$tmp/o" --prefix 9lives
 usage compile "$model" -o "$tmp/o" --prefix ''
 usage compile "$model" -o "$tmp/o" --rounding half
@@ -126,6 +128,38 @@ head -c 3 /dev/zero > "$tmp/in3.bin"
 refused "$tmp/missing.bin" run "$model" -i "$tmp/missing.bin" -o "$tmp/out.bin"
 refused "$tmp/folder.tflite" run "$model" -i "$tmp/folder.tflite" -o "$tmp/out.bin"
 refused "$tmp/in3.bin" run "$model" -i "$tmp/in3.bin" -o "$tmp/out.bin"
+
+# A host compiler that does not exist: exit 1 naming it (not the
+# shell's 127).
+refused /nonexistent run "$model" -i "$tmp/in.bin" -o "$tmp/out.bin" --cc /nonexistent
+refused no-such-cc-here run "$model" -i "$tmp/in.bin" -o "$tmp/out.bin" --cc no-such-cc-here
+
+# A model path of more than 1,200 characters: the message still names
+# the file (the middle of the path is cut).
+deep=$tmp
+while [ ${#deep} -lt 1200 ]; do deep=$deep/dddddddddddddddddddddddddddddddddddddddd; done
+mkdir -p "$deep"
+printf 'not a model at all, just text\n' > "$deep/long_named.tflite"
+"$TINYAOT" inspect "$deep/long_named.tflite" > "$tmp/out" 2> "$tmp/err"
+rc=$?
+if [ $rc -eq 1 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] && grep -q '/long_named.tflite: ' "$tmp/err"; then
+  echo "ok - a ${#deep}-character model path: exit 1, one message naming the file"
+else
+  echo "not ok - a ${#deep}-character model path: exit 1, one message naming the file: exit $rc, '$(head -c 300 "$tmp/err")'"
+fi
+
+# A pool the model does not use: no zero-size macro, and the code builds
+# and runs.
+"$TINYAOT" run "$model" -i "$tmp/in.bin" -o "$tmp/out.bin" --pool fast --pool spare \
+  --keep "$tmp/pools" > "$tmp/out" 2> "$tmp/err"
+rc=$?
+h=$tmp/pools/hello_world_int8.h
+if [ $rc -eq 0 ] && ! grep -q 'POOL_SPARE_SIZE' "$h" && grep -q '#define HELLO_WORLD_INT8_POOL_SPARE_UNUSED 1' "$h" &&
+   grep -q '#define HELLO_WORLD_INT8_POOL_FAST_SIZE [1-9]' "$h"; then
+  echo "ok - an unused pool gets _UNUSED instead of a zero _SIZE macro, and the model runs"
+else
+  echo "not ok - an unused pool gets _UNUSED instead of a zero _SIZE macro, and the model runs: exit $rc, $(grep POOL "$h" | head -3)"
+fi
 
 # And a good command still works after all that.
 "$TINYAOT" compile "$model" -o "$tmp/good" > /dev/null 2> "$tmp/err"

@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Every model output is written by the run function, whatever it aliases:
+ * an output that is also the model's input, an output listed twice,
+ * outputs that are views of one another (RESHAPE), an output that is a
+ * constant or a view of one, an output that is a view of the input -
+ * each with inputs and outputs in caller buffers and inside the
+ * workspace (--io-in-workspace).  The models are built with the test
+ * writer (tools/tflite_writer.c) around one float32 RELU, y = max(x, 0),
+ * so each output's bytes follow from the model's own semantics (a copy
+ * of x, of y or of the constant), compared bit-exactly.  `tinyaot run`
+ * builds and runs them (the harness fills each output buffer with a
+ * pattern first, so an output never written shows).  A model output that
+ * nothing writes (no op, no input, no constant) is refused, and the plan
+ * checker (check_outputs_written in compiler/memory/check.c) rejects a
+ * plan whose output buffer dies early or whose producer makes no call.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "test.h"
+#include "tinyaot.h"
+
+#include "model_test.h"
+
+#include "lower_helpers.h"
+
+#define N 8
+
+static const float x_values[N] = {-1.5f, -1.0f, -0.5f, 0.0f, 0.5f, 1.0f, 1.5f, 2.0f};
+static const float c_values[N] = {10, 11, 12, 13, 14, 15, 16, 17};
+
+enum { X, Y, C }; /* what an output holds: the input, RELU's result, the constant */
+
+typedef struct {
+  const char *name, *sentence;
+  int nout;
+  int holds[3];
+} Case;
+
+/* Builds case k's model: x -> RELU -> y, plus the views and constants
+ * its outputs need. */
+static TfwModel *build(int k) {
+  TfwModel *m = tfw_new();
+  int32_t d[2] = {1, N}, flat[1] = {N};
+  int x = tfw_tensor(m, "x", TFW_FLOAT32, 2, d, 0);
+  int y = tfw_tensor(m, "y", TFW_FLOAT32, 2, d, 0);
+  tfw_op(m, TFW_OP_RELU, 1, &x, 1, &y);
+  tfw_inputs(m, 1, &x);
+  int c = tfw_const(m, "c", TFW_FLOAT32, 2, d, c_values);
+  int32_t shape_flat[1] = {N};
+  int out[3], nout = 0;
+  /* RESHAPE's new shape, [N]: a view, or a copy where a view would alias. */
+  int shape = tfw_const(m, "shape", TFW_INT32, 1, (int32_t[]){1}, shape_flat);
+  switch (k) {
+  case 0: out[nout++] = y, out[nout++] = x; break;          /* [y, x] */
+  case 1: out[nout++] = x; break;                           /* [x] */
+  case 2: out[nout++] = y, out[nout++] = y; break;          /* [y, y] */
+  case 3: out[nout++] = y, out[nout++] = y, out[nout++] = x; break;
+  case 4: {                                                 /* [y, reshape(y)] */
+    int r = tfw_tensor(m, "r", TFW_FLOAT32, 1, flat, 0);
+    int op = tfw_op(m, TFW_OP_RESHAPE, 2, (int[]){y, shape}, 1, &r);
+    tfw_reshape_options(m, op, 1, shape_flat);
+    out[nout++] = y, out[nout++] = r;
+    break;
+  }
+  case 5: out[nout++] = y, out[nout++] = c; break;          /* [y, c] */
+  case 6: {                                                 /* [y, reshape(c)] */
+    int r = tfw_tensor(m, "rc", TFW_FLOAT32, 1, flat, 0);
+    int op = tfw_op(m, TFW_OP_RESHAPE, 2, (int[]){c, shape}, 1, &r);
+    tfw_reshape_options(m, op, 1, shape_flat);
+    out[nout++] = y, out[nout++] = r;
+    break;
+  }
+  case 7: {                                                 /* [reshape(x), y] */
+    int r = tfw_tensor(m, "rx", TFW_FLOAT32, 1, flat, 0);
+    int op = tfw_op(m, TFW_OP_RESHAPE, 2, (int[]){x, shape}, 1, &r);
+    tfw_reshape_options(m, op, 1, shape_flat);
+    out[nout++] = r, out[nout++] = y;
+    break;
+  }
+  case 8: out[nout++] = c, out[nout++] = c; break;          /* [c, c] */
+  default: {                                                /* [y, z]: z unwritten */
+    int z = tfw_tensor(m, "z", TFW_FLOAT32, 2, d, 0);
+    out[nout++] = y, out[nout++] = z;
+    break;
+  }
+  }
+  tfw_outputs(m, nout, out);
+  return m;
+}
+
+static const Case cases[] = {
+    {"out_is_input", "an output that is also the model input, beside RELU's", 2, {Y, X}},
+    {"only_input", "a model whose one output is its input", 1, {X}},
+    {"twice", "an output listed twice", 2, {Y, Y}},
+    {"twice_and_input", "an output listed twice and the input as the third", 3, {Y, Y, X}},
+    {"views", "outputs that are views of one another (y and RESHAPE(y))", 2, {Y, Y}},
+    {"const", "an output that is a constant", 2, {Y, C}},
+    {"const_view", "an output that is a RESHAPE of a constant", 2, {Y, C}},
+    {"input_view", "an output that is a RESHAPE of the input", 2, {X, Y}},
+    {"const_twice", "a constant listed twice as the only outputs", 2, {C, C}},
+};
+
+static void expected(int holds, float *v) {
+  for (int i = 0; i < N; i++)
+    v[i] = holds == X ? x_values[i] : holds == C ? c_values[i]
+                                                 : (x_values[i] > 0 ? x_values[i] : 0.0f);
+}
+
+/* The plan checker on the [y, y] model's plan, then on that plan tampered with. */
+static void check_checker(void) {
+  LowerOptions lo = {.rounding = TA_ROUND_DOUBLE};
+  TfwModel *m = build(2); /* [y, y] */
+  Graph *g = compile_model(m, "twice.tflite", &lo);
+  tfw_free(m);
+  if (!CHECK(g != NULL, "the [y, y] model compiles in process (%s)", error_message))
+    return;
+  PlanOptions po = {.align = 16, .algo = "best", .schedule = "best"};
+  Plan *p = plan_graph(g, &po);
+  const char *why = check_plan(g, p);
+  CHECK(!why, "the plan checker accepts the [y, y] model's plan (%s)", why ? why : "");
+  Buffer *b = &p->bufs[g->tensors[g->outputs[1]].storage];
+  size_t bytes = b->bytes;
+  b->bytes = 4;
+  why = check_plan(g, p);
+  CHECK(why != NULL, "the plan checker rejects a model output whose buffer is "
+        "smaller than it (%s)", why ? why : "accepted");
+  b->bytes = bytes;
+  Lowered *l = (Lowered *)op_lowered(&g->ops[g->tensors[g->outputs[0]].producer]);
+  const char *kernel = l->kernel;
+  l->kernel = NULL;
+  why = check_plan(g, p);
+  CHECK(why && strstr(why, "makes no call that writes it"),
+        "the plan checker rejects a model output whose producer makes no call (%s)",
+        why ? why : "accepted");
+  l->kernel = kernel;
+}
+
+int main(void) {
+  check_checker();
+  char *tmp = test_tmpdir("output-alias");
+  if (!tmp)
+    return 1;
+  const char *in = arena_printf("%s/x.bin", tmp);
+  FILE *f = fopen(in, "wb");
+  fwrite(x_values, sizeof x_values, 1, f);
+  fclose(f);
+  int ncases = (int)(sizeof cases / sizeof *cases);
+  for (int k = 0; k < ncases; k++) {
+    const Case *c = &cases[k];
+    const char *model = arena_printf("%s/alias_%s.tflite", tmp, c->name);
+    TfwModel *m = build(k);
+    tfw_write_file(m, model);
+    tfw_free(m);
+    for (int mode = 0; mode < 2; mode++) {
+      const char *where = mode ? "inside the workspace" : "in caller buffers";
+      const char *cmd = arena_printf("%s run %s -i %s%s", quote(test_tinyaot()),
+                                     quote(model), quote(in),
+                                     mode ? " --io-in-workspace" : "");
+      for (int o = 0; o < c->nout; o++)
+        cmd = arena_printf("%s -o %s", cmd,
+                           quote(arena_printf("%s/%s_%d_%d.bin", tmp, c->name, mode, o)));
+      int rc = run_command(cmd);
+      const char *why = rc ? arena_printf("tinyaot run exited %d", rc) : "";
+      for (int o = 0; o < c->nout && !*why; o++) {
+        size_t n;
+        uint8_t *got = slurp(arena_printf("%s/%s_%d_%d.bin", tmp, c->name, mode, o), &n);
+        float want[N];
+        expected(c->holds[o], want);
+        if (n != sizeof want)
+          why = arena_printf("output %d holds %zu bytes, not %zu", o, n, sizeof want);
+        for (int i = 0; i < N && !*why; i++) {
+          float v;
+          memcpy(&v, got + 4 * i, 4);
+          if (memcmp(&v, &want[i], 4))
+            why = arena_printf("output %d, element %d: expected %g, got %g", o, i,
+                               (double)want[i], (double)v);
+        }
+        free(got);
+      }
+      CHECK(!*why, "%s (I/O %s): every output holds its bytes%s%s", c->sentence,
+            where, *why ? ": " : "", why);
+    }
+  }
+  /* An output nothing writes. */
+  const char *model = arena_printf("%s/unwritten.tflite", tmp);
+  TfwModel *m = build(ncases);
+  tfw_write_file(m, model);
+  tfw_free(m);
+  const char *err = arena_printf("%s/unwritten.err", tmp);
+  int rc = run_command(arena_printf("%s compile %s -o %s/unwritten > %s", quote(test_tinyaot()),
+                                    quote(model), tmp, quote(err)));
+  size_t n;
+  uint8_t *raw = slurp(err, &n);
+  char *msg = arena_alloc(n + 1); /* the bytes as a string, without the newline */
+  if (raw)
+    memcpy(msg, raw, n);
+  free(raw);
+  while (n > 0 && msg[n - 1] == '\n')
+    msg[--n] = '\0';
+  CHECK(rc == 1 && strstr(msg, "unwritten.tflite: ") &&
+            strstr(msg, "model output 1 (tensor 4, z) is never produced"),
+        "an output that no op writes, that is no input and no constant, is refused: "
+        "exit %d, '%s'", rc, msg);
+  return test_end(tmp, "models and outputs");
+}
