@@ -321,6 +321,12 @@ extern void (*die_hook)(const char *message);
  * a folder, or a file beyond 16 GB). */
 uint8_t *read_file(const char *path, size_t *size);
 
+/* digest.c: SHA-256 of n bytes into out[32]; the same as 64 lowercase hex
+ * digits (arena); CRC-32 (IEEE, zlib's) of n bytes. */
+void sha256(const void *data, size_t n, uint8_t out[32]);
+const char *sha256_hex(const void *data, size_t n);
+uint32_t crc32(const void *data, size_t n);
+
 /* Tensor helpers. */
 int64_t tensor_elems(const Tensor *t);
 size_t tensor_bytes(const Tensor *t);   /* elems * ceil(bits / 8) */
