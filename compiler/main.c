@@ -6,11 +6,16 @@
  *   tinyaot plan MODEL [options]
  *   tinyaot compile MODEL -o DIR [options]
  *   tinyaot run MODEL -i IN.bin ... -o OUT.bin ... [options]
+ *   tinyaot help [COMMAND], tinyaot --version
+ *
+ * Every command and option is described in help.c's table (usage, help
+ * and the man page come from it); this file parses them.
  *
  * Exit status: 0 success, 1 bad input (the model), 2 bad usage.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "tinyaot.h"
+#include "version.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -19,25 +24,33 @@
 
 #include "ta_types.h"
 
+/* A usage error: the message and the short usage (help.c) to stderr. */
 static TA_NORETURN void usage(const char *msg) {
   if (msg)
     fprintf(stderr, "tinyaot: %s\n", msg);
-  fprintf(stderr,
-          "usage: tinyaot inspect MODEL [--json]\n"
-          "       tinyaot plan MODEL [--json] [--svg FILE] [compile options]\n"
-          "       tinyaot compile MODEL -o DIR [compile options]\n"
-          "       tinyaot run MODEL -i IN.bin ... -o OUT.bin ... [compile options]\n"
-          "            [--keep DIR] [--dump-tensors DIR] [--cc CC] [--cflags FLAGS]\n"
-          "            [--dump-state DIR] [--reset-each] [--custom-op-source FILE.c]...\n"
-          "compile options: [--prefix P] [--rounding double|single]\n"
-          "            [--io-in-workspace] [--pool NAME[:BYTES]]... [--align N]\n"
-          "            [--algo A] [--schedule S] [--no-inplace] [--no-views]\n"
-          "            [--custom-op NAME=FUNCTION]... [--custom-op-scratch NAME=BYTES]...\n"
-          "            [-dI] [-dL] [-dP] (dump the IR, the lowering, the plan\n"
-          "            to stderr; letters combine: -dILP)\n"
-          "            A: linear, greedy-size, greedy-conflicts, search, best\n"
-          "            S: model, memory, best\n");
+  print_usage(stderr);
   exit(2);
+}
+
+static bool is_help(const char *a) { return !strcmp(a, "--help") || !strcmp(a, "-h"); }
+
+/* --help after a command: its help on stdout, exit 0. */
+static TA_NORETURN void command_help(const char *command) {
+  print_help(stdout, command);
+  exit(0);
+}
+
+/* tinyaot help [COMMAND] [--man]. */
+static int cmd_help(int argc, char **argv) {
+  if (argc == 1 && !strcmp(argv[0], "--man")) {
+    print_man(stdout);
+    return 0;
+  }
+  if (argc > 1)
+    usage("help takes at most one command");
+  if (print_help(stdout, argc ? argv[0] : NULL) != 0)
+    usage(arena_printf("help: unknown command '%s'", argv[0]));
+  return 0;
 }
 
 /* Debug dumps (-dI, -dL, -dP): each step's result, to stderr. */
@@ -45,9 +58,11 @@ enum { DUMP_IR = 1, DUMP_LOWER = 2, DUMP_PLAN = 4 };
 
 /* Reads and verifies MODEL: the front half of every command.  dump:
  * DUMP_IR prints the IR as read (inspect's table) to stderr. */
-static Graph *load(const char *path, unsigned dump) {
+static Graph *load(const char *path, unsigned dump, const char **sha256) {
   size_t size;
   uint8_t *buf = read_file(path, &size);
+  if (sha256)
+    *sha256 = sha256_hex(buf, size);
   Graph *g = read_tflite(path, buf, size);
   verify(g);
   if (dump & DUMP_IR)
@@ -61,6 +76,8 @@ static int cmd_inspect(int argc, char **argv) {
   for (int i = 0; i < argc; i++) {
     if (!strcmp(argv[i], "--json"))
       json = true;
+    else if (is_help(argv[i]))
+      command_help("inspect");
     else if (argv[i][0] == '-')
       usage(arena_printf("inspect: unknown option %s", argv[i]));
     else if (!path)
@@ -70,7 +87,7 @@ static int cmd_inspect(int argc, char **argv) {
   }
   if (!path)
     usage("inspect needs a model");
-  Graph *g = load(path, 0);
+  Graph *g = load(path, 0, NULL);
   print_inspect(stdout, g, json);
   return 0;
 }
@@ -174,7 +191,22 @@ static void split_pair(const char *opt, const char *v, const char **name,
   *value = eq + 1;
 }
 
+static bool parse_compile_option(int argc, char **argv, int *i, CompileOptions *o);
+
+/* Parses one compile option and records it, as given, in
+ * o->emit.options (the generated header names the options used). */
 static bool compile_option(int argc, char **argv, int *i, CompileOptions *o) {
+  int first = *i;
+  if (!parse_compile_option(argc, argv, i, o))
+    return false;
+  for (int k = first; k <= *i; k++)
+    o->emit.options = o->emit.options
+                          ? arena_printf("%s %s", o->emit.options, argv[k])
+                          : argv[k];
+  return true;
+}
+
+static bool parse_compile_option(int argc, char **argv, int *i, CompileOptions *o) {
   const char *a = argv[*i];
 #define VALUE() (*i + 1 < argc ? argv[++*i] : (usage(arena_printf("%s needs a value", a)), ""))
   if (!strcmp(a, "--custom-op")) {
@@ -305,6 +337,8 @@ static int cmd_plan(int argc, char **argv) {
       if (i + 1 >= argc)
         usage("--svg needs a file");
       svg = argv[++i];
+    } else if (is_help(argv[i])) {
+      command_help("plan");
     } else if (argv[i][0] == '-') {
       usage(arena_printf("plan: unknown option %s", argv[i]));
     } else if (!path) {
@@ -316,7 +350,7 @@ static int cmd_plan(int argc, char **argv) {
   if (!path)
     usage("plan needs a model");
   finish_options(&o, path);
-  Graph *g = load(path, o.dump);
+  Graph *g = load(path, o.dump, &o.emit.model_sha256);
   Plan *p = compile(g, &o);
   if (json)
     print_plan_json(stdout, g, p);
@@ -344,6 +378,15 @@ static int cmd_compile(int argc, char **argv) {
       if (i + 1 >= argc)
         usage("-o needs a folder");
       dir = argv[++i];
+    } else if (!strcmp(argv[i], "--runtime")) {
+      if (i + 1 >= argc)
+        usage("--runtime needs a folder (tinyaot runtime -o DIR) or embedded");
+      const char *r = argv[++i];
+      o.emit.runtime_dir = strcmp(r, "embedded") ? r : NULL;
+      o.emit.options = arena_printf("%s%s--runtime %s", o.emit.options ? o.emit.options : "",
+                                    o.emit.options ? " " : "", r);
+    } else if (is_help(argv[i])) {
+      command_help("compile");
     } else if (argv[i][0] == '-') {
       usage(arena_printf("compile: unknown option %s", argv[i]));
     } else if (!path) {
@@ -355,7 +398,7 @@ static int cmd_compile(int argc, char **argv) {
   if (!path || !dir)
     usage("compile needs a model and -o DIR");
   finish_options(&o, path);
-  Graph *g = load(path, o.dump);
+  Graph *g = load(path, o.dump, &o.emit.model_sha256);
   Plan *p = compile(g, &o);
   emit_folder(g, p, &o.emit, dir);
   return 0;
@@ -414,6 +457,8 @@ static int cmd_run(int argc, char **argv) {
       if (!has)
         usage("--cflags needs flags");
       ro.cflags = argv[++i];
+    } else if (is_help(a)) {
+      command_help("run");
     } else if (a[0] == '-') {
       usage(arena_printf("run: unknown option %s", a));
     } else if (!path) {
@@ -425,7 +470,7 @@ static int cmd_run(int argc, char **argv) {
   if (!path)
     usage("run needs a model");
   finish_options(&o, path);
-  Graph *g = load(path, o.dump);
+  Graph *g = load(path, o.dump, &o.emit.model_sha256);
   if (nins == 0 || nins % (g->ninputs ? g->ninputs : 1) ||
       nouts != nins / (g->ninputs ? g->ninputs : 1) * g->noutputs)
     usage(arena_printf("%s has %d input(s) and %d output(s): give -i for "
@@ -457,6 +502,44 @@ static int cmd_run(int argc, char **argv) {
   return rc;
 }
 
+/* tinyaot runtime -o DIR [--kernels LIST|all]: the kernel library once,
+ * for the models compiled with --runtime DIR. */
+static int cmd_runtime(int argc, char **argv) {
+  const char *dir = NULL, *list = "all";
+  for (int i = 0; i < argc; i++) {
+    if (!strcmp(argv[i], "-o")) {
+      if (i + 1 >= argc)
+        usage("-o needs a folder");
+      dir = argv[++i];
+    } else if (!strcmp(argv[i], "--kernels")) {
+      if (i + 1 >= argc)
+        usage("--kernels needs a list of kernels (ta_conv2d_s8,...) or all");
+      list = argv[++i];
+    } else if (is_help(argv[i])) {
+      command_help("runtime");
+    } else {
+      usage(arena_printf("runtime: unknown argument %s", argv[i]));
+    }
+  }
+  if (!dir)
+    usage("runtime needs -o DIR");
+  if (!strcmp(list, "all")) {
+    emit_runtime_library(dir, NULL, 0);
+    return 0;
+  }
+  /* "a,b,c" -> kernels. */
+  const char **kernels = arena_array(strlen(list) + 1, sizeof(char *));
+  int n = 0;
+  char *s = arena_strdup(list);
+  for (char *tok = strtok(s, ","); tok; tok = strtok(NULL, ","))
+    if (*tok)
+      kernels[n++] = tok;
+  if (n == 0)
+    usage("--kernels: an empty list");
+  emit_runtime_library(dir, kernels, n);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2)
     usage(NULL);
@@ -473,8 +556,16 @@ int main(int argc, char **argv) {
     rc = cmd_compile(argc - 2, argv + 2);
   else if (!strcmp(cmd, "run"))
     rc = cmd_run(argc - 2, argv + 2);
-  else if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help"))
-    usage(NULL);
+  else if (!strcmp(cmd, "runtime"))
+    rc = cmd_runtime(argc - 2, argv + 2);
+  else if (!strcmp(cmd, "help"))
+    rc = cmd_help(argc - 2, argv + 2);
+  else if (is_help(cmd))
+    rc = print_help(stdout, NULL);
+  else if (!strcmp(cmd, "--version")) {
+    printf("tinyaot %s\n", TINYAOT_VERSION);
+    rc = 0;
+  }
   else
     usage(arena_printf("unknown command '%s'", cmd));
   arena_reset();

@@ -781,12 +781,27 @@ int runtime_file_defining(const char *fn);
  * file defines. */
 const char *runtime_select(const char *const *kernels, int nkernels, bool *need);
 
+/* ------------------------------------------------------------ help.c */
+
+/* The short usage (every command's synopsis). */
+void print_usage(FILE *f);
+/* `tinyaot help [COMMAND]`: the commands, or one command and each of its
+ * options described.  -1 for an unknown command (nothing printed). */
+int print_help(FILE *f, const char *command);
+/* The man page, roff (doc/tinyaot.1). */
+void print_man(FILE *f);
+
 /* -------------------------------------------------------- emit/emit.c */
 
 typedef struct {
   const char *prefix;   /* C identifier for every generated name */
   const char *model;    /* the model's file name, for comments */
   bool io_in_workspace; /* as planned: adds <prefix>_io() */
+  const char *model_sha256; /* the model file's SHA-256 (hex), or NULL */
+  const char *options;      /* the compile options as given, for the header */
+  const char *runtime_dir;  /* --runtime DIR: refer to a shared runtime
+                               (tinyaot runtime) instead of copying kernels;
+                               NULL: embedded */
 } EmitOptions;
 
 /* The files emit_folder() wrote, relative to its folder: the C sources (for a
@@ -805,6 +820,21 @@ typedef struct {
  * A file that cannot be written -> error_file(). */
 EmitResult emit_folder(const Graph *g, const Plan *p, const EmitOptions *o,
                        const char *dir);
+
+/* ------------------------------------------------ emit/runtime_out.c */
+
+/* `tinyaot runtime`: writes the runtime into DIR (include/, one folder
+ * per kernel family, runtime.mk, CMakeLists.txt): the files these
+ * kernels need, or every file when kernels is NULL.  An unknown kernel
+ * or a file that cannot be written -> error_file(). */
+void emit_runtime_library(const char *dir, const char *const *kernels, int nkernels);
+/* runtime_files[file]'s path inside such a DIR ("conv/ta_conv2d_s8.c"). */
+const char *runtime_library_path(int file);
+/* NULL when DIR holds every file marked in need[nruntime_files] (and its
+ * runtime.mk), else the first one missing. */
+const char *runtime_missing(const char *dir, const bool *need);
+/* The path of existing folder `to` relative to existing folder `from`. */
+const char *relative_dir(const char *from, const char *to);
 
 /* ------------------------------------------------------------- run.c */
 
