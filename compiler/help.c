@@ -105,6 +105,9 @@ static const Option options[] = {
     {"--custom-op-scratch", "NAME=BYTES", C_BUILD,
      "give custom op NAME's function a planned scratch buffer of BYTES "
      "(needs --custom-op NAME=...)"},
+    {"--weights-section", "NAME", C_BUILD,
+     "the linker section of the weight arrays (default .weights; "
+     "doc/integration.md)"},
     {"-dI", NULL, C_BUILD, "dump the IR after reading to stderr"},
     {"-dL", NULL, C_BUILD, "dump the kernel and scratch of each op to stderr"},
     {"-dP", NULL, C_BUILD, "dump the memory plan to stderr (letters combine: -dILP)"},

@@ -254,6 +254,15 @@ static bool parse_compile_option(int argc, char **argv, int *i, CompileOptions *
     if (!is_schedule_name(o->plan.schedule))
       usage(arena_printf("unknown schedule '%s' (model, memory or best)",
                          o->plan.schedule));
+  } else if (!strcmp(a, "--weights-section")) {
+    const char *v = VALUE();
+    for (const char *c = v; *c; c++)
+      if (!isalnum((unsigned char)*c) && !strchr("._$", *c))
+        usage(arena_printf("--weights-section %s: a section name has letters, "
+                           "digits, '.', '_' and '$' only", v));
+    if (!*v)
+      usage("--weights-section needs a name");
+    o->emit.weights_section = v;
   } else if (!strcmp(a, "--no-inplace")) {
     o->plan.no_inplace = true;
   } else if (!strcmp(a, "--no-views")) {

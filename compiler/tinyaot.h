@@ -802,6 +802,7 @@ typedef struct {
   const char *runtime_dir;  /* --runtime DIR: refer to a shared runtime
                                (tinyaot runtime) instead of copying kernels;
                                NULL: embedded */
+  const char *weights_section; /* the weights' linker section; NULL: ".weights" */
 } EmitOptions;
 
 /* The files emit_folder() wrote, relative to its folder: the C sources (for a

@@ -52,6 +52,7 @@ typedef struct {
   bool uses_ws;      /* some call addresses a pool */
   bool uses_ps;      /* ... the persistent area */
   const char *runtime_rel; /* --runtime: the shared runtime, relative to dir */
+  const char *section;     /* the weights' linker section */
 } Emit;
 
 /* ------------------------------------------------------------ helpers */
@@ -393,8 +394,8 @@ static size_t elem_size(DType dt) {
 
 static void put_array(FILE *f, const Emit *e, const char *name, DType dt,
                       const uint8_t *data, size_t count) {
-  fprintf(f, "const %s %s[%zu] %s_WEIGHT_ATTR = {", ctype_of(dt), name,
-          count ? count : 1, e->U);
+  fprintf(f, "%s_WEIGHT_PRAGMA const %s %s[%zu] %s_WEIGHT_ATTR = {", e->U,
+          ctype_of(dt), name, count ? count : 1, e->U);
   size_t es = elem_size(dt);
   int per_line = es == 1 ? 20 : es <= 4 ? 10 : 4;
   for (size_t i = 0; i < count; i++) {
@@ -1002,18 +1003,33 @@ static void emit_weights(Emit *e) {
           " *\n"
           " * The model's weights the runner reads, and the arrays the\n"
           " * compiler computed (requantization multipliers and shifts, folded\n"
-          " * biases).  Define %s_WEIGHT_ATTR to place them (for example in a\n"
-          " * flash section); by default they are aligned to 16 bytes.\n"
+          " * biases).  Each array is in the linker section \"%s\"\n"
+          " * (--weights-section), whatever the build system names this\n"
+          " * file's object, and aligned to 16 bytes (the kernels' word\n"
+          " * loads).  Define %s_WEIGHT_ATTR (after the declarator) and\n"
+          " * %s_WEIGHT_PRAGMA (before it) to place them otherwise.\n"
           " */\n"
-          "#include <stdint.h>\n\n"
+          "#include <stdint.h>\n\n",
+          name, comment_safe(e->o->model), e->section, e->U, e->U);
+  const char *U = e->U, *sec = e->section;
+  fprintf(f,
           "#ifndef %s_WEIGHT_ATTR\n"
-          "#if defined(__GNUC__) || defined(__clang__)\n"
+          "#if defined(__ICCARM__) /* IAR: the section by @, the alignment by a pragma */\n"
+          "#define %s_WEIGHT_ATTR @ \"%s\"\n"
+          "#define %s_WEIGHT_PRAGMA _Pragma(\"data_alignment=16\")\n"
+          "#elif defined(__APPLE__) /* Mach-O sections are \"segment,section\" */\n"
           "#define %s_WEIGHT_ATTR __attribute__((aligned(16)))\n"
+          "#elif defined(__GNUC__) || defined(__clang__) || defined(__CC_ARM)\n"
+          "/* GCC, Clang, Arm Compiler 5 and 6 (armclang), TI Arm Clang */\n"
+          "#define %s_WEIGHT_ATTR __attribute__((section(\"%s\"), aligned(16)))\n"
           "#else\n"
-          "#define %s_WEIGHT_ATTR\n"
+          "#error \"tinyaot: unknown compiler: define %s_WEIGHT_ATTR to place the weights in section %s with 16-byte alignment\"\n"
           "#endif\n"
+          "#endif\n"
+          "#ifndef %s_WEIGHT_PRAGMA\n"
+          "#define %s_WEIGHT_PRAGMA\n"
           "#endif\n\n",
-          name, comment_safe(e->o->model), e->U, e->U, e->U, e->U);
+          U, U, sec, U, U, U, sec, U, sec, U, U);
   /* Declarations first: each definition then has a prior declaration
    * (-Wmissing-variable-declarations). */
   for (int t = 0; t < g->ntensors; t++) {
@@ -1203,7 +1219,8 @@ static void emit_cmake(Emit *e, const char **src, int nsrc) {
 EmitResult emit_folder(const Graph *g, const Plan *p, const EmitOptions *o,
                        const char *dir) {
   Emit e = {.g = g, .p = p, .o = o, .dir = dir, .P = o->prefix,
-            .U = upper(o->prefix)};
+            .U = upper(o->prefix),
+            .section = o->weights_section ? o->weights_section : ".weights"};
   if (p->npools < 1)
     die("plan has no pool");
   for (int i = 0; i < g->nops; i++)

@@ -6,7 +6,7 @@
 #
 # Three models - kws_ref_model (prefix kws), resnet8_int8 (resnet) and
 # audio_preprocessor_int8 with its SignalEnergy op renamed UserEnergy12, a
-# custom op this test implements (prefix ap, a model with state) - are
+# custom op implemented in tests/models/user_energy.c (prefix ap, a model with state) - are
 # compiled with --runtime DIR against one runtime that
 # `tinyaot runtime --kernels` wrote with exactly the kernels they call
 # (`tinyaot plan -dL` names them).  Then:
@@ -81,28 +81,7 @@ else
   notok "compile refuses a runtime that lacks a kernel the model calls: exit $rc, $(head -n1 "$tmp/small.log")"
 fi
 
-cat > "$tmp/user_energy.c" <<'C'
-/* The custom op UserEnergy12: SignalEnergy's arithmetic, bins 5..240. */
-#include "ta_kernels.h"
-
-ta_status user_energy(const ta_custom_op *op, const void *const *inputs,
-                      void *const *outputs, void *scratch);
-
-ta_status user_energy(const ta_custom_op *op, const void *const *inputs,
-                      void *const *outputs, void *scratch) {
-  const int16_t *x = (const int16_t *)inputs[0];
-  uint32_t *y = (uint32_t *)outputs[0];
-  int32_t i;
-  (void)scratch;
-  if (op->outputs[0].dims[0] != 257)
-    return TA_ERR_ARG;
-  for (i = 0; i < 257; i++) {
-    int32_t re = x[2 * i], im = x[2 * i + 1];
-    y[i] = i < 5 || i >= 241 ? 0u : (uint32_t)(re * re) + (uint32_t)(im * im);
-  }
-  return TA_OK;
-}
-C
+cp "$(dirname "$0")/user_energy.c" "$tmp/user_energy.c"
 
 cat > "$tmp/main.c" <<'C'
 /* Three generated models in one program: each runs on its case0 input. */
