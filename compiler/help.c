@@ -116,6 +116,10 @@ static const Option options[] = {
      "take the kernels from the shared runtime in DIR (written by tinyaot "
      "runtime) instead of copying them into the folder; embedded (default) "
      "copies them"},
+    {"--weights-blob", "FILE.bin", C_COMPILE,
+     "write the model's constant tensors into one binary image FILE.bin "
+     "(header: magic, version, model SHA-256, size, CRC-32) that the firmware "
+     "binds at run time with <prefix>_bind_weights(blob), anywhere in memory"},
     /* runtime */
     {"--kernels", "LIST|all", C_RUNTIME,
      "the kernels to write, comma-separated (ta_conv2d_s8,ta_softmax_s8; "

@@ -387,6 +387,12 @@ static int cmd_compile(int argc, char **argv) {
       if (i + 1 >= argc)
         usage("-o needs a folder");
       dir = argv[++i];
+    } else if (!strcmp(argv[i], "--weights-blob")) {
+      if (i + 1 >= argc)
+        usage("--weights-blob needs a file");
+      o.emit.weights_blob = argv[++i];
+      o.emit.options = arena_printf("%s%s--weights-blob %s", o.emit.options ? o.emit.options : "",
+                                    o.emit.options ? " " : "", basename_of(argv[i]));
     } else if (!strcmp(argv[i], "--runtime")) {
       if (i + 1 >= argc)
         usage("--runtime needs a folder (tinyaot runtime -o DIR) or embedded");

@@ -803,6 +803,8 @@ typedef struct {
                                (tinyaot runtime) instead of copying kernels;
                                NULL: embedded */
   const char *weights_section; /* the weights' linker section; NULL: ".weights" */
+  const char *weights_blob; /* --weights-blob FILE: the constant tensors go
+                               there, bound at run time (blob.c) */
 } EmitOptions;
 
 /* The files emit_folder() wrote, relative to its folder: the C sources (for a
@@ -836,6 +838,21 @@ const char *runtime_library_path(int file);
 const char *runtime_missing(const char *dir, const bool *need);
 /* The path of existing folder `to` relative to existing folder `from`. */
 const char *relative_dir(const char *from, const char *to);
+
+/* ------------------------------------------------------- emit/blob.c */
+
+/* The weights image (--weights-blob; the format in blob.c's opening
+ * comment).  write_weights_blob() writes the header and payload to path
+ * (error_file() on failure) and returns the payload's CRC-32;
+ * put_blob_interface() prints the header's part (sizes, status codes,
+ * <P>_bind_weights()); put_blob_binder() the runner's (the bound pointer
+ * <P>_blob and the checks). */
+size_t blob_header_size(void);
+uint32_t write_weights_blob(const char *path, const char *sha256_hex,
+                            const uint8_t *payload, size_t size);
+void put_blob_interface(FILE *f, const char *P, const char *U, size_t size);
+void put_blob_binder(FILE *f, const char *P, const char *U, const char *sha256_hex,
+                     size_t size);
 
 /* ------------------------------------------------------------- run.c */
 

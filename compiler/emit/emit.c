@@ -53,6 +53,9 @@ typedef struct {
   bool uses_ps;      /* ... the persistent area */
   const char *runtime_rel; /* --runtime: the shared runtime, relative to dir */
   const char *section;     /* the weights' linker section */
+  size_t *blob_off;        /* --weights-blob: per tensor, its offset in the
+                              payload, or SIZE_MAX (not in the blob) */
+  size_t blob_size;        /* the payload so far */
 } Emit;
 
 /* ------------------------------------------------------------ helpers */
@@ -262,6 +265,20 @@ static int output_pos(const Graph *g, int t) {
   return -1;
 }
 
+/* Constant tensor t, marked used: its array, or with --weights-blob its
+ * place in the bound image (the next 16-byte aligned offset when new). */
+static const char *const_ref(Emit *e, int t) {
+  e->const_used[t] = true;
+  if (!e->blob_off)
+    return arena_printf("%s_t%d", e->P, t);
+  if (e->blob_off[t] == SIZE_MAX) {
+    e->blob_off[t] = e->blob_size;
+    e->blob_size += (tensor_bytes(&e->g->tensors[t]) + 15) & ~(size_t)15;
+  }
+  return arena_printf("((const %s *)(%s_blob + %zu))",
+                      ctype_of(e->g->tensors[t].dtype), e->P, e->blob_off[t]);
+}
+
 /* The address of tensor t as `const T *` (or `T *` when writable). */
 static const char *tensor_addr(Emit *e, int t, bool writable) {
   const Tensor *x = &e->g->tensors[t];
@@ -269,14 +286,12 @@ static const char *tensor_addr(Emit *e, int t, bool writable) {
   if (is_const(x)) {
     if (writable)
       die("op writes constant tensor %d", t);
-    e->const_used[t] = true;
-    return arena_printf("%s_t%d", e->P, t);
+    return const_ref(e, t);
   }
   if (x->storage < 0 && x->view_of >= 0 && is_const(&e->g->tensors[x->view_of])) {
     if (writable)
       die("op writes tensor %d, a view of a constant", t);
-    e->const_used[x->view_of] = true;
-    return arena_printf("(const %s *)%s_t%d", ct, e->P, x->view_of);
+    return arena_printf("(const %s *)%s", ct, const_ref(e, x->view_of));
   }
   const Buffer *b = buffer_of(e, t);
   int io = e->io_of_buf[b - e->p->bufs];
@@ -593,6 +608,8 @@ static void emit_header(Emit *e) {
               e->U, upper(p->pools[i].name));
     fprintf(f, "};\n\n");
   }
+  if (e->blob_off)
+    put_blob_interface(f, e->P, e->U, e->blob_size);
   fprintf(f, "/* Runs the model once.  Returns 0 or the first error status. */\n");
   fprintf(f, "int %s_run(const struct %s_inputs *inputs, struct %s_outputs *outputs,\n"
              "    %s);\n",
@@ -848,7 +865,7 @@ static void emit_runner(Emit *e) {
   /* Weights and host-computed arrays live in <p>_weights.c. */
   any = false;
   for (int t = 0; t < g->ntensors; t++) {
-    if (!e->const_used[t])
+    if (!e->const_used[t] || e->blob_off)
       continue;
     if (!any)
       fprintf(f, "/* Constants, in %s_weights.c. */\n", e->P);
@@ -908,9 +925,13 @@ static void emit_runner(Emit *e) {
             "  return TA_OK;\n"
             "}\n\n",
             e->P);
+  if (e->blob_off)
+    put_blob_binder(f, e->P, e->U, e->o->model_sha256, e->blob_size);
   fprintf(f, "int %s_run(const struct %s_inputs *inputs, struct %s_outputs *outputs,\n"
              "    %s) {\n",
           e->P, e->P, e->P, ws_params(e));
+  if (e->blob_off)
+    fprintf(f, "  if (!%s_blob)\n    return %s_ERR_NO_WEIGHTS;\n", e->P, e->U);
   if (p->npools == 1) {
     if (e->uses_ws)
       fprintf(f, "  uint8_t *ws = (uint8_t *)workspace;\n");
@@ -1033,7 +1054,7 @@ static void emit_weights(Emit *e) {
   /* Declarations first: each definition then has a prior declaration
    * (-Wmissing-variable-declarations). */
   for (int t = 0; t < g->ntensors; t++) {
-    if (!e->const_used[t])
+    if (!e->const_used[t] || e->blob_off)
       continue;
     const Tensor *x = &g->tensors[t];
     fprintf(f, "extern const %s %s_t%d[%zu];\n", ctype_of(x->dtype), e->P, t,
@@ -1052,8 +1073,8 @@ static void emit_weights(Emit *e) {
   }
   fputc('\n', f);
   for (int t = 0; t < g->ntensors; t++) {
-    if (!e->const_used[t])
-      continue;
+    if (!e->const_used[t] || e->blob_off)
+      continue; /* with --weights-blob: in the image (write_blob) */
     const Tensor *x = &g->tensors[t];
     size_t bytes = tensor_bytes(x);
     if (x->ndata < bytes)
@@ -1075,6 +1096,24 @@ static void emit_weights(Emit *e) {
     }
   }
   close_out(e, f, name);
+}
+
+/* ------------------------------------------------- --weights-blob */
+
+/* The image of the constant tensors the runner placed (const_ref). */
+static void write_blob(Emit *e, const char *path) {
+  uint8_t *payload = arena_alloc(e->blob_size + 1);
+  for (int t = 0; t < e->g->ntensors; t++) {
+    if (e->blob_off[t] == SIZE_MAX)
+      continue;
+    const Tensor *x = &e->g->tensors[t];
+    size_t bytes = tensor_bytes(x);
+    if (x->ndata < bytes)
+      error_at(e->g, x->producer, "constant tensor %d holds %zu bytes, needs %zu",
+               t, x->ndata, bytes);
+    memcpy(payload + e->blob_off[t], x->data, bytes);
+  }
+  write_weights_blob(path, e->o->model_sha256, payload, e->blob_size);
 }
 
 /* ------------------------------------------------------ <p>_plan.json */
@@ -1257,7 +1296,14 @@ EmitResult emit_folder(const Graph *g, const Plan *p, const EmitOptions *o,
   e.const_used = arena_array((size_t)g->ntensors + 1, sizeof(bool));
   find_io_buffers(&e);
 
+  if (o->weights_blob) {
+    e.blob_off = arena_array((size_t)g->ntensors + 1, sizeof(size_t));
+    for (int t = 0; t < g->ntensors; t++)
+      e.blob_off[t] = SIZE_MAX;
+  }
   emit_runner(&e); /* first: it marks the constants in use */
+  if (o->weights_blob)
+    write_blob(&e, o->weights_blob);
   emit_header(&e);
   emit_weights(&e);
   emit_plan_json(&e);
