@@ -105,6 +105,11 @@ static const Option options[] = {
     {"--custom-op-scratch", "NAME=BYTES", C_BUILD,
      "give custom op NAME's function a planned scratch buffer of BYTES "
      "(needs --custom-op NAME=...)"},
+    {"--int8-io", NULL, C_BUILD,
+     "drop a float-I/O model's boundary QUANTIZE and DEQUANTIZE: the "
+     "caller passes and receives the quantized tensors (the header's "
+     "<prefix>_quantize_input<i>() and <prefix>_dequantize_output<i>() "
+     "convert)"},
     {"--weights-section", "NAME", C_BUILD,
      "the linker section of the weight arrays (default .weights; "
      "doc/integration.md)"},

@@ -112,6 +112,7 @@ static bool parse_size(const char *s, size_t *out) {
 
 typedef struct {
   bool views;    /* run the graph passes (--no-views: every RESHAPE copies) */
+  bool int8_io;  /* --int8-io: drop the boundary QUANTIZE/DEQUANTIZE */
   unsigned dump; /* DUMP_* */
   LowerOptions lower;
   PlanOptions plan;
@@ -123,6 +124,10 @@ typedef struct {
  * passes, lowering (kernels and their scratch), then storage, schedule
  * and placement with the checker (plan_graph).  The caller emits. */
 static Plan *compile(Graph *g, const CompileOptions *o) {
+  if (o->int8_io) {
+    drop_io_conversions(g);
+    verify(g);
+  }
   if (o->views)
     run_passes(g);
   lower(g, &o->lower);
@@ -263,6 +268,8 @@ static bool parse_compile_option(int argc, char **argv, int *i, CompileOptions *
     if (!*v)
       usage("--weights-section needs a name");
     o->emit.weights_section = v;
+  } else if (!strcmp(a, "--int8-io")) {
+    o->int8_io = true;
   } else if (!strcmp(a, "--no-inplace")) {
     o->plan.no_inplace = true;
   } else if (!strcmp(a, "--no-views")) {
@@ -486,6 +493,11 @@ static int cmd_run(int argc, char **argv) {
     usage("run needs a model");
   finish_options(&o, path);
   Graph *g = load(path, o.dump, &o.emit.model_sha256);
+  if (o.int8_io) { /* first, so that the size checks see the integer I/O */
+    drop_io_conversions(g);
+    verify(g);
+    o.int8_io = false;
+  }
   if (nins == 0 || nins % (g->ninputs ? g->ninputs : 1) ||
       nouts != nins / (g->ninputs ? g->ninputs : 1) * g->noutputs)
     usage(arena_printf("%s has %d input(s) and %d output(s): give -i for "

@@ -495,6 +495,12 @@ bool make_broadcast(const int32_t *shape1, int n1, const int32_t *shape2, int n2
 
 /* ----------------------------------------------------- passes/passes.c */
 
+/* passes/int8_io.c, --int8-io: makes each float input's QUANTIZE output
+ * the model input and each float output's DEQUANTIZE input the model
+ * output, and removes those ops (renumbering the rest).  A float input or
+ * output without one, or nothing to drop -> error_at(). */
+void drop_io_conversions(Graph *g);
+
 /* Runs the graph passes in order (mark_views for now). */
 void run_passes(Graph *g);
 /* Makes the output of every op whose output is bytewise its input
@@ -838,6 +844,14 @@ const char *runtime_library_path(int file);
 const char *runtime_missing(const char *dir, const bool *need);
 /* The path of existing folder `to` relative to existing folder `from`. */
 const char *relative_dir(const char *from, const char *to);
+
+/* ------------------------------------------------- emit/io_helpers.c */
+
+/* The header's static inline <P>_quantize_<kind><i>(float) and
+ * <P>_dequantize_<kind><i>(q) for tensor t ("input" or "output" i), when
+ * it is a quantized int8, uint8 or int16 tensor with one scale. */
+void put_io_helpers(FILE *f, const char *P, const char *U, const char *kind, int i,
+                    const Tensor *t);
 
 /* ------------------------------------------------------- emit/blob.c */
 

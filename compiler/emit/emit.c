@@ -600,6 +600,10 @@ static void emit_header(Emit *e) {
             ctype_of(g->tensors[g->outputs[i]].dtype), e->out_name[i],
             arena_printf("%s_OUTPUT%d_SIZE", e->U, i));
   fprintf(f, "};\n\n");
+  for (int i = 0; i < g->ninputs; i++)
+    put_io_helpers(f, e->P, e->U, "input", i, &g->tensors[g->inputs[i]]);
+  for (int i = 0; i < g->noutputs; i++)
+    put_io_helpers(f, e->P, e->U, "output", i, &g->tensors[g->outputs[i]]);
   if (p->npools > 1) {
     fprintf(f, "/* One region per memory pool, each aligned to %s_WORKSPACE_ALIGN. */\n", e->U);
     fprintf(f, "struct %s_pools {\n", e->P);
