@@ -125,6 +125,11 @@ static const Option options[] = {
      "write the model's constant tensors into one binary image FILE.bin "
      "(header: magic, version, model SHA-256, size, CRC-32) that the firmware "
      "binds at run time with <prefix>_bind_weights(blob), anywhere in memory"},
+    {"--package", "KIND", C_COMPILE,
+     "lay the folder out for a build ecosystem: cmake (adds <prefix>Config.cmake "
+     "for find_package), zephyr (a module: zephyr/module.yml, CMakeLists.txt, "
+     "Kconfig), esp-idf (a component), arduino (a library: library.properties, "
+     "src/) or platformio (library.json, src/); doc/integration.md"},
     /* runtime */
     {"--kernels", "LIST|all", C_RUNTIME,
      "the kernels to write, comma-separated (ta_conv2d_s8,ta_softmax_s8; "

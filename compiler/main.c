@@ -386,7 +386,7 @@ static int cmd_plan(int argc, char **argv) {
 static int cmd_compile(int argc, char **argv) {
   CompileOptions o;
   default_options(&o);
-  const char *path = NULL, *dir = NULL;
+  const char *path = NULL, *dir = NULL, *package = NULL;
   for (int i = 0; i < argc; i++) {
     if (compile_option(argc, argv, &i, &o))
       continue;
@@ -394,6 +394,13 @@ static int cmd_compile(int argc, char **argv) {
       if (i + 1 >= argc)
         usage("-o needs a folder");
       dir = argv[++i];
+    } else if (!strcmp(argv[i], "--package")) {
+      if (i + 1 >= argc || !is_package_kind(argv[i + 1]))
+        usage("--package takes cmake, zephyr, esp-idf, arduino or platformio");
+      package = argv[++i];
+      o.emit.flat_include = package_uses_src(package);
+      o.emit.options = arena_printf("%s%s--package %s", o.emit.options ? o.emit.options : "",
+                                    o.emit.options ? " " : "", package);
     } else if (!strcmp(argv[i], "--weights-blob")) {
       if (i + 1 >= argc)
         usage("--weights-blob needs a file");
@@ -421,8 +428,16 @@ static int cmd_compile(int argc, char **argv) {
     usage("compile needs a model and -o DIR");
   finish_options(&o, path);
   Graph *g = load(path, o.dump, &o.emit.model_sha256);
+  if (package && o.emit.runtime_dir)
+    usage("--package embeds the kernels: it does not take --runtime DIR");
   Plan *p = compile(g, &o);
-  emit_folder(g, p, &o.emit, dir);
+  if (!package) {
+    emit_folder(g, p, &o.emit, dir);
+    return 0;
+  }
+  const char *code_dir = package_uses_src(package) ? arena_printf("%s/src", dir) : dir;
+  EmitResult er = emit_folder(g, p, &o.emit, code_dir);
+  emit_package(package, dir, &o.emit, &er);
   return 0;
 }
 

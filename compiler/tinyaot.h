@@ -811,6 +811,8 @@ typedef struct {
   const char *weights_section; /* the weights' linker section; NULL: ".weights" */
   const char *weights_blob; /* --weights-blob FILE: the constant tensors go
                                there, bound at run time (blob.c) */
+  bool flat_include;        /* the runtime's public headers beside the
+                               model's, not in runtime/include (package.c) */
 } EmitOptions;
 
 /* The files emit_folder() wrote, relative to its folder: the C sources (for a
@@ -852,6 +854,18 @@ const char *relative_dir(const char *from, const char *to);
  * it is a quantized int8, uint8 or int16 tensor with one scale. */
 void put_io_helpers(FILE *f, const char *P, const char *U, const char *kind, int i,
                     const Tensor *t);
+
+/* ---------------------------------------------------- emit/package.c */
+
+/* --package KIND: cmake, zephyr, esp-idf, arduino or platformio. */
+bool is_package_kind(const char *kind);
+/* Whether KIND puts the sources under DIR/src with the runtime's headers
+ * beside the model's (EmitOptions.flat_include): arduino, platformio. */
+bool package_uses_src(const char *kind);
+/* Writes KIND's files into DIR, after emit_folder() wrote r (into DIR, or
+ * DIR/src when package_uses_src()).  error_file() on a write error. */
+void emit_package(const char *kind, const char *dir, const EmitOptions *o,
+                  const EmitResult *r);
 
 /* ------------------------------------------------------- emit/blob.c */
 

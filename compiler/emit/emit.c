@@ -53,6 +53,7 @@ typedef struct {
   bool uses_ps;      /* ... the persistent area */
   const char *runtime_rel; /* --runtime: the shared runtime, relative to dir */
   const char *section;     /* the weights' linker section */
+  bool flat_include;       /* runtime headers beside the model's (package.c) */
   size_t *blob_off;        /* --weights-blob: per tensor, its offset in the
                               payload, or SIZE_MAX (not in the blob) */
   size_t blob_size;        /* the payload so far */
@@ -1152,13 +1153,24 @@ static void select_runtime(const Emit *e, bool *need) {
     die("kernel %s is in no runtime file", missing);
 }
 
+/* Where runtime file i goes in the folder: its own path, or with
+ * --package arduino|platformio (whose tools put only src/ on the include
+ * path) the public headers beside the model's, runtime/include/x.h -> x.h. */
+static const char *runtime_out_path(const Emit *e, int i) {
+  const char *path = runtime_files[i].path;
+  if (e->flat_include && !strncmp(path, "runtime/include/", 16))
+    return path + 16;
+  return path;
+}
+
 static void emit_runtime(Emit *e, const bool *need) {
   for (int i = 0; i < nruntime_files; i++) {
     if (!need[i])
       continue;
-    const char *path = runtime_files[i].path;
+    const char *path = runtime_out_path(e, i);
     const char *slash = strrchr(path, '/');
-    make_dirs(arena_printf("%s/%.*s", e->dir, (int)(slash - path), path));
+    if (slash)
+      make_dirs(arena_printf("%s/%.*s", e->dir, (int)(slash - path), path));
     FILE *f = open_out(e, path);
     fputs(runtime_files[i].text, f);
     close_out(e, f, path);
@@ -1197,7 +1209,8 @@ static void emit_makefile(Emit *e, const char **src, int nsrc) {
     fprintf(f, "include $(%s_DIR)/%s/runtime.mk\n", U, e->runtime_rel);
     fprintf(f, "%s_INCLUDES := -I$(%s_DIR) $(TINYAOT_RUNTIME_INCLUDES)\n", U, U);
   } else {
-    fprintf(f, "%s_INCLUDES := -I$(%s_DIR) -I$(%s_DIR)/runtime/include\n", U, U, U);
+    fprintf(f, "%s_INCLUDES := -I$(%s_DIR)%s\n", U, U,
+            e->flat_include ? "" : arena_printf(" -I$(%s_DIR)/runtime/include", U));
   }
   fprintf(f, "%s_SRCS :=", U);
   for (int i = 0; i < nsrc; i++)
@@ -1251,9 +1264,8 @@ static void emit_cmake(Emit *e, const char **src, int nsrc) {
   else
     fprintf(f,
             "target_include_directories(%s PUBLIC\n"
-            "  ${CMAKE_CURRENT_SOURCE_DIR}\n"
-            "  ${CMAKE_CURRENT_SOURCE_DIR}/runtime/include)\n",
-            e->P);
+            "  ${CMAKE_CURRENT_SOURCE_DIR}%s)\n",
+            e->P, e->flat_include ? "" : "\n  ${CMAKE_CURRENT_SOURCE_DIR}/runtime/include");
   close_out(e, f, "CMakeLists.txt");
 }
 
@@ -1263,7 +1275,8 @@ EmitResult emit_folder(const Graph *g, const Plan *p, const EmitOptions *o,
                        const char *dir) {
   Emit e = {.g = g, .p = p, .o = o, .dir = dir, .P = o->prefix,
             .U = upper(o->prefix),
-            .section = o->weights_section ? o->weights_section : ".weights"};
+            .section = o->weights_section ? o->weights_section : ".weights",
+            .flat_include = o->flat_include};
   if (p->npools < 1)
     die("plan has no pool");
   for (int i = 0; i < g->nops; i++)
@@ -1335,7 +1348,7 @@ EmitResult emit_folder(const Graph *g, const Plan *p, const EmitOptions *o,
   for (int i = 0; i < nruntime_files; i++) {
     size_t n = strlen(runtime_files[i].path);
     if (need[i] && !strcmp(runtime_files[i].path + n - 2, ".c"))
-      src[nsrc++] = runtime_files[i].path;
+      src[nsrc++] = runtime_out_path(&e, i);
   }
   emit_makefile(&e, src, nsrc);
   emit_cmake(&e, src, nsrc);
