@@ -22,7 +22,9 @@
  * the runtime files are identical for every model (they carry no prefix),
  * and each model builds into its own static library, so two libraries
  * holding the same kernel link without clashes (the linker takes the
- * first).  Nothing depends on time, paths or addresses: the same input
+ * first).  With --runtime DIR (runtime_out.c) the folder carries no
+ * kernels and its build files refer to the shared runtime in DIR, which
+ * is what a flat build of every .c (an IDE's) needs.  Nothing depends on time, paths or addresses: the same input
  * gives the same bytes.  Generated code allocates nothing.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -1199,9 +1201,11 @@ static void emit_makefile(Emit *e, const char **src, int nsrc) {
           "#\n"
           "# Several models: include each fragment and link each library;\n"
           "# their runtime files are identical, the linker takes each\n"
-          "# kernel once.  %s_BUILD sets where objects go.\n\n",
+          "# kernel once (or compile them with --runtime DIR: one runtime,\n"
+          "# $(%s_LIBS) then names both libraries).  %s_BUILD sets where\n"
+          "# objects go.\n\n",
           name, comment_safe(e->o->model), e->P, name, e->P, name, U, e->P, U,
-          e->P, U);
+          e->P, U, U);
   fprintf(f, "%s_SAVED_GOAL := $(.DEFAULT_GOAL)\n", U);
   fprintf(f, "%s_DIR := $(patsubst %%/,%%,$(dir $(lastword $(MAKEFILE_LIST))))\n", U);
   fprintf(f, "%s_BUILD ?= $(%s_DIR)/build\n", U, U);
