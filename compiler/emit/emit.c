@@ -213,16 +213,14 @@ static void put_provenance(FILE *f, const Emit *e, const char *lead) {
           e->o->options && *e->o->options ? comment_safe(e->o->options) : "(none)");
 }
 
-/* s as a C string literal's contents: quotes and backslashes escaped. */
+/* s as a C string literal's contents: quotes, backslashes and '?' (no
+ * trigraph) escaped, other bytes outside printable ASCII as '_'. */
 static const char *c_string(const char *s) {
-  char *out = arena_alloc(4 * strlen(s ? s : "") + 1), *q = out;
+  char *out = arena_alloc(2 * strlen(s ? s : "") + 1), *q = out;
   for (const char *c = s ? s : ""; *c; c++) {
-    if (*c == '"' || *c == '\\')
+    if (*c == '"' || *c == '\\' || *c == '?')
       *q++ = '\\';
-    if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f)
-      *q++ = '?';
-    else
-      *q++ = *c;
+    *q++ = (unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f ? '_' : *c;
   }
   return out;
 }
