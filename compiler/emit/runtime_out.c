@@ -146,7 +146,7 @@ void emit_runtime_library(const char *dir, const char *const *kernels, int nkern
   if (kernels) {
     const char *missing = runtime_select(kernels, nkernels, need);
     if (missing)
-      error_file(dir, "no runtime kernel is called %s (`tinyaot compile -dL` "
+      error_file(dir, "no runtime kernel is called %s (`tinyaot plan MODEL -dL` "
                  "names the kernels a model calls)", missing);
   } else {
     for (int i = 0; i < nruntime_files; i++)
