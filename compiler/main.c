@@ -7,11 +7,16 @@
  *   tinyaot compile MODEL -o DIR [options]
  *   tinyaot run MODEL -i IN.bin ... -o OUT.bin ... [options]
  *   tinyaot report MODEL [-o FILE] [--json] [--profile-data FILE] [options]
+ *   tinyaot help [COMMAND], tinyaot --version
+ *
+ * Every command and option is described in help.c's table (usage, help
+ * and the man page come from it); this file parses them.
  *
  * Exit status: 0 success, 1 bad input (the model), 2 bad usage.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "tinyaot.h"
+#include "version.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -20,32 +25,33 @@
 
 #include "ta_types.h"
 
+/* A usage error: the message and the short usage (help.c) to stderr. */
 static TA_NORETURN void usage(const char *msg) {
   if (msg)
     fprintf(stderr, "tinyaot: %s\n", msg);
-  fprintf(stderr,
-          "usage: tinyaot inspect MODEL [--json]\n"
-          "       tinyaot plan MODEL [--json] [--svg FILE] [compile options]\n"
-          "       tinyaot compile MODEL -o DIR [--force] [compile options]\n"
-          "            (--force: replace files in DIR that tinyaot did not write)\n"
-          "       tinyaot run MODEL -i IN.bin ... -o OUT.bin ... [compile options]\n"
-          "            [--keep DIR] [--dump-tensors DIR] [--cc CC] [--cflags FLAGS]\n"
-          "            [--dump-state DIR] [--reset-each] [--custom-op-source FILE.c]...\n"
-          "       tinyaot report MODEL [-o REPORT.html] [--json] [--profile-data FILE]\n"
-          "            [compile options]\n"
-          "compile options: [--prefix P] [--rounding double|single]\n"
-          "            [--io-in-workspace] [--pool NAME[:BYTES]]... [--align N]\n"
-          "            [--algo A] [--schedule S] [--no-inplace] [--no-views]\n"
-          "            [--custom-op NAME=FUNCTION]... [--custom-op-scratch NAME=BYTES]...\n"
-          "            [--layout nchw|nhwc] [--input-shape NAME=D0xD1...]...\n"
-          "            [--constant-input NAME=FILE]... (--layout, --input-shape: .onnx)\n"
-          "            [--profile] (a hook around every op; run prints the per-op\n"
-          "            table, and writes it with --profile-out FILE)\n"
-          "            [-dI] [-dL] [-dP] (dump the IR, the lowering, the plan\n"
-          "            to stderr; letters combine: -dILP)\n"
-          "            A: linear, greedy-size, greedy-conflicts, search, best\n"
-          "            S: model, memory, best\n");
+  print_usage(stderr);
   exit(2);
+}
+
+static bool is_help(const char *a) { return !strcmp(a, "--help") || !strcmp(a, "-h"); }
+
+/* --help after a command: its help on stdout, exit 0. */
+static TA_NORETURN void command_help(const char *command) {
+  print_help(stdout, command);
+  exit(0);
+}
+
+/* tinyaot help [COMMAND] [--man]. */
+static int cmd_help(int argc, char **argv) {
+  if (argc == 1 && !strcmp(argv[0], "--man")) {
+    print_man(stdout);
+    return 0;
+  }
+  if (argc > 1)
+    usage("help takes at most one command");
+  if (print_help(stdout, argc ? argv[0] : NULL) != 0)
+    usage(arena_printf("help: unknown command '%s'", argv[0]));
+  return 0;
 }
 
 /* Debug dumps (-dI, -dL, -dP): each step's result, to stderr. */
@@ -53,9 +59,12 @@ enum { DUMP_IR = 1, DUMP_LOWER = 2, DUMP_PLAN = 4 };
 
 /* Reads and verifies MODEL: the front half of every command.  dump:
  * DUMP_IR prints the IR as read (inspect's table) to stderr. */
-static Graph *load(const char *path, unsigned dump, const ImportOptions *onnx) {
+static Graph *load(const char *path, unsigned dump, const ImportOptions *onnx,
+                   const char **sha256) {
   size_t size;
   uint8_t *buf = map_file(path, &size);
+  if (sha256)
+    *sha256 = sha256_hex(buf, size);
   static const ImportOptions none;
   onnx = onnx ? onnx : &none;
   Graph *g;
@@ -77,6 +86,8 @@ static int cmd_inspect(int argc, char **argv) {
   for (int i = 0; i < argc; i++) {
     if (!strcmp(argv[i], "--json"))
       json = true;
+    else if (is_help(argv[i]))
+      command_help("inspect");
     else if (argv[i][0] == '-')
       usage(arena_printf("inspect: unknown option %s", argv[i]));
     else if (!path)
@@ -86,7 +97,7 @@ static int cmd_inspect(int argc, char **argv) {
   }
   if (!path)
     usage("inspect needs a model");
-  Graph *g = load(path, 0, NULL);
+  Graph *g = load(path, 0, NULL, NULL);
   /* Mark the ops compile would refuse (default options). */
   LowerOptions lo = {.rounding = TA_ROUND_DOUBLE};
   check_lowering(g, &lo);
@@ -114,6 +125,7 @@ static bool parse_size(const char *s, size_t *out) {
 
 typedef struct {
   bool views;    /* run the graph passes (--no-views: every RESHAPE copies) */
+  bool int8_io;  /* --int8-io: drop the boundary QUANTIZE/DEQUANTIZE */
   unsigned dump; /* DUMP_* */
   LowerOptions lower;
   PlanOptions plan;
@@ -126,6 +138,10 @@ typedef struct {
  * passes, lowering (kernels and their scratch), then storage, schedule
  * and placement with the checker (plan_graph).  The caller emits. */
 static Plan *compile(Graph *g, const CompileOptions *o) {
+  if (o->int8_io) {
+    drop_io_conversions(g);
+    verify(g);
+  }
   if (o->views)
     run_passes(g);
   lower(g, &o->lower);
@@ -232,7 +248,22 @@ static void onnx_option(const char *opt, const char *v, ImportOptions *o) {
   o->shapes = s;
 }
 
+static bool parse_compile_option(int argc, char **argv, int *i, CompileOptions *o);
+
+/* Parses one compile option and records it, as given, in
+ * o->emit.options (the generated header names the options used). */
 static bool compile_option(int argc, char **argv, int *i, CompileOptions *o) {
+  int first = *i;
+  if (!parse_compile_option(argc, argv, i, o))
+    return false;
+  for (int k = first; k <= *i; k++)
+    o->emit.options = o->emit.options
+                          ? arena_printf("%s %s", o->emit.options, argv[k])
+                          : argv[k];
+  return true;
+}
+
+static bool parse_compile_option(int argc, char **argv, int *i, CompileOptions *o) {
   const char *a = argv[*i];
 #define VALUE() (*i + 1 < argc ? argv[++*i] : (usage(arena_printf("%s needs a value", a)), ""))
   if (!strcmp(a, "--custom-op")) {
@@ -283,6 +314,17 @@ static bool compile_option(int argc, char **argv, int *i, CompileOptions *o) {
   } else if (!strcmp(a, "--layout") || !strcmp(a, "--input-shape") ||
              !strcmp(a, "--constant-input")) {
     onnx_option(a, VALUE(), &o->onnx);
+  } else if (!strcmp(a, "--weights-section")) {
+    const char *v = VALUE();
+    for (const char *c = v; *c; c++)
+      if (!isalnum((unsigned char)*c) && !strchr("._$", *c))
+        usage(arena_printf("--weights-section %s: a section name has letters, "
+                           "digits, '.', '_' and '$' only", v));
+    if (!*v)
+      usage("--weights-section needs a name");
+    o->emit.weights_section = v;
+  } else if (!strcmp(a, "--int8-io")) {
+    o->int8_io = true;
   } else if (!strcmp(a, "--no-inplace")) {
     o->plan.no_inplace = true;
   } else if (!strcmp(a, "--no-views")) {
@@ -374,6 +416,8 @@ static int cmd_plan(int argc, char **argv) {
       if (i + 1 >= argc)
         usage("--svg needs a file");
       svg = argv[++i];
+    } else if (is_help(argv[i])) {
+      command_help("plan");
     } else if (argv[i][0] == '-') {
       usage(arena_printf("plan: unknown option %s", argv[i]));
     } else if (!path) {
@@ -385,7 +429,7 @@ static int cmd_plan(int argc, char **argv) {
   if (!path)
     usage("plan needs a model");
   finish_options(&o, path);
-  Graph *g = load(path, o.dump, &o.onnx);
+  Graph *g = load(path, o.dump, &o.onnx, &o.emit.model_sha256);
   Plan *p = compile(g, &o);
   if (json)
     print_plan_json(stdout, g, p);
@@ -405,7 +449,7 @@ static int cmd_plan(int argc, char **argv) {
 static int cmd_compile(int argc, char **argv) {
   CompileOptions o;
   default_options(&o);
-  const char *path = NULL, *dir = NULL;
+  const char *path = NULL, *dir = NULL, *package = NULL;
   for (int i = 0; i < argc; i++) {
     if (compile_option(argc, argv, &i, &o))
       continue;
@@ -417,6 +461,28 @@ static int cmd_compile(int argc, char **argv) {
         usage("-o \"\": the folder name is empty");
     } else if (!strcmp(argv[i], "--force")) {
       o.emit.force = true;
+    } else if (!strcmp(argv[i], "--package")) {
+      if (i + 1 >= argc || !is_package_kind(argv[i + 1]))
+        usage("--package takes cmake, zephyr, esp-idf, arduino or platformio");
+      package = argv[++i];
+      o.emit.flat_include = package_uses_src(package);
+      o.emit.options = arena_printf("%s%s--package %s", o.emit.options ? o.emit.options : "",
+                                    o.emit.options ? " " : "", package);
+    } else if (!strcmp(argv[i], "--weights-blob")) {
+      if (i + 1 >= argc)
+        usage("--weights-blob needs a file");
+      o.emit.weights_blob = argv[++i];
+      o.emit.options = arena_printf("%s%s--weights-blob %s", o.emit.options ? o.emit.options : "",
+                                    o.emit.options ? " " : "", basename_of(argv[i]));
+    } else if (!strcmp(argv[i], "--runtime")) {
+      if (i + 1 >= argc)
+        usage("--runtime needs a folder (tinyaot runtime -o DIR) or embedded");
+      const char *r = argv[++i];
+      o.emit.runtime_dir = strcmp(r, "embedded") ? r : NULL;
+      o.emit.options = arena_printf("%s%s--runtime %s", o.emit.options ? o.emit.options : "",
+                                    o.emit.options ? " " : "", r);
+    } else if (is_help(argv[i])) {
+      command_help("compile");
     } else if (argv[i][0] == '-') {
       usage(arena_printf("compile: unknown option %s", argv[i]));
     } else if (!path) {
@@ -428,9 +494,17 @@ static int cmd_compile(int argc, char **argv) {
   if (!path || !dir)
     usage("compile needs a model and -o DIR");
   finish_options(&o, path);
-  Graph *g = load(path, o.dump, &o.onnx);
+  Graph *g = load(path, o.dump, &o.onnx, &o.emit.model_sha256);
+  if (package && o.emit.runtime_dir)
+    usage("--package embeds the kernels: it does not take --runtime DIR");
   Plan *p = compile(g, &o);
-  emit_folder(g, p, &o.emit, dir);
+  if (!package) {
+    emit_folder(g, p, &o.emit, dir);
+    return 0;
+  }
+  const char *code_dir = package_uses_src(package) ? arena_printf("%s/src", dir) : dir;
+  EmitResult er = emit_folder(g, p, &o.emit, code_dir);
+  emit_package(package, dir, &o.emit, &er);
   return 0;
 }
 
@@ -493,6 +567,8 @@ static int cmd_run(int argc, char **argv) {
       if (!has)
         usage("--cflags needs flags");
       ro.cflags = argv[++i];
+    } else if (is_help(a)) {
+      command_help("run");
     } else if (a[0] == '-') {
       usage(arena_printf("run: unknown option %s", a));
     } else if (!path) {
@@ -506,7 +582,12 @@ static int cmd_run(int argc, char **argv) {
   if (ro.profile_out && !o.emit.profile)
     usage("--profile-out needs --profile");
   finish_options(&o, path);
-  Graph *g = load(path, o.dump, &o.onnx);
+  Graph *g = load(path, o.dump, &o.onnx, &o.emit.model_sha256);
+  if (o.int8_io) { /* first, so that the size checks see the integer I/O */
+    drop_io_conversions(g);
+    verify(g);
+    o.int8_io = false;
+  }
   if (nins == 0 || nins % (g->ninputs ? g->ninputs : 1) ||
       nouts != nins / (g->ninputs ? g->ninputs : 1) * g->noutputs)
     usage(arena_printf("%s has %d input(s) and %d output(s): give -i for "
@@ -565,6 +646,8 @@ static int cmd_report(int argc, char **argv) {
       if (i + 1 >= argc)
         usage("--profile-data needs a file");
       ro.profile_data = argv[++i];
+    } else if (is_help(argv[i])) {
+      command_help("report");
     } else if (argv[i][0] == '-') {
       usage(arena_printf("report: unknown option %s", argv[i]));
     } else if (!path) {
@@ -577,7 +660,7 @@ static int cmd_report(int argc, char **argv) {
     usage("report needs a model");
   finish_options(&o, path);
   ro.prefix = o.emit.prefix;
-  Graph *g = load(path, o.dump, &o.onnx);
+  Graph *g = load(path, o.dump, &o.onnx, &o.emit.model_sha256);
   Plan *p = compile(g, &o);
   const char *t = getenv("TMPDIR");
   char *dir = arena_printf("%s/tinyaot-report-XXXXXX", t && *t ? t : "/tmp");
@@ -588,12 +671,50 @@ static int cmd_report(int argc, char **argv) {
   measure_flash(g, dir, o.emit.prefix, er.sources, er.nsources, &fl);
   remove_tree(dir);
   ro.flash = &fl;
-  FILE *f = file && strcmp(file, "-") ? fopen(file, "w") : stdout;
+  FILE *f = file && !(file[0] == '-' && !file[1]) ? fopen(file, "w") : stdout;
   if (!f)
     error_file(file, "cannot write: %s", strerror(errno));
   write_report(f, g, p, &ro, json);
   if (f != stdout ? fclose(f) != 0 : fflush(f) != 0)
     error_file(file ? file : "(stdout)", "write error");
+  return 0;
+}
+
+/* tinyaot runtime -o DIR [--kernels LIST|all]: the kernel library once,
+ * for the models compiled with --runtime DIR. */
+static int cmd_runtime(int argc, char **argv) {
+  const char *dir = NULL, *list = "all";
+  for (int i = 0; i < argc; i++) {
+    if (!strcmp(argv[i], "-o")) {
+      if (i + 1 >= argc)
+        usage("-o needs a folder");
+      dir = argv[++i];
+    } else if (!strcmp(argv[i], "--kernels")) {
+      if (i + 1 >= argc)
+        usage("--kernels needs a list of kernels (ta_conv2d_s8,...) or all");
+      list = argv[++i];
+    } else if (is_help(argv[i])) {
+      command_help("runtime");
+    } else {
+      usage(arena_printf("runtime: unknown argument %s", argv[i]));
+    }
+  }
+  if (!dir)
+    usage("runtime needs -o DIR");
+  if (!strcmp(list, "all")) {
+    emit_runtime_library(dir, NULL, 0);
+    return 0;
+  }
+  /* "a,b,c" -> kernels. */
+  const char **kernels = arena_array(strlen(list) + 1, sizeof(char *));
+  int n = 0;
+  char *s = arena_strdup(list);
+  for (char *tok = strtok(s, ","); tok; tok = strtok(NULL, ","))
+    if (*tok)
+      kernels[n++] = tok;
+  if (n == 0)
+    usage("--kernels: an empty list");
+  emit_runtime_library(dir, kernels, n);
   return 0;
 }
 
@@ -615,8 +736,16 @@ int main(int argc, char **argv) {
     rc = cmd_run(argc - 2, argv + 2);
   else if (!strcmp(cmd, "report"))
     rc = cmd_report(argc - 2, argv + 2);
-  else if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help"))
-    usage(NULL);
+  else if (!strcmp(cmd, "runtime"))
+    rc = cmd_runtime(argc - 2, argv + 2);
+  else if (!strcmp(cmd, "help"))
+    rc = cmd_help(argc - 2, argv + 2);
+  else if (is_help(cmd))
+    rc = print_help(stdout, NULL);
+  else if (!strcmp(cmd, "--version")) {
+    printf("tinyaot %s\n", TINYAOT_VERSION);
+    rc = 0;
+  }
   else
     usage(arena_printf("unknown command '%s'", cmd));
   arena_reset();

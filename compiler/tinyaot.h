@@ -341,6 +341,12 @@ uint8_t *read_file(const char *path, size_t *size);
  * written back), read() where it cannot be mapped; not in the arena. */
 uint8_t *map_file(const char *path, size_t *size);
 
+/* digest.c: SHA-256 of n bytes into out[32]; the same as 64 lowercase hex
+ * digits (arena); CRC-32 (IEEE, zlib's) of n bytes. */
+void sha256(const void *data, size_t n, uint8_t out[32]);
+const char *sha256_hex(const void *data, size_t n);
+uint32_t crc32(const void *data, size_t n);
+
 /* Tensor helpers. */
 int64_t tensor_elems(const Tensor *t);
 size_t tensor_bytes(const Tensor *t);   /* elems * ceil(bits / 8) */
@@ -593,6 +599,12 @@ bool make_broadcast(const int32_t *shape1, int n1, const int32_t *shape2, int n2
                     ta_bcast *b, int32_t *out_shape, int *out_ndims);
 
 /* ----------------------------------------------------- passes/passes.c */
+
+/* passes/int8_io.c, --int8-io: makes each float input's QUANTIZE output
+ * the model input and each float output's DEQUANTIZE input the model
+ * output, and removes those ops (renumbering the rest).  A float input or
+ * output without one, or nothing to drop -> error_at(). */
+void drop_io_conversions(Graph *g);
 
 /* Runs the graph passes in order: fold_constants, then mark_views. */
 void run_passes(Graph *g);
@@ -901,6 +913,16 @@ int runtime_file_defining(const char *fn);
  * file defines. */
 const char *runtime_select(const char *const *kernels, int nkernels, bool *need);
 
+/* ------------------------------------------------------------ help.c */
+
+/* The short usage (every command's synopsis). */
+void print_usage(FILE *f);
+/* `tinyaot help [COMMAND]`: the commands, or one command and each of its
+ * options described.  -1 for an unknown command (nothing printed). */
+int print_help(FILE *f, const char *command);
+/* The man page, roff (doc/tinyaot.1). */
+void print_man(FILE *f);
+
 /* -------------------------------------------------------- emit/emit.c */
 
 typedef struct {
@@ -910,6 +932,16 @@ typedef struct {
   bool profile;         /* --profile: a hook around every op (profile.c) */
   bool force;           /* --force: replace files tinyaot did not write */
   const char *model_path; /* the input model: never overwritten */
+  const char *model_sha256; /* the model file's SHA-256 (hex), or NULL */
+  const char *options;      /* the compile options as given, for the header */
+  const char *runtime_dir;  /* --runtime DIR: refer to a shared runtime
+                               (tinyaot runtime) instead of copying kernels;
+                               NULL: embedded */
+  const char *weights_section; /* the weights' linker section; NULL: ".weights" */
+  const char *weights_blob; /* --weights-blob FILE: the constant tensors go
+                               there, bound at run time (blob.c) */
+  bool flat_include;        /* the runtime's public headers beside the
+                               model's, not in runtime/include (package.c) */
 } EmitOptions;
 
 /* The files emit_folder() wrote, relative to its folder: the C sources (for a
@@ -1005,6 +1037,56 @@ void check_compiler(const char *cc);
 
 /* rm -r DIR (a folder tinyaot made). */
 void remove_tree(const char *dir);
+
+/* ------------------------------------------------ emit/runtime_out.c */
+
+/* `tinyaot runtime`: writes the runtime into DIR (include/, one folder
+ * per kernel family, runtime.mk, CMakeLists.txt): the files these
+ * kernels need, or every file when kernels is NULL.  An unknown kernel
+ * or a file that cannot be written -> error_file(). */
+void emit_runtime_library(const char *dir, const char *const *kernels, int nkernels);
+/* runtime_files[file]'s path inside such a DIR ("conv/ta_conv2d_s8.c"). */
+const char *runtime_library_path(int file);
+/* NULL when DIR holds every file marked in need[nruntime_files] (and its
+ * runtime.mk), else the first one missing. */
+const char *runtime_missing(const char *dir, const bool *need);
+/* The path of existing folder `to` relative to existing folder `from`. */
+const char *relative_dir(const char *from, const char *to);
+
+/* ------------------------------------------------- emit/io_helpers.c */
+
+/* The header's static inline <P>_quantize_<kind><i>(float) and
+ * <P>_dequantize_<kind><i>(q) for tensor t ("input" or "output" i), when
+ * it is a quantized int8, uint8 or int16 tensor with one scale. */
+void put_io_helpers(FILE *f, const char *P, const char *U, const char *kind, int i,
+                    const Tensor *t);
+
+/* ---------------------------------------------------- emit/package.c */
+
+/* --package KIND: cmake, zephyr, esp-idf, arduino or platformio. */
+bool is_package_kind(const char *kind);
+/* Whether KIND puts the sources under DIR/src with the runtime's headers
+ * beside the model's (EmitOptions.flat_include): arduino, platformio. */
+bool package_uses_src(const char *kind);
+/* Writes KIND's files into DIR, after emit_folder() wrote r (into DIR, or
+ * DIR/src when package_uses_src()).  error_file() on a write error. */
+void emit_package(const char *kind, const char *dir, const EmitOptions *o,
+                  const EmitResult *r);
+
+/* ------------------------------------------------------- emit/blob.c */
+
+/* The weights image (--weights-blob; the format in blob.c's opening
+ * comment).  write_weights_blob() writes the header and payload to path
+ * (error_file() on failure) and returns the payload's CRC-32;
+ * put_blob_interface() prints the header's part (sizes, status codes,
+ * <P>_bind_weights()); put_blob_binder() the runner's (the bound pointer
+ * <P>_blob and the checks). */
+size_t blob_header_size(void);
+uint32_t write_weights_blob(const char *path, const char *sha256_hex,
+                            const uint8_t *payload, size_t size);
+void put_blob_interface(FILE *f, const char *P, const char *U, size_t size);
+void put_blob_binder(FILE *f, const char *P, const char *U, const char *sha256_hex,
+                     size_t size);
 
 /* ------------------------------------------------------------- run.c */
 

@@ -501,7 +501,8 @@ static inline bool write_macro_check(const char *dir) {
     size_t len = strlen(name);
     if (len > 6 && !strcmp(name + len - 6, "_SHAPE"))
       fprintf(c, "const long check%d[] = %s;\n", n++, name);
-    else if (len > 6 && !strcmp(name + len - 6, "_DTYPE"))
+    else if ((len > 6 && !strcmp(name + len - 6, "_DTYPE")) ||
+             strchr(line, '"')) /* a string: the dtype, version, SHA-256 */
       fprintf(c, "const char *check%d = %s;\n", n++, name);
     else
       fprintf(c, "const double check%d = (double)(%s);\n", n++, name);
