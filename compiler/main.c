@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "ta_types.h"
 
@@ -52,6 +53,13 @@ static int cmd_help(int argc, char **argv) {
   if (print_help(stdout, argc ? argv[0] : NULL) != 0)
     usage(arena_printf("help: unknown command '%s'", argv[0]));
   return 0;
+}
+
+/* Do paths a and b name one existing file (the same inode)? */
+static bool same_file(const char *a, const char *b) {
+  struct stat sa, sb;
+  return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+         sa.st_ino == sb.st_ino;
 }
 
 /* Debug dumps (-dI, -dL, -dP): each step's result, to stderr. */
@@ -436,6 +444,8 @@ static int cmd_plan(int argc, char **argv) {
   else
     print_plan(stdout, g, p);
   if (svg) {
+    if (same_file(svg, path))
+      error_file(svg, "is the input model: refusing to overwrite it with the SVG");
     FILE *f = fopen(svg, "w");
     if (!f)
       error_file(svg, "cannot write");
@@ -594,6 +604,15 @@ static int cmd_run(int argc, char **argv) {
                        "each input and -o for each output (k inferences: k "
                        "times each)",
                        path, g->ninputs, g->noutputs));
+  /* An output file must not be the model or an input: the run would
+   * overwrite what it reads. */
+  for (int k = 0; k < nouts; k++) {
+    if (same_file(outs[k], path))
+      error_file(outs[k], "is the input model: refusing to overwrite it with an output");
+    for (int i = 0; i < nins; i++)
+      if (same_file(outs[k], ins[i]))
+        error_file(outs[k], "is also input file %d (-i): refusing to overwrite it", i);
+  }
   for (int i = 0; i < nins; i++) {
     const Tensor *t = &g->tensors[g->inputs[i % g->ninputs]];
     size_t n;

@@ -169,6 +169,11 @@ OutDir *outdir_begin(const char *dir, const OutDirOptions *o) {
     if (!mkdtemp(tmpl))
       error_file(dir, "cannot create a temporary folder: %s", strerror(errno));
   }
+  /* mkdtemp makes it 0700; the folder it may become gets what mkdir
+   * would give it. */
+  mode_t mask = umask(0);
+  umask(mask);
+  chmod(tmpl, 0777 & ~mask);
   d->tmp = tmpl;
   d->next_pending = pending;
   pending = d;

@@ -8,7 +8,8 @@
  * workspace (--io-in-workspace).  The models are built with the test
  * writer (tools/tflite_writer.c) around one float32 RELU, y = max(x, 0),
  * so each output's bytes follow from the model's own semantics (a copy
- * of x, of y or of the constant), compared bit-exactly.  `tinyaot run`
+ * of x, of y or of the constant), compared bit-exactly, and equal what
+ * TFLite itself gives (../shared/oracle, XNNPACK off) where the oracle is.  `tinyaot run`
  * builds and runs them (the harness fills each output buffer with a
  * pattern first, so an output never written shows).  A model output that
  * nothing writes (no op, no input, no constant) is refused, and the plan
@@ -144,6 +145,20 @@ int main(void) {
   FILE *f = fopen(in, "wb");
   fwrite(x_values, sizeof x_values, 1, f);
   fclose(f);
+  const char *shared = getenv("TINYAOT_SHARED");
+  const char *oracle = arena_printf("%s/oracle/tflite-oracle", shared && *shared ? shared : "../shared");
+  /* The oracle in the plain pass only (the sanitizers do not touch Node). */
+  const char *pass = getenv("TINYAOT_PASS");
+  bool use_oracle = (!pass || !strcmp(pass, "plain")) && file_exists(oracle) &&
+                    run_command("command -v node > /dev/null") == 0;
+  const char *require = getenv("TINYAOT_REQUIRE_SHARED");
+  if (!use_oracle && (!pass || !strcmp(pass, "plain"))) {
+    if (require && !strcmp(require, "1"))
+      CHECK(0, "the TFLite oracle runs (no node or no %s; TINYAOT_REQUIRE_SHARED=1)", oracle);
+    else
+      printf("skip - TFLITE ORACLE MISSING (%s or node): outputs compared with the "
+             "models' semantics only\n", oracle);
+  }
   int ncases = (int)(sizeof cases / sizeof *cases);
   for (int k = 0; k < ncases; k++) {
     const Case *c = &cases[k];
@@ -151,6 +166,15 @@ int main(void) {
     TfwModel *m = build(k);
     tfw_write_file(m, model);
     tfw_free(m);
+    /* TFLite's own answer, where the oracle is: the same bytes. */
+    const char *ocmd = arena_printf("%s --xnnpack off %s -i %s", quote(oracle), quote(model),
+                                    quote(in));
+    for (int o = 0; o < c->nout; o++)
+      ocmd = arena_printf("%s -o %s", ocmd,
+                          quote(arena_printf("%s/%s_oracle_%d.bin", tmp, c->name, o)));
+    bool have_oracle = use_oracle && run_command(arena_printf("%s > /dev/null", ocmd)) == 0;
+    if (use_oracle)
+      CHECK(have_oracle, "TFLite (the oracle) runs %s", c->name);
     for (int mode = 0; mode < 2; mode++) {
       const char *where = mode ? "inside the workspace" : "in caller buffers";
       const char *cmd = arena_printf("%s run %s -i %s%s", quote(test_tinyaot()),
@@ -174,6 +198,13 @@ int main(void) {
           if (memcmp(&v, &want[i], 4))
             why = arena_printf("output %d, element %d: expected %g, got %g", o, i,
                                (double)want[i], (double)v);
+        }
+        if (have_oracle && !*why) {
+          const char *d = compare_files(
+              arena_printf("%s/%s_oracle_%d.bin", tmp, c->name, o),
+              arena_printf("%s/%s_%d_%d.bin", tmp, c->name, mode, o));
+          if (*d)
+            why = arena_printf("output %d differs from TFLite's: %s", o, d);
         }
         free(got);
       }

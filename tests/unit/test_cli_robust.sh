@@ -129,6 +129,17 @@ refused "$tmp/missing.bin" run "$model" -i "$tmp/missing.bin" -o "$tmp/out.bin"
 refused "$tmp/folder.tflite" run "$model" -i "$tmp/folder.tflite" -o "$tmp/out.bin"
 refused "$tmp/in3.bin" run "$model" -i "$tmp/in3.bin" -o "$tmp/out.bin"
 
+# Outputs that would overwrite what is read: the model, an input.
+cp "$model" "$tmp/precious.tflite"
+refused "$tmp/precious.tflite" plan "$tmp/precious.tflite" --svg "$tmp/precious.tflite"
+refused "$tmp/precious.tflite" run "$tmp/precious.tflite" -i "$tmp/in.bin" -o "$tmp/precious.tflite"
+refused "$tmp/in.bin" run "$model" -i "$tmp/in.bin" -o "$tmp/in.bin"
+if cmp -s "$model" "$tmp/precious.tflite" && [ "$(wc -c < "$tmp/in.bin")" -eq 1 ]; then
+  echo "ok - the model and the input are intact after those refusals"
+else
+  echo "not ok - the model and the input are intact after those refusals"
+fi
+
 # A host compiler that does not exist: exit 1 naming it (not the
 # shell's 127).
 refused /nonexistent run "$model" -i "$tmp/in.bin" -o "$tmp/out.bin" --cc /nonexistent

@@ -20,6 +20,7 @@ for m in "$model" "$audio"; do
     exit 0
   fi
 done
+TINYAOT=${TINYAOT:-build/tinyaot}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cc=${CC:-cc}

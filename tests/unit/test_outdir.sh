@@ -20,6 +20,11 @@ for m in "$small" "$kws"; do
     exit 0
   fi
 done
+# Absolute paths: the test works inside its own folder.
+small=$(cd "$(dirname "$small")" && pwd)/$(basename "$small")
+kws=$(cd "$(dirname "$kws")" && pwd)/$(basename "$kws")
+TINYAOT=${TINYAOT:-build/tinyaot}
+case $TINYAOT in /*) ;; *) TINYAOT=$(pwd)/$TINYAOT ;; esac
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/w"
