@@ -1050,7 +1050,8 @@ const char *runtime_library_path(int file);
 /* NULL when DIR holds every file marked in need[nruntime_files] (and its
  * runtime.mk), else the first one missing. */
 const char *runtime_missing(const char *dir, const bool *need);
-/* The path of existing folder `to` relative to existing folder `from`. */
+/* The path of existing folder `to` relative to folder `from` (which may
+ * not exist yet: compile writes its folder last). */
 const char *relative_dir(const char *from, const char *to);
 
 /* ------------------------------------------------- emit/io_helpers.c */

@@ -38,35 +38,12 @@ static bool is_c(const char *path) {
   return n > 2 && !strcmp(path + n - 2, ".c");
 }
 
-static void mkdirs(const char *path) {
-  char *p = arena_strdup(path);
-  for (char *s = p + 1;; s++) {
-    if (*s == '/' || *s == '\0') {
-      char c = *s;
-      *s = '\0';
-      if (mkdir(p, 0777) != 0 && errno != EEXIST)
-        error_file(p, "cannot create folder: %s", strerror(errno));
-      *s = c;
-      if (!c)
-        break;
-    }
-  }
-}
+/* Files go through outdir.c: written beside DIR and moved in whole, never
+ * over a file an earlier `tinyaot runtime` did not write, and the files
+ * of a previous, larger --kernels list removed. */
+static FILE *create(OutDir *out, const char *rel) { return outdir_open(out, rel); }
 
-static FILE *create(const char *path) {
-  const char *slash = strrchr(path, '/');
-  if (slash)
-    mkdirs(arena_printf("%.*s", (int)(slash - path), path));
-  FILE *f = fopen(path, "wb");
-  if (!f)
-    error_file(path, "cannot write: %s", strerror(errno));
-  return f;
-}
-
-static void finish(FILE *f, const char *path) {
-  if (ferror(f) | (fclose(f) != 0))
-    error_file(path, "write error");
-}
+static void finish(OutDir *out, FILE *f, const char *rel) { outdir_close(out, f, rel); }
 
 static void put_header(FILE *f, const char *what) {
   fprintf(f,
@@ -77,9 +54,9 @@ static void put_header(FILE *f, const char *what) {
           what);
 }
 
-static void write_makefile(const char *dir, const bool *need) {
-  const char *path = arena_printf("%s/runtime.mk", dir);
-  FILE *f = create(path);
+static void write_makefile(OutDir *out, const bool *need) {
+  const char *path = "runtime.mk";
+  FILE *f = create(out, path);
   put_header(f, "runtime.mk");
   fprintf(f,
           "#\n"
@@ -113,12 +90,12 @@ static void write_makefile(const char *dir, const bool *need) {
           ".DEFAULT_GOAL := $(TINYAOT_RUNTIME_SAVED_GOAL)\n"
           "endif\n"
           "endif\n");
-  finish(f, path);
+  finish(out, f, path);
 }
 
-static void write_cmake(const char *dir, const bool *need) {
-  const char *path = arena_printf("%s/CMakeLists.txt", dir);
-  FILE *f = create(path);
+static void write_cmake(OutDir *out, const bool *need) {
+  const char *path = "CMakeLists.txt";
+  FILE *f = create(out, path);
   put_header(f, "CMakeLists.txt");
   fprintf(f,
           "#\n"
@@ -138,7 +115,7 @@ static void write_cmake(const char *dir, const bool *need) {
              "set_target_properties(tinyaot_runtime PROPERTIES C_STANDARD 99 "
              "C_STANDARD_REQUIRED ON)\n"
              "endif()\n");
-  finish(f, path);
+  finish(out, f, path);
 }
 
 void emit_runtime_library(const char *dir, const char *const *kernels, int nkernels) {
@@ -152,17 +129,18 @@ void emit_runtime_library(const char *dir, const char *const *kernels, int nkern
     for (int i = 0; i < nruntime_files; i++)
       need[i] = true;
   }
-  mkdirs(dir);
+  OutDir *out = outdir_begin(dir, &(OutDirOptions){0});
   for (int i = 0; i < nruntime_files; i++) {
     if (!need[i])
       continue;
-    const char *path = arena_printf("%s/%s", dir, runtime_library_path(i));
-    FILE *f = create(path);
+    const char *path = runtime_library_path(i);
+    FILE *f = create(out, path);
     fputs(runtime_files[i].text, f);
-    finish(f, path);
+    finish(out, f, path);
   }
-  write_makefile(dir, need);
-  write_cmake(dir, need);
+  write_makefile(out, need);
+  write_cmake(out, need);
+  outdir_commit(out);
 }
 
 const char *runtime_missing(const char *dir, const bool *need) {
@@ -185,8 +163,30 @@ static char *real_dir(const char *dir) {
   return arena_strdup(buf);
 }
 
+/* The same for a folder that may not exist yet (compile writes its
+ * folder last, outdir.c): its nearest existing parent resolved, the rest
+ * appended as given. */
+static char *future_dir(const char *dir) {
+  struct stat st;
+  if (stat(dir, &st) == 0)
+    return real_dir(dir);
+  size_t n = strlen(dir);
+  while (n > 1 && dir[n - 1] == '/')
+    n--;
+  const char *slash = NULL;
+  for (size_t i = 0; i < n; i++)
+    if (dir[i] == '/')
+      slash = dir + i;
+  if (!slash)
+    return arena_printf("%s/%.*s", real_dir("."), (int)n, dir);
+  const char *parent = slash == dir ? "/" : arena_printf("%.*s", (int)(slash - dir), dir);
+  char *p = future_dir(parent);
+  return arena_printf("%s%s%.*s", p, p[strlen(p) - 1] == '/' ? "" : "/",
+                      (int)(n - (size_t)(slash + 1 - dir)), slash + 1);
+}
+
 const char *relative_dir(const char *from, const char *to) {
-  char *a = real_dir(from), *b = real_dir(to);
+  char *a = future_dir(from), *b = real_dir(to);
   /* The longest common prefix that ends at a path component. */
   size_t common = 0;
   for (size_t i = 0;; i++) {

@@ -50,7 +50,7 @@ custom="--custom-op UserEnergy12=user_energy --custom-op-scratch UserEnergy12=64
 # shellcheck disable=SC2086
 { "$TINYAOT" plan "$shared/models/kws_ref_model.tflite" -dL
   "$TINYAOT" plan "$shared/models/resnet8_int8.tflite" -dL
-  "$TINYAOT" plan user_energy.tflite $custom -dL
+  "$TINYAOT" plan user_energy.tflite --prefix ap $custom -dL
   "$TINYAOT" plan "$root/examples/tiny_cnn/tiny_cnn.tflite" -dL
 } > /dev/null 2> lowering.txt
 kernels=$(grep -o ' ta_[a-z0-9_]*' lowering.txt | sort -u | tr -d ' ' | paste -sd, -)

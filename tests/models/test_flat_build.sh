@@ -44,7 +44,7 @@ custom="--custom-op UserEnergy12=user_energy --custom-op-scratch UserEnergy12=64
 { "$TINYAOT" plan "$shared/models/kws_ref_model.tflite" -dL
   "$TINYAOT" plan "$shared/models/resnet8_int8.tflite" -dL
   # shellcheck disable=SC2086
-  "$TINYAOT" plan "$tmp/user_energy.tflite" $custom -dL
+  "$TINYAOT" plan "$tmp/user_energy.tflite" --prefix ap $custom -dL
 } > /dev/null 2> "$tmp/lowering.txt"
 kernels=$(grep -o ' ta_[a-z0-9_]*' "$tmp/lowering.txt" | sort -u | tr -d ' ' | paste -sd, -)
 if [ -n "$kernels" ] && "$TINYAOT" runtime -o "$tmp/rt" --kernels "$kernels" > "$tmp/rt.log" 2>&1; then
