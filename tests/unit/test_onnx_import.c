@@ -27,6 +27,8 @@ typedef struct {
 } Buf;
 
 static void put(Buf *o, const void *p, size_t n) {
+  if (n == 0)
+    return;
   if (o->n + n > o->cap) {
     o->cap = (o->n + n) * 2 + 64;
     o->b = realloc(o->b, o->cap);
@@ -268,8 +270,6 @@ int main(void) {
     m = model(&gr, 13);
     refused(m, &none, "must be a constant (an initializer, or --constant-input)",
             "weights given as a graph input");
-    m = model(&gr, 13);
-    (void)m;
     Buf gr2 = {0}, a2 = {0};
     attr_ints(&a2, "kernel_shape", k, 2);
     node(&gr2, "Conv", "conv0", NULL, cin, 2, "y", &a2);
