@@ -285,5 +285,30 @@ int main(void) {
           "TRANSPOSE CONV_2D TRANSPOSE (%s)", g ? kinds(g) : error_message);
     free(m.b);
   }
+  /* AveragePool 3x3 pads 1: SAME when padded cells are excluded (the
+   * default), PAD + VALID when count_include_pad = 1. */
+  for (int include = 0; include < 2; include++) {
+    Buf gr = {0}, a = {0};
+    int64_t xd[4] = {1, 2, 5, 5}, pads[4] = {1, 1, 1, 1}, k[2] = {3, 3};
+    attr_ints(&a, "kernel_shape", k, 2);
+    attr_ints(&a, "pads", pads, 4);
+    Buf ci = {0};
+    f_str(&ci, 1, "count_include_pad");
+    f_int(&ci, 3, include);
+    f_int(&ci, 20, 2);
+    f_msg(&a, 5, &ci);
+    const char *pin[1] = {"x"};
+    node(&gr, "AveragePool", "pool", NULL, pin, 1, "y", &a);
+    value_info(&gr, 11, "x", 4, xd);
+    value_info(&gr, 12, "y", 4, xd);
+    m = model(&gr, 13);
+    g = import("m.onnx", &m, &none);
+    const char *want = include ? "TRANSPOSE PAD AVERAGE_POOL_2D TRANSPOSE"
+                               : "TRANSPOSE AVERAGE_POOL_2D TRANSPOSE";
+    CHECK(g && !strcmp(kinds(g), want),
+          "AveragePool 3x3 pads 1 count_include_pad=%d becomes %s (got %s)", include, want,
+          g ? kinds(g) : error_message);
+    free(m.b);
+  }
   return test_end(tmp, "files");
 }
