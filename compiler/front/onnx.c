@@ -112,6 +112,19 @@ int64_t onnx_elems(Onnx *x, const int64_t *dims, int ndims, int width) {
   return n;
 }
 
+/* A non-negative decimal (external data offset/length), or -1. */
+static int64_t decimal(const char *s) {
+  int64_t v = 0;
+  if (!*s)
+    return -1;
+  for (; *s; s++) {
+    if (*s < '0' || *s > '9' || v > (INT64_MAX - 9) / 10)
+      return -1;
+    v = v * 10 + (*s - '0');
+  }
+  return v;
+}
+
 static void parse_tensor_msg(Onnx *x, PbMsg m, TensorMsg *t) {
   memset(t, 0, sizeof *t);
   t->name = "";
@@ -158,13 +171,12 @@ static void parse_tensor_msg(Onnx *x, PbMsg m, TensorMsg *t) {
       }
       if (!key || !value)
         continue;
-      char *end;
       if (!strcmp(key, "location"))
         t->ext_location = value;
       else if (!strcmp(key, "offset"))
-        t->ext_offset = strtoll(value, &end, 10), t->ext_offset = *end ? -1 : t->ext_offset;
+        t->ext_offset = decimal(value);
       else if (!strcmp(key, "length"))
-        t->ext_length = strtoll(value, &end, 10), t->ext_length = *end ? -1 : t->ext_length;
+        t->ext_length = decimal(value);
       break;
     }
     case 14: t->external = pb_int(&f) == 1; break;

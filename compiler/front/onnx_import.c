@@ -1383,9 +1383,12 @@ typedef struct {
 } PadPlan;
 
 /* Spatial padding: TFLite SAME/VALID when they give ONNX's windows, else
- * explicit pads (before, after) with VALID.  k: effective kernel sizes. */
+ * explicit pads (before, after) with VALID.  k: kernel sizes, dil: their
+ * dilations.  pads_ignored_ok: SAME's treatment of padded cells matches
+ * the op's (false only for an average pool with count_include_pad). */
 static void plan_padding(Imp *m, const int64_t *in, const int64_t *k, const int64_t *s,
-                         const int64_t *dil, bool ceil_mode, bool pads_ignored, PadPlan *pp) {
+                         const int64_t *dil, bool ceil_mode, bool pads_ignored_ok,
+                         PadPlan *pp) {
   int64_t pads[4] = {0, 0, 0, 0};
   int np = attr_ints(m, "pads", pads, 4);
   if (np >= 0 && np != 4)
@@ -1429,13 +1432,14 @@ static void plan_padding(Imp *m, const int64_t *in, const int64_t *k, const int6
      * compute SAME's padding from the effective size, as TFLite does. */
     if (o != pp->out[a] || before != pads[a])
       same = false;
-    if (!pads_ignored) {
-      /* Padded cells count (zeros in a convolution, count_include_pad):
-       * SAME's implicit padding after must not exceed ONNX's. */
-      int64_t after = (o - 1) * s[a] + eff - in[a] - before;
-      if (after > pads[a + 2])
-        same = same && after <= pads[a + 2];
-    }
+    /* The same windows, then: cells outside the input are zeros in a
+     * convolution either way, and ignored by max pools and by average
+     * pools without count_include_pad, as by TFLite's SAME.  An average
+     * pool that counts padded cells cannot use SAME (it divides by the
+     * cells inside the input) unless SAME pads nothing. */
+    int64_t total = (o - 1) * s[a] + eff - in[a];
+    if (!pads_ignored_ok && total > 0)
+      same = false;
   }
   if (valid) {
     pp->pad = PAD_VALID;
@@ -1500,7 +1504,7 @@ static void import_conv(Imp *m) {
   spatial_attrs(m, "strides", s, 1);
   spatial_attrs(m, "dilations", d, 1);
   PadPlan pp;
-  plan_padding(m, x->dims + 2, k, s, d, false, false, &pp);
+  plan_padding(m, x->dims + 2, k, s, d, false, true, &pp);
 
   const float *wf = floats_of(m, w);
   float *filt = arena_array((size_t)(cout * kh * kw * (depthwise ? 1 : cin)), sizeof(float));

@@ -27,6 +27,8 @@ typedef struct {
 } Buf;
 
 static void put(Buf *o, const void *p, size_t n) {
+  if (n == 0)
+    return;
   if (o->n + n > o->cap) {
     o->cap = (o->n + n) * 2 + 64;
     o->b = realloc(o->b, o->cap);
@@ -268,8 +270,6 @@ int main(void) {
     m = model(&gr, 13);
     refused(m, &none, "must be a constant (an initializer, or --constant-input)",
             "weights given as a graph input");
-    m = model(&gr, 13);
-    (void)m;
     Buf gr2 = {0}, a2 = {0};
     attr_ints(&a2, "kernel_shape", k, 2);
     node(&gr2, "Conv", "conv0", NULL, cin, 2, "y", &a2);
@@ -283,6 +283,31 @@ int main(void) {
     CHECK(g && g->ninputs == 1 && g->nops == 3,
           "--constant-input w=w.bin (raw bytes) makes the weights constant: one input, "
           "TRANSPOSE CONV_2D TRANSPOSE (%s)", g ? kinds(g) : error_message);
+    free(m.b);
+  }
+  /* AveragePool 3x3 pads 1: SAME when padded cells are excluded (the
+   * default), PAD + VALID when count_include_pad = 1. */
+  for (int include = 0; include < 2; include++) {
+    Buf gr = {0}, a = {0};
+    int64_t xd[4] = {1, 2, 5, 5}, pads[4] = {1, 1, 1, 1}, k[2] = {3, 3};
+    attr_ints(&a, "kernel_shape", k, 2);
+    attr_ints(&a, "pads", pads, 4);
+    Buf ci = {0};
+    f_str(&ci, 1, "count_include_pad");
+    f_int(&ci, 3, include);
+    f_int(&ci, 20, 2);
+    f_msg(&a, 5, &ci);
+    const char *pin[1] = {"x"};
+    node(&gr, "AveragePool", "pool", NULL, pin, 1, "y", &a);
+    value_info(&gr, 11, "x", 4, xd);
+    value_info(&gr, 12, "y", 4, xd);
+    m = model(&gr, 13);
+    g = import("m.onnx", &m, &none);
+    const char *want = include ? "TRANSPOSE PAD AVERAGE_POOL_2D TRANSPOSE"
+                               : "TRANSPOSE AVERAGE_POOL_2D TRANSPOSE";
+    CHECK(g && !strcmp(kinds(g), want),
+          "AveragePool 3x3 pads 1 count_include_pad=%d becomes %s (got %s)", include, want,
+          g ? kinds(g) : error_message);
     free(m.b);
   }
   return test_end(tmp, "files");
