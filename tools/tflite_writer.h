@@ -88,6 +88,8 @@ enum {
   TFW_OP_FILL = 94,
   TFW_OP_BROADCAST_ARGS = 145,
   TFW_OP_BATCH_MATMUL = 126,
+  TFW_OP_BATCH_TO_SPACE_ND = 37,
+  TFW_OP_SPACE_TO_BATCH_ND = 38,
 };
 
 /* Padding and ActivationFunctionType of the schema. */

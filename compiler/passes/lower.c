@@ -93,6 +93,8 @@ static LowerFn *const lowerings[OP_COUNT] = {
     [OP_BROADCAST_ARGS] = lower_broadcast_args,
     [OP_FILL] = lower_fill,
     [OP_BATCH_MATMUL] = lower_batch_matmul,
+    [OP_SPACE_TO_BATCH_ND] = lower_space_to_batch_nd,
+    [OP_BATCH_TO_SPACE_ND] = lower_batch_to_space_nd,
 };
 
 /*

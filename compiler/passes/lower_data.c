@@ -577,3 +577,75 @@ void lower_batch_matmul(Lower *L) {
   arg_tensor(L, b->index);
   arg_tensor(L, out->index);
 }
+
+/* ------------------------------------ SPACE_TO_BATCH_ND, BATCH_TO_SPACE_ND */
+
+/*
+ * SPACE_TO_BATCH_ND (to_batch) and BATCH_TO_SPACE_ND (TFLite Micro's
+ * reference_ops): a 4-D NHWC input with a block of two, or a 3-D NHC one
+ * with a block of one; constant block shape and paddings (crops).  The
+ * output shape the model declares must be the one they give.
+ */
+static void lower_space_batch(Lower *L, bool to_batch) {
+  need_arity(L, 3, 1);
+  Tensor *in = input(L, 0), *blk = input(L, 1), *pads = input(L, 2), *out = output(L, 0);
+  need_same_types(L, 1, true);
+  const int nd = in->ndims;
+  if ((nd != 3 && nd != 4) || out->ndims != nd)
+    error_at(L->g, L->op->index, "input and output must have rank 3 or 4");
+  const int ns = nd - 2; /* spatial dimensions */
+  if (tensor_elems(blk) != ns || tensor_elems(pads) != 2 * ns)
+    error_at(L->g, L->op->index, "block shape must have %d values and paddings %d", ns,
+             2 * ns);
+  int64_t bs[2] = {1, 1}, before[2] = {0, 0}, after[2] = {0, 0};
+  for (int d = 0; d < ns; d++) {
+    bs[d] = const_int(L, blk, d, "block shape");
+    before[d] = const_int(L, pads, 2 * d, to_batch ? "paddings" : "crops");
+    after[d] = const_int(L, pads, 2 * d + 1, to_batch ? "paddings" : "crops");
+    if (bs[d] < 1 || bs[d] > 4096 || before[d] < 0 || after[d] < 0 || before[d] > INT32_MAX ||
+        after[d] > INT32_MAX)
+      error_at(L->g, L->op->index, "block shape or padding out of range on dimension %d", d);
+  }
+  const Tensor *big = to_batch ? in : out, *small = to_batch ? out : in; /* spatially */
+  ta_space_batch_params p = {0};
+  p.batch = big->dims[0];
+  p.in_h = in->dims[1];
+  p.in_w = nd == 4 ? in->dims[2] : 1;
+  p.out_h = out->dims[1];
+  p.out_w = nd == 4 ? out->dims[2] : 1;
+  p.block_h = (int32_t)bs[0];
+  p.block_w = (int32_t)bs[1];
+  p.pad_top = (int32_t)before[0];
+  p.pad_left = (int32_t)before[1];
+  const int64_t bh = big->dims[1], bw = nd == 4 ? big->dims[2] : 1;
+  const int64_t sh = small->dims[1], sw = nd == 4 ? small->dims[2] : 1;
+  /* to_batch: (big + pads) / block = small; else small * block - crops = big. */
+  bool ok = small->dims[0] == (int64_t)big->dims[0] * bs[0] * bs[1] &&
+            big->dims[nd - 1] == small->dims[nd - 1] &&
+            bh + before[0] + after[0] == sh * bs[0] && bw + before[1] + after[1] == sw * bs[1];
+  if (!ok)
+    error_at(L->g, L->op->index, "output shape disagrees with the block shape and %s",
+             to_batch ? "paddings" : "crops");
+  if (!to_batch) /* BATCH_TO_SPACE: batch is the output's */
+    p.batch = out->dims[0];
+  p.elem_bytes = dtype_bits(in->dtype) / 8;
+  if (p.elem_bytes != 1 && p.elem_bytes != 2 && p.elem_bytes != 4)
+    unsupported_types(L);
+  p.row_bytes = i32_of(L, (int64_t)in->dims[nd - 1] * p.elem_bytes);
+  p.pad_value = (uint32_t)zp_of(out) & (p.elem_bytes == 1 ? 0xFFu : p.elem_bytes == 2 ? 0xFFFFu
+                                                                                   : 0xFFFFFFFFu);
+  L->l->kernel = to_batch ? "ta_space_to_batch_x8" : "ta_batch_to_space_x8";
+  const_struct(L, "params", "ta_space_batch_params",
+               arena_printf("{.batch = %d, .in_h = %d, .in_w = %d, .out_h = %d, .out_w = %d,\n"
+                            "    .block_h = %d, .block_w = %d, .pad_top = %d, .pad_left = %d,\n"
+                            "    .row_bytes = %d, .elem_bytes = %d, .pad_value = %" PRIu32 "u}",
+                            (int)p.batch, (int)p.in_h, (int)p.in_w, (int)p.out_h, (int)p.out_w,
+                            (int)p.block_h, (int)p.block_w, (int)p.pad_top, (int)p.pad_left,
+                            (int)p.row_bytes, (int)p.elem_bytes, p.pad_value),
+               true);
+  arg_tensor(L, in->index);
+  arg_tensor(L, out->index);
+}
+
+void lower_space_to_batch_nd(Lower *L) { lower_space_batch(L, true); }
+void lower_batch_to_space_nd(Lower *L) { lower_space_batch(L, false); }

@@ -120,4 +120,24 @@ ta_status ta_batch_matmul_s8(const ta_batch_matmul_params *p, const int8_t *lhs,
 ta_status ta_batch_matmul_s16(const ta_batch_matmul_params *p, const int16_t *lhs,
                               const int16_t *rhs, int16_t *out);
 
+/* ===================================== SPACE_TO_BATCH_ND, BATCH_TO_SPACE_ND */
+
+/*
+ * ta_space_to_batch_x8, ta_batch_to_space_x8 - any element type, NHWC
+ * (NHC: in_w = out_w = 1, block_w 1), as rows of row_bytes = channels x
+ * elem_bytes.  `batch` is the smaller batch (the input's for
+ * SPACE_TO_BATCH_ND, the output's for BATCH_TO_SPACE_ND); pad_top and
+ * pad_left are the paddings, or the crops; pad_value fills padded
+ * elements (SPACE_TO_BATCH_ND: the output zero point, 0 for float).
+ */
+typedef struct {
+  int32_t batch, in_h, in_w, out_h, out_w;
+  int32_t block_h, block_w;
+  int32_t pad_top, pad_left;
+  int32_t row_bytes, elem_bytes;
+  uint32_t pad_value;
+} ta_space_batch_params;
+ta_status ta_space_to_batch_x8(const ta_space_batch_params *p, const void *in, void *out);
+ta_status ta_batch_to_space_x8(const ta_space_batch_params *p, const void *in, void *out);
+
 #endif
