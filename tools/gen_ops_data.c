@@ -28,6 +28,7 @@ enum {
   OPTT_BATCH_MATMUL = 101,
   OPTT_BATCH_TO_SPACE_ND = 24,
   OPTT_SPACE_TO_BATCH_ND = 25,
+  OPTT_MIRROR_PAD = 77,
 };
 
 /* An int32 index input: n values uniform in [0, limit). */
@@ -386,6 +387,33 @@ static void gen_space_batch(Case *c, int to_batch) {
 static void gen_space_to_batch(Case *c, int v) { (void)v; gen_space_batch(c, 1); }
 static void gen_batch_to_space(Case *c, int v) { (void)v; gen_space_batch(c, 0); }
 
+/* MIRROR_PAD: rank 1-4, REFLECT or SYMMETRIC, paddings within the mode's
+ * limit (size - 1, or size). */
+static void gen_mirror_pad(Case *c, int v) {
+  (void)v;
+  Rng *r = c->r;
+  int32_t d[4], dout[4], pads[8];
+  int nd = random_shape(r, 1, 4, 5, d);
+  int symmetric = rchance(r, 0.5);
+  for (int i = 0; i < nd; i++) {
+    int limit = symmetric ? d[i] : d[i] - 1;
+    if (limit > 3)
+      limit = 3;
+    pads[2 * i] = rint_in(r, 0, limit);
+    pads[2 * i + 1] = rint_in(r, 0, limit);
+    dout[i] = d[i] + pads[2 * i] + pads[2 * i + 1];
+  }
+  Q q = act_in(c);
+  int ti = input_q(c, "input", nd, d, &q);
+  int32_t dp[2] = {nd, 2};
+  int tp = const_i32(c, "paddings", 2, dp, pads);
+  int to = output_q(c, "output", nd, dout, &q);
+  int ins[2] = {ti, tp};
+  int op = tfw_op(c->m, TFW_OP_MIRROR_PAD, 2, ins, 1, &to);
+  int32_t mode[1] = {symmetric};
+  tfw_scalar_options(c->m, op, OPTT_MIRROR_PAD, "b", mode);
+}
+
 /* float32, int8 and uint8 (TFLite has no int16 kernel for these). */
 #define NO16(OP, FN) \
   {OP, "float32", FN, K_F32, 0}, {OP, "int8", FN, K_I8, 0}, {OP, "uint8", FN, K_U8, 0}
@@ -420,4 +448,5 @@ static void gen_batch_to_space(Case *c, int v) { (void)v; gen_space_batch(c, 0);
       {"BATCH_MATMUL", "int8", gen_batch_matmul, K_I8, 0},                 \
       {"BATCH_MATMUL", "int16", gen_batch_matmul, K_I16, 0},               \
       NO16("SPACE_TO_BATCH_ND", gen_space_to_batch),                       \
-      NO16("BATCH_TO_SPACE_ND", gen_batch_to_space),
+      NO16("BATCH_TO_SPACE_ND", gen_batch_to_space),                       \
+      NO16("MIRROR_PAD", gen_mirror_pad),

@@ -649,3 +649,65 @@ static void lower_space_batch(Lower *L, bool to_batch) {
 
 void lower_space_to_batch_nd(Lower *L) { lower_space_batch(L, true); }
 void lower_batch_to_space_nd(Lower *L) { lower_space_batch(L, false); }
+
+/* ------------------------------------------------------------ MIRROR_PAD */
+
+/*
+ * MIRROR_PAD (TFLite Micro's mirror_pad.cc): constant paddings [n, 2];
+ * output index o of dimension d reads input index i = o - before, folded
+ * back into [0, size) by the mode: REFLECT mirrors around the edge
+ * element (-1 -> 1, size -> size - 2), SYMMETRIC repeats it (-1 -> 0,
+ * size -> size - 1).  TFLite limits the padding to size - 1 (REFLECT) or
+ * size (SYMMETRIC); so does this.
+ */
+void lower_mirror_pad(Lower *L) {
+  need_arity(L, 2, 1);
+  Tensor *in = input(L, 0), *pads = input(L, 1), *out = output(L, 0);
+  need_same_types(L, 1, true);
+  const int n = in->ndims;
+  const bool symmetric = L->op->opt.mirror_mode == 1;
+  if (n < 1 || n > TA_MAX_WALK || out->ndims != n)
+    error_at(L->g, L->op->index, "rank %d is not supported (1 to %d)", n, TA_MAX_WALK);
+  if (tensor_elems(pads) != 2 * n)
+    error_at(L->g, L->op->index, "paddings must be [%d, 2]", n);
+  ta_mirror_pad_params p = {.ndims = n, .elem_bytes = dtype_bits(in->dtype) / 8};
+  if (p.elem_bytes != 1 && p.elem_bytes != 2 && p.elem_bytes != 4)
+    unsupported_types(L);
+  int64_t st[MAX_DIMS];
+  strides_of(in, st);
+  int64_t nmap = 0;
+  for (int d = 0; d < n; d++)
+    nmap += out->dims[d];
+  int32_t *map = arena_array((size_t)nmap + 1, sizeof(int32_t));
+  int64_t at = 0;
+  for (int d = 0; d < n; d++) {
+    const int64_t size = in->dims[d];
+    const int64_t b = const_int(L, pads, 2 * d, "paddings"), a = const_int(L, pads, 2 * d + 1, "paddings");
+    const int64_t limit = symmetric ? size : size - 1;
+    if (b < 0 || a < 0 || b > limit || a > limit)
+      error_at(L->g, L->op->index, "padding %" PRId64 ", %" PRId64 " of dimension %d exceeds %s"
+               " mode's limit %" PRId64, b, a, d, symmetric ? "SYMMETRIC" : "REFLECT", limit);
+    if (out->dims[d] != b + size + a)
+      error_at(L->g, L->op->index, "output shape disagrees with the padding");
+    for (int64_t o = 0; o < out->dims[d]; o++) {
+      int64_t i = o - b;
+      if (i < 0)
+        i = symmetric ? -i - 1 : -i;
+      else if (i >= size)
+        i = symmetric ? 2 * size - 1 - i : 2 * size - 2 - i;
+      map[at++] = (int32_t)i;
+    }
+    p.out_shape[d] = out->dims[d];
+    p.in_stride[d] = i32_of(L, st[d]);
+  }
+  L->l->kernel = "ta_mirror_pad_x8";
+  const_i32(L, "map", map, (size_t)nmap, false);
+  const_struct(L, "params", "ta_mirror_pad_params",
+               arena_printf("{.ndims = %d, .out_shape = %s, .in_stride = %s,\n"
+                            "    .elem_bytes = %d, .map = @map}",
+                            n, i32_list(p.out_shape, n), i32_list(p.in_stride, n),
+                            (int)p.elem_bytes),
+               true);
+  arg_tensor(L, in->index);
+  arg_tensor(L, out->index);
+}

@@ -140,4 +140,19 @@ typedef struct {
 ta_status ta_space_to_batch_x8(const ta_space_batch_params *p, const void *in, void *out);
 ta_status ta_batch_to_space_x8(const ta_space_batch_params *p, const void *in, void *out);
 
+/* ============================================================= MIRROR_PAD */
+
+/* ta_mirror_pad_x8 - MIRROR_PAD (TFLM mirror_pad.cc), any element type of
+ * elem_bytes: out(o) = in(sum_d map[base_d + o_d] * in_stride[d]), map
+ * holding, dimension after dimension, the mirrored input index of every
+ * output index (REFLECT: -1 -> 1; SYMMETRIC: -1 -> 0). */
+typedef struct {
+  int32_t ndims;
+  int32_t out_shape[TA_MAX_WALK];
+  int32_t in_stride[TA_MAX_WALK]; /* elements */
+  int32_t elem_bytes;
+  const int32_t *map; /* sum of out_shape entries */
+} ta_mirror_pad_params;
+ta_status ta_mirror_pad_x8(const ta_mirror_pad_params *p, const void *in, void *out);
+
 #endif
