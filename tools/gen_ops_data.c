@@ -414,6 +414,8 @@ static void gen_mirror_pad(Case *c, int v) {
   tfw_scalar_options(c->m, op, OPTT_MIRROR_PAD, "b", mode);
 }
 
+static void gen_l2_pool(Case *c, int v) { (void)v; gen_pool(c, 2); }
+
 /* float32, int8 and uint8 (TFLite has no int16 kernel for these). */
 #define NO16(OP, FN) \
   {OP, "float32", FN, K_F32, 0}, {OP, "int8", FN, K_I8, 0}, {OP, "uint8", FN, K_U8, 0}
@@ -449,4 +451,5 @@ static void gen_mirror_pad(Case *c, int v) {
       {"BATCH_MATMUL", "int16", gen_batch_matmul, K_I16, 0},               \
       NO16("SPACE_TO_BATCH_ND", gen_space_to_batch),                       \
       NO16("BATCH_TO_SPACE_ND", gen_batch_to_space),                       \
-      NO16("MIRROR_PAD", gen_mirror_pad),
+      NO16("MIRROR_PAD", gen_mirror_pad),                                  \
+      {"L2_POOL_2D", "float32", gen_l2_pool, K_F32, 0},

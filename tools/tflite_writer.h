@@ -91,6 +91,7 @@ enum {
   TFW_OP_BATCH_TO_SPACE_ND = 37,
   TFW_OP_SPACE_TO_BATCH_ND = 38,
   TFW_OP_MIRROR_PAD = 100,
+  TFW_OP_L2_POOL_2D = 12,
 };
 
 /* Padding and ActivationFunctionType of the schema. */

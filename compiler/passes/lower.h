@@ -220,7 +220,7 @@ bool mean_multiplier(float in_scale, float out_scale, int64_t count, int roundin
 /* ------------------------------------------------------- lower_nn.c */
 
 LowerFn lower_conv2d, lower_depthwise_conv2d, lower_fully_connected,
-    lower_average_pool2d, lower_max_pool2d, lower_add, lower_softmax,
+    lower_average_pool2d, lower_max_pool2d, lower_l2_pool2d, lower_add, lower_softmax,
     lower_quantize, lower_dequantize, lower_copy;
 
 /* ------------------------------------------------ lower_legacy.c */

@@ -155,4 +155,11 @@ typedef struct {
 } ta_mirror_pad_params;
 ta_status ta_mirror_pad_x8(const ta_mirror_pad_params *p, const void *in, void *out);
 
+/* ============================================================= L2_POOL_2D */
+
+/* ta_l2_pool2d_f32 - float L2_POOL_2D (TFLM reference_ops::L2Pool): the
+ * window of AVERAGE_POOL_2D, sqrtf(sum of squares / taps), clamped. */
+ta_status ta_l2_pool2d_f32(const ta_pool_params *p, const ta_dims *in_dims, const float *in,
+                           const ta_dims *out_dims, float *out);
+
 #endif
