@@ -29,6 +29,7 @@ enum {
   OPTT_BATCH_TO_SPACE_ND = 24,
   OPTT_SPACE_TO_BATCH_ND = 25,
   OPTT_MIRROR_PAD = 77,
+  OPTT_L2_NORM = 12,
 };
 
 /* An int32 index input: n values uniform in [0, limit). */
@@ -416,6 +417,23 @@ static void gen_mirror_pad(Case *c, int v) {
 
 static void gen_l2_pool(Case *c, int v) { (void)v; gen_pool(c, 2); }
 
+/* L2_NORMALIZATION: rank 1-4 over the last dimension; an int8 output has
+ * the scale 1/128 and zero point 0 that TFLite and TFLM demand. */
+static void gen_l2_normalization(Case *c, int v) {
+  (void)v;
+  Rng *r = c->r;
+  int32_t d[4];
+  int nd = random_shape(r, 1, 4, 6, d);
+  Q q = act_in(c);
+  Q qo = c->kind == K_I8 ? q_fixed(TFW_INT8, 1.0f / 128, 0) : q;
+  int ti = input_q(c, "input", nd, d, &q);
+  int to = output_q(c, "output", nd, d, &qo);
+  int op = tfw_op(c->m, TFW_OP_L2_NORMALIZATION, 1, &ti, 1, &to);
+  int32_t act[1] = {TFW_ACT_NONE};
+  tfw_scalar_options(c->m, op, OPTT_L2_NORM, "b", act);
+  tol_sum(c);
+}
+
 /* float32, int8 and uint8 (TFLite has no int16 kernel for these). */
 #define NO16(OP, FN) \
   {OP, "float32", FN, K_F32, 0}, {OP, "int8", FN, K_I8, 0}, {OP, "uint8", FN, K_U8, 0}
@@ -452,4 +470,6 @@ static void gen_l2_pool(Case *c, int v) { (void)v; gen_pool(c, 2); }
       NO16("SPACE_TO_BATCH_ND", gen_space_to_batch),                       \
       NO16("BATCH_TO_SPACE_ND", gen_batch_to_space),                       \
       NO16("MIRROR_PAD", gen_mirror_pad),                                  \
-      {"L2_POOL_2D", "float32", gen_l2_pool, K_F32, 0},
+      {"L2_POOL_2D", "float32", gen_l2_pool, K_F32, 0},                    \
+      {"L2_NORMALIZATION", "float32", gen_l2_normalization, K_F32, 0},     \
+      {"L2_NORMALIZATION", "int8", gen_l2_normalization, K_I8, 0},

@@ -92,6 +92,7 @@ enum {
   TFW_OP_SPACE_TO_BATCH_ND = 38,
   TFW_OP_MIRROR_PAD = 100,
   TFW_OP_L2_POOL_2D = 12,
+  TFW_OP_L2_NORMALIZATION = 11,
 };
 
 /* Padding and ActivationFunctionType of the schema. */

@@ -97,6 +97,7 @@ static LowerFn *const lowerings[OP_COUNT] = {
     [OP_BATCH_TO_SPACE_ND] = lower_batch_to_space_nd,
     [OP_MIRROR_PAD] = lower_mirror_pad,
     [OP_L2_POOL_2D] = lower_l2_pool2d, /* lower_nn.c */
+    [OP_L2_NORMALIZATION] = lower_l2_normalization,
 };
 
 /*

@@ -711,3 +711,35 @@ void lower_mirror_pad(Lower *L) {
   arg_tensor(L, in->index);
   arg_tensor(L, out->index);
 }
+
+/* ------------------------------------------------------ L2_NORMALIZATION */
+
+/* L2_NORMALIZATION (TFLite Micro's l2norm.cc): over the innermost
+ * dimension, no fused activation.  float32; int8 with the output scale
+ * TFLM demands (1/128, zero point 0). */
+void lower_l2_normalization(Lower *L) {
+  need_arity(L, 1, 1);
+  Tensor *in = input(L, 0), *out = output(L, 0);
+  if (in->dtype != out->dtype || (in->dtype != DT_FLOAT32 && in->dtype != DT_INT8))
+    unsupported_types(L);
+  if (L->op->opt.activation != ACT_NONE)
+    error_at(L->g, L->op->index, "a fused activation is not supported here");
+  if (in->ndims < 1 || tensor_elems(in) != tensor_elems(out))
+    error_at(L->g, L->op->index, "output shape differs from the input's");
+  const int32_t depth = in->dims[in->ndims - 1];
+  const int32_t outer = depth ? i32_of(L, tensor_elems(in) / depth) : 0;
+  if (in->dtype == DT_INT8) {
+    if (scale_of(L, out) != 1.0f / 128 || zp_of(out) != 0)
+      error_at(L->g, L->op->index, "an int8 output needs scale 1/128 and zero point 0");
+    L->l->kernel = "ta_l2_normalization_s8";
+    add_arg(L, ARG_INT, -1, outer);
+    add_arg(L, ARG_INT, -1, depth);
+    add_arg(L, ARG_INT, -1, zp_of(in));
+  } else {
+    L->l->kernel = "ta_l2_normalization_f32";
+    add_arg(L, ARG_INT, -1, outer);
+    add_arg(L, ARG_INT, -1, depth);
+  }
+  arg_tensor(L, in->index);
+  arg_tensor(L, out->index);
+}

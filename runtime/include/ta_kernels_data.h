@@ -162,4 +162,14 @@ ta_status ta_mirror_pad_x8(const ta_mirror_pad_params *p, const void *in, void *
 ta_status ta_l2_pool2d_f32(const ta_pool_params *p, const ta_dims *in_dims, const float *in,
                            const ta_dims *out_dims, float *out);
 
+/* ======================================================= L2_NORMALIZATION */
+
+/* ta_l2_normalization_f32/_s8 - L2_NORMALIZATION over the innermost
+ * dimension, rows of depth values (TFLM l2norm.cc): f32 x / max(sqrt(sum
+ * x^2), 1e-6); s8 the integer inverse square root of the sum of squares,
+ * output scale 1/128 (ta_l2_normalization_s8.c shows the arithmetic). */
+ta_status ta_l2_normalization_f32(int32_t outer, int32_t depth, const float *in, float *out);
+ta_status ta_l2_normalization_s8(int32_t outer, int32_t depth, int32_t input_zero_point,
+                                 const int8_t *in, int8_t *out);
+
 #endif
