@@ -30,6 +30,7 @@ enum {
   OPTT_SPACE_TO_BATCH_ND = 25,
   OPTT_MIRROR_PAD = 77,
   OPTT_L2_NORM = 12,
+  OPTT_CUMSUM = 102,
 };
 
 /* An int32 index input: n values uniform in [0, limit). */
@@ -434,6 +435,27 @@ static void gen_l2_normalization(Case *c, int v) {
   tol_sum(c);
 }
 
+/* CUMSUM: rank 1-4, a random axis (sometimes negative), exclusive and
+ * reverse at random. */
+static void gen_cumsum(Case *c, int v) {
+  (void)v;
+  Rng *r = c->r;
+  int32_t d[4];
+  int nd = random_shape(r, 1, 4, 6, d);
+  int32_t axis = rint_in(r, 0, nd - 1);
+  if (rchance(r, 0.2))
+    axis -= nd;
+  Q q = act_in(c);
+  int ti = input_q(c, "input", nd, d, &q);
+  int ta = const_scalar(c, "axis", axis);
+  int to = output_q(c, "output", nd, d, &q);
+  int ins[2] = {ti, ta};
+  int op = tfw_op(c->m, TFW_OP_CUMSUM, 2, ins, 1, &to);
+  int32_t opts[2] = {rchance(r, 0.5), rchance(r, 0.5)};
+  tfw_scalar_options(c->m, op, OPTT_CUMSUM, "bb", opts);
+  tol_sum(c);
+}
+
 /* float32, int8 and uint8 (TFLite has no int16 kernel for these). */
 #define NO16(OP, FN) \
   {OP, "float32", FN, K_F32, 0}, {OP, "int8", FN, K_I8, 0}, {OP, "uint8", FN, K_U8, 0}
@@ -472,4 +494,5 @@ static void gen_l2_normalization(Case *c, int v) {
       NO16("MIRROR_PAD", gen_mirror_pad),                                  \
       {"L2_POOL_2D", "float32", gen_l2_pool, K_F32, 0},                    \
       {"L2_NORMALIZATION", "float32", gen_l2_normalization, K_F32, 0},     \
-      {"L2_NORMALIZATION", "int8", gen_l2_normalization, K_I8, 0},
+      {"L2_NORMALIZATION", "int8", gen_l2_normalization, K_I8, 0},         \
+      {"CUMSUM", "float32", gen_cumsum, K_F32, 0},

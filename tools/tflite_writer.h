@@ -93,6 +93,7 @@ enum {
   TFW_OP_MIRROR_PAD = 100,
   TFW_OP_L2_POOL_2D = 12,
   TFW_OP_L2_NORMALIZATION = 11,
+  TFW_OP_CUMSUM = 128,
 };
 
 /* Padding and ActivationFunctionType of the schema. */

@@ -98,6 +98,7 @@ static LowerFn *const lowerings[OP_COUNT] = {
     [OP_MIRROR_PAD] = lower_mirror_pad,
     [OP_L2_POOL_2D] = lower_l2_pool2d, /* lower_nn.c */
     [OP_L2_NORMALIZATION] = lower_l2_normalization,
+    [OP_CUMSUM] = lower_cumsum,
 };
 
 /*

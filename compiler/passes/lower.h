@@ -250,7 +250,7 @@ LowerFn lower_sum, lower_reduce_max, lower_reduce_min, lower_gather, lower_gathe
     lower_embedding_lookup, lower_depth_to_space, lower_space_to_depth, lower_tile,
     lower_broadcast_to, lower_reverse_v2, lower_shape, lower_broadcast_args, lower_fill,
     lower_batch_matmul, lower_space_to_batch_nd, lower_batch_to_space_nd,
-    lower_mirror_pad, lower_l2_normalization;
+    lower_mirror_pad, lower_l2_normalization, lower_cumsum;
 
 /* ------------------------------------------------------ lower_s16.c */
 

@@ -743,3 +743,33 @@ void lower_l2_normalization(Lower *L) {
   arg_tensor(L, in->index);
   arg_tensor(L, out->index);
 }
+
+/* ---------------------------------------------------------------- CUMSUM */
+
+/* CUMSUM (TFLite Micro's cumsum.cc): a constant scalar axis, exclusive
+ * and reverse.  float32; TFLM's int8 CUMSUM (ADD-style rescaling of every
+ * partial sum) is refused for now. */
+void lower_cumsum(Lower *L) {
+  need_arity(L, 2, 1);
+  Tensor *in = input(L, 0), *axis = input(L, 1), *out = output(L, 0);
+  if (in->dtype != out->dtype || in->dtype != DT_FLOAT32)
+    unsupported_types(L);
+  if (tensor_elems(axis) != 1)
+    error_at(L->g, L->op->index, "the axis must be one value");
+  if (tensor_elems(in) != tensor_elems(out))
+    error_at(L->g, L->op->index, "output shape differs from the input's");
+  const int a = resolve_axis(L, const_int(L, axis, 0, "axis"), in->ndims);
+  ta_cumsum_params p = {.axis = in->dims[a], .exclusive = L->op->opt.exclusive,
+                        .reverse = L->op->opt.reverse};
+  p.outer = i32_of(L, dims_product(in, 0, a));
+  p.inner = i32_of(L, dims_product(in, a + 1, in->ndims));
+  L->l->kernel = "ta_cumsum_f32";
+  const_struct(L, "params", "ta_cumsum_params",
+               arena_printf("{.outer = %d, .axis = %d, .inner = %d, .exclusive = %d, "
+                            ".reverse = %d}",
+                            (int)p.outer, (int)p.axis, (int)p.inner, (int)p.exclusive,
+                            (int)p.reverse),
+               true);
+  arg_tensor(L, in->index);
+  arg_tensor(L, out->index);
+}

@@ -172,4 +172,15 @@ ta_status ta_l2_normalization_f32(int32_t outer, int32_t depth, const float *in,
 ta_status ta_l2_normalization_s8(int32_t outer, int32_t depth, int32_t input_zero_point,
                                  const int8_t *in, int8_t *out);
 
+/* ================================================================= CUMSUM */
+
+/* ta_cumsum_f32 - float CUMSUM (TFLM reference_ops::CumSum) along the
+ * middle of [outer][axis][inner]: running float sums from 0.0f, backwards
+ * when reverse, each output before its own element when exclusive. */
+typedef struct {
+  int32_t outer, axis, inner;
+  int32_t exclusive, reverse;
+} ta_cumsum_params;
+ta_status ta_cumsum_f32(const ta_cumsum_params *p, const float *in, float *out);
+
 #endif
