@@ -832,9 +832,11 @@ static void gen_pool(Case *c, int is_max) {
   int32_t din[4] = {n, h, w, ch}, dout[4] = {n, oh, ow, ch};
   int ti = input_q(c, "input", 4, din, &in);
   int to = output_q(c, "output", 4, dout, &in);
-  int op = tfw_op(c->m, is_max ? TFW_OP_MAX_POOL_2D : TFW_OP_AVERAGE_POOL_2D, 1, &ti, 1, &to);
+  /* is_max 2: L2_POOL_2D (gen_ops_data.c) */
+  int code = is_max == 2 ? TFW_OP_L2_POOL_2D : is_max ? TFW_OP_MAX_POOL_2D : TFW_OP_AVERAGE_POOL_2D;
+  int op = tfw_op(c->m, code, 1, &ti, 1, &to);
   tfw_pool2d_options(c->m, op, padding, sw, sh, fw, fh, act);
-  if (!is_max)
+  if (is_max != 1)
     tol_sum(c);
 }
 

@@ -26,6 +26,11 @@ enum {
   OPTT_FILL = 68,
   OPTT_CONCATENATION = 10,
   OPTT_BATCH_MATMUL = 101,
+  OPTT_BATCH_TO_SPACE_ND = 24,
+  OPTT_SPACE_TO_BATCH_ND = 25,
+  OPTT_MIRROR_PAD = 77,
+  OPTT_L2_NORM = 12,
+  OPTT_CUMSUM = 102,
 };
 
 /* An int32 index input: n values uniform in [0, limit). */
@@ -345,6 +350,112 @@ static void gen_batch_matmul(Case *c, int v) {
   tol_sum(c);
 }
 
+/* SPACE_TO_BATCH_ND (to_batch) and BATCH_TO_SPACE_ND: NHWC, blocks 1-3,
+ * paddings that make the padded size a multiple of the block (crops
+ * smaller than the block's output). */
+static void gen_space_batch(Case *c, int to_batch) {
+  Rng *r = c->r;
+  int32_t block[2] = {rint_in(r, 1, 3), rint_in(r, 1, 3)};
+  int32_t pads[4], small[4], big[4];
+  int32_t n = rint_in(r, 1, 2), ch = rint_in(r, 1, 3);
+  for (int d = 0; d < 2; d++) {
+    int32_t so = rint_in(r, 1, 3); /* the blocked size */
+    int32_t extra = rint_in(r, 0, block[d] + 1 < so * block[d] ? block[d] : 0);
+    pads[2 * d] = rint_in(r, 0, extra);
+    pads[2 * d + 1] = extra - pads[2 * d];
+    small[1 + d] = so;
+    big[1 + d] = so * block[d] - extra;
+    if (big[1 + d] < 1) {
+      big[1 + d] = so * block[d];
+      pads[2 * d] = pads[2 * d + 1] = 0;
+    }
+  }
+  big[0] = n;
+  small[0] = n * block[0] * block[1];
+  big[3] = small[3] = ch;
+  Q q = act_in(c);
+  int32_t two = 2, d22[2] = {2, 2};
+  int ti = input_q(c, "input", 4, to_batch ? big : small, &q);
+  int tb = const_i32(c, "block_shape", 1, &two, block);
+  int tp = const_i32(c, to_batch ? "paddings" : "crops", 2, d22, pads);
+  int to = output_q(c, "output", 4, to_batch ? small : big, &q);
+  int ins[3] = {ti, tb, tp};
+  int op = tfw_op(c->m, to_batch ? TFW_OP_SPACE_TO_BATCH_ND : TFW_OP_BATCH_TO_SPACE_ND, 3, ins,
+                  1, &to);
+  tfw_scalar_options(c->m, op, to_batch ? OPTT_SPACE_TO_BATCH_ND : OPTT_BATCH_TO_SPACE_ND, "",
+                     NULL);
+}
+
+static void gen_space_to_batch(Case *c, int v) { (void)v; gen_space_batch(c, 1); }
+static void gen_batch_to_space(Case *c, int v) { (void)v; gen_space_batch(c, 0); }
+
+/* MIRROR_PAD: rank 1-4, REFLECT or SYMMETRIC, paddings within the mode's
+ * limit (size - 1, or size). */
+static void gen_mirror_pad(Case *c, int v) {
+  (void)v;
+  Rng *r = c->r;
+  int32_t d[4], dout[4], pads[8];
+  int nd = random_shape(r, 1, 4, 5, d);
+  int symmetric = rchance(r, 0.5);
+  for (int i = 0; i < nd; i++) {
+    int limit = symmetric ? d[i] : d[i] - 1;
+    if (limit > 3)
+      limit = 3;
+    pads[2 * i] = rint_in(r, 0, limit);
+    pads[2 * i + 1] = rint_in(r, 0, limit);
+    dout[i] = d[i] + pads[2 * i] + pads[2 * i + 1];
+  }
+  Q q = act_in(c);
+  int ti = input_q(c, "input", nd, d, &q);
+  int32_t dp[2] = {nd, 2};
+  int tp = const_i32(c, "paddings", 2, dp, pads);
+  int to = output_q(c, "output", nd, dout, &q);
+  int ins[2] = {ti, tp};
+  int op = tfw_op(c->m, TFW_OP_MIRROR_PAD, 2, ins, 1, &to);
+  int32_t mode[1] = {symmetric};
+  tfw_scalar_options(c->m, op, OPTT_MIRROR_PAD, "b", mode);
+}
+
+static void gen_l2_pool(Case *c, int v) { (void)v; gen_pool(c, 2); }
+
+/* L2_NORMALIZATION: rank 1-4 over the last dimension; an int8 output has
+ * the scale 1/128 and zero point 0 that TFLite and TFLM demand. */
+static void gen_l2_normalization(Case *c, int v) {
+  (void)v;
+  Rng *r = c->r;
+  int32_t d[4];
+  int nd = random_shape(r, 1, 4, 6, d);
+  Q q = act_in(c);
+  Q qo = c->kind == K_I8 ? q_fixed(TFW_INT8, 1.0f / 128, 0) : q;
+  int ti = input_q(c, "input", nd, d, &q);
+  int to = output_q(c, "output", nd, d, &qo);
+  int op = tfw_op(c->m, TFW_OP_L2_NORMALIZATION, 1, &ti, 1, &to);
+  int32_t act[1] = {TFW_ACT_NONE};
+  tfw_scalar_options(c->m, op, OPTT_L2_NORM, "b", act);
+  tol_sum(c);
+}
+
+/* CUMSUM: rank 1-4, a random axis (sometimes negative), exclusive and
+ * reverse at random. */
+static void gen_cumsum(Case *c, int v) {
+  (void)v;
+  Rng *r = c->r;
+  int32_t d[4];
+  int nd = random_shape(r, 1, 4, 6, d);
+  int32_t axis = rint_in(r, 0, nd - 1);
+  if (rchance(r, 0.2))
+    axis -= nd;
+  Q q = act_in(c);
+  int ti = input_q(c, "input", nd, d, &q);
+  int ta = const_scalar(c, "axis", axis);
+  int to = output_q(c, "output", nd, d, &q);
+  int ins[2] = {ti, ta};
+  int op = tfw_op(c->m, TFW_OP_CUMSUM, 2, ins, 1, &to);
+  int32_t opts[2] = {rchance(r, 0.5), rchance(r, 0.5)};
+  tfw_scalar_options(c->m, op, OPTT_CUMSUM, "bb", opts);
+  tol_sum(c);
+}
+
 /* float32, int8 and uint8 (TFLite has no int16 kernel for these). */
 #define NO16(OP, FN) \
   {OP, "float32", FN, K_F32, 0}, {OP, "int8", FN, K_I8, 0}, {OP, "uint8", FN, K_U8, 0}
@@ -377,4 +488,11 @@ static void gen_batch_matmul(Case *c, int v) {
       ALL4("BROADCAST_ARGS", gen_broadcast_args),                          \
       {"BATCH_MATMUL", "float32", gen_batch_matmul, K_F32, 0},             \
       {"BATCH_MATMUL", "int8", gen_batch_matmul, K_I8, 0},                 \
-      {"BATCH_MATMUL", "int16", gen_batch_matmul, K_I16, 0},
+      {"BATCH_MATMUL", "int16", gen_batch_matmul, K_I16, 0},               \
+      NO16("SPACE_TO_BATCH_ND", gen_space_to_batch),                       \
+      NO16("BATCH_TO_SPACE_ND", gen_batch_to_space),                       \
+      NO16("MIRROR_PAD", gen_mirror_pad),                                  \
+      {"L2_POOL_2D", "float32", gen_l2_pool, K_F32, 0},                    \
+      {"L2_NORMALIZATION", "float32", gen_l2_normalization, K_F32, 0},     \
+      {"L2_NORMALIZATION", "int8", gen_l2_normalization, K_I8, 0},         \
+      {"CUMSUM", "float32", gen_cumsum, K_F32, 0},

@@ -88,6 +88,12 @@ enum {
   TFW_OP_FILL = 94,
   TFW_OP_BROADCAST_ARGS = 145,
   TFW_OP_BATCH_MATMUL = 126,
+  TFW_OP_BATCH_TO_SPACE_ND = 37,
+  TFW_OP_SPACE_TO_BATCH_ND = 38,
+  TFW_OP_MIRROR_PAD = 100,
+  TFW_OP_L2_POOL_2D = 12,
+  TFW_OP_L2_NORMALIZATION = 11,
+  TFW_OP_CUMSUM = 128,
 };
 
 /* Padding and ActivationFunctionType of the schema. */

@@ -125,6 +125,12 @@ static LowerFn *const lowerings[OP_COUNT] = {
     [OP_SELECT_V2] = lower_select_v2,
     [OP_LOG_SOFTMAX] = lower_log_softmax,
     [OP_ADD_N] = lower_add_n,
+    [OP_SPACE_TO_BATCH_ND] = lower_space_to_batch_nd,
+    [OP_BATCH_TO_SPACE_ND] = lower_batch_to_space_nd,
+    [OP_MIRROR_PAD] = lower_mirror_pad,
+    [OP_L2_POOL_2D] = lower_l2_pool2d, /* lower_nn.c */
+    [OP_L2_NORMALIZATION] = lower_l2_normalization,
+    [OP_CUMSUM] = lower_cumsum,
 };
 
 /*

@@ -223,7 +223,7 @@ bool mean_multiplier(float in_scale, float out_scale, int64_t count, int roundin
 /* ------------------------------------------------------- lower_nn.c */
 
 LowerFn lower_conv2d, lower_depthwise_conv2d, lower_fully_connected,
-    lower_average_pool2d, lower_max_pool2d, lower_add, lower_softmax,
+    lower_average_pool2d, lower_max_pool2d, lower_l2_pool2d, lower_add, lower_softmax,
     lower_quantize, lower_dequantize, lower_copy;
 
 /* ------------------------------------------------ lower_legacy.c */
@@ -252,7 +252,8 @@ LowerFn lower_sub, lower_mul, lower_maximum, lower_minimum, lower_mean,
 LowerFn lower_sum, lower_reduce_max, lower_reduce_min, lower_gather, lower_gather_nd,
     lower_embedding_lookup, lower_depth_to_space, lower_space_to_depth, lower_tile,
     lower_broadcast_to, lower_reverse_v2, lower_shape, lower_broadcast_args, lower_fill,
-    lower_batch_matmul;
+    lower_batch_matmul, lower_space_to_batch_nd, lower_batch_to_space_nd,
+    lower_mirror_pad, lower_l2_normalization, lower_cumsum;
 /* ----------------------------------------------------- lower_math.c */
 
 /* Element-wise math, comparisons, logic, SELECT, PRELU, LOG_SOFTMAX,

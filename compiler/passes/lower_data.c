@@ -577,3 +577,199 @@ void lower_batch_matmul(Lower *L) {
   arg_tensor(L, b->index);
   arg_tensor(L, out->index);
 }
+
+/* ------------------------------------ SPACE_TO_BATCH_ND, BATCH_TO_SPACE_ND */
+
+/*
+ * SPACE_TO_BATCH_ND (to_batch) and BATCH_TO_SPACE_ND (TFLite Micro's
+ * reference_ops): a 4-D NHWC input with a block of two, or a 3-D NHC one
+ * with a block of one; constant block shape and paddings (crops).  The
+ * output shape the model declares must be the one they give.
+ */
+static void lower_space_batch(Lower *L, bool to_batch) {
+  need_arity(L, 3, 1);
+  Tensor *in = input(L, 0), *blk = input(L, 1), *pads = input(L, 2), *out = output(L, 0);
+  need_same_types(L, 1, true);
+  const int nd = in->ndims;
+  if ((nd != 3 && nd != 4) || out->ndims != nd)
+    error_at(L->g, L->op->index, "input and output must have rank 3 or 4");
+  const int ns = nd - 2; /* spatial dimensions */
+  if (tensor_elems(blk) != ns || tensor_elems(pads) != 2 * ns)
+    error_at(L->g, L->op->index, "block shape must have %d values and paddings %d", ns,
+             2 * ns);
+  int64_t bs[2] = {1, 1}, before[2] = {0, 0}, after[2] = {0, 0};
+  for (int d = 0; d < ns; d++) {
+    bs[d] = const_int(L, blk, d, "block shape");
+    before[d] = const_int(L, pads, 2 * d, to_batch ? "paddings" : "crops");
+    after[d] = const_int(L, pads, 2 * d + 1, to_batch ? "paddings" : "crops");
+    if (bs[d] < 1 || bs[d] > 4096 || before[d] < 0 || after[d] < 0 || before[d] > INT32_MAX ||
+        after[d] > INT32_MAX)
+      error_at(L->g, L->op->index, "block shape or padding out of range on dimension %d", d);
+  }
+  const Tensor *big = to_batch ? in : out, *small = to_batch ? out : in; /* spatially */
+  ta_space_batch_params p = {0};
+  p.batch = big->dims[0];
+  p.in_h = in->dims[1];
+  p.in_w = nd == 4 ? in->dims[2] : 1;
+  p.out_h = out->dims[1];
+  p.out_w = nd == 4 ? out->dims[2] : 1;
+  p.block_h = (int32_t)bs[0];
+  p.block_w = (int32_t)bs[1];
+  p.pad_top = (int32_t)before[0];
+  p.pad_left = (int32_t)before[1];
+  const int64_t bh = big->dims[1], bw = nd == 4 ? big->dims[2] : 1;
+  const int64_t sh = small->dims[1], sw = nd == 4 ? small->dims[2] : 1;
+  /* to_batch: (big + pads) / block = small; else small * block - crops = big. */
+  bool ok = small->dims[0] == (int64_t)big->dims[0] * bs[0] * bs[1] &&
+            big->dims[nd - 1] == small->dims[nd - 1] &&
+            bh + before[0] + after[0] == sh * bs[0] && bw + before[1] + after[1] == sw * bs[1];
+  if (!ok)
+    error_at(L->g, L->op->index, "output shape disagrees with the block shape and %s",
+             to_batch ? "paddings" : "crops");
+  if (!to_batch) /* BATCH_TO_SPACE: batch is the output's */
+    p.batch = out->dims[0];
+  p.elem_bytes = dtype_bits(in->dtype) / 8;
+  if (p.elem_bytes != 1 && p.elem_bytes != 2 && p.elem_bytes != 4)
+    unsupported_types(L);
+  p.row_bytes = i32_of(L, (int64_t)in->dims[nd - 1] * p.elem_bytes);
+  p.pad_value = (uint32_t)zp_of(out) & (p.elem_bytes == 1 ? 0xFFu : p.elem_bytes == 2 ? 0xFFFFu
+                                                                                   : 0xFFFFFFFFu);
+  L->l->kernel = to_batch ? "ta_space_to_batch_x8" : "ta_batch_to_space_x8";
+  const_struct(L, "params", "ta_space_batch_params",
+               arena_printf("{.batch = %d, .in_h = %d, .in_w = %d, .out_h = %d, .out_w = %d,\n"
+                            "    .block_h = %d, .block_w = %d, .pad_top = %d, .pad_left = %d,\n"
+                            "    .row_bytes = %d, .elem_bytes = %d, .pad_value = %" PRIu32 "u}",
+                            (int)p.batch, (int)p.in_h, (int)p.in_w, (int)p.out_h, (int)p.out_w,
+                            (int)p.block_h, (int)p.block_w, (int)p.pad_top, (int)p.pad_left,
+                            (int)p.row_bytes, (int)p.elem_bytes, p.pad_value),
+               true);
+  arg_tensor(L, in->index);
+  arg_tensor(L, out->index);
+}
+
+void lower_space_to_batch_nd(Lower *L) { lower_space_batch(L, true); }
+void lower_batch_to_space_nd(Lower *L) { lower_space_batch(L, false); }
+
+/* ------------------------------------------------------------ MIRROR_PAD */
+
+/*
+ * MIRROR_PAD (TFLite Micro's mirror_pad.cc): constant paddings [n, 2];
+ * output index o of dimension d reads input index i = o - before, folded
+ * back into [0, size) by the mode: REFLECT mirrors around the edge
+ * element (-1 -> 1, size -> size - 2), SYMMETRIC repeats it (-1 -> 0,
+ * size -> size - 1).  TFLite limits the padding to size - 1 (REFLECT) or
+ * size (SYMMETRIC); so does this.
+ */
+void lower_mirror_pad(Lower *L) {
+  need_arity(L, 2, 1);
+  Tensor *in = input(L, 0), *pads = input(L, 1), *out = output(L, 0);
+  need_same_types(L, 1, true);
+  const int n = in->ndims;
+  const bool symmetric = L->op->opt.mirror_mode == 1;
+  if (n < 1 || n > TA_MAX_WALK || out->ndims != n)
+    error_at(L->g, L->op->index, "rank %d is not supported (1 to %d)", n, TA_MAX_WALK);
+  if (tensor_elems(pads) != 2 * n)
+    error_at(L->g, L->op->index, "paddings must be [%d, 2]", n);
+  ta_mirror_pad_params p = {.ndims = n, .elem_bytes = dtype_bits(in->dtype) / 8};
+  if (p.elem_bytes != 1 && p.elem_bytes != 2 && p.elem_bytes != 4)
+    unsupported_types(L);
+  int64_t st[MAX_DIMS];
+  strides_of(in, st);
+  int64_t nmap = 0;
+  for (int d = 0; d < n; d++)
+    nmap += out->dims[d];
+  int32_t *map = arena_array((size_t)nmap + 1, sizeof(int32_t));
+  int64_t at = 0;
+  for (int d = 0; d < n; d++) {
+    const int64_t size = in->dims[d];
+    const int64_t b = const_int(L, pads, 2 * d, "paddings"), a = const_int(L, pads, 2 * d + 1, "paddings");
+    const int64_t limit = symmetric ? size : size - 1;
+    if (b < 0 || a < 0 || b > limit || a > limit)
+      error_at(L->g, L->op->index, "padding %" PRId64 ", %" PRId64 " of dimension %d exceeds %s"
+               " mode's limit %" PRId64, b, a, d, symmetric ? "SYMMETRIC" : "REFLECT", limit);
+    if (out->dims[d] != b + size + a)
+      error_at(L->g, L->op->index, "output shape disagrees with the padding");
+    for (int64_t o = 0; o < out->dims[d]; o++) {
+      int64_t i = o - b;
+      if (i < 0)
+        i = symmetric ? -i - 1 : -i;
+      else if (i >= size)
+        i = symmetric ? 2 * size - 1 - i : 2 * size - 2 - i;
+      map[at++] = (int32_t)i;
+    }
+    p.out_shape[d] = out->dims[d];
+    p.in_stride[d] = i32_of(L, st[d]);
+  }
+  L->l->kernel = "ta_mirror_pad_x8";
+  const_i32(L, "map", map, (size_t)nmap, false);
+  const_struct(L, "params", "ta_mirror_pad_params",
+               arena_printf("{.ndims = %d, .out_shape = %s, .in_stride = %s,\n"
+                            "    .elem_bytes = %d, .map = @map}",
+                            n, i32_list(p.out_shape, n), i32_list(p.in_stride, n),
+                            (int)p.elem_bytes),
+               true);
+  arg_tensor(L, in->index);
+  arg_tensor(L, out->index);
+}
+
+/* ------------------------------------------------------ L2_NORMALIZATION */
+
+/* L2_NORMALIZATION (TFLite Micro's l2norm.cc): over the innermost
+ * dimension, no fused activation.  float32; int8 with the output scale
+ * TFLM demands (1/128, zero point 0). */
+void lower_l2_normalization(Lower *L) {
+  need_arity(L, 1, 1);
+  Tensor *in = input(L, 0), *out = output(L, 0);
+  if (in->dtype != out->dtype || (in->dtype != DT_FLOAT32 && in->dtype != DT_INT8))
+    unsupported_types(L);
+  if (L->op->opt.activation != ACT_NONE)
+    error_at(L->g, L->op->index, "a fused activation is not supported here");
+  if (in->ndims < 1 || tensor_elems(in) != tensor_elems(out))
+    error_at(L->g, L->op->index, "output shape differs from the input's");
+  const int32_t depth = in->dims[in->ndims - 1];
+  const int32_t outer = depth ? i32_of(L, tensor_elems(in) / depth) : 0;
+  if (in->dtype == DT_INT8) {
+    if (scale_of(L, out) != 1.0f / 128 || zp_of(out) != 0)
+      error_at(L->g, L->op->index, "an int8 output needs scale 1/128 and zero point 0");
+    L->l->kernel = "ta_l2_normalization_s8";
+    add_arg(L, ARG_INT, -1, outer);
+    add_arg(L, ARG_INT, -1, depth);
+    add_arg(L, ARG_INT, -1, zp_of(in));
+  } else {
+    L->l->kernel = "ta_l2_normalization_f32";
+    add_arg(L, ARG_INT, -1, outer);
+    add_arg(L, ARG_INT, -1, depth);
+  }
+  arg_tensor(L, in->index);
+  arg_tensor(L, out->index);
+}
+
+/* ---------------------------------------------------------------- CUMSUM */
+
+/* CUMSUM (TFLite Micro's cumsum.cc): a constant scalar axis, exclusive
+ * and reverse.  float32; TFLM's int8 CUMSUM (ADD-style rescaling of every
+ * partial sum) is refused for now. */
+void lower_cumsum(Lower *L) {
+  need_arity(L, 2, 1);
+  Tensor *in = input(L, 0), *axis = input(L, 1), *out = output(L, 0);
+  if (in->dtype != out->dtype || in->dtype != DT_FLOAT32)
+    unsupported_types(L);
+  if (tensor_elems(axis) != 1)
+    error_at(L->g, L->op->index, "the axis must be one value");
+  if (tensor_elems(in) != tensor_elems(out))
+    error_at(L->g, L->op->index, "output shape differs from the input's");
+  const int a = resolve_axis(L, const_int(L, axis, 0, "axis"), in->ndims);
+  ta_cumsum_params p = {.axis = in->dims[a], .exclusive = L->op->opt.exclusive,
+                        .reverse = L->op->opt.reverse};
+  p.outer = i32_of(L, dims_product(in, 0, a));
+  p.inner = i32_of(L, dims_product(in, a + 1, in->ndims));
+  L->l->kernel = "ta_cumsum_f32";
+  const_struct(L, "params", "ta_cumsum_params",
+               arena_printf("{.outer = %d, .axis = %d, .inner = %d, .exclusive = %d, "
+                            ".reverse = %d}",
+                            (int)p.outer, (int)p.axis, (int)p.inner, (int)p.exclusive,
+                            (int)p.reverse),
+               true);
+  arg_tensor(L, in->index);
+  arg_tensor(L, out->index);
+}

@@ -291,6 +291,8 @@ static void pool_common(Lower *L, const char *stem) {
 
 void lower_average_pool2d(Lower *L) { pool_common(L, "ta_avg_pool2d"); }
 void lower_max_pool2d(Lower *L) { pool_common(L, "ta_max_pool2d"); }
+/* float only: the runtime has no integer ta_l2_pool2d (lower() refuses). */
+void lower_l2_pool2d(Lower *L) { pool_common(L, "ta_l2_pool2d"); }
 
 /* ---------------------------------------------------------------- ADD */
 

@@ -120,4 +120,67 @@ ta_status ta_batch_matmul_s8(const ta_batch_matmul_params *p, const int8_t *lhs,
 ta_status ta_batch_matmul_s16(const ta_batch_matmul_params *p, const int16_t *lhs,
                               const int16_t *rhs, int16_t *out);
 
+/* ===================================== SPACE_TO_BATCH_ND, BATCH_TO_SPACE_ND */
+
+/*
+ * ta_space_to_batch_x8, ta_batch_to_space_x8 - any element type, NHWC
+ * (NHC: in_w = out_w = 1, block_w 1), as rows of row_bytes = channels x
+ * elem_bytes.  `batch` is the smaller batch (the input's for
+ * SPACE_TO_BATCH_ND, the output's for BATCH_TO_SPACE_ND); pad_top and
+ * pad_left are the paddings, or the crops; pad_value fills padded
+ * elements (SPACE_TO_BATCH_ND: the output zero point, 0 for float).
+ */
+typedef struct {
+  int32_t batch, in_h, in_w, out_h, out_w;
+  int32_t block_h, block_w;
+  int32_t pad_top, pad_left;
+  int32_t row_bytes, elem_bytes;
+  uint32_t pad_value;
+} ta_space_batch_params;
+ta_status ta_space_to_batch_x8(const ta_space_batch_params *p, const void *in, void *out);
+ta_status ta_batch_to_space_x8(const ta_space_batch_params *p, const void *in, void *out);
+
+/* ============================================================= MIRROR_PAD */
+
+/* ta_mirror_pad_x8 - MIRROR_PAD (TFLM mirror_pad.cc), any element type of
+ * elem_bytes: out(o) = in(sum_d map[base_d + o_d] * in_stride[d]), map
+ * holding, dimension after dimension, the mirrored input index of every
+ * output index (REFLECT: -1 -> 1; SYMMETRIC: -1 -> 0). */
+typedef struct {
+  int32_t ndims;
+  int32_t out_shape[TA_MAX_WALK];
+  int32_t in_stride[TA_MAX_WALK]; /* elements */
+  int32_t elem_bytes;
+  const int32_t *map; /* sum of out_shape entries */
+} ta_mirror_pad_params;
+ta_status ta_mirror_pad_x8(const ta_mirror_pad_params *p, const void *in, void *out);
+
+/* ============================================================= L2_POOL_2D */
+
+/* ta_l2_pool2d_f32 - float L2_POOL_2D (TFLM reference_ops::L2Pool): the
+ * window of AVERAGE_POOL_2D, sqrtf(sum of squares / taps), clamped. */
+ta_status ta_l2_pool2d_f32(const ta_pool_params *p, const ta_dims *in_dims, const float *in,
+                           const ta_dims *out_dims, float *out);
+
+/* ======================================================= L2_NORMALIZATION */
+
+/* ta_l2_normalization_f32/_s8 - L2_NORMALIZATION over the innermost
+ * dimension, rows of depth values (TFLM l2norm.cc): f32 x / max(sqrt(sum
+ * x^2), 1e-6); s8 the integer inverse square root of the sum of squares,
+ * output scale 1/128 (ta_l2_normalization_s8.c shows the arithmetic). */
+ta_status ta_l2_normalization_f32(int32_t outer, int32_t depth, const float *in, float *out);
+ta_status ta_l2_normalization_s8(int32_t outer, int32_t depth, int32_t input_zero_point,
+                                 const int8_t *in, int8_t *out);
+
+/* ================================================================= CUMSUM */
+
+/* ta_cumsum_f32 - float CUMSUM (TFLM reference_ops::CumSum) along the
+ * middle of [outer][axis][inner]: running float sums from 0.0f, backwards
+ * when reverse, each output before its own element when exclusive. */
+typedef struct {
+  int32_t outer, axis, inner;
+  int32_t exclusive, reverse;
+} ta_cumsum_params;
+ta_status ta_cumsum_f32(const ta_cumsum_params *p, const float *in, float *out);
+
 #endif

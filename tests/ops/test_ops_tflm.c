@@ -7,6 +7,8 @@
  *
  *   MEAN int8            reference_ops::QuantizedMeanOrSum (ReducedOutputOffset walk)
  *   SUM int8             the same with compute_sum (TFLite sums in float)
+ *   BATCH_MATMUL int8    reference_ops::BatchMatMul, double rounding
+ *                        (TFLite's GEMM rounds once)
  *   RESIZE_BILINEAR int8 reference_ops::ResizeBilinearInteger
  *   LOGISTIC, TANH int8  reference_integer_ops::Logistic / Tanh, gemmlowp's
  *                        fixed-point logistic and tanh (masks and all)
@@ -766,6 +768,51 @@ static void test_s16_accumulators(void) {
 
 /* DIV int8, SQUARED_DIFFERENCE int16. */
 #include "tflm_math.h"
+/* ------------------------------------------------------- BATCH_MATMUL */
+
+/* int8 BATCH_MATMUL as TFLM's EvalInt8: reference_ops::BatchMatMul with
+ * the multiplier of GetQuantizedConvolutionMultipler (the float product
+ * of the input scales, over the output scale, in double) and double
+ * rounding; TFLite's builtin kernel rounds once.  adj_x and adj_y
+ * alternate over the instances; products large enough that the two
+ * roundings part. */
+static void test_batch_matmul(void) {
+  Model md = {.m = tfw_new()};
+  for (int k = 0; k < NINST; k++) {
+    int rows = rint_in(2, 5), cols = rint_in(2, 5), depth = rint_in(8, 32);
+    int adj_x = k & 1, adj_y = (k >> 1) & 1;
+    int32_t da[2] = {adj_x ? depth : rows, adj_x ? rows : depth};
+    int32_t db[2] = {adj_y ? cols : depth, adj_y ? depth : cols};
+    int32_t dout[2] = {rows, cols};
+    float sa = runif(0.01f, 0.05f), sb = runif(0.005f, 0.02f), so = runif(0.02f, 0.1f);
+    int za = rint_in(-20, 20), zo = rint_in(-20, 20);
+    int8_t a[160], b[160], y[25];
+    random_s8(a, rows * depth);
+    random_s8(b, depth * cols);
+    int32_t mult;
+    int shift;
+    volatile float prod = sa * sb;
+    qmult((double)prod / (double)so, &mult, &shift);
+    for (int r = 0; r < rows; r++)
+      for (int c = 0; c < cols; c++) {
+        int32_t acc = 0;
+        for (int d = 0; d < depth; d++) {
+          int32_t x = a[adj_x ? d * rows + r : r * depth + d] - za;
+          int32_t w = b[adj_y ? c * depth + d : d * cols + c];
+          acc += x * w;
+        }
+        y[r * cols + c] =
+            (int8_t)ref_clamp(ref_mbqm(acc, mult, shift, TA_ROUND_DOUBLE) + zo, -128, 127);
+      }
+    int ta = add_input(&md, "a", TFW_INT8, 2, da, sa, za, a, (size_t)(rows * depth));
+    int tb = tfw_const(md.m, "b", TFW_INT8, 2, db, b);
+    tfw_quant1(md.m, tb, sb, 0);
+    int to = add_output(&md, "y", TFW_INT8, 2, dout, so, zo, y, (size_t)(rows * cols));
+    int op = tfw_op(md.m, TFW_OP_BATCH_MATMUL, 2, (int[]){ta, tb}, 1, &to);
+    tfw_scalar_options(md.m, op, 101, "bbb", (int32_t[]){adj_x, adj_y, 0});
+  }
+  finish(&md, "BATCH_MATMUL int8");
+}
 
 int main(void) {
   tinyaot = test_tinyaot();
@@ -784,5 +831,6 @@ int main(void) {
   test_mean(1);
   test_div_s8();
   test_squared_difference_s16();
+  test_batch_matmul();
   return test_end(tmpdir, "models");
 }
