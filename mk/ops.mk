@@ -44,7 +44,7 @@ OPS_JOBS       ?= 2
 # comparisons ...) are thin wrappers of the same loops; they pass
 # make test-ops (10 of 10 each) and stay out of make test for its time.
 OPS_IN_TEST_MATH ?= \
-  ABS:int8 RSQRT:int8 ELU:int8 ROUND:float32 RSQRT:float32 LOGICAL_NOT:bool \
+  ABS:int8 ABS:int16 RSQRT:int8 ELU:int8 ROUND:float32 RSQRT:float32 LOGICAL_NOT:bool \
   ZEROS_LIKE:int32 EQUAL:bool EQUAL:int8 NOT_EQUAL:int32 GREATER:float32 \
   GREATER_EQUAL:int8 LESS:int8 LESS_EQUAL:int8 LOGICAL_AND:bool \
   SQUARED_DIFFERENCE:int8 SQUARED_DIFFERENCE:int32 FLOOR_DIV:int32 \

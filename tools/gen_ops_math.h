@@ -6,8 +6,8 @@
  * case helpers and before the table, and uses them.
  *
  * Row variant = the TFLite tensor type of the data (TFW_FLOAT32,
- * TFW_INT8, TFW_INT32, TFW_BOOL); the kind is K_I8 for the quantized
- * rows (act_out() reads it), K_F32 otherwise.  Bool
+ * TFW_INT8, TFW_INT16, TFW_INT32, TFW_BOOL); the kind is K_I8 / K_I16
+ * for the quantized rows (act_out() reads it), K_F32 otherwise.  Bool
  * outputs go to the manifest as uint8 (one byte, 0 or 1, compared
  * bit-exactly).  Inputs are drawn where the op is defined: positive for
  * SQRT, RSQRT and LOG, divisors away from zero for FLOOR_DIV and
@@ -106,7 +106,7 @@ static void gen_math_unary(Case *c, int code, int dt) {
   if (dt == TFW_BOOL)
     fix_bool(c, c->nin - 1);
   Q out = in;
-  if (dt == TFW_INT8) {
+  if (dt == TFW_INT8 || dt == TFW_INT16) {
     float m = fabsf(in.lo) > fabsf(in.hi) ? fabsf(in.lo) : fabsf(in.hi);
     switch (code) {
     case OPC_ABS: out = rchance(r, 0.2) ? in : act_out(c, 0, m); break;
@@ -282,12 +282,13 @@ static void gen_add_n(Case *c, int dt) {
 #define MROW(OP, FN, LABEL, KIND, DT) {OP, LABEL, FN, KIND, DT}
 #define MF32(OP, FN) MROW(OP, FN, "float32", K_F32, TFW_FLOAT32)
 #define MI8(OP, FN) MROW(OP, FN, "int8", K_I8, TFW_INT8)
+#define MI16(OP, FN) MROW(OP, FN, "int16", K_I16, TFW_INT16)
 #define MI32(OP, FN) MROW(OP, FN, "int32", K_F32, TFW_INT32)
 #define MBOOL(OP, FN) MROW(OP, FN, "bool", K_F32, TFW_BOOL)
 #define MCMP(OP, FN) MF32(OP, FN), MI8(OP, FN), MI32(OP, FN)
 
 #define MATH_ROWS                                                                       \
-  MF32("ABS", gen_abs), MI8("ABS", gen_abs), MF32("NEG", gen_neg),                      \
+  MF32("ABS", gen_abs), MI8("ABS", gen_abs), MI16("ABS", gen_abs), MF32("NEG", gen_neg),  \
   MF32("SQRT", gen_sqrt), MF32("RSQRT", gen_rsqrt), MI8("RSQRT", gen_rsqrt),            \
   MF32("SQUARE", gen_square), MF32("EXP", gen_exp), MF32("LOG", gen_log),               \
   MF32("SIN", gen_sin), MF32("COS", gen_cos), MF32("CEIL", gen_ceil),                   \

@@ -195,7 +195,41 @@ static void elu_table(Lower *L, const Tensor *in, const Tensor *out, uint8_t t[2
   }
 }
 
-void lower_abs(Lower *L) { unary_op(L, "abs", abs_table); }
+/* ABS int16: zero points 0 when quantized (TFLM's Prepare). */
+static void abs_s16(Lower *L) {
+  need_arity(L, 1, 1);
+  Tensor *in = input(L, 0), *out = output(L, 0);
+  if (out->dtype != DT_INT16 || tensor_elems(in) != tensor_elems(out) ||
+      (in->q.nscale == 0) != (out->q.nscale == 0))
+    unsupported_types(L);
+  ta_abs_params p = {elems32(in), in->q.nscale > 0, 0, 0, 0};
+  if (p.quantized) {
+    if (zp_of(in) || zp_of(out))
+      error_at(L->g, L->op->index, "int16 ABS needs zero points 0");
+    float si = scale_of(L, in), so = scale_of(L, out);
+    p.rescale = si != so;
+    if (p.rescale &&
+        !quantize_multiplier((double)si / (double)so, L->rounding, &p.multiplier, &p.shift))
+      error_at(L->g, L->op->index, "cannot represent the rescaling of these scales");
+  }
+  L->l->kernel = "ta_abs_s16";
+  const_struct(L, "params", "ta_abs_params",
+               arena_printf("{.size = %d, .quantized = %d, .rescale = %d, .multiplier = %s,"
+                            " .shift = %s}",
+                            (int)p.size, (int)p.quantized, (int)p.rescale, ilit(p.multiplier),
+                            ilit(p.shift)),
+               true);
+  arg_tensor(L, in->index);
+  arg_tensor(L, out->index);
+  may_run_in_place(L, 0);
+}
+
+void lower_abs(Lower *L) {
+  if (L->op->ninputs >= 1 && input(L, 0)->dtype == DT_INT16)
+    abs_s16(L);
+  else
+    unary_op(L, "abs", abs_table);
+}
 void lower_neg(Lower *L) { unary_op(L, "neg", NULL); }
 void lower_sqrt(Lower *L) { unary_op(L, "sqrt", NULL); }
 void lower_rsqrt(Lower *L) { unary_op(L, "rsqrt", rsqrt_table); }
@@ -237,7 +271,8 @@ static void input_rescale(Lower *L, const Tensor *t, int32_t *mult, int32_t *shi
 }
 
 /* EQUAL ... LESS_EQUAL: float32, int32, bool (EQUAL, NOT_EQUAL) raw;
- * int8 rescaled (ComparisonsPrepare: left_shift 8). */
+ * int8, and int16 for GREATER, rescaled (ComparisonsPrepare: left_shift
+ * 8). */
 static void compare(Lower *L, const char *op) {
   need_arity(L, 2, 1);
   Tensor *a = input(L, 0), *b = input(L, 1), *out = output(L, 0);
@@ -246,7 +281,9 @@ static void compare(Lower *L, const char *op) {
   bool eq = !strcmp(op, "equal") || !strcmp(op, "not_equal");
   if (is_bool(a) && !eq)
     unsupported_types(L);
-  if (a->dtype == DT_INT8) {
+  if (a->dtype == DT_INT16 && strcmp(op, "greater"))
+    unsupported_types(L); /* TFLM's GreaterEval alone has an int16 case */
+  if (a->dtype == DT_INT8 || a->dtype == DT_INT16) {
     ta_add_params p = {0};
     p.input1_offset = -zp_of(a);
     p.input2_offset = -zp_of(b);

@@ -39,6 +39,19 @@ ta_status ta_floor_f32(const ta_unary_params *p, const float *in, float *out);
 ta_status ta_round_f32(const ta_unary_params *p, const float *in, float *out);
 ta_status ta_elu_f32(const ta_unary_params *p, const float *in, float *out);
 
+/*
+ * ABS int16 (TFLM AbsEval): quantized (zero points 0) v = |x|, then
+ * requant(v, multiplier, shift) when the scales differ (rescale 1),
+ * saturated to int16 (so -32768 gives 32767); unquantized (quantized 0)
+ * std::abs as int16 arithmetic wraps it (-32768 stays -32768).
+ */
+typedef struct {
+  int32_t size;
+  int32_t quantized, rescale;
+  int32_t multiplier, shift; /* input scale / output scale */
+} ta_abs_params;
+ta_status ta_abs_s16(const ta_abs_params *p, const int16_t *in, int16_t *out);
+
 /* LOGICAL_NOT: out = !in (bool). */
 ta_status ta_logical_not_bool(const ta_unary_params *p, const uint8_t *in, uint8_t *out);
 
@@ -116,6 +129,9 @@ TA_COMPARE_DECLS(greater_equal)
 TA_COMPARE_DECLS(less)
 TA_COMPARE_DECLS(less_equal)
 #undef TA_COMPARE_DECLS
+/* GREATER int16 (TFLM's only int16 comparison): rescaled as int8. */
+ta_status ta_greater_s16(const ta_add_params *p, const ta_bcast *shape, const int16_t *in1,
+                         const int16_t *in2, uint8_t *out);
 ta_status ta_equal_bool(const ta_bcast *shape, const uint8_t *in1, const uint8_t *in2,
                         uint8_t *out);
 ta_status ta_not_equal_bool(const ta_bcast *shape, const uint8_t *in1, const uint8_t *in2,

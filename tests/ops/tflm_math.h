@@ -8,6 +8,8 @@
  *                            (TFLite's DIV has no int8)
  *   SQUARED_DIFFERENCE int16 TFLM squared_difference.cc, left_shift 0
  *                            (TFLite's has no int16)
+ *   GREATER int16            TFLM comparisons.cc, GreaterWithScaling
+ *                            (TFLite's comparisons have no int16)
  *
  * The expected bytes come from transliterations written here (GetReciprocal
  * on this file's gemmlowp Newton-Raphson, newton()); nothing from compiler/
@@ -113,4 +115,36 @@ static void test_squared_difference_s16(void) {
     tfw_op(md.m, 99 /* SQUARED_DIFFERENCE */, 2, (int[]){ta, tb}, 1, &to);
   }
   finish(&md, "SQUARED_DIFFERENCE int16");
+}
+
+static void test_greater_s16(void) {
+  Model md = {.m = tfw_new()};
+  for (int inst = 0; inst < NINST / 2; inst++) { /* two inputs each */
+    int32_t d[2] = {rint_in(1, 6), rint_in(1, 40)};
+    int n = d[0] * d[1];
+    float s1 = runif(1e-4f, 1e-3f), s2 = inst == 0 ? s1 : runif(1e-4f, 1e-3f);
+    int16_t x[240], y[240];
+    uint8_t out[240];
+    for (int i = 0; i < n; i++) {
+      x[i] = (int16_t)(rnext() & 0xFFFF);
+      y[i] = inst == 0 && i % 3 == 0 ? x[i] : (int16_t)(rnext() & 0xFFFF);
+    }
+    /* ComparisonsPrepare: QuantizeMultiplierSmallerThanOneExp(scale),
+     * inputs shifted left by 8 (zero points 0 here). */
+    int32_t m1, m2;
+    int sh1, sh2;
+    qmult((double)s1, &m1, &sh1);
+    qmult((double)s2, &m2, &sh2);
+    for (int i = 0; i < n; i++)
+      out[i] = mbqm_le1(x[i] * 256, m1, sh1) > mbqm_le1(y[i] * 256, m2, sh2);
+    int ta = add_input(&md, "x", TFW_INT16, 2, d, s1, 0, x, sizeof(int16_t) * (size_t)n);
+    int tb = add_input(&md, "y", TFW_INT16, 2, d, s2, 0, y, sizeof(int16_t) * (size_t)n);
+    int to = tfw_tensor(md.m, "out", TFW_BOOL, 2, d, 0);
+    md.out[md.nout] = to;
+    md.expect[md.nout] = malloc((size_t)n);
+    memcpy(md.expect[md.nout], out, (size_t)n);
+    md.out_bytes[md.nout++] = (size_t)n;
+    tfw_op(md.m, 61 /* GREATER */, 2, (int[]){ta, tb}, 1, &to);
+  }
+  finish(&md, "GREATER int16");
 }
