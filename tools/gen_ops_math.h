@@ -12,8 +12,9 @@
  * bit-exactly).  Inputs are drawn where the op is defined: positive for
  * SQRT, RSQRT and LOG, divisors away from zero for FLOOR_DIV and
  * FLOOR_MOD, small integers for int32 comparisons so that equal values
- * occur.  TFLite has no int16 SQUARED_DIFFERENCE and no int8 DIV (TFLM
- * has both): tests/ops/test_ops_math_tflm.c checks those.
+ * occur.  TFLite has no int16 SQUARED_DIFFERENCE or GREATER and no int8
+ * DIV or ADD_N (TFLM has them): tests/ops/test_ops_tflm.c checks those
+ * (tflm_math.h).
  */
 
 /* Float tolerance of the math functions: libm's float functions in the

@@ -519,20 +519,47 @@ void lower_log_softmax(Lower *L) {
   may_run_in_place(L, 0); /* each row read whole before it is written */
 }
 
-/* ADD_N float: inputs of the output's shape, summed in order. */
+/* ADD_N: inputs of the output's shape, summed in order.  int8 as TFLM's
+ * CalculateOpData: one quantization for every input, left_shift 20, the
+ * input multiplier 1/2 and the output one 2 s_in / (2^20 s_out). */
 void lower_add_n(Lower *L) {
   int n = L->op->ninputs;
   if (n < 2 || L->op->noutputs != 1)
     error_at(L->g, L->op->index, "ADD_N needs at least two inputs and one output");
-  Tensor *out = output(L, 0);
+  Tensor *out = output(L, 0), *first = input(L, 0);
   need_one_dtype(L, 0);
-  if (out->dtype != DT_FLOAT32)
-    unsupported_types(L);
   for (int k = 0; k < n; k++)
     if (tensor_elems(input(L, k)) != tensor_elems(out))
       error_at(L->g, L->op->index, "input %d's shape differs from the output's", k);
-  L->l->kernel = "ta_add_n_f32";
-  unary_params(L, out);
+  if (out->dtype == DT_INT8) {
+    for (int k = 1; k < n; k++)
+      if (scale_of(L, input(L, k)) != scale_of(L, first) || zp_of(input(L, k)) != zp_of(first))
+        error_at(L->g, L->op->index,
+                 "input %d's quantization differs from input 0's; int8 ADD_N needs one", k);
+    ta_add_params p = {0};
+    p.input1_offset = -zp_of(first);
+    p.output_offset = zp_of(out);
+    p.left_shift = 20;
+    double twice = 2.0 * (double)scale_of(L, first);
+    if (!quantize_multiplier_smaller_than_one_exp((double)scale_of(L, first) / twice,
+                                                  L->rounding, &p.input1_multiplier,
+                                                  &p.input1_shift) ||
+        !quantize_multiplier_smaller_than_one_exp(
+            twice / ((double)(1 << 20) * (double)scale_of(L, out)), L->rounding,
+            &p.output_multiplier, &p.output_shift))
+      error_at(L->g, L->op->index, "cannot represent the rescaling of these scales");
+    p.act_min = INT8_MIN;
+    p.act_max = INT8_MAX;
+    p.rounding = L->rounding;
+    L->l->kernel = "ta_add_n_s8";
+    const_struct(L, "params", "ta_add_params", add_init(&p, false, ""), true);
+    add_arg(L, ARG_INT, -1, elems32(out));
+  } else if (out->dtype == DT_FLOAT32) {
+    L->l->kernel = "ta_add_n_f32";
+    unary_params(L, out);
+  } else {
+    unsupported_types(L);
+  }
   add_arg(L, ARG_INT, -1, n);
   add_arg(L, ARG_INPUTS, 0, n);
   arg_tensor(L, out->index);

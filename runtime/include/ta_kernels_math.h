@@ -197,4 +197,15 @@ ta_status ta_log_softmax_f32(const ta_softmax_params *p, const float *in, float 
  * elements), summed in input order (reference_ops::AddN). */
 ta_status ta_add_n_f32(const ta_unary_params *p, int32_t n, const void *const *in, float *out);
 
+/*
+ * ADD_N int8 (TFLM add_n.cc, reference_ops::AddN): inputs of one
+ * quantization; each (q + input1_offset) << left_shift (20) scaled by
+ * input1_multiplier (1/2), summed, requantized by output_multiplier, plus
+ * output_offset, clamped.  As TFLM, the sum starts from the scaled
+ * input1_offset itself (its "x = 0" term is the offset, -zero point), so a
+ * nonzero input zero point biases the result; reproduced exactly.
+ */
+ta_status ta_add_n_s8(const ta_add_params *p, int32_t size, int32_t n, const void *const *in,
+                      int8_t *out);
+
 #endif

@@ -10,6 +10,8 @@
  *                            (TFLite's has no int16)
  *   GREATER int16            TFLM comparisons.cc, GreaterWithScaling
  *                            (TFLite's comparisons have no int16)
+ *   ADD_N int8               TFLM add_n.cc, reference_ops::AddN (int8;
+ *                            TFLite's ADD_N has no int8)
  *
  * The expected bytes come from transliterations written here (GetReciprocal
  * on this file's gemmlowp Newton-Raphson, newton()); nothing from compiler/
@@ -147,4 +149,39 @@ static void test_greater_s16(void) {
     tfw_op(md.m, 61 /* GREATER */, 2, (int[]){ta, tb}, 1, &to);
   }
   finish(&md, "GREATER int16");
+}
+
+static void test_add_n_s8(void) {
+  Model md = {.m = tfw_new()};
+  /* Two instances: three inputs (zero point nonzero: TFLM's sum starts
+   * from the scaled offset) and two. */
+  for (int inst = 0; inst < 2; inst++) {
+    int k = inst == 0 ? 3 : 2;
+    int32_t d[2] = {rint_in(1, 5), rint_in(1, 30)};
+    int n = d[0] * d[1];
+    float si = runif(0.01f, 0.1f), so = runif(0.02f, 0.3f);
+    int zpi = rint_in(-30, 30), zpo = rint_in(-30, 30);
+    int8_t x[3][150], out[150];
+    for (int j = 0; j < k; j++)
+      random_s8(x[j], n);
+    /* CalculateOpData: QuantizeMultiplierSmallerThanOneExp of 1/2 and of
+     * 2 si / (2^20 so); left shift 20. */
+    double twice = 2.0 * (double)si;
+    int32_t mi, mo;
+    int shi, sho;
+    qmult((double)si / twice, &mi, &shi);
+    qmult(twice / ((1 << 20) * (double)so), &mo, &sho);
+    for (int i = 0; i < n; i++) {
+      int32_t acc = mbqm_le1((int32_t)((uint32_t)(-zpi) << 20), mi, shi);
+      for (int j = 0; j < k; j++)
+        acc += mbqm_le1((int32_t)((uint32_t)(x[j][i] - zpi) << 20), mi, shi);
+      out[i] = (int8_t)ref_clamp(mbqm_le1(acc, mo, sho) + zpo, -128, 127);
+    }
+    int ins[3];
+    for (int j = 0; j < k; j++)
+      ins[j] = add_input(&md, "x", TFW_INT8, 2, d, si, zpi, x[j], (size_t)n);
+    int to = add_output(&md, "out", TFW_INT8, 2, d, so, zpo, out, (size_t)n);
+    tfw_op(md.m, 106 /* ADD_N */, k, ins, 1, &to);
+  }
+  finish(&md, "ADD_N int8");
 }
