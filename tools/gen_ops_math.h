@@ -14,7 +14,8 @@
  * FLOOR_MOD, small integers for int32 comparisons so that equal values
  * occur.  TFLite has no int16 SQUARED_DIFFERENCE or GREATER and no int8
  * DIV or ADD_N (TFLM has them): tests/ops/test_ops_tflm.c checks those
- * (tflm_math.h).
+ * (tflm_math.h), and the int64 comparisons, whose int64 inputs the
+ * oracle's runner does not take.
  */
 
 /* Float tolerance of the math functions: libm's float functions in the

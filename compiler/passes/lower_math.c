@@ -61,7 +61,7 @@ static void unary_params(Lower *L, const Tensor *in) {
 /* The kernel "ta_<op>_<t>" with t the short name of dtype dt (bool:
  * "bool"), or an error for a dtype the op has no kernel for. */
 static const char *kernel_for(Lower *L, const char *op, DType dt) {
-  const char *t = dt == DT_BOOL ? "bool" : short_type(dt);
+  const char *t = dt == DT_BOOL ? "bool" : dt == DT_INT64 ? "s64" : short_type(dt);
   if (!t)
     unsupported_types(L);
   return arena_printf("ta_%s_%s", op, t);
@@ -270,7 +270,7 @@ static void input_rescale(Lower *L, const Tensor *t, int32_t *mult, int32_t *shi
              t->index, s);
 }
 
-/* EQUAL ... LESS_EQUAL: float32, int32, bool (EQUAL, NOT_EQUAL) raw;
+/* EQUAL ... LESS_EQUAL: float32, int32, int64, bool (EQUAL, NOT_EQUAL) raw;
  * int8, and int16 for GREATER, rescaled (ComparisonsPrepare: left_shift
  * 8). */
 static void compare(Lower *L, const char *op) {
@@ -292,13 +292,13 @@ static void compare(Lower *L, const char *op) {
     input_rescale(L, b, &p.input2_multiplier, &p.input2_shift);
     p.rounding = L->rounding;
     const_struct(L, "params", "ta_add_params", add_init(&p, false, ""), true);
-  } else if (a->dtype != DT_FLOAT32 && a->dtype != DT_INT32 && !is_bool(a)) {
+  } else if (a->dtype != DT_FLOAT32 && a->dtype != DT_INT32 && a->dtype != DT_INT64 &&
+             !is_bool(a)) {
     unsupported_types(L);
   }
   L->l->kernel = kernel_for(L, op, a->dtype);
   bcast_args(L, a, b, out);
-  if (a->dtype != DT_INT32 && a->dtype != DT_FLOAT32)
-    may_run_in_place(L, 0); /* byte in, byte out: TA_BINARY_LOOP */
+  may_run_in_place(L, 0); /* only when bytes in = bytes out: TA_BINARY_LOOP */
 }
 
 void lower_equal(Lower *L) { compare(L, "equal"); }

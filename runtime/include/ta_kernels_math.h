@@ -108,8 +108,8 @@ ta_status ta_div_s8(const ta_add_params *p, const ta_bcast *shape, const int8_t 
 
 /*
  * EQUAL, NOT_EQUAL, GREATER, GREATER_EQUAL, LESS, LESS_EQUAL: out (bool)
- * = a OP b, broadcasting.  float32, int32 and bool (EQUAL, NOT_EQUAL)
- * compare raw values; int8 compares rescaled values as TFLM's
+ * = a OP b, broadcasting.  float32, int32, int64 and bool (EQUAL,
+ * NOT_EQUAL) compare raw values; int8 compares rescaled values as TFLM's
  * ComparisonsPrepare / *WithScaling: each input x becomes
  * requant_le1((x + offset) << left_shift (8), multiplier, shift), the
  * multiplier and shift QuantizeMultiplierSmallerThanOneExp(scale)
@@ -121,7 +121,9 @@ ta_status ta_div_s8(const ta_add_params *p, const ta_bcast *shape, const int8_t 
   ta_status ta_##op##_s32(const ta_bcast *shape, const int32_t *in1, const int32_t *in2,  \
                           uint8_t *out);                                                  \
   ta_status ta_##op##_s8(const ta_add_params *p, const ta_bcast *shape, const int8_t *in1, \
-                         const int8_t *in2, uint8_t *out);
+                         const int8_t *in2, uint8_t *out);                        \
+  ta_status ta_##op##_s64(const ta_bcast *shape, const int64_t *in1, const int64_t *in2,  \
+                          uint8_t *out);
 TA_COMPARE_DECLS(equal)
 TA_COMPARE_DECLS(not_equal)
 TA_COMPARE_DECLS(greater)

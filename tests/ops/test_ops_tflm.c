@@ -782,5 +782,6 @@ int main(void) {
   test_squared_difference_s16();
   test_greater_s16();
   test_add_n_s8();
+  test_compare_s64();
   return test_end(tmpdir, "models");
 }

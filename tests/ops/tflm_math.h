@@ -12,6 +12,8 @@
  *                            (TFLite's comparisons have no int16)
  *   ADD_N int8               TFLM add_n.cc, reference_ops::AddN (int8;
  *                            TFLite's ADD_N has no int8)
+ *   the six comparisons int64  raw comparisons, broadcasting (the oracle's
+ *                            runner takes no int64 inputs)
  *
  * The expected bytes come from transliterations written here (GetReciprocal
  * on this file's gemmlowp Newton-Raphson, newton()); nothing from compiler/
@@ -184,4 +186,49 @@ static void test_add_n_s8(void) {
     tfw_op(md.m, 106 /* ADD_N */, k, ins, 1, &to);
   }
   finish(&md, "ADD_N int8");
+}
+
+/* An unquantized tensor of the model, its bytes given (input) or expected
+ * (output). */
+static int raw_tensor(Model *md, int is_out, int dtype, int nd, const int32_t *d,
+                      const void *bytes, size_t n) {
+  int t = tfw_tensor(md->m, is_out ? "out" : "in", dtype, nd, d, 0);
+  if (is_out) {
+    md->out[md->nout] = t;
+    md->expect[md->nout] = malloc(n);
+    memcpy(md->expect[md->nout], bytes, n);
+    md->out_bytes[md->nout++] = n;
+  } else {
+    md->in[md->nin] = t;
+    md->in_data[md->nin] = malloc(n);
+    memcpy(md->in_data[md->nin], bytes, n);
+    md->in_bytes[md->nin++] = n;
+  }
+  return t;
+}
+
+static void test_compare_s64(void) {
+  /* x [4, 5] against y [5] (broadcast over rows): values in [-3, 3],
+   * some scaled by 2^40 so that int32 truncation would show. */
+  static const int codes[6] = {71, 72, 61, 62, 58, 63}; /* EQUAL ... LESS_EQUAL */
+  int32_t d[2] = {4, 5}, dy[1] = {5};
+  int64_t x[20], y[5];
+  for (int i = 0; i < 20; i++)
+    x[i] = (int64_t)rint_in(-3, 3) * (rint_in(0, 4) ? 1 : INT64_C(1) << 40);
+  for (int i = 0; i < 5; i++)
+    y[i] = (int64_t)rint_in(-3, 3) * (i == 4 ? INT64_C(1) << 40 : 1);
+  Model md = {.m = tfw_new()};
+  int tx = raw_tensor(&md, 0, TFW_INT64, 2, d, x, sizeof x);
+  int ty = raw_tensor(&md, 0, TFW_INT64, 1, dy, y, sizeof y);
+  for (int k = 0; k < 6; k++) {
+    uint8_t out[20];
+    for (int i = 0; i < 20; i++) {
+      int64_t a = x[i], b = y[i % 5];
+      int v[6] = {a == b, a != b, a > b, a >= b, a < b, a <= b};
+      out[i] = (uint8_t)v[k];
+    }
+    int to = raw_tensor(&md, 1, TFW_BOOL, 2, d, out, sizeof out);
+    tfw_op(md.m, codes[k], 2, (int[]){tx, ty}, 1, &to);
+  }
+  finish(&md, "EQUAL, NOT_EQUAL, GREATER, GREATER_EQUAL, LESS, LESS_EQUAL int64");
 }
