@@ -239,12 +239,18 @@ static void gen_select_any(Case *c, int code, int dt) {
   }
   Q qc = {TFW_BOOL, 0, 0, 0, 1};
   Q qx = math_q(c, dt, -4, 4);
+  if (dt == TFW_BOOL)
+    qx = (Q){TFW_BOOL, 0, 0, 0, 1};
   int tc = input_q(c, "condition", code == OPC_SELECT ? no : nb, code == OPC_SELECT ? o : b,
                    &qc);
   fix_bool(c, 0);
   int tx = input_q(c, "x", na, a, &qx);
   int yfull = code == OPC_SELECT || rchance(r, 0.5);
   int ty = input_q(c, "y", yfull ? no : nb, yfull ? o : b, &qx);
+  if (dt == TFW_BOOL) {
+    fix_bool(c, 1);
+    fix_bool(c, 2);
+  }
   int to = math_output(c, no, o, &qx);
   int ins[3] = {tc, tx, ty};
   tfw_op(c->m, code, 3, ins, 1, &to);
@@ -310,5 +316,6 @@ static void gen_add_n(Case *c, int dt) {
   MF32("PRELU", gen_prelu), MI8("PRELU", gen_prelu),                                    \
   MF32("SELECT", gen_select), MI8("SELECT", gen_select), MI32("SELECT", gen_select),    \
   MF32("SELECT_V2", gen_select_v2), MI8("SELECT_V2", gen_select_v2),                    \
-  MI32("SELECT_V2", gen_select_v2), MF32("LOG_SOFTMAX", gen_log_softmax),               \
+  MI32("SELECT_V2", gen_select_v2), MI16("SELECT_V2", gen_select_v2),                  \
+  MBOOL("SELECT_V2", gen_select_v2), MF32("LOG_SOFTMAX", gen_log_softmax),               \
   MF32("ADD_N", gen_add_n)
