@@ -226,7 +226,8 @@ BINARY_GEN(prelu, OPC_PRELU)
 /* ------------------------------------------------------------ others */
 
 /* SELECT_V2: condition, x and y broadcast to the output; SELECT (v1):
- * a condition of x's shape, x and y of the output's. */
+ * a condition of x's shape or of its first dimension, x and y of the
+ * output's. */
 static void gen_select_any(Case *c, int code, int dt) {
   Rng *r = c->r;
   int32_t a[4], b[4], o[4];
@@ -241,8 +242,10 @@ static void gen_select_any(Case *c, int code, int dt) {
   Q qx = math_q(c, dt, -4, 4);
   if (dt == TFW_BOOL)
     qx = (Q){TFW_BOOL, 0, 0, 0, 1};
-  int tc = input_q(c, "condition", code == OPC_SELECT ? no : nb, code == OPC_SELECT ? o : b,
-                   &qc);
+  /* SELECT (v1) also takes a rank-1 condition, one value per row. */
+  int rows = code == OPC_SELECT && no > 1 && rchance(r, 0.3);
+  int tc = input_q(c, "condition", code == OPC_SELECT ? (rows ? 1 : no) : nb,
+                   code == OPC_SELECT ? o : b, &qc);
   fix_bool(c, 0);
   int tx = input_q(c, "x", na, a, &qx);
   int yfull = code == OPC_SELECT || rchance(r, 0.5);
