@@ -6,14 +6,16 @@
  * case helpers and before the table, and uses them.
  *
  * Row variant = the TFLite tensor type of the data (TFW_FLOAT32,
- * TFW_INT8, TFW_INT32, TFW_BOOL); the kind is K_I8 for the quantized
- * rows (act_out() reads it), K_F32 otherwise.  Bool
+ * TFW_INT8, TFW_INT16, TFW_INT32, TFW_BOOL); the kind is K_I8 / K_I16
+ * for the quantized rows (act_out() reads it), K_F32 otherwise.  Bool
  * outputs go to the manifest as uint8 (one byte, 0 or 1, compared
  * bit-exactly).  Inputs are drawn where the op is defined: positive for
  * SQRT, RSQRT and LOG, divisors away from zero for FLOOR_DIV and
  * FLOOR_MOD, small integers for int32 comparisons so that equal values
- * occur.  TFLite has no int16 SQUARED_DIFFERENCE and no int8 DIV (TFLM
- * has both): tests/ops/test_ops_math_tflm.c checks those.
+ * occur.  TFLite has no int16 SQUARED_DIFFERENCE or GREATER and no int8
+ * DIV or ADD_N (TFLM has them): tests/ops/test_ops_tflm.c checks those
+ * (tflm_math.h), and the int64 comparisons, whose int64 inputs the
+ * oracle's runner does not take.
  */
 
 /* Float tolerance of the math functions: libm's float functions in the
@@ -106,7 +108,7 @@ static void gen_math_unary(Case *c, int code, int dt) {
   if (dt == TFW_BOOL)
     fix_bool(c, c->nin - 1);
   Q out = in;
-  if (dt == TFW_INT8) {
+  if (dt == TFW_INT8 || dt == TFW_INT16) {
     float m = fabsf(in.lo) > fabsf(in.hi) ? fabsf(in.lo) : fabsf(in.hi);
     switch (code) {
     case OPC_ABS: out = rchance(r, 0.2) ? in : act_out(c, 0, m); break;
@@ -224,7 +226,8 @@ BINARY_GEN(prelu, OPC_PRELU)
 /* ------------------------------------------------------------ others */
 
 /* SELECT_V2: condition, x and y broadcast to the output; SELECT (v1):
- * a condition of x's shape, x and y of the output's. */
+ * a condition of x's shape or of its first dimension, x and y of the
+ * output's. */
 static void gen_select_any(Case *c, int code, int dt) {
   Rng *r = c->r;
   int32_t a[4], b[4], o[4];
@@ -237,12 +240,20 @@ static void gen_select_any(Case *c, int code, int dt) {
   }
   Q qc = {TFW_BOOL, 0, 0, 0, 1};
   Q qx = math_q(c, dt, -4, 4);
-  int tc = input_q(c, "condition", code == OPC_SELECT ? no : nb, code == OPC_SELECT ? o : b,
-                   &qc);
+  if (dt == TFW_BOOL)
+    qx = (Q){TFW_BOOL, 0, 0, 0, 1};
+  /* SELECT (v1) also takes a rank-1 condition, one value per row. */
+  int rows = code == OPC_SELECT && no > 1 && rchance(r, 0.3);
+  int tc = input_q(c, "condition", code == OPC_SELECT ? (rows ? 1 : no) : nb,
+                   code == OPC_SELECT ? o : b, &qc);
   fix_bool(c, 0);
   int tx = input_q(c, "x", na, a, &qx);
   int yfull = code == OPC_SELECT || rchance(r, 0.5);
   int ty = input_q(c, "y", yfull ? no : nb, yfull ? o : b, &qx);
+  if (dt == TFW_BOOL) {
+    fix_bool(c, 1);
+    fix_bool(c, 2);
+  }
   int to = math_output(c, no, o, &qx);
   int ins[3] = {tc, tx, ty};
   tfw_op(c->m, code, 3, ins, 1, &to);
@@ -282,12 +293,13 @@ static void gen_add_n(Case *c, int dt) {
 #define MROW(OP, FN, LABEL, KIND, DT) {OP, LABEL, FN, KIND, DT}
 #define MF32(OP, FN) MROW(OP, FN, "float32", K_F32, TFW_FLOAT32)
 #define MI8(OP, FN) MROW(OP, FN, "int8", K_I8, TFW_INT8)
+#define MI16(OP, FN) MROW(OP, FN, "int16", K_I16, TFW_INT16)
 #define MI32(OP, FN) MROW(OP, FN, "int32", K_F32, TFW_INT32)
 #define MBOOL(OP, FN) MROW(OP, FN, "bool", K_F32, TFW_BOOL)
 #define MCMP(OP, FN) MF32(OP, FN), MI8(OP, FN), MI32(OP, FN)
 
 #define MATH_ROWS                                                                       \
-  MF32("ABS", gen_abs), MI8("ABS", gen_abs), MF32("NEG", gen_neg),                      \
+  MF32("ABS", gen_abs), MI8("ABS", gen_abs), MI16("ABS", gen_abs), MF32("NEG", gen_neg),  \
   MF32("SQRT", gen_sqrt), MF32("RSQRT", gen_rsqrt), MI8("RSQRT", gen_rsqrt),            \
   MF32("SQUARE", gen_square), MF32("EXP", gen_exp), MF32("LOG", gen_log),               \
   MF32("SIN", gen_sin), MF32("COS", gen_cos), MF32("CEIL", gen_ceil),                   \
@@ -307,5 +319,6 @@ static void gen_add_n(Case *c, int dt) {
   MF32("PRELU", gen_prelu), MI8("PRELU", gen_prelu),                                    \
   MF32("SELECT", gen_select), MI8("SELECT", gen_select), MI32("SELECT", gen_select),    \
   MF32("SELECT_V2", gen_select_v2), MI8("SELECT_V2", gen_select_v2),                    \
-  MI32("SELECT_V2", gen_select_v2), MF32("LOG_SOFTMAX", gen_log_softmax),               \
+  MI32("SELECT_V2", gen_select_v2), MI16("SELECT_V2", gen_select_v2),                  \
+  MBOOL("SELECT_V2", gen_select_v2), MF32("LOG_SOFTMAX", gen_log_softmax),               \
   MF32("ADD_N", gen_add_n)

@@ -61,7 +61,7 @@ static void unary_params(Lower *L, const Tensor *in) {
 /* The kernel "ta_<op>_<t>" with t the short name of dtype dt (bool:
  * "bool"), or an error for a dtype the op has no kernel for. */
 static const char *kernel_for(Lower *L, const char *op, DType dt) {
-  const char *t = dt == DT_BOOL ? "bool" : short_type(dt);
+  const char *t = dt == DT_BOOL ? "bool" : dt == DT_INT64 ? "s64" : short_type(dt);
   if (!t)
     unsupported_types(L);
   return arena_printf("ta_%s_%s", op, t);
@@ -195,7 +195,41 @@ static void elu_table(Lower *L, const Tensor *in, const Tensor *out, uint8_t t[2
   }
 }
 
-void lower_abs(Lower *L) { unary_op(L, "abs", abs_table); }
+/* ABS int16: zero points 0 when quantized (TFLM's Prepare). */
+static void abs_s16(Lower *L) {
+  need_arity(L, 1, 1);
+  Tensor *in = input(L, 0), *out = output(L, 0);
+  if (out->dtype != DT_INT16 || tensor_elems(in) != tensor_elems(out) ||
+      (in->q.nscale == 0) != (out->q.nscale == 0))
+    unsupported_types(L);
+  ta_abs_params p = {elems32(in), in->q.nscale > 0, 0, 0, 0};
+  if (p.quantized) {
+    if (zp_of(in) || zp_of(out))
+      error_at(L->g, L->op->index, "int16 ABS needs zero points 0");
+    float si = scale_of(L, in), so = scale_of(L, out);
+    p.rescale = si != so;
+    if (p.rescale &&
+        !quantize_multiplier((double)si / (double)so, L->rounding, &p.multiplier, &p.shift))
+      error_at(L->g, L->op->index, "cannot represent the rescaling of these scales");
+  }
+  L->l->kernel = "ta_abs_s16";
+  const_struct(L, "params", "ta_abs_params",
+               arena_printf("{.size = %d, .quantized = %d, .rescale = %d, .multiplier = %s,"
+                            " .shift = %s}",
+                            (int)p.size, (int)p.quantized, (int)p.rescale, ilit(p.multiplier),
+                            ilit(p.shift)),
+               true);
+  arg_tensor(L, in->index);
+  arg_tensor(L, out->index);
+  may_run_in_place(L, 0);
+}
+
+void lower_abs(Lower *L) {
+  if (L->op->ninputs >= 1 && input(L, 0)->dtype == DT_INT16)
+    abs_s16(L);
+  else
+    unary_op(L, "abs", abs_table);
+}
 void lower_neg(Lower *L) { unary_op(L, "neg", NULL); }
 void lower_sqrt(Lower *L) { unary_op(L, "sqrt", NULL); }
 void lower_rsqrt(Lower *L) { unary_op(L, "rsqrt", rsqrt_table); }
@@ -236,8 +270,9 @@ static void input_rescale(Lower *L, const Tensor *t, int32_t *mult, int32_t *shi
              t->index, s);
 }
 
-/* EQUAL ... LESS_EQUAL: float32, int32, bool (EQUAL, NOT_EQUAL) raw;
- * int8 rescaled (ComparisonsPrepare: left_shift 8). */
+/* EQUAL ... LESS_EQUAL: float32, int32, int64, bool (EQUAL, NOT_EQUAL) raw;
+ * int8, and int16 for GREATER, rescaled (ComparisonsPrepare: left_shift
+ * 8). */
 static void compare(Lower *L, const char *op) {
   need_arity(L, 2, 1);
   Tensor *a = input(L, 0), *b = input(L, 1), *out = output(L, 0);
@@ -246,7 +281,9 @@ static void compare(Lower *L, const char *op) {
   bool eq = !strcmp(op, "equal") || !strcmp(op, "not_equal");
   if (is_bool(a) && !eq)
     unsupported_types(L);
-  if (a->dtype == DT_INT8) {
+  if (a->dtype == DT_INT16 && strcmp(op, "greater"))
+    unsupported_types(L); /* TFLM's GreaterEval alone has an int16 case */
+  if (a->dtype == DT_INT8 || a->dtype == DT_INT16) {
     ta_add_params p = {0};
     p.input1_offset = -zp_of(a);
     p.input2_offset = -zp_of(b);
@@ -255,13 +292,13 @@ static void compare(Lower *L, const char *op) {
     input_rescale(L, b, &p.input2_multiplier, &p.input2_shift);
     p.rounding = L->rounding;
     const_struct(L, "params", "ta_add_params", add_init(&p, false, ""), true);
-  } else if (a->dtype != DT_FLOAT32 && a->dtype != DT_INT32 && !is_bool(a)) {
+  } else if (a->dtype != DT_FLOAT32 && a->dtype != DT_INT32 && a->dtype != DT_INT64 &&
+             !is_bool(a)) {
     unsupported_types(L);
   }
   L->l->kernel = kernel_for(L, op, a->dtype);
   bcast_args(L, a, b, out);
-  if (a->dtype != DT_INT32 && a->dtype != DT_FLOAT32)
-    may_run_in_place(L, 0); /* byte in, byte out: TA_BINARY_LOOP */
+  may_run_in_place(L, 0); /* only when bytes in = bytes out: TA_BINARY_LOOP */
 }
 
 void lower_equal(Lower *L) { compare(L, "equal"); }
@@ -482,20 +519,47 @@ void lower_log_softmax(Lower *L) {
   may_run_in_place(L, 0); /* each row read whole before it is written */
 }
 
-/* ADD_N float: inputs of the output's shape, summed in order. */
+/* ADD_N: inputs of the output's shape, summed in order.  int8 as TFLM's
+ * CalculateOpData: one quantization for every input, left_shift 20, the
+ * input multiplier 1/2 and the output one 2 s_in / (2^20 s_out). */
 void lower_add_n(Lower *L) {
   int n = L->op->ninputs;
   if (n < 2 || L->op->noutputs != 1)
     error_at(L->g, L->op->index, "ADD_N needs at least two inputs and one output");
-  Tensor *out = output(L, 0);
+  Tensor *out = output(L, 0), *first = input(L, 0);
   need_one_dtype(L, 0);
-  if (out->dtype != DT_FLOAT32)
-    unsupported_types(L);
   for (int k = 0; k < n; k++)
     if (tensor_elems(input(L, k)) != tensor_elems(out))
       error_at(L->g, L->op->index, "input %d's shape differs from the output's", k);
-  L->l->kernel = "ta_add_n_f32";
-  unary_params(L, out);
+  if (out->dtype == DT_INT8) {
+    for (int k = 1; k < n; k++)
+      if (scale_of(L, input(L, k)) != scale_of(L, first) || zp_of(input(L, k)) != zp_of(first))
+        error_at(L->g, L->op->index,
+                 "input %d's quantization differs from input 0's; int8 ADD_N needs one", k);
+    ta_add_params p = {0};
+    p.input1_offset = -zp_of(first);
+    p.output_offset = zp_of(out);
+    p.left_shift = 20;
+    double twice = 2.0 * (double)scale_of(L, first);
+    if (!quantize_multiplier_smaller_than_one_exp((double)scale_of(L, first) / twice,
+                                                  L->rounding, &p.input1_multiplier,
+                                                  &p.input1_shift) ||
+        !quantize_multiplier_smaller_than_one_exp(
+            twice / ((double)(1 << 20) * (double)scale_of(L, out)), L->rounding,
+            &p.output_multiplier, &p.output_shift))
+      error_at(L->g, L->op->index, "cannot represent the rescaling of these scales");
+    p.act_min = INT8_MIN;
+    p.act_max = INT8_MAX;
+    p.rounding = L->rounding;
+    L->l->kernel = "ta_add_n_s8";
+    const_struct(L, "params", "ta_add_params", add_init(&p, false, ""), true);
+    add_arg(L, ARG_INT, -1, elems32(out));
+  } else if (out->dtype == DT_FLOAT32) {
+    L->l->kernel = "ta_add_n_f32";
+    unary_params(L, out);
+  } else {
+    unsupported_types(L);
+  }
   add_arg(L, ARG_INT, -1, n);
   add_arg(L, ARG_INPUTS, 0, n);
   arg_tensor(L, out->index);

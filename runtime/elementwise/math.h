@@ -48,7 +48,8 @@ static inline int32_t ta_rescale_input(int32_t x, int32_t offset, int32_t left_s
 }
 
 /* The comparison TA_OP (a macro the kernel's file defines) of two int8
- * inputs, each rescaled first (TFLM's *WithScaling); p in scope. */
+ * (or int16) inputs, each rescaled first (TFLM's *WithScaling); p in
+ * scope. */
 #define TA_RESCALED_CMP(a, b)                                                         \
   ((uint8_t)TA_OP(ta_rescale_input((a), p->input1_offset, p->left_shift,              \
                                    p->input1_multiplier, p->input1_shift),            \

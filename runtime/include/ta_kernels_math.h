@@ -39,6 +39,19 @@ ta_status ta_floor_f32(const ta_unary_params *p, const float *in, float *out);
 ta_status ta_round_f32(const ta_unary_params *p, const float *in, float *out);
 ta_status ta_elu_f32(const ta_unary_params *p, const float *in, float *out);
 
+/*
+ * ABS int16 (TFLM AbsEval): quantized (zero points 0) v = |x|, then
+ * requant(v, multiplier, shift) when the scales differ (rescale 1),
+ * saturated to int16 (so -32768 gives 32767); unquantized (quantized 0)
+ * std::abs as int16 arithmetic wraps it (-32768 stays -32768).
+ */
+typedef struct {
+  int32_t size;
+  int32_t quantized, rescale;
+  int32_t multiplier, shift; /* input scale / output scale */
+} ta_abs_params;
+ta_status ta_abs_s16(const ta_abs_params *p, const int16_t *in, int16_t *out);
+
 /* LOGICAL_NOT: out = !in (bool). */
 ta_status ta_logical_not_bool(const ta_unary_params *p, const uint8_t *in, uint8_t *out);
 
@@ -95,8 +108,8 @@ ta_status ta_div_s8(const ta_add_params *p, const ta_bcast *shape, const int8_t 
 
 /*
  * EQUAL, NOT_EQUAL, GREATER, GREATER_EQUAL, LESS, LESS_EQUAL: out (bool)
- * = a OP b, broadcasting.  float32, int32 and bool (EQUAL, NOT_EQUAL)
- * compare raw values; int8 compares rescaled values as TFLM's
+ * = a OP b, broadcasting.  float32, int32, int64 and bool (EQUAL,
+ * NOT_EQUAL) compare raw values; int8 compares rescaled values as TFLM's
  * ComparisonsPrepare / *WithScaling: each input x becomes
  * requant_le1((x + offset) << left_shift (8), multiplier, shift), the
  * multiplier and shift QuantizeMultiplierSmallerThanOneExp(scale)
@@ -108,7 +121,9 @@ ta_status ta_div_s8(const ta_add_params *p, const ta_bcast *shape, const int8_t 
   ta_status ta_##op##_s32(const ta_bcast *shape, const int32_t *in1, const int32_t *in2,  \
                           uint8_t *out);                                                  \
   ta_status ta_##op##_s8(const ta_add_params *p, const ta_bcast *shape, const int8_t *in1, \
-                         const int8_t *in2, uint8_t *out);
+                         const int8_t *in2, uint8_t *out);                        \
+  ta_status ta_##op##_s64(const ta_bcast *shape, const int64_t *in1, const int64_t *in2,  \
+                          uint8_t *out);
 TA_COMPARE_DECLS(equal)
 TA_COMPARE_DECLS(not_equal)
 TA_COMPARE_DECLS(greater)
@@ -116,6 +131,9 @@ TA_COMPARE_DECLS(greater_equal)
 TA_COMPARE_DECLS(less)
 TA_COMPARE_DECLS(less_equal)
 #undef TA_COMPARE_DECLS
+/* GREATER int16 (TFLM's only int16 comparison): rescaled as int8. */
+ta_status ta_greater_s16(const ta_add_params *p, const ta_bcast *shape, const int16_t *in1,
+                         const int16_t *in2, uint8_t *out);
 ta_status ta_equal_bool(const ta_bcast *shape, const uint8_t *in1, const uint8_t *in2,
                         uint8_t *out);
 ta_status ta_not_equal_bool(const ta_bcast *shape, const uint8_t *in1, const uint8_t *in2,
@@ -180,5 +198,16 @@ ta_status ta_log_softmax_f32(const ta_softmax_params *p, const float *in, float 
 /* ADD_N float: out = in[0] + ... + in[n - 1] (n float tensors of p->size
  * elements), summed in input order (reference_ops::AddN). */
 ta_status ta_add_n_f32(const ta_unary_params *p, int32_t n, const void *const *in, float *out);
+
+/*
+ * ADD_N int8 (TFLM add_n.cc, reference_ops::AddN): inputs of one
+ * quantization; each (q + input1_offset) << left_shift (20) scaled by
+ * input1_multiplier (1/2), summed, requantized by output_multiplier, plus
+ * output_offset, clamped.  As TFLM, the sum starts from the scaled
+ * input1_offset itself (its "x = 0" term is the offset, -zero point), so a
+ * nonzero input zero point biases the result; reproduced exactly.
+ */
+ta_status ta_add_n_s8(const ta_add_params *p, int32_t size, int32_t n, const void *const *in,
+                      int8_t *out);
 
 #endif

@@ -17,7 +17,8 @@
  *   RELU, RELU6 int16    the same for int16 (activations_common.cc)
  *   LEAKY_RELU int8      reference_ops::QuantizeLeakyRelu
  *   PADV2, SLICE, ARG_MIN, RELU_N1_TO_1 (no generator row)
- *   DIV int8, SQUARED_DIFFERENCE int16 (TFLite has neither; tflm_math.h)
+ *   DIV int8, SQUARED_DIFFERENCE int16, GREATER int16, ADD_N int8 (TFLite
+ *                        has none of them; tflm_math.h)
  *   16x8 FULLY_CONNECTED, CONV_2D with an int32 bias or none
  *                        ConvPerChannel<int32_t> / FullyConnected with
  *                        int32 sums: TFLM rounds twice, TFLite once
@@ -766,7 +767,7 @@ static void test_s16_accumulators(void) {
   finish(&md, "16x8 FULLY_CONNECTED, CONV_2D (int32 sums), TRANSPOSE_CONV without bias");
 }
 
-/* DIV int8, SQUARED_DIFFERENCE int16. */
+/* DIV int8, SQUARED_DIFFERENCE int16, GREATER int16, ADD_N int8. */
 #include "tflm_math.h"
 /* ------------------------------------------------------- BATCH_MATMUL */
 
@@ -832,5 +833,8 @@ int main(void) {
   test_div_s8();
   test_squared_difference_s16();
   test_batch_matmul();
+  test_greater_s16();
+  test_add_n_s8();
+  test_compare_s64();
   return test_end(tmpdir, "models");
 }
