@@ -680,6 +680,7 @@ static int cmd_report(int argc, char **argv) {
   finish_options(&o, path);
   ro.prefix = o.emit.prefix;
   Graph *g = load(path, o.dump, &o.onnx, &o.emit.model_sha256);
+  ro.sha256 = o.emit.model_sha256;
   Plan *p = compile(g, &o);
   const char *t = getenv("TMPDIR");
   char *dir = arena_printf("%s/tinyaot-report-XXXXXX", t && *t ? t : "/tmp");

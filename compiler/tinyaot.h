@@ -982,6 +982,7 @@ typedef struct {
   const char *options;      /* the compile options as given, for the record */
   const char *prefix;
   const char *profile_data; /* a file `tinyaot run --profile-out` wrote, or NULL */
+  const char *sha256;       /* the model file's SHA-256 (hex) */
   const Flash *flash;
 } ReportOptions;
 /* `tinyaot report`: one self-contained HTML page (inline CSS, script and

@@ -35,11 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The tool's version.  compiler/version.h does not exist yet: this is
- * its one definition (a build may pass -DTINYAOT_VERSION=...). */
-#ifndef TINYAOT_VERSION
-#define TINYAOT_VERSION "0.1.0"
-#endif
+#include "version.h"
 
 /* ------------------------------------------------------ the data */
 
@@ -263,8 +259,8 @@ static void write_json(FILE *out, const Report *r) {
   js(out, TINYAOT_VERSION);
   fprintf(out, ",\n  \"model\": ");
   js(out, g->path);
-  fprintf(out, ",\n  \"model_sha256\": null,\n  \"model_sha256_note\": "
-               "\"not computed: tinyaot has no SHA-256 helper yet\"");
+  fprintf(out, ",\n  \"model_sha256\": ");
+  js(out, r->o->sha256 ? r->o->sha256 : "");
   fprintf(out, ",\n  \"options\": ");
   js(out, r->o->options);
   fprintf(out, ",\n  \"prefix\": ");
@@ -594,8 +590,9 @@ static void summary_html(FILE *out, const Report *r) {
                "<tr><td>tool</td><td>tinyaot %s</td></tr><tr><td>model</td><td>",
           TINYAOT_VERSION);
   h(out, g->path);
-  fprintf(out, "</td></tr><tr><td>SHA-256</td><td class=\"warn\">not computed (no SHA-256 "
-               "helper yet)</td></tr><tr><td>options</td><td><code>");
+  fprintf(out, "</td></tr><tr><td>SHA-256</td><td><code>");
+  h(out, r->o->sha256 ? r->o->sha256 : "");
+  fprintf(out, "</code></td></tr><tr><td>options</td><td><code>");
   h(out, *r->o->options ? r->o->options : "(defaults)");
   fprintf(out, "</code></td></tr><tr><td>prefix</td><td><code>");
   h(out, r->o->prefix);

@@ -9,7 +9,7 @@
  * gives 0 (the rounded quotient; undefined in TFLM's C++).  b == 0:
  * TA_ERR_ARG (TFLM only DCHECKs it).
  */
-#include "math.h"
+#include "math_loops.h"
 
 /* CountLeadingSignBits of an int32 (0 has 31). */
 static inline int leading_sign_bits(int32_t x) {

@@ -2,7 +2,7 @@
 /*
  * ta_elu_f32 - float ELU (reference_ops::Elu): x < 0 ? expm1f(x) : x.
  */
-#include "math.h"
+#include "math_loops.h"
 
 static inline float elu(float x) { return x < 0.0f ? expm1f(x) : x; }
 

@@ -3,7 +3,7 @@
  * ta_equal_bool - EQUAL of bool values with broadcasting (reference_ops::
  * EqualNoScaling): out = a == b.
  */
-#include "math.h"
+#include "math_loops.h"
 
 #define TA_OP(a, b) ((uint8_t)((a) == (b)))
 ta_status ta_equal_bool(const ta_bcast *shape, const uint8_t *in1, const uint8_t *in2,

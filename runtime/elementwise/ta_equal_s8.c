@@ -4,7 +4,7 @@
  * EqualWithScaling): both inputs rescaled to a common scale first
  * (math.h, ta_rescale_input), then a' == b'.
  */
-#include "math.h"
+#include "math_loops.h"
 
 #define TA_OP(a, b) ((a) == (b))
 ta_status ta_equal_s8(const ta_add_params *p, const ta_bcast *shape, const int8_t *in1,

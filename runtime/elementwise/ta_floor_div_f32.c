@@ -3,7 +3,7 @@
  * ta_floor_div_f32 - float FLOOR_DIV with broadcasting (reference FloorDiv):
  * floor(a / b) with the quotient computed in double, then rounded to float.
  */
-#include "math.h"
+#include "math_loops.h"
 
 static inline float floor_div(float a, float b) { return (float)floor((double)a / (double)b); }
 

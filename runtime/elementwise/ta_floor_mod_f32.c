@@ -3,7 +3,7 @@
  * ta_floor_mod_f32 - float FLOOR_MOD with broadcasting (reference FloorMod):
  * r = fmodf(a, b); r + b when r != 0 and r and b have different signs.
  */
-#include "math.h"
+#include "math_loops.h"
 
 static inline float floor_mod(float a, float b) {
   const float r = fmodf(a, b);

@@ -5,7 +5,7 @@
  * case): both inputs rescaled as for int8 (math.h, ta_rescale_input; left
  * shift 8), then a' > b'.
  */
-#include "math.h"
+#include "math_loops.h"
 
 #define TA_OP(a, b) ((a) > (b))
 ta_status ta_greater_s16(const ta_add_params *p, const ta_bcast *shape, const int16_t *in1,

@@ -2,7 +2,7 @@
 /*
  * ta_log_f32 - float LOG (std::log): logf(x).
  */
-#include "math.h"
+#include "math_loops.h"
 
 ta_status ta_log_f32(const ta_unary_params *p, const float *in, float *out) {
   TA_UNARY_F32(logf);

@@ -2,7 +2,7 @@
 /*
  * ta_logical_or_bool - LOGICAL_OR with broadcasting: out = a || b (bools).
  */
-#include "math.h"
+#include "math_loops.h"
 
 #define TA_OP(a, b) ((uint8_t)((a) || (b)))
 ta_status ta_logical_or_bool(const ta_bcast *shape, const uint8_t *in1, const uint8_t *in2,

@@ -3,7 +3,7 @@
  * ta_not_equal_bool - NOT_EQUAL of bool values with broadcasting (reference_ops::
  * NotEqualNoScaling): out = a != b.
  */
-#include "math.h"
+#include "math_loops.h"
 
 #define TA_OP(a, b) ((uint8_t)((a) != (b)))
 ta_status ta_not_equal_bool(const ta_bcast *shape, const uint8_t *in1, const uint8_t *in2,

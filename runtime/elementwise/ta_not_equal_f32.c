@@ -3,7 +3,7 @@
  * ta_not_equal_f32 - NOT_EQUAL of float values with broadcasting (reference_ops::
  * NotEqualNoScaling): out = a != b.
  */
-#include "math.h"
+#include "math_loops.h"
 
 #define TA_OP(a, b) ((uint8_t)((a) != (b)))
 ta_status ta_not_equal_f32(const ta_bcast *shape, const float *in1, const float *in2,

@@ -3,7 +3,7 @@
  * ta_not_equal_s64 - NOT_EQUAL of int64 values with broadcasting (reference_ops::
  * NotEqualNoScaling): out = a != b.
  */
-#include "math.h"
+#include "math_loops.h"
 
 #define TA_OP(a, b) ((uint8_t)((a) != (b)))
 ta_status ta_not_equal_s64(const ta_bcast *shape, const int64_t *in1, const int64_t *in2,

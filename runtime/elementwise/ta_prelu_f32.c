@@ -3,7 +3,7 @@
  * ta_prelu_f32 - float PRELU with alpha broadcast (reference_ops::
  * BroadcastPrelu4DSlow): x >= 0 ? x : x * alpha.
  */
-#include "math.h"
+#include "math_loops.h"
 
 static inline float prelu(float x, float alpha) { return x >= 0.0f ? x : x * alpha; }
 

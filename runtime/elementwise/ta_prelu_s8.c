@@ -6,7 +6,7 @@
  * requant(v * (alpha + alpha_offset), mult_neg, shift_neg); plus
  * output_offset, clamped to int8, double rounding.
  */
-#include "math.h"
+#include "math_loops.h"
 
 static inline int8_t prelu(const ta_prelu_params *p, int32_t x, int32_t alpha) {
   const int32_t v = x + p->input_offset;

@@ -4,7 +4,7 @@
  * integer, halves to the even one (not roundf, which rounds them away
  * from zero).
  */
-#include "math.h"
+#include "math_loops.h"
 
 static inline float round_half_even(float x) {
   const float f = floorf(x);

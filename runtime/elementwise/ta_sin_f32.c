@@ -2,7 +2,7 @@
 /*
  * ta_sin_f32 - float SIN (std::sin): sinf(x).
  */
-#include "math.h"
+#include "math_loops.h"
 
 ta_status ta_sin_f32(const ta_unary_params *p, const float *in, float *out) {
   TA_UNARY_F32(sinf);

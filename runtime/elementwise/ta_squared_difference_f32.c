@@ -3,7 +3,7 @@
  * ta_squared_difference_f32 - float SQUARED_DIFFERENCE with broadcasting
  * (TFLM squared_difference.cc): d = a - b, out = d * d.
  */
-#include "math.h"
+#include "math_loops.h"
 
 static inline float sqdiff(float a, float b) {
   const float d = a - b;

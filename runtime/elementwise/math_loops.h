@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * math.h - what the element-wise math, comparison and logic kernels share
+ * math_loops.h - what the element-wise math, comparison and logic kernels share
  * (private to runtime/elementwise/): the body of a one-input float kernel,
  * the body of a broadcasting two-input kernel of raw values, and the
  * rescaling of a quantized input that TFLM's comparisons and
