@@ -20,3 +20,42 @@ if [ -z "$every" ]; then
 fi
 sh tests/graphs/run_graphs.sh --build "$build" --seed 1 --count "$count" --runs some \
   --run-every "$every" --quiet
+rc=$?
+
+# The hunter must be able to fail: a compiler whose plan check rejects a
+# plan (an internal error, as plan_graph's die() gives), and one whose
+# run function writes a wrong byte, are both reported.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+real=${TINYAOT:-$build/tinyaot}
+cat > "$tmp/rejects" <<EOS
+#!/bin/sh
+[ "\$1" = plan ] && { echo "tinyaot: internal error: the memory plan fails its check" >&2; exit 134; }
+exec "$real" "\$@"
+EOS
+cat > "$tmp/corrupts" <<EOS
+#!/bin/sh
+"$real" "\$@" || exit \$?
+[ "\$1" = run ] || exit 0
+while [ \$# -gt 0 ]; do
+  [ "\$1" = -o ] && { printf '\\177' | dd of="\$2" bs=1 count=1 conv=notrunc 2> /dev/null; exit 0; }
+  shift
+done
+EOS
+chmod +x "$tmp/rejects" "$tmp/corrupts"
+for kind in rejects corrupts; do
+  case $kind in
+    rejects) what="a plan its checker rejects" want="tinyaot plan fails" ;;
+    *) what="a wrong output byte" want="differs from TFLite" ;;
+  esac
+  TINYAOT="$tmp/$kind" sh tests/graphs/run_graphs.sh --build "$build" --seed 3 --count 1 \
+    --run-every 1 > "$tmp/$kind.log" 2>&1
+  r=$?
+  if [ $r -ne 0 ] && grep -q "^not ok.*$want" "$tmp/$kind.log"; then
+    echo "ok - the hunter reports $what"
+  else
+    echo "not ok - the hunter reports $what (exit $r: $(grep -m1 -v '^#' "$tmp/$kind.log"))"
+    rc=1
+  fi
+done
+exit $rc
