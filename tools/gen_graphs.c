@@ -34,7 +34,9 @@
  * RELU6, LOGISTIC, TANH, SOFTMAX, CONCATENATION, SPLIT, RESHAPE, PAD,
  * TRANSPOSE, STRIDED_SLICE, MEAN, QUANTIZE, DEQUANTIZE.
  *
- * Dtypes, per graph: int8 (most graphs), float32, or mixed: a float
+ * Dtypes, per graph: int8 (half the graphs), float32, uint8 (TFLite's
+ * legacy asymmetric scheme: per-tensor weights with zero points,
+ * CONCATENATION requantizing its inputs), or mixed: a float
  * input quantized to int8 by the first op, and DEQUANTIZE tails whose
  * float values only float ops read.  Float values never go back to int8
  * inside a graph, so every integer output is TFLite's exact arithmetic.
@@ -131,8 +133,11 @@ typedef struct {
   float lo, hi;
 } Q;
 
-/* int8 quantization covering [lo, hi] (stretched to contain 0); float:
- * just the range. */
+static int qmin_of(int dtype) { return dtype == TFW_UINT8 ? 0 : -128; }
+static int qmax_of(int dtype) { return dtype == TFW_UINT8 ? 255 : 127; }
+
+/* int8 or uint8 quantization covering [lo, hi] (stretched to contain 0);
+ * float: just the range. */
 static Q q_cover(int dtype, float lo, float hi) {
   Q q = {dtype, 0, 0, lo, hi};
   if (dtype == TFW_FLOAT32)
@@ -143,16 +148,18 @@ static Q q_cover(int dtype, float lo, float hi) {
     hi = 0;
   if (hi - lo < 1e-3f)
     hi = lo + 1e-3f;
+  int qmin = qmin_of(dtype), qmax = qmax_of(dtype);
   q.scale = (hi - lo) / 255.0f;
-  double zp = floor(-128 - lo / q.scale + 0.5);
-  q.zp = (int64_t)(zp < -128 ? -128 : zp > 127 ? 127 : zp);
-  q.lo = (float)(-128 - q.zp) * q.scale;
-  q.hi = (float)(127 - q.zp) * q.scale;
+  double zp = floor(qmin - lo / q.scale + 0.5);
+  q.zp = (int64_t)(zp < qmin ? qmin : zp > qmax ? qmax : zp);
+  q.lo = (float)(qmin - q.zp) * q.scale;
+  q.hi = (float)(qmax - q.zp) * q.scale;
   return q;
 }
 
-static Q q_fixed(float scale, int64_t zp) {
-  Q q = {TFW_INT8, scale, zp, (float)(-128 - zp) * scale, (float)(127 - zp) * scale};
+static Q q_fixed(int dtype, float scale, int64_t zp) {
+  Q q = {dtype, scale, zp, (float)(qmin_of(dtype) - zp) * scale,
+         (float)(qmax_of(dtype) - zp) * scale};
   return q;
 }
 
@@ -186,6 +193,7 @@ static const char *dtype_name(int dt) {
   case TFW_FLOAT32: return "float32";
   case TFW_INT32: return "int32";
   case TFW_INT8: return "int8";
+  case TFW_UINT8: return "uint8";
   default: return "unknown";
   }
 }
@@ -203,7 +211,7 @@ typedef struct {
 } Val;
 
 /* The graph's kind. */
-enum { G_INT8, G_FLOAT, G_MIXED };
+enum { G_INT8, G_FLOAT, G_MIXED, G_UINT8 };
 
 typedef struct {
   TfwModel *m;
@@ -236,7 +244,7 @@ static void print_val(G *g, int k) {
   for (int i = 0; i < v->nd; i++)
     fprintf(g->txt, "%s%d", i ? "," : "", (int)v->d[i]);
   fprintf(g->txt, "]");
-  if (v->q.dtype == TFW_INT8)
+  if (v->q.dtype != TFW_FLOAT32)
     fprintf(g->txt, "(s=%.6g,zp=%d)", (double)v->q.scale, (int)v->q.zp);
 }
 
@@ -278,6 +286,8 @@ static void fill(Rng *r, const Q *q, uint8_t *p, int64_t n) {
     if (q->dtype == TFW_FLOAT32) {
       float f = runif(r, q->lo, q->hi);
       memcpy(p + 4 * i, &f, 4);
+    } else if (q->dtype == TFW_UINT8) {
+      p[i] = (uint8_t)rint_in(r, 0, 255);
     } else {
       p[i] = (uint8_t)(int8_t)rint_in(r, -128, 127);
     }
@@ -364,6 +374,20 @@ static int weights(G *g, int is_f, int nd, const int32_t *d, int qdim, int per_c
     int t = tfw_const(g->m, name, TFW_FLOAT32, nd, d, w);
     free(w);
     *wmsq = 1.0 / 3.0;
+    return t;
+  }
+  if (g->kind == G_UINT8) { /* legacy uint8: one scale, a zero point */
+    uint8_t *u = xmalloc((size_t)n);
+    for (int64_t i = 0; i < n; i++)
+      u[i] = (uint8_t)rint_in(r, 0, 255);
+    int t = tfw_const(g->m, name, TFW_UINT8, nd, d, u);
+    free(u);
+    int64_t zp = rint_in(r, 90, 165);
+    float s = rlog(r, 0.002, 0.02);
+    tfw_quant1(g->m, t, s, zp);
+    for (int i = 0; i < nch; i++)
+      scales[i] = s;
+    *wmsq = msq((float)(0 - zp), (float)(255 - zp)) * s * s;
     return t;
   }
   int8_t *w = xmalloc((size_t)n);
@@ -466,7 +490,7 @@ static int op_conv(G *g, int a, int depthwise) {
   if (oh < 1 || ow < 1 || count_of(4, dout) > MAXEL || cout > 256)
     return 0;
   int act = random_act(r);
-  int per_channel = !is_float(g, a) && rchance(r, 0.8);
+  int per_channel = !is_float(g, a) && g->kind != G_UINT8 && rchance(r, 0.8);
   float ws[256];
   double wmsq;
   int tw;
@@ -504,7 +528,7 @@ static int op_fc(G *g, int a) {
     return 0;
   int n = rint_in(r, 1, 16);
   int act = random_act(r);
-  int per_channel = !is_float(g, a) && rchance(r, 0.5);
+  int per_channel = !is_float(g, a) && g->kind != G_UINT8 && rchance(r, 0.5);
   int32_t dw[2] = {n, (int32_t)k};
   float ws[64];
   double wmsq;
@@ -617,13 +641,14 @@ static int op_unary(G *g, int a, int code) {
   Rng *r = g->r;
   Val *x = &g->v[a];
   Q out = x->q;
+  int dt = x->q.dtype;
   if (!is_float(g, a)) {
     float hi = x->q.hi > 0.1f ? x->q.hi : 0.1f;
     switch (code) {
-    case TFW_OP_LOGISTIC: out = q_fixed(1.0f / 256, -128); break;
-    case TFW_OP_TANH: out = q_fixed(1.0f / 128, 0); break;
-    case TFW_OP_RELU: out = q_around(r, TFW_INT8, 0, hi); break;
-    case TFW_OP_RELU6: out = q_around(r, TFW_INT8, 0, hi < 6 ? hi : 6); break;
+    case TFW_OP_LOGISTIC: out = q_fixed(dt, 1.0f / 256, dt == TFW_UINT8 ? 0 : -128); break;
+    case TFW_OP_TANH: out = q_fixed(dt, 1.0f / 128, dt == TFW_UINT8 ? 128 : 0); break;
+    case TFW_OP_RELU: out = q_around(r, dt, 0, hi); break;
+    case TFW_OP_RELU6: out = q_around(r, dt, 0, hi < 6 ? hi : 6); break;
     }
   }
   int o = new_val(g, x->nd, x->d, &out);
@@ -635,7 +660,9 @@ static int op_unary(G *g, int a, int code) {
 static int op_softmax(G *g, int a) {
   Rng *r = g->r;
   Val *x = &g->v[a];
-  Q out = is_float(g, a) ? q_cover(TFW_FLOAT32, 0, 1) : q_fixed(1.0f / 256, -128);
+  int dt = x->q.dtype;
+  Q out = is_float(g, a) ? q_cover(TFW_FLOAT32, 0, 1)
+                         : q_fixed(dt, 1.0f / 256, dt == TFW_UINT8 ? 0 : -128);
   int o = new_val(g, x->nd, x->d, &out);
   int tin = g->v[a].t;
   int op = add_op(g, TFW_OP_SOFTMAX, "SOFTMAX", 1, &tin, &a, 1, &o, 1);
@@ -654,7 +681,7 @@ static int requantize(G *g, int a, const Q *to) {
 }
 
 static int op_quantize(G *g, int a) {
-  if (is_float(g, a))
+  if (is_float(g, a) || g->kind == G_UINT8) /* no uint8 -> uint8 QUANTIZE yet */
     return 0;
   Val *x = &g->v[a];
   Q to = q_around(g->r, TFW_INT8, x->q.lo, x->q.hi);
@@ -718,13 +745,16 @@ static int op_concat(G *g, int a, int forced) {
     dout[axis] += g->v[parts[i]].d[axis];
   if (count_of(nd, dout) > MAXEL)
     return 0;
-  /* TFLite requires int8 inputs to share the output's quantization. */
+  /* TFLite requires int8 inputs to share the output's quantization;
+   * uint8 inputs with their own quantization it requantizes. */
   Q q = g->v[parts[0]].q;
   for (int i = 1; i < np; i++) {
     Q qi = g->v[parts[i]].q;
-    if (!is_float(g, a) && (qi.scale != q.scale || qi.zp != q.zp))
+    if (q.dtype == TFW_INT8 && (qi.scale != q.scale || qi.zp != q.zp))
       parts[i] = requantize(g, parts[i], &q);
   }
+  if (q.dtype == TFW_UINT8 && rchance(r, 0.5))
+    q = q_random(r, TFW_UINT8);
   int o = new_val(g, nd, dout, &q);
   int tins[3];
   for (int i = 0; i < np; i++)
@@ -1041,7 +1071,7 @@ static void generate(uint64_t seed, int max_ops, const char *skip, int maxdim, c
   if (max_ops > 0 && max_ops < nops)
     nops = max_ops;
   double u = runit(&top);
-  g->kind = u < 0.6 ? G_INT8 : u < 0.8 ? G_FLOAT : G_MIXED;
+  g->kind = u < 0.5 ? G_INT8 : u < 0.7 ? G_FLOAT : u < 0.85 ? G_MIXED : G_UINT8;
   int32_t d[4] = {1, rint_in(&top, 1, maxdim), rint_in(&top, 1, maxdim), rint_in(&top, 1, 8)};
   g->r = &top;
   fprintf(g->txt, "# gen_graphs --seed %llu --ops %d%s%s --max-dim %d\n",
@@ -1051,7 +1081,7 @@ static void generate(uint64_t seed, int max_ops, const char *skip, int maxdim, c
     Q qf = q_random(&top, TFW_FLOAT32);
     add_input(g, &top, d, &qf);
   } else {
-    int dt = g->kind == G_FLOAT ? TFW_FLOAT32 : TFW_INT8;
+    int dt = g->kind == G_FLOAT ? TFW_FLOAT32 : g->kind == G_UINT8 ? TFW_UINT8 : TFW_INT8;
     Q q0 = q_random(&top, dt);
     add_input(g, &top, d, &q0);
     if (rchance(&top, 0.3)) {
