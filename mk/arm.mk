@@ -4,7 +4,9 @@
 #   make check-arm   build every model the compiler accepts for the
 #                    targets in ARM_TARGETS and run every golden case under
 #                    qemu-system-arm (tests/arm/test_arm.sh, also part of
-#                    make test); ends "N passed, N failed, N skipped"
+#                    make test), and random graphs against the host
+#                    (tests/arm/test_arm_graphs.sh); ends "N passed, N
+#                    failed, N skipped"
 #   make bench-arm   flash (code / weights), RAM (workspace, persistent
 #                    state, I/O buffers, stack high-water) and instructions
 #                    per inference for every model, Cortex-M4F at -O2 and
@@ -23,8 +25,9 @@ ARM_ENV = TINYAOT=$(abspath $(BUILD))/tinyaot TINYAOT_BUILD=$(abspath $(BUILD)) 
           ARM_TARGETS="$(ARM_TARGETS)"
 
 .PHONY: check-arm bench-arm
-check-arm: $(BUILD)/tinyaot
+check-arm: $(BUILD)/tinyaot $(BUILD)/tools/gen_graphs
 	@$(ARM_ENV) sh tests/arm/test_arm.sh > $(BUILD)/arm-check.txt; \
+	 $(ARM_ENV) sh tests/arm/test_arm_graphs.sh >> $(BUILD)/arm-check.txt; \
 	 cat $(BUILD)/arm-check.txt; \
 	 awk '/^ok /{p++} /^not ok /{f++} /^skip /{s++} \
 	      END {printf "%d passed, %d failed, %d skipped\n", p, f, s; exit (f > 0 || p == 0)}' \

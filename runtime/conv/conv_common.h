@@ -42,7 +42,7 @@ static inline ta_window ta_conv_window(int32_t origin, int32_t dilation, int32_t
     for (int32_t ox = 0; ox < OW; ox++) {                                        \
       const ta_window wx =                                                       \
           ta_conv_window(ox * p->stride_w - p->pad_w, p->dilation_w, KW, W);     \
-      T *o = out + (((size_t)b * OH + oy) * OW + ox) * OC;                       \
+      T *o = out + (((size_t)b * (size_t)OH + (size_t)oy) * (size_t)OW + (size_t)ox) * (size_t)OC; \
       __VA_ARGS__                                                                \
     }                                                                            \
   }
@@ -67,8 +67,8 @@ static inline int32_t ta_conv_sum_s8(const ta_conv_params *p, ta_window wy, ta_w
                                      const int8_t *w_oc, int32_t KW, int32_t offset) {
   int32_t acc = 0;
   TA_CONV_TAPS({
-    const int8_t *xp = x + ((size_t)iy * W + ix) * C;
-    const int8_t *wp = w_oc + ((size_t)ky * KW + kx) * C;
+    const int8_t *xp = x + ((size_t)iy * (size_t)W + (size_t)ix) * (size_t)C;
+    const int8_t *wp = w_oc + ((size_t)ky * (size_t)KW + (size_t)kx) * (size_t)C;
     for (int32_t ic = 0; ic < C; ic++)
       acc += (int32_t)wp[ic] * ((int32_t)xp[ic] - offset);
   })

@@ -36,7 +36,7 @@ static inline size_t ta_conv_hybrid_scratch_size(const ta_conv_params *p,
   const int32_t H = in_dims->h, W = in_dims->w, C = in_dims->c;                  \
   const int32_t KH = filter_dims->h, KW = filter_dims->w;                        \
   const int32_t OH = out_dims->h, OW = out_dims->w, OC = out_dims->c;            \
-  const size_t n = (size_t)H * W * C;                                            \
+  const size_t n = (size_t)H * (size_t)W * (size_t)C;                            \
   int8_t *q = (int8_t *)scratch;                                                 \
   for (int32_t b = 0; b < in_dims->n; b++) {                                     \
     float factor;                                                                \

@@ -108,7 +108,7 @@ static inline int16_t ta_s16_out32(int32_t acc, const int32_t *bias, const ta_qu
     const int32_t KH = filter_dims->h, KW = filter_dims->w;                      \
     const int32_t OH = out_dims->h, OW = out_dims->w, OC = out_dims->c;          \
     for (int32_t b = 0; b < in_dims->n; b++) {                                   \
-      const int16_t *in_b = in + (size_t)b * H * W * C;                          \
+      const int16_t *in_b = in + (size_t)b * (size_t)H * (size_t)W * (size_t)C;  \
       TA_CONV_PIXELS(int16_t, __VA_ARGS__)                                       \
     }                                                                            \
     return TA_OK;                                                                \
@@ -123,11 +123,11 @@ static inline int16_t ta_s16_out32(int32_t acc, const int32_t *bias, const ta_qu
     const int32_t tap_stride = KW * FC; /* filter elements per filter row */     \
     const int32_t oc_stride = KH * tap_stride;                                   \
     for (int32_t oc = 0; oc < OC; oc++) {                                        \
-      const int16_t *in_g = in_b + (size_t)(oc / per_group) * FC;                \
-      const int8_t *w_oc = filter + (size_t)oc * oc_stride;                      \
+      const int16_t *in_g = in_b + (size_t)(oc / per_group) * (size_t)FC;        \
+      const int8_t *w_oc = filter + (size_t)oc * (size_t)oc_stride;              \
       ta_s16_acc##N acc = 0;                                                     \
-      TA_CONV_TAPS({                                                         \
-        const int16_t *xp = in_g + ((size_t)iy * W + ix) * C;                    \
+      TA_CONV_TAPS({                                                             \
+        const int16_t *xp = in_g + ((size_t)iy * (size_t)W + (size_t)ix) * (size_t)C; \
         const int8_t *wp = w_oc + ky * tap_stride + kx * FC;                     \
         for (int32_t ic = 0; ic < FC; ic++)                                      \
           acc = ta_s16_add##N(acc, (int32_t)wp[ic] * (int32_t)xp[ic]);           \
@@ -144,9 +144,9 @@ static inline int16_t ta_s16_out32(int32_t acc, const int32_t *bias, const ta_qu
       for (int32_t m = 0; m < p->depth_multiplier; m++) {                        \
         const int32_t oc = ic * p->depth_multiplier + m;                         \
         ta_s16_acc##N acc = 0;                                                   \
-        TA_CONV_TAPS({                                                       \
-          const int32_t x = in_b[((size_t)iy * W + ix) * C + ic];                \
-          const int32_t w = filter[((size_t)ky * KW + kx) * OC + oc];            \
+        TA_CONV_TAPS({                                                           \
+          const int32_t x = in_b[((size_t)iy * (size_t)W + (size_t)ix) * (size_t)C + (size_t)ic]; \
+          const int32_t w = filter[((size_t)ky * (size_t)KW + (size_t)kx) * (size_t)OC + (size_t)oc]; \
           acc = ta_s16_add##N(acc, w * x);                                       \
         })                                                                       \
         o[oc] = ta_s16_out##N(acc, bias, q, oc, p->act_min, p->act_max);         \
@@ -170,12 +170,12 @@ static inline int16_t ta_s16_out32(int32_t acc, const int32_t *bias, const ta_qu
     const int32_t H = in_dims->h, W = in_dims->w, C = in_dims->c;                \
     const int32_t KH = filter_dims->h, KW = filter_dims->w;                      \
     const int32_t OH = out_dims->h, OW = out_dims->w, OC = out_dims->c;          \
-    const size_t oc_stride = (size_t)KH * KW * C;                                \
+    const size_t oc_stride = (size_t)KH * (size_t)KW * (size_t)C;                \
     for (int32_t b = 0; b < in_dims->n; b++) {                                   \
-      const int16_t *in_b = in + (size_t)b * H * W * C;                          \
+      const int16_t *in_b = in + (size_t)b * (size_t)H * (size_t)W * (size_t)C;  \
       for (int32_t oy = 0; oy < OH; oy++) {                                      \
         for (int32_t ox = 0; ox < OW; ox++) {                                    \
-          int16_t *o = out + (((size_t)b * OH + oy) * OW + ox) * OC;             \
+          int16_t *o = out + (((size_t)b * (size_t)OH + (size_t)oy) * (size_t)OW + (size_t)ox) * (size_t)OC; \
           for (int32_t oc = 0; oc < OC; oc++) {                                  \
             const int8_t *w_oc = filter + (size_t)oc * oc_stride;                \
             ta_s16_acc##N acc = 0;                                               \
@@ -189,8 +189,8 @@ static inline int16_t ta_s16_out32(int32_t acc, const int32_t *bias, const ta_qu
                 if (tx < 0 || tx % p->stride_w || tx / p->stride_w >= W)         \
                   continue;                                                      \
                 const int32_t ix = tx / p->stride_w;                             \
-                const int16_t *xp = in_b + ((size_t)iy * W + ix) * C;            \
-                const int8_t *wp = w_oc + ((size_t)ky * KW + kx) * C;            \
+                const int16_t *xp = in_b + ((size_t)iy * (size_t)W + (size_t)ix) * (size_t)C; \
+                const int8_t *wp = w_oc + ((size_t)ky * (size_t)KW + (size_t)kx) * (size_t)C; \
                 for (int32_t ic = 0; ic < C; ic++)                               \
                   acc = ta_s16_add##N(acc, (int32_t)wp[ic] * (int32_t)xp[ic]);   \
               }                                                                  \
@@ -208,13 +208,13 @@ static inline int16_t ta_s16_out32(int32_t acc, const int32_t *bias, const ta_qu
   do {                                                                           \
     const int32_t D = p->in_depth, O = p->out_depth;                             \
     for (int32_t b = 0; b < p->batches; b++) {                                   \
-      const int16_t *x = in + (size_t)b * D;                                     \
+      const int16_t *x = in + (size_t)b * (size_t)D;                             \
       for (int32_t o = 0; o < O; o++) {                                          \
-        const int8_t *w = filter + (size_t)o * D;                                \
+        const int8_t *w = filter + (size_t)o * (size_t)D;                        \
         ta_s16_acc##N acc = 0;                                                   \
         for (int32_t i = 0; i < D; i++)                                          \
           acc = ta_s16_add##N(acc, (int32_t)w[i] * (int32_t)x[i]);               \
-        out[(size_t)b * O + o] = ta_s16_out##N(acc, bias, q, o, p->act_min, p->act_max); \
+        out[(size_t)b * (size_t)O + (size_t)o] = ta_s16_out##N(acc, bias, q, o, p->act_min, p->act_max); \
       }                                                                          \
     }                                                                            \
     return TA_OK;                                                                \

@@ -56,14 +56,14 @@
     const int32_t tap_stride = KW * FC; /* filter elements per filter row */     \
     const int32_t oc_stride = KH * tap_stride;                                   \
     for (int32_t b = 0; b < in_dims->n; b++) {                                   \
-      const T *in_b = in + (size_t)b * H * W * C;                                \
+      const T *in_b = in + (size_t)b * (size_t)H * (size_t)W * (size_t)C;        \
       TA_CONV_PIXELS(T, {                                                        \
         for (int32_t g = 0; g < groups; g++) {                                   \
           for (int32_t oc = g * per_group; oc < (g + 1) * per_group; oc++) {     \
-            const T *w_oc = filter + (size_t)oc * oc_stride;                     \
+            const T *w_oc = filter + (size_t)oc * (size_t)oc_stride;             \
             int32_t acc = 0;                                                     \
             TA_CONV_TAPS({                                                       \
-              const T *xp = in_b + ((size_t)iy * W + ix) * C + (size_t)g * FC;   \
+              const T *xp = in_b + ((size_t)iy * (size_t)W + (size_t)ix) * (size_t)C + (size_t)g * (size_t)FC; \
               const T *wp = w_oc + ky * tap_stride + kx * FC;                    \
               for (int32_t ic = 0; ic < FC; ic++)                                \
                 acc += ((int32_t)wp[ic] + (FOFF)) * ((int32_t)xp[ic] + in_off);  \
@@ -88,7 +88,7 @@
  * (TA_ERR_ARG).  ta_transpose_x8_scratch is the scratch size in bytes.
  */
 static inline size_t ta_transpose_x8_scratch(const ta_dims *out_dims) {
-  return (size_t)out_dims->n * out_dims->h * out_dims->w * out_dims->c * sizeof(int32_t);
+  return (size_t)out_dims->n * (size_t)out_dims->h * (size_t)out_dims->w * (size_t)out_dims->c * sizeof(int32_t);
 }
 
 #define TA_TRANSPOSE_CONV_X8(T, FOFF)                                            \
@@ -100,12 +100,12 @@ static inline size_t ta_transpose_x8_scratch(const ta_dims *out_dims) {
     const int32_t KH = filter_dims->h, KW = filter_dims->w, OC = out_dims->c;    \
     const int32_t OH = out_dims->h, OW = out_dims->w;                            \
     int32_t *acc = (int32_t *)scratch;                                           \
-    const size_t nout = (size_t)out_dims->n * OH * OW * OC;                      \
+    const size_t nout = (size_t)out_dims->n * (size_t)OH * (size_t)OW * (size_t)OC; \
     memset(acc, 0, nout * sizeof(int32_t));                                      \
     for (int32_t b = 0; b < in_dims->n; b++)                                     \
       for (int32_t iy = 0; iy < H; iy++)                                         \
         for (int32_t ix = 0; ix < W; ix++) {                                     \
-          const T *x = in + (((size_t)b * H + iy) * W + ix) * C;                 \
+          const T *x = in + (((size_t)b * (size_t)H + (size_t)iy) * (size_t)W + (size_t)ix) * (size_t)C; \
           for (int32_t ky = 0; ky < KH; ky++) {                                  \
             const int32_t oy = iy * p->stride_h - p->pad_h + ky;                 \
             if (oy < 0 || oy >= OH)                                              \
@@ -114,9 +114,9 @@ static inline size_t ta_transpose_x8_scratch(const ta_dims *out_dims) {
               const int32_t ox = ix * p->stride_w - p->pad_w + kx;               \
               if (ox < 0 || ox >= OW)                                            \
                 continue;                                                        \
-              int32_t *a = acc + (((size_t)b * OH + oy) * OW + ox) * OC;         \
+              int32_t *a = acc + (((size_t)b * (size_t)OH + (size_t)oy) * (size_t)OW + (size_t)ox) * (size_t)OC; \
               for (int32_t oc = 0; oc < OC; oc++) {                              \
-                const T *w = filter + (((size_t)oc * KH + ky) * KW + kx) * C;    \
+                const T *w = filter + (((size_t)oc * (size_t)KH + (size_t)ky) * (size_t)KW + (size_t)kx) * (size_t)C; \
                 int32_t s = 0;                                                   \
                 for (int32_t ic = 0; ic < C; ic++)                               \
                   s += ((int32_t)x[ic] + p->input_offset) * ((int32_t)w[ic] + (FOFF)); \
@@ -139,15 +139,15 @@ static inline size_t ta_transpose_x8_scratch(const ta_dims *out_dims) {
     const int32_t B = p->batches, D = p->in_depth, O = p->out_depth;             \
     const int32_t in_off = p->input_offset, f_off = p->filter_offset;            \
     for (int32_t b = 0; b < B; b++) {                                            \
-      const T *x = in + (size_t)b * D;                                           \
+      const T *x = in + (size_t)b * (size_t)D;                                   \
       for (int32_t o = 0; o < O; o++) {                                          \
-        const T *w = filter + (size_t)o * D;                                     \
+        const T *w = filter + (size_t)o * (size_t)D;                             \
         int32_t acc = 0;                                                         \
         for (int32_t i = 0; i < D; i++)                                          \
           acc += ((int32_t)w[i] + f_off) * ((int32_t)x[i] + in_off);             \
         if (bias)                                                                \
           acc += bias[o];                                                        \
-        TA_X8_STORE(out[(size_t)b * O + o], T, acc, o);                          \
+        TA_X8_STORE(out[(size_t)b * (size_t)O + (size_t)o], T, acc, o);          \
       }                                                                          \
     }                                                                            \
     return TA_OK;                                                                \

@@ -280,14 +280,14 @@ ta_status ta_conv2d_fold_s8(const ta_conv_params *p, const ta_quant *q,
 #endif
 
   for (int32_t b = 0; b < in_dims->n; b++) {
-    const int8_t *in_b = in + (size_t)b * H * W * C;
+    const int8_t *in_b = in + (size_t)b * (size_t)H * (size_t)W * (size_t)C;
     for (int32_t oy = 0; oy < OH; oy++) {
       const ta_window wy = ta_conv_window(oy * p->stride_h - p->pad_h, p->dilation_h, KH, H);
       for (int32_t ox = 0; ox < OW; ox++) {
         const ta_window wx = ta_conv_window(ox * p->stride_w - p->pad_w, p->dilation_w, KW, W);
-        int8_t *o = out + (((size_t)b * OH + oy) * OW + ox) * OC;
+        int8_t *o = out + (((size_t)b * (size_t)OH + (size_t)oy) * (size_t)OW + (size_t)ox) * (size_t)OC;
         for (int32_t g = 0; g < groups; g++) {
-          const int8_t *in_g = in_b + (size_t)g * FC;
+          const int8_t *in_g = in_b + (size_t)g * (size_t)FC;
           int16_t *dst = col;
           for (int32_t ky = 0; ky < KH; ky++) {
             const int32_t iy = wy.origin + ky * p->dilation_h;
@@ -298,7 +298,7 @@ ta_status ta_conv2d_fold_s8(const ta_conv_params *p, const ta_quant *q,
                   dst[c] = zp;
               } else {
                 const int8_t *src =
-                    in_g + ((size_t)iy * W + wx.origin + kx * p->dilation_w) * C;
+                    in_g + ((size_t)iy * (size_t)W + (size_t)wx.origin + (size_t)kx * (size_t)p->dilation_w) * (size_t)C;
                 for (int32_t c = 0; c < FC; c++)
                   dst[c] = src[c];
               }
@@ -309,7 +309,7 @@ ta_status ta_conv2d_fold_s8(const ta_conv_params *p, const ta_quant *q,
           for (; oc + 4 <= oc_end; oc += 4) {
             int32_t acc[4] = {bias_fold[oc], bias_fold[oc + 1], bias_fold[oc + 2],
                               bias_fold[oc + 3]};
-            ta_dot4_s16s8(col, filter + (size_t)oc * K, K, K, acc);
+            ta_dot4_s16s8(col, filter + (size_t)oc * (size_t)K, K, K, acc);
             o[oc] = finish(acc[0], p, q, oc);
             o[oc + 1] = finish(acc[1], p, q, oc + 1);
             o[oc + 2] = finish(acc[2], p, q, oc + 2);
@@ -317,7 +317,7 @@ ta_status ta_conv2d_fold_s8(const ta_conv_params *p, const ta_quant *q,
           }
           for (; oc < oc_end; oc++)
             o[oc] =
-                finish(bias_fold[oc] + ta_dot1_s16s8(col, filter + (size_t)oc * K, K), p, q, oc);
+                finish(bias_fold[oc] + ta_dot1_s16s8(col, filter + (size_t)oc * (size_t)K, K), p, q, oc);
         }
       }
     }

@@ -36,7 +36,7 @@ ta_status ta_conv2d_hybrid_f32(const ta_conv_params *p, const float *filter_scal
     factor = factor * filter_scale[0];
     TA_CONV_PIXELS(float, {
       for (int32_t oc = 0; oc < OC; oc++) {
-        const int8_t *w_oc = filter + (size_t)oc * KH * KW * C;
+        const int8_t *w_oc = filter + (size_t)oc * (size_t)KH * (size_t)KW * (size_t)C;
         const int32_t acc = ta_conv_sum_s8(p, wy, wx, q, W, C, w_oc, KW, offset);
         float v = (float)acc * factor;
         if (bias)

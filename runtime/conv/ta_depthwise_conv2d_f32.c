@@ -20,15 +20,15 @@ ta_status ta_depthwise_conv2d_f32(const ta_conv_params *p,
   const int32_t KH = filter_dims->h, KW = filter_dims->w, M = p->depth_multiplier;
   const int32_t OH = out_dims->h, OW = out_dims->w, OC = out_dims->c;
   for (int32_t b = 0; b < in_dims->n; b++) {
-    const float *in_b = in + (size_t)b * H * W * C;
+    const float *in_b = in + (size_t)b * (size_t)H * (size_t)W * (size_t)C;
     TA_CONV_PIXELS(float, {
       for (int32_t ic = 0; ic < C; ic++) {
         for (int32_t m = 0; m < M; m++) {
           const int32_t oc = ic * M + m;
           float t = 0.0f;
           TA_CONV_TAPS({
-            t += in_b[((size_t)iy * W + ix) * C + ic] *
-                 filter[((size_t)ky * KW + kx) * OC + oc];
+            t += in_b[((size_t)iy * (size_t)W + (size_t)ix) * (size_t)C + (size_t)ic] *
+                 filter[((size_t)ky * (size_t)KW + (size_t)kx) * (size_t)OC + (size_t)oc];
           })
           o[oc] = ta_conv_act_f32(p, t + (bias ? bias[oc] : 0.0f));
         }

@@ -343,12 +343,12 @@ ta_status ta_depthwise_conv2d_fold_s8(const ta_conv_params *p, const ta_quant *q
     zrow[j] = zp;
 
   for (int32_t b = 0; b < in_dims->n; b++) {
-    const int8_t *in_b = in + (size_t)b * H * W * C;
+    const int8_t *in_b = in + (size_t)b * (size_t)H * (size_t)W * (size_t)C;
     for (int32_t oy = 0; oy < OH; oy++) {
       const ta_window wy = ta_conv_window(oy * p->stride_h - p->pad_h, p->dilation_h, KH, H);
       for (int32_t ox = 0; ox < OW; ox++) {
         const ta_window wx = ta_conv_window(ox * p->stride_w - p->pad_w, p->dilation_w, KW, W);
-        int8_t *o = out + (((size_t)b * OH + oy) * OW + ox) * OC;
+        int8_t *o = out + (((size_t)b * (size_t)OH + (size_t)oy) * (size_t)OW + (size_t)ox) * (size_t)OC;
         if (M == 1) {
           for (int32_t c0 = 0; c0 < C; c0 += TA_DW_BLOCK) {
             const int32_t n = C - c0 < TA_DW_BLOCK ? C - c0 : TA_DW_BLOCK;
@@ -357,11 +357,11 @@ ta_status ta_depthwise_conv2d_fold_s8(const ta_conv_params *p, const ta_quant *q
             for (int32_t ky = 0; ky < KH; ky++) {
               const int iny = ky >= wy.start && ky < wy.end;
               const int32_t iy = wy.origin + ky * p->dilation_h;
-              const int8_t *wp = filter + (size_t)ky * KW * OC + c0;
+              const int8_t *wp = filter + (size_t)ky * (size_t)KW * (size_t)OC + c0;
               for (int32_t kx = 0; kx < KW; kx++, wp += OC) {
                 const int8_t *xp = zrow;
                 if (iny && kx >= wx.start && kx < wx.end)
-                  xp = in_b + ((size_t)iy * W + (wx.origin + kx * p->dilation_w)) * C + c0;
+                  xp = in_b + ((size_t)iy * (size_t)W + (size_t)(wx.origin + kx * p->dilation_w)) * (size_t)C + c0;
                 if (n == TA_DW_BLOCK) {
                   for (int j = 0; j < TA_DW_BLOCK; j++)
                     acc[j] += wp[j] * xp[j];
@@ -387,11 +387,11 @@ ta_status ta_depthwise_conv2d_fold_s8(const ta_conv_params *p, const ta_quant *q
               for (int32_t ky = 0; ky < KH; ky++) {
                 const int iny = ky >= wy.start && ky < wy.end;
                 const int32_t iy = wy.origin + ky * p->dilation_h;
-                const int8_t *wp = filter + (size_t)ky * KW * OC + oc0;
+                const int8_t *wp = filter + (size_t)ky * (size_t)KW * (size_t)OC + oc0;
                 for (int32_t kx = 0; kx < KW; kx++, wp += OC) {
                   int32_t xv = zp;
                   if (iny && kx >= wx.start && kx < wx.end)
-                    xv = in_b[((size_t)iy * W + (wx.origin + kx * p->dilation_w)) * C + ic];
+                    xv = in_b[((size_t)iy * (size_t)W + (size_t)(wx.origin + kx * p->dilation_w)) * (size_t)C + (size_t)ic];
                   if (n == TA_DW_BLOCK) {
                     for (int j = 0; j < TA_DW_BLOCK; j++)
                       acc[j] += wp[j] * xv;

@@ -44,8 +44,8 @@ ta_status ta_depthwise_conv2d_hybrid_f32(const ta_conv_params *p, const float *f
           const int32_t oc = ic * M + m;
           int32_t acc = 0;
           TA_CONV_TAPS({
-            acc += (int32_t)filter[((size_t)ky * KW + kx) * OC + oc] *
-                   ((int32_t)q[((size_t)iy * W + ix) * C + ic] - offset);
+            acc += (int32_t)filter[((size_t)ky * (size_t)KW + (size_t)kx) * (size_t)OC + (size_t)oc] *
+                   ((int32_t)q[((size_t)iy * (size_t)W + (size_t)ix) * (size_t)C + (size_t)ic] - offset);
           })
           float v = (float)acc * (filter_scale[oc] * factor);
           if (bias)

@@ -35,15 +35,15 @@ ta_status ta_depthwise_conv2d_s8(const ta_conv_params *p, const ta_quant *q,
   const int32_t off = p->input_offset;
 
   for (int32_t b = 0; b < in_dims->n; b++) {
-    const int8_t *in_b = in + (size_t)b * H * W * C;
+    const int8_t *in_b = in + (size_t)b * (size_t)H * (size_t)W * (size_t)C;
     TA_CONV_PIXELS(int8_t, {
       for (int32_t ic = 0; ic < C; ic++) {
         for (int32_t m = 0; m < M; m++) {
           const int32_t oc = ic * M + m;
           int32_t acc = 0;
           TA_CONV_TAPS({
-            int32_t x = in_b[((size_t)iy * W + ix) * C + ic];
-            int32_t w = filter[((size_t)ky * KW + kx) * OC + oc];
+            int32_t x = in_b[((size_t)iy * (size_t)W + (size_t)ix) * (size_t)C + (size_t)ic];
+            int32_t w = filter[((size_t)ky * (size_t)KW + (size_t)kx) * (size_t)OC + (size_t)oc];
             acc += w * (x + off);
           })
           if (bias)

@@ -30,15 +30,15 @@ ta_status ta_depthwise_conv2d_u8(const ta_conv_params *p, const ta_quant *q,
   const int32_t in_off = p->input_offset, f_off = filter_offset;
   int32_t acc[TA_DW_BLOCK];
   for (int32_t b = 0; b < in_dims->n; b++) {
-    const uint8_t *in_b = in + (size_t)b * H * W * C;
+    const uint8_t *in_b = in + (size_t)b * (size_t)H * (size_t)W * (size_t)C;
     TA_CONV_PIXELS(uint8_t, {
       for (int32_t oc0 = 0; oc0 < OC; oc0 += TA_DW_BLOCK) {
         const int32_t n = OC - oc0 < TA_DW_BLOCK ? OC - oc0 : TA_DW_BLOCK;
         for (int32_t j = 0; j < n; j++)
           acc[j] = bias ? bias[oc0 + j] : 0;
         TA_CONV_TAPS({
-          const uint8_t *xp = in_b + ((size_t)iy * W + ix) * C;
-          const uint8_t *wp = filter + ((size_t)ky * KW + kx) * OC + oc0;
+          const uint8_t *xp = in_b + ((size_t)iy * (size_t)W + (size_t)ix) * (size_t)C;
+          const uint8_t *wp = filter + ((size_t)ky * (size_t)KW + (size_t)kx) * (size_t)OC + oc0;
           if (M == 1) {
             xp += oc0;
             for (int32_t j = 0; j < n; j++)

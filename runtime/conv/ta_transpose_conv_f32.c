@@ -19,23 +19,23 @@ ta_status ta_transpose_conv_f32(const ta_conv_params *p, const ta_dims *in_dims,
   if (p->stride_h < 1 || p->stride_w < 1 || filter_dims->c != C || filter_dims->n != OC ||
       out_dims->n != in_dims->n)
     return TA_ERR_ARG;
-  const size_t nout = (size_t)out_dims->n * OH * OW * OC;
+  const size_t nout = (size_t)out_dims->n * (size_t)OH * (size_t)OW * (size_t)OC;
   for (size_t i = 0; i < nout; i++)
     out[i] = 0.0f;
   for (int32_t b = 0; b < in_dims->n; b++)
     for (int32_t iy = 0; iy < H; iy++)
       for (int32_t ix = 0; ix < W; ix++)
         for (int32_t ic = 0; ic < C; ic++) {
-          const float x = in[(((size_t)b * H + iy) * W + ix) * C + ic];
+          const float x = in[(((size_t)b * (size_t)H + (size_t)iy) * (size_t)W + (size_t)ix) * (size_t)C + (size_t)ic];
           for (int32_t ky = 0; ky < KH; ky++) {
             const int32_t oy = iy * p->stride_h - p->pad_h + ky;
             for (int32_t kx = 0; kx < KW; kx++) {
               const int32_t ox = ix * p->stride_w - p->pad_w + kx;
               if (oy < 0 || oy >= OH || ox < 0 || ox >= OW)
                 continue;
-              float *o = out + (((size_t)b * OH + oy) * OW + ox) * OC;
+              float *o = out + (((size_t)b * (size_t)OH + (size_t)oy) * (size_t)OW + (size_t)ox) * (size_t)OC;
               for (int32_t oc = 0; oc < OC; oc++)
-                o[oc] += x * filter[(((size_t)oc * KH + ky) * KW + kx) * C + ic];
+                o[oc] += x * filter[(((size_t)oc * (size_t)KH + (size_t)ky) * (size_t)KW + (size_t)kx) * (size_t)C + (size_t)ic];
             }
           }
         }

@@ -71,13 +71,13 @@ TA_INLINE ta_status ta_binary_s16(const ta_add_params *p, const ta_bcast *shape,
         out[i] = ta_binary_s16_one(x1[i], x2[i], p, kind);
     } else if (s2 == 0) {
       for (int32_t i = 0; i < n; i++)
-        out[i] = ta_binary_s16_one(x1[i * s1], x2[0], p, kind);
+        out[i] = ta_binary_s16_one(x1[(size_t)i * s1], x2[0], p, kind);
     } else if (s1 == 0) {
       for (int32_t i = 0; i < n; i++)
-        out[i] = ta_binary_s16_one(x1[0], x2[i * s2], p, kind);
+        out[i] = ta_binary_s16_one(x1[0], x2[(size_t)i * s2], p, kind);
     } else {
       for (int32_t i = 0; i < n; i++)
-        out[i] = ta_binary_s16_one(x1[i * s1], x2[i * s2], p, kind);
+        out[i] = ta_binary_s16_one(x1[(size_t)i * s1], x2[(size_t)i * s2], p, kind);
     }
     ta_bcast_next(shape, idx, &o1, &o2);
   }

@@ -31,7 +31,7 @@ ta_status ta_add_f32(const ta_add_params *p, const ta_bcast *shape,
         out[i] = add_one(x1[i], x2[i], p);
     } else {
       for (int32_t i = 0; i < n; i++)
-        out[i] = add_one(x1[i * s1], x2[i * s2], p);
+        out[i] = add_one(x1[(size_t)i * s1], x2[(size_t)i * s2], p);
     }
     ta_bcast_next(shape, idx, &o1, &o2);
   }

@@ -91,15 +91,15 @@ ta_status ta_add_s8(const ta_add_params *p, const ta_bcast *shape,
     if (t1 && t2) {
       for (int32_t i = 0; i < n; i++) {
         const int32_t s =
-            rq_apply(t1[(uint8_t)x1[i * s1]] + t2[(uint8_t)x2[i * s2]], &ro) + out_off;
+            rq_apply(t1[(uint8_t)x1[(size_t)i * s1]] + t2[(uint8_t)x2[(size_t)i * s2]], &ro) + out_off;
         out[i] = (int8_t)(s < lo ? lo : s > hi ? hi : s);
       }
       ta_bcast_next(shape, idx, &o1, &o2);
       continue;
     }
     for (int32_t i = 0; i < n; i++) {
-      const int32_t a = rq_apply((x1[i * s1] + off1) * scale, &r1);
-      const int32_t b = rq_apply((x2[i * s2] + off2) * scale, &r2);
+      const int32_t a = rq_apply((x1[(size_t)i * s1] + off1) * scale, &r1);
+      const int32_t b = rq_apply((x2[(size_t)i * s2] + off2) * scale, &r2);
       const int32_t s = rq_apply(a + b, &ro) + out_off;
       out[i] = (int8_t)(s < lo ? lo : s > hi ? hi : s);
     }

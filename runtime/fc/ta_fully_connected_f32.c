@@ -21,11 +21,11 @@ ta_status ta_fully_connected_f32(const ta_fc_params *p,
   if (B < 0 || D < 0 || O < 0)
     return TA_ERR_ARG;
   for (int32_t b = 0; b < B; b++) {
-    const float *x = in + (size_t)b * D;
-    float *y = out + (size_t)b * O;
+    const float *x = in + (size_t)b * (size_t)D;
+    float *y = out + (size_t)b * (size_t)O;
     int32_t o = 0;
     for (; o + 4 <= O; o += 4) {
-      const float *w0 = filter + (size_t)o * D, *w1 = w0 + D, *w2 = w1 + D, *w3 = w2 + D;
+      const float *w0 = filter + (size_t)o * (size_t)D, *w1 = w0 + D, *w2 = w1 + D, *w3 = w2 + D;
       float t0 = 0.0f, t1 = 0.0f, t2 = 0.0f, t3 = 0.0f;
       for (int32_t i = 0; i < D; i++) {
         const float xv = x[i];
@@ -40,7 +40,7 @@ ta_status ta_fully_connected_f32(const ta_fc_params *p,
       y[o + 3] = act(t3 + (bias ? bias[o + 3] : 0.0f), p);
     }
     for (; o < O; o++) {
-      const float *w = filter + (size_t)o * D;
+      const float *w = filter + (size_t)o * (size_t)D;
       float t = 0.0f;
       for (int32_t i = 0; i < D; i++)
         t += x[i] * w[i];

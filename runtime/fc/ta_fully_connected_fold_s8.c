@@ -37,11 +37,11 @@ TA_NOINLINE static void fc_dot4(const int8_t *x, const int8_t *w, int32_t D, int
   "ldr    %[v], [%[x]], #4\n\t"                                            \
   "sxtb16 %[xe], %[v]\n\t"                                                 \
   "sxtb16 %[xo], %[v], ror #8\n\t"                                         \
-  FC_ROW("[%[w], %[d]]", "a1") FC_ROW("[%[w2], %[d]]", "a3")                \
+  FC_ROW("[%[w], %[d]]", "a1") FC_ROW("[%[w2], %[d]]", "a3")               \
   FC_ROW("[%[w2]], #4", "a2") FC_ROW("[%[w]], #4", "a0")
 #define FC_OPERANDS                                                        \
   : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [x] "+r"(x), \
-    [w] "+r"(w), [w2] "+r"(w2), [n] "+r"(n), [v] "=&r"(v), [xe] "=&r"(xe),   \
+    [w] "+r"(w), [w2] "+r"(w2), [n] "+r"(n), [v] "=&r"(v), [xe] "=&r"(xe), \
     [xo] "=&r"(xo), [e] "=&r"(e)                                           \
   : [d] "r"(D)                                                             \
   : "cc", "memory"
@@ -137,18 +137,18 @@ ta_status ta_fully_connected_fold_s8(const ta_fc_params *p, const ta_quant *q,
   }
 #endif
   for (int32_t b = 0; b < B; b++) {
-    const int8_t *x = in + (size_t)b * D;
-    int8_t *y = out + (size_t)b * O;
+    const int8_t *x = in + (size_t)b * (size_t)D;
+    int8_t *y = out + (size_t)b * (size_t)O;
     int32_t o = 0;
     for (; o < O; o += 4) {
       const int32_t n = O - o < 4 ? O - o : 4;
       int32_t acc[4] = {0, 0, 0, 0};
-      const int8_t *w = filter + (size_t)o * D;
+      const int8_t *w = filter + (size_t)o * (size_t)D;
       if (n == 4)
         ta_dot4_s8(x, w, D, D, acc);
       else
         for (int32_t j = 0; j < n; j++)
-          acc[j] = ta_dot1_s8(x, w + (size_t)j * D, D);
+          acc[j] = ta_dot1_s8(x, w + (size_t)j * (size_t)D, D);
       for (int32_t j = 0; j < n; j++) {
         const int32_t ch = (o + j) * step;
         const int32_t v =

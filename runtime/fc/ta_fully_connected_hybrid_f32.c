@@ -39,8 +39,8 @@ ta_status ta_fully_connected_hybrid_f32(const ta_fc_params *p, const ta_fc_hybri
     return TA_ERR_ARG;
   int8_t *q = (int8_t *)scratch;
   for (int32_t b = 0; b < B; b++) {
-    const float *x = in + (size_t)b * D;
-    float *y = out + (size_t)b * O;
+    const float *x = in + (size_t)b * (size_t)D;
+    float *y = out + (size_t)b * (size_t)O;
     float factor;
     int32_t offset = 0;
     if (h->asymmetric)
@@ -50,7 +50,7 @@ ta_status ta_fully_connected_hybrid_f32(const ta_fc_params *p, const ta_fc_hybri
     if (!h->per_channel)
       factor = factor * h->filter_scale[0];
     for (int32_t o = 0; o < O; o++) {
-      const int8_t *w = filter + (size_t)o * D;
+      const int8_t *w = filter + (size_t)o * (size_t)D;
       int32_t dot = 0;
       for (int32_t i = 0; i < D; i++)
         dot += (int32_t)w[i] * (int32_t)q[i];

@@ -62,7 +62,7 @@ static inline void ta_hybrid_quantize_asymmetric(const float *x, size_t n, int8_
     hi = x[i] > hi ? x[i] : hi;
   }
   const double rmin = lo < 0.0f ? (double)lo : 0.0, rmax = hi > 0.0f ? (double)hi : 0.0;
-  if (rmin == rmax) {
+  if (rmax - rmin <= 0.0) { /* rmin == rmax: rmin <= 0 <= rmax */
     for (size_t i = 0; i < n; i++)
       q[i] = 0;
     *factor = 1.0f;
@@ -80,8 +80,10 @@ static inline void ta_hybrid_quantize_asymmetric(const float *x, size_t n, int8_
     z = -128;
   else if (zp >= qmax)
     z = 127;
-  else
-    z = (int32_t)round(zp);
+  else {
+    const double zr = round(zp);
+    z = (int32_t)zr;
+  }
   *factor = (float)scale;
   *offset = z;
   const float inv = (float)(1.0 / (double)*factor);

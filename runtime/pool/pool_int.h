@@ -39,7 +39,7 @@
     const int32_t H = in_dims->h, W = in_dims->w, C = in_dims->c;                \
     const int32_t OH = out_dims->h, OW = out_dims->w;                            \
     for (int32_t b = 0; b < in_dims->n; b++) {                                   \
-      const T *in_b = in + (size_t)b * H * W * C;                                \
+      const T *in_b = in + (size_t)b * (size_t)H * (size_t)W * (size_t)C;        \
       for (int32_t oy = 0; oy < OH; oy++) {                                      \
         const int32_t y0 = oy * p->stride_h - p->pad_h;                          \
         int32_t fy0, fy1;                                                        \
@@ -48,7 +48,7 @@
           const int32_t x0 = ox * p->stride_w - p->pad_w;                        \
           int32_t fx0, fx1;                                                      \
           ta_pool_range(x0, p->filter_w, W, &fx0, &fx1);                         \
-          T *o = out + (((size_t)b * OH + oy) * OW + ox) * C;                    \
+          T *o = out + (((size_t)b * (size_t)OH + (size_t)oy) * (size_t)OW + (size_t)ox) * (size_t)C; \
           for (int32_t c0 = 0; c0 < C; c0 += TA_POOL_BLOCK) {                    \
             const int32_t n = C - c0 < TA_POOL_BLOCK ? C - c0 : TA_POOL_BLOCK;   \
             BODY                                                                 \
@@ -64,7 +64,7 @@
   for (int32_t fy = fy0; fy < fy1; fy++) {                                       \
     if (fx1 <= fx0)                                                              \
       break;                                                                     \
-    const T *row = in_b + ((size_t)(y0 + fy) * W + (x0 + fx0)) * C + c0;         \
+    const T *row = in_b + ((size_t)(y0 + fy) * (size_t)W + (size_t)(x0 + fx0)) * (size_t)C + c0; \
     for (int32_t fx = fx0; fx < fx1; fx++, row += C)                             \
       for (int32_t j = 0; j < n; j++)                                            \
         acc[j] = F(acc[j], row[j]);                                              \

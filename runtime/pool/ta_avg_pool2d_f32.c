@@ -20,7 +20,7 @@ ta_status ta_avg_pool2d_f32(const ta_pool_params *p,
   const int32_t OH = out_dims->h, OW = out_dims->w;
   float acc[TA_POOL_BLOCK];
   for (int32_t b = 0; b < in_dims->n; b++) {
-    const float *in_b = in + (size_t)b * H * W * C;
+    const float *in_b = in + (size_t)b * (size_t)H * (size_t)W * (size_t)C;
     for (int32_t oy = 0; oy < OH; oy++) {
       const int32_t y0 = oy * p->stride_h - p->pad_h;
       int32_t fy0, fy1;
@@ -32,13 +32,13 @@ ta_status ta_avg_pool2d_f32(const ta_pool_params *p,
         if (fy1 <= fy0 || fx1 <= fx0)
           return TA_ERR_ARG;
         const float count = (float)((fy1 - fy0) * (fx1 - fx0));
-        float *o = out + (((size_t)b * OH + oy) * OW + ox) * C;
+        float *o = out + (((size_t)b * (size_t)OH + (size_t)oy) * (size_t)OW + (size_t)ox) * (size_t)C;
         for (int32_t c0 = 0; c0 < C; c0 += TA_POOL_BLOCK) {
           const int32_t n = C - c0 < TA_POOL_BLOCK ? C - c0 : TA_POOL_BLOCK;
           for (int32_t j = 0; j < n; j++)
             acc[j] = 0.0f;
           for (int32_t fy = fy0; fy < fy1; fy++) {
-            const float *row = in_b + ((size_t)(y0 + fy) * W + (x0 + fx0)) * C + c0;
+            const float *row = in_b + ((size_t)(y0 + fy) * (size_t)W + (size_t)(x0 + fx0)) * (size_t)C + c0;
             for (int32_t fx = fx0; fx < fx1; fx++, row += C)
               for (int32_t j = 0; j < n; j++)
                 acc[j] += row[j];

@@ -45,7 +45,7 @@ static inline int32_t ta_affine_q(float x, float scale, int32_t zp, int32_t lo, 
 static inline int32_t ta_affine_q_double(float x, float scale, int32_t zp, int32_t lo,
                                          int32_t hi) {
   const double r = round((double)x / (double)scale);
-  if (r >= -2147483648.0f && r < 2147483648.0f) {
+  if (r >= -2147483648.0 && r < 2147483648.0) {
     const int64_t v = (int64_t)r + zp;
     return v < lo ? lo : v > hi ? hi : (int32_t)v;
   }

@@ -12,18 +12,18 @@ ta_status ta_arg_min_f32(const ta_arg_params *p, const float *in, void *out) {
   int32_t *o32 = (int32_t *)out;
   int64_t *o64 = (int64_t *)out;
   for (int32_t o = 0; o < p->outer; o++) {
-    const float *row = in + (size_t)o * p->axis * p->inner;
+    const float *row = in + (size_t)o * (size_t)p->axis * (size_t)p->inner;
     for (int32_t k = 0; k < p->inner; k++) {
       float best = row[k];
       int32_t at = 0;
       for (int32_t a = 1; a < p->axis; a++) {
-        const float v = row[(size_t)a * p->inner + k];
+        const float v = row[(size_t)a * (size_t)p->inner + (size_t)k];
         if (v < best) {
           best = v;
           at = a;
         }
       }
-      const size_t i = (size_t)o * p->inner + k;
+      const size_t i = (size_t)o * (size_t)p->inner + (size_t)k;
       if (p->out_bits == 64)
         o64[i] = at;
       else

@@ -39,19 +39,19 @@ static inline int ta_bilinear_ok(const ta_bilinear_params *p) {
     if (!ta_bilinear_ok(p) || !p->y_frac || !p->x_frac)                          \
       return TA_ERR_ARG;                                                         \
     const int32_t D = p->depth;                                                  \
-    const size_t row = (size_t)p->in_w * D;                                      \
+    const size_t row = (size_t)p->in_w * (size_t)D;                              \
     for (int32_t b = 0; b < p->batches; b++) {                                   \
-      const T *img = in + (size_t)b * p->in_h * row;                             \
+      const T *img = in + (size_t)b * (size_t)p->in_h * row;                     \
       for (int32_t y = 0; y < p->out_h; y++) {                                   \
         const T *r0 = img + (size_t)p->y_lo[y] * row;                            \
         const T *r1 = img + (size_t)p->y_hi[y] * row;                            \
         const int64_t fy = p->y_frac[y], gy = 1024 - fy;                         \
         for (int32_t x = 0; x < p->out_w; x++, out += D) {                       \
-          const size_t c0 = (size_t)p->x_lo[x] * D, c1 = (size_t)p->x_hi[x] * D; \
+          const size_t c0 = (size_t)p->x_lo[x] * (size_t)D, c1 = (size_t)p->x_hi[x] * (size_t)D; \
           const int64_t fx = p->x_frac[x], gx = 1024 - fx;                       \
           for (int32_t c = 0; c < D; c++) {                                      \
-            const int64_t acc = r0[c0 + c] * gy * gx + r1[c0 + c] * fy * gx +    \
-                                r0[c1 + c] * gy * fx + r1[c1 + c] * fy * fx;     \
+            const int64_t acc = r0[c0 + (size_t)c] * gy * gx + r1[c0 + (size_t)c] * fy * gx + \
+                                r0[c1 + (size_t)c] * gy * fx + r1[c1 + (size_t)c] * fy * fx; \
             int64_t v;                                                           \
             if (p->rounding == TA_ROUND_SINGLE)                                  \
               v = (acc + (1 << 19)) >> 20; /* arithmetic: floor */               \

@@ -16,20 +16,20 @@ ta_status ta_resize_bilinear_f32(const ta_bilinear_params *p, const float *in, f
   if (!ta_bilinear_ok(p) || !p->y_in || !p->x_in)
     return TA_ERR_ARG;
   const int32_t D = p->depth;
-  const size_t row = (size_t)p->in_w * D;
+  const size_t row = (size_t)p->in_w * (size_t)D;
   for (int32_t b = 0; b < p->batches; b++) {
-    const float *img = in + (size_t)b * p->in_h * row;
+    const float *img = in + (size_t)b * (size_t)p->in_h * row;
     for (int32_t y = 0; y < p->out_h; y++) {
       const float *r0 = img + (size_t)p->y_lo[y] * row, *r1 = img + (size_t)p->y_hi[y] * row;
       const float dy = p->y_in[y] - (float)p->y_lo[y];
       for (int32_t x = 0; x < p->out_w; x++, out += D) {
-        const size_t c0 = (size_t)p->x_lo[x] * D, c1 = (size_t)p->x_hi[x] * D;
+        const size_t c0 = (size_t)p->x_lo[x] * (size_t)D, c1 = (size_t)p->x_hi[x] * (size_t)D;
         const float dx = p->x_in[x] - (float)p->x_lo[x];
         for (int32_t c = 0; c < D; c++) {
-          float v = r0[c0 + c] * (1 - dy) * (1 - dx);
-          v = v + r1[c0 + c] * dy * (1 - dx);
-          v = v + r0[c1 + c] * (1 - dy) * dx;
-          v = v + r1[c1 + c] * dy * dx;
+          float v = r0[c0 + (size_t)c] * (1 - dy) * (1 - dx);
+          v = v + r1[c0 + (size_t)c] * dy * (1 - dx);
+          v = v + r0[c1 + (size_t)c] * (1 - dy) * dx;
+          v = v + r1[c1 + (size_t)c] * dy * dx;
           out[c] = v;
         }
       }

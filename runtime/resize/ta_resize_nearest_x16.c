@@ -22,9 +22,9 @@ ta_status ta_resize_nearest_x16(const ta_resize_params *p, const void *in, void 
   const unsigned char *src = (const unsigned char *)in;
   unsigned char *dst = (unsigned char *)out;
   for (int32_t b = 0; b < p->batches; b++) {
-    const unsigned char *img = src + (size_t)b * p->in_h * p->in_w * pixel;
+    const unsigned char *img = src + (size_t)b * (size_t)p->in_h * (size_t)p->in_w * pixel;
     for (int32_t y = 0; y < p->out_h; y++) {
-      const unsigned char *row = img + (size_t)p->y_map[y] * p->in_w * pixel;
+      const unsigned char *row = img + (size_t)p->y_map[y] * (size_t)p->in_w * pixel;
       for (int32_t x = 0; x < p->out_w; x++, dst += pixel)
         memcpy(dst, row + (size_t)p->x_map[x] * pixel, pixel);
     }

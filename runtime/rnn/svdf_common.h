@@ -46,43 +46,43 @@ static inline int ta_svdf_bad(const ta_svdf_params *p, const void *scratch) {
 #define TA_SVDF_BODY(T, TMIN, TMAX)                                                     \
   const int32_t B = p->batches, I = p->input_size, F = p->num_filters;                  \
   const int32_t M = p->memory_size, R = p->rank, U = F / R;                             \
-  int32_t *sc = (int32_t *)scratch, *acc = sc + (size_t)B * F;                          \
-  const size_t total = (size_t)B * F * M;                                               \
+  int32_t *sc = (int32_t *)scratch, *acc = sc + (size_t)B * (size_t)F;                  \
+  const size_t total = (size_t)B * (size_t)F * (size_t)M;                               \
   for (size_t k = 0; k + 1 < total; k++)                                                \
     state[k] = state[k + 1];                                                            \
   for (int32_t b = 0; b < B; b++) {                                                     \
-    const int8_t *x = in + (size_t)b * I;                                               \
-    T *dst = state + (size_t)b * F * M + (M - 1);                                       \
+    const int8_t *x = in + (size_t)b * (size_t)I;                                       \
+    T *dst = state + (size_t)b * (size_t)F * (size_t)M + (M - 1);                       \
     for (int32_t f = 0; f < F; f++) {                                                   \
-      const int8_t *w = w_feature + (size_t)f * I;                                      \
+      const int8_t *w = w_feature + (size_t)f * (size_t)I;                              \
       int32_t dot = 0;                                                                  \
       for (int32_t i = 0; i < I; i++)                                                   \
         dot = ta_wrap_add(dot, (int32_t)w[i] * ((int32_t)x[i] - p->input_zero_point));  \
       dot = ta_requant(dot, p->multiplier1, p->shift1, p->rounding);                    \
       dot = ta_clamp_i32(dot, TMIN, TMAX);                                              \
-      dst[(size_t)f * M] = (T)ta_wrap_to(p->state_zero_point + dot, TMIN);              \
+      dst[(size_t)f * (size_t)M] = (T)ta_wrap_to(p->state_zero_point + dot, TMIN);      \
     }                                                                                   \
   }                                                                                     \
   for (int32_t b = 0; b < B; b++) {                                                     \
     const T *wt = w_time;                                                               \
-    const T *st = state + (size_t)b * M * F;                                            \
+    const T *st = state + (size_t)b * (size_t)M * (size_t)F;                            \
     for (int32_t f = 0; f < F; f++) {                                                   \
       int32_t s = 0;                                                                    \
       for (int32_t m = 0; m < M; m++)                                                   \
         s = ta_wrap_add(s, (int32_t)*wt++ * ((int32_t)*st++ - p->state_zero_point));    \
-      sc[(size_t)b * F + f] = s;                                                        \
+      sc[(size_t)b * (size_t)F + (size_t)f] = s;                                        \
     }                                                                                   \
   }                                                                                     \
   for (int32_t b = 0; b < B; b++)                                                       \
     for (int32_t u = 0; u < U; u++)                                                     \
-      acc[(size_t)b * U + u] = bias ? bias[u] : 0;                                      \
+      acc[(size_t)b * (size_t)U + (size_t)u] = bias ? bias[u] : 0;                      \
   for (int32_t b = 0; b < B; b++) {                                                     \
-    const int32_t *s = sc + (size_t)b * F;                                              \
+    const int32_t *s = sc + (size_t)b * (size_t)F;                                      \
     for (int32_t u = 0; u < U; u++)                                                     \
       for (int32_t r = 0; r < R; r++)                                                   \
-        acc[(size_t)b * U + u] = ta_wrap_add(acc[(size_t)b * U + u], *s++);             \
+        acc[(size_t)b * (size_t)U + (size_t)u] = ta_wrap_add(acc[(size_t)b * (size_t)U + (size_t)u], *s++); \
   }                                                                                     \
-  for (size_t k = 0; k < (size_t)B * U; k++) {                                          \
+  for (size_t k = 0; k < (size_t)B * (size_t)U; k++) {                                  \
     const int32_t v = ta_requant(acc[k], p->multiplier2, p->shift2, p->rounding);       \
     out[k] = (int8_t)ta_clamp_i32(v + p->output_zero_point, -128, 127);                 \
   }                                                                                     \

@@ -32,13 +32,13 @@ size_t ta_lstm_f32_scratch_size(const ta_lstm_params *p) {
 static void gate_fc(const float *x, int32_t nb, int32_t n_in, const float *w,
                     const float *bias, int32_t S, float *out) {
   for (int32_t b = 0; b < nb; b++) {
-    const float *xb = x + (size_t)b * n_in;
+    const float *xb = x + (size_t)b * (size_t)n_in;
     for (int32_t o = 0; o < S; o++) {
-      const float *wo = w + (size_t)o * n_in;
+      const float *wo = w + (size_t)o * (size_t)n_in;
       float total = 0.0f;
       for (int32_t k = 0; k < n_in; k++)
         total += xb[k] * wo[k];
-      out[(size_t)b * S + o] = total + (bias ? bias[o] : 0.0f);
+      out[(size_t)b * (size_t)S + (size_t)o] = total + (bias ? bias[o] : 0.0f);
     }
   }
 }
@@ -109,12 +109,12 @@ ta_status ta_lstm_f32(const ta_lstm_params *p, const float *in,
   float *buf = (float *)scratch;
   if (p->time_major) {
     for (int32_t t = 0; t < T; t++)
-      step(&k, in + (size_t)t * B * I, hidden, cell, out + (size_t)t * B * S, B, buf);
+      step(&k, in + (size_t)t * (size_t)B * (size_t)I, hidden, cell, out + (size_t)t * (size_t)B * (size_t)S, B, buf);
   } else {
     for (int32_t b = 0; b < B; b++)
       for (int32_t t = 0; t < T; t++)
-        step(&k, in + ((size_t)b * T + t) * I, hidden + (size_t)b * S,
-             cell + (size_t)b * S, out + ((size_t)b * T + t) * S, 1, buf);
+        step(&k, in + ((size_t)b * (size_t)T + (size_t)t) * (size_t)I, hidden + (size_t)b * (size_t)S,
+             cell + (size_t)b * (size_t)S, out + ((size_t)b * (size_t)T + (size_t)t) * (size_t)S, 1, buf);
   }
   return TA_OK;
 }

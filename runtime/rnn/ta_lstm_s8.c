@@ -50,16 +50,16 @@ static void gate_fc(const int8_t *x, int32_t nb, int32_t n_in, int32_t x_off,
                     const int8_t *w, int32_t w_off, const int32_t *bias, int32_t S,
                     int32_t mult, int32_t shift, int32_t rounding, int16_t *out) {
   for (int32_t b = 0; b < nb; b++) {
-    const int8_t *xb = x + (size_t)b * n_in;
+    const int8_t *xb = x + (size_t)b * (size_t)n_in;
     for (int32_t o = 0; o < S; o++) {
-      const int8_t *wo = w + (size_t)o * n_in;
+      const int8_t *wo = w + (size_t)o * (size_t)n_in;
       int32_t acc = 0;
       for (int32_t k = 0; k < n_in; k++)
         acc = ta_wrap_add(acc, ((int32_t)wo[k] + w_off) * ((int32_t)xb[k] + x_off));
       if (bias)
         acc = ta_wrap_add(acc, bias[o]);
       acc = ta_requant(acc, mult, shift, rounding);
-      out[(size_t)b * S + o] = (int16_t)ta_clamp_i32(acc, -32768, 32767);
+      out[(size_t)b * (size_t)S + (size_t)o] = (int16_t)ta_clamp_i32(acc, -32768, 32767);
     }
   }
 }
@@ -144,12 +144,12 @@ ta_status ta_lstm_s8(const ta_lstm_params *p, const int8_t *in,
   int16_t *buf = (int16_t *)scratch;
   if (p->time_major) {
     for (int32_t t = 0; t < T; t++)
-      step(&k, in + (size_t)t * B * I, hidden, cell, out + (size_t)t * B * S, B, buf);
+      step(&k, in + (size_t)t * (size_t)B * (size_t)I, hidden, cell, out + (size_t)t * (size_t)B * (size_t)S, B, buf);
   } else {
     for (int32_t b = 0; b < B; b++)
       for (int32_t t = 0; t < T; t++)
-        step(&k, in + ((size_t)b * T + t) * I, hidden + (size_t)b * S,
-             cell + (size_t)b * S, out + ((size_t)b * T + t) * S, 1, buf);
+        step(&k, in + ((size_t)b * (size_t)T + (size_t)t) * (size_t)I, hidden + (size_t)b * (size_t)S,
+             cell + (size_t)b * (size_t)S, out + ((size_t)b * (size_t)T + (size_t)t) * (size_t)S, 1, buf);
   }
   return TA_OK;
 }

@@ -33,7 +33,8 @@ ta_status ta_concatenation_requant_u8(const ta_concat_u8_params *p, const void *
         const float s = p->scale[k], b = p->bias[k];
         for (size_t i = 0; i < n; i++) {
           const float v = (float)x[i] * s + b;
-          const int32_t q = (int32_t)roundf(v) + p->output_zero_point;
+          const float r = roundf(v);
+          const int32_t q = (int32_t)r + p->output_zero_point;
           out[i] = (uint8_t)(q < 0 ? 0 : q > 255 ? 255 : q);
         }
       }

@@ -122,7 +122,7 @@ static void cfft(const ta_rfft_params *p, const cpx *tw, const cpx *in, cpx *out
     for (int32_t k = 0; k < s; k++)
       fstride *= p->factors[2 * k];
     for (int32_t b = 0; b < fstride; b++) {
-      cpx *blk = out + (size_t)b * radix * m;
+      cpx *blk = out + (size_t)b * (size_t)radix * (size_t)m;
       if (radix == 4)
         bfly4(blk, fstride, tw, m);
       else
@@ -158,7 +158,7 @@ ta_status ta_signal_rfft_s16(const ta_rfft_params *p, const int16_t *twiddles,
     memcpy(work, in + at, (size_t)p->input_length * sizeof(int16_t));
     memset(work + p->input_length, 0, (size_t)(n - p->input_length) * sizeof(int16_t));
     cfft(p, tw, (const cpx *)(const void *)work, z, ncfft);
-    cpx *o = (cpx *)(void *)(out + (size_t)frame * 2 * p->output_length);
+    cpx *o = (cpx *)(void *)(out + (size_t)frame * 2 * (size_t)p->output_length);
     const cpx dc = fixdiv(z[0], 2);
     o[0].r = ta_wrap16(dc.r + dc.i);
     o[ncfft].r = ta_wrap16(dc.r - dc.i);

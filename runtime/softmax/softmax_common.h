@@ -38,7 +38,7 @@ static inline ta_status ta_softmax_s8_any(const ta_softmax_params *p, const int8
   const int32_t out_max = out_bits == 8 ? 127 : 32767;
   const int32_t *table = p->exp_table; /* table[-diff] */
   for (int32_t r = 0; r < p->outer; r++) {
-    const int8_t *x = in + (size_t)r * depth;
+    const int8_t *x = in + (size_t)r * (size_t)depth;
     int32_t mx = -128;
     for (int32_t c = 0; c < depth; c++)
       mx = x[c] > mx ? x[c] : mx;
@@ -64,9 +64,9 @@ static inline ta_status ta_softmax_s8_any(const ta_softmax_params *p, const int8
         v = ta_clamp_i32(v, out_min, out_max);
       }
       if (out_bits == 8)
-        out8[(size_t)r * depth + c] = (int8_t)v;
+        out8[(size_t)r * (size_t)depth + (size_t)c] = (int8_t)v;
       else
-        out16[(size_t)r * depth + c] = (int16_t)v;
+        out16[(size_t)r * (size_t)depth + (size_t)c] = (int16_t)v;
     }
   }
   return TA_OK;

@@ -48,9 +48,9 @@ static inline ta_status ta_softmax_table_s8_any(const ta_softmax_u8_params *p,
       const int32_t q = prob < 2147483648.0f ? (int32_t)prob : INT32_MAX;
       const int32_t v = ta_clamp_i32(ta_wrap_add(q, p->output_zero_point), out_min, out_max);
       if (out_bits == 8)
-        out8[(size_t)r * p->depth + j] = (int8_t)v;
+        out8[(size_t)r * (size_t)p->depth + (size_t)j] = (int8_t)v;
       else
-        out16[(size_t)r * p->depth + j] = (int16_t)v;
+        out16[(size_t)r * (size_t)p->depth + (size_t)j] = (int16_t)v;
     }
   }
   return TA_OK;

@@ -17,8 +17,8 @@ ta_status ta_softmax_f32(const ta_softmax_params *p, const float *in, float *out
   const int32_t depth = p->depth;
   const float beta = p->beta;
   for (int32_t r = 0; r < p->outer; r++) {
-    const float *x = in + (size_t)r * depth;
-    float *y = out + (size_t)r * depth;
+    const float *x = in + (size_t)r * (size_t)depth;
+    float *y = out + (size_t)r * (size_t)depth;
     float mx = -FLT_MAX;
     for (int32_t c = 0; c < depth; c++)
       mx = mx < x[c] ? x[c] : mx;
