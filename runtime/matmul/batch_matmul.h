@@ -44,8 +44,8 @@ static inline int ta_bmm_ok(const ta_batch_matmul_params *p) {
           const T *q_ = rhs + rb_ + (ptrdiff_t)c * p->rhs_col;                    \
           ACC acc = 0;                                                            \
           for (int32_t k = 0; k < p->depth; k++)                                  \
-            acc += (ACC)((ACC)l_[(ptrdiff_t)k * p->lhs_depth] + p->lhs_offset) *  \
-                   (ACC)((ACC)q_[(ptrdiff_t)k * p->rhs_depth] + p->rhs_offset);   \
+            acc += ((ACC)l_[(ptrdiff_t)k * p->lhs_depth] + (ACC)p->lhs_offset) *  \
+                   ((ACC)q_[(ptrdiff_t)k * p->rhs_depth] + (ACC)p->rhs_offset);   \
           BODY;                                                                   \
           out++;                                                                  \
         }                                                                         \

@@ -28,13 +28,15 @@ ta_status ta_l2_pool2d_f32(const ta_pool_params *p, const ta_dims *in_dims, cons
         if (fy1 <= fy0 || fx1 <= fx0)
           return TA_ERR_ARG;
         const int32_t count = (fy1 - fy0) * (fx1 - fx0);
-        float *o = out + (((size_t)b * OH + oy) * OW + ox) * C;
+        float *o = out + (((size_t)b * (size_t)OH + (size_t)oy) * (size_t)OW + (size_t)ox) *
+                             (size_t)C;
         for (int32_t c = 0; c < C; c++) {
           float sum = 0.0f;
           for (int32_t fy = fy0; fy < fy1; fy++)
             for (int32_t fx = fx0; fx < fx1; fx++) {
               const float v =
-                  in[(((size_t)b * H + (size_t)(y0 + fy)) * W + (size_t)(x0 + fx)) * C + c];
+                  in[(((size_t)b * (size_t)H + (size_t)(y0 + fy)) * (size_t)W +
+                      (size_t)(x0 + fx)) * (size_t)C + (size_t)c];
               sum += v * v;
             }
           float r = sqrtf(sum / (float)count);

@@ -129,8 +129,11 @@ static inline int ta_mean_ok(const ta_mean_params *p) {
  * scale * count from the compiler, then converted to the output type
  * without clamping (wrapping, as TFLite's static_cast does).  Use with
  * TA_MEAN_LOOP(T, INT32_MIN, INT32_MAX, ...) in a TA_FP_STRICT function. */
-#define TA_SUM_FLOAT_BODY \
-  v = (int32_t)roundf((float)sum * p->scale + p->bias) + p->output_zero_point
+#define TA_SUM_FLOAT_BODY                                                   \
+  do {                                                                      \
+    const float r_ = roundf((float)sum * p->scale + p->bias);               \
+    v = (int32_t)r_ + p->output_zero_point;                                 \
+  } while (0)
 
 /* TFLite's SUM of equal input and output quantization (EvalGeneric): the
  * raw values added in the type itself, zero points ignored, wrapping -
