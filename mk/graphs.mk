@@ -17,7 +17,7 @@
 GRAPHS_COUNT ?= 20
 GRAPHS_JOBS  ?= 2
 
-$(BUILD)/tools/gen_graphs: tools/gen_graphs.c tools/tflite_writer.c tools/tflite_writer.h
+$(BUILD)/tools/gen_graphs: tools/gen_graphs.c tools/rng.h tools/tflite_writer.c tools/tflite_writer.h
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 $(WARN) $(CFLAGS) -Itools $(LDFLAGS) -o $@ $< tools/tflite_writer.c $(LDLIBS)
 

@@ -48,47 +48,7 @@
 
 #define MAXT 8 /* inputs or outputs per case */
 
-/* ------------------------------------------------------------ random */
-
-typedef struct {
-  uint64_t s;
-} Rng;
-
-static uint64_t splitmix(uint64_t *s) {
-  uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
-static uint64_t rnext(Rng *r) { return splitmix(&r->s); }
-
-/* Uniform integer in [lo, hi]. */
-static int rint_in(Rng *r, int lo, int hi) {
-  return lo + (int)(rnext(r) % (uint64_t)(hi - lo + 1));
-}
-
-static double runit(Rng *r) { return (double)(rnext(r) >> 11) / 9007199254740992.0; }
-
-static float runif(Rng *r, double lo, double hi) { return (float)(lo + (hi - lo) * runit(r)); }
-
-/* Log-uniform in [lo, hi]. */
-static float rlog(Rng *r, double lo, double hi) {
-  return (float)exp(log(lo) + (log(hi) - log(lo)) * runit(r));
-}
-
-static int rchance(Rng *r, double p) { return runit(r) < p; }
-
-static uint64_t fnv1a(uint64_t h, const void *p, size_t n) {
-  const uint8_t *b = p;
-  for (size_t i = 0; i < n; i++) {
-    h ^= b[i];
-    h *= 0x100000001b3ull;
-  }
-  return h;
-}
-
-#define FNV_INIT 0xcbf29ce484222325ull
+#include "rng.h"
 
 /* ------------------------------------------------------- dtype kinds */
 
