@@ -6,18 +6,8 @@
 # person_detection_test does: person for person/, no person for
 # no_person/.  Plain pass only.
 [ "${TINYAOT_PASS:-plain}" = san ] && exit 77
-shared=${TINYAOT_SHARED:-../shared}
-TINYAOT=${TINYAOT:-build/tinyaot}
-case $TINYAOT in /*) ;; *) TINYAOT=$(pwd)/$TINYAOT ;; esac
-if [ ! -f "$shared/models/SHA256SUMS" ]; then
-  if [ "$TINYAOT_REQUIRE_SHARED" = 1 ]; then
-    echo "not ok - the shared models are at $shared (TINYAOT_REQUIRE_SHARED=1)"
-    exit 1
-  fi
-  echo "skip - SHARED MODELS MISSING: $shared has no models/; set TINYAOT_SHARED"
-  exit 0
-fi
-shared=$(cd "$shared" && pwd)
+. "$(dirname "$0")/../lib.sh"
+need_shared
 tmp=$(mktemp -d /tmp/tinyaot-example-XXXXXX)
 if ! make -C examples/host run TINYAOT="$TINYAOT" SHARED="$shared" BUILD="$tmp" \
      > "$tmp/log" 2>&1; then

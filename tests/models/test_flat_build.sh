@@ -17,18 +17,8 @@
 #  - in the plain pass the same folders build through their Makefile
 #    fragments and through their CMakeLists.txt (add_subdirectory);
 #  - each program's outputs equal TFLM's golden bytes for case0.
-shared=${TINYAOT_SHARED:-../shared}
-TINYAOT=${TINYAOT:-build/tinyaot}
-case $TINYAOT in /*) ;; *) TINYAOT=$(pwd)/$TINYAOT ;; esac
-if [ ! -f "$shared/models/SHA256SUMS" ]; then
-  if [ "$TINYAOT_REQUIRE_SHARED" = 1 ]; then
-    echo "not ok - the shared models are at $shared (TINYAOT_REQUIRE_SHARED=1)"
-    exit 1
-  fi
-  echo "skip - SHARED MODELS MISSING: $shared has no models/; set TINYAOT_SHARED"
-  exit 0
-fi
-shared=$(cd "$shared" && pwd)
+. "$(dirname "$0")/../lib.sh"
+need_shared
 tmp=$(mktemp -d /tmp/tinyaot-flat-XXXXXX)
 fail=0
 ok() { echo "ok - $1"; }

@@ -8,18 +8,8 @@
 # a model with an op no kernel handles is refused with a message naming
 # the op.  Plain pass only (nothing here runs generated code).
 [ "${TINYAOT_PASS:-plain}" = san ] && exit 77
-shared=${TINYAOT_SHARED:-../shared}
-TINYAOT=${TINYAOT:-build/tinyaot}
-case $TINYAOT in /*) ;; *) TINYAOT=$(pwd)/$TINYAOT ;; esac
-if [ ! -f "$shared/models/SHA256SUMS" ]; then
-  if [ "$TINYAOT_REQUIRE_SHARED" = 1 ]; then
-    echo "not ok - the shared models are at $shared (TINYAOT_REQUIRE_SHARED=1)"
-    exit 1
-  fi
-  echo "skip - SHARED MODELS MISSING: $shared has no models/; set TINYAOT_SHARED"
-  exit 0
-fi
-shared=$(cd "$shared" && pwd)
+. "$(dirname "$0")/../lib.sh"
+need_shared
 tmp=$(mktemp -d /tmp/tinyaot-genc-XXXXXX)
 fail=0
 ok() { echo "ok - $1"; }

@@ -14,18 +14,8 @@
 #  - the dequantized output equals, byte for byte, the float-I/O path:
 #    `tinyaot run` of the unchanged model and TFLM's golden, every case.
 # A model whose I/O is already integer is refused with a clear message.
-shared=${TINYAOT_SHARED:-../shared}
-TINYAOT=${TINYAOT:-build/tinyaot}
-case $TINYAOT in /*) ;; *) TINYAOT=$(pwd)/$TINYAOT ;; esac
-if [ ! -f "$shared/models/SHA256SUMS" ]; then
-  if [ "$TINYAOT_REQUIRE_SHARED" = 1 ]; then
-    echo "not ok - the shared models are at $shared (TINYAOT_REQUIRE_SHARED=1)"
-    exit 1
-  fi
-  echo "skip - SHARED MODELS MISSING: $shared has no models/; set TINYAOT_SHARED"
-  exit 0
-fi
-shared=$(cd "$shared" && pwd)
+. "$(dirname "$0")/../lib.sh"
+need_shared
 tmp=$(mktemp -d /tmp/tinyaot-int8io-XXXXXX)
 fail=0
 ok() { echo "ok - $1"; }

@@ -15,18 +15,8 @@
 #    the image of another model (resnet8_int8's, KWS_BLOB_WRONG_MODEL);
 #    after a refusal the previous image stays bound and still gives the
 #    golden bytes.
-shared=${TINYAOT_SHARED:-../shared}
-TINYAOT=${TINYAOT:-build/tinyaot}
-case $TINYAOT in /*) ;; *) TINYAOT=$(pwd)/$TINYAOT ;; esac
-if [ ! -f "$shared/models/SHA256SUMS" ]; then
-  if [ "$TINYAOT_REQUIRE_SHARED" = 1 ]; then
-    echo "not ok - the shared models are at $shared (TINYAOT_REQUIRE_SHARED=1)"
-    exit 1
-  fi
-  echo "skip - SHARED MODELS MISSING: $shared has no models/; set TINYAOT_SHARED"
-  exit 0
-fi
-shared=$(cd "$shared" && pwd)
+. "$(dirname "$0")/../lib.sh"
+need_shared
 tmp=$(mktemp -d /tmp/tinyaot-blob-XXXXXX)
 fail=0
 ok() { echo "ok - $1"; }
