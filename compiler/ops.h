@@ -7,9 +7,11 @@
  *   TFLITE_CODE  BuiltinOperator value in the TFLite schema
  *   TFLITE_NAME  the name TFLite prints and the goldens' manifests use
  *
- * Adding an op: one row here, one lowering (lower.c), one kernel
- * (runtime/), one test.  Every switch over OpKind lives in lower.c or
- * passes.c; nothing else needs to learn the new row.
+ * Adding an op: one row here, one lowering (in its family's file under
+ * passes/, one line in lower.c's table), one kernel (runtime/), one
+ * test.  A front end maps its own operators onto these rows (tflite.c by
+ * code, onnx_import.c by op_type); after the front end, every switch
+ * over OpKind lives in passes/.
  */
 X(ADD,                          0, "ADD")
 X(AVERAGE_POOL_2D,              1, "AVERAGE_POOL_2D")
