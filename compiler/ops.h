@@ -10,8 +10,8 @@
  * Adding an op: one row here, one lowering (in its family's file under
  * passes/, one line in lower.c's table), one kernel (runtime/), one
  * test.  A front end maps its own operators onto these rows (tflite.c by
- * code, onnx_import.c by op_type); after the front end, every switch
- * over OpKind lives in passes/.
+ * code, onnx_import.c by op_type); after the front end, the switches
+ * over OpKind live in passes/, and one in emit/print.c (MACs per op).
  */
 X(ADD,                          0, "ADD")
 X(AVERAGE_POOL_2D,              1, "AVERAGE_POOL_2D")
