@@ -8,7 +8,7 @@
  *   1. parse: ModelProto/GraphProto/NodeProto/TensorProto/AttributeProto/
  *      ValueInfoProto through protobuf.c's accessors into plain structs
  *      (ONode, Val); opset_import must give the default domain an opset
- *      11..21; initializers become constant Vals (raw_data or the typed
+ *      11..25; initializers become constant Vals (raw_data or the typed
  *      fields; external data read next to the model, path-checked).
  *   2. import (onnx_import.c): node by node in the file's order (ONNX
  *      requires a topological order), constant folding what only depends
@@ -30,7 +30,7 @@
 #define ONNX_MIN_OPSET 11
 #endif
 #ifndef ONNX_MAX_OPSET
-#define ONNX_MAX_OPSET 21
+#define ONNX_MAX_OPSET 25
 #endif
 
 /* ---------------------------------------------------------- errors */

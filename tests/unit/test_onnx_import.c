@@ -221,9 +221,9 @@ int main(void) {
   free(m.b);
 
   refused(conv_model(1, 10, "Relu", NULL, NULL), &none,
-          "opset 10 of the default domain is not supported (11 to 21)", "opset 10");
-  refused(conv_model(1, 22, "Relu", NULL, NULL), &none,
-          "opset 22 of the default domain is not supported (11 to 21)", "opset 22");
+          "opset 10 of the default domain is not supported (11 to 25)", "opset 10");
+  refused(conv_model(1, 26, "Relu", NULL, NULL), &none,
+          "opset 26 of the default domain is not supported (11 to 25)", "opset 26");
   refused(conv_model(1, 13, "Frobnicate", NULL, NULL), &none,
           "node 1 (act1, op_type Frobnicate, domain '', opset 13): op_type Frobnicate is not "
           "supported", "an unknown op_type");
