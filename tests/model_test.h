@@ -3,7 +3,8 @@
  * model_test.h - what the tests that run `tinyaot run` (or a generated
  * program) on files share: reading files whole, comparing them byte for
  * byte, quoting for the shell, a run's -i/-o arguments, running a
- * command, the temporary folder and the end of main.  A program including it defines
+ * command, the temporary folder, the end of main, and how far float
+ * outputs are from their goldens.  A program including it defines
  * _POSIX_C_SOURCE 200809L first (mkdtemp).
  */
 #ifndef TEST_MODEL_TEST_H
@@ -12,6 +13,7 @@
 #include "test.h"
 #include "tinyaot.h"
 
+#include <math.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -131,6 +133,69 @@ static inline const char *add_io(const char *cmd, const Graph *g, const char *in
   for (int i = 0; i < g->noutputs; i++)
     cmd = arena_printf("%s -o %s", cmd, quote(arena_printf("%s%d.bin", out_prefix, i)));
   return cmd;
+}
+
+/* A file of float32 values, *n of them; NULL when it cannot be read. */
+static inline float *slurp_f32(const char *path, size_t *n) {
+  float *buf = (float *)slurp(path, n);
+  *n /= sizeof *buf;
+  return buf;
+}
+
+/* How a float output's error is measured against its golden b:
+ *   FLOAT_REL_EACH     max_i |a_i - b_i| / max(|b_i|, 1e-6)
+ *   FLOAT_REL_LARGEST  max_i |a_i - b_i| / max_i |b_i|  (1 when b is all 0) */
+typedef enum { FLOAT_REL_EACH, FLOAT_REL_LARGEST } FloatMetric;
+
+/* The largest error of a against e (n values; NaN counts as infinite),
+ * and at *at where it is. */
+static inline double float_error(const float *a, const float *e, size_t n, FloatMetric m,
+                                 size_t *at) {
+  double scale = 0, worst = 0;
+  for (size_t i = 0; i < n && m == FLOAT_REL_LARGEST; i++)
+    scale = fmax(scale, fabs((double)e[i]));
+  scale = scale > 0 ? scale : 1;
+  *at = 0;
+  for (size_t i = 0; i < n; i++) {
+    double b = e[i], d = fabs((double)a[i] - b) / (m == FLOAT_REL_EACH ? fmax(fabs(b), 1e-6) : scale);
+    if (!(d <= worst)) { /* also catches NaN */
+      worst = isnan(d) ? INFINITY : d;
+      *at = i;
+    }
+  }
+  return worst;
+}
+
+/* The largest error over every output of every case: the goldens are
+ * gold/<case>/output<k>.bin, ours out/<case>.output<k>.bin (add_io's
+ * names).  *where tells where it is; *problem is set, and the result is
+ * infinite, when an output cannot be read or its size differs. */
+static inline double worst_float_error(const Graph *g, const char *gold, const char *out,
+                                       const char *const *cases, int ncases, FloatMetric m,
+                                       const char **where, const char **problem) {
+  double worst = 0;
+  *where = "";
+  *problem = "";
+  for (int c = 0; c < ncases && !**problem; c++)
+    for (int k = 0; k < g->noutputs && !**problem; k++) {
+      size_t ne, na, at;
+      float *e = slurp_f32(arena_printf("%s/%s/output%d.bin", gold, cases[c], k), &ne);
+      float *a = slurp_f32(arena_printf("%s/%s.output%d.bin", out, cases[c], k), &na);
+      if (!e || !a || ne != na || ne == 0) {
+        *problem = arena_printf("%s output%d: cannot read it, or its size differs", cases[c], k);
+        worst = INFINITY;
+      } else {
+        double d = float_error(a, e, ne, m, &at);
+        if (!(d <= worst)) {
+          worst = d;
+          *where = arena_printf("%s output%d[%zu]: expected %.9g, actual %.9g", cases[c], k, at,
+                                (double)e[at], (double)a[at]);
+        }
+      }
+      free(e);
+      free(a);
+    }
+  return worst;
 }
 
 #endif

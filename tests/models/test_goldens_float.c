@@ -19,21 +19,12 @@
 #define _POSIX_C_SOURCE 200809L
 #include "model_test.h"
 
-#include <math.h>
-
 #define TOLERANCE 1e-5
 
 static const char *const models[] = {"vww_96_float", "resnet8_float", "ad01_fp32",
                                      "hello_world_float", "kws_ref_model_float32"};
 static const char *const cases[] = {"case0", "case1", "case2"};
 #define NCASES 3
-
-/* A file of float32 values, *n of them; NULL when it cannot be read. */
-static float *slurp_f32(const char *path, size_t *n) {
-  float *buf = (float *)slurp(path, n);
-  *n /= sizeof *buf;
-  return buf;
-}
 
 static void test_model(const char *shared, const char *tinyaot, const char *tmp,
                        const char *name) {
@@ -52,28 +43,8 @@ static void test_model(const char *shared, const char *tinyaot, const char *tmp,
   if (!CHECK(rc == 0, "%s compiles, builds and runs %d cases (tinyaot run exited with %d)",
              name, NCASES, rc))
     return;
-  double worst = 0;
-  const char *where = "", *problem = "";
-  for (int c = 0; c < NCASES && !*problem; c++)
-    for (int k = 0; k < g->noutputs && !*problem; k++) {
-      size_t ne, na;
-      float *e = slurp_f32(arena_printf("%s/%s/output%d.bin", gold, cases[c], k), &ne);
-      float *a = slurp_f32(arena_printf("%s/%s.output%d.bin", out, cases[c], k), &na);
-      if (!e || !a || ne != na || ne == 0) {
-        problem = arena_printf("%s output%d: cannot read it, or its size differs", cases[c], k);
-      } else {
-        for (size_t i = 0; i < ne; i++) {
-          double b = e[i], d = fabs((double)a[i] - b) / fmax(fabs(b), 1e-6);
-          if (!(d <= worst)) { /* also catches NaN */
-            worst = isnan(d) ? INFINITY : d;
-            where = arena_printf("%s output%d[%zu]: expected %.9g, actual %.9g", cases[c], k,
-                                 i, b, (double)a[i]);
-          }
-        }
-      }
-      free(e);
-      free(a);
-    }
+  const char *where, *problem;
+  double worst = worst_float_error(g, gold, out, cases, NCASES, FLOAT_REL_EACH, &where, &problem);
   if (*problem)
     CHECK(0, "%s: every output can be compared: %s", name, problem);
   else

@@ -25,7 +25,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "model_test.h"
 
-#include <math.h>
 #include <sys/resource.h>
 
 #define TOLERANCE 1e-4
@@ -35,12 +34,6 @@ static const char *const models[] = {
     "fc_autoencoder_ad",   "tiny_unet_64",          "lstm_mnist",       "shape_chain_cnn_nofold"};
 static const char *const cases[] = {"case0", "case1", "case2"};
 #define NCASES 3
-
-static float *slurp_f32(const char *path, size_t *n) {
-  float *buf = (float *)slurp(path, n);
-  *n /= sizeof *buf;
-  return buf;
-}
 
 static void test_model(const char *shared, const char *tinyaot, const char *tmp,
                        const char *name) {
@@ -62,32 +55,9 @@ static void test_model(const char *shared, const char *tinyaot, const char *tmp,
   if (!CHECK(rc == 0, "%s compiles, builds and runs %d cases (tinyaot run exited with %d)",
              name, NCASES, rc))
     return;
-  double worst = 0;
-  const char *where = "", *problem = "";
-  for (int c = 0; c < NCASES && !*problem; c++)
-    for (int k = 0; k < g->noutputs && !*problem; k++) {
-      size_t ne, na;
-      float *e = slurp_f32(arena_printf("%s/%s/output%d.bin", gold, cases[c], k), &ne);
-      float *a = slurp_f32(arena_printf("%s/%s.output%d.bin", out, cases[c], k), &na);
-      if (!e || !a || ne != na || ne == 0) {
-        problem = arena_printf("%s output%d: cannot read it, or its size differs", cases[c], k);
-      } else {
-        double scale = 0;
-        for (size_t i = 0; i < ne; i++)
-          scale = fmax(scale, fabs((double)e[i]));
-        scale = scale > 0 ? scale : 1;
-        for (size_t i = 0; i < ne; i++) {
-          double d = fabs((double)a[i] - (double)e[i]) / scale;
-          if (!(d <= worst)) { /* also catches NaN */
-            worst = isnan(d) ? INFINITY : d;
-            where = arena_printf("%s output%d[%zu]: expected %.9g, actual %.9g", cases[c], k,
-                                 i, (double)e[i], (double)a[i]);
-          }
-        }
-      }
-      free(e);
-      free(a);
-    }
+  const char *where, *problem;
+  double worst =
+      worst_float_error(g, gold, out, cases, NCASES, FLOAT_REL_LARGEST, &where, &problem);
   if (*problem)
     CHECK(0, "%s: every output can be compared: %s", name, problem);
   else
@@ -128,16 +98,12 @@ static void test_nhwc(const char *shared, const char *tinyaot, const char *tmp) 
   int rc = run_command(arena_printf("%s run %s --layout nhwc -i %s -o %s", quote(tinyaot),
                                     quote(model), quote(tin), quote(tout)));
   float *a = rc == 0 ? slurp_f32(tout, &na) : NULL;
-  double worst = a && na == ne ? 0 : INFINITY, scale = 0;
+  double worst = INFINITY;
   if (a && na == ne) {
     float *back = malloc(ne * sizeof *back);
     relayout(a, back, 4, 64, 64, false);
-    for (size_t i = 0; i < ne; i++)
-      scale = fmax(scale, fabs((double)e[i]));
-    for (size_t i = 0; i < ne; i++) {
-      double d = fabs((double)back[i] - (double)e[i]) / scale;
-      worst = d > worst || isnan(d) ? (isnan(d) ? INFINITY : d) : worst;
-    }
+    size_t at;
+    worst = float_error(back, e, ne, FLOAT_REL_LARGEST, &at);
     free(back);
   }
   CHECK(worst <= TOLERANCE,
