@@ -113,9 +113,13 @@ static void gen_embedding_lookup(Case *c, int v) {
   dout[0] = n;
   for (int i = 1; i < nd; i++)
     dout[i] = d[i];
-  Q q = act_in(c);
+  Q q = act_in(c), qv = q;
+  if (c->kind == K_HYB) { /* int8 rows, zero point 0, dequantized to float32 */
+    qv = q_random(r, TFW_INT8);
+    qv.zp = 0;
+  }
   int tx = index_input(c, "ids", 1, &n, d[0]);
-  int tv = rchance(r, 0.5) ? const_q(c, "value", nd, d, &q) : input_q(c, "value", nd, d, &q);
+  int tv = rchance(r, 0.5) ? const_q(c, "value", nd, d, &qv) : input_q(c, "value", nd, d, &qv);
   int to = output_q(c, "output", nd, dout, &q);
   int ins[2] = {tx, tv};
   tfw_op(c->m, TFW_OP_EMBEDDING_LOOKUP, 2, ins, 1, &to);
@@ -477,6 +481,7 @@ static void gen_cumsum(Case *c, int v) {
       {"GATHER_ND", "int16", gen_gather_nd, K_I16, 0},                     \
       {"EMBEDDING_LOOKUP", "float32", gen_embedding_lookup, K_F32, 0},     \
       {"EMBEDDING_LOOKUP", "int8", gen_embedding_lookup, K_I8, 0},         \
+      {"EMBEDDING_LOOKUP", "hybrid", gen_embedding_lookup, K_HYB, 0},      \
       NO16("DEPTH_TO_SPACE", gen_depth_to_space),                          \
       NO16("SPACE_TO_DEPTH", gen_space_to_depth),                          \
       NO16("TILE", gen_tile),                                              \

@@ -215,21 +215,47 @@ void lower_gather(Lower *L) {
 }
 
 /*
- * EMBEDDING_LOOKUP (TFLite Micro's embedding_lookup.cc, EvalSimple): ids
- * (int32, rank 1) pick rows of value; output [n ids] + value.shape[1:],
- * of value's type.  TFLM's hybrid form (int8 value, float32 output scaled
- * by the value's scale) is refused.
+ * EMBEDDING_LOOKUP (TFLite Micro's embedding_lookup.cc): ids (int32,
+ * rank 1) pick rows of value; output [n ids] + value.shape[1:].  Of
+ * value's type (EvalSimple), or float32 from an int8 value quantized per
+ * tensor with zero point 0, the rows dequantized (EvalHybrid; TFLM takes
+ * only that form, TFLite also a scale per row, refused here).
  */
 void lower_embedding_lookup(Lower *L) {
   need_arity(L, 2, 1);
   Tensor *ids = input(L, 0), *value = input(L, 1), *out = output(L, 0);
   need_data_type(L, value);
-  if (value->dtype != out->dtype)
+  bool hybrid = value->dtype == DT_INT8 && out->dtype == DT_FLOAT32;
+  if (value->dtype != out->dtype && !hybrid)
     error_at(L->g, L->op->index,
-             "%s values with a %s output (the hybrid lookup) are not supported",
+             "%s values with a %s output are not supported (the hybrid lookup takes int8 "
+             "values and a float32 output)",
              dtype_name(value->dtype), dtype_name(out->dtype));
   if (ids->dtype != DT_INT32 || ids->ndims != 1 || value->ndims < 1)
     error_at(L->g, L->op->index, "needs rank-1 int32 ids and a value of rank 1 or more");
+  if (hybrid) {
+    if (value->q.nscale != 1)
+      error_at(L->g, L->op->index,
+               "the hybrid lookup needs the value quantized per tensor (it has %d scales)",
+               value->q.nscale);
+    if (zp_of(value) != 0)
+      error_at(L->g, L->op->index,
+               "the hybrid lookup needs the value's zero point to be 0 (it is %d)",
+               (int)zp_of(value));
+    int64_t cols = dims_product(value, 1, value->ndims);
+    if ((int64_t)ids->dims[0] * cols != tensor_elems(out))
+      error_at(L->g, L->op->index, "output shape disagrees with the lookup");
+    L->l->kernel = "ta_embedding_lookup_s8_f32";
+    const_struct(L, "params", "ta_embedding_hybrid_params",
+                 arena_printf("{.rows = %d, .cols = %d, .nids = %d, .scale = %s}",
+                              (int)value->dims[0], (int)i32_of(L, cols), (int)ids->dims[0],
+                              flit(scale_of(L, value))),
+                 true);
+    arg_tensor(L, value->index);
+    arg_tensor(L, ids->index);
+    arg_tensor(L, out->index);
+    return;
+  }
   ta_gather_params p = {.batch = 1, .outer = 1, .axis_size = value->dims[0],
                         .coords = ids->dims[0], .index_bits = 32};
   p.inner_bytes = i32_of(L, dims_product(value, 1, value->ndims) * (dtype_bits(value->dtype) / 8));

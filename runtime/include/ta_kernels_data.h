@@ -66,6 +66,20 @@ ta_status ta_gather_x8(const ta_gather_params *p, const void *in, const void *in
                        void *out);
 
 /*
+ * ta_embedding_lookup_s8_f32 - EMBEDDING_LOOKUP's hybrid form (TFLM
+ * embedding_lookup.cc, EvalHybrid): value is [rows][cols] int8 with zero
+ * point 0; for each of the nids int32 ids,
+ *   out[i][j] = (float)value[ids[i]][j] * scale
+ * An id outside [0, rows) -> TA_ERR_ARG (the outputs before it stay).
+ */
+typedef struct {
+  int32_t rows, cols, nids;
+  float scale;
+} ta_embedding_hybrid_params;
+ta_status ta_embedding_lookup_s8_f32(const ta_embedding_hybrid_params *p, const int8_t *value,
+                                     const int32_t *ids, float *out);
+
+/*
  * ta_gather_nd_x8 - GATHER_ND (TFLM gather_nd.cc), any element type:
  * indices [nslices][depth]; slice s, of slice_bytes, starts at byte
  * sum_d indices[s][d] * stride[d] of the params tensor.  An index

@@ -2,9 +2,9 @@
 /*
  * Tests of the data-movement kernels' refusals and bounds (the
  * differential suite checks their values against TFLite): GATHER,
- * GATHER_ND and EMBEDDING_LOOKUP with an index outside the table must
- * return TA_ERR_ARG, as TFLite Micro's kernels fail there, and never
- * write past their output; in range they copy the rows asked for.  Every
+ * GATHER_ND and EMBEDDING_LOOKUP (also its hybrid form) with an index
+ * outside the table must return TA_ERR_ARG, as TFLite Micro's kernels
+ * fail there, and never write past their output; in range they copy the rows asked for.  Every
  * output sits between canary bytes.  Also BATCH_TO_SPACE_ND crops beyond
  * the input and SPACE_TO_BATCH_ND's zero-point padding of 16-bit
  * elements, hand-computed.
@@ -98,9 +98,35 @@ static void test_space_batch(void) {
         "BATCH_TO_SPACE_ND refuses an output wider than the blocks minus the crop");
 }
 
+static void test_lookup_hybrid(void) {
+  /* value: 3 rows of 2 int8, scale 0.25; ids {2, 0}: hand-computed. */
+  const int8_t v[6] = {1, -2, 3, 100, 27, -128};
+  ta_embedding_hybrid_params p = {.rows = 3, .cols = 2, .nids = 2, .scale = 0.25f};
+  unsigned char buf[16 + 16 + 16];
+  memset(buf, CANARY, sizeof buf);
+  int32_t ids[2] = {2, 0};
+  ta_status st = ta_embedding_lookup_s8_f32(&p, v, ids, (float *)(void *)(buf + 16));
+  float got[4];
+  memcpy(got, buf + 16, sizeof got);
+  CHECK(st == TA_OK && got[0] == 6.75f && got[1] == -32.0f && got[2] == 0.25f &&
+            got[3] == -0.5f && canaries_hold(buf, 16, 16, 16),
+        "hybrid EMBEDDING_LOOKUP dequantizes rows 2 and 0: 6.75 -32 0.25 -0.5 (got %g %g %g "
+        "%g)", (double)got[0], (double)got[1], (double)got[2], (double)got[3]);
+  int32_t bad[2] = {1, 3};
+  memset(buf, CANARY, sizeof buf);
+  st = ta_embedding_lookup_s8_f32(&p, v, bad, (float *)(void *)(buf + 16));
+  CHECK(st == TA_ERR_ARG && canaries_hold(buf, 16, 16, 16),
+        "hybrid EMBEDDING_LOOKUP with an id past the table returns TA_ERR_ARG and stays "
+        "inside its output");
+  int32_t neg[2] = {-1, 0};
+  CHECK(ta_embedding_lookup_s8_f32(&p, v, neg, (float *)(void *)(buf + 16)) == TA_ERR_ARG,
+        "hybrid EMBEDDING_LOOKUP refuses a negative id");
+}
+
 int main(void) {
   test_gather();
   test_gather_nd();
+  test_lookup_hybrid();
   test_space_batch();
   return test_exit();
 }

@@ -202,11 +202,42 @@ static void test_quantize_asymmetric(void) {
         "an all-zero row quantizes to zeros with factor 1 and offset 0");
 }
 
+/* Hybrid EMBEDDING_LOOKUP: int8 rows [3, 2] picked by 2 ids into float32. */
+static TfwModel *lookup_model(int nscale, int64_t zp) {
+  TfwModel *m = tfw_new();
+  int32_t dids[1] = {2}, dv[2] = {3, 2}, dout[2] = {2, 2};
+  int8_t v[6] = {1, -2, 3, 100, 27, -128};
+  float scales[3] = {0.5f, 0.25f, 0.125f};
+  int64_t zps[3] = {zp, zp, zp};
+  int ti = tfw_tensor(m, "ids", TFW_INT32, 1, dids, 0);
+  int tv = tfw_const(m, "value", TFW_INT8, 2, dv, v);
+  tfw_quant(m, tv, nscale, scales, zps, 0);
+  int to = tfw_tensor(m, "out", TFW_FLOAT32, 2, dout, 0);
+  int ins[2] = {ti, tv};
+  tfw_op(m, TFW_OP_EMBEDDING_LOOKUP, 2, ins, 1, &to);
+  tfw_inputs(m, 1, &ti);
+  tfw_outputs(m, 1, &to);
+  return m;
+}
+
+static void test_lookup_hybrid(void) {
+  Graph *g = lowered(lookup_model(1, 0), TA_ROUND_DOUBLE);
+  CHECK(g && find_const(g, 0, "params"),
+        "hybrid EMBEDDING_LOOKUP (int8 per tensor, zero point 0) compiles %s", error_message);
+  g = lowered(lookup_model(3, 0), TA_ROUND_DOUBLE);
+  CHECK(!g && strstr(error_message, "per tensor"),
+        "a hybrid lookup with a scale per row is refused (%s)", error_message);
+  g = lowered(lookup_model(1, 4), TA_ROUND_DOUBLE);
+  CHECK(!g && strstr(error_message, "zero point"),
+        "a hybrid lookup with a zero point is refused (%s)", error_message);
+}
+
 int main(void) {
   test_slice();
   test_fc_hybrid();
   test_dw_hybrid();
   test_conv_hybrid();
+  test_lookup_hybrid();
   test_quantize_asymmetric();
   return test_failures != 0;
 }
