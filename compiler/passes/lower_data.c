@@ -773,12 +773,15 @@ void lower_l2_normalization(Lower *L) {
 /* ---------------------------------------------------------------- CUMSUM */
 
 /* CUMSUM (TFLite Micro's cumsum.cc): a constant scalar axis, exclusive
- * and reverse.  float32; TFLM's int8 CUMSUM (ADD-style rescaling of every
- * partial sum) is refused for now. */
+ * and reverse.  float32, and int8 with TFLM's Prepare-time rescaling:
+ * the input scaled by s / (2 s) after a shift of 20 (ADD's scheme with
+ * one operand), every partial sum by 2 s / (2^20 s_out), both with
+ * QuantizeMultiplierSmallerThanOneExp.  TFLite has no int8 CUMSUM;
+ * tests/ops/test_ops_tflm.c checks this one against TFLM's code. */
 void lower_cumsum(Lower *L) {
   need_arity(L, 2, 1);
   Tensor *in = input(L, 0), *axis = input(L, 1), *out = output(L, 0);
-  if (in->dtype != out->dtype || in->dtype != DT_FLOAT32)
+  if (in->dtype != out->dtype || (in->dtype != DT_FLOAT32 && in->dtype != DT_INT8))
     unsupported_types(L);
   if (tensor_elems(axis) != 1)
     error_at(L->g, L->op->index, "the axis must be one value");
@@ -789,13 +792,33 @@ void lower_cumsum(Lower *L) {
                         .reverse = L->op->opt.reverse};
   p.outer = i32_of(L, dims_product(in, 0, a));
   p.inner = i32_of(L, dims_product(in, a + 1, in->ndims));
-  L->l->kernel = "ta_cumsum_f32";
-  const_struct(L, "params", "ta_cumsum_params",
-               arena_printf("{.outer = %d, .axis = %d, .inner = %d, .exclusive = %d, "
-                            ".reverse = %d}",
-                            (int)p.outer, (int)p.axis, (int)p.inner, (int)p.exclusive,
-                            (int)p.reverse),
-               true);
+  const char *shape = arena_printf("{.outer = %d, .axis = %d, .inner = %d, .exclusive = %d, "
+                                   ".reverse = %d}",
+                                   (int)p.outer, (int)p.axis, (int)p.inner,
+                                   (int)p.exclusive, (int)p.reverse);
+  if (in->dtype == DT_FLOAT32) {
+    L->l->kernel = "ta_cumsum_f32";
+    const_struct(L, "params", "ta_cumsum_params", shape, true);
+  } else {
+    const double twice = 2 * (double)scale_of(L, in);
+    int32_t im, is, om, os;
+    if (!quantize_multiplier_smaller_than_one_exp((double)scale_of(L, in) / twice,
+                                                  TA_ROUND_DOUBLE, &im, &is) ||
+        !quantize_multiplier_smaller_than_one_exp(
+            twice / ((1 << 20) * (double)scale_of(L, out)), TA_ROUND_DOUBLE, &om, &os))
+      error_at(L->g, L->op->index,
+               "the output scale %g is too small for the input scale %g (TFLite Micro "
+               "needs 2 x input scale < 2^20 x output scale)",
+               (double)scale_of(L, out), (double)scale_of(L, in));
+    L->l->kernel = "ta_cumsum_s8";
+    const_struct(L, "params", "ta_cumsum_s8_params",
+                 arena_printf("{.shape = %s,\n    .input_offset = %s, .input_multiplier = %s, "
+                              ".input_shift = %s,\n    .output_multiplier = %s, "
+                              ".output_shift = %s, .output_zero_point = %s}",
+                              shape, ilit(-(int64_t)zp_of(in)), ilit(im), ilit(is), ilit(om),
+                              ilit(os), ilit(zp_of(out))),
+                 true);
+  }
   arg_tensor(L, in->index);
   arg_tensor(L, out->index);
 }

@@ -197,4 +197,19 @@ typedef struct {
 } ta_cumsum_params;
 ta_status ta_cumsum_f32(const ta_cumsum_params *p, const float *in, float *out);
 
+/* ta_cumsum_s8 - int8 CUMSUM (TFLM reference_ops::CumSum, quantized): each
+ * input y - zp scaled as ADD scales its operands (<< 20, then times
+ * input_multiplier: one half), summed in int32 from the scaled -zp (TFLM
+ * starts there, not at 0), each running sum requantized to the output:
+ *   out = clamp(MBQMSmallerThanOneExp(sum, output_multiplier,
+ *               output_shift) + output_zero_point)
+ * The int32 sums wrap as TFLM's do on a 32-bit core. */
+typedef struct {
+  ta_cumsum_params shape;
+  int32_t input_offset; /* -input zero point */
+  int32_t input_multiplier, input_shift;
+  int32_t output_multiplier, output_shift, output_zero_point;
+} ta_cumsum_s8_params;
+ta_status ta_cumsum_s8(const ta_cumsum_s8_params *p, const int8_t *in, int8_t *out);
+
 #endif

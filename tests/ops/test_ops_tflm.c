@@ -24,6 +24,9 @@
  *                        int32 sums: TFLM rounds twice, TFLite once
  *   16x8 TRANSPOSE_CONV without bias  TFLM sums in int64
  *                        (GetOptionalTensorData<int64_t>), TFLite in int32
+ *   CUMSUM int8          reference_ops::CumSum, quantized (TFLite has
+ *                        none): the input shifted by 20 and halved, the
+ *                        running sum from the scaled -zero point
  *
  * Each op gets one model with several independent instances (random
  * shapes and quantization, a fixed seed), written with tools/
@@ -815,6 +818,61 @@ static void test_batch_matmul(void) {
   finish(&md, "BATCH_MATMUL int8");
 }
 
+/* ------------------------------------------------------------- CUMSUM */
+
+/* int8 CUMSUM: cumsum.cc's CalculateOpData (QuantizeMultiplierSmaller-
+ * ThanOneExp of s / 2s and 2s / (2^20 s_out)) and the quantized
+ * reference_ops::CumSum, whose accumulator starts at the scaled
+ * input_offset.  Shapes [a][b][c] summed along a random axis, exclusive
+ * and reverse at random; the output scale lets some sums saturate. */
+static void test_cumsum_s8(void) {
+  Model md = {.m = tfw_new()};
+  for (int k = 0; k < NINST; k++) {
+    int32_t d[3] = {rint_in(1, 3), rint_in(1, 9), rint_in(1, 4)};
+    int axis = rint_in(0, 2), exclusive = rint_in(0, 1), reverse = rint_in(0, 1);
+    int n = (int)prod(3, d);
+    float si = runif(0.01f, 0.1f), so = si * runif(0.5f, (float)d[axis] + 1.0f);
+    int zi = rint_in(-60, 60), zo = rint_in(-60, 60);
+    int8_t x[108], y[108];
+    random_s8(x, n);
+    int32_t im, om;
+    int is, os;
+    double twice = 2 * (double)si;
+    qmult((double)si / twice, &im, &is);
+    qmult(twice / ((1 << 20) * (double)so), &om, &os);
+    int inner = 1, outer = 1, depth = d[axis]; /* TFLM's names: before, after */
+    for (int i = 0; i < 3; i++) {
+      if (i < axis)
+        inner *= d[i];
+      else if (i > axis)
+        outer *= d[i];
+    }
+    for (int oi = 0; oi < outer; oi++)
+      for (int ii = 0; ii < inner; ii++) {
+        int32_t acc = ref_mbqm(-zi * (1 << 20), im, is, TA_ROUND_DOUBLE);
+        for (int di = 0; di < depth; di++) {
+          int dj = reverse ? depth - 1 - di : di;
+          int idx = oi + ii * depth * outer + dj * outer;
+          int32_t sy = ref_mbqm((-zi + x[idx]) * (1 << 20), im, is, TA_ROUND_DOUBLE);
+          int32_t so_ = acc;
+          acc = (int32_t)((uint32_t)acc + (uint32_t)sy);
+          if (!exclusive)
+            so_ = acc;
+          y[idx] = (int8_t)ref_clamp(ref_mbqm(so_, om, os, TA_ROUND_DOUBLE) + zo, -128, 127);
+        }
+      }
+    int ti = add_input(&md, "x", TFW_INT8, 3, d, si, zi, x, (size_t)n);
+    int32_t ax = axis - (rint_in(0, 1) ? 3 : 0); /* sometimes negative */
+    int ta = tfw_const(md.m, "axis", TFW_INT32, 0, NULL, &ax);
+    int to = add_output(&md, "y", TFW_INT8, 3, d, so, zo, y, (size_t)n);
+    int ins[2] = {ti, ta};
+    int op = tfw_op(md.m, TFW_OP_CUMSUM, 2, ins, 1, &to);
+    int32_t opts[2] = {exclusive, reverse};
+    tfw_scalar_options(md.m, op, 102 /* CumsumOptions */, "bb", opts);
+  }
+  finish(&md, "CUMSUM int8");
+}
+
 int main(void) {
   tinyaot = test_tinyaot();
   tmpdir = test_tmpdir("opsref");
@@ -836,5 +894,6 @@ int main(void) {
   test_greater_s16();
   test_add_n_s8();
   test_compare_s64();
+  test_cumsum_s8();
   return test_end(tmpdir, "models");
 }
