@@ -2,7 +2,7 @@
 /* tools/m4_cycles.c - an estimate of the Cortex-M4 cycles one function call
  * takes, from the instructions QEMU executed.
  *
- *   m4_cycles DISASSEMBLY FUNCTION < QEMU_LOG
+ *   m4_cycles [-m] DISASSEMBLY FUNCTION < QEMU_LOG
  *
  * DISASSEMBLY is `arm-none-eabi-objdump -d` of the image; FUNCTION names
  * the function to time, called from exactly one place in it.  QEMU_LOG is
@@ -43,8 +43,16 @@
  * left taken when the next block does not start right after it.
  *
  * Output, one "key value" a line: instructions, cycles, and the counts
- * behind them (loads, pipelined loads, stores, multiplies, SMLAD-family,
- * divides, taken and not-taken branches, address stalls, ...).  Exits 1
+ * behind them: instructions per class (alu, multiply, smlad_family,
+ * divide, load, store, ...), extra_CLASS = the cycles that class's
+ * instructions took beyond one each (pipelining included, address
+ * stalls and branch refills not), pipelined_loads, address_stalls (each
+ * one cycle), branches_taken / branches_not_taken (every instruction that
+ * can leave the straight line, loads into the PC included),
+ * unaligned_targets, refill_cycles (the P of every taken branch); so
+ * cycles = instructions + sum of extra_CLASS + address_stalls +
+ * refill_cycles.  With -m, one line more per mnemonic executed:
+ * "mnemonic NAME CLASS COUNT CYCLES" (its refills included).  Exits 1
  * with a message on bad input (no such function, several or no call
  * sites, a block at an address the disassembly does not have, a window
  * that never opens or never closes). */
@@ -73,7 +81,23 @@ typedef struct {
   uint8_t reg_off;    /* store with a register offset */
   uint16_t dst;       /* core registers written (loaded registers for loads) */
   uint16_t areg;      /* core registers the address is computed from */
+  uint16_t mn;        /* index into mnems */
 } Insn;
+
+/* Every mnemonic seen (as objdump spells it), for -m. */
+#define MAX_MNEMS 1024
+static struct { char name[24]; uint8_t cls; unsigned long long n, cycles; } mnems[MAX_MNEMS];
+static int nmnems;
+
+static uint16_t mnem_id(const char *mn, int cls) {
+  int i;
+  for (i = 0; i < nmnems; i++)
+    if (!strcmp(mnems[i].name, mn)) return (uint16_t)i;
+  if (nmnems == MAX_MNEMS) return MAX_MNEMS - 1; /* the last one collects the rest */
+  snprintf(mnems[nmnems].name, sizeof mnems[nmnems].name, "%s", mn);
+  mnems[nmnems].cls = (uint8_t)cls;
+  return (uint16_t)nmnems++;
+}
 
 static Insn *insns;
 static size_t ninsns, capinsns;
@@ -316,6 +340,7 @@ static void read_disassembly(const char *path, const char *func, uint32_t *entry
     in.addr = (uint32_t)a;
     in.size = (uint8_t)(hex == 4 ? 2 : 4);
     classify(&in, mn, ops);
+    in.mn = mnem_id(mn, in.cls);
     if (ninsns == capinsns) {
       capinsns = capinsns ? capinsns * 2 : 4096;
       insns = realloc(insns, capinsns * sizeof *insns);
@@ -379,13 +404,14 @@ static void block_put(uint32_t pc, uint32_t last) {
 int main(int argc, char **argv) {
   char line[4096];
   uint32_t entry = 0, ret = 0, tb_pc = 0, tb_last = 0;
-  int in_tb = 0, state = 0; /* 0 before the window, 1 inside, 2 done */
-  unsigned long long icount = 0, cycles = 0, cnt[C_NCLS] = {0};
+  int in_tb = 0, tb_have = 0, state = 0; /* state: 0 before the window, 1 inside, 2 done */
+  unsigned long long icount = 0, cycles = 0, cnt[C_NCLS] = {0}, extra[C_NCLS] = {0};
   unsigned long long taken = 0, not_taken = 0, refill = 0, piped = 0, agu = 0, unaligned = 0;
   const Insn *prev = NULL, *pending = NULL;
-  int c;
+  int c, per_mnem = 0;
+  if (argc == 4 && !strcmp(argv[1], "-m")) per_mnem = 1, argv++, argc--;
   if (argc != 3) {
-    fprintf(stderr, "usage: m4_cycles DISASSEMBLY FUNCTION < QEMU_LOG (-d in_asm,exec,nochain)\n");
+    fprintf(stderr, "usage: m4_cycles [-m] DISASSEMBLY FUNCTION < QEMU_LOG (-d in_asm,exec,nochain)\n");
     return 2;
   }
   read_disassembly(argv[1], argv[2], &entry, &ret);
@@ -393,18 +419,18 @@ int main(int argc, char **argv) {
   if (!blocks) fail("out of memory", NULL);
   while (fgets(line, sizeof line, stdin)) {
     if (line[0] == 'I' && line[1] == 'N' && line[2] == ':') {
-      if (in_tb) block_put(tb_pc, tb_last);
-      in_tb = 1, tb_pc = 0, tb_last = 0;
+      if (in_tb && tb_have) block_put(tb_pc, tb_last);
+      in_tb = 1, tb_have = 0;
       continue;
     }
     if (in_tb && line[0] == '0' && line[1] == 'x') {
       uint32_t a = (uint32_t)strtoul(line + 2, NULL, 16);
-      if (!tb_pc && !tb_last) tb_pc = a;
+      if (!tb_have) tb_pc = a, tb_have = 1;
       tb_last = a;
       continue;
     }
     if (in_tb && (line[0] == '\n' || line[0] == '-' || line[0] == 'T')) {
-      if (tb_pc || tb_last) block_put(tb_pc, tb_last);
+      if (tb_have) block_put(tb_pc, tb_last);
       in_tb = 0;
     }
     if (line[0] == 'T' && starts(line, "Trace ") && state < 2) {
@@ -426,6 +452,7 @@ int main(int argc, char **argv) {
           else if (t >= 0 && insns[t].size == 4 && (pc & 3) == 2) p = 2, unaligned++;
           if (pending->cls == C_TBB) p = 0; /* its 6 include the refill */
           taken++, refill += (unsigned long long)p, cycles += (unsigned long long)p;
+          mnems[pending->mn].cycles += (unsigned long long)p;
         }
         pending = NULL;
       }
@@ -438,16 +465,18 @@ int main(int argc, char **argv) {
       }
       for (k = 0; k < b->n; k++) {
         const Insn *in = &insns[b->first + k];
-        int cost = in->base;
+        int cost = in->base, piped_now = 0;
         int mem = in->cls == C_LOAD || in->cls == C_STORE || in->cls == C_LDRD ||
                   in->cls == C_STRD || in->cls == C_LDM || in->cls == C_STM || in->cls == C_FP_MEM;
         if (prev && (in->cls == C_LOAD || (in->cls == C_STORE && in->reg_off)) &&
             prev->cls == C_LOAD && !prev->pc_load && !(prev->dst & in->areg))
-          cost--, piped++;
+          cost--, piped++, piped_now = 1;
         if (prev && mem && (prev->cls == C_ALU || prev->cls == C_MUL || prev->cls == C_SIMD_MAC ||
                             prev->cls == C_DIV || prev->cls == C_FP) && (prev->dst & in->areg))
           cost++, agu++;
         cycles += (unsigned long long)cost;
+        mnems[in->mn].n++, mnems[in->mn].cycles += (unsigned long long)cost;
+        extra[in->cls] += (unsigned long long)(in->base - 1 - piped_now);
         cnt[in->cls]++;
         icount++;
         prev = in;
@@ -462,8 +491,14 @@ int main(int argc, char **argv) {
   if (state == 1) fail("the log ends before the function returned: ", argv[2]);
   printf("instructions %llu\ncycles %llu\n", icount, cycles);
   for (c = 0; c < C_NCLS; c++) printf("%s %llu\n", cls_name[c], cnt[c]);
+  for (c = 0; c < C_NCLS; c++) printf("extra_%s %llu\n", cls_name[c], extra[c]);
   printf("pipelined_loads %llu\naddress_stalls %llu\nbranches_taken %llu\n"
          "branches_not_taken %llu\nunaligned_targets %llu\nrefill_cycles %llu\n",
          piped, agu, taken, not_taken, unaligned, refill);
+  if (per_mnem)
+    for (c = 0; c < nmnems; c++)
+      if (mnems[c].n)
+        printf("mnemonic %s %s %llu %llu\n", mnems[c].name, cls_name[mnems[c].cls], mnems[c].n,
+               mnems[c].cycles);
   return 0;
 }
