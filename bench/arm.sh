@@ -27,7 +27,10 @@
 #           which prices every executed instruction with the Cortex-M4
 #           TRM's timings at zero wait states (doc/cortex-m.md,
 #           "Estimated Cortex-M4 cycles"); a row whose traced instruction
-#           count is more than 50 off the timer's says "trace off";
+#           count is more than 50 off the timer's says "trace off"; a
+#           run of more than ARM_CYCLES_MAX instructions (default
+#           300000000: the trace runs some 30 times slower than the
+#           plain run) is not estimated;
 # and the ratio to TensorFlow Lite Micro's instruction counts on the same
 # emulated board (reference kernels and CMSIS-NN) from anchors.md, and the
 # estimated cycles beside the best published MLPerf Tiny Cortex-M4 cycles
@@ -43,7 +46,8 @@ ARM_WORK=${ARM_BENCH_WORK:-$TINYAOT_BUILD/arm-bench}
 ARM_BENCH_TARGETS=${ARM_BENCH_TARGETS:-"m4:-O2 m4:-Os"}
 ARM_JOBS=${ARM_JOBS:-2}
 ARM_M4_CYCLES=$TINYAOT_BUILD/tools/m4_cycles
-export TINYAOT TINYAOT_SHARED ARM_WORK ARM_BENCH_TARGETS ARM_ROOT ARM_M4_CYCLES
+ARM_CYCLES_MAX=${ARM_CYCLES_MAX:-300000000}
+export TINYAOT TINYAOT_SHARED ARM_WORK ARM_BENCH_TARGETS ARM_ROOT ARM_M4_CYCLES ARM_CYCLES_MAX
 
 # bench_model NAME: one row per target into $ARM_WORK/rows/NAME.
 bench_model() {
@@ -78,7 +82,9 @@ bench_model() {
     sz() { awk -v k="$1" '$1 == k {print $2; f = 1} END {if (!f) print 0}' "$b/sizes"; }
     instr=$(( $(log_value "$b/case0/run.log" ticks) * T_TICK_NS ))
     cyc=- traced=-
-    if [ "$t" = m4 ]; then
+    if [ "$t" = m4 ] && [ "$instr" -gt "$ARM_CYCLES_MAX" ]; then
+      cyc="not estimated (over ARM_CYCLES_MAX instructions)"
+    elif [ "$t" = m4 ]; then
       mkdir -p "$b/cycles-out"
       if arm_cycles "$b/runner.elf" net_run "$b/cycles" -semihosting-config \
            "enable=on,target=native,arg=runner,arg=$gold/case0,arg=$b/cycles-out"; then

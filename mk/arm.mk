@@ -18,8 +18,10 @@
 #
 # Needs Debian's gcc-arm-none-eabi, libnewlib-arm-none-eabi and
 # qemu-system-arm.  Variables: ARM_TARGETS (target:flags pairs, targets
-# m4 m7 m33), ARM_MODELS (a subset of the models), ARM_JOBS (models in
-# parallel), ARM_TIMEOUT (seconds per QEMU run).
+# m4 m7 m33; bench-arm takes ARM_BENCH_TARGETS, default m4:-O2 m4:-Os),
+# ARM_MODELS (a subset of the models), ARM_JOBS (models in parallel),
+# ARM_TIMEOUT (seconds per QEMU run), ARM_CYCLES_MAX (bench-arm estimates
+# the Cortex-M4 cycles of runs up to that many instructions).
 
 ARM_TARGETS ?= m4:-O2 m4:-Os m7:-O2 m33:-O2
 ARM_ENV = TINYAOT=$(abspath $(BUILD))/tinyaot TINYAOT_BUILD=$(abspath $(BUILD)) \
