@@ -27,7 +27,9 @@
 #           which prices every executed instruction with the Cortex-M4
 #           TRM's timings at zero wait states (doc/cortex-m.md,
 #           "Estimated Cortex-M4 cycles"); a row whose traced instruction
-#           count is more than 50 off the timer's says "trace off"; a
+#           count is more than 50 off the timer's says "trace off" (the
+#           estimator's whole output, cycles per mnemonic and per function
+#           too, stays in $ARM_WORK/MODEL/m4FLAGS/cycles); a
 #           run of more than ARM_CYCLES_MAX instructions (default
 #           300000000: the trace runs some 30 times slower than the
 #           plain run) is not estimated;

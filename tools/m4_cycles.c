@@ -2,7 +2,7 @@
 /* tools/m4_cycles.c - an estimate of the Cortex-M4 cycles one function call
  * takes, from the instructions QEMU executed.
  *
- *   m4_cycles [-m] DISASSEMBLY FUNCTION < QEMU_LOG
+ *   m4_cycles [-m] [-f] DISASSEMBLY FUNCTION < QEMU_LOG
  *
  * DISASSEMBLY is `arm-none-eabi-objdump -d` of the image; FUNCTION names
  * the function to time, called from exactly one place in it.  QEMU_LOG is
@@ -52,7 +52,8 @@
  * unaligned_targets, refill_cycles (the P of every taken branch); so
  * cycles = instructions + sum of extra_CLASS + address_stalls +
  * refill_cycles.  With -m, one line more per mnemonic executed:
- * "mnemonic NAME CLASS COUNT CYCLES" (its refills included).  Exits 1
+ * "mnemonic NAME CLASS COUNT CYCLES" (its refills included); with -f, one
+ * per function that ran: "function NAME INSTRUCTIONS CYCLES".  Exits 1
  * with a message on bad input (no such function, several or no call
  * sites, a block at an address the disassembly does not have, a window
  * that never opens or never closes). */
@@ -82,7 +83,31 @@ typedef struct {
   uint16_t dst;       /* core registers written (loaded registers for loads) */
   uint16_t areg;      /* core registers the address is computed from */
   uint16_t mn;        /* index into mnems */
+  uint32_t fn;        /* index into funcs */
 } Insn;
+
+static void fail(const char *msg, const char *arg) {
+  fprintf(stderr, "m4_cycles: %s%s\n", msg, arg ? arg : "");
+  exit(1);
+}
+
+/* The functions of the disassembly, for -f. */
+typedef struct { char name[64]; unsigned long long n, cycles; } Func;
+static Func *funcs;
+static size_t nfuncs, capfuncs;
+
+static uint32_t func_add(const char *name, size_t len) {
+  if (nfuncs == capfuncs) {
+    capfuncs = capfuncs ? capfuncs * 2 : 256;
+    funcs = realloc(funcs, capfuncs * sizeof *funcs);
+    if (!funcs) fail("out of memory", NULL);
+  }
+  if (len >= sizeof funcs[0].name) len = sizeof funcs[0].name - 1;
+  memcpy(funcs[nfuncs].name, name, len);
+  funcs[nfuncs].name[len] = 0;
+  funcs[nfuncs].n = funcs[nfuncs].cycles = 0;
+  return (uint32_t)nfuncs++;
+}
 
 /* Every mnemonic seen (as objdump spells it), for -m. */
 #define MAX_MNEMS 1024
@@ -102,10 +127,6 @@ static uint16_t mnem_id(const char *mn, int cls) {
 static Insn *insns;
 static size_t ninsns, capinsns;
 
-static void fail(const char *msg, const char *arg) {
-  fprintf(stderr, "m4_cycles: %s%s\n", msg, arg ? arg : "");
-  exit(1);
-}
 
 /* reg_at: the core register named at s (r0-r15, sb, sl, fp, ip, sp, lr,
  * pc) when a whole word, with its length in *len; -1 otherwise. */
@@ -311,6 +332,7 @@ static void read_disassembly(const char *path, const char *func, uint32_t *entry
   FILE *f = fopen(path, "r");
   char line[1024], want[256], call[256];
   int calls = 0, found = 0;
+  uint32_t fn = func_add("?", 1);
   if (!f) fail("cannot read ", path);
   snprintf(want, sizeof want, "<%s>:", func);
   snprintf(call, sizeof call, "<%s>", func);
@@ -320,8 +342,9 @@ static void read_disassembly(const char *path, const char *func, uint32_t *entry
     size_t hex = 0;
     Insn in;
     if (line[0] != ' ') {
-      char *h = strstr(line, want);
+      char *h = strstr(line, want), *lt = strchr(line, '<'), *gt = lt ? strstr(lt, ">:") : NULL;
       if (h && h != line) { *entry = (uint32_t)strtoul(line, NULL, 16); found = 1; }
+      if (lt && gt) fn = func_add(lt + 1, (size_t)(gt - lt - 1));
       continue;
     }
     while (*p == ' ') p++;
@@ -341,6 +364,7 @@ static void read_disassembly(const char *path, const char *func, uint32_t *entry
     in.size = (uint8_t)(hex == 4 ? 2 : 4);
     classify(&in, mn, ops);
     in.mn = mnem_id(mn, in.cls);
+    in.fn = fn;
     if (ninsns == capinsns) {
       capinsns = capinsns ? capinsns * 2 : 4096;
       insns = realloc(insns, capinsns * sizeof *insns);
@@ -408,10 +432,16 @@ int main(int argc, char **argv) {
   unsigned long long icount = 0, cycles = 0, cnt[C_NCLS] = {0}, extra[C_NCLS] = {0};
   unsigned long long taken = 0, not_taken = 0, refill = 0, piped = 0, agu = 0, unaligned = 0;
   const Insn *prev = NULL, *pending = NULL;
-  int c, per_mnem = 0;
-  if (argc == 4 && !strcmp(argv[1], "-m")) per_mnem = 1, argv++, argc--;
+  int c, per_mnem = 0, per_func = 0;
+  size_t fi;
+  while (argc > 3 && argv[1][0] == '-') {
+    if (!strcmp(argv[1], "-m")) per_mnem = 1;
+    else if (!strcmp(argv[1], "-f")) per_func = 1;
+    else break;
+    argv++, argc--;
+  }
   if (argc != 3) {
-    fprintf(stderr, "usage: m4_cycles [-m] DISASSEMBLY FUNCTION < QEMU_LOG (-d in_asm,exec,nochain)\n");
+    fprintf(stderr, "usage: m4_cycles [-m] [-f] DISASSEMBLY FUNCTION < QEMU_LOG (-d in_asm,exec,nochain)\n");
     return 2;
   }
   read_disassembly(argv[1], argv[2], &entry, &ret);
@@ -453,6 +483,7 @@ int main(int argc, char **argv) {
           if (pending->cls == C_TBB) p = 0; /* its 6 include the refill */
           taken++, refill += (unsigned long long)p, cycles += (unsigned long long)p;
           mnems[pending->mn].cycles += (unsigned long long)p;
+          funcs[pending->fn].cycles += (unsigned long long)p;
         }
         pending = NULL;
       }
@@ -476,6 +507,7 @@ int main(int argc, char **argv) {
           cost++, agu++;
         cycles += (unsigned long long)cost;
         mnems[in->mn].n++, mnems[in->mn].cycles += (unsigned long long)cost;
+        funcs[in->fn].n++, funcs[in->fn].cycles += (unsigned long long)cost;
         extra[in->cls] += (unsigned long long)(in->base - 1 - piped_now);
         cnt[in->cls]++;
         icount++;
@@ -500,5 +532,8 @@ int main(int argc, char **argv) {
       if (mnems[c].n)
         printf("mnemonic %s %s %llu %llu\n", mnems[c].name, cls_name[mnems[c].cls], mnems[c].n,
                mnems[c].cycles);
+  if (per_func)
+    for (fi = 0; fi < nfuncs; fi++)
+      if (funcs[fi].n) printf("function %s %llu %llu\n", funcs[fi].name, funcs[fi].n, funcs[fi].cycles);
   return 0;
 }

@@ -141,7 +141,8 @@ arm_run() {
 # the trace, not the clock, counts here) and streams QEMU's log straight
 # into the estimator, so the log (a line per executed translation block,
 # hundreds of MB for the larger models) is never written.  The
-# estimator's "key value" lines go to OUT_FILE; returns non-zero when QEMU
+# estimator's "key value" lines, its cycles per mnemonic and per function
+# included, go to OUT_FILE; returns non-zero when QEMU
 # (or the guest: its exit status) or the estimator fails (messages in
 # OUT_FILE.log).  QEMU ARGS are e.g. the runner's -semihosting-config.
 arm_cycles() {
@@ -152,7 +153,7 @@ arm_cycles() {
   # the estimator skips it.
   { timeout "$ARM_TIMEOUT" "$ARM_QEMU" -machine mps2-an386 -display none -monitor none \
       -serial none -d in_asm,exec,nochain "$@" -kernel "$elf" 2>&1
-    echo $? > "$out.qemu"; } | "$ARM_M4_CYCLES" "$out.dis" "$fn" > "$out" 2> "$out.log"
+    echo $? > "$out.qemu"; } | "$ARM_M4_CYCLES" -m -f "$out.dis" "$fn" > "$out" 2> "$out.log"
   rc=$?
   [ "$(cat "$out.qemu")" = 0 ] || { echo "qemu exited $(cat "$out.qemu")" >> "$out.log"; rc=1; }
   rm -f "$out.dis" "$out.qemu"

@@ -10,7 +10,8 @@
 # comments.  Then kws_ref_model at -O2: the instructions the trace counts
 # inside net_run() must equal the board timer's count (+-40, the timer's
 # resolution, plus the few instructions of the timer reads), so the window
-# the estimate covers is the one the benchmark times.
+# the estimate covers is the one the benchmark times, and the cycles per
+# function and per mnemonic add up to the total.
 #
 # Plain pass of make test only (exit 77 in the san pass); skips loudly
 # without the Cortex-M tools, fails instead with TINYAOT_REQUIRE_SHARED=1.
@@ -110,6 +111,13 @@ if arm_cycles "$work/build/runner.elf" net_run "$work/kws.cycles" \
     echo "ok - the trace counts the timer's instructions in $m's net_run() ($traced vs $timer; est. $cyc cycles)"
   else
     echo "not ok - the trace counts the timer's instructions in $m's net_run(): $traced vs $timer"
+  fi
+  sums=$(awk '$1 == "function" {fi += $3; fc += $4} $1 == "mnemonic" {mi += $4; mc += $5}
+              END {printf "%.0f %.0f %.0f %.0f", fi, fc, mi, mc}' "$work/kws.cycles")
+  if [ "$sums" = "$traced $cyc $traced $cyc" ]; then
+    echo "ok - $m's cycles per function and per mnemonic add up to its total"
+  else
+    echo "not ok - $m's cycles per function and per mnemonic add up to its total: $sums vs $traced $cyc"
   fi
   if [ "$cyc" -ge "$traced" ]; then
     echo "ok - no fewer estimated cycles than instructions in $m ($cyc >= $traced)"
