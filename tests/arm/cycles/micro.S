@@ -66,8 +66,9 @@ bench_straight:
  *   ldr r1, [r3]            3  2 + 1: its address is the previous ALU result
  *   ldrd r2, r3, [r0]       3  1 + N
  *   str r2, [r0, r1]        2  register offset, after LDRD (never pipelined)
- *   ldr.w r2, [r0], #4      2
- *   str r2, [r0, r1]        1  pipelined after an LDR
+ *   ldr.w r2, [r0], #4      2  after a store
+ *   str r2, [r0, r1]        1  pipelined after an LDR (its loaded register,
+ *                              not its written-back base, is what counts)
  *   bx lr                   1 + P = 2  (return target: 16-bit)
  * total 23 cycles, 13 instructions. */
         .align  2
