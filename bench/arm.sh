@@ -22,8 +22,21 @@
 #           1 ns per instruction and the timer ticks at 25 MHz, so this is
 #           an INSTRUCTION COUNT (+-40), not silicon cycles: QEMU has no
 #           cycle model.  Deterministic: it does not depend on the host.
+#   estimated Cortex-M4 cycles (M4 rows only): the same call run once more
+#           with QEMU's execution trace streamed into tools/m4_cycles,
+#           which prices every executed instruction with the Cortex-M4
+#           TRM's timings at zero wait states (doc/cortex-m.md,
+#           "Estimated Cortex-M4 cycles"); a row whose traced instruction
+#           count is more than 50 off the timer's says "trace off" (the
+#           estimator's whole output, cycles per mnemonic and per function
+#           too, stays in $ARM_WORK/MODEL/m4FLAGS/cycles); a
+#           run of more than ARM_CYCLES_MAX instructions (default
+#           300000000: the trace runs some 30 times slower than the
+#           plain run) is not estimated;
 # and the ratio to TensorFlow Lite Micro's instruction counts on the same
-# emulated board (reference kernels and CMSIS-NN) from anchors.md.
+# emulated board (reference kernels and CMSIS-NN) from anchors.md, and the
+# estimated cycles beside the best published MLPerf Tiny Cortex-M4 cycles
+# for the four MLPerf Tiny models.
 #
 # Writes the table to $TINYAOT_BUILD/bench/arm.md and prints it.
 ARM_ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -34,11 +47,13 @@ TINYAOT_SHARED=${TINYAOT_SHARED:-$ARM_ROOT/../shared}
 ARM_WORK=${ARM_BENCH_WORK:-$TINYAOT_BUILD/arm-bench}
 ARM_BENCH_TARGETS=${ARM_BENCH_TARGETS:-"m4:-O2 m4:-Os"}
 ARM_JOBS=${ARM_JOBS:-2}
-export TINYAOT TINYAOT_SHARED ARM_WORK ARM_BENCH_TARGETS ARM_ROOT
+ARM_M4_CYCLES=$TINYAOT_BUILD/tools/m4_cycles
+ARM_CYCLES_MAX=${ARM_CYCLES_MAX:-300000000}
+export TINYAOT TINYAOT_SHARED ARM_WORK ARM_BENCH_TARGETS ARM_ROOT ARM_M4_CYCLES ARM_CYCLES_MAX
 
 # bench_model NAME: one row per target into $ARM_WORK/rows/NAME.
 bench_model() {
-  local m gold dir ins outs dts tc t opt b rc ok sz instr needs
+  local m gold dir ins outs dts tc t opt b rc ok sz instr needs cyc traced
   m=$1 gold=$TINYAOT_SHARED/goldens/$m dir=$ARM_WORK/$m
   rm -rf "$dir/gen" && mkdir -p "$dir"
   if ! "$TINYAOT" compile "$TINYAOT_SHARED/models/$m.tflite" -o "$dir/gen" --prefix net \
@@ -68,16 +83,29 @@ bench_model() {
     awk -v prefix=net -f "$ARM_ROOT/tests/arm/mapsize.awk" "$b/runner.map" > "$b/sizes"
     sz() { awk -v k="$1" '$1 == k {print $2; f = 1} END {if (!f) print 0}' "$b/sizes"; }
     instr=$(( $(log_value "$b/case0/run.log" ticks) * T_TICK_NS ))
+    cyc=- traced=-
+    if [ "$t" = m4 ] && [ "$instr" -gt "$ARM_CYCLES_MAX" ]; then
+      cyc="not estimated (over ARM_CYCLES_MAX instructions)"
+    elif [ "$t" = m4 ]; then
+      mkdir -p "$b/cycles-out"
+      if arm_cycles "$b/runner.elf" net_run "$b/cycles" -semihosting-config \
+           "enable=on,target=native,arg=runner,arg=$gold/case0,arg=$b/cycles-out"; then
+        cyc=$(log_value "$b/cycles" cycles) traced=$(log_value "$b/cycles" instructions)
+        [ $((traced - instr)) -ge -50 ] && [ $((traced - instr)) -le 50 ] || cyc="trace off"
+      else
+        cyc="estimate failed: $(head -n1 "$b/cycles.log" | tr '\t' ' ')"
+      fi
+    fi
     needs=$(awk '$1 == "needs_gen" || $1 == "needs_rt" {for (i = 2; i <= NF; i++) print $i}' \
             "$b/sizes" | sort -u | tr '\n' ' ')
-    printf '%s\t%s %s\tok\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$m" "$T_NAME" "$opt" \
+    printf '%s\t%s %s\tok\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$m" "$T_NAME" "$opt" \
       "$(sz flash_gen)" "$(sz flash_rt)" "$(sz flash_weights)" \
       "$(log_value "$b/case0/run.log" workspace)" \
       "$(( $(log_value "$b/case0/run.log" persistent) + $(sz ram_gen) + $(sz ram_rt) ))" "$(log_value "$b/case0/run.log" io)" \
       "$(log_value "$b/case0/run.log" stack_run)" "$instr" "$ok" "${needs:-none}" \
       "$(awk '$1 ~ /^flash_/ {t += $2} END {print t - 0}' "$b/sizes")" \
       "$(awk '$1 ~ /^ram_/ {t += $2} END {print t - 0}' "$b/sizes")" \
-      "$(log_value "$b/case0/run.log" stack_top)"
+      "$(log_value "$b/case0/run.log" stack_top)" "$cyc" "$traced"
   done
 }
 
@@ -115,9 +143,13 @@ report=$TINYAOT_BUILD/bench/arm.md
   echo "emulated board (anchors.md; < 1 means fewer instructions than TFLM)."
   echo "Code = generated <prefix>.c + kernels (flash, excluding weights)."
   echo "Stack = high-water of one <prefix>_run() call (painted stack)."
+  echo "Est. M4 cycles = the same call's executed instructions priced with the"
+  echo "Cortex-M4 TRM's timings, zero wait states (tools/m4_cycles.c; an"
+  echo "estimate, not a measurement: doc/cortex-m.md, \"Estimated Cortex-M4"
+  echo "cycles\"); Cortex-M4 rows only."
   echo
-  echo "| model | flags | code: generated + kernels (B) | weights (B) | workspace (B) | persistent (B) | I/O buffers (B) | stack (B) | RAM total (B) | instructions / inference | vs TFLM ref | vs TFLM CMSIS-NN | outputs | libc used |"
-  echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"
+  echo "| model | flags | code: generated + kernels (B) | weights (B) | workspace (B) | persistent (B) | I/O buffers (B) | stack (B) | RAM total (B) | instructions / inference | est. M4 cycles | cycles / instr | vs TFLM ref | vs TFLM CMSIS-NN | outputs | libc used |"
+  echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"
   for m in $models; do
     awk -F'\t' -v anchors="$anchors" '
       BEGIN { while ((getline l < anchors) > 0) { split(l, a, "\t"); tflm[a[1], a[2]] = a[3] } }
@@ -126,10 +158,46 @@ report=$TINYAOT_BUILD/bench/arm.md
       $3 != "ok" { printf "| %s | %s | %s |\n", $1, $2, $3; next }
       {
         code = $4 + $5; ram = $7 + $8 + $9 + $10
-        printf "| %s | %s | %.0f (%.0f + %.0f) | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %s | %s | %s | %s |\n",
-          $1, $2, code, $4, $5, $6, $7, $8, $9, $10, ram, $11,
+        cyc = ($17 ~ /^[0-9]+$/) ? sprintf("%.0f", $17) : $17
+        cpi = ($17 ~ /^[0-9]+$/ && $11 > 0) ? sprintf("%.2f", $17 / $11) : "-"
+        printf "| %s | %s | %.0f (%.0f + %.0f) | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %s | %s | %s | %s | %s | %s |\n",
+          $1, $2, code, $4, $5, $6, $7, $8, $9, $10, ram, $11, cyc, cpi,
           ratio($11, tflm[$1, "ref"]), ratio($11, tflm[$1, "cmsis_nn"]),
           ($12 == "yes" ? "match golden" : "WRONG"), $13
+      }' "$ARM_WORK/rows/$m"
+  done
+  echo
+  echo "### Estimated Cortex-M4 cycles beside MLPerf Tiny's best"
+  echo
+  echo "Est. M4 cycles as above: every instruction one cycle, plus the TRM's"
+  echo "extra cycles, split here by cause: single loads and stores not"
+  echo "pipelined (LDR 2, pipelined 1; STR [Rn, Rm] 2), LDRD/STRD (3),"
+  echo "LDM/STM/PUSH/POP (1 + N), branch refills (taken: P = 1, 2 to an"
+  echo "unaligned 32-bit target, 3 after a load into the PC), address stalls"
+  echo "(an address from the instruction just before), divides (12 assumed),"
+  echo "floating point. MLPerf Tiny best = the fewest Cortex-M4 cycles in"
+  echo "MLPerf Tiny's published inference results: STM32Cube.AI 9.0 on an"
+  echo "STM32L4R5 at 120 MHz (flash wait states and all: a measurement, where"
+  echo "ours is an estimate at zero wait states)."
+  echo
+  echo "| model | flags | instructions | est. M4 cycles | cycles / instr | MLPerf Tiny best (M4 cycles) | est. / best | + loads, stores | + LDRD, STRD | + LDM, STM | + branch refills | + address stalls | + divides | + FP |"
+  echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  for m in $models; do
+    awk -F'\t' -v work="$ARM_WORK" '
+      BEGIN { best["kws_ref_model"] = 5180000; best["vww_96_int8"] = 10670000
+              best["resnet8_int8"] = 19820000; best["ad01_int8"] = 486000 }
+      $3 == "ok" && $17 ~ /^[0-9]+$/ {
+        split($2, f, " "); file = work "/" $1 "/m4" f[2] "/cycles"
+        delete v
+        while ((getline l < file) > 0) { split(l, kv, " "); v[kv[1]] = kv[2] }
+        close(file)
+        b = ($1 in best) ? sprintf("%.0f", best[$1]) : "-"
+        r = ($1 in best) ? sprintf("%.2f", $17 / best[$1]) : "-"
+        printf "| %s | %s | %.0f | %.0f | %.2f | %s | %s | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f |\n",
+          $1, $2, $18, $17, $17 / $18, b, r, v["extra_load"] + v["extra_store"],
+          v["extra_ldrd"] + v["extra_strd"], v["extra_ldm"] + v["extra_stm"],
+          v["refill_cycles"] + v["extra_tbb"], v["address_stalls"], v["extra_divide"],
+          v["extra_fp"] + v["extra_fp_load_store"]
       }' "$ARM_WORK/rows/$m"
   done
   echo

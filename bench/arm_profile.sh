@@ -87,11 +87,11 @@ awk -v tick="$T_TICK_NS" -v gen="$dir/gen/net.c" -v tsv="$dir/profile.tsv" \
     printf "# tinyaot profile of %s: unit instructions, 1 runs (QEMU, %s)\nop\tname\tcount\n", model, tname > tsv
     printf "%5s  %-28s %14s %7s\n", "op", "name", "instructions", "share"
     for (i = 0; i < nops; i++) {
-      printf "%5d  %-28s %14d %6.2f%%\n", i, name[i], count[i], total ? 100 * count[i] / total : 0
-      printf "%d\t%s\t%d\n", i, name[i], count[i] > tsv
+      printf "%5d  %-28s %14.0f %6.2f%%\n", i, name[i], count[i], total ? 100 * count[i] / total : 0
+      printf "%d\t%s\t%.0f\n", i, name[i], count[i] > tsv
     }
-    printf "total\t-\t%d\n", whole > tsv
-    printf "ops total %d instructions; whole run %d (ops / whole run = %.2f%%)\n", total, whole,
+    printf "total\t-\t%.0f\n", whole > tsv
+    printf "ops total %.0f instructions; whole run %.0f (ops / whole run = %.2f%%)\n", total, whole,
            whole ? 100 * total / whole : 0
     if (!nops || !whole || total > whole * 1.01 || total < whole * 0.99) {
       print "the per-op sum is more than 1% off the whole run (or missing)"; exit 1 }
@@ -104,7 +104,7 @@ if [ "${ARM_PROFILE_FUNCS:-0}" = 1 ]; then
     -serial none -icount shift=0 -singlestep -d exec,nochain -D "$dir/trace.log" \
     -semihosting-config "enable=on,target=native,arg=runner,arg=$gold/case0,arg=$dir/trace-out" \
     -kernel "$dir/build/runner.elf" > /dev/null 2>&1
-  awk '/^Trace/ {n[$NF]++} END {for (f in n) printf "%10d  %s\n", n[f], f}' "$dir/trace.log" |
+  awk '/^Trace/ {n[$NF]++} END {for (f in n) printf "%10.0f  %s\n", n[f], f}' "$dir/trace.log" |
     sort -rn | head -n "${ARM_PROFILE_TOP:-25}"
   if [ -n "$ARM_PROFILE_ANNOTATE" ]; then
     echo

@@ -8,17 +8,20 @@
 #                    (tests/arm/test_arm_graphs.sh); ends "N passed, N
 #                    failed, N skipped"
 #   make bench-arm   flash (code / weights), RAM (workspace, persistent
-#                    state, I/O buffers, stack high-water) and instructions
-#                    per inference for every model, Cortex-M4F at -O2 and
-#                    -Os (bench/arm.sh; part of make bench)
+#                    state, I/O buffers, stack high-water), instructions
+#                    per inference and estimated Cortex-M4 cycles
+#                    (tools/m4_cycles.c) for every model, Cortex-M4F at
+#                    -O2 and -Os (bench/arm.sh; part of make bench)
 #   make bench-arm-profile  instructions per op of ARM_PROFILE_MODELS through
 #                    the generated code's --profile hook (bench/arm_profile.sh;
 #                    part of make bench)
 #
 # Needs Debian's gcc-arm-none-eabi, libnewlib-arm-none-eabi and
 # qemu-system-arm.  Variables: ARM_TARGETS (target:flags pairs, targets
-# m4 m7 m33), ARM_MODELS (a subset of the models), ARM_JOBS (models in
-# parallel), ARM_TIMEOUT (seconds per QEMU run).
+# m4 m7 m33; bench-arm takes ARM_BENCH_TARGETS, default m4:-O2 m4:-Os),
+# ARM_MODELS (a subset of the models), ARM_JOBS (models in parallel),
+# ARM_TIMEOUT (seconds per QEMU run), ARM_CYCLES_MAX (bench-arm estimates
+# the Cortex-M4 cycles of runs up to that many instructions).
 
 ARM_TARGETS ?= m4:-O2 m4:-Os m7:-O2 m33:-O2
 ARM_ENV = TINYAOT=$(abspath $(BUILD))/tinyaot TINYAOT_BUILD=$(abspath $(BUILD)) \
@@ -33,8 +36,15 @@ check-arm: $(BUILD)/tinyaot $(BUILD)/tools/gen_graphs
 	      END {printf "%d passed, %d failed, %d skipped\n", p, f, s; exit (f > 0 || p == 0)}' \
 	     $(BUILD)/arm-check.txt
 
+# The Cortex-M4 cycle estimator: QEMU's executed instructions priced with
+# the Technical Reference Manual's timings (tests/arm/test_arm_cycles.sh).
+$(BUILD)/tools/m4_cycles: tools/m4_cycles.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LDLIBS)
+test-build: $(BUILD)/tools/m4_cycles
+
 BENCH_TARGETS += bench-arm
-bench-arm: $(BUILD)/tinyaot
+bench-arm: $(BUILD)/tinyaot $(BUILD)/tools/m4_cycles
 	@$(ARM_ENV) sh bench/arm.sh
 
 # make bench-arm-profile: instructions per op on the Cortex-M4F for the

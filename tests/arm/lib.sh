@@ -15,7 +15,8 @@
 #
 # Environment: TINYAOT (compiler), TINYAOT_SHARED, ARM_WORK (build
 # folder), ARM_TIMEOUT (seconds per QEMU run, default 300), ARM_CC
-# (default arm-none-eabi-gcc), ARM_ATOL/ARM_RTOL (float32 tolerance).
+# (default arm-none-eabi-gcc), ARM_ATOL/ARM_RTOL (float32 tolerance),
+# ARM_M4_CYCLES (the cycle estimator, default $TINYAOT_BUILD/tools/m4_cycles).
 
 ARM_ROOT=${ARM_ROOT:-$(cd "$(dirname "$0")/../.." 2>/dev/null && pwd)}
 ARM_CC=${ARM_CC:-arm-none-eabi-gcc}
@@ -25,6 +26,8 @@ ARM_TIMEOUT=${ARM_TIMEOUT:-300}
 ARM_ATOL=${ARM_ATOL:-1e-6}
 ARM_RTOL=${ARM_RTOL:-1e-5}
 ARM_EXAMPLE=$ARM_ROOT/examples/cortex-m
+ARM_OBJDUMP=${ARM_OBJDUMP:-arm-none-eabi-objdump}
+ARM_M4_CYCLES=${ARM_M4_CYCLES:-${TINYAOT_BUILD:-$ARM_ROOT/build}/tools/m4_cycles}
 
 # target_info TARGET: sets T_CPU (flags), T_MACHINE, T_LD (linker script),
 # T_BIG_LD (the same board with RAM in its 16 MiB PSRAM, for models whose
@@ -130,6 +133,31 @@ arm_run() {
     -monitor none -serial none -icount shift=0 \
     -semihosting-config "enable=on,target=native,$args" \
     -kernel "$1" > "$4/run.log" 2>&1
+}
+
+# arm_cycles ELF FUNCTION OUT_FILE [QEMU ARGS...]: the estimated Cortex-M4
+# cycles of the one call of FUNCTION in ELF (tools/m4_cycles.c): runs
+# ELF once more under mps2-an386 with -d in_asm,exec,nochain (no -icount:
+# the trace, not the clock, counts here) and streams QEMU's log straight
+# into the estimator, so the log (a line per executed translation block,
+# hundreds of MB for the larger models) is never written.  The
+# estimator's "key value" lines, its cycles per mnemonic and per function
+# included, go to OUT_FILE; returns non-zero when QEMU
+# (or the guest: its exit status) or the estimator fails (messages in
+# OUT_FILE.log).  QEMU ARGS are e.g. the runner's -semihosting-config.
+arm_cycles() {
+  local elf=$1 fn=$2 out=$3 rc
+  shift 3
+  "$ARM_OBJDUMP" -d "$elf" > "$out.dis" || return 1
+  # QEMU's log is its stderr; the guest's semihosting output joins it and
+  # the estimator skips it.
+  { timeout "$ARM_TIMEOUT" "$ARM_QEMU" -machine mps2-an386 -display none -monitor none \
+      -serial none -d in_asm,exec,nochain "$@" -kernel "$elf" 2>&1
+    echo $? > "$out.qemu"; } | "$ARM_M4_CYCLES" -m -f "$out.dis" "$fn" > "$out" 2> "$out.log"
+  rc=$?
+  [ "$(cat "$out.qemu")" = 0 ] || { echo "qemu exited $(cat "$out.qemu")" >> "$out.log"; rc=1; }
+  rm -f "$out.dis" "$out.qemu"
+  return $rc
 }
 
 # log_value FILE KEY: the value of "KEY value" in a run.log.
