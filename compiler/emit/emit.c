@@ -1348,6 +1348,8 @@ EmitResult emit_folder(const Graph *g, const Plan *p, const EmitOptions *o,
 
   e.out = outdir_begin(dir, &(OutDirOptions){.force = o->force,
                                              .protect = o->model_path});
+  if (o->package && package_uses_src(o->package))
+    outdir_set_base(e.out, "src");
   if (o->weights_blob) {
     e.blob_off = arena_array((size_t)g->ntensors + 1, sizeof(size_t));
     for (int t = 0; t < g->ntensors; t++)
@@ -1391,7 +1393,12 @@ EmitResult emit_folder(const Graph *g, const Plan *p, const EmitOptions *o,
   }
   emit_makefile(&e, src, nsrc);
   emit_cmake(&e, src, nsrc);
+  EmitResult r = {.sources = src, .nsources = nsrc,
+                  .in_names = e.in_name, .out_names = e.out_name};
+  if (o->package) {
+    outdir_set_base(e.out, NULL);
+    emit_package(o->package, e.out, o, &r);
+  }
   outdir_commit(e.out);
-  return (EmitResult){.sources = src, .nsources = nsrc,
-                      .in_names = e.in_name, .out_names = e.out_name};
+  return r;
 }
