@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: Apache-2.0
 # bench/arm.sh - what every model costs on a Cortex-M4F (make bench-arm).
 #
-# For each model `tinyaot compile` accepts: build the generated code and
+# For each shared model with goldens (../shared/models/*.tflite and the
+# ONNX models, named onnx/NAME, whose float outputs are compared within
+# ARM_ONNX_TOL, default 1e-4 absolute and relative) that `tinyaot compile`
+# accepts: build the generated code and
 # kernels with arm-none-eabi-gcc for a Cortex-M4F at -O2 and at -Os (the
 # targets in ARM_BENCH_TARGETS), run golden case0 under qemu-system-arm
 # -machine mps2-an386 -icount shift=0, check the outputs against the
@@ -38,7 +41,9 @@
 # estimated cycles beside the best published MLPerf Tiny Cortex-M4 cycles
 # for the four MLPerf Tiny models.
 #
-# Writes the table to $TINYAOT_BUILD/bench/arm.md and prints it.
+# Writes the table to $TINYAOT_BUILD/bench/arm.md and prints it; every row
+# also goes, tab-separated with a header line, to $TINYAOT_BUILD/bench/arm.tsv
+# (read by bench/models_doc.sh for doc/models.md).
 ARM_ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ARM_ROOT/tests/arm/lib.sh"
 TINYAOT_BUILD=${TINYAOT_BUILD:-$ARM_ROOT/build}
@@ -49,14 +54,30 @@ ARM_BENCH_TARGETS=${ARM_BENCH_TARGETS:-"m4:-O2 m4:-Os"}
 ARM_JOBS=${ARM_JOBS:-2}
 ARM_M4_CYCLES=$TINYAOT_BUILD/tools/m4_cycles
 ARM_CYCLES_MAX=${ARM_CYCLES_MAX:-300000000}
-export TINYAOT TINYAOT_SHARED ARM_WORK ARM_BENCH_TARGETS ARM_ROOT ARM_M4_CYCLES ARM_CYCLES_MAX
+ARM_ONNX_TOL=${ARM_ONNX_TOL:-1e-4}
+export TINYAOT TINYAOT_SHARED ARM_WORK ARM_BENCH_TARGETS ARM_ROOT ARM_M4_CYCLES ARM_CYCLES_MAX \
+  ARM_ONNX_TOL
 
-# bench_model NAME: one row per target into $ARM_WORK/rows/NAME.
+# header_value FILE NAME: the value of #define NAME in FILE, 0 without one.
+header_value() {
+  awk -v n="$2" '$1 == "#define" && $2 == n {print $3; f = 1; exit} END {if (!f) print 0}' "$1"
+}
+
+# bench_model NAME: one row per target into $ARM_WORK/rows/NAME.  A model
+# whose image overflows the board's 4 MiB flash gets the status "flash
+# overflow by N B" and, for RAM and weights, the header's sizes and the
+# weights object's .weights section (no run, no code size).
 bench_model() {
-  local m gold dir ins outs dts tc t opt b rc ok sz instr needs cyc traced
+  local m model gold dir ins outs dts tc t opt b rc ok sz instr needs over cyc traced
   m=$1 gold=$TINYAOT_SHARED/goldens/$m dir=$ARM_WORK/$m
+  model=$TINYAOT_SHARED/models/$m.tflite
+  # ONNX models (onnx/NAME): float32, compared within the ONNX tolerance.
+  case $m in
+    onnx/*) model=$TINYAOT_SHARED/models/$m.onnx
+            ARM_ATOL=$ARM_ONNX_TOL ARM_RTOL=$ARM_ONNX_TOL ;;
+  esac
   rm -rf "$dir/gen" && mkdir -p "$dir"
-  if ! "$TINYAOT" compile "$TINYAOT_SHARED/models/$m.tflite" -o "$dir/gen" --prefix net \
+  if ! "$TINYAOT" compile "$model" -o "$dir/gen" --prefix net \
        > "$dir/compile.log" 2>&1; then
     echo "$m	unsupported	$(head -n1 "$dir/compile.log" | sed "s|^$TINYAOT_SHARED/models/||" | tr '\t' ' ')"
     return
@@ -69,6 +90,16 @@ bench_model() {
     target_info "$t"
     b=$dir/$t$opt
     if ! arm_build "$dir/gen" "$b" "$t" "$opt" "$ins" "$outs"; then
+      over=$(sed -n "s/.*region .FLASH. overflowed by \([0-9]*\) bytes.*/\1/p" "$b/build.log" | head -n1)
+      if [ -n "$over" ]; then
+        # Too big for the board's flash: what is known without running,
+        # the weights' section in their object and the header's sizes.
+        printf '%s\t%s %s\tflash overflow by %s B\t\t\t%s\t%s\t%s\t%s\n' "$m" "$T_NAME" "$opt" "$over" \
+          "$("$ARM_SIZE" -A "$b/obj/net_weights.o" 2>/dev/null | awk '$1 == ".weights" {print $2}')" \
+          "$(header_value "$dir/gen/net.h" NET_WORKSPACE_SIZE)" \
+          "$(header_value "$dir/gen/net.h" NET_PERSISTENT_SIZE)" "$(io_bytes "$ins,$outs")"
+        continue
+      fi
       echo "$m	$T_NAME $opt	build failed: $(grep -m1 -i error "$b/build.log" | tr '\t' ' ')"
       continue
     fi
@@ -110,15 +141,17 @@ bench_model() {
 }
 
 case $1 in
-  --model) shift; bench_model "$1" > "$ARM_WORK/rows/$1"; exit 0 ;;
+  --model) shift; mkdir -p "$(dirname "$ARM_WORK/rows/$1")"
+           bench_model "$1" > "$ARM_WORK/rows/$1"; exit 0 ;;
 esac
 
 arm_tools_present || { echo "bench-arm: needs $ARM_CC and $ARM_QEMU" >&2; exit 1; }
 [ -x "$TINYAOT" ] || { echo "bench-arm: $TINYAOT is not built" >&2; exit 1; }
 mkdir -p "$ARM_WORK/rows" "$TINYAOT_BUILD/bench"
 build_compare || exit 1
-models=${ARM_MODELS:-$(cd "$TINYAOT_SHARED/goldens" && for d in */; do
-  [ -f "$d/manifest.json" ] && [ -f "../models/${d%/}.tflite" ] && echo "${d%/}"; done)}
+models=${ARM_MODELS:-$(cd "$TINYAOT_SHARED/goldens" && for d in */ onnx/*/; do
+  [ -f "$d/manifest.json" ] && { [ -f "../models/${d%/}.tflite" ] || [ -f "../models/${d%/}.onnx" ]; } &&
+    echo "${d%/}"; done)}
 echo $models | tr ' ' '\n' | xargs -P "$ARM_JOBS" -I{} sh "$0" --model {}
 
 # TFLM's Cortex-M4F instruction counts: "| model | ref | 43,039,480 | ..."
@@ -133,6 +166,12 @@ awk -F'|' '/^## Cortex-M4F in emulation/ {on = 1}
                print line
              }
            }' "$TINYAOT_SHARED/anchors.md" > "$anchors"
+
+# Every row, machine-readable, for bench/models_doc.sh (doc/models.md).
+{
+  printf 'model\ttarget\tstatus\tcode_gen\tcode_kernels\tweights\tworkspace\tpersistent\tio\tstack\tinstructions\toutputs_match\tlibc\tflash_image\tram_static\tstack_top\test_m4_cycles\ttraced_instructions\n'
+  for m in $models; do cat "$ARM_WORK/rows/$m"; done
+} > "$TINYAOT_BUILD/bench/arm.tsv"
 
 report=$TINYAOT_BUILD/bench/arm.md
 {

@@ -508,13 +508,8 @@ static int cmd_compile(int argc, char **argv) {
   if (package && o.emit.runtime_dir)
     usage("--package embeds the kernels: it does not take --runtime DIR");
   Plan *p = compile(g, &o);
-  if (!package) {
-    emit_folder(g, p, &o.emit, dir);
-    return 0;
-  }
-  const char *code_dir = package_uses_src(package) ? arena_printf("%s/src", dir) : dir;
-  EmitResult er = emit_folder(g, p, &o.emit, code_dir);
-  emit_package(package, dir, &o.emit, &er);
+  o.emit.package = package;
+  emit_folder(g, p, &o.emit, dir);
   return 0;
 }
 

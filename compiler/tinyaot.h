@@ -942,6 +942,9 @@ typedef struct {
                                there, bound at run time (blob.c) */
   bool flat_include;        /* the runtime's public headers beside the
                                model's, not in runtime/include (package.c) */
+  const char *package;      /* --package KIND, or NULL: emit_folder() writes
+                               the package's files too (package.c), the
+                               sources under DIR/src when package_uses_src() */
 } EmitOptions;
 
 /* The files emit_folder() wrote, relative to its folder: the C sources (for a
@@ -957,6 +960,9 @@ typedef struct {
  * <prefix>.c, <prefix>_weights.c, <prefix>_plan.json, <prefix>.mk,
  * CMakeLists.txt and runtime/ (the sources of the kernels used).  Needs
  * lower() and the plan.  Same graph, plan and options -> the same bytes.
+ * With o->package, the package's files too, all through one OutDir
+ * (outdir.c), the sources under DIR/src for package_uses_src() kinds (r's
+ * paths are then relative to DIR/src).
  * A file that cannot be written -> error_file(). */
 EmitResult emit_folder(const Graph *g, const Plan *p, const EmitOptions *o,
                        const char *dir);
@@ -1028,6 +1034,12 @@ typedef struct {
 OutDir *outdir_begin(const char *dir, const OutDirOptions *o);
 /* Opens DIR/rel (rel: a path inside DIR, its folders made as needed). */
 FILE *outdir_open(OutDir *d, const char *rel);
+/* From now on, rel paths of outdir_open/close/path are inside DIR/sub
+ * ("" or NULL: DIR itself); the manifest lists the full paths. */
+void outdir_set_base(OutDir *d, const char *sub);
+/* Where DIR/rel is being written (in the temporary folder), to read back
+ * a file written before the commit. */
+const char *outdir_path(const OutDir *d, const char *rel);
 void outdir_close(OutDir *d, FILE *f, const char *rel);
 void outdir_commit(OutDir *d);
 void outdir_discard(OutDir *d); /* drops everything written */
@@ -1070,9 +1082,11 @@ bool is_package_kind(const char *kind);
 /* Whether KIND puts the sources under DIR/src with the runtime's headers
  * beside the model's (EmitOptions.flat_include): arduino, platformio. */
 bool package_uses_src(const char *kind);
-/* Writes KIND's files into DIR, after emit_folder() wrote r (into DIR, or
- * DIR/src when package_uses_src()).  error_file() on a write error. */
-void emit_package(const char *kind, const char *dir, const EmitOptions *o,
+/* Writes KIND's files into out (the model's folder, before its commit:
+ * they are listed in its manifest like every generated file), after
+ * emit_folder() wrote r there (or under src/ when package_uses_src()).
+ * error_file() on a write error. */
+void emit_package(const char *kind, OutDir *out, const EmitOptions *o,
                   const EmitResult *r);
 
 /* ------------------------------------------------------- emit/blob.c */

@@ -59,6 +59,14 @@ typedef struct {
   size_t *blob_off;        /* --weights-blob: per tensor, its offset in the
                               payload, or SIZE_MAX (not in the blob) */
   size_t blob_size;        /* the payload so far */
+  /* Identical constants stored once (dedup_constants): */
+  int *tensor_canon;       /* per tensor: the constant tensor whose array
+                              it uses (itself unless an earlier one has the
+                              same dtype and bytes) */
+  int *tensor_shared;      /* per canonical tensor: how many others use it */
+  const char ***const_alias; /* per op, per constant array: the symbol of
+                                an identical earlier array, or NULL */
+  int **const_shared;      /* per op, per array: how many others use it */
 } Emit;
 
 /* ------------------------------------------------------------ helpers */
@@ -247,6 +255,8 @@ static int output_pos(const Graph *g, int t) {
 /* Constant tensor t, marked used: its array, or with --weights-blob its
  * place in the bound image (the next 16-byte aligned offset when new). */
 static const char *const_ref(Emit *e, int t) {
+  if (e->tensor_canon)
+    t = e->tensor_canon[t];
   e->const_used[t] = true;
   if (!e->blob_off)
     return arena_printf("%s_t%d", e->P, t);
@@ -428,8 +438,26 @@ static void put_array(FILE *f, const Emit *e, const char *name, DType dt,
   fputs("\n};\n\n", f);
 }
 
-static const char *const_symbol(const Emit *e, int op, const ConstObj *c) {
+static const char *own_symbol(const Emit *e, int op, const ConstObj *c) {
   return arena_printf("%s_op%d_%s", e->P, op, c->name);
+}
+
+/* The array op's constant k uses when an identical earlier one holds its
+ * bytes (dedup_constants), else NULL. */
+static const char *const_alias(const Emit *e, int op, int k) {
+  return e->const_alias && e->const_alias[op] ? e->const_alias[op][k] : NULL;
+}
+
+/* The symbol of op's constant c: its own, or the identical array it
+ * shares. */
+static const char *const_symbol(const Emit *e, int op, const ConstObj *c) {
+  if (!c->init && e->const_alias) {
+    const Lowered *l = op_lowered(&e->g->ops[op]);
+    ptrdiff_t k = c - l->consts;
+    if (k >= 0 && k < l->nconsts && const_alias(e, op, (int)k))
+      return const_alias(e, op, (int)k);
+  }
+  return own_symbol(e, op, c);
 }
 
 /* A constant's initializer with "@name" replaced by its op's symbols. */
@@ -795,6 +823,107 @@ static const int *schedule(const Plan *p, const Graph *g, int *n) {
   return o;
 }
 
+/* ------------------------------------------ identical constants, once */
+
+/* One constant array in the table: a constant tensor (op < 0, index t) or
+ * op's k-th lowered array. */
+typedef struct {
+  int op, k;
+  DType dtype;
+  size_t bytes;
+  const void *data;
+} ConstSlot;
+
+static uint64_t hash_bytes(const void *p, size_t n, uint64_t h) {
+  const uint8_t *b = (const uint8_t *)p;
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ b[i]) * 1099511628211u; /* FNV-1a */
+  return h;
+}
+
+/* The slot equal to *c (kind, dtype, bytes), inserting c when there is
+ * none.  tab holds cap entries (a power of two), 0 empty, else index+1
+ * into slots. */
+static const ConstSlot *intern_const(int *tab, size_t cap, ConstSlot *slots, int *nslots,
+                                     const ConstSlot *c) {
+  uint64_t h = hash_bytes(c->data, c->bytes,
+                          14695981039346656037u ^ ((uint64_t)c->dtype << 1 | (c->op < 0)));
+  h = hash_bytes(&c->bytes, sizeof c->bytes, h);
+  for (size_t i = (size_t)h & (cap - 1);; i = (i + 1) & (cap - 1)) {
+    if (!tab[i]) {
+      slots[*nslots] = *c;
+      tab[i] = ++*nslots;
+      return NULL;
+    }
+    const ConstSlot *o = &slots[tab[i] - 1];
+    if ((o->op < 0) == (c->op < 0) && o->dtype == c->dtype && o->bytes == c->bytes &&
+        (c->bytes == 0 || !memcmp(o->data, c->data, c->bytes)))
+      return o;
+  }
+}
+
+/* Byte-identical constant arrays of the same element type are stored
+ * once: a constant tensor whose dtype and bytes equal an earlier one's
+ * refers to that one's array (P_tN, or its place in the weights blob),
+ * and so does an op's lowered array (lookup table, requantisation
+ * table, folded bias) equal to an earlier op's.  Every array has the
+ * same 16-byte alignment, so the sharer reads exactly what its own copy
+ * held.  Tensors and lowered arrays are kept apart (with --weights-blob
+ * the tensors go to the image, the lowered arrays stay in
+ * <prefix>_weights.c).  The order is the tensors' and the schedule's, so
+ * the output stays a function of the input. */
+static void dedup_constants(Emit *e) {
+  const Graph *g = e->g;
+  int n;
+  const int *order = schedule(e->p, g, &n);
+  size_t total = (size_t)g->ntensors;
+  for (int i = 0; i < g->nops; i++)
+    total += (size_t)op_lowered(&g->ops[i])->nconsts;
+  size_t cap = 16;
+  while (cap < 2 * total + 2)
+    cap *= 2;
+  int *tab = arena_array(cap, sizeof(int));
+  ConstSlot *slots = arena_array(total + 1, sizeof(ConstSlot));
+  int nslots = 0;
+  e->tensor_canon = arena_array((size_t)g->ntensors + 1, sizeof(int));
+  e->tensor_shared = arena_array((size_t)g->ntensors + 1, sizeof(int));
+  for (int t = 0; t < g->ntensors; t++) {
+    const Tensor *x = &g->tensors[t];
+    e->tensor_canon[t] = t;
+    size_t bytes = is_const(x) ? tensor_bytes(x) : 0;
+    if (!is_const(x) || x->ndata < bytes)
+      continue; /* not an array (or refused when it is emitted) */
+    ConstSlot c = {.op = -1, .k = t, .dtype = x->dtype, .bytes = bytes, .data = x->data};
+    const ConstSlot *o = intern_const(tab, cap, slots, &nslots, &c);
+    if (o) {
+      e->tensor_canon[t] = o->k;
+      e->tensor_shared[o->k]++;
+    }
+  }
+  e->const_alias = arena_array((size_t)g->nops + 1, sizeof(const char **));
+  e->const_shared = arena_array((size_t)g->nops + 1, sizeof(int *));
+  for (int s = 0; s < n; s++) {
+    int i = order[s];
+    const Lowered *l = op_lowered(&g->ops[i]);
+    if (l->nconsts == 0)
+      continue;
+    e->const_alias[i] = arena_array((size_t)l->nconsts, sizeof(const char *));
+    e->const_shared[i] = arena_array((size_t)l->nconsts, sizeof(int));
+    for (int k = 0; k < l->nconsts; k++) {
+      const ConstObj *x = &l->consts[k];
+      if (x->init)
+        continue;
+      ConstSlot c = {.op = i, .k = k, .dtype = x->dtype,
+                     .bytes = x->count * elem_size(x->dtype), .data = x->data};
+      const ConstSlot *o = intern_const(tab, cap, slots, &nslots, &c);
+      if (o) {
+        e->const_alias[i][k] = own_symbol(e, o->op, &op_lowered(&g->ops[o->op])->consts[o->k]);
+        e->const_shared[o->op][o->k]++;
+      }
+    }
+  }
+}
+
 static void emit_runner(Emit *e) {
   const Graph *g = e->g;
   const Plan *p = e->p;
@@ -919,7 +1048,7 @@ static void emit_runner(Emit *e) {
     const Lowered *l = op_lowered(&g->ops[i]);
     for (int c = 0; c < l->nconsts; c++) {
       const ConstObj *k = &l->consts[c];
-      if (k->init)
+      if (k->init || const_alias(e, i, c))
         continue;
       if (!any)
         fprintf(f, "/* Constants, in %s_weights.c. */\n", e->P);
@@ -1109,7 +1238,7 @@ static void emit_weights(Emit *e) {
     int i = order[s];
     const Lowered *l = op_lowered(&g->ops[i]);
     for (int c = 0; c < l->nconsts; c++)
-      if (!l->consts[c].init)
+      if (!l->consts[c].init && !const_alias(e, i, c))
         fprintf(f, "extern const %s %s[%zu];\n", ctype_of(l->consts[c].dtype),
                 const_symbol(e, i, &l->consts[c]),
                 l->consts[c].count ? l->consts[c].count : 1);
@@ -1123,7 +1252,12 @@ static void emit_weights(Emit *e) {
     if (x->ndata < bytes)
       error_at(g, x->producer, "constant tensor %d holds %zu bytes, needs %zu",
                t, x->ndata, bytes);
-    fprintf(f, "/* t%d \"%s\" %s */\n", t, comment_safe(x->name), shape_str(x));
+    if (e->tensor_shared[t])
+      fprintf(f, "/* t%d \"%s\" %s, also the array of %d identical tensor%s */\n", t,
+              comment_safe(x->name), shape_str(x), e->tensor_shared[t],
+              e->tensor_shared[t] > 1 ? "s" : "");
+    else
+      fprintf(f, "/* t%d \"%s\" %s */\n", t, comment_safe(x->name), shape_str(x));
     put_array(f, e, arena_printf("%s_t%d", e->P, t), x->dtype, x->data,
               bytes / elem_size(x->dtype));
   }
@@ -1132,9 +1266,14 @@ static void emit_weights(Emit *e) {
     const Lowered *l = op_lowered(&g->ops[i]);
     for (int c = 0; c < l->nconsts; c++) {
       const ConstObj *k = &l->consts[c];
-      if (k->init)
+      if (k->init || const_alias(e, i, c))
         continue;
-      fprintf(f, "/* op %d (%s): %s */\n", i, comment_safe(op_display_name(g, i)), k->name);
+      int shared = e->const_shared[i] ? e->const_shared[i][c] : 0;
+      if (shared)
+        fprintf(f, "/* op %d (%s): %s, also used by %d later op%s */\n", i,
+                comment_safe(op_display_name(g, i)), k->name, shared, shared > 1 ? "s" : "");
+      else
+        fprintf(f, "/* op %d (%s): %s */\n", i, comment_safe(op_display_name(g, i)), k->name);
       put_array(f, e, const_symbol(e, i, k), k->dtype, k->data, k->count);
     }
   }
@@ -1348,11 +1487,14 @@ EmitResult emit_folder(const Graph *g, const Plan *p, const EmitOptions *o,
 
   e.out = outdir_begin(dir, &(OutDirOptions){.force = o->force,
                                              .protect = o->model_path});
+  if (o->package && package_uses_src(o->package))
+    outdir_set_base(e.out, "src");
   if (o->weights_blob) {
     e.blob_off = arena_array((size_t)g->ntensors + 1, sizeof(size_t));
     for (int t = 0; t < g->ntensors; t++)
       e.blob_off[t] = SIZE_MAX;
   }
+  dedup_constants(&e);
   emit_runner(&e); /* first: it marks the constants in use */
   if (o->weights_blob)
     write_blob(&e, o->weights_blob);
@@ -1391,7 +1533,12 @@ EmitResult emit_folder(const Graph *g, const Plan *p, const EmitOptions *o,
   }
   emit_makefile(&e, src, nsrc);
   emit_cmake(&e, src, nsrc);
+  EmitResult r = {.sources = src, .nsources = nsrc,
+                  .in_names = e.in_name, .out_names = e.out_name};
+  if (o->package) {
+    outdir_set_base(e.out, NULL);
+    emit_package(o->package, e.out, o, &r);
+  }
   outdir_commit(e.out);
-  return (EmitResult){.sources = src, .nsources = nsrc,
-                      .in_names = e.in_name, .out_names = e.out_name};
+  return r;
 }

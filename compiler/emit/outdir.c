@@ -8,6 +8,7 @@
  *                       (DIR/../.NAME.tinyaot-XXXXXX; inside DIR when its
  *                       parent cannot take it)
  *   outdir_open/close   write each file there, by its path inside DIR
+ *                       (or inside DIR/SUB after outdir_set_base(SUB))
  *   outdir_commit()     moves the files into DIR, only once every one of
  *                       them is written
  *
@@ -51,6 +52,7 @@ struct OutDir {
   bool has_protect;  /* protect_dev/ino name the input model */
   dev_t protect_dev;
   ino_t protect_ino;
+  const char *base;  /* outdir_set_base(): "" or "SUB/", before every rel */
   const char **files; /* written so far, paths inside the folder */
   int nfiles, capfiles;
   OutDir *next_pending; /* begun, neither committed nor discarded */
@@ -125,6 +127,7 @@ OutDir *outdir_begin(const char *dir, const OutDirOptions *o) {
     die("outdir_begin: no folder");
   OutDir *d = arena_alloc(sizeof *d);
   d->dir = dir;
+  d->base = "";
   d->force = o && o->force;
   struct stat st;
   if (o && o->protect && stat(o->protect, &st) == 0) {
@@ -181,9 +184,28 @@ OutDir *outdir_begin(const char *dir, const OutDirOptions *o) {
   return d;
 }
 
+static bool inside_path(const char *s);
+
+void outdir_set_base(OutDir *d, const char *sub) {
+  if (!sub || !*sub)
+    d->base = "";
+  else if (!inside_path(sub))
+    die("outdir_set_base: %s is not a path inside the folder", sub);
+  else
+    d->base = arena_printf("%s/", sub);
+}
+
+const char *outdir_path(const OutDir *d, const char *rel) {
+  if (!d->tmp)
+    die("outdir_path after commit");
+  return arena_printf("%s/%s%s", d->tmp, d->base, rel);
+}
+
 FILE *outdir_open(OutDir *d, const char *rel) {
   if (!d->tmp)
     die("outdir_open after commit");
+  if (*d->base)
+    rel = arena_printf("%s%s", d->base, rel);
   const char *shown = arena_printf("%s/%s", d->dir, rel);
   const char *slash = strrchr(rel, '/');
   if (slash)
@@ -207,7 +229,7 @@ FILE *outdir_open(OutDir *d, const char *rel) {
 
 void outdir_close(OutDir *d, FILE *f, const char *rel) {
   if (ferror(f) | (fclose(f) != 0))
-    error_file(arena_printf("%s/%s", d->dir, rel), "write error: %s",
+    error_file(arena_printf("%s/%s%s", d->dir, d->base, rel), "write error: %s",
                errno ? strerror(errno) : "?");
 }
 
@@ -332,6 +354,7 @@ static void write_manifest(OutDir *d) {
 void outdir_commit(OutDir *d) {
   if (!d->tmp)
     die("outdir_commit twice");
+  d->base = "";
   write_manifest(d);
   if (!d->exists && !is_folder(d->dir)) {
     if (rename(d->tmp, d->dir) != 0)

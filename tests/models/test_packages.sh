@@ -16,7 +16,10 @@
 #   arduino     library.properties, then every .c under src/ compiled
 #               with -Isrc only and a sketch (.ino, as C++) linked with a
 #               stand-in for the Arduino core's main(), as the IDE does;
-#   platformio  library.json, then srcDir compiled with -I includeDir.
+#   platformio  library.json, then srcDir compiled with -I includeDir;
+# and the package files' ownership: listed in .tinyaot-manifest, removed
+# when a recompile uses another kind, a user's file of the same name
+# refused unless --force.
 # The cmake, zephyr and esp-idf builds run in the plain pass only (the
 # sanitizer pass compiles arduino and platformio with $TINYAOT_CFLAGS).
 cd "$(dirname "$0")/../.." || exit 1
@@ -251,6 +254,57 @@ if grep -q '"name": "tinyaot_tc"' "$p/library.json" && grep -q '"license": "Apac
 else
   notok "--package platformio writes library.json with build.srcDir and includeDir"
 fi
+
+# The package's files go through the folder's manifest like every
+# generated file (compiler/emit/outdir.c): a recompile with another kind
+# (or none) removes the previous kind's files, a user's file is kept, and
+# a user's file named like a package file is refused unless --force.
+r=$tmp/recompile
+pkg() { "$TINYAOT" compile "$ex/tiny_cnn.tflite" -o "$r" --prefix tc "$@" > "$tmp/re.log" 2>&1; }
+mkdir -p "$r" && echo "my notes" > "$r/notes.txt"
+if pkg --package zephyr && grep -qx 'zephyr/module.yml' "$r/.tinyaot-manifest" &&
+   grep -qx 'zephyr/Kconfig' "$r/.tinyaot-manifest" && grep -qx 'zephyr/CMakeLists.txt' "$r/.tinyaot-manifest"; then
+  ok "--package zephyr lists zephyr/module.yml, Kconfig and CMakeLists.txt in .tinyaot-manifest"
+else
+  notok "--package zephyr lists its files in .tinyaot-manifest: $(head -n1 "$tmp/re.log")"
+fi
+if pkg --package arduino && [ ! -e "$r/zephyr" ] && [ ! -e "$r/tc.c" ] && [ ! -e "$r/CMakeLists.txt" ] &&
+   [ -f "$r/library.properties" ] && [ -f "$r/src/tc.c" ] && [ ! -e "$r/src/.tinyaot-manifest" ] &&
+   grep -qx 'library.properties' "$r/.tinyaot-manifest" && grep -qx 'src/tc.c' "$r/.tinyaot-manifest" &&
+   [ "$(cat "$r/notes.txt")" = "my notes" ]; then
+  ok "recompiling zephyr -> arduino removes zephyr/ and the top-level sources, lists library.properties and src/, keeps the user's notes.txt"
+else
+  notok "recompiling zephyr -> arduino replaces exactly the previous files: $(head -n1 "$tmp/re.log"); $(cd "$r" && find . | sort | tr '\n' ' ')"
+fi
+if pkg --package cmake && [ ! -e "$r/src" ] && [ ! -e "$r/library.properties" ] && [ -f "$r/tcConfig.cmake" ] &&
+   pkg && [ ! -e "$r/tcConfig.cmake" ] && [ -f "$r/tc.c" ] && [ "$(cat "$r/notes.txt")" = "my notes" ]; then
+  ok "arduino -> cmake -> no package: src/, library.properties, then tcConfig.cmake removed; notes.txt kept"
+else
+  notok "arduino -> cmake -> no package removes each previous kind's files: $(head -n1 "$tmp/re.log"); $(cd "$r" && find . | sort | tr '\n' ' ')"
+fi
+u=$tmp/userjson
+mkdir -p "$u" && echo '{"name": "mine"}' > "$u/library.json"
+"$TINYAOT" compile "$ex/tiny_cnn.tflite" -o "$u" --prefix tc --package platformio > "$tmp/u.log" 2>&1
+rc=$?
+if [ $rc -eq 1 ] && grep -q 'library.json.*--force' "$tmp/u.log" && [ "$(cat "$u/library.json")" = '{"name": "mine"}' ] &&
+   [ ! -e "$u/src" ] && [ ! -e "$u/.tinyaot-manifest" ]; then
+  ok "--package platformio refuses to overwrite the user's library.json, and writes nothing ($(head -n1 "$tmp/u.log"))"
+else
+  notok "--package platformio refuses the user's library.json: exit $rc, $(head -n1 "$tmp/u.log")"
+fi
+if "$TINYAOT" compile "$ex/tiny_cnn.tflite" -o "$u" --prefix tc --package platformio --force > "$tmp/u.log" 2>&1 &&
+   grep -q '"name": "tinyaot_tc"' "$u/library.json" && grep -qx 'library.json' "$u/.tinyaot-manifest"; then
+  ok "--package platformio --force replaces the user's library.json and lists it"
+else
+  notok "--package platformio --force replaces library.json: $(head -n1 "$tmp/u.log")"
+fi
+e=$tmp/useridf
+mkdir -p "$e" && echo "user" > "$e/idf_component.yml"
+"$TINYAOT" compile "$ex/tiny_cnn.tflite" -o "$e" --prefix tc --package esp-idf > "$tmp/e.log" 2>&1
+rc=$?
+[ $rc -eq 1 ] && [ "$(cat "$e/idf_component.yml")" = user ] && [ ! -e "$e/tc.c" ] &&
+  ok "--package esp-idf refuses the user's idf_component.yml and writes nothing" ||
+  notok "--package esp-idf refuses the user's idf_component.yml: exit $rc, $(head -n1 "$tmp/e.log")"
 
 if [ $fail -eq 0 ]; then rm -rf "$tmp"; else echo "# kept $tmp"; fi
 exit $fail
