@@ -967,6 +967,23 @@ typedef struct {
 EmitResult emit_folder(const Graph *g, const Plan *p, const EmitOptions *o,
                        const char *dir);
 
+/* ------------------------------------------------ emit/const_set.c */
+
+/* A constant array by content: a constant tensor (op < 0, k its index)
+ * or op's k-th lowered array. */
+typedef struct {
+  int op, k;
+  DType dtype;
+  size_t bytes;
+  const void *data;
+} ConstSlot;
+typedef struct ConstSet ConstSet;
+/* A set for at most `most` arrays (in the arena). */
+ConstSet *const_set_new(size_t most);
+/* The earlier slot equal to *c (tensor or lowered alike, dtype, bytes),
+ * or NULL after adding c. */
+const ConstSlot *const_set_intern(ConstSet *s, const ConstSlot *c);
+
 /* ------------------------------------- emit/report.c, report_size.c */
 
 /* Flash of a generated folder by category (report_size.c). */

@@ -825,43 +825,6 @@ static const int *schedule(const Plan *p, const Graph *g, int *n) {
 
 /* ------------------------------------------ identical constants, once */
 
-/* One constant array in the table: a constant tensor (op < 0, index t) or
- * op's k-th lowered array. */
-typedef struct {
-  int op, k;
-  DType dtype;
-  size_t bytes;
-  const void *data;
-} ConstSlot;
-
-static uint64_t hash_bytes(const void *p, size_t n, uint64_t h) {
-  const uint8_t *b = (const uint8_t *)p;
-  for (size_t i = 0; i < n; i++)
-    h = (h ^ b[i]) * 1099511628211u; /* FNV-1a */
-  return h;
-}
-
-/* The slot equal to *c (kind, dtype, bytes), inserting c when there is
- * none.  tab holds cap entries (a power of two), 0 empty, else index+1
- * into slots. */
-static const ConstSlot *intern_const(int *tab, size_t cap, ConstSlot *slots, int *nslots,
-                                     const ConstSlot *c) {
-  uint64_t h = hash_bytes(c->data, c->bytes,
-                          14695981039346656037u ^ ((uint64_t)c->dtype << 1 | (c->op < 0)));
-  h = hash_bytes(&c->bytes, sizeof c->bytes, h);
-  for (size_t i = (size_t)h & (cap - 1);; i = (i + 1) & (cap - 1)) {
-    if (!tab[i]) {
-      slots[*nslots] = *c;
-      tab[i] = ++*nslots;
-      return NULL;
-    }
-    const ConstSlot *o = &slots[tab[i] - 1];
-    if ((o->op < 0) == (c->op < 0) && o->dtype == c->dtype && o->bytes == c->bytes &&
-        (c->bytes == 0 || !memcmp(o->data, c->data, c->bytes)))
-      return o;
-  }
-}
-
 /* Byte-identical constant arrays of the same element type are stored
  * once: a constant tensor whose dtype and bytes equal an earlier one's
  * refers to that one's array (P_tN, or its place in the weights blob),
@@ -879,12 +842,7 @@ static void dedup_constants(Emit *e) {
   size_t total = (size_t)g->ntensors;
   for (int i = 0; i < g->nops; i++)
     total += (size_t)op_lowered(&g->ops[i])->nconsts;
-  size_t cap = 16;
-  while (cap < 2 * total + 2)
-    cap *= 2;
-  int *tab = arena_array(cap, sizeof(int));
-  ConstSlot *slots = arena_array(total + 1, sizeof(ConstSlot));
-  int nslots = 0;
+  ConstSet *set = const_set_new(total);
   e->tensor_canon = arena_array((size_t)g->ntensors + 1, sizeof(int));
   e->tensor_shared = arena_array((size_t)g->ntensors + 1, sizeof(int));
   for (int t = 0; t < g->ntensors; t++) {
@@ -894,7 +852,7 @@ static void dedup_constants(Emit *e) {
     if (!is_const(x) || x->ndata < bytes)
       continue; /* not an array (or refused when it is emitted) */
     ConstSlot c = {.op = -1, .k = t, .dtype = x->dtype, .bytes = bytes, .data = x->data};
-    const ConstSlot *o = intern_const(tab, cap, slots, &nslots, &c);
+    const ConstSlot *o = const_set_intern(set, &c);
     if (o) {
       e->tensor_canon[t] = o->k;
       e->tensor_shared[o->k]++;
@@ -915,7 +873,7 @@ static void dedup_constants(Emit *e) {
         continue;
       ConstSlot c = {.op = i, .k = k, .dtype = x->dtype,
                      .bytes = x->count * elem_size(x->dtype), .data = x->data};
-      const ConstSlot *o = intern_const(tab, cap, slots, &nslots, &c);
+      const ConstSlot *o = const_set_intern(set, &c);
       if (o) {
         e->const_alias[i][k] = own_symbol(e, o->op, &op_lowered(&g->ops[o->op])->consts[o->k]);
         e->const_shared[o->op][o->k]++;

@@ -129,11 +129,19 @@ static void read_map(const char *path, const char *prefix, Flash *fl) {
 /* The rule of thumb without a toolchain: 40 bytes per kernel call plus 4
  * per argument in the runner, 600 bytes per distinct kernel (the
  * bench's median for Cortex-M4F -O2 lies near it; big kernels such as
- * LSTM are several times larger), and the weights exactly. */
+ * LSTM are several times larger), and the weights exactly: each
+ * constant array once, as the emitter stores byte-identical ones once
+ * (const_set.c). */
 static void estimate_flash(const Graph *g, Flash *fl) {
   const char **seen = arena_array((size_t)g->nops + 1, sizeof(char *));
   int nseen = 0;
   bool *counted = arena_array((size_t)g->ntensors + 1, sizeof(bool));
+  size_t most = (size_t)g->ntensors;
+  for (int i = 0; i < g->nops; i++) {
+    const Lowered *l = op_lowered(&g->ops[i]);
+    most += l ? (size_t)l->nconsts : 0;
+  }
+  ConstSet *set = const_set_new(most);
   for (int i = 0; i < g->nops; i++) {
     const Lowered *l = op_lowered(&g->ops[i]);
     if (!l || !l->kernel)
@@ -148,19 +156,27 @@ static void estimate_flash(const Graph *g, Flash *fl) {
     }
     for (int a = 0; a < l->nargs; a++) {
       const KernelArg *ka = &l->args[a];
-      if (ka->kind == ARG_TENSOR && is_const(&g->tensors[ka->index]) &&
-          !counted[ka->index]) {
+      if (ka->kind != ARG_TENSOR)
+        continue;
+      const Tensor *t = &g->tensors[ka->index];
+      if (is_const(t) && !counted[ka->index]) {
         counted[ka->index] = true;
-        fl->bytes[FLASH_WEIGHTS] += tensor_bytes(&g->tensors[ka->index]);
+        size_t bytes = tensor_bytes(t);
+        ConstSlot c = {.op = -1, .k = ka->index, .dtype = t->dtype, .bytes = bytes,
+                       .data = t->data};
+        if (t->ndata < bytes || !const_set_intern(set, &c))
+          fl->bytes[FLASH_WEIGHTS] += bytes;
       }
     }
     for (int c = 0; c < l->nconsts; c++) {
       const ConstObj *o = &l->consts[c];
+      size_t bytes = (size_t)(dtype_bits(o->dtype) + 7) / 8 * (o->count ? o->count : 1);
+      ConstSlot s = {.op = i, .k = c, .dtype = o->dtype,
+                     .bytes = (size_t)(dtype_bits(o->dtype) + 7) / 8 * o->count, .data = o->data};
       if (o->init)
         fl->bytes[FLASH_CODE] += 32 * (o->count ? o->count : 1);
-      else
-        fl->bytes[FLASH_WEIGHTS] +=
-            (size_t)(dtype_bits(o->dtype) + 7) / 8 * (o->count ? o->count : 1);
+      else if (!const_set_intern(set, &s))
+        fl->bytes[FLASH_WEIGHTS] += bytes;
     }
   }
 }
