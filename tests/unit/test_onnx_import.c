@@ -12,7 +12,12 @@
  *     with a message naming the node index, name, op_type, domain and
  *     opset;
  *   - external data: read relative to the model; absolute paths and '..'
- *     are refused.
+ *     are refused;
+ *   - comparisons, Where, Elu/Selu, Softplus, Round, ReduceMin become
+ *     their IR ops (8- and 16-bit comparisons through CAST to int32);
+ *     bool Less, int64 Where, int64 Log, float Not, ConstantOfShape of
+ *     a graph input and an unknown DepthToSpace mode are refused naming
+ *     the node.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "model_test.h"
@@ -54,8 +59,10 @@ static void f_bytes(Buf *o, int num, const void *p, size_t n) {
 static void f_str(Buf *o, int num, const char *s) { f_bytes(o, num, s, strlen(s)); }
 static void f_msg(Buf *o, int num, Buf *m) { f_bytes(o, num, m->b, m->n), free(m->b), *m = (Buf){0}; }
 
-/* ValueInfoProto NAME: float tensor of dims (-1 = symbolic "N"). */
-static void value_info(Buf *g, int field, const char *name, int nd, const int64_t *dims) {
+/* ValueInfoProto NAME: a tensor of ONNX elem_type et and dims (-1 =
+ * symbolic "N"). */
+static void value_info_t(Buf *g, int field, const char *name, int et, int nd,
+                         const int64_t *dims) {
   Buf vi = {0}, tp = {0}, tt = {0}, sh = {0};
   for (int d = 0; d < nd; d++) {
     Buf dim = {0};
@@ -65,12 +72,16 @@ static void value_info(Buf *g, int field, const char *name, int nd, const int64_
       f_int(&dim, 1, dims[d]);
     f_msg(&sh, 1, &dim);
   }
-  f_int(&tt, 1, 1);
+  f_int(&tt, 1, et);
   f_msg(&tt, 2, &sh);
   f_msg(&tp, 1, &tt);
   f_str(&vi, 1, name);
   f_msg(&vi, 2, &tp);
   f_msg(g, field, &vi);
+}
+
+static void value_info(Buf *g, int field, const char *name, int nd, const int64_t *dims) {
+  value_info_t(g, field, name, 1, nd, dims);
 }
 
 /* TensorProto of floats in raw_data (or external: location). */
@@ -147,6 +158,28 @@ static Buf conv_model(int64_t batch, int opset, const char *op2, const char *dom
   value_info(&g, 11, "x", 4, xd);
   value_info(&g, 12, "y", 4, yd);
   return model(&g, opset);
+}
+
+/* One node op_type `op` (attribute string `sattr` = `sval` when given)
+ * on inputs a, b, c of ONNX elem_types et[0..nin-1], all of shape
+ * [2,3], with output y of elem_type yt. */
+static Buf one_node(const char *op, int nin, const int *et, int yt, const char *sattr,
+                    const char *sval) {
+  Buf g = {0}, a = {0};
+  int64_t d[2] = {2, 3};
+  static const char *const names[3] = {"a", "b", "c"};
+  if (sattr) {
+    Buf at = {0};
+    f_str(&at, 1, sattr);
+    f_str(&at, 4, sval);
+    f_int(&at, 20, 3);
+    f_msg(&a, 5, &at);
+  }
+  node(&g, op, "n0", NULL, names, nin, "y", &a);
+  for (int k = 0; k < nin; k++)
+    value_info_t(&g, 11, names[k], et[k], 2, d);
+  value_info_t(&g, 12, "y", yt, 2, d);
+  return model(&g, 13);
 }
 
 /* --------------------------------------------------------- checks */
@@ -229,6 +262,68 @@ int main(void) {
           "supported", "an unknown op_type");
   refused(conv_model(1, 13, "Relu", "com.example", NULL), &none,
           "node 1 (act1, op_type Relu, domain 'com.example', opset 13): the domain", "another domain");
+
+  /* Comparisons, Where, unary float ops: what they become, what they refuse
+   * (elem_types: 1 float, 3 int8, 7 int64, 9 bool). */
+  static const struct {
+    const char *op;
+    int nin, et[3], yt;
+    const char *kinds;
+  } maps[] = {
+      {"Less", 2, {1, 1}, 9, "LESS"},
+      {"Equal", 2, {9, 9}, 9, "EQUAL"},
+      {"Greater", 2, {3, 3}, 9, "CAST CAST GREATER"},
+      {"Where", 3, {9, 1, 1}, 1, "SELECT_V2"},
+      {"Elu", 1, {1}, 1, "ELU"},
+      {"Selu", 1, {1}, 1, "ELU MINIMUM MUL RELU MUL ADD"},
+      {"Softplus", 1, {1}, 1, "EXP ADD LOG"},
+      {"Round", 1, {1}, 1, "ROUND"},
+      {"ReduceMin", 1, {1}, 1, "REDUCE_MIN"},
+  };
+  for (size_t i = 0; i < sizeof maps / sizeof *maps; i++) {
+    m = one_node(maps[i].op, maps[i].nin, maps[i].et, maps[i].yt, NULL, NULL);
+    g = import("m.onnx", &m, &none);
+    CHECK(g && !strcmp(kinds(g), maps[i].kinds), "%s becomes %s (got %s)", maps[i].op,
+          maps[i].kinds, g ? kinds(g) : error_message);
+    free(m.b);
+  }
+  static const int bools[2] = {9, 9}, where64[3] = {9, 7, 7}, i64[1] = {7}, f1[1] = {1};
+  refused(one_node("Less", 2, bools, 9, NULL, NULL), &none,
+          "node 0 (n0, op_type Less, domain '', opset 13): inputs of type bool are not "
+          "supported", "Less of bool inputs");
+  refused(one_node("Where", 3, where64, 7, NULL, NULL), &none,
+          "node 0 (n0, op_type Where, domain '', opset 13): values of type int64 are not "
+          "supported (8-, 16- and 32-bit types only)", "Where of int64 values");
+  refused(one_node("Log", 1, i64, 7, NULL, NULL), &none,
+          "node 0 (n0, op_type Log, domain '', opset 13): 'a' is int64; this op is imported "
+          "for float32 only", "Log of int64");
+  refused(one_node("Not", 1, f1, 1, NULL, NULL), &none,
+          "node 0 (n0, op_type Not, domain '', opset 13): input of type float32; Not takes bool",
+          "Not of float32");
+  refused(one_node("ConstantOfShape", 1, i64, 1, NULL, NULL), &none,
+          "node 0 (n0, op_type ConstantOfShape, domain '', opset 13): the shape (input 0) is "
+          "not constant", "ConstantOfShape of a graph input");
+  {
+    Buf gr = {0}, a = {0}, at = {0};
+    int64_t xd[4] = {1, 8, 2, 2}, yd[4] = {1, 2, 4, 4};
+    f_str(&at, 1, "mode");
+    f_str(&at, 4, "XYZ");
+    f_int(&at, 20, 3);
+    f_msg(&a, 5, &at);
+    int64_t bs = 2;
+    Buf bsa = {0};
+    f_str(&bsa, 1, "blocksize");
+    f_int(&bsa, 3, bs);
+    f_int(&bsa, 20, 2);
+    f_msg(&a, 5, &bsa);
+    const char *din[1] = {"x"};
+    node(&gr, "DepthToSpace", "d2s", NULL, din, 1, "y", &a);
+    value_info(&gr, 11, "x", 4, xd);
+    value_info(&gr, 12, "y", 4, yd);
+    refused(model(&gr, 13), &none,
+            "node 0 (d2s, op_type DepthToSpace, domain '', opset 13): mode 'XYZ' is not "
+            "supported", "DepthToSpace in an unknown mode");
+  }
 
   /* External data next to the model file. */
   const char *tmp = test_tmpdir("onnx-import");
