@@ -2670,6 +2670,144 @@ static void import_block_shuffle(Imp *m, bool to_space) {
   OP(m, o)->opt.block_size = (int)b;
 }
 
+/* ------------------------------------------------- QuantizeLinear, DequantizeLinear */
+
+/* A float32 constant of rank `rank` for a per-tensor (n == 1) or
+ * per-axis (n values along `axis`, the model's layout) parameter. */
+static int qparam_const(Imp *m, const float *v, int64_t n, int64_t axis, int rank) {
+  int64_t dims[MAX_DIMS];
+  for (int d = 0; d < rank; d++)
+    dims[d] = 1;
+  if (n > 1)
+    dims[axis] = n;
+  return f32_tensor(m, "", rank, dims, v);
+}
+
+/* IR tensor t (float32) op constant c, into a new float32 tensor. */
+static int f32_binary(Imp *m, OpKind kind, int t, int c) {
+  int64_t dims[MAX_DIMS];
+  for (int d = 0; d < T(m, t)->ndims; d++)
+    dims[d] = T(m, t)->dims[d];
+  int out = new_tensor(m, "", DT_FLOAT32, T(m, t)->ndims, dims);
+  int ins[2] = {t, c};
+  add_op(m, kind, ins, 2, &out, 1);
+  return out;
+}
+
+/* The scale (input 1) and zero point (input 2) of a Quantize- or
+ * DequantizeLinear node as floats: one value, or one per index of the
+ * axis (the axis attribute); *dt is the zero point's type (or *dt as
+ * given when there is none). */
+static int64_t qparams(Imp *m, const Val *x, float **scale, float **zp, DType *dt,
+                       int64_t *axis) {
+  Val *s = need_const(m, 1, "the scale"), *z = in(m, 2);
+  if (s->dt != DT_FLOAT32)
+    FAIL("the scale has type %s; only float32 is supported", dtype_name(s->dt));
+  if (attr_i(m, "block_size", 0))
+    FAIL("blocked quantization (block_size) is not supported");
+  if (z && !z->data)
+    FAIL("the zero point must be constant");
+  int64_t n = val_elems(s);
+  if (s->ndims > 1 || n < 1 || (z && val_elems(z) != n))
+    FAIL("the scale and zero point must be one value, or one per index of the axis");
+  *axis = 0;
+  if (n > 1 || s->ndims == 1) {
+    *axis = resolve(m, attr_i(m, "axis", 1), x->ndims, "axis");
+    if (n > 1 && x->dims[*axis] != n)
+      FAIL("%lld scales for an axis of size %lld", (long long)n, (long long)x->dims[*axis]);
+  }
+  if (z)
+    *dt = z->dt;
+  *scale = floats_of(m, s);
+  *zp = arena_array((size_t)n, sizeof(float));
+  for (int64_t k = 0; k < n; k++)
+    (*zp)[k] = z ? (float)cget_i(z, k) : 0.0f;
+  for (int64_t k = 0; k < n; k++)
+    if (!((*scale)[k] > 0.0f) && strcmp(m->n->op_type, "DequantizeLinear"))
+      FAIL("scale %g is not positive", (double)(*scale)[k]);
+  return n;
+}
+
+/* QuantizeLinear (int8, uint8, int16 outputs): ONNX's
+ *   saturate(rint(x / scale) + zero_point)
+ * with the division in float32 and halves rounded to even, as
+ *   DIV scale, ROUND, ADD zero point, MAXIMUM lo, MINIMUM hi, CAST
+ * (each step exact: the rounded value is an integer, adding the zero
+ * point to it is exact below 2^24, and anything larger saturates). */
+static void import_quantize_linear(Imp *m) {
+  Val *x = act_in(m, 0);
+  need_f32(m, x);
+  DType dt = DT_UINT8;
+  int64_t od = attr_i(m, "output_dtype", 0);
+  if (od && !onnx_dtype((int)od, &dt))
+    FAIL("output_dtype %lld is not supported", (long long)od);
+  if (attr_i(m, "saturate", 1) != 1)
+    FAIL("saturate = 0 is not supported");
+  float *scale, *zp;
+  int64_t axis;
+  int64_t n = qparams(m, x, &scale, &zp, &dt, &axis);
+  float lo, hi;
+  if (dt == DT_INT8) lo = -128.0f, hi = 127.0f;
+  else if (dt == DT_UINT8) lo = 0.0f, hi = 255.0f;
+  else if (dt == DT_INT16) lo = -32768.0f, hi = 32767.0f;
+  else FAIL("quantizing to %s is not supported (int8, uint8, int16)", dtype_name(dt));
+  int l = n > 1 ? L_ONNX : pref(x);
+  int t = ir(m, x, l);
+  int r = T(m, t)->ndims;
+  t = f32_binary(m, OP_DIV, t, qparam_const(m, scale, n, axis, r));
+  int64_t dims[MAX_DIMS];
+  for (int d = 0; d < r; d++)
+    dims[d] = T(m, t)->dims[d];
+  int rd = new_tensor(m, "", DT_FLOAT32, r, dims);
+  add_op(m, OP_ROUND, &t, 1, &rd, 1);
+  t = f32_binary(m, OP_ADD, rd, qparam_const(m, zp, n, axis, r));
+  t = scalar_op(m, OP_MAXIMUM, t, lo, "");
+  t = scalar_op(m, OP_MINIMUM, t, hi, "");
+  int out = act_out(m, 0, dt, x->ndims, x->dims, l, NULL);
+  int o = add_op(m, OP_CAST, &t, 1, &out, 1);
+  OP(m, o)->opt.fields = OPTF_CAST;
+  OP(m, o)->opt.in_dtype = DT_FLOAT32;
+  OP(m, o)->opt.out_dtype = dt;
+}
+
+/* DequantizeLinear (int8, uint8, int16, int32 inputs, float32 output):
+ * ONNX's (float(x) - float(zero_point)) * scale as CAST, SUB, MUL (the
+ * subtraction of small integers is exact; the product is rounded once,
+ * as ONNX's reference rounds it). */
+static void import_dequantize_linear(Imp *m) {
+  Val *x = act_in(m, 0);
+  if (x->dt != DT_INT8 && x->dt != DT_UINT8 && x->dt != DT_INT16 && x->dt != DT_INT32)
+    FAIL("dequantizing %s is not supported (int8, uint8, int16, int32)", dtype_name(x->dt));
+  int64_t od = attr_i(m, "output_dtype", 0);
+  if (od && od != 1)
+    FAIL("output_dtype %lld is not supported (float32 only)", (long long)od);
+  float *scale, *zp;
+  int64_t axis;
+  DType zdt = x->dt;
+  int64_t n = qparams(m, x, &scale, &zp, &zdt, &axis);
+  if (zdt != x->dt)
+    FAIL("the zero point has type %s, the input %s", dtype_name(zdt), dtype_name(x->dt));
+  int l = n > 1 ? L_ONNX : pref(x);
+  int t = ir(m, x, l);
+  int r = T(m, t)->ndims;
+  int64_t dims[MAX_DIMS];
+  for (int d = 0; d < r; d++)
+    dims[d] = T(m, t)->dims[d];
+  int f = new_tensor(m, "", DT_FLOAT32, r, dims);
+  int o = add_op(m, OP_CAST, &t, 1, &f, 1);
+  OP(m, o)->opt.fields = OPTF_CAST;
+  OP(m, o)->opt.in_dtype = x->dt;
+  OP(m, o)->opt.out_dtype = DT_FLOAT32;
+  bool any_zp = false;
+  for (int64_t k = 0; k < n; k++)
+    any_zp |= zp[k] != 0.0f;
+  if (any_zp)
+    f = f32_binary(m, OP_SUB, f, qparam_const(m, zp, n, axis, r));
+  int out = act_out(m, 0, DT_FLOAT32, x->ndims, x->dims, l, NULL);
+  int ins[2] = {f, qparam_const(m, scale, n, axis, r)};
+  add_op(m, OP_MUL, ins, 2, &out, 1);
+}
+
 static void import_node(Imp *m) {
   const char *op = m->n->op_type;
   if (m->n->domain[0] && strcmp(m->n->domain, "ai.onnx"))
@@ -2725,6 +2863,8 @@ static void import_node(Imp *m) {
   else if (IS("Not")) import_not(m);
   else if (IS("Where")) import_where(m);
   else if (IS("Tile")) import_tile(m);
+  else if (IS("QuantizeLinear")) import_quantize_linear(m);
+  else if (IS("DequantizeLinear")) import_dequantize_linear(m);
   else if (IS("DepthToSpace")) import_block_shuffle(m, true);
   else if (IS("SpaceToDepth")) import_block_shuffle(m, false);
   else if (IS("Softmax")) import_softmax(m, false);

@@ -351,6 +351,47 @@ int main(void) {
   refused(conv_model(1, 13, "Relu", NULL, "a/../../w.bin"), &none, "leaves the model's folder",
           "an external data path with '..' inside");
 
+  /* QuantizeLinear rounds halves to even and saturates (ONNX), run end
+   * to end: x / 1 for x = 0.5, 1.5, 2.5, 300 gives uint8 0, 2, 2, 255
+   * (TFLite's half-away-from-zero rounding would give 1, 2, 3, 255). */
+  {
+    Buf gr = {0};
+    int64_t xd[1] = {4};
+    float one = 1.0f;
+    tensor(&gr, 5, "s", 0, NULL, &one, NULL);
+    const char *qin[2] = {"x", "s"};
+    node(&gr, "QuantizeLinear", "q", NULL, qin, 2, "y", NULL);
+    value_info(&gr, 11, "x", 1, xd);
+    value_info_t(&gr, 12, "y", 2, 1, xd);
+    m = model(&gr, 13);
+    g = import("m.onnx", &m, &none);
+    CHECK(g && !strcmp(kinds(g), "DIV ROUND ADD MAXIMUM MINIMUM CAST"),
+          "QuantizeLinear becomes DIV ROUND ADD MAXIMUM MINIMUM CAST (got %s)",
+          g ? kinds(g) : error_message);
+    const char *mp = arena_printf("%s/q.onnx", tmp), *xp = arena_printf("%s/qx.bin", tmp),
+               *yp = arena_printf("%s/qy.bin", tmp);
+    static const float xv[4] = {0.5f, 1.5f, 2.5f, 300.0f};
+    f = fopen(mp, "wb");
+    fwrite(m.b, 1, m.n, f);
+    fclose(f);
+    f = fopen(xp, "wb");
+    fwrite(xv, 4, 4, f);
+    fclose(f);
+    free(m.b);
+    int rc = run_command(arena_printf("%s run %s -i %s -o %s > /dev/null", test_tinyaot(), mp,
+                                      xp, yp));
+    size_t ny = 0;
+    uint8_t *y = slurp(yp, &ny);
+    CHECK(rc == 0 && y && ny == 4 && y[0] == 0 && y[1] == 2 && y[2] == 2 && y[3] == 255,
+          "QuantizeLinear of 0.5, 1.5, 2.5, 300 (scale 1) gives 0, 2, 2, 255 (exit %d, got "
+          "%d %d %d %d)", rc, y && ny == 4 ? y[0] : -1, y && ny == 4 ? y[1] : -1,
+          y && ny == 4 ? y[2] : -1, y && ny == 4 ? y[3] : -1);
+    free(y);
+  }
+  refused(one_node("DequantizeLinear", 1, f1, 1, NULL, NULL), &none,
+          "node 0 (n0, op_type DequantizeLinear, domain '', opset 13): dequantizing float32 is "
+          "not supported (int8, uint8, int16, int32)", "DequantizeLinear of float32");
+
   /* --constant-input: the weights as a graph input bound to a file. */
   {
     Buf gr = {0}, a = {0};
