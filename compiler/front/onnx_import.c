@@ -2187,13 +2187,16 @@ static void import_reduce(Imp *m, OpKind kind) {
   OP(m, o)->opt.keep_dims = keep;
 }
 
+/* ArgMax, ArgMin: ARG_MAX / ARG_MIN (the first extreme index, int64).
+ * select_last_index = 1: the last one is n - 1 minus the first one of x
+ * reversed along the axis - REVERSE_V2 first, then a GATHER from the
+ * table {n - 1, ..., 0}. */
 static void import_arg(Imp *m, OpKind kind) {
   Val *x = act_in(m, 0);
   int r = x->ndims;
   int64_t axis = resolve(m, attr_i(m, "axis", 0), r, "axis");
   bool keep = attr_i(m, "keepdims", 1) != 0;
-  if (attr_i(m, "select_last_index", 0))
-    FAIL("select_last_index = 1 is not supported (TFLite picks the first)");
+  bool last = attr_i(m, "select_last_index", 0) != 0;
   int32_t ax = (int32_t)axis;
   int64_t od[MAX_DIMS], kd[MAX_DIMS];
   int no = 0;
@@ -2202,9 +2205,16 @@ static void import_arg(Imp *m, OpKind kind) {
       od[no++] = x->dims[d];
     kd[d] = d == axis ? 1 : x->dims[d];
   }
-  int ins[2] = {ir(m, x, L_ONNX), const_i32(m, &ax, 1)};
+  int src = ir(m, x, L_ONNX);
+  if (last) {
+    int rv = new_tensor(m, "", x->dt, r, x->dims);
+    int rins[2] = {src, const_i32(m, &ax, 1)};
+    add_op(m, OP_REVERSE_V2, rins, 2, &rv, 1);
+    src = rv;
+  }
+  int ins[2] = {src, const_i32(m, &ax, 1)};
   int t;
-  if (keep) {
+  if (keep || last) {
     t = new_tensor(m, "", DT_INT64, no, od);
   } else {
     t = act_out(m, 0, DT_INT64, no, od, L_ONNX, NULL);
@@ -2212,6 +2222,19 @@ static void import_arg(Imp *m, OpKind kind) {
   int o = add_op(m, kind, ins, 2, &t, 1);
   OP(m, o)->opt.fields = OPTF_OUT_TYPE;
   OP(m, o)->opt.out_type = DT_INT64;
+  if (last) {
+    int64_t n = x->dims[axis];
+    int64_t *tab = arena_array((size_t)n, sizeof(int64_t));
+    for (int64_t k = 0; k < n; k++)
+      tab[k] = n - 1 - k;
+    int g = keep ? new_tensor(m, "", DT_INT64, no, od)
+                 : act_out(m, 0, DT_INT64, no, od, L_ONNX, NULL);
+    int gins[2] = {const_tensor(m, "", DT_INT64, 1, &n, tab), t};
+    int k = add_op(m, OP_GATHER, gins, 2, &g, 1);
+    OP(m, k)->opt.fields = OPTF_AXIS | OPTF_BATCH_DIMS;
+    OP(m, k)->opt.axis = 0;
+    t = g;
+  }
   if (keep) {
     Val *v = new_val(m, m->n->outputs[0], DT_INT64, r, kd);
     v->t[L_ONNX] = reshape_to(m, t, v->name, r, kd);

@@ -160,22 +160,25 @@ static Buf conv_model(int64_t batch, int opset, const char *op2, const char *dom
   return model(&g, opset);
 }
 
-/* One node op_type `op` (attribute string `sattr` = `sval` when given)
- * on inputs a, b, c of ONNX elem_types et[0..nin-1], all of shape
- * [2,3], with output y of elem_type yt. */
-static Buf one_node(const char *op, int nin, const int *et, int yt, const char *sattr,
-                    const char *sval) {
-  Buf g = {0}, a = {0};
+/* An attribute NAME of type STRING (s) or INT (s NULL: i). */
+static void attr_si(Buf *a, const char *name, const char *sv, int64_t iv) {
+  Buf at = {0};
+  f_str(&at, 1, name);
+  if (sv)
+    f_str(&at, 4, sv), f_int(&at, 20, 3);
+  else
+    f_int(&at, 3, iv), f_int(&at, 20, 2);
+  f_msg(a, 5, &at);
+}
+
+/* One node op_type `op` (attributes `a`, or none) on inputs a, b, c of
+ * ONNX elem_types et[0..nin-1], all of shape [2,3], with output y of
+ * elem_type yt. */
+static Buf one_node(const char *op, int nin, const int *et, int yt, Buf *a) {
+  Buf g = {0};
   int64_t d[2] = {2, 3};
   static const char *const names[3] = {"a", "b", "c"};
-  if (sattr) {
-    Buf at = {0};
-    f_str(&at, 1, sattr);
-    f_str(&at, 4, sval);
-    f_int(&at, 20, 3);
-    f_msg(&a, 5, &at);
-  }
-  node(&g, op, "n0", NULL, names, nin, "y", &a);
+  node(&g, op, "n0", NULL, names, nin, "y", a);
   for (int k = 0; k < nin; k++)
     value_info_t(&g, 11, names[k], et[k], 2, d);
   value_info_t(&g, 12, "y", yt, 2, d);
@@ -281,41 +284,52 @@ int main(void) {
       {"ReduceMin", 1, {1}, 1, "REDUCE_MIN"},
   };
   for (size_t i = 0; i < sizeof maps / sizeof *maps; i++) {
-    m = one_node(maps[i].op, maps[i].nin, maps[i].et, maps[i].yt, NULL, NULL);
+    m = one_node(maps[i].op, maps[i].nin, maps[i].et, maps[i].yt, NULL);
     g = import("m.onnx", &m, &none);
     CHECK(g && !strcmp(kinds(g), maps[i].kinds), "%s becomes %s (got %s)", maps[i].op,
           maps[i].kinds, g ? kinds(g) : error_message);
     free(m.b);
   }
+  {
+    Buf a = {0};
+    static const int f[1] = {1};
+    attr_si(&a, "select_last_index", NULL, 1);
+    m = one_node("ArgMax", 1, f, 7, &a);
+    g = import("m.onnx", &m, &none);
+    CHECK(g && !strcmp(kinds(g), "REVERSE_V2 ARG_MAX GATHER RESHAPE"),
+          "ArgMax select_last_index=1 becomes REVERSE_V2 ARG_MAX GATHER RESHAPE (got %s)",
+          g ? kinds(g) : error_message);
+    if (g) {
+      const Tensor *tab = &g->tensors[g->ops[2].inputs[0]];
+      int64_t t0 = -1, t1 = -1;
+      if (tab->data && tab->ndims == 1 && tab->dims[0] == 2)
+        memcpy(&t0, tab->data, 8), memcpy(&t1, tab->data + 8, 8);
+      CHECK(t0 == 1 && t1 == 0, "the GATHER maps the reversed index k to 1 - k (got %lld %lld)",
+            (long long)t0, (long long)t1);
+    }
+    free(m.b);
+  }
   static const int bools[2] = {9, 9}, where64[3] = {9, 7, 7}, i64[1] = {7}, f1[1] = {1};
-  refused(one_node("Less", 2, bools, 9, NULL, NULL), &none,
+  refused(one_node("Less", 2, bools, 9, NULL), &none,
           "node 0 (n0, op_type Less, domain '', opset 13): inputs of type bool are not "
           "supported", "Less of bool inputs");
-  refused(one_node("Where", 3, where64, 7, NULL, NULL), &none,
+  refused(one_node("Where", 3, where64, 7, NULL), &none,
           "node 0 (n0, op_type Where, domain '', opset 13): values of type int64 are not "
           "supported (8-, 16- and 32-bit types only)", "Where of int64 values");
-  refused(one_node("Log", 1, i64, 7, NULL, NULL), &none,
+  refused(one_node("Log", 1, i64, 7, NULL), &none,
           "node 0 (n0, op_type Log, domain '', opset 13): 'a' is int64; this op is imported "
           "for float32 only", "Log of int64");
-  refused(one_node("Not", 1, f1, 1, NULL, NULL), &none,
+  refused(one_node("Not", 1, f1, 1, NULL), &none,
           "node 0 (n0, op_type Not, domain '', opset 13): input of type float32; Not takes bool",
           "Not of float32");
-  refused(one_node("ConstantOfShape", 1, i64, 1, NULL, NULL), &none,
+  refused(one_node("ConstantOfShape", 1, i64, 1, NULL), &none,
           "node 0 (n0, op_type ConstantOfShape, domain '', opset 13): the shape (input 0) is "
           "not constant", "ConstantOfShape of a graph input");
   {
-    Buf gr = {0}, a = {0}, at = {0};
+    Buf gr = {0}, a = {0};
     int64_t xd[4] = {1, 8, 2, 2}, yd[4] = {1, 2, 4, 4};
-    f_str(&at, 1, "mode");
-    f_str(&at, 4, "XYZ");
-    f_int(&at, 20, 3);
-    f_msg(&a, 5, &at);
-    int64_t bs = 2;
-    Buf bsa = {0};
-    f_str(&bsa, 1, "blocksize");
-    f_int(&bsa, 3, bs);
-    f_int(&bsa, 20, 2);
-    f_msg(&a, 5, &bsa);
+    attr_si(&a, "mode", "XYZ", 0);
+    attr_si(&a, "blocksize", NULL, 2);
     const char *din[1] = {"x"};
     node(&gr, "DepthToSpace", "d2s", NULL, din, 1, "y", &a);
     value_info(&gr, 11, "x", 4, xd);
@@ -388,7 +402,7 @@ int main(void) {
           y && ny == 4 ? y[2] : -1, y && ny == 4 ? y[3] : -1);
     free(y);
   }
-  refused(one_node("DequantizeLinear", 1, f1, 1, NULL, NULL), &none,
+  refused(one_node("DequantizeLinear", 1, f1, 1, NULL), &none,
           "node 0 (n0, op_type DequantizeLinear, domain '', opset 13): dequantizing float32 is "
           "not supported (int8, uint8, int16, int32)", "DequantizeLinear of float32");
 
