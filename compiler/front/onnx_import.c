@@ -1176,6 +1176,35 @@ static int as_layout(Imp *m, Val *v, int layout, int rank) {
 
 /* ------------------------------------------------------ binary ops */
 
+static int widen_i32(Imp *m, int t);
+
+/* Add, Sub, Mul of int8, uint8, int16 (whose kernels take quantized
+ * values): in int32 and CAST back, which wraps around as ONNX's integer
+ * arithmetic does (a - b as a + (-1) b). */
+static void small_int_binary(Imp *m, OpKind kind, int ta, int tb, int out) {
+  ta = widen_i32(m, ta), tb = widen_i32(m, tb);
+  if (kind == OP_SUB) {
+    int64_t one[MAX_DIMS], dims[MAX_DIMS];
+    for (int d = 0; d < T(m, tb)->ndims; d++)
+      one[d] = 1, dims[d] = T(m, tb)->dims[d];
+    int32_t minus1 = -1;
+    int ng = new_tensor(m, "", DT_INT32, T(m, tb)->ndims, dims);
+    int nins[2] = {tb, const_tensor(m, "", DT_INT32, T(m, tb)->ndims, one, &minus1)};
+    add_op(m, OP_MUL, nins, 2, &ng, 1);
+    tb = ng, kind = OP_ADD;
+  }
+  int64_t dims[MAX_DIMS];
+  for (int d = 0; d < T(m, out)->ndims; d++)
+    dims[d] = T(m, out)->dims[d];
+  int w = new_tensor(m, "", DT_INT32, T(m, out)->ndims, dims);
+  int ins[2] = {ta, tb};
+  add_op(m, kind, ins, 2, &w, 1);
+  int o = add_op(m, OP_CAST, &w, 1, &out, 1);
+  OP(m, o)->opt.fields = OPTF_CAST;
+  OP(m, o)->opt.in_dtype = DT_INT32;
+  OP(m, o)->opt.out_dtype = T(m, out)->dtype;
+}
+
 static void binary(Imp *m, OpKind kind) {
   Val *a = act_in(m, 0), *b = act_in(m, 1);
   int64_t dims[MAX_DIMS];
@@ -1187,6 +1216,11 @@ static void binary(Imp *m, OpKind kind) {
   int l = common_layout(m, n, 0, 2);
   int ins[2] = {as_layout(m, a, l, n), as_layout(m, b, l, n)};
   int out = act_out(m, 0, a->dt, n, dims, l, NULL);
+  if ((a->dt == DT_INT8 || a->dt == DT_UINT8 || a->dt == DT_INT16) &&
+      (kind == OP_ADD || kind == OP_SUB || kind == OP_MUL)) {
+    small_int_binary(m, kind, ins[0], ins[1], out);
+    return;
+  }
   add_op(m, kind, ins, 2, &out, 1);
 }
 
@@ -1313,8 +1347,45 @@ static void variadic(Imp *m, OpKind kind, bool mean) {
   bind(m, m->n->outputs[0], acc);
 }
 
+/* Clip of int8, uint8, int16, int32: MAXIMUM then MINIMUM with constants
+ * of the input's type (min > max gives max, as ONNX's). */
+static void import_clip_int(Imp *m, Val *x) {
+  if (x->dt != DT_INT8 && x->dt != DT_UINT8 && x->dt != DT_INT16 && x->dt != DT_INT32)
+    FAIL("'%s' is %s; Clip is imported for float32, int8, uint8, int16 and int32",
+         x->name, dtype_name(x->dt));
+  Val *bound[2] = {in(m, 1), in(m, 2)};
+  int l = pref(x);
+  int t = ir(m, x, l);
+  int last = bound[1] ? 1 : bound[0] ? 0 : -1;
+  if (last < 0) {
+    bind(m, m->n->outputs[0], x);
+    return;
+  }
+  for (int k = 0; k < 2; k++) {
+    Val *b = bound[k];
+    if (!b)
+      continue;
+    if (!b->data || val_elems(b) != 1 || b->dt != x->dt)
+      FAIL("min and max must be constant scalars of the input's type");
+    int64_t one[MAX_DIMS], dims[MAX_DIMS];
+    for (int d = 0; d < T(m, t)->ndims; d++)
+      one[d] = 1, dims[d] = T(m, t)->dims[d];
+    int out = new_tensor(m, k == last ? m->n->outputs[0] : "", x->dt, T(m, t)->ndims, dims);
+    int ins[2] = {t, const_tensor(m, "", x->dt, T(m, t)->ndims, one, b->data)};
+    add_op(m, k == 0 ? OP_MAXIMUM : OP_MINIMUM, ins, 2, &out, 1);
+    t = out;
+  }
+  Val *v = new_val(m, m->n->outputs[0], x->dt, x->ndims, x->dims);
+  v->t[l] = t;
+  bind(m, m->n->outputs[0], v);
+}
+
 static void import_clip(Imp *m) {
   Val *x = act_in(m, 0);
+  if (x->dt != DT_FLOAT32 && m->x->opset >= 11) {
+    import_clip_int(m, x);
+    return;
+  }
   need_f32(m, x);
   float lo = -FLT_MAX, hi = FLT_MAX;
   if (m->x->opset < 11) {

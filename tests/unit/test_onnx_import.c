@@ -14,7 +14,8 @@
  *   - external data: read relative to the model; absolute paths and '..'
  *     are refused;
  *   - comparisons, Where, Elu/Selu, Softplus, Round, ReduceMin become
- *     their IR ops (8- and 16-bit comparisons through CAST to int32);
+ *     their IR ops (8- and 16-bit comparisons, Add, Sub, Mul through
+ *     CAST to int32);
  *     bool Less, int64 Where, int64 Log, float Not, ConstantOfShape of
  *     a graph input and an unknown DepthToSpace mode are refused naming
  *     the node.
@@ -276,6 +277,8 @@ int main(void) {
       {"Less", 2, {1, 1}, 9, "LESS"},
       {"Equal", 2, {9, 9}, 9, "EQUAL"},
       {"Greater", 2, {3, 3}, 9, "CAST CAST GREATER"},
+      {"Sub", 2, {3, 3}, 3, "CAST CAST MUL ADD CAST"},
+      {"Mul", 2, {2, 2}, 2, "CAST CAST MUL CAST"},
       {"Where", 3, {9, 1, 1}, 1, "SELECT_V2"},
       {"Elu", 1, {1}, 1, "ELU"},
       {"Selu", 1, {1}, 1, "ELU MINIMUM MUL RELU MUL ADD"},
@@ -319,6 +322,9 @@ int main(void) {
   refused(one_node("Log", 1, i64, 7, NULL), &none,
           "node 0 (n0, op_type Log, domain '', opset 13): 'a' is int64; this op is imported "
           "for float32 only", "Log of int64");
+  refused(one_node("Clip", 1, i64, 7, NULL), &none,
+          "node 0 (n0, op_type Clip, domain '', opset 13): 'a' is int64; Clip is imported for "
+          "float32, int8, uint8, int16 and int32", "Clip of int64");
   refused(one_node("Not", 1, f1, 1, NULL), &none,
           "node 0 (n0, op_type Not, domain '', opset 13): input of type float32; Not takes bool",
           "Not of float32");
