@@ -1176,6 +1176,35 @@ static int as_layout(Imp *m, Val *v, int layout, int rank) {
 
 /* ------------------------------------------------------ binary ops */
 
+static int widen_i32(Imp *m, int t);
+
+/* Add, Sub, Mul of int8, uint8, int16 (whose kernels take quantized
+ * values): in int32 and CAST back, which wraps around as ONNX's integer
+ * arithmetic does (a - b as a + (-1) b). */
+static void small_int_binary(Imp *m, OpKind kind, int ta, int tb, int out) {
+  ta = widen_i32(m, ta), tb = widen_i32(m, tb);
+  if (kind == OP_SUB) {
+    int64_t one[MAX_DIMS], dims[MAX_DIMS];
+    for (int d = 0; d < T(m, tb)->ndims; d++)
+      one[d] = 1, dims[d] = T(m, tb)->dims[d];
+    int32_t minus1 = -1;
+    int ng = new_tensor(m, "", DT_INT32, T(m, tb)->ndims, dims);
+    int nins[2] = {tb, const_tensor(m, "", DT_INT32, T(m, tb)->ndims, one, &minus1)};
+    add_op(m, OP_MUL, nins, 2, &ng, 1);
+    tb = ng, kind = OP_ADD;
+  }
+  int64_t dims[MAX_DIMS];
+  for (int d = 0; d < T(m, out)->ndims; d++)
+    dims[d] = T(m, out)->dims[d];
+  int w = new_tensor(m, "", DT_INT32, T(m, out)->ndims, dims);
+  int ins[2] = {ta, tb};
+  add_op(m, kind, ins, 2, &w, 1);
+  int o = add_op(m, OP_CAST, &w, 1, &out, 1);
+  OP(m, o)->opt.fields = OPTF_CAST;
+  OP(m, o)->opt.in_dtype = DT_INT32;
+  OP(m, o)->opt.out_dtype = T(m, out)->dtype;
+}
+
 static void binary(Imp *m, OpKind kind) {
   Val *a = act_in(m, 0), *b = act_in(m, 1);
   int64_t dims[MAX_DIMS];
@@ -1187,6 +1216,11 @@ static void binary(Imp *m, OpKind kind) {
   int l = common_layout(m, n, 0, 2);
   int ins[2] = {as_layout(m, a, l, n), as_layout(m, b, l, n)};
   int out = act_out(m, 0, a->dt, n, dims, l, NULL);
+  if ((a->dt == DT_INT8 || a->dt == DT_UINT8 || a->dt == DT_INT16) &&
+      (kind == OP_ADD || kind == OP_SUB || kind == OP_MUL)) {
+    small_int_binary(m, kind, ins[0], ins[1], out);
+    return;
+  }
   add_op(m, kind, ins, 2, &out, 1);
 }
 
@@ -1313,8 +1347,45 @@ static void variadic(Imp *m, OpKind kind, bool mean) {
   bind(m, m->n->outputs[0], acc);
 }
 
+/* Clip of int8, uint8, int16, int32: MAXIMUM then MINIMUM with constants
+ * of the input's type (min > max gives max, as ONNX's). */
+static void import_clip_int(Imp *m, Val *x) {
+  if (x->dt != DT_INT8 && x->dt != DT_UINT8 && x->dt != DT_INT16 && x->dt != DT_INT32)
+    FAIL("'%s' is %s; Clip is imported for float32, int8, uint8, int16 and int32",
+         x->name, dtype_name(x->dt));
+  Val *bound[2] = {in(m, 1), in(m, 2)};
+  int l = pref(x);
+  int t = ir(m, x, l);
+  int last = bound[1] ? 1 : bound[0] ? 0 : -1;
+  if (last < 0) {
+    bind(m, m->n->outputs[0], x);
+    return;
+  }
+  for (int k = 0; k < 2; k++) {
+    Val *b = bound[k];
+    if (!b)
+      continue;
+    if (!b->data || val_elems(b) != 1 || b->dt != x->dt)
+      FAIL("min and max must be constant scalars of the input's type");
+    int64_t one[MAX_DIMS], dims[MAX_DIMS];
+    for (int d = 0; d < T(m, t)->ndims; d++)
+      one[d] = 1, dims[d] = T(m, t)->dims[d];
+    int out = new_tensor(m, k == last ? m->n->outputs[0] : "", x->dt, T(m, t)->ndims, dims);
+    int ins[2] = {t, const_tensor(m, "", x->dt, T(m, t)->ndims, one, b->data)};
+    add_op(m, k == 0 ? OP_MAXIMUM : OP_MINIMUM, ins, 2, &out, 1);
+    t = out;
+  }
+  Val *v = new_val(m, m->n->outputs[0], x->dt, x->ndims, x->dims);
+  v->t[l] = t;
+  bind(m, m->n->outputs[0], v);
+}
+
 static void import_clip(Imp *m) {
   Val *x = act_in(m, 0);
+  if (x->dt != DT_FLOAT32 && m->x->opset >= 11) {
+    import_clip_int(m, x);
+    return;
+  }
   need_f32(m, x);
   float lo = -FLT_MAX, hi = FLT_MAX;
   if (m->x->opset < 11) {
@@ -2187,13 +2258,16 @@ static void import_reduce(Imp *m, OpKind kind) {
   OP(m, o)->opt.keep_dims = keep;
 }
 
+/* ArgMax, ArgMin: ARG_MAX / ARG_MIN (the first extreme index, int64).
+ * select_last_index = 1: the last one is n - 1 minus the first one of x
+ * reversed along the axis - REVERSE_V2 first, then a GATHER from the
+ * table {n - 1, ..., 0}. */
 static void import_arg(Imp *m, OpKind kind) {
   Val *x = act_in(m, 0);
   int r = x->ndims;
   int64_t axis = resolve(m, attr_i(m, "axis", 0), r, "axis");
   bool keep = attr_i(m, "keepdims", 1) != 0;
-  if (attr_i(m, "select_last_index", 0))
-    FAIL("select_last_index = 1 is not supported (TFLite picks the first)");
+  bool last = attr_i(m, "select_last_index", 0) != 0;
   int32_t ax = (int32_t)axis;
   int64_t od[MAX_DIMS], kd[MAX_DIMS];
   int no = 0;
@@ -2202,9 +2276,16 @@ static void import_arg(Imp *m, OpKind kind) {
       od[no++] = x->dims[d];
     kd[d] = d == axis ? 1 : x->dims[d];
   }
-  int ins[2] = {ir(m, x, L_ONNX), const_i32(m, &ax, 1)};
+  int src = ir(m, x, L_ONNX);
+  if (last) {
+    int rv = new_tensor(m, "", x->dt, r, x->dims);
+    int rins[2] = {src, const_i32(m, &ax, 1)};
+    add_op(m, OP_REVERSE_V2, rins, 2, &rv, 1);
+    src = rv;
+  }
+  int ins[2] = {src, const_i32(m, &ax, 1)};
   int t;
-  if (keep) {
+  if (keep || last) {
     t = new_tensor(m, "", DT_INT64, no, od);
   } else {
     t = act_out(m, 0, DT_INT64, no, od, L_ONNX, NULL);
@@ -2212,6 +2293,19 @@ static void import_arg(Imp *m, OpKind kind) {
   int o = add_op(m, kind, ins, 2, &t, 1);
   OP(m, o)->opt.fields = OPTF_OUT_TYPE;
   OP(m, o)->opt.out_type = DT_INT64;
+  if (last) {
+    int64_t n = x->dims[axis];
+    int64_t *tab = arena_array((size_t)n, sizeof(int64_t));
+    for (int64_t k = 0; k < n; k++)
+      tab[k] = n - 1 - k;
+    int g = keep ? new_tensor(m, "", DT_INT64, no, od)
+                 : act_out(m, 0, DT_INT64, no, od, L_ONNX, NULL);
+    int gins[2] = {const_tensor(m, "", DT_INT64, 1, &n, tab), t};
+    int k = add_op(m, OP_GATHER, gins, 2, &g, 1);
+    OP(m, k)->opt.fields = OPTF_AXIS | OPTF_BATCH_DIMS;
+    OP(m, k)->opt.axis = 0;
+    t = g;
+  }
   if (keep) {
     Val *v = new_val(m, m->n->outputs[0], DT_INT64, r, kd);
     v->t[L_ONNX] = reshape_to(m, t, v->name, r, kd);
@@ -2463,6 +2557,351 @@ static void import_lstm(Imp *m) {
 
 /* -------------------------------------------------------- the table */
 
+/* ------------------------------------------------- more element-wise ops */
+
+/* A float32-only unary node onto kind (Log, Ceil, Round: ONNX defines
+ * them for floating-point types only). */
+static void unary_f32(Imp *m, OpKind kind) {
+  need_f32(m, act_in(m, 0));
+  activation(m, kind, ACT_NONE);
+}
+
+/* IR tensor t widened to int32 by a CAST when it is int8, uint8 or int16
+ * (whose comparison kernels compare quantized values); others as they
+ * are. */
+static int widen_i32(Imp *m, int t) {
+  DType dt = T(m, t)->dtype;
+  if (dt != DT_INT8 && dt != DT_UINT8 && dt != DT_INT16)
+    return t;
+  int64_t dims[MAX_DIMS];
+  for (int d = 0; d < T(m, t)->ndims; d++)
+    dims[d] = T(m, t)->dims[d];
+  int o = new_tensor(m, "", DT_INT32, T(m, t)->ndims, dims);
+  int k = add_op(m, OP_CAST, &t, 1, &o, 1);
+  OP(m, k)->opt.fields = OPTF_CAST;
+  OP(m, k)->opt.in_dtype = dt;
+  OP(m, k)->opt.out_dtype = DT_INT32;
+  return o;
+}
+
+/* Equal, Less, Greater, LessOrEqual, GreaterOrEqual (bool output), And,
+ * Or (bool inputs): broadcasting binary ops; 8- and 16-bit integers are
+ * compared as int32, which is exact. */
+static void compare_op(Imp *m, OpKind kind) {
+  Val *a = act_in(m, 0), *b = act_in(m, 1);
+  int64_t dims[MAX_DIMS];
+  int n;
+  if (!bcast(a->dims, a->ndims, b->dims, b->ndims, dims, &n))
+    FAIL("shapes of '%s' and '%s' do not broadcast", a->name, b->name);
+  if (a->dt != b->dt)
+    FAIL("inputs of types %s and %s", dtype_name(a->dt), dtype_name(b->dt));
+  bool logical = kind == OP_LOGICAL_AND || kind == OP_LOGICAL_OR;
+  if (logical != (a->dt == DT_BOOL) && !(kind == OP_EQUAL && a->dt == DT_BOOL))
+    FAIL("inputs of type %s are not supported", dtype_name(a->dt));
+  int l = common_layout(m, n, 0, 2);
+  int ins[2] = {widen_i32(m, as_layout(m, a, l, n)), widen_i32(m, as_layout(m, b, l, n))};
+  int out = act_out(m, 0, DT_BOOL, n, dims, l, NULL);
+  add_op(m, kind, ins, 2, &out, 1);
+}
+
+static void import_not(Imp *m) {
+  Val *x = act_in(m, 0);
+  if (x->dt != DT_BOOL)
+    FAIL("input of type %s; Not takes bool", dtype_name(x->dt));
+  activation(m, OP_LOGICAL_NOT, ACT_NONE);
+}
+
+/* Where(condition, X, Y): SELECT_V2, broadcasting all three (8-, 16- and
+ * 32-bit values; the kernels have no 64-bit select). */
+static void import_where(Imp *m) {
+  Val *c = act_in(m, 0), *x = act_in(m, 1), *y = act_in(m, 2);
+  if (c->dt != DT_BOOL)
+    FAIL("the condition has type %s, not bool", dtype_name(c->dt));
+  if (x->dt != y->dt)
+    FAIL("inputs of types %s and %s", dtype_name(x->dt), dtype_name(y->dt));
+  if (dtype_bits(x->dt) != 8 && dtype_bits(x->dt) != 16 && dtype_bits(x->dt) != 32)
+    FAIL("values of type %s are not supported (8-, 16- and 32-bit types only)",
+         dtype_name(x->dt));
+  int64_t d1[MAX_DIMS], dims[MAX_DIMS];
+  int n1, n;
+  if (!bcast(c->dims, c->ndims, x->dims, x->ndims, d1, &n1) ||
+      !bcast(d1, n1, y->dims, y->ndims, dims, &n))
+    FAIL("shapes of '%s', '%s' and '%s' do not broadcast", c->name, x->name, y->name);
+  int l = common_layout(m, n, 0, 3);
+  int ins[3] = {as_layout(m, c, l, n), as_layout(m, x, l, n), as_layout(m, y, l, n)};
+  int out = act_out(m, 0, x->dt, n, dims, l, NULL);
+  add_op(m, OP_SELECT_V2, ins, 3, &out, 1);
+}
+
+/* Elu (alpha), Selu (alpha, gamma) as
+ *   gamma relu(x) + gamma alpha min(elu(x), 0)
+ * where elu is the kernel's expm1(x) below 0, x above; a single ELU when
+ * alpha = gamma = 1. */
+static void import_elu(Imp *m, bool selu) {
+  Val *x = act_in(m, 0);
+  need_f32(m, x);
+  float alpha = attr_f(m, "alpha", selu ? 1.67326319217681884765625f : 1.0f);
+  float gamma = selu ? attr_f(m, "gamma", 1.05070102214813232421875f) : 1.0f;
+  if (alpha == 1.0f && gamma == 1.0f) {
+    activation(m, OP_ELU, ACT_NONE);
+    return;
+  }
+  int l = pref(x);
+  int t = ir(m, x, l);
+  int64_t dims[MAX_DIMS];
+  for (int d = 0; d < T(m, t)->ndims; d++)
+    dims[d] = T(m, t)->dims[d];
+  int e = new_tensor(m, "", DT_FLOAT32, T(m, t)->ndims, dims);
+  add_op(m, OP_ELU, &t, 1, &e, 1);
+  int neg = scalar_op(m, OP_MINIMUM, e, 0.0f, "");
+  int negs = scalar_op(m, OP_MUL, neg, gamma * alpha, "");
+  int pos = new_tensor(m, "", DT_FLOAT32, T(m, t)->ndims, dims);
+  add_op(m, OP_RELU, &t, 1, &pos, 1);
+  if (gamma != 1.0f)
+    pos = scalar_op(m, OP_MUL, pos, gamma, "");
+  int out = act_out(m, 0, DT_FLOAT32, x->ndims, x->dims, l, NULL);
+  int ins[2] = {pos, negs};
+  add_op(m, OP_ADD, ins, 2, &out, 1);
+}
+
+/* Softplus: log(exp(x) + 1), as ONNX's reference computes it. */
+static void import_softplus(Imp *m) {
+  Val *x = act_in(m, 0);
+  need_f32(m, x);
+  int l = pref(x);
+  int t = ir(m, x, l);
+  int64_t dims[MAX_DIMS];
+  for (int d = 0; d < T(m, t)->ndims; d++)
+    dims[d] = T(m, t)->dims[d];
+  int e = new_tensor(m, "", DT_FLOAT32, T(m, t)->ndims, dims);
+  add_op(m, OP_EXP, &t, 1, &e, 1);
+  int e1 = scalar_op(m, OP_ADD, e, 1.0f, "");
+  int out = act_out(m, 0, DT_FLOAT32, x->ndims, x->dims, l, NULL);
+  add_op(m, OP_LOG, &e1, 1, &out, 1);
+}
+
+/* ------------------------------------------------- data movement */
+
+/* Tile with constant repeats: TILE in the model's layout. */
+static void import_tile(Imp *m) {
+  Val *x = act_in(m, 0), *rp = need_const(m, 1, "repeats");
+  int r = x->ndims;
+  int64_t rep[MAX_DIMS], od[MAX_DIMS];
+  if (const_list(m, rp, rep, MAX_DIMS, "repeats") != r)
+    FAIL("repeats has %lld values for an input of rank %d", (long long)val_elems(rp), r);
+  int32_t mult[MAX_DIMS];
+  for (int d = 0; d < r; d++) {
+    if (rep[d] < 1 || rep[d] > INT32_MAX / (x->dims[d] ? x->dims[d] : 1))
+      FAIL("repeats[%d] = %lld is not supported (1 or more)", d, (long long)rep[d]);
+    mult[d] = (int32_t)rep[d];
+    od[d] = x->dims[d] * rep[d];
+  }
+  int ins[2] = {ir(m, x, L_ONNX), const_i32(m, mult, r)};
+  int out = act_out(m, 0, x->dt, r, od, L_ONNX, NULL);
+  add_op(m, OP_TILE, ins, 2, &out, 1);
+}
+
+/* Expand of an activation: BROADCAST_TO in the model's layout. */
+static void import_expand(Imp *m) {
+  Val *x = act_in(m, 0), *s = need_const(m, 1, "shape");
+  int64_t want[MAX_DIMS], dims[MAX_DIMS];
+  int nw = const_list(m, s, want, MAX_DIMS, "the shape"), n;
+  if (!bcast(x->dims, x->ndims, want, nw, dims, &n))
+    FAIL("the shape does not broadcast");
+  if (n == x->ndims && !memcmp(dims, x->dims, (size_t)n * sizeof(int64_t))) {
+    bind(m, m->n->outputs[0], x);
+    return;
+  }
+  int32_t d32[MAX_DIMS];
+  for (int d = 0; d < n; d++)
+    d32[d] = dim32(m, dims[d]);
+  int ins[2] = {ir(m, x, L_ONNX), const_i32(m, d32, n)};
+  int out = act_out(m, 0, x->dt, n, dims, L_ONNX, NULL);
+  add_op(m, OP_BROADCAST_TO, ins, 2, &out, 1);
+}
+
+/* DepthToSpace (DCR: TFLite's DEPTH_TO_SPACE in NHWC; CRD: the channels
+ * first gathered into DCR order) and SpaceToDepth (TFLite's
+ * SPACE_TO_DEPTH). */
+static void import_block_shuffle(Imp *m, bool to_space) {
+  Val *x = act4(m, 0);
+  int64_t b = attr_i(m, "blocksize", 0);
+  const int64_t *xd = x->dims;
+  if (b < 1 || b > 4096)
+    FAIL("blocksize %lld is not supported", (long long)b);
+  int64_t od[4] = {xd[0], 0, 0, 0};
+  if (to_space) {
+    if (xd[1] % (b * b))
+      FAIL("%lld channels are not a multiple of blocksize^2", (long long)xd[1]);
+    od[1] = xd[1] / (b * b), od[2] = xd[2] * b, od[3] = xd[3] * b;
+  } else {
+    if (xd[2] % b || xd[3] % b)
+      FAIL("height and width must be multiples of blocksize %lld", (long long)b);
+    od[1] = xd[1] * b * b, od[2] = xd[2] / b, od[3] = xd[3] / b;
+  }
+  int t = ir(m, x, L_NHWC);
+  const char *mode = to_space ? attr_s(m, "mode", "DCR") : "DCR";
+  if (strcmp(mode, "DCR") && strcmp(mode, "CRD"))
+    FAIL("mode '%s' is not supported", mode);
+  if (!strcmp(mode, "CRD")) {
+    /* CRD holds (c, i, j) at channel c b^2 + i b + j; DCR at (i b + j) C' + c. */
+    int64_t c2 = od[1], nc = xd[1];
+    int32_t *iv = arena_array((size_t)nc, sizeof(int32_t));
+    for (int64_t c = 0; c < c2; c++)
+      for (int64_t ij = 0; ij < b * b; ij++)
+        iv[ij * c2 + c] = (int32_t)(c * b * b + ij);
+    int64_t nhwc[4] = {xd[0], xd[2], xd[3], xd[1]};
+    int g = new_tensor(m, "", x->dt, 4, nhwc);
+    int ins[2] = {t, const_tensor(m, "", DT_INT32, 1, &nc, iv)};
+    int o = add_op(m, OP_GATHER, ins, 2, &g, 1);
+    OP(m, o)->opt.fields = OPTF_AXIS | OPTF_BATCH_DIMS;
+    OP(m, o)->opt.axis = 3;
+    t = g;
+  }
+  int out = act_out(m, 0, x->dt, 4, od, L_NHWC, NULL);
+  int o = add_op(m, to_space ? OP_DEPTH_TO_SPACE : OP_SPACE_TO_DEPTH, &t, 1, &out, 1);
+  OP(m, o)->opt.fields = OPTF_BLOCK_SIZE;
+  OP(m, o)->opt.block_size = (int)b;
+}
+
+/* ------------------------------------------------- QuantizeLinear, DequantizeLinear */
+
+/* A float32 constant of rank `rank` for a per-tensor (n == 1) or
+ * per-axis (n values along `axis`, the model's layout) parameter. */
+static int qparam_const(Imp *m, const float *v, int64_t n, int64_t axis, int rank) {
+  int64_t dims[MAX_DIMS];
+  for (int d = 0; d < rank; d++)
+    dims[d] = 1;
+  if (n > 1)
+    dims[axis] = n;
+  return f32_tensor(m, "", rank, dims, v);
+}
+
+/* IR tensor t (float32) op constant c, into a new float32 tensor. */
+static int f32_binary(Imp *m, OpKind kind, int t, int c) {
+  int64_t dims[MAX_DIMS];
+  for (int d = 0; d < T(m, t)->ndims; d++)
+    dims[d] = T(m, t)->dims[d];
+  int out = new_tensor(m, "", DT_FLOAT32, T(m, t)->ndims, dims);
+  int ins[2] = {t, c};
+  add_op(m, kind, ins, 2, &out, 1);
+  return out;
+}
+
+/* The scale (input 1) and zero point (input 2) of a Quantize- or
+ * DequantizeLinear node as floats: one value, or one per index of the
+ * axis (the axis attribute); *dt is the zero point's type (or *dt as
+ * given when there is none). */
+static int64_t qparams(Imp *m, const Val *x, float **scale, float **zp, DType *dt,
+                       int64_t *axis) {
+  Val *s = need_const(m, 1, "the scale"), *z = in(m, 2);
+  if (s->dt != DT_FLOAT32)
+    FAIL("the scale has type %s; only float32 is supported", dtype_name(s->dt));
+  if (attr_i(m, "block_size", 0))
+    FAIL("blocked quantization (block_size) is not supported");
+  if (z && !z->data)
+    FAIL("the zero point must be constant");
+  int64_t n = val_elems(s);
+  if (s->ndims > 1 || n < 1 || (z && val_elems(z) != n))
+    FAIL("the scale and zero point must be one value, or one per index of the axis");
+  *axis = 0;
+  if (n > 1 || s->ndims == 1) {
+    *axis = resolve(m, attr_i(m, "axis", 1), x->ndims, "axis");
+    if (n > 1 && x->dims[*axis] != n)
+      FAIL("%lld scales for an axis of size %lld", (long long)n, (long long)x->dims[*axis]);
+  }
+  if (z)
+    *dt = z->dt;
+  *scale = floats_of(m, s);
+  *zp = arena_array((size_t)n, sizeof(float));
+  for (int64_t k = 0; k < n; k++)
+    (*zp)[k] = z ? (float)cget_i(z, k) : 0.0f;
+  for (int64_t k = 0; k < n; k++)
+    if (!((*scale)[k] > 0.0f) && strcmp(m->n->op_type, "DequantizeLinear"))
+      FAIL("scale %g is not positive", (double)(*scale)[k]);
+  return n;
+}
+
+/* QuantizeLinear (int8, uint8, int16 outputs): ONNX's
+ *   saturate(rint(x / scale) + zero_point)
+ * with the division in float32 and halves rounded to even, as
+ *   DIV scale, ROUND, ADD zero point, MAXIMUM lo, MINIMUM hi, CAST
+ * (each step exact: the rounded value is an integer, adding the zero
+ * point to it is exact below 2^24, and anything larger saturates). */
+static void import_quantize_linear(Imp *m) {
+  Val *x = act_in(m, 0);
+  need_f32(m, x);
+  DType dt = DT_UINT8;
+  int64_t od = attr_i(m, "output_dtype", 0);
+  if (od && !onnx_dtype((int)od, &dt))
+    FAIL("output_dtype %lld is not supported", (long long)od);
+  if (attr_i(m, "saturate", 1) != 1)
+    FAIL("saturate = 0 is not supported");
+  float *scale, *zp;
+  int64_t axis;
+  int64_t n = qparams(m, x, &scale, &zp, &dt, &axis);
+  float lo, hi;
+  if (dt == DT_INT8) lo = -128.0f, hi = 127.0f;
+  else if (dt == DT_UINT8) lo = 0.0f, hi = 255.0f;
+  else if (dt == DT_INT16) lo = -32768.0f, hi = 32767.0f;
+  else FAIL("quantizing to %s is not supported (int8, uint8, int16)", dtype_name(dt));
+  int l = n > 1 ? L_ONNX : pref(x);
+  int t = ir(m, x, l);
+  int r = T(m, t)->ndims;
+  t = f32_binary(m, OP_DIV, t, qparam_const(m, scale, n, axis, r));
+  int64_t dims[MAX_DIMS];
+  for (int d = 0; d < r; d++)
+    dims[d] = T(m, t)->dims[d];
+  int rd = new_tensor(m, "", DT_FLOAT32, r, dims);
+  add_op(m, OP_ROUND, &t, 1, &rd, 1);
+  t = f32_binary(m, OP_ADD, rd, qparam_const(m, zp, n, axis, r));
+  t = scalar_op(m, OP_MAXIMUM, t, lo, "");
+  t = scalar_op(m, OP_MINIMUM, t, hi, "");
+  int out = act_out(m, 0, dt, x->ndims, x->dims, l, NULL);
+  int o = add_op(m, OP_CAST, &t, 1, &out, 1);
+  OP(m, o)->opt.fields = OPTF_CAST;
+  OP(m, o)->opt.in_dtype = DT_FLOAT32;
+  OP(m, o)->opt.out_dtype = dt;
+}
+
+/* DequantizeLinear (int8, uint8, int16, int32 inputs, float32 output):
+ * ONNX's (float(x) - float(zero_point)) * scale as CAST, SUB, MUL (the
+ * subtraction of small integers is exact; the product is rounded once,
+ * as ONNX's reference rounds it). */
+static void import_dequantize_linear(Imp *m) {
+  Val *x = act_in(m, 0);
+  if (x->dt != DT_INT8 && x->dt != DT_UINT8 && x->dt != DT_INT16 && x->dt != DT_INT32)
+    FAIL("dequantizing %s is not supported (int8, uint8, int16, int32)", dtype_name(x->dt));
+  int64_t od = attr_i(m, "output_dtype", 0);
+  if (od && od != 1)
+    FAIL("output_dtype %lld is not supported (float32 only)", (long long)od);
+  float *scale, *zp;
+  int64_t axis;
+  DType zdt = x->dt;
+  int64_t n = qparams(m, x, &scale, &zp, &zdt, &axis);
+  if (zdt != x->dt)
+    FAIL("the zero point has type %s, the input %s", dtype_name(zdt), dtype_name(x->dt));
+  int l = n > 1 ? L_ONNX : pref(x);
+  int t = ir(m, x, l);
+  int r = T(m, t)->ndims;
+  int64_t dims[MAX_DIMS];
+  for (int d = 0; d < r; d++)
+    dims[d] = T(m, t)->dims[d];
+  int f = new_tensor(m, "", DT_FLOAT32, r, dims);
+  int o = add_op(m, OP_CAST, &t, 1, &f, 1);
+  OP(m, o)->opt.fields = OPTF_CAST;
+  OP(m, o)->opt.in_dtype = x->dt;
+  OP(m, o)->opt.out_dtype = DT_FLOAT32;
+  bool any_zp = false;
+  for (int64_t k = 0; k < n; k++)
+    any_zp |= zp[k] != 0.0f;
+  if (any_zp)
+    f = f32_binary(m, OP_SUB, f, qparam_const(m, zp, n, axis, r));
+  int out = act_out(m, 0, DT_FLOAT32, x->ndims, x->dims, l, NULL);
+  int ins[2] = {f, qparam_const(m, scale, n, axis, r)};
+  add_op(m, OP_MUL, ins, 2, &out, 1);
+}
+
 static void import_node(Imp *m) {
   const char *op = m->n->op_type;
   if (m->n->domain[0] && strcmp(m->n->domain, "ai.onnx"))
@@ -2502,6 +2941,26 @@ static void import_node(Imp *m) {
   else if (IS("Abs")) activation(m, OP_ABS, ACT_NONE);
   else if (IS("Sqrt")) activation(m, OP_SQRT, ACT_NONE);
   else if (IS("Floor")) activation(m, OP_FLOOR, ACT_NONE);
+  else if (IS("Ceil")) unary_f32(m, OP_CEIL);
+  else if (IS("Round")) unary_f32(m, OP_ROUND);
+  else if (IS("Log")) unary_f32(m, OP_LOG);
+  else if (IS("Elu")) import_elu(m, false);
+  else if (IS("Selu")) import_elu(m, true);
+  else if (IS("Softplus")) import_softplus(m);
+  else if (IS("Equal")) compare_op(m, OP_EQUAL);
+  else if (IS("Less")) compare_op(m, OP_LESS);
+  else if (IS("Greater")) compare_op(m, OP_GREATER);
+  else if (IS("LessOrEqual")) compare_op(m, OP_LESS_EQUAL);
+  else if (IS("GreaterOrEqual")) compare_op(m, OP_GREATER_EQUAL);
+  else if (IS("And")) compare_op(m, OP_LOGICAL_AND);
+  else if (IS("Or")) compare_op(m, OP_LOGICAL_OR);
+  else if (IS("Not")) import_not(m);
+  else if (IS("Where")) import_where(m);
+  else if (IS("Tile")) import_tile(m);
+  else if (IS("QuantizeLinear")) import_quantize_linear(m);
+  else if (IS("DequantizeLinear")) import_dequantize_linear(m);
+  else if (IS("DepthToSpace")) import_block_shuffle(m, true);
+  else if (IS("SpaceToDepth")) import_block_shuffle(m, false);
   else if (IS("Softmax")) import_softmax(m, false);
   else if (IS("LogSoftmax")) import_softmax(m, true);
   else if (IS("MaxPool")) import_pool(m, true);
@@ -2519,6 +2978,7 @@ static void import_node(Imp *m) {
   else if (IS("ReduceMean")) import_reduce(m, OP_MEAN);
   else if (IS("ReduceSum")) import_reduce(m, OP_SUM);
   else if (IS("ReduceMax")) import_reduce(m, OP_REDUCE_MAX);
+  else if (IS("ReduceMin")) import_reduce(m, OP_REDUCE_MIN);
   else if (IS("ArgMax")) import_arg(m, OP_ARG_MAX);
   else if (IS("ArgMin")) import_arg(m, OP_ARG_MIN);
   else if (IS("LSTM")) import_lstm(m);
@@ -2550,14 +3010,9 @@ static void import_node(Imp *m) {
     OP(m, o)->opt.in_dtype = x->dt;
     OP(m, o)->opt.out_dtype = dt;
   } else if (IS("Expand")) {
-    Val *x = act_in(m, 0), *s = need_const(m, 1, "shape");
-    int64_t want[MAX_DIMS], dims[MAX_DIMS];
-    int nw = const_list(m, s, want, MAX_DIMS, "the shape"), n;
-    if (!bcast(x->dims, x->ndims, want, nw, dims, &n))
-      FAIL("the shape does not broadcast");
-    if (n != x->ndims || memcmp(dims, x->dims, (size_t)n * sizeof(int64_t)))
-      FAIL("Expand of an activation has no IR op yet (BROADCAST_TO)");
-    bind(m, m->n->outputs[0], x);
+    import_expand(m);
+  } else if (IS("ConstantOfShape")) {
+    FAIL("the shape (input 0) is not constant");
   } else {
     FAIL("op_type %s is not supported", op);
   }

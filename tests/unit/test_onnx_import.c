@@ -12,7 +12,13 @@
  *     with a message naming the node index, name, op_type, domain and
  *     opset;
  *   - external data: read relative to the model; absolute paths and '..'
- *     are refused.
+ *     are refused;
+ *   - comparisons, Where, Elu/Selu, Softplus, Round, ReduceMin become
+ *     their IR ops (8- and 16-bit comparisons, Add, Sub, Mul through
+ *     CAST to int32);
+ *     bool Less, int64 Where, int64 Log, float Not, ConstantOfShape of
+ *     a graph input and an unknown DepthToSpace mode are refused naming
+ *     the node.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "model_test.h"
@@ -54,8 +60,10 @@ static void f_bytes(Buf *o, int num, const void *p, size_t n) {
 static void f_str(Buf *o, int num, const char *s) { f_bytes(o, num, s, strlen(s)); }
 static void f_msg(Buf *o, int num, Buf *m) { f_bytes(o, num, m->b, m->n), free(m->b), *m = (Buf){0}; }
 
-/* ValueInfoProto NAME: float tensor of dims (-1 = symbolic "N"). */
-static void value_info(Buf *g, int field, const char *name, int nd, const int64_t *dims) {
+/* ValueInfoProto NAME: a tensor of ONNX elem_type et and dims (-1 =
+ * symbolic "N"). */
+static void value_info_t(Buf *g, int field, const char *name, int et, int nd,
+                         const int64_t *dims) {
   Buf vi = {0}, tp = {0}, tt = {0}, sh = {0};
   for (int d = 0; d < nd; d++) {
     Buf dim = {0};
@@ -65,12 +73,16 @@ static void value_info(Buf *g, int field, const char *name, int nd, const int64_
       f_int(&dim, 1, dims[d]);
     f_msg(&sh, 1, &dim);
   }
-  f_int(&tt, 1, 1);
+  f_int(&tt, 1, et);
   f_msg(&tt, 2, &sh);
   f_msg(&tp, 1, &tt);
   f_str(&vi, 1, name);
   f_msg(&vi, 2, &tp);
   f_msg(g, field, &vi);
+}
+
+static void value_info(Buf *g, int field, const char *name, int nd, const int64_t *dims) {
+  value_info_t(g, field, name, 1, nd, dims);
 }
 
 /* TensorProto of floats in raw_data (or external: location). */
@@ -147,6 +159,31 @@ static Buf conv_model(int64_t batch, int opset, const char *op2, const char *dom
   value_info(&g, 11, "x", 4, xd);
   value_info(&g, 12, "y", 4, yd);
   return model(&g, opset);
+}
+
+/* An attribute NAME of type STRING (s) or INT (s NULL: i). */
+static void attr_si(Buf *a, const char *name, const char *sv, int64_t iv) {
+  Buf at = {0};
+  f_str(&at, 1, name);
+  if (sv)
+    f_str(&at, 4, sv), f_int(&at, 20, 3);
+  else
+    f_int(&at, 3, iv), f_int(&at, 20, 2);
+  f_msg(a, 5, &at);
+}
+
+/* One node op_type `op` (attributes `a`, or none) on inputs a, b, c of
+ * ONNX elem_types et[0..nin-1], all of shape [2,3], with output y of
+ * elem_type yt. */
+static Buf one_node(const char *op, int nin, const int *et, int yt, Buf *a) {
+  Buf g = {0};
+  int64_t d[2] = {2, 3};
+  static const char *const names[3] = {"a", "b", "c"};
+  node(&g, op, "n0", NULL, names, nin, "y", a);
+  for (int k = 0; k < nin; k++)
+    value_info_t(&g, 11, names[k], et[k], 2, d);
+  value_info_t(&g, 12, "y", yt, 2, d);
+  return model(&g, 13);
 }
 
 /* --------------------------------------------------------- checks */
@@ -230,6 +267,84 @@ int main(void) {
   refused(conv_model(1, 13, "Relu", "com.example", NULL), &none,
           "node 1 (act1, op_type Relu, domain 'com.example', opset 13): the domain", "another domain");
 
+  /* Comparisons, Where, unary float ops: what they become, what they refuse
+   * (elem_types: 1 float, 3 int8, 7 int64, 9 bool). */
+  static const struct {
+    const char *op;
+    int nin, et[3], yt;
+    const char *kinds;
+  } maps[] = {
+      {"Less", 2, {1, 1}, 9, "LESS"},
+      {"Equal", 2, {9, 9}, 9, "EQUAL"},
+      {"Greater", 2, {3, 3}, 9, "CAST CAST GREATER"},
+      {"Sub", 2, {3, 3}, 3, "CAST CAST MUL ADD CAST"},
+      {"Mul", 2, {2, 2}, 2, "CAST CAST MUL CAST"},
+      {"Where", 3, {9, 1, 1}, 1, "SELECT_V2"},
+      {"Elu", 1, {1}, 1, "ELU"},
+      {"Selu", 1, {1}, 1, "ELU MINIMUM MUL RELU MUL ADD"},
+      {"Softplus", 1, {1}, 1, "EXP ADD LOG"},
+      {"Round", 1, {1}, 1, "ROUND"},
+      {"ReduceMin", 1, {1}, 1, "REDUCE_MIN"},
+  };
+  for (size_t i = 0; i < sizeof maps / sizeof *maps; i++) {
+    m = one_node(maps[i].op, maps[i].nin, maps[i].et, maps[i].yt, NULL);
+    g = import("m.onnx", &m, &none);
+    CHECK(g && !strcmp(kinds(g), maps[i].kinds), "%s becomes %s (got %s)", maps[i].op,
+          maps[i].kinds, g ? kinds(g) : error_message);
+    free(m.b);
+  }
+  {
+    Buf a = {0};
+    static const int f[1] = {1};
+    attr_si(&a, "select_last_index", NULL, 1);
+    m = one_node("ArgMax", 1, f, 7, &a);
+    g = import("m.onnx", &m, &none);
+    CHECK(g && !strcmp(kinds(g), "REVERSE_V2 ARG_MAX GATHER RESHAPE"),
+          "ArgMax select_last_index=1 becomes REVERSE_V2 ARG_MAX GATHER RESHAPE (got %s)",
+          g ? kinds(g) : error_message);
+    if (g) {
+      const Tensor *tab = &g->tensors[g->ops[2].inputs[0]];
+      int64_t t0 = -1, t1 = -1;
+      if (tab->data && tab->ndims == 1 && tab->dims[0] == 2)
+        memcpy(&t0, tab->data, 8), memcpy(&t1, tab->data + 8, 8);
+      CHECK(t0 == 1 && t1 == 0, "the GATHER maps the reversed index k to 1 - k (got %lld %lld)",
+            (long long)t0, (long long)t1);
+    }
+    free(m.b);
+  }
+  static const int bools[2] = {9, 9}, where64[3] = {9, 7, 7}, i64[1] = {7}, f1[1] = {1};
+  refused(one_node("Less", 2, bools, 9, NULL), &none,
+          "node 0 (n0, op_type Less, domain '', opset 13): inputs of type bool are not "
+          "supported", "Less of bool inputs");
+  refused(one_node("Where", 3, where64, 7, NULL), &none,
+          "node 0 (n0, op_type Where, domain '', opset 13): values of type int64 are not "
+          "supported (8-, 16- and 32-bit types only)", "Where of int64 values");
+  refused(one_node("Log", 1, i64, 7, NULL), &none,
+          "node 0 (n0, op_type Log, domain '', opset 13): 'a' is int64; this op is imported "
+          "for float32 only", "Log of int64");
+  refused(one_node("Clip", 1, i64, 7, NULL), &none,
+          "node 0 (n0, op_type Clip, domain '', opset 13): 'a' is int64; Clip is imported for "
+          "float32, int8, uint8, int16 and int32", "Clip of int64");
+  refused(one_node("Not", 1, f1, 1, NULL), &none,
+          "node 0 (n0, op_type Not, domain '', opset 13): input of type float32; Not takes bool",
+          "Not of float32");
+  refused(one_node("ConstantOfShape", 1, i64, 1, NULL), &none,
+          "node 0 (n0, op_type ConstantOfShape, domain '', opset 13): the shape (input 0) is "
+          "not constant", "ConstantOfShape of a graph input");
+  {
+    Buf gr = {0}, a = {0};
+    int64_t xd[4] = {1, 8, 2, 2}, yd[4] = {1, 2, 4, 4};
+    attr_si(&a, "mode", "XYZ", 0);
+    attr_si(&a, "blocksize", NULL, 2);
+    const char *din[1] = {"x"};
+    node(&gr, "DepthToSpace", "d2s", NULL, din, 1, "y", &a);
+    value_info(&gr, 11, "x", 4, xd);
+    value_info(&gr, 12, "y", 4, yd);
+    refused(model(&gr, 13), &none,
+            "node 0 (d2s, op_type DepthToSpace, domain '', opset 13): mode 'XYZ' is not "
+            "supported", "DepthToSpace in an unknown mode");
+  }
+
   /* External data next to the model file. */
   const char *tmp = test_tmpdir("onnx-import");
   if (!tmp)
@@ -255,6 +370,47 @@ int main(void) {
           "an external data path with '..'");
   refused(conv_model(1, 13, "Relu", NULL, "a/../../w.bin"), &none, "leaves the model's folder",
           "an external data path with '..' inside");
+
+  /* QuantizeLinear rounds halves to even and saturates (ONNX), run end
+   * to end: x / 1 for x = 0.5, 1.5, 2.5, 300 gives uint8 0, 2, 2, 255
+   * (TFLite's half-away-from-zero rounding would give 1, 2, 3, 255). */
+  {
+    Buf gr = {0};
+    int64_t xd[1] = {4};
+    float one = 1.0f;
+    tensor(&gr, 5, "s", 0, NULL, &one, NULL);
+    const char *qin[2] = {"x", "s"};
+    node(&gr, "QuantizeLinear", "q", NULL, qin, 2, "y", NULL);
+    value_info(&gr, 11, "x", 1, xd);
+    value_info_t(&gr, 12, "y", 2, 1, xd);
+    m = model(&gr, 13);
+    g = import("m.onnx", &m, &none);
+    CHECK(g && !strcmp(kinds(g), "DIV ROUND ADD MAXIMUM MINIMUM CAST"),
+          "QuantizeLinear becomes DIV ROUND ADD MAXIMUM MINIMUM CAST (got %s)",
+          g ? kinds(g) : error_message);
+    const char *mp = arena_printf("%s/q.onnx", tmp), *xp = arena_printf("%s/qx.bin", tmp),
+               *yp = arena_printf("%s/qy.bin", tmp);
+    static const float xv[4] = {0.5f, 1.5f, 2.5f, 300.0f};
+    f = fopen(mp, "wb");
+    fwrite(m.b, 1, m.n, f);
+    fclose(f);
+    f = fopen(xp, "wb");
+    fwrite(xv, 4, 4, f);
+    fclose(f);
+    free(m.b);
+    int rc = run_command(arena_printf("%s run %s -i %s -o %s > /dev/null", test_tinyaot(), mp,
+                                      xp, yp));
+    size_t ny = 0;
+    uint8_t *y = slurp(yp, &ny);
+    CHECK(rc == 0 && y && ny == 4 && y[0] == 0 && y[1] == 2 && y[2] == 2 && y[3] == 255,
+          "QuantizeLinear of 0.5, 1.5, 2.5, 300 (scale 1) gives 0, 2, 2, 255 (exit %d, got "
+          "%d %d %d %d)", rc, y && ny == 4 ? y[0] : -1, y && ny == 4 ? y[1] : -1,
+          y && ny == 4 ? y[2] : -1, y && ny == 4 ? y[3] : -1);
+    free(y);
+  }
+  refused(one_node("DequantizeLinear", 1, f1, 1, NULL), &none,
+          "node 0 (n0, op_type DequantizeLinear, domain '', opset 13): dequantizing float32 is "
+          "not supported (int8, uint8, int16, int32)", "DequantizeLinear of float32");
 
   /* --constant-input: the weights as a graph input bound to a file. */
   {
