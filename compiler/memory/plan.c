@@ -99,9 +99,9 @@ size_t live_lower_bound(const Buffer *bufs, int nbufs, int *peak_step) {
   return best;
 }
 
-/* The least span (bytes) an output of c_bytes and an input of a_bytes can
- * cover together when the output's base may be at most d bytes above the
- * input's: the output at exactly that distance, or wholly below. */
+/* The span (bytes) an output of c_bytes and an input of a_bytes cover
+ * together with the output's base d bytes above the input's (or wholly
+ * below it, when d is less than -c_bytes). */
 static size_t pair_span(size_t a_bytes, size_t c_bytes, int64_t d) {
   if (d < -(int64_t)c_bytes)
     d = -(int64_t)c_bytes; /* below and clear of the input: always legal */
@@ -110,6 +110,8 @@ static size_t pair_span(size_t a_bytes, size_t c_bytes, int64_t d) {
     size_t top = a_bytes + below > c_bytes ? a_bytes + below : c_bytes;
     return top;
   }
+  if ((size_t)d >= a_bytes)
+    return a_bytes + c_bytes; /* above the input's end: apart */
   return (size_t)d + c_bytes > a_bytes ? (size_t)d + c_bytes : a_bytes;
 }
 
@@ -148,6 +150,8 @@ size_t overlap_lower_bound(const Buffer *bufs, int nbufs) {
       const Buffer *a = &bufs[b->overlap_of];
       size_t both = sum(a->bytes, b->bytes);
       int64_t d = usable_distance(b->overlap_max, b->overlap_mod, 1, (int64_t)b->bytes);
+      if (d > 0)
+        d = 0; /* any lower distance is legal too: 0 covers least */
       size_t save = both - pair_span(a->bytes, b->bytes, d);
       sub[b->first] = sum(sub[b->first], save);
       add[b->first + 1] = sum(add[b->first + 1], save);
@@ -177,8 +181,9 @@ typedef struct {
                       its root is an op's output, the other that op's
                       dying input), or -1 */
   int64_t *ov_max; /* how far above ov_with's offset it may start */
-  int64_t *ov_mod; /* > 0: only exactly ov_max above (ov_max then a multiple
-                      of the modulus and the alignments) */
+  int64_t *ov_mod; /* > 0: only exactly ov_max above, or at the same offset
+                      when ov_max > 0 (ov_max then a multiple of the
+                      modulus and the alignments) */
   int *cstart;     /* conflicts of i: clist[cstart[i] .. cstart[i+1]) */
   int *clist;
   size_t *limit;   /* npools + 1 entries, the last one SIZE_MAX */
@@ -293,8 +298,8 @@ static Problem *new_problem(const Buffer *bufs, int nbufs, const Pool *pools,
   P->pos = arena_array(m, sizeof(int));
   P->off = arena_array(m, sizeof(size_t));
   P->pool = arena_array(m, sizeof(int));
-  P->span_off = arena_array(2 * m, sizeof(size_t));
-  P->span_end = arena_array(2 * m, sizeof(size_t));
+  P->span_off = arena_array(3 * m, sizeof(size_t));
+  P->span_end = arena_array(3 * m, sizeof(size_t));
   uint32_t all = npools >= 32 ? 0xffffffffu : ((1u << npools) - 1);
   for (int k = 0; k < n; k++) {
     P->first[k] = INT32_MAX;
@@ -328,9 +333,9 @@ static Problem *new_problem(const Buffer *bufs, int nbufs, const Pool *pools,
       P->ov_mod[k] = b->overlap_mod;
     }
   }
-  /* With a modulus the pair may share bytes at one distance only: the
-   * largest multiple of the modulus and both alignments at or below
-   * ov_max. */
+  /* With a modulus the pair may share bytes at the largest multiple of
+   * the modulus and both alignments at or below ov_max, and at 0 when
+   * that is above 0 (0 spans least). */
   for (int k = 0; k < n; k++) {
     int w = P->ov_with[k];
     if (w < 0 || P->ov_mod[k] <= 1)
@@ -399,14 +404,22 @@ static size_t lowest_fit(Problem *P, int b, int p) {
     long long need = (long long)P->bytes[b];
     if (P->ov_with[b] == c) { /* b the output, c its input at oc */
       long long d = P->ov_max[b] < -need ? -need : P->ov_max[b];
-      if (P->ov_mod[b] > 1) /* only exactly oc + d */
+      if (P->ov_mod[b] > 1 && d > 0) { /* only exactly oc or oc + d */
+        forbid(P, &ns, oc - need, oc, need);
+        forbid(P, &ns, oc, oc + d, need);
+      } else if (P->ov_mod[b] > 1) { /* only exactly oc + d */
         forbid(P, &ns, oc - need, oc + d, need);
+      }
       forbid(P, &ns, oc + d, oc + cb, need);
     } else if (P->ov_with[c] == b) { /* b the input, c its output at oc */
       long long d = P->ov_max[c] < -cb ? -cb : P->ov_max[c];
       forbid(P, &ns, oc - need, oc - d, need);
-      if (P->ov_mod[c] > 1) /* only exactly oc - d */
+      if (P->ov_mod[c] > 1 && d > 0) { /* only exactly oc - d or oc */
+        forbid(P, &ns, oc - d, oc, need);
+        forbid(P, &ns, oc, oc + cb, need);
+      } else if (P->ov_mod[c] > 1) { /* only exactly oc - d */
         forbid(P, &ns, oc - d, oc + cb, need);
+      }
     } else {
       forbid(P, &ns, oc - need, oc + cb, need);
     }

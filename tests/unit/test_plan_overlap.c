@@ -13,7 +13,12 @@
  *    buffers;
  *  - the planner uses it: a widening 1x1 convolution plans in its
  *    output's size plus scratch, below the whole-tensor bound, and the
- *    checker accepts that plan;
+ *    checker accepts that plan; on 600 random buffer lists with
+ *    overlapping pairs every algorithm's plan passes check_buffers(),
+ *    keeps each pair within its distance and modulus and is never
+ *    below the bound with overlaps;
+ *  - the checker, from the access pattern alone, accepts exactly the
+ *    offsets the lowering's distance allows, on every random case;
  *  - the checker re-derives legality from the access pattern, not from
  *    the planner's number: it accepts the output exactly max_ahead above
  *    the input and rejects it one byte higher, rejects an output moved
@@ -94,6 +99,42 @@ static void run_conv(const Graph *g, int8_t *ws, size_t a, size_t c, const int8_
   memcpy(out, ws + c, ob);
 }
 
+/* A copy of p whose buffers can be tampered with. */
+static Plan *copy_plan(const Plan *p) {
+  Plan *q = arena_alloc(sizeof *q);
+  *q = *p;
+  q->bufs = arena_array((size_t)p->nbufs, sizeof(Buffer));
+  memcpy(q->bufs, p->bufs, (size_t)p->nbufs * sizeof(Buffer));
+  q->pools = arena_array((size_t)p->npools, sizeof(Pool));
+  memcpy(q->pools, p->pools, (size_t)p->npools * sizeof(Pool));
+  return q;
+}
+
+/* q with every buffer byte-aligned, input at a, output at c, scratch
+ * above both, the pool's size fitted. */
+static const char *check_at(const Graph *g, Plan *q, int64_t a, int64_t c) {
+  int in = g->tensors[g->ops[0].inputs[0]].storage;
+  int out = g->tensors[g->ops[0].outputs[0]].storage;
+  size_t top = 0;
+  for (int i = 0; i < q->nbufs; i++)
+    q->bufs[i].align = 1;
+  q->bufs[in].offset = (size_t)a;
+  q->bufs[out].offset = (size_t)c;
+  for (int i = 0; i < q->nbufs; i++)
+    if (i != in && i != out)
+      q->bufs[i].offset = 0;
+  top = (size_t)(a + (int64_t)q->bufs[in].bytes);
+  if ((size_t)(c + (int64_t)q->bufs[out].bytes) > top)
+    top = (size_t)(c + (int64_t)q->bufs[out].bytes);
+  for (int i = 0; i < q->nbufs; i++)
+    if (i != in && i != out) {
+      q->bufs[i].offset = top;
+      top += q->bufs[i].bytes;
+    }
+  q->pools[0].used = top;
+  return check_plan(g, q);
+}
+
 static void test_distance_is_sound(bool dw) {
   uint64_t r = dw ? 0xd3 : 0x0e1a9;
   int cases = 0, exact = 0, tight = 0;
@@ -146,10 +187,26 @@ static void test_distance_is_sound(bool dw) {
       run_conv(g, ws, a, (size_t)((int64_t)a + next), input, got);
       tight += memcmp(ref, got, ob) != 0;
     }
+    /* The checker, from the pattern alone, accepts exactly the offsets
+     * the lowering's distance allows (or those clear of the input). */
+    PlanOptions po = {.io_in_workspace = true};
+    Plan *p = plan_graph(g, &po);
+    int agree = 1;
+    for (int64_t delta = lo; delta < (int64_t)ib; delta++) {
+      bool want = delta <= -(int64_t)ob || (delta <= dmax && delta % mod == 0);
+      bool got = check_at(g, copy_plan(p), (int64_t)a, (int64_t)a + delta) == NULL;
+      if (want != got && agree) {
+        CHECK(0, "case %d: the checker %s the output %lld bytes above its input (distance "
+                 "%lld)", t, got ? "accepts" : "rejects", (long long)delta, (long long)dmax);
+        agree = 0;
+      }
+    }
+    ok &= agree;
     cases++;
     exact += ok;
     CHECK(ok, "%s %dx%d stride %d %s [%d,%d,%d,%d] -> %d channels: the output at "
-              "every offset up to %lld bytes above the input%s gives the disjoint bytes",
+              "every offset up to %lld bytes above the input%s gives the disjoint bytes, and "
+              "the checker accepts exactly those",
           dw ? "depthwise" : "conv", k, k, s, pad == TFW_PAD_SAME ? "SAME" : "VALID", n, h,
           w, c, dw ? c : oc, (long long)dmax, dw ? " (whole pixels)" : "");
   }
@@ -170,42 +227,6 @@ static Plan *plan_widening(Graph **gp) {
     return NULL;
   PlanOptions o = {.io_in_workspace = true};
   return plan_graph(g, &o);
-}
-
-/* A copy of p whose buffers can be tampered with. */
-static Plan *copy_plan(const Plan *p) {
-  Plan *q = arena_alloc(sizeof *q);
-  *q = *p;
-  q->bufs = arena_array((size_t)p->nbufs, sizeof(Buffer));
-  memcpy(q->bufs, p->bufs, (size_t)p->nbufs * sizeof(Buffer));
-  q->pools = arena_array((size_t)p->npools, sizeof(Pool));
-  memcpy(q->pools, p->pools, (size_t)p->npools * sizeof(Pool));
-  return q;
-}
-
-/* q with every buffer byte-aligned, input at a, output at c, scratch
- * above both, the pool's size fitted. */
-static const char *check_at(const Graph *g, Plan *q, int64_t a, int64_t c) {
-  int in = g->tensors[g->ops[0].inputs[0]].storage;
-  int out = g->tensors[g->ops[0].outputs[0]].storage;
-  size_t top = 0;
-  for (int i = 0; i < q->nbufs; i++)
-    q->bufs[i].align = 1;
-  q->bufs[in].offset = (size_t)a;
-  q->bufs[out].offset = (size_t)c;
-  for (int i = 0; i < q->nbufs; i++)
-    if (i != in && i != out)
-      q->bufs[i].offset = 0;
-  top = (size_t)(a + (int64_t)q->bufs[in].bytes);
-  if ((size_t)(c + (int64_t)q->bufs[out].bytes) > top)
-    top = (size_t)(c + (int64_t)q->bufs[out].bytes);
-  for (int i = 0; i < q->nbufs; i++)
-    if (i != in && i != out) {
-      q->bufs[i].offset = top;
-      top += q->bufs[i].bytes;
-    }
-  q->pools[0].used = top;
-  return check_plan(g, q);
 }
 
 static void test_planner_and_checker(void) {
@@ -417,7 +438,81 @@ static void test_pad_is_sound(void) {
         cases);
 }
 
+/* Placement on random buffer lists with overlapping pairs (no graph):
+ * every plan passes check_buffers(), is never below the bound with
+ * overlaps, and every pair sharing bytes keeps the output at most
+ * overlap_max above its input (with a modulus, a multiple of it). */
+static void test_random_placement(void) {
+  uint64_t r = 0x51ace;
+  long plans = 0, shared = 0, bad = 0, below = 0, rejected = 0;
+  const char *first = NULL;
+  for (int t = 0; t < 600; t++) {
+    int n = 2 + (int)(splitmix(&r) % 14), steps = 1 + (int)(splitmix(&r) % 8);
+    size_t align = (size_t)1 << (splitmix(&r) % 5);
+    Buffer *b = arena_array((size_t)n, sizeof(Buffer));
+    for (int i = 0; i < n; i++) {
+      int f = (int)(splitmix(&r) % (uint64_t)steps);
+      int l = f + (int)(splitmix(&r) % (uint64_t)(steps - f));
+      b[i] = (Buffer){.id = i, .bytes = 1 + splitmix(&r) % 300, .first = f, .last = l,
+                      .align = align, .scratch_op = -1, .state_op = -1, .inplace_of = -1,
+                      .overlap_of = -1, .pool = -1, .io = -1};
+    }
+    bool *taken = arena_array((size_t)n, sizeof(bool));
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < n; j++) {
+        /* (Never both ways: an op cannot write its own input.) */
+        if (i == j || b[j].overlap || taken[i] || b[i].last != b[j].first ||
+            (b[i].overlap && b[i].overlap_of == j) || splitmix(&r) % 2)
+          continue;
+        b[j].overlap = true;
+        b[j].overlap_of = i;
+        b[j].overlap_max = (int64_t)(splitmix(&r) % (b[i].bytes + b[j].bytes + 16)) -
+                           (int64_t)b[j].bytes - 8;
+        static const int64_t mods[] = {0, 0, 3, 8, 16, 24};
+        b[j].overlap_mod = mods[splitmix(&r) % 6];
+        taken[i] = true;
+      }
+    size_t ob = overlap_lower_bound(b, n);
+    for (int a = 0; a <= PLAN_NALGOS; a++) {
+      const char *algo = a < PLAN_NALGOS ? plan_algo_names[a] : "best";
+      Pool pool = {"workspace", SIZE_MAX, 0};
+      AlgoResult res[PLAN_NALGOS];
+      int nr;
+      place_buffers(b, n, &pool, 1, algo, res, &nr);
+      plans++;
+      const char *why = check_buffers(b, n, &pool, 1, 0);
+      if (why) {
+        rejected++;
+        if (!first)
+          first = arena_printf("%s: %s", algo, why);
+      }
+      if (pool.used < ob) {
+        below++;
+      }
+      for (int j = 0; j < n; j++) {
+        if (!b[j].overlap)
+          continue;
+        const Buffer *A = &b[b[j].overlap_of], *C = &b[j];
+        int64_t d = (int64_t)C->offset - (int64_t)A->offset;
+        if (d <= -(int64_t)C->bytes || d >= (int64_t)A->bytes)
+          continue; /* apart */
+        shared++;
+        if (d > C->overlap_max || (C->overlap_mod > 1 && d % C->overlap_mod != 0)) {
+          bad++;
+        }
+      }
+    }
+  }
+  CHECK(rejected == 0, "every plan of %ld passes check_buffers (first failure: %s)", plans,
+        first ? first : "none");
+  CHECK(below == 0, "no plan is below its bound with overlaps (%ld are)", below);
+  CHECK(shared > 500 && bad == 0,
+        "every pair sharing bytes (%ld) keeps the output within its distance and modulus "
+        "(%ld do not)", shared, bad);
+}
+
 int main(void) {
+  test_random_placement();
   test_pad_is_sound();
   test_distance_is_sound(false);
   test_distance_is_sound(true);
