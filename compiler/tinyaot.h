@@ -700,6 +700,11 @@ typedef struct {
    * many bytes (one pixel) from the input's, so that every output channel
    * falls on its own input channel. */
   int32_t chan_mod;
+  /* A block's outputs may be written while its own windows are still
+   * being read (the float kernels re-read the window for each output
+   * channel): every byte they write must lie below what the block itself
+   * still reads, not only what later blocks read. */
+  bool own_reads;
 } OverlapDecl;
 
 typedef struct Lowered {

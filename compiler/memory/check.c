@@ -224,7 +224,9 @@ static const char *check_outputs_written(const Graph *g, const Plan *p,
  * still to be read lies at or above the lowest byte any later pixel's
  * window touches.  The block's bytes [c + i*opix, c + e*opix) must miss
  * [a + that lowest byte, a + input bytes), for every block size the
- * kernel may use.
+ * kernel may use.  A kernel writing a block while still reading its
+ * own windows (own_reads) must keep clear of the block's own lowest
+ * byte instead.
  */
 #define NO_READ INT64_MAX
 
@@ -338,10 +340,13 @@ static const char *check_overlap(const Graph *g, const Plan *p, int ci,
                           (long long)B);
     for (int64_t i = 0; i < npix; i += B) {
       int64_t e = i + B < npix ? i + B : npix;
-      if (low[e] == NO_READ)
+      /* Still to be read while the block is written: what later pixels
+       * read, and with own_reads what the block's pixels read too. */
+      int64_t left = d->own_reads ? low[i] : low[e];
+      if (left == NO_READ)
         break; /* nothing is read after this block */
       int64_t w0 = c + i * opix, w1 = c + e * opix; /* written */
-      int64_t r0 = a + low[e], r1 = a + ibytes;     /* still to be read */
+      int64_t r0 = a + left, r1 = a + ibytes;       /* still to be read */
       if (w0 < r1 && r0 < w1)
         return arena_printf(
             "op %d (step %d) writes output bytes [%lld, %lld) of pixels "

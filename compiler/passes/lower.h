@@ -79,6 +79,10 @@ void may_run_in_place(Lower *L, int k);
  * elem: bytes per element.  lower_nn.c says which kernels qualify. */
 void overlap_windows(Lower *L, const ta_conv_params *p, ta_dims di, int32_t kh, int32_t kw,
                      ta_dims dout, int nblocks, bool by_channel, int32_t elem);
+/* The same for a kernel that writes each output pixel's channels while
+ * still reading that pixel's window (blocks of 1, own_reads). */
+void overlap_windows_own(Lower *L, const ta_conv_params *p, ta_dims di, int32_t kh,
+                         int32_t kw, ta_dims dout, int32_t elem);
 
 /* ------------------------------------------------- checks (lower_common.c) */
 

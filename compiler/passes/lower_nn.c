@@ -90,8 +90,9 @@ static void conv_quant(Lower *L, const Tensor *in, const Tensor *filter,
  * the pixel (output channel ic * M + m reads input channel ic): nothing
  * declared.
  */
-void overlap_windows(Lower *L, const ta_conv_params *p, ta_dims di, int32_t kh, int32_t kw,
-                     ta_dims dout, int nblocks, bool by_channel, int32_t elem) {
+static void declare_windows(Lower *L, const ta_conv_params *p, ta_dims di, int32_t kh,
+                            int32_t kw, ta_dims dout, int nblocks, bool by_channel,
+                            int32_t elem, bool own) {
   const int64_t H = di.h, W = di.w, C = (int64_t)di.c * elem, OH = dout.h, OW = dout.w;
   const int64_t OC = (int64_t)dout.c * elem;
   const int64_t npix = (int64_t)dout.n * OH * OW, ibytes = (int64_t)di.n * H * W * C;
@@ -115,17 +116,30 @@ void overlap_windows(Lower *L, const ta_conv_params *p, ta_dims di, int32_t kh, 
   int64_t d = ibytes;
   static const int32_t blocks[2] = {1, 2};
   for (int k = 0; k < nblocks; k++)
-    for (int64_t i = 0; i + blocks[k] < npix; i += blocks[k]) {
-      const int64_t e = i + blocks[k];
-      if (low[e] < ibytes && low[e] - e * OC < d)
-        d = low[e] - e * OC;
+    for (int64_t i = 0; i < npix; i += blocks[k]) {
+      const int64_t e = i + blocks[k] < npix ? i + blocks[k] : npix;
+      /* Still to be read when the block's last byte is written: what
+       * the later pixels read, or (own) the block's pixels too. */
+      const int64_t r = own ? low[i] : low[e];
+      if (r < ibytes && r - e * OC < d)
+        d = r - e * OC;
     }
   OverlapDecl *o = &L->l->overlap;
   *o = (OverlapDecl){.declared = true, .input = 0, .max_ahead = d,
                      .kh = kh, .kw = kw, .sh = p->stride_h, .sw = p->stride_w,
                      .dh = p->dilation_h, .dw = p->dilation_w, .ph = p->pad_h,
                      .pw = p->pad_w, .block = {1, 2}, .nblocks = nblocks,
-                     .chan_mod = by_channel ? (int32_t)C : 0};
+                     .chan_mod = by_channel ? (int32_t)C : 0, .own_reads = own};
+}
+
+void overlap_windows(Lower *L, const ta_conv_params *p, ta_dims di, int32_t kh, int32_t kw,
+                     ta_dims dout, int nblocks, bool by_channel, int32_t elem) {
+  declare_windows(L, p, di, kh, kw, dout, nblocks, by_channel, elem, false);
+}
+
+void overlap_windows_own(Lower *L, const ta_conv_params *p, ta_dims di, int32_t kh,
+                         int32_t kw, ta_dims dout, int32_t elem) {
+  declare_windows(L, p, di, kh, kw, dout, 1, false, elem, true);
 }
 
 static void conv_common(Lower *L, bool depthwise) {
@@ -172,6 +186,12 @@ static void conv_common(Lower *L, bool depthwise) {
     L->l->kernel = depthwise ? "ta_depthwise_conv2d_f32" : "ta_conv2d_f32";
     const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
     conv_tensor_args(L, di, in, df, filter, bias, dout, out);
+    /* ta_conv2d_f32 and ta_depthwise_conv2d_f32 (portable C only) walk
+     * the output pixels in order; per pixel each output channel (or
+     * four) is summed over the window and written, so the pixel's
+     * outputs are written while its window is still read: own reads,
+     * blocks of 1, any groups and depth multiplier. */
+    overlap_windows_own(L, &p, di, df.h, df.w, dout, 4);
     return;
   }
 

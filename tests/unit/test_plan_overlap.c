@@ -5,9 +5,10 @@
  * allows (Lowered.overlap).
  *
  *  - the declared distance is sound and tight on the host kernel: for
- *    random convolutions and depthwise convolutions (1x1 widening,
- *    narrowing and same-width, 3x3 strides 1 and 2, SAME and VALID, one
- *    and several images) and PADs the kernel run with its output at
+ *    random int8 and float32 convolutions and depthwise convolutions
+ *    (1x1 widening, narrowing and same-width, 3x3 strides 1 and 2, SAME
+ *    and VALID, one and several images) and PADs the kernel run with
+ *    its output at
  *    every offset up to max_ahead above its input (depthwise: every
  *    whole number of pixels) gives the bytes it gives with disjoint
  *    buffers;
@@ -511,7 +512,89 @@ static void test_random_placement(void) {
         "(%ld do not)", shared, bad);
 }
 
+/* CONV_2D / DEPTHWISE_CONV_2D float32 [n,h,w,c]: ta_conv2d_f32 and
+ * ta_depthwise_conv2d_f32 (which write a pixel's outputs while still
+ * reading its window) with the output at every offset up to max_ahead
+ * above the input give the disjoint values, and the checker accepts
+ * exactly those offsets. */
+static void test_float_is_sound(void) {
+  uint64_t r = 0xf32;
+  int exact = 0, cases = 0;
+  for (int t = 0; t < 40; t++) {
+    bool dw = t % 2;
+    int32_t k = splitmix(&r) % 2 ? 1 : 3, s = 1 + (int32_t)(splitmix(&r) % 2);
+    int32_t n = 1 + (int32_t)(splitmix(&r) % 2), h = 2 + (int32_t)(splitmix(&r) % 5);
+    int32_t w = 2 + (int32_t)(splitmix(&r) % 5), c = 1 + (int32_t)(splitmix(&r) % 5);
+    int32_t oc = dw ? c : 1 + (int32_t)(splitmix(&r) % 8);
+    int32_t oh = (h + s - 1) / s, ow = (w + s - 1) / s;
+    int32_t di[4] = {n, h, w, c}, dout[4] = {n, oh, ow, oc};
+    int32_t df[4] = {dw ? 1 : oc, k, k, dw ? c : c};
+    float *f = arena_alloc(sizeof(float) * (size_t)(oc * k * k * c));
+    for (int32_t i = 0; i < oc * k * k * c; i++)
+      f[i] = (float)((int)(splitmix(&r) % 17) - 8) / 8.0f;
+    TfwModel *m = tfw_new();
+    int in = tfw_tensor(m, "in", TFW_FLOAT32, 4, di, 0);
+    int fi = tfw_const(m, "f", TFW_FLOAT32, 4, df, f);
+    int out = tfw_tensor(m, "out", TFW_FLOAT32, 4, dout, 0);
+    int ins[2] = {in, fi};
+    int op = tfw_op(m, dw ? TFW_OP_DEPTHWISE_CONV_2D : TFW_OP_CONV_2D, 2, ins, 1, &out);
+    if (dw)
+      tfw_depthwise_options(m, op, TFW_PAD_SAME, s, s, 1, TFW_ACT_NONE, 1, 1);
+    else
+      tfw_conv2d_options(m, op, TFW_PAD_SAME, s, s, TFW_ACT_NONE, 1, 1);
+    tfw_inputs(m, 1, &in);
+    tfw_outputs(m, 1, &out);
+    Graph *g = lowered(m, TA_ROUND_DOUBLE);
+    const Lowered *l = g ? op_lowered(&g->ops[0]) : NULL;
+    if (!l || !l->overlap.declared || !l->overlap.own_reads) {
+      CHECK(0, "float case %d declares an overlap: %s", t, error_message);
+      continue;
+    }
+    const OverlapDecl *d = &l->overlap;
+    ta_conv_params p = {.stride_h = d->sh, .stride_w = d->sw, .dilation_h = 1,
+                        .dilation_w = 1, .pad_h = d->ph, .pad_w = d->pw, .depth_multiplier = 1,
+                        .act_min_f32 = -1e30f, .act_max_f32 = 1e30f};
+    ta_dims tdi = {n, h, w, c}, tdf = {df[0], df[1], df[2], df[3]}, tdo = {n, oh, ow, oc};
+    size_t ib = tensor_bytes(&g->tensors[g->ops[0].inputs[0]]);
+    size_t ob = tensor_bytes(&g->tensors[g->ops[0].outputs[0]]);
+    float *input = arena_alloc(ib), *ref = arena_alloc(ob), *got = arena_alloc(ob);
+    for (size_t i = 0; i < ib / 4; i++)
+      input[i] = (float)((int)(splitmix(&r) % 33) - 16) / 4.0f;
+    size_t span = 2 * (ib + ob) + 64, a = ob + 16;
+    uint8_t *ws = arena_alloc(span + 16);
+    ws += 16 - (uintptr_t)ws % 16; /* floats aligned */
+    bool ok = true;
+    PlanOptions po = {.io_in_workspace = true};
+    Plan *pl = plan_graph(g, &po);
+    for (int64_t delta = -(int64_t)ob - 4; delta < (int64_t)ib; delta += 4) {
+      memset(ws, 0, span);
+      memcpy(ws + a, input, ib);
+      float *o = (float *)(void *)(ws + (int64_t)a + delta);
+      const float *x = (const float *)(void *)(ws + a);
+      if (dw)
+        ta_depthwise_conv2d_f32(&p, &tdi, x, &tdf, f, NULL, &tdo, o);
+      else
+        ta_conv2d_f32(&p, &tdi, x, &tdf, f, NULL, &tdo, o);
+      memcpy(got, o, ob);
+      if (delta == -(int64_t)ob - 4)
+        memcpy(ref, got, ob); /* apart: the reference */
+      bool want = delta <= -(int64_t)ob || delta <= d->max_ahead;
+      bool accepted = check_at(g, copy_plan(pl), (int64_t)a, (int64_t)a + delta) == NULL;
+      if (accepted != want || (want && memcmp(ref, got, ob) != 0))
+        ok = false;
+    }
+    cases++;
+    exact += ok;
+    CHECK(ok, "float %s %dx%d stride %d [%d,%d,%d,%d] -> %d: exact at every offset up to "
+              "%lld bytes above the input, the checker accepting exactly those",
+          dw ? "depthwise" : "conv", k, k, s, n, h, w, c, oc, (long long)d->max_ahead);
+  }
+  CHECK(cases == 40 && exact == cases, "%d of %d float convolutions exact at their distance",
+        exact, cases);
+}
+
 int main(void) {
+  test_float_is_sound();
   test_random_placement();
   test_pad_is_sound();
   test_distance_is_sound(false);
