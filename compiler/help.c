@@ -104,6 +104,8 @@ static const Option options[] = {
      "order only when it is smaller)"},
     {"--no-inplace", NULL, C_BUILD,
      "never write an element-wise op's output over its dying input"},
+    {"--no-overlap", NULL, C_BUILD,
+     "never let an op's output overlap part of its dying input"},
     {"--no-views", NULL, C_BUILD,
      "skip the graph passes: every RESHAPE and the like copies"},
     {"--custom-op", "NAME=FUNCTION", C_BUILD,

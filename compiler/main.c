@@ -335,6 +335,8 @@ static bool parse_compile_option(int argc, char **argv, int *i, CompileOptions *
     o->int8_io = true;
   } else if (!strcmp(a, "--no-inplace")) {
     o->plan.no_inplace = true;
+  } else if (!strcmp(a, "--no-overlap")) {
+    o->plan.no_overlap = true;
   } else if (!strcmp(a, "--no-views")) {
     o->views = false;
   } else if (!strcmp(a, "--profile")) {

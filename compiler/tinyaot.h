@@ -673,6 +673,40 @@ typedef struct {
   size_t count;
 } ConstObj;
 
+/*
+ * A kernel's declared overlap of output 0 with op input `input`.  The
+ * access pattern: output pixels (N*OH*OW of them, each OC contiguous
+ * elements) are written in blocks of `block[j]` consecutive pixels, in
+ * increasing order, each block only after every input byte its pixels'
+ * windows read (kh x kw taps, strides sh/sw, dilations dh/dw, padding
+ * ph/pw over the input's NHWC tensor) has been read; later blocks read
+ * nothing more.  Every block size listed is a path the kernel may take
+ * (the portable C and the Arm DSP one), so a placement must suit all.
+ * max_ahead: the output's base may lie at most this many bytes after
+ * the input's base (negative: at least -max_ahead bytes before it),
+ * derived by the lowering from the pattern; any lower base is legal too
+ * (with chan_mod, only bases a multiple of chan_mod away).
+ */
+typedef struct {
+  bool declared;
+  int input;
+  int64_t max_ahead;
+  int32_t kh, kw, sh, sw, dh, dw, ph, pw;
+  int32_t block[2];
+  int nblocks;
+  /* > 0: each output channel depends only on the same input channel
+   * (depthwise), and the kernel may run channel group by channel group
+   * over all pixels; the output's base must then lie a multiple of this
+   * many bytes (one pixel) from the input's, so that every output channel
+   * falls on its own input channel. */
+  int32_t chan_mod;
+  /* A block's outputs may be written while its own windows are still
+   * being read (the float kernels re-read the window for each output
+   * channel): every byte they write must lie below what the block itself
+   * still reads, not only what later blocks read. */
+  bool own_reads;
+} OverlapDecl;
+
 typedef struct Lowered {
   const char *kernel; /* "ta_conv2d_s8"; NULL: no call (a view) */
   bool user_kernel;   /* a function the user supplies (--custom-op): declared
@@ -692,6 +726,11 @@ typedef struct Lowered {
    * it with may_run_in_place(); the planner decides whether to use it
    * (storage.c, mark_inplace). */
   uint32_t inplace;
+  /* Overlap (doc/memory-plan.md, 2c): the output may partly overlap one
+   * input, at a distance the kernel's loop order allows.  Declared by the
+   * lowering (overlap_conv() in lower_nn.c); the planner uses max_ahead,
+   * the checker re-derives legality from the access pattern alone. */
+  OverlapDecl overlap;
 } Lowered;
 
 /* A custom op the user implements: --custom-op NAME=function
@@ -760,6 +799,13 @@ typedef struct {
   int inplace_of;   /* >= 0: the buffer whose bytes this one takes over at
                        its first step (an op running in place), sharing
                        exactly its offset; else -1 */
+  bool overlap;     /* this buffer (an op's output 0) may share bytes with
+                       buffer overlap_of (that op's input, dying there) at
+                       its first step: its offset is at most overlap_max
+                       bytes above overlap_of's (Lowered.overlap) */
+  int overlap_of;
+  int64_t overlap_max;
+  int64_t overlap_mod; /* > 0: the offsets must differ by a multiple of it */
   bool persistent;  /* variable tensor or op state: in the persistent
                        area, never shared */
   bool external;    /* model input/output in a caller buffer: not planned */
@@ -778,6 +824,7 @@ typedef struct {
   const char *algo;     /* NULL: "best" */
   const char *schedule; /* "model", "memory", NULL/"best" (schedule.c) */
   bool no_inplace;      /* never let an op's output take over its input */
+  bool no_overlap;      /* never let an op's output overlap its input */
 } PlanOptions;
 
 /* What one algorithm achieved on the buffers. */
@@ -798,7 +845,11 @@ typedef struct {
   int *order;           /* schedule: op indices in execution order */
   int norder;
   int nsteps;           /* max(norder, 1) */
-  size_t lower_bound;   /* largest sum of live buffer sizes at one step */
+  size_t lower_bound;   /* largest sum of live buffer sizes at one step:
+                           the whole-tensor bound (ops in place counted) */
+  size_t overlap_bound; /* the same with each overlapping pair counted as
+                           the least span it can take (<= lower_bound) */
+  int noverlap;         /* buffers planned overlapping their op's input */
   int peak_step;        /* a step where that sum is reached */
   size_t workspace_bytes;  /* all pools' used bytes summed */
   size_t persistent_bytes;
@@ -842,6 +893,12 @@ void set_lifetimes(const Graph *g, Plan *p);
  * in place in p->order (Lowered.inplace) and whose input dies at its
  * step; the others -1.  Needs set_lifetimes(). */
 void mark_inplace(const Graph *g, Plan *p);
+/* Sets Buffer.overlap (and Plan.noverlap) for every op whose lowering
+ * declares an overlap with input k (Lowered.overlap), whose output 0's
+ * buffer begins at its step and is not in place, and whose input k's
+ * buffer ends there, in the same pools, holding no model output and no
+ * other input of the op.  Needs mark_inplace(). */
+void mark_overlaps(const Graph *g, Plan *p);
 
 /* plan.c - the algorithms work on a plain list of Buffers, no Graph.
  * Buffers that are external or persistent are skipped. */
@@ -852,6 +909,9 @@ bool is_plan_algo(const char *name); /* one of the names, or "best" */
  * place (inplace_of >= 0) shares its first step's bytes with the buffer
  * it takes over, so it counts from the step after. */
 size_t live_lower_bound(const Buffer *bufs, int nbufs, int *peak_step);
+/* live_lower_bound() with each overlapping pair (Buffer.overlap) counted,
+ * at the step they meet, as the least span the two can cover. */
+size_t overlap_lower_bound(const Buffer *bufs, int nbufs);
 /* Places every planned buffer with `algo` (a name or "best"): sets
  * pool/offset of each and pools[].used.  A buffer with inplace_of >= 0
  * gets exactly the offset and pool of the buffer it takes over (both

@@ -32,7 +32,8 @@
  *   - a lowered op (Op.lowered set) has a kernel unless its output is a
  *     view; every tensor argument is a tensor of the graph, every
  *     constant argument one of its constants; each input it allows in
- *     place (Lowered.inplace) exists and has output 0's byte size.
+ *     place (Lowered.inplace) exists and has output 0's byte size, and
+ *     an input it declares an overlap with (Lowered.overlap) exists.
  */
 #include "tinyaot.h"
 
@@ -235,6 +236,12 @@ static void verify_lowered(const Graph *g, const Op *op) {
       die("op %d (%s) may run in place over input %d, which has not output "
           "0's size", i, op_display_name(g, i), k);
   }
+  const OverlapDecl *d = &l->overlap;
+  if (d->declared &&
+      (d->input < 0 || d->input >= op->ninputs || op->inputs[d->input] < 0 ||
+       op->noutputs < 1 || op->outputs[0] < 0 || d->nblocks < 1 || d->nblocks > 2))
+    die("op %d (%s) declares an overlap with input %d that is not one", i,
+        op_display_name(g, i), d->input);
 }
 
 void verify(const Graph *g) {

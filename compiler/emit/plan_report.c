@@ -69,9 +69,12 @@ void print_plan(FILE *out, const Graph *g, const Plan *p) {
   fprintf(out, "order: %s", p->schedule ? p->schedule : "model");
   if (p->schedule && !strcmp(p->schedule, "memory"))
     fprintf(out, " (the model's order needs %zu bytes)", p->model_order_bytes);
-  fprintf(out, "; %d op%s in place\n", p->ninplace, p->ninplace == 1 ? "" : "s");
-  fprintf(out, "lower bound: %zu bytes live at step %d (%s)\n\n",
+  fprintf(out, "; %d op%s in place; %d output%s overlapping %s input\n",
+          p->ninplace, p->ninplace == 1 ? "" : "s", p->noverlap,
+          p->noverlap == 1 ? "" : "s", p->noverlap == 1 ? "its" : "their");
+  fprintf(out, "lower bound: %zu bytes live at step %d (%s)\n",
           p->lower_bound, p->peak_step, op_at(g, p, p->peak_step));
+  fprintf(out, "lower bound with overlaps: %zu bytes\n\n", p->overlap_bound);
   fprintf(out, "%-18s %12s %12s %10s\n", "algorithm", "workspace B",
           "/ lower bnd", "time ms");
   for (int i = 0; i < p->nresults; i++) {
@@ -104,6 +107,9 @@ void print_plan(FILE *out, const Graph *g, const Plan *p) {
             buffer_label(p, b));
     if (b->inplace_of >= 0)
       fprintf(out, " (in place over %d)", b->inplace_of);
+    if (b->overlap)
+      fprintf(out, " (overlaps %d, at most %lld B above it)", b->overlap_of,
+              (long long)b->overlap_max);
     fputc('\n', out);
   }
 }
@@ -141,7 +147,10 @@ void print_plan_json(FILE *out, const Graph *g, const Plan *p) {
   json_string(out, p->schedule ? p->schedule : "model");
   fprintf(out, ",\n  \"model_order_bytes\": %zu", p->model_order_bytes);
   fprintf(out, ",\n  \"inplace_ops\": %d", p->ninplace);
+  fprintf(out, ",\n  \"overlap_ops\": %d", p->noverlap);
   fprintf(out, ",\n  \"lower_bound_bytes\": %zu", p->lower_bound);
+  fprintf(out, ",\n  \"whole_tensor_bound_bytes\": %zu", p->lower_bound);
+  fprintf(out, ",\n  \"overlap_bound_bytes\": %zu", p->overlap_bound);
   fprintf(out, ",\n  \"lower_bound_step\": %d", p->peak_step);
   fprintf(out, ",\n  \"workspace_bytes\": %zu", p->workspace_bytes);
   fprintf(out, ",\n  \"persistent_bytes\": %zu", p->persistent_bytes);
@@ -180,6 +189,7 @@ void print_plan_json(FILE *out, const Graph *g, const Plan *p) {
             b->external ? (size_t)0 : b->offset, b->first, b->last,
             b->external ? "true" : "false", b->persistent ? "true" : "false",
             b->scratch_op, b->inplace_of);
+    fprintf(out, ", \"overlap_of\": %d", b->overlap ? b->overlap_of : -1);
     if (b->state_op >= 0 && b->persistent && b->ntensors == 0)
       fprintf(out, ", \"state_op\": %d", b->state_op);
     fprintf(out, "}");

@@ -45,6 +45,16 @@ static bool times_overlap(const Buffer *a, const Buffer *b) {
   return a->first <= b->last && b->first <= a->last;
 }
 
+/* May buffers i and j share bytes as an overlapping pair: j written by
+ * the op at the step where i is last read, in the same pool?  Whether
+ * the op's loop order makes the shared bytes safe is check_plan()'s
+ * business (check_overlap()): it needs the graph. */
+static bool overlap_pair(const Buffer *bufs, int i, int j) {
+  const Buffer *a = &bufs[i], *b = &bufs[j];
+  return b->overlap && b->overlap_of == i && a->pool == b->pool &&
+         a->last == b->first;
+}
+
 /* Does buffer j take over buffer i in place, exactly on its bytes? */
 static bool exact_takeover(const Buffer *bufs, int i, int j) {
   const Buffer *a = &bufs[i], *b = &bufs[j];
@@ -79,6 +89,17 @@ const char *check_buffers(const Buffer *bufs, int nbufs, const Pool *pools,
                             i, b->offset, b->bytes, b->first, b->last, b->pool,
                             a, bufs[a].offset, bufs[a].bytes, bufs[a].first,
                             bufs[a].last, bufs[a].pool);
+    }
+    if (b->overlap) {
+      int a = b->overlap_of;
+      if (a < 0 || a >= nbufs || a == i || b->inplace_of >= 0 || b->external ||
+          b->persistent || bufs[a].external || bufs[a].persistent)
+        return arena_printf("buffer %d overlaps buffer %d, which cannot be", i,
+                            a);
+      if (bufs[a].last != b->first)
+        return arena_printf("buffer %d steps %d-%d overlaps buffer %d steps "
+                            "%d-%d, which does not end where it begins", i,
+                            b->first, b->last, a, bufs[a].first, bufs[a].last);
     }
     if (b->external) {
       if (b->pool != -1)
@@ -120,6 +141,8 @@ const char *check_buffers(const Buffer *bufs, int nbufs, const Pool *pools,
         continue;
       if (!a->persistent && (exact_takeover(bufs, i, j) || exact_takeover(bufs, j, i)))
         continue;
+      if (!a->persistent && (overlap_pair(bufs, i, j) || overlap_pair(bufs, j, i)))
+        continue; /* proved against the op's access pattern: check_overlap() */
       if (bytes_overlap(a->offset, a->bytes, b->offset, b->bytes))
         return arena_printf(
             "buffers %d [%zu, +%zu) steps %d-%d and %d [%zu, +%zu) steps "
@@ -187,6 +210,152 @@ static const char *check_outputs_written(const Graph *g, const Plan *p,
         p->bufs[id].last != p->nsteps - 1)
       return arena_printf("model output %d (%s) has no buffer of its size "
                           "living to the last step", i, tensor_label(g, t));
+  }
+  return NULL;
+}
+
+/*
+ * An overlapping pair: output buffer C (at c) over input buffer A (at a)
+ * of one op.  Proved here from the op's declared access pattern
+ * (Lowered.overlap) and the two tensors' shapes alone, never from the
+ * planner's distance: the output's pixels (N*OH*OW, OC elements each)
+ * are written in blocks of B pixels in order, each block after its
+ * pixels' windows are read, so when a block is written every input byte
+ * still to be read lies at or above the lowest byte any later pixel's
+ * window touches.  The block's bytes [c + i*opix, c + e*opix) must miss
+ * [a + that lowest byte, a + input bytes), for every block size the
+ * kernel may use.  A kernel writing a block while still reading its
+ * own windows (own_reads) must keep clear of the block's own lowest
+ * byte instead.
+ */
+#define NO_READ INT64_MAX
+
+/* The lowest byte (from the input's base) that output pixel (n, oy, ox)'s
+ * window reads: its first tap inside the input, rows then columns. */
+static int64_t window_low(const OverlapDecl *d, int64_t n, int64_t oy,
+                          int64_t ox, int64_t H, int64_t W, int64_t ipix) {
+  for (int64_t ky = 0; ky < d->kh; ky++) {
+    int64_t iy = oy * d->sh - d->ph + ky * d->dh;
+    if (iy < 0 || iy >= H)
+      continue;
+    for (int64_t kx = 0; kx < d->kw; kx++) {
+      int64_t ix = ox * d->sw - d->pw + kx * d->dw;
+      if (ix >= 0 && ix < W)
+        return ((n * H + iy) * W + ix) * ipix;
+    }
+  }
+  return NO_READ;
+}
+
+static const char *check_overlap(const Graph *g, const Plan *p, int ci,
+                                 const int *step_of, const int *lo,
+                                 const int *hi) {
+  const Buffer *C = &p->bufs[ci];
+  int ai = C->overlap_of;
+  const Buffer *A = &p->bufs[ai];
+  if (C->ntensors == 0 || A->ntensors == 0)
+    return arena_printf("buffer %d overlaps buffer %d, but they are not both "
+                        "tensors", ci, ai);
+  int t = C->tensors[0], o = g->tensors[t].producer;
+  const Op *op = o >= 0 ? &g->ops[o] : NULL;
+  const Lowered *l = op ? op_lowered(op) : NULL;
+  if (!l || !l->kernel || op->noutputs < 1 || op->outputs[0] != t)
+    return arena_printf("buffer %d overlaps buffer %d, but its base %s is not "
+                        "output 0 of a lowered op", ci, ai, tensor_label(g, t));
+  const OverlapDecl *d = &l->overlap;
+  int s = step_of[o];
+  if (!d->declared || d->input < 0 || d->input >= op->ninputs ||
+      op->inputs[d->input] < 0 ||
+      g->tensors[op->inputs[d->input]].storage != ai)
+    return arena_printf("op %d's output overlaps buffer %d, which holds no "
+                        "input it declares an overlap with", o, ai);
+  for (int k = 0; k < op->ninputs; k++)
+    if (k != d->input && op->inputs[k] >= 0 &&
+        g->tensors[op->inputs[k]].storage == ai)
+      return arena_printf("op %d's output overlaps buffer %d, which also holds "
+                          "its input %d", o, ai, k);
+  for (int k = 1; k < op->noutputs; k++)
+    if (op->outputs[k] >= 0 && g->tensors[op->outputs[k]].storage == ai)
+      return arena_printf("op %d's output overlaps its own output %d", o, k);
+  for (int k = 0; k < A->ntensors; k++) {
+    int x = A->tensors[k];
+    if (g->tensors[x].is_output || hi[x] > s)
+      return arena_printf("op %d at step %d overlaps %s, which is used until "
+                          "step %d%s", o, s, tensor_label(g, x), hi[x],
+                          g->tensors[x].is_output ? " (a model output)" : "");
+  }
+  for (int k = 0; k < C->ntensors; k++) {
+    int x = C->tensors[k];
+    if (lo[x] >= 0 && lo[x] < s)
+      return arena_printf("%s, written over its input by op %d at step %d, is "
+                          "used at step %d", tensor_label(g, x), o, s, lo[x]);
+  }
+  if (A->pool != C->pool ||
+      !bytes_overlap(A->offset, A->bytes, C->offset, C->bytes))
+    return NULL; /* apart after all: no byte shared */
+  /* The shapes: NHWC input and output of rank 4 (leading 1s allowed). */
+  const Tensor *in = &g->tensors[op->inputs[d->input]], *out = &g->tensors[t];
+  int64_t id[4] = {1, 1, 1, 1}, od[4] = {1, 1, 1, 1};
+  if (in->ndims > 4 || out->ndims > 4 || d->nblocks < 1 || d->nblocks > 2 ||
+      d->kh < 1 || d->kw < 1 || d->sh < 1 || d->sw < 1 || d->dh < 1 || d->dw < 1)
+    return arena_printf("op %d declares an overlap with an access pattern "
+                        "that is not one", o);
+  for (int k = 0; k < in->ndims; k++)
+    id[4 - in->ndims + k] = in->dims[k];
+  for (int k = 0; k < out->ndims; k++)
+    od[4 - out->ndims + k] = out->dims[k];
+  int64_t ine = (int64_t)tensor_elems(in), oute = (int64_t)tensor_elems(out);
+  if (ine <= 0 || oute <= 0)
+    return NULL; /* nothing read or written: nothing to clobber */
+  if (id[0] != od[0])
+    return arena_printf("op %d declares an overlap of %lld output images "
+                        "with %lld input images", o, (long long)od[0],
+                        (long long)id[0]);
+  int64_t ibytes = (int64_t)tensor_bytes(in), obytes = (int64_t)tensor_bytes(out);
+  int64_t ipix = id[3] * (ibytes / ine), opix = od[3] * (obytes / oute);
+  int64_t npix = od[0] * od[1] * od[2];
+  /* low[j]: the lowest input byte pixels j.. read (suffix minimum). */
+  int64_t *low = arena_array((size_t)npix + 1, sizeof(int64_t));
+  low[npix] = NO_READ;
+  for (int64_t j = npix - 1; j >= 0; j--) {
+    int64_t n = j / (od[1] * od[2]), r = j % (od[1] * od[2]);
+    int64_t w = window_low(d, n, r / od[2], r % od[2], id[1], id[2], ipix);
+    low[j] = w < low[j + 1] ? w : low[j + 1];
+  }
+  int64_t a = (int64_t)A->offset, c = (int64_t)C->offset;
+  /* Channel by channel (depthwise): the argument below holds for each
+   * channel alone, and so for a kernel that runs channel groups one
+   * after another over all pixels, only if every output channel falls
+   * on the same input channel: pixels of one size, the bases a whole
+   * number of pixels apart. */
+  if (d->chan_mod > 0 && (ipix != opix || (c - a) % ipix != 0))
+    return arena_printf("op %d's output at %lld lies over its input at %lld "
+                        "not a whole number of %lld-byte pixels away, which "
+                        "its channel-by-channel order needs",
+                        o, (long long)c, (long long)a, (long long)ipix);
+  for (int k = 0; k < d->nblocks; k++) {
+    int64_t B = d->block[k];
+    if (B < 1)
+      return arena_printf("op %d declares blocks of %lld pixels", o,
+                          (long long)B);
+    for (int64_t i = 0; i < npix; i += B) {
+      int64_t e = i + B < npix ? i + B : npix;
+      /* Still to be read while the block is written: what later pixels
+       * read, and with own_reads what the block's pixels read too. */
+      int64_t left = d->own_reads ? low[i] : low[e];
+      if (left == NO_READ)
+        break; /* nothing is read after this block */
+      int64_t w0 = c + i * opix, w1 = c + e * opix; /* written */
+      int64_t r0 = a + left, r1 = a + ibytes;       /* still to be read */
+      if (w0 < r1 && r0 < w1)
+        return arena_printf(
+            "op %d (step %d) writes output bytes [%lld, %lld) of pixels "
+            "%lld-%lld (blocks of %lld) over input bytes [%lld, %lld) it "
+            "still reads (output at %lld, input at %lld)",
+            o, s, (long long)w0, (long long)w1, (long long)i, (long long)e - 1,
+            (long long)B, (long long)r0, (long long)r1, (long long)c,
+            (long long)a);
+    }
   }
   return NULL;
 }
@@ -375,6 +544,18 @@ const char *check_plan(const Graph *g, const Plan *p) {
         return arena_printf("%s, written in place by op %d at step %d, is "
                             "used at step %d", tensor_label(g, x), o, s, lo[x]);
     }
+  }
+
+  for (int i = 0; i < p->nbufs; i++) {
+    const Buffer *b = &p->bufs[i];
+    if (!b->overlap)
+      continue;
+    if (b->overlap_of < 0 || b->overlap_of >= p->nbufs)
+      return arena_printf("buffer %d overlaps buffer %d, out of range", i,
+                          b->overlap_of);
+    const char *why = check_overlap(g, p, i, step_of, lo, hi);
+    if (why)
+      return why;
   }
 
   /* Every buffer's tensors are one base and its views. */

@@ -99,6 +99,73 @@ size_t live_lower_bound(const Buffer *bufs, int nbufs, int *peak_step) {
   return best;
 }
 
+/* The span (bytes) an output of c_bytes and an input of a_bytes cover
+ * together with the output's base d bytes above the input's (or wholly
+ * below it, when d is less than -c_bytes). */
+static size_t pair_span(size_t a_bytes, size_t c_bytes, int64_t d) {
+  if (d < -(int64_t)c_bytes)
+    d = -(int64_t)c_bytes; /* below and clear of the input: always legal */
+  if (d <= 0) {
+    size_t below = (size_t)-d; /* the output starts this far below */
+    size_t top = a_bytes + below > c_bytes ? a_bytes + below : c_bytes;
+    return top;
+  }
+  if ((size_t)d >= a_bytes)
+    return a_bytes + c_bytes; /* above the input's end: apart */
+  return (size_t)d + c_bytes > a_bytes ? (size_t)d + c_bytes : a_bytes;
+}
+
+/* The distance a pair may actually use: d itself, or with a modulus m
+ * (and offsets aligned to `align`) the largest multiple of both at or
+ * below d; below -c_bytes the output is clear of the input anyway. */
+static int64_t usable_distance(int64_t d, int64_t m, int64_t align, int64_t c_bytes) {
+  if (m > 1) {
+    int64_t step = m;
+    while (step % align != 0) /* lcm(m, align), align a power of two */
+      step += m;
+    int64_t q = d >= 0 ? d / step : -((-d + step - 1) / step);
+    d = q * step;
+  }
+  return d < -c_bytes ? -c_bytes : d;
+}
+
+size_t overlap_lower_bound(const Buffer *bufs, int nbufs) {
+  int nsteps = 1;
+  for (int i = 0; i < nbufs; i++)
+    if (is_planned(&bufs[i]) && bufs[i].last + 1 > nsteps)
+      nsteps = bufs[i].last + 1;
+  size_t *add = arena_array((size_t)nsteps + 2, sizeof *add);
+  size_t *sub = arena_array((size_t)nsteps + 2, sizeof *sub);
+  for (int i = 0; i < nbufs; i++) {
+    const Buffer *b = &bufs[i];
+    if (!is_planned(b))
+      continue;
+    int first = b->inplace_of >= 0 ? b->first + 1 : b->first;
+    if (first <= b->last) {
+      add[first] = sum(add[first], b->bytes);
+      sub[b->last + 1] = sum(sub[b->last + 1], b->bytes);
+    }
+    if (b->overlap && b->overlap_of >= 0 && b->overlap_of < nbufs) {
+      /* At the step they meet the pair covers at least pair_span(). */
+      const Buffer *a = &bufs[b->overlap_of];
+      size_t both = sum(a->bytes, b->bytes);
+      int64_t d = usable_distance(b->overlap_max, b->overlap_mod, 1, (int64_t)b->bytes);
+      if (d > 0)
+        d = 0; /* any lower distance is legal too: 0 covers least */
+      size_t save = both - pair_span(a->bytes, b->bytes, d);
+      sub[b->first] = sum(sub[b->first], save);
+      add[b->first + 1] = sum(add[b->first + 1], save);
+    }
+  }
+  size_t live = 0, best = 0;
+  for (int s = 0; s < nsteps; s++) {
+    live = sum(live, add[s]) - sub[s];
+    if (live > best)
+      best = live;
+  }
+  return best;
+}
+
 /* ------------------------------------------------------ the problem */
 
 /* The planned buffers as slots 0..n-1, with their conflict lists.  A
@@ -110,6 +177,13 @@ typedef struct {
   size_t *bytes, *align;
   int *first, *last;
   uint32_t *mask;  /* allowed pools; overflow (npools) is always allowed */
+  int *ov_with;    /* slot whose bytes this one may overlap (Buffer.overlap:
+                      its root is an op's output, the other that op's
+                      dying input), or -1 */
+  int64_t *ov_max; /* how far above ov_with's offset it may start */
+  int64_t *ov_mod; /* > 0: only exactly ov_max above, or at the same offset
+                      when ov_max > 0 (ov_max then a multiple of the
+                      modulus and the alignments) */
   int *cstart;     /* conflicts of i: clist[cstart[i] .. cstart[i+1]) */
   int *clist;
   size_t *limit;   /* npools + 1 entries, the last one SIZE_MAX */
@@ -217,16 +291,20 @@ static Problem *new_problem(const Buffer *bufs, int nbufs, const Pool *pools,
   P->first = arena_array(m, sizeof(int));
   P->last = arena_array(m, sizeof(int));
   P->mask = arena_array(m, sizeof(uint32_t));
+  P->ov_with = arena_array(m, sizeof(int));
+  P->ov_max = arena_array(m, sizeof(int64_t));
+  P->ov_mod = arena_array(m, sizeof(int64_t));
   P->order = arena_array(m, sizeof(int));
   P->pos = arena_array(m, sizeof(int));
   P->off = arena_array(m, sizeof(size_t));
   P->pool = arena_array(m, sizeof(int));
-  P->span_off = arena_array(m, sizeof(size_t));
-  P->span_end = arena_array(m, sizeof(size_t));
+  P->span_off = arena_array(3 * m, sizeof(size_t));
+  P->span_end = arena_array(3 * m, sizeof(size_t));
   uint32_t all = npools >= 32 ? 0xffffffffu : ((1u << npools) - 1);
   for (int k = 0; k < n; k++) {
     P->first[k] = INT32_MAX;
     P->last[k] = -1;
+    P->ov_with[k] = -1;
   }
   for (int i = 0; i < nbufs; i++) {
     const Buffer *b = &bufs[i];
@@ -246,6 +324,24 @@ static Problem *new_problem(const Buffer *bufs, int nbufs, const Pool *pools,
     if (b->last > P->last[k])
       P->last[k] = b->last;
     P->mask[k] = b->pool_mask ? (b->pool_mask & all) : all;
+    if (b->overlap) {
+      if (b->inplace_of >= 0 || b->overlap_of < 0 || b->overlap_of >= nbufs ||
+          P->slot[b->overlap_of] < 0 || P->slot[b->overlap_of] == k)
+        die("buffer %d cannot overlap buffer %d", i, b->overlap_of);
+      P->ov_with[k] = P->slot[b->overlap_of];
+      P->ov_max[k] = b->overlap_max;
+      P->ov_mod[k] = b->overlap_mod;
+    }
+  }
+  /* With a modulus the pair may share bytes at the largest multiple of
+   * the modulus and both alignments at or below ov_max, and at 0 when
+   * that is above 0 (0 spans least). */
+  for (int k = 0; k < n; k++) {
+    int w = P->ov_with[k];
+    if (w < 0 || P->ov_mod[k] <= 1)
+      continue;
+    int64_t al = (int64_t)(P->align[k] > P->align[w] ? P->align[k] : P->align[w]);
+    P->ov_max[k] = usable_distance(P->ov_max[k], P->ov_mod[k], al, (int64_t)P->bytes[k]);
   }
   P->npools = npools;
   P->limit = arena_array((size_t)npools + 1, sizeof(size_t));
@@ -280,6 +376,17 @@ static void sort_spans(size_t *off, size_t *end, int n) {
   }
 }
 
+/* Forbids offsets in the open interval (lo, hi) for a buffer of `need`
+ * bytes: a span [lo + need, hi) as lowest_fit() reads them. */
+static void forbid(Problem *P, int *ns, long long lo, long long hi, long long need) {
+  if (hi <= 0 || hi - lo < 2)
+    return; /* no offset >= 0 inside */
+  long long off = lo + need;
+  P->span_off[*ns] = (size_t)(off < 0 ? 0 : off);
+  P->span_end[*ns] = (size_t)hi;
+  (*ns)++;
+}
+
 /* The lowest offset in pool p where buffer b clears every conflicting
  * buffer already placed (position before b's); SIZE_MAX when it does not
  * fit under the pool's limit. */
@@ -289,9 +396,33 @@ static size_t lowest_fit(Problem *P, int b, int p) {
     int c = P->clist[k];
     if (P->pos[c] >= P->pos[b] || P->pool[c] != p || P->bytes[c] == 0)
       continue;
-    P->span_off[ns] = P->off[c];
-    P->span_end[ns] = P->off[c] + P->bytes[c];
-    ns++;
+    /* A span [off, end) forbids starting b in (off - bytes(b), end).  An
+     * overlapping pair forbids less: output offset - input offset in
+     * (d, input bytes), with d = ov_max (and never below -output bytes:
+     * an output wholly below its input is always legal). */
+    long long oc = (long long)P->off[c], cb = (long long)P->bytes[c];
+    long long need = (long long)P->bytes[b];
+    if (P->ov_with[b] == c) { /* b the output, c its input at oc */
+      long long d = P->ov_max[b] < -need ? -need : P->ov_max[b];
+      if (P->ov_mod[b] > 1 && d > 0) { /* only exactly oc or oc + d */
+        forbid(P, &ns, oc - need, oc, need);
+        forbid(P, &ns, oc, oc + d, need);
+      } else if (P->ov_mod[b] > 1) { /* only exactly oc + d */
+        forbid(P, &ns, oc - need, oc + d, need);
+      }
+      forbid(P, &ns, oc + d, oc + cb, need);
+    } else if (P->ov_with[c] == b) { /* b the input, c its output at oc */
+      long long d = P->ov_max[c] < -cb ? -cb : P->ov_max[c];
+      forbid(P, &ns, oc - need, oc - d, need);
+      if (P->ov_mod[c] > 1 && d > 0) { /* only exactly oc - d or oc */
+        forbid(P, &ns, oc - d, oc, need);
+        forbid(P, &ns, oc, oc + cb, need);
+      } else if (P->ov_mod[c] > 1) { /* only exactly oc - d */
+        forbid(P, &ns, oc - d, oc + cb, need);
+      }
+    } else {
+      forbid(P, &ns, oc - need, oc + cb, need);
+    }
   }
   sort_spans(P->span_off, P->span_end, ns);
   size_t cand = 0, need = P->bytes[b];
@@ -413,6 +544,27 @@ static int *greedy_conflicts_order(const Problem *P) {
   for (int b = 0; b < P->n; b++) {
     order[b] = b;
     k1[b] = (size_t)(P->cstart[b + 1] - P->cstart[b]);
+    k2[b] = footprint(P, b);
+  }
+  sort_key1 = k1;
+  sort_key2 = k2;
+  qsort(order, (size_t)P->n, sizeof(int), compare_keys);
+  return order;
+}
+
+/* Latest first step first (ties: larger, then lower id).  An output
+ * may overlap its input only at or below it (Buffer.overlap_max <= 0 on
+ * most kernels), so a chain of overlapping ops drifts downwards; placed
+ * from its end, each input settles just above its output's at the
+ * lowest offset, instead of the chain's first buffer taking offset 0
+ * and leaving its successors no room below it. */
+static int *reverse_order(const Problem *P) {
+  int *order = arena_array((size_t)P->n + 1, sizeof(int));
+  size_t *k1 = arena_array((size_t)P->n + 1, sizeof(size_t));
+  size_t *k2 = arena_array((size_t)P->n + 1, sizeof(size_t));
+  for (int b = 0; b < P->n; b++) {
+    order[b] = b;
+    k1[b] = (size_t)P->first[b];
     k2[b] = footprint(P, b);
   }
   sort_key1 = k1;
@@ -565,14 +717,18 @@ static Cost run_algo(Problem *P, int a, const int **seeds, size_t lb) {
     place_from(P, 0);
     break;
   case 3: {
-    /* Seed with the better greedy order (greedy-size on a tie). */
-    Cost c[2];
-    for (int i = 0; i < 2; i++) {
+    /* Seed with the best greedy order (the earlier on a tie); with
+     * overlapping buffers the latest-first order too. */
+    Cost c[3];
+    int nseeds = seeds[2] ? 3 : 2, pick = 0;
+    for (int i = 0; i < nseeds; i++) {
       set_order(P, seeds[i]);
       place_from(P, 0);
       c[i] = cost_of(P, used);
+      if (better(c[i], c[pick]))
+        pick = i;
     }
-    place_search(P, better(c[1], c[0]) ? seeds[1] : seeds[0], lb);
+    place_search(P, seeds[pick], lb);
     break;
   }
   default:
@@ -588,8 +744,12 @@ int place_buffers(Buffer *bufs, int nbufs, Pool *pools, int npools,
   if (!algo)
     algo = "best";
   Problem *P = new_problem(bufs, nbufs, pools, npools);
-  size_t lb = live_lower_bound(bufs, nbufs, NULL);
-  const int *seeds[2] = {greedy_size_order(P), greedy_conflicts_order(P)};
+  size_t lb = overlap_lower_bound(bufs, nbufs);
+  bool overlaps = false;
+  for (int k = 0; k < P->n; k++)
+    overlaps |= P->ov_with[k] >= 0;
+  const int *seeds[3] = {greedy_size_order(P), greedy_conflicts_order(P),
+                         overlaps ? reverse_order(P) : NULL};
 
   int n = P->n;
   size_t *best_off = arena_array((size_t)n + 1, sizeof(size_t));
@@ -658,7 +818,10 @@ static Plan *plan_in_order(Graph *g, const PlanOptions *opt, int *order,
   set_lifetimes(g, p);
   if (!opt->no_inplace)
     mark_inplace(g, p);
+  if (!opt->no_overlap)
+    mark_overlaps(g, p);
   p->lower_bound = live_lower_bound(p->bufs, p->nbufs, &p->peak_step);
+  p->overlap_bound = overlap_lower_bound(p->bufs, p->nbufs);
 
   int kept = place_buffers(p->bufs, p->nbufs, p->pools, p->npools, opt->algo,
                            p->results, &p->nresults);

@@ -138,6 +138,64 @@ void mark_inplace(const Graph *g, Plan *p) {
   }
 }
 
+/* ------------------------------------------------------ overlaps */
+
+/*
+ * An op whose lowering declares that output 0 may overlap input k
+ * (Lowered.overlap: a kernel writing its output pixels in order, each
+ * after reading its window) lets the planner put the output's buffer C
+ * over part of input k's buffer A when, in this order, A ends at the
+ * op's step and C begins there (nothing else reads A later), C is not
+ * already in place, both are planned in the same pools, A holds no
+ * model output, and no other input of the op is stored in A (it would
+ * be read with no such guarantee).  C.overlap_max = the declared
+ * distance; the placement keeps C's offset at most that far above A's
+ * (or clear of A), and check_plan() re-derives the legality from the
+ * declared access pattern.
+ */
+void mark_overlaps(const Graph *g, Plan *p) {
+  for (int i = 0; i < p->nbufs; i++) {
+    p->bufs[i].overlap = false;
+    p->bufs[i].overlap_of = -1;
+    p->bufs[i].overlap_max = 0;
+    p->bufs[i].overlap_mod = 0;
+  }
+  p->noverlap = 0;
+  for (int s = 0; s < p->norder; s++) {
+    const Op *op = &g->ops[p->order[s]];
+    const Lowered *l = op_lowered(op);
+    if (!l || !l->overlap.declared || op->noutputs < 1)
+      continue;
+    int k = l->overlap.input;
+    if (k < 0 || k >= op->ninputs)
+      continue;
+    int cid = storage_of(g, op->outputs[0]), aid = storage_of(g, op->inputs[k]);
+    if (cid < 0 || aid < 0 || cid == aid)
+      continue;
+    Buffer *C = &p->bufs[cid];
+    const Buffer *A = &p->bufs[aid];
+    if (!in_pool(C) || !in_pool(A) || C->inplace_of >= 0 || C->first != s ||
+        A->last != s || A->pool_mask != C->pool_mask)
+      continue;
+    bool ok = true;
+    for (int j = 0; j < A->ntensors; j++)
+      ok &= !g->tensors[A->tensors[j]].is_output;
+    for (int j = 0; j < op->ninputs; j++)
+      if (j != k && storage_of(g, op->inputs[j]) == aid)
+        ok = false;
+    for (int j = 1; j < op->noutputs; j++)
+      if (storage_of(g, op->outputs[j]) == aid)
+        ok = false;
+    if (!ok)
+      continue;
+    C->overlap = true;
+    C->overlap_of = aid;
+    C->overlap_max = l->overlap.max_ahead;
+    C->overlap_mod = l->overlap.chan_mod > 1 ? l->overlap.chan_mod : 0;
+    p->noverlap++;
+  }
+}
+
 /* ------------------------------------------------------ lifetimes */
 
 /* Widens buffer id's lifetime to hold step s. */

@@ -70,6 +70,19 @@ void const_i32(Lower *L, const char *name, const int32_t *v, size_t n, bool pass
  * kernel is a forward element-wise loop over input k; it does nothing
  * unless input k has output 0's byte size. */
 void may_run_in_place(Lower *L, int k);
+/* Declares that output 0 may overlap input 0 (Lowered.overlap) for a
+ * kernel writing NHWC output pixels in order, in blocks of 1 (and of 2
+ * when nblocks is 2), each block after reading its pixels' windows (kh x
+ * kw taps, p's strides, dilations and top/left padding over input di);
+ * by_channel: each output channel reads only its own input channel and
+ * the kernel may run channel groups one after another (depthwise).
+ * elem: bytes per element.  lower_nn.c says which kernels qualify. */
+void overlap_windows(Lower *L, const ta_conv_params *p, ta_dims di, int32_t kh, int32_t kw,
+                     ta_dims dout, int nblocks, bool by_channel, int32_t elem);
+/* The same for a kernel that writes each output pixel's channels while
+ * still reading that pixel's window (blocks of 1, own_reads). */
+void overlap_windows_own(Lower *L, const ta_conv_params *p, ta_dims di, int32_t kh,
+                         int32_t kw, ta_dims dout, int32_t elem);
 
 /* ------------------------------------------------- checks (lower_common.c) */
 

@@ -50,6 +50,98 @@ static void conv_quant(Lower *L, const Tensor *in, const Tensor *filter,
 
 /* ------------------------------------------------ CONV_2D, DEPTHWISE */
 
+/*
+ * The overlap the int8 convolution kernels allow between their output
+ * and their input (Lowered.overlap, doc/memory-plan.md 2c), from their
+ * loop orders.  ta_conv2d_fold_s8 (runtime/conv/ta_conv2d_fold_s8.c),
+ * ungrouped convolutions only:
+ *
+ *  - portable C: output pixels in order (image, row, column); per pixel
+ *    the whole window is gathered into the scratch column first, then
+ *    the pixel's OC outputs are written from the column.  Blocks of 1.
+ *  - Arm DSP: pixels two at a time (pixel i and i + 1 of the flattened
+ *    order, pairs spanning rows and images): both windows gathered into
+ *    the scratch, then both pixels' outputs written.  Blocks of 2.
+ *
+ * Either way, when the block ending before pixel e is written, the only
+ * input bytes still to be read are those of pixels e.. - at or above
+ * low(e), the lowest byte of their windows.  The block's last output
+ * byte is output base + e * OC, so it clobbers nothing while
+ *   output base - input base <= low(e) - e * OC      for every block,
+ * and max_ahead is the least of these over both block sizes.  For a 1x1
+ * convolution widening C to OC channels over P pixels this is
+ * -(P - 1) * (OC - C): the output ends at most OC - C bytes after the
+ * input's end, the input in the output's upper part.  A same-width 1x1 convolution gets 0 (fully in place: a
+ * pixel is read whole before it is written); a 3x3 stride-1 one about
+ * -(W + 1) * C (the row above is still needed); a stride-2 one reads
+ * its rows faster than it writes them and gets a distance set by its
+ * first rows.  A grouped convolution writes pixel p's first group
+ * before reading its second group's window: nothing declared.
+ *
+ * ta_depthwise_conv2d_fold_s8 with depth multiplier 1: the portable C
+ * runs pixels in order, per pixel channel blocks of 16 (each block's
+ * window read, then its outputs written); the Arm DSP path runs groups
+ * of 4 channels one after another, each over all pixels in order.  An
+ * output channel depends only on the same input channel, so when the
+ * output's base is a whole number of pixels (C bytes) from the input's
+ * every output channel falls on its own input channel, and per channel
+ * both paths are the pixel-order walk above with blocks of 1: the same
+ * bound, plus that modulus (chan_mod).  Other depth multipliers widen
+ * the pixel (output channel ic * M + m reads input channel ic): nothing
+ * declared.
+ */
+static void declare_windows(Lower *L, const ta_conv_params *p, ta_dims di, int32_t kh,
+                            int32_t kw, ta_dims dout, int nblocks, bool by_channel,
+                            int32_t elem, bool own) {
+  const int64_t H = di.h, W = di.w, C = (int64_t)di.c * elem, OH = dout.h, OW = dout.w;
+  const int64_t OC = (int64_t)dout.c * elem;
+  const int64_t npix = (int64_t)dout.n * OH * OW, ibytes = (int64_t)di.n * H * W * C;
+  if (npix <= 0 || ibytes <= 0)
+    return;
+  /* low[j]: the lowest input byte any pixel j.. reads (ibytes: none). */
+  int64_t *low = arena_array((size_t)npix + 1, sizeof(int64_t));
+  low[npix] = ibytes;
+  for (int64_t j = npix - 1; j >= 0; j--) {
+    const int64_t n = j / (OH * OW), oy = j / OW % OH, ox = j % OW;
+    const int64_t y0 = oy * p->stride_h - p->pad_h, x0 = ox * p->stride_w - p->pad_w;
+    /* The first tap row and column inside the input. */
+    int64_t ky = y0 >= 0 ? 0 : (-y0 + p->dilation_h - 1) / p->dilation_h;
+    int64_t kx = x0 >= 0 ? 0 : (-x0 + p->dilation_w - 1) / p->dilation_w;
+    const int64_t iy = y0 + ky * p->dilation_h, ix = x0 + kx * p->dilation_w;
+    int64_t w = ibytes;
+    if (ky < kh && kx < kw && iy < H && ix < W)
+      w = ((n * H + iy) * W + ix) * C;
+    low[j] = w < low[j + 1] ? w : low[j + 1];
+  }
+  int64_t d = ibytes;
+  static const int32_t blocks[2] = {1, 2};
+  for (int k = 0; k < nblocks; k++)
+    for (int64_t i = 0; i < npix; i += blocks[k]) {
+      const int64_t e = i + blocks[k] < npix ? i + blocks[k] : npix;
+      /* Still to be read when the block's last byte is written: what
+       * the later pixels read, or (own) the block's pixels too. */
+      const int64_t r = own ? low[i] : low[e];
+      if (r < ibytes && r - e * OC < d)
+        d = r - e * OC;
+    }
+  OverlapDecl *o = &L->l->overlap;
+  *o = (OverlapDecl){.declared = true, .input = 0, .max_ahead = d,
+                     .kh = kh, .kw = kw, .sh = p->stride_h, .sw = p->stride_w,
+                     .dh = p->dilation_h, .dw = p->dilation_w, .ph = p->pad_h,
+                     .pw = p->pad_w, .block = {1, 2}, .nblocks = nblocks,
+                     .chan_mod = by_channel ? (int32_t)C : 0, .own_reads = own};
+}
+
+void overlap_windows(Lower *L, const ta_conv_params *p, ta_dims di, int32_t kh, int32_t kw,
+                     ta_dims dout, int nblocks, bool by_channel, int32_t elem) {
+  declare_windows(L, p, di, kh, kw, dout, nblocks, by_channel, elem, false);
+}
+
+void overlap_windows_own(Lower *L, const ta_conv_params *p, ta_dims di, int32_t kh,
+                         int32_t kw, ta_dims dout, int32_t elem) {
+  declare_windows(L, p, di, kh, kw, dout, 1, false, elem, true);
+}
+
 static void conv_common(Lower *L, bool depthwise) {
   need_arity(L, 2, 1);
   Tensor *in = input(L, 0), *filter = input(L, 1), *bias = optional_input(L, 2);
@@ -94,6 +186,12 @@ static void conv_common(Lower *L, bool depthwise) {
     L->l->kernel = depthwise ? "ta_depthwise_conv2d_f32" : "ta_conv2d_f32";
     const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
     conv_tensor_args(L, di, in, df, filter, bias, dout, out);
+    /* ta_conv2d_f32 and ta_depthwise_conv2d_f32 (portable C only) walk
+     * the output pixels in order; per pixel each output channel (or
+     * four) is summed over the window and written, so the pixel's
+     * outputs are written while its window is still read: own reads,
+     * blocks of 1, any groups and depth multiplier. */
+    overlap_windows_own(L, &p, di, df.h, df.w, dout, 4);
     return;
   }
 
@@ -137,6 +235,7 @@ static void conv_common(Lower *L, bool depthwise) {
     arg_tensor(L, out->index);
     arg_scratch(L);
     L->op->scratch_bytes = ta_conv2d_fold_s8_scratch_size(&p, &di, &dc, &dout);
+    overlap_windows(L, &p, di, dc.h, dc.w, dout, 2, false, 1);
     return;
   }
   if (depthwise)
@@ -158,6 +257,10 @@ static void conv_common(Lower *L, bool depthwise) {
   L->op->scratch_bytes =
       depthwise ? ta_depthwise_conv2d_fold_s8_scratch_size(&p, &di, &df, &dout)
                 : ta_conv2d_fold_s8_scratch_size(&p, &di, &df, &dout);
+  if (!depthwise && df.c == di.c)
+    overlap_windows(L, &p, di, df.h, df.w, dout, 2, false, 1);
+  else if (depthwise && p.depth_multiplier == 1)
+    overlap_windows(L, &p, di, df.h, df.w, dout, 1, true, 1);
 }
 
 void lower_conv2d(Lower *L) { conv_common(L, false); }

@@ -86,6 +86,22 @@ void lower_pad(Lower *L) {
                true);
   arg_tensor(L, in->index);
   arg_tensor(L, out->index);
+  /* Overlap (doc/memory-plan.md 2c): ta_pad_run (runtime/shape/pad.h)
+   * walks the output once in address order - padding blocks filled,
+   * each innermost run copied with memmove from the input, also read in
+   * order.  For an NHWC tensor padded in height and width only, output
+   * pixel (n, y, x) is written after reading input pixel (n, y - top,
+   * x - left) and before anything later: a 1x1 window at stride 1 with
+   * that padding, blocks of 1 pixel.  Other paddings (batch, channels,
+   * other ranks) are not declared. */
+  if (n == 4 && p.before[0] == 0 && p.after[0] == 0 && p.before[3] == 0 && p.after[3] == 0 &&
+      dtype_bits(out->dtype) >= 8 && dtype_bits(out->dtype) % 8 == 0) {
+    ta_conv_params w = {.stride_h = 1, .stride_w = 1, .dilation_h = 1, .dilation_w = 1,
+                        .pad_h = p.before[1], .pad_w = p.before[2]};
+    ta_dims di = {in->dims[0], in->dims[1], in->dims[2], in->dims[3]};
+    ta_dims dout = {out->dims[0], out->dims[1], out->dims[2], out->dims[3]};
+    overlap_windows(L, &w, di, 1, 1, dout, 1, false, (int32_t)(dtype_bits(out->dtype) / 8));
+  }
 }
 
 /* ---------------------------------------------------------- TRANSPOSE */

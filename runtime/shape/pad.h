@@ -6,6 +6,9 @@
  * then each input slice (recursively), then `after` blocks; a block of
  * dimension d is the padded size of everything inside it.  Padding
  * elements hold the raw value p->value, truncated to the element size.
+ * The output is written once, in address order, and the input read in
+ * order: the compiler may place the output over the input's consumed
+ * part (compiler/passes/lower_ops.c, lower_pad).
  */
 #ifndef TA_PAD_H
 #define TA_PAD_H
@@ -43,7 +46,8 @@ static void ta_pad_dim(const ta_pad_params *p, int d, const unsigned char **src,
   *dst += (size_t)p->before[d] * inner * size;
   if (d == p->ndims - 1) {
     size_t n = (size_t)p->in_shape[d] * size;
-    memcpy(*dst, *src, n);
+    memmove(*dst, *src, n); /* the output may overlap the input (the
+                               memory plan's overlaps): as memcpy otherwise */
     *dst += n;
     *src += n;
   } else {
