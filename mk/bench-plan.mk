@@ -15,7 +15,9 @@
 BENCH_TARGETS += bench-plan
 .PHONY: bench-plan
 
-$(BUILD)/bench/bench_plan: bench/bench_plan.c $(LIB_OBJ)
+# The embedded runtime's object is added to LIB_OBJ by mk/emit.mk, read
+# after this file: name it here, or a clean tree links without it.
+$(BUILD)/bench/bench_plan: bench/bench_plan.c $(LIB_OBJ) $(BUILD)/gen/runtime_files.o
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) -Itests -Itests/unit $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
 
