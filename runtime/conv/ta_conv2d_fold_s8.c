@@ -27,7 +27,7 @@
  *    and feeds four SMLADs with the two columns, 16 multiply-adds for
  *    2 filter loads, 2 LDRD of the columns and 4 widenings
  *    (ta_dsp_dot_2x2()); then the four sums are requantized in one step
- *    each (ta_dsp_requant()).  A 1x1 convolution is the same with a
+ *    each (ta_dsp_requant_m()).  A 1x1 convolution is the same with a
  *    trivial "window": the two pixels' channels, widened.  Grouped
  *    convolutions, a misaligned scratch and requantizations of another
  *    form (single rounding, left shifts) take the portable path.
@@ -58,7 +58,7 @@ static inline int8_t finish(int32_t acc, const ta_conv_params *p, const ta_quant
 }
 
 #if defined(TA_DSP)
-/* The output stage: requantization with the offset (ta_dsp_requant()),
+/* The output stage: requantization with the offset (ta_dsp_requant_m()),
  * clamp to [act_min, act_max] given in every byte of lo4, hi4. */
 typedef struct {
   int32_t off;
@@ -176,16 +176,16 @@ TA_NOINLINE static void dsp_gemm(const int16_t *col, const int8_t *filter, int32
       a10 += wb * t0[t];
       a11 += wb * t1[t];
     }
-    ta_dsp_rq r = ta_dsp_rq_make(*mult, *shift, o->off);
+    ta_dsp_rqm r = ta_dsp_rqm_make(*mult, *shift);
     mult += step;
     shift += step;
-    a00 = ta_dsp_requant(a00, &r);
-    a01 = ta_dsp_requant(a01, &r);
-    r = ta_dsp_rq_make(*mult, *shift, o->off);
+    a00 = ta_dsp_requant_m(a00, &r, o->off);
+    a01 = ta_dsp_requant_m(a01, &r, o->off);
+    r = ta_dsp_rqm_make(*mult, *shift);
     mult += step;
     shift += step;
-    uint32_t v0 = ta_dsp_sat2(a00, ta_dsp_requant(a10, &r));
-    uint32_t v1 = ta_dsp_sat2(a01, ta_dsp_requant(a11, &r));
+    uint32_t v0 = ta_dsp_sat2(a00, ta_dsp_requant_m(a10, &r, o->off));
+    uint32_t v1 = ta_dsp_sat2(a01, ta_dsp_requant_m(a11, &r, o->off));
     if (o->clamp) {
       v0 = ta_dsp_clamp4(v0, o->lo4, o->hi4);
       v1 = ta_dsp_clamp4(v1, o->lo4, o->hi4);
@@ -210,8 +210,9 @@ TA_NOINLINE static void dsp_gemm(const int16_t *col, const int8_t *filter, int32
       a00 += w[t] * t0[t];
       a01 += w[t] * t1[t];
     }
-    const ta_dsp_rq r = ta_dsp_rq_make(*mult, *shift, o->off);
-    const uint32_t v = ta_dsp_clamp4(ta_dsp_sat2(ta_dsp_requant(a00, &r), ta_dsp_requant(a01, &r)),
+    const ta_dsp_rqm r = ta_dsp_rqm_make(*mult, *shift);
+    const uint32_t v = ta_dsp_clamp4(ta_dsp_sat2(ta_dsp_requant_m(a00, &r, o->off),
+                                                 ta_dsp_requant_m(a01, &r, o->off)),
                                      o->lo4, o->hi4);
     o0[oc] = (int8_t)v;
     o1[oc] = (int8_t)(v >> 8);
@@ -273,7 +274,7 @@ ta_status ta_conv2d_fold_s8(const ta_conv_params *p, const ta_quant *q,
   if (!col)
     return TA_ERR_ARG;
 #if defined(TA_DSP)
-  if (groups == 1 && ((uintptr_t)col & 3) == 0 && ta_dsp_requant_ok(q, OC)) {
+  if (groups == 1 && ((uintptr_t)col & 3) == 0 && ta_dsp_mmla_ok(q, OC, bias_fold, K)) {
     conv_dsp(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, col);
     return TA_OK;
   }

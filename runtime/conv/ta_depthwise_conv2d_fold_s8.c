@@ -60,7 +60,8 @@ static inline int8_t finish(int32_t acc, const ta_conv_params *p, const ta_quant
 /* What one group of four channels needs, prepared once per group. */
 typedef struct {
   uint64_t *wt;                /* per tap: channels (0, 2) low, (1, 3) high */
-  ta_dsp_rq rq[4];
+  ta_dsp_rqm rq[4];
+  int32_t off;                 /* the output offset */
   int32_t bias[4];
   uint32_t lo4, hi4;           /* clamp, in every byte */
   int clamp;                   /* the range is narrower than int8's */
@@ -84,10 +85,10 @@ typedef struct {
 
 #define DW_STORE(o)                                                        \
   do {                                                                     \
-    uint32_t v_ = ta_dsp_sat4(ta_dsp_requant(a0, &g->rq[0]),               \
-                              ta_dsp_requant(a1, &g->rq[1]),               \
-                              ta_dsp_requant(a2, &g->rq[2]),               \
-                              ta_dsp_requant(a3, &g->rq[3]));              \
+    uint32_t v_ = ta_dsp_sat4(ta_dsp_requant_m(a0, &g->rq[0], g->off),      \
+                              ta_dsp_requant_m(a1, &g->rq[1], g->off),      \
+                              ta_dsp_requant_m(a2, &g->rq[2], g->off),      \
+                              ta_dsp_requant_m(a3, &g->rq[3], g->off));     \
     if (g->clamp)                                                          \
       v_ = ta_dsp_clamp4(v_, g->lo4, g->hi4);                              \
     ta_st32((o), v_);                                                      \
@@ -269,6 +270,7 @@ static void dw_dsp(const ta_conv_params *p, const ta_quant *q, const ta_dims *in
   uint64_t wt[taps];
   dw_group g;
   g.wt = wt;
+  g.off = p->output_offset;
   g.zp4 = ta_dsp_bytes4(ta_clamp_i32(-p->input_offset, -128, 127));
   g.lo4 = ta_dsp_bytes4(p->act_min);
   g.hi4 = ta_dsp_bytes4(p->act_max);
@@ -281,7 +283,7 @@ static void dw_dsp(const ta_conv_params *p, const ta_quant *q, const ta_dims *in
     for (int j = 0; j < 4; j++) {
       const int32_t ch = q->per_channel ? c0 + j : 0;
       g.bias[j] = bias_fold[c0 + j];
-      g.rq[j] = ta_dsp_rq_make(q->multiplier[ch], q->shift[ch], p->output_offset);
+      g.rq[j] = ta_dsp_rqm_make(q->multiplier[ch], q->shift[ch]);
     }
     for (int32_t b = 0; b < in_dims->n; b++) {
       const int8_t *in_b = in + (size_t)b * H * W * C + c0;
@@ -292,23 +294,23 @@ static void dw_dsp(const ta_conv_params *p, const ta_quant *q, const ta_dims *in
         int32_t x0 = xa, x1 = xb;
         if (iy0 < 0 || iy0 + (KH - 1) * dh >= H)
           x0 = x1 = OW; /* every pixel of the row is a border pixel */
-        for (int32_t ox = 0; ox < x0; ox++)
+        /* The border pixels left of x0 and from x1 on, one loop; the
+         * run of interior pixels [x0, x1) in between. */
+        for (int32_t ox = 0; ox < OW; ox++) {
+          if (ox == x0 && x1 > x0) {
+            const int8_t *x = in_b + ((size_t)iy0 * W + (x0 * sw - p->pad_w)) * C;
+            if (KH == 3 && KW == 3)
+              dw_run3x3(&g, x, sw * C, rs, cs, o + x0 * C, C, x1 - x0);
+            else
+              dw_run(&g, KH, KW, x, sw * C, rs, cs, o + x0 * C, C, x1 - x0);
+            ox = x1 - 1;
+            continue;
+          }
           if (KH == 3 && KW == 3)
             dw_pixel3x3(&g, in_b, H, W, C, dh, dw, iy0, ox * sw - p->pad_w, o + ox * C);
           else
             dw_pixel(&g, in_b, H, W, C, KH, KW, dh, dw, iy0, ox * sw - p->pad_w, o + ox * C);
-        if (x1 > x0) {
-          const int8_t *x = in_b + ((size_t)iy0 * W + (x0 * sw - p->pad_w)) * C;
-          if (KH == 3 && KW == 3)
-            dw_run3x3(&g, x, sw * C, rs, cs, o + x0 * C, C, x1 - x0);
-          else
-            dw_run(&g, KH, KW, x, sw * C, rs, cs, o + x0 * C, C, x1 - x0);
         }
-        for (int32_t ox = x1; ox < OW; ox++)
-          if (KH == 3 && KW == 3)
-            dw_pixel3x3(&g, in_b, H, W, C, dh, dw, iy0, ox * sw - p->pad_w, o + ox * C);
-          else
-            dw_pixel(&g, in_b, H, W, C, KH, KW, dh, dw, iy0, ox * sw - p->pad_w, o + ox * C);
       }
     }
   }
@@ -331,7 +333,8 @@ ta_status ta_depthwise_conv2d_fold_s8(const ta_conv_params *p, const ta_quant *q
   const int32_t KH = filter_dims->h, KW = filter_dims->w, M = p->depth_multiplier;
   const int32_t OH = out_dims->h, OW = out_dims->w, OC = out_dims->c;
 #if defined(TA_DSP)
-  if (M == 1 && (C & 3) == 0 && KH * KW <= TA_DW_MAX_TAPS && ta_dsp_requant_ok(q, OC)) {
+  if (M == 1 && (C & 3) == 0 && KH * KW <= TA_DW_MAX_TAPS &&
+      ta_dsp_mmla_ok(q, OC, bias_fold, KH * KW)) {
     dw_dsp(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out);
     return TA_OK;
   }

@@ -226,6 +226,42 @@ static inline int32_t ta_dsp_requant(int32_t acc, const ta_dsp_rq *r) {
   return ((int32_t)(v >> 32) >> r->sh) + r->off;
 }
 
+/* The same in SMMLAR form (ta_requant_double_mmla(), ta_fixedpoint.h):
+ * SMMLAR, ADD, SUB, ASR per value, the offset added after.  For kernels
+ * that checked ta_dsp_mmla_ok() first. */
+typedef ta_requant_mmla ta_dsp_rqm;
+
+static inline ta_dsp_rqm ta_dsp_rqm_make(int32_t mult, int32_t shift) {
+  return ta_requant_mmla_make(mult, shift);
+}
+
+static inline int32_t ta_dsp_requant_m(int32_t acc, const ta_dsp_rqm *r, int32_t off) {
+#if defined(__GNUC__)
+  int32_t v;
+  __asm__("smmlar %0, %1, %2, %3" : "=r"(v) : "r"(acc), "r"(r->m2), "r"(r->add));
+  return ((int32_t)((uint32_t)v + (uint32_t)acc - ((uint32_t)acc >> 31)) >> r->e) + off;
+#else
+  return ta_requant_double_mmla(acc, r) + off;
+#endif
+}
+
+/* Whether every channel's requantization and accumulators (|bias[c]| +
+ * taps * 2^14 at most: int8 times int8) fit ta_dsp_requant_m(). */
+static inline int ta_dsp_mmla_ok(const ta_quant *q, int32_t channels, const int32_t *bias,
+                                 int32_t taps) {
+  if (q->rounding != TA_ROUND_DOUBLE || taps >= (1 << 16))
+    return 0;
+  const uint32_t dot = (uint32_t)taps << 14;
+  const int32_t step = q->per_channel ? 1 : 0;
+  const int32_t *mult = q->multiplier, *shift = q->shift;
+  for (int32_t c = 0; c < channels; c++, mult += step, shift += step) {
+    const uint32_t b = bias[c] < 0 ? 0u - (uint32_t)bias[c] : (uint32_t)bias[c];
+    if (!ta_requant_mmla_ok(b + dot, *mult, *shift))
+      return 0;
+  }
+  return 1;
+}
+
 /* Four int32 results to four int8 in one word (little-endian, y0
  * first), each saturated to int8. */
 static inline uint32_t ta_dsp_sat4(int32_t y0, int32_t y1, int32_t y2, int32_t y3) {
@@ -259,8 +295,8 @@ static inline uint32_t ta_dsp_bytes4(int32_t b) { return (uint8_t)b * UINT32_C(0
 
 /* Whether every channel's requantization is double rounding with a right
  * shift of 1..31 and a non-negative multiplier, or a zero multiplier -
- * the form the DSP paths compute (ta_dsp_requant()); else a kernel takes
- * its portable path. */
+ * the form ta_dsp_requant() computes; else a kernel takes its portable
+ * path. */
 static inline int ta_dsp_requant_ok(const ta_quant *q, int32_t channels) {
   const int32_t n = q->per_channel ? channels : 1;
   if (q->rounding != TA_ROUND_DOUBLE)

@@ -126,6 +126,59 @@ TA_INLINE int32_t ta_requant_double_rs(int32_t x, int32_t mult, int e) {
   return ta_requant_double_rsc(x, mult, e, ta_requant_rs_round(e));
 }
 
+/* The same in the form of SMMLAR (the high word of a * b + c 2^32 +
+ * 2^31), for multipliers in [2^30, 2^31) - all that QuantizeMultiplier
+ * gives but 0.  With M = 2 mult - 2^32 (an int32),
+ *
+ *   SMMLAR(x, M, c) + x = c + floor((2 x mult + 2^31) / 2^32)
+ *                       = c + floor((x mult + 2^30) / 2^31) = c + q,
+ *
+ * q being SRDHM's floor form above, and the merged floors give
+ *
+ *   ta_requant_double_rs(x, mult, e) = (q - [x < 0] + 2^(e-1)) >> e,
+ *
+ * so c = 2^(e-1): SMMLAR, ADD, SUB, ASR on a core with the DSP extension
+ * (ta_dsp.h), the additions wrapping harmlessly as long as the sum
+ * itself fits (ta_requant_mmla_ok()).  A zero multiplier (0 whatever
+ * the shift) is computed as multiplier 2^30, shift -31, which gives 0 for
+ * every |x| < 2^31 - 2 (x 2^30 + 2^30 + 2^61 - [x < 0] 2^31 lies in
+ * [0, 2^62)).  Checked against gemmlowp's literal steps in
+ * tests/kernels/test_quant.c. */
+typedef struct {
+  int32_t m2;  /* M */
+  int32_t add; /* c */
+  int32_t e;
+} ta_requant_mmla;
+
+TA_INLINE ta_requant_mmla ta_requant_mmla_make(int32_t mult, int32_t shift) {
+  ta_requant_mmla r;
+  if (mult == 0) { /* gives 0 as (2^30, -31) does for |x| < 2^31 - 2 */
+    mult = 1 << 30;
+    shift = -31;
+  }
+  r.m2 = (int32_t)((uint32_t)mult << 1);
+  r.e = (int)-shift;
+  r.add = (int32_t)(((uint32_t)1 << r.e) >> 1);
+  return r;
+}
+
+TA_INLINE int32_t ta_requant_double_mmla(int32_t x, const ta_requant_mmla *r) {
+  const uint32_t hi = (uint32_t)(int32_t)(((int64_t)x * r->m2 + INT64_C(0x80000000)) >> 32);
+  return (int32_t)(hi + (uint32_t)r->add + (uint32_t)x - ((uint32_t)x >> 31)) >> r->e;
+}
+
+/* Whether ta_requant_double_mmla() gives ta_requant_double() for every
+ * accumulator of magnitude at most bound. */
+TA_INLINE int ta_requant_mmla_ok(uint32_t bound, int32_t mult, int32_t shift) {
+  const uint32_t m = mult ? (uint32_t)mult : UINT32_C(1) << 30; /* 0 as (2^30, -31) */
+  const uint32_t e1 = mult ? (uint32_t)(-1 - shift) : 30;        /* e - 1 */
+  if (bound >= UINT32_C(0x80000000) || m >> 30 != 1 || e1 > 30)
+    return 0;
+  /* |q| <= bound * mult / 2^31 + 1, plus 2^(e-1) and the 1 of [x < 0]. */
+  const uint32_t q = (uint32_t)(((uint64_t)bound * m) >> 31);
+  return q + 2 + (UINT32_C(1) << e1) < UINT32_C(0x80000000);
+}
+
 TA_INLINE int32_t ta_requant_double(int32_t x, int32_t mult, int32_t shift) {
   if (shift < 0 && shift >= -31 && mult >= 0)
     return ta_requant_double_rs(x, mult, (int)-shift);

@@ -15,6 +15,7 @@
 #include "test.h"
 #include "tinyaot.h"
 #include "ta_fixedpoint.h"
+#include "ta_dsp.h"
 #include "ref.h"
 
 #include <float.h>
@@ -130,6 +131,54 @@ int main(void) {
           "fast requantization equals gemmlowp's SRDHM + RoundingDivideByPOT and the single "
           "rounding formula on %ld values, shifts -31..31 (%ld differ)",
           n, bad);
+  }
+
+  /* The SMMLAR form (ta_requant_double_mmla(), and on a core with the
+   * DSP extension ta_dsp_requant_m()) against gemmlowp's literal steps,
+   * wherever ta_requant_mmla_ok() admits it. */
+  {
+    long bad = 0, n = 0, refused = 0;
+    const int32_t xs[] = {0, 1, -1, 2, -2, 3, -3, INT32_MAX - 2, INT32_MIN + 3, 1 << 30,
+                          -(1 << 30), 12345, -12345};
+    const int32_t ms[] = {1 << 30, (1 << 30) + 1, INT32_MAX, 0, 1518500250};
+    const int nx = (int)(sizeof xs / sizeof *xs), nm = (int)(sizeof ms / sizeof *ms);
+    for (int s = -31; s <= -1; s++)
+      for (int k = 0; k < 20000 + nx * nm; k++) {
+        int32_t x, m;
+        if (k < nx * nm) {
+          x = xs[k % nx];
+          m = ms[k / nx];
+        } else {
+          x = (int32_t)ref_next();
+          if (k & 1)
+            x >>= ref_rand(0, 31);
+          m = (k % 7) ? (int32_t)((ref_next() >> 2) | (UINT32_C(1) << 30)) : 0;
+        }
+        const uint32_t ax = x < 0 ? 0u - (uint32_t)x : (uint32_t)x;
+        if (!ta_requant_mmla_ok(ax, m, s)) {
+          refused++;
+          continue;
+        }
+        const int32_t want = ref_mbqm(x, m, s, TA_ROUND_DOUBLE);
+        const ta_requant_mmla r = ta_requant_mmla_make(m, s);
+        n++;
+        bad += ta_requant_double_mmla(x, &r) != want;
+#if defined(TA_DSP)
+        bad += ta_dsp_requant_m(x, &r, 7) != want + 7;
+#endif
+      }
+    CHECK(bad == 0 && n > 300000,
+          "requantization in SMMLAR form equals gemmlowp's SRDHM + RoundingDivideByPOT on %ld "
+          "values, shifts -31..-1 (%ld differ, %ld outside its range)",
+          n, bad, refused);
+    CHECK(!ta_requant_mmla_ok(100, (1 << 30) - 1, -5) && !ta_requant_mmla_ok(100, -1, -5) &&
+              !ta_requant_mmla_ok(100, 1 << 30, 0) &&
+              !ta_requant_mmla_ok(UINT32_C(1) << 31, 1 << 30, -5) &&
+              !ta_requant_mmla_ok(INT32_MAX, INT32_MAX, -31) &&
+              ta_requant_mmla_ok(INT32_MAX, 1 << 30, -30) && ta_requant_mmla_ok(1 << 30, 0, 3) &&
+              !ta_requant_mmla_ok(INT32_MAX - 1, 0, 3),
+          "the SMMLAR form refuses multipliers below 2^30 or negative, left shifts and sums "
+          "that wrap, and takes a zero multiplier with any shift");
   }
 
   /* Fixed-point primitives, hand-computed. */
