@@ -6,11 +6,16 @@
  * (make test runs this under ASan+UBSan too), and every refusal must
  * come with a message naming the file.  Each input is copied into a
  * buffer of exactly its size, so any read past the end is caught.
+ * Besides the shared models: a model with resource variables and
+ * CALL_ONCE (two subgraphs), built with the test writer, so the reading
+ * of an init subgraph and of RESOURCE tensors is mutated too.
  */
 #include "test.h"
 #include "tinyaot.h"
 
 #include <setjmp.h>
+
+#include "../../tools/tflite_writer.c"
 
 #ifndef MUTATIONS_PER_MODEL
 #define MUTATIONS_PER_MODEL 4000
@@ -91,14 +96,10 @@ static void mutate(uint8_t *b, size_t size) {
   }
 }
 
-static void stress(const char *dir, const char *name, uint32_t seed) {
-  char path[4200];
-  snprintf(path, sizeof path, "%s/models/%s", dir, name);
-  size_t size;
-  uint8_t *orig_arena = read_file(path, &size);
+static void stress_bytes(const char *name, const uint8_t *bytes, size_t size,
+                         uint32_t seed) {
   uint8_t *orig = malloc(size), *work = malloc(size);
-  memcpy(orig, orig_arena, size);
-  arena_reset();
+  memcpy(orig, bytes, size);
 
   Stats st = {0};
   run_one(name, orig, size, &st);
@@ -142,6 +143,46 @@ static void stress(const char *dir, const char *name, uint32_t seed) {
   free(work);
 }
 
+static void stress(const char *dir, const char *name, uint32_t seed) {
+  char path[4200];
+  snprintf(path, sizeof path, "%s/models/%s", dir, name);
+  size_t size;
+  uint8_t *orig_arena = read_file(path, &size);
+  uint8_t *orig = malloc(size);
+  memcpy(orig, orig_arena, size);
+  arena_reset();
+  stress_bytes(name, orig, size, seed);
+  free(orig);
+}
+
+/* acc = {1, 2} (CALL_ONCE's init subgraph); y = acc + x; acc = y. */
+static void stress_variables(uint32_t seed) {
+  TfwModel *m = tfw_new();
+  int32_t two = 2, init[2] = {1, 2};
+  int x = tfw_tensor(m, "x", TFW_INT32, 1, &two, 0);
+  int h = tfw_tensor(m, "h", TFW_RESOURCE, 0, NULL, 0);
+  int s = tfw_tensor(m, "s", TFW_INT32, 1, &two, 0);
+  int y = tfw_tensor(m, "y", TFW_INT32, 1, &two, 0);
+  tfw_call_once_options(m, tfw_op(m, TFW_OP_CALL_ONCE, 0, NULL, 0, NULL), 1);
+  tfw_var_handle_options(m, tfw_op(m, TFW_OP_VAR_HANDLE, 0, NULL, 1, &h), "c", "acc");
+  tfw_op(m, TFW_OP_READ_VARIABLE, 1, &h, 1, &s);
+  tfw_add_options(m, tfw_op(m, TFW_OP_ADD, 2, (int[]){s, x}, 1, &y), TFW_ACT_NONE, 1);
+  tfw_op(m, TFW_OP_ASSIGN_VARIABLE, 2, (int[]){h, y}, 0, NULL);
+  tfw_inputs(m, 1, &x);
+  tfw_outputs(m, 1, &y);
+  tfw_subgraph(m);
+  int h1 = tfw_tensor(m, "h", TFW_RESOURCE, 0, NULL, 0);
+  int v = tfw_const(m, "init", TFW_INT32, 1, &two, init);
+  tfw_var_handle_options(m, tfw_op(m, TFW_OP_VAR_HANDLE, 0, NULL, 1, &h1), "c", "acc");
+  tfw_op(m, TFW_OP_ASSIGN_VARIABLE, 2, (int[]){h1, v}, 0, NULL);
+  uint8_t *bytes;
+  size_t size;
+  tfw_finish(m, &bytes, &size);
+  tfw_free(m);
+  stress_bytes("resource_variables.tflite", bytes, size, seed);
+  free(bytes);
+}
+
 int main(void) {
   devnull = fopen("/dev/null", "w");
   const char *dir = test_shared_dir();
@@ -151,6 +192,7 @@ int main(void) {
   stress(dir, "split_concat_uint8.tflite", 2);
   stress(dir, "hello_world_int8.tflite", 3);
   stress(dir, "audio_preprocessor_int8.tflite", 4);
+  stress_variables(5);
   fclose(devnull);
   return test_exit();
 }
