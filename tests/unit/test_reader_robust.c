@@ -16,6 +16,7 @@
 #include <setjmp.h>
 
 #include "../../tools/tflite_writer.c"
+#include "resvars_model.h"
 
 #ifndef MUTATIONS_PER_MODEL
 #define MUTATIONS_PER_MODEL 4000
@@ -155,30 +156,11 @@ static void stress(const char *dir, const char *name, uint32_t seed) {
   free(orig);
 }
 
-/* acc = {1, 2} (CALL_ONCE's init subgraph); y = acc + x; acc = y. */
+/* The resource-variable model of resvars_model.h. */
 static void stress_variables(uint32_t seed) {
-  TfwModel *m = tfw_new();
-  int32_t two = 2, init[2] = {1, 2};
-  int x = tfw_tensor(m, "x", TFW_INT32, 1, &two, 0);
-  int h = tfw_tensor(m, "h", TFW_RESOURCE, 0, NULL, 0);
-  int s = tfw_tensor(m, "s", TFW_INT32, 1, &two, 0);
-  int y = tfw_tensor(m, "y", TFW_INT32, 1, &two, 0);
-  tfw_call_once_options(m, tfw_op(m, TFW_OP_CALL_ONCE, 0, NULL, 0, NULL), 1);
-  tfw_var_handle_options(m, tfw_op(m, TFW_OP_VAR_HANDLE, 0, NULL, 1, &h), "c", "acc");
-  tfw_op(m, TFW_OP_READ_VARIABLE, 1, &h, 1, &s);
-  tfw_add_options(m, tfw_op(m, TFW_OP_ADD, 2, (int[]){s, x}, 1, &y), TFW_ACT_NONE, 1);
-  tfw_op(m, TFW_OP_ASSIGN_VARIABLE, 2, (int[]){h, y}, 0, NULL);
-  tfw_inputs(m, 1, &x);
-  tfw_outputs(m, 1, &y);
-  tfw_subgraph(m);
-  int h1 = tfw_tensor(m, "h", TFW_RESOURCE, 0, NULL, 0);
-  int v = tfw_const(m, "init", TFW_INT32, 1, &two, init);
-  tfw_var_handle_options(m, tfw_op(m, TFW_OP_VAR_HANDLE, 0, NULL, 1, &h1), "c", "acc");
-  tfw_op(m, TFW_OP_ASSIGN_VARIABLE, 2, (int[]){h1, v}, 0, NULL);
   uint8_t *bytes;
   size_t size;
-  tfw_finish(m, &bytes, &size);
-  tfw_free(m);
+  resvars_model(&bytes, &size);
   stress_bytes("resource_variables.tflite", bytes, size, seed);
   free(bytes);
 }
