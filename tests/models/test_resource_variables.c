@@ -19,6 +19,10 @@
  * off), where the oracle is.  The oracle writes only its first run's
  * outputs, so later inferences are checked against the definition.
  *
+ * A variable without CALL_ONCE takes its type and shape from its first
+ * assignment (as in TFLite Micro): ASSIGN_VARIABLE(x) then READ_VARIABLE
+ * gives y = x, here and in TFLite.
+ *
  * Refusals, in process (read_tflite + verify): an init subgraph with
  * another op, an init value that is not a constant, a variable read
  * before anything assigns it, an assignment of another shape, CALL_ONCE
@@ -123,6 +127,21 @@ static TfwModel *build(int kind) {
   }
   if (kind == THREE_SUBGRAPHS)
     tfw_subgraph(m);
+  return m;
+}
+
+/* No CALL_ONCE: v = x (the first assignment types v); y = v. */
+static TfwModel *build_assign_first(void) {
+  TfwModel *m = tfw_new();
+  int32_t three = 3;
+  int x = tfw_tensor(m, "x", TFW_FLOAT32, 1, &three, 0);
+  int h = tfw_tensor(m, "v_handle", TFW_RESOURCE, 0, NULL, 0);
+  int y = tfw_tensor(m, "y", TFW_FLOAT32, 1, &three, 0);
+  tfw_var_handle_options(m, tfw_op(m, TFW_OP_VAR_HANDLE, 0, NULL, 1, &h), NULL, "v");
+  tfw_op(m, TFW_OP_ASSIGN_VARIABLE, 2, (int[]){h, x}, 0, NULL);
+  tfw_op(m, TFW_OP_READ_VARIABLE, 1, &h, 1, &y);
+  tfw_inputs(m, 1, &x);
+  tfw_outputs(m, 1, &y);
   return m;
 }
 
@@ -269,5 +288,39 @@ int main(void) {
       printf("skip - TFLITE ORACLE MISSING (%s or node): compared with the model's "
              "definition only\n", oracle);
   }
+
+  /* A variable typed by its first assignment, without CALL_ONCE. */
+  const char *m2 = arena_printf("%s/assign_first.tflite", tmp);
+  m = build_assign_first();
+  tfw_write_file(m, m2);
+  tfw_free(m);
+  static const float x2[2][3] = {{1.5f, -2.0f, 0.25f}, {7.0f, 8.0f, -9.5f}};
+  const char *args = "";
+  for (int k = 0; k < 2; k++) {
+    const char *in = arena_printf("%s/x2_%d.bin", tmp, k);
+    FILE *f = fopen(in, "wb");
+    fwrite(x2[k], sizeof x2[k], 1, f);
+    fclose(f);
+    args = arena_printf("%s -i %s -o %s/y2_%d.bin", args, quote(in), tmp, k);
+  }
+  int rc = run_command(arena_printf("%s run %s%s", quote(test_tinyaot()), quote(m2), args));
+  const char *why = rc ? arena_printf("tinyaot run exited %d", rc) : "";
+  for (int k = 0; k < 2 && !*why; k++) {
+    size_t n;
+    uint8_t *got = slurp(arena_printf("%s/y2_%d.bin", tmp, k), &n);
+    if (n != sizeof x2[k] || memcmp(got, x2[k], n))
+      why = arena_printf("inference %d: y is not x (%zu bytes)", k, n);
+    free(got);
+  }
+  if (!*why && use_oracle) {
+    rc = run_command(arena_printf("%s --xnnpack off %s -i %s/x2_0.bin -o %s/oracle_y2.bin "
+                                  "> /dev/null", quote(oracle), quote(m2), tmp, tmp));
+    why = rc ? arena_printf("the oracle exited %d", rc)
+             : compare_files(arena_printf("%s/oracle_y2.bin", tmp),
+                             arena_printf("%s/y2_0.bin", tmp));
+  }
+  CHECK(!*why, "without CALL_ONCE a variable takes the type and shape of its first "
+        "assignment: ASSIGN_VARIABLE(x) then READ_VARIABLE gives x%s%s%s",
+        use_oracle ? ", as in TFLite" : "", *why ? ": " : "", why);
   return test_end(tmp, "models");
 }
