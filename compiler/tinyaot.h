@@ -132,7 +132,10 @@ typedef struct Tensor {
   int buffer;          /* index in the model's buffer table (0 = none) */
   const uint8_t *data; /* constant bytes (points into the file), or NULL */
   size_t ndata;        /* bytes at data */
-  bool is_variable;    /* persistent state (LSTM/SVDF) */
+  bool is_variable;    /* persistent state (LSTM/SVDF, resource variables) */
+  const uint8_t *init; /* a resource variable's initial value (CALL_ONCE's
+                          init subgraph; points into the file), or NULL */
+  size_t ninit;        /* bytes at init (tensor_bytes) */
   bool is_input;       /* a model input */
   bool is_output;      /* a model output */
   int producer;        /* index of the op that writes it, or -1 */
@@ -170,6 +173,8 @@ enum {
   OPTF_BIAS_TYPE = 1 << 25,
   OPTF_MIRROR = 1 << 26,   /* mirror_mode */
   OPTF_CUMSUM = 1 << 27,   /* exclusive, reverse */
+  OPTF_VAR_HANDLE = 1 << 29, /* container, shared_name */
+  OPTF_CALL_ONCE = 1 << 30,  /* init_subgraph */
 };
 
 /*
@@ -215,6 +220,8 @@ typedef struct {
                                  FLOAT32 (0) = not set */
   int mirror_mode;            /* MIRROR_PAD: 0 REFLECT, 1 SYMMETRIC */
   bool exclusive, reverse;    /* CUMSUM */
+  const char *container, *shared_name; /* VAR_HANDLE ("" when absent) */
+  int init_subgraph;          /* CALL_ONCE init_subgraph_index */
 } Options;
 
 /* One attribute of an op beyond its builtin Options: an entry of a custom

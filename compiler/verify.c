@@ -273,8 +273,8 @@ void verify(const Graph *g) {
     const Op *op = &g->ops[i];
     if (op->index != i)
       die("op %d has index %d", i, op->index);
-    if (op->kind == OP_IF || op->kind == OP_WHILE ||
-        op->kind == OP_CALL_ONCE || op->kind == OP_CALL)
+    if (op->kind == OP_IF || op->kind == OP_WHILE || op->kind == OP_CALL ||
+        (op->kind == OP_CALL_ONCE && !op->folded))
       error_at(g, i, "control flow is not supported");
     verify_options(g, op);
     for (int k = 0; k < op->ninputs; k++) {

@@ -105,20 +105,17 @@ static void robust_run(const RobustReader *r, const char *path, const uint8_t *b
     arena_reset();
 }
 
-/* The model itself, then every truncation (checked by `truncations_ok`,
- * given the tally and the longest refused length), then
- * MUTATIONS_PER_MODEL inputs with 1 to 4 random changes each. */
-static void robust_stress(const RobustReader *r, const char *dir, const char *name,
-                          uint32_t seed,
-                          bool (*truncations_ok)(const RobustStats *st, size_t last_refused,
-                                                 size_t size)) {
-  char path[4200];
-  snprintf(path, sizeof path, "%s/%s/%s", dir, r->folder, name);
-  size_t size;
-  uint8_t *orig_arena = read_file(path, &size);
+typedef bool RobustTruncationsOk(const RobustStats *st, size_t last_refused, size_t size);
+
+/* The model (`size` bytes named `name`) itself, then every truncation
+ * (checked by `truncations_ok`, given the tally and the longest refused
+ * length), then MUTATIONS_PER_MODEL inputs with 1 to 4 random changes
+ * each. */
+static void robust_stress_bytes(const RobustReader *r, const char *name, const uint8_t *bytes,
+                                size_t size, uint32_t seed,
+                                RobustTruncationsOk *truncations_ok) {
   uint8_t *orig = malloc(size), *work = malloc(size);
-  memcpy(orig, orig_arena, size);
-  arena_reset();
+  memcpy(orig, bytes, size);
   robust_space = malloc(size);
   robust_nspace = size;
   if (!robust_devnull)
@@ -160,6 +157,20 @@ static void robust_stress(const RobustReader *r, const char *dir, const char *na
   free(orig);
   free(work);
   free(robust_space);
+}
+
+/* robust_stress_bytes() on the shared model dir/<folder>/name. */
+static void robust_stress(const RobustReader *r, const char *dir, const char *name,
+                          uint32_t seed, RobustTruncationsOk *truncations_ok) {
+  char path[4200];
+  snprintf(path, sizeof path, "%s/%s/%s", dir, r->folder, name);
+  size_t size;
+  uint8_t *arena_copy = read_file(path, &size);
+  uint8_t *bytes = malloc(size);
+  memcpy(bytes, arena_copy, size);
+  arena_reset();
+  robust_stress_bytes(r, name, bytes, size, seed, truncations_ok);
+  free(bytes);
 }
 
 #endif

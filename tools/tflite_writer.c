@@ -29,10 +29,16 @@
  *              builtin_options_type 3, builtin_options 4
  *   Buffer:    data 0 (force_align 16)
  * The options tables' slots are at the tfw_*_options functions.
+ *
+ * Several subgraphs: tfw_subgraph() starts the next one; tensors, ops,
+ * inputs and outputs added after it belong to it, and every index the
+ * functions take or return is local to the current subgraph, as the
+ * schema numbers them.
  */
 #include "tflite_writer.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -265,13 +271,16 @@ typedef struct {
   int64_t *zero_point;
   int qdim;
   int is_variable;
+  int sg; /* its subgraph */
 } WTensor;
 
 /* One field of an options table. */
 typedef struct {
   int slot;
-  int kind; /* 'b' byte/bool, 'i' int32, 'f' float, 'v' int32 vector */
+  int kind; /* 'b' byte/bool, 'i' int32, 'f' float, 'v' int32 vector,
+               's' string */
   uint32_t value;
+  char *str;
   int32_t *vec;
   int nvec;
 } WField;
@@ -283,6 +292,7 @@ typedef struct {
   int options_type; /* 0 = NONE */
   WField fields[8];
   int nfields;
+  int sg; /* its subgraph */
 } WOp;
 
 typedef struct {
@@ -299,8 +309,11 @@ struct TfwModel {
   int nops, capops;
   WOpCode *codes;
   int ncodes, capcodes;
-  int *inputs, ninputs;
-  int *outputs, noutputs;
+  struct {
+    int *inputs, ninputs;
+    int *outputs, noutputs;
+  } sub[TFW_MAX_SUBGRAPHS];
+  int nsub, cur; /* subgraphs; the one being described */
 };
 
 TfwModel *tfw_new(void) {
@@ -310,7 +323,41 @@ TfwModel *tfw_new(void) {
   m->buffers[m->nbuffers].data = NULL;
   m->buffers[m->nbuffers].n = 0;
   m->nbuffers++;
+  m->nsub = 1;
   return m;
+}
+
+int tfw_subgraph(TfwModel *m) {
+  if (m->nsub >= TFW_MAX_SUBGRAPHS)
+    fail("more than %d subgraphs", TFW_MAX_SUBGRAPHS);
+  m->cur = m->nsub++;
+  return m->cur;
+}
+
+/* Position in m->tensors / m->ops of local index i of the current
+ * subgraph, or -1. */
+static int global_tensor(const TfwModel *m, int i) {
+  for (int k = 0; k < m->ntensors; k++)
+    if (m->tensors[k].sg == m->cur && i-- == 0)
+      return k;
+  return -1;
+}
+
+static int global_op(const TfwModel *m, int i) {
+  for (int k = 0; k < m->nops; k++)
+    if (m->ops[k].sg == m->cur && i-- == 0)
+      return k;
+  return -1;
+}
+
+static int count_in(int sg, int n, const void *arr, size_t size, size_t sg_at) {
+  int c = 0;
+  for (int k = 0; k < n; k++) {
+    int s;
+    memcpy(&s, (const char *)arr + (size_t)k * size + sg_at, sizeof s);
+    c += s == sg;
+  }
+  return c;
 }
 
 void tfw_free(TfwModel *m) {
@@ -326,15 +373,19 @@ void tfw_free(TfwModel *m) {
   for (int i = 0; i < m->nops; i++) {
     free(m->ops[i].in);
     free(m->ops[i].out);
-    for (int f = 0; f < m->ops[i].nfields; f++)
+    for (int f = 0; f < m->ops[i].nfields; f++) {
       free(m->ops[i].fields[f].vec);
+      free(m->ops[i].fields[f].str);
+    }
   }
   free(m->buffers);
   free(m->tensors);
   free(m->ops);
   free(m->codes);
-  free(m->inputs);
-  free(m->outputs);
+  for (int i = 0; i < m->nsub; i++) {
+    free(m->sub[i].inputs);
+    free(m->sub[i].outputs);
+  }
   free(m);
 }
 
@@ -352,6 +403,8 @@ size_t tfw_dtype_size(int dtype) {
     return 1;
   case TFW_INT64:
     return 8;
+  case TFW_RESOURCE:
+    return 0; /* no data */
   default:
     return 0;
   }
@@ -370,16 +423,20 @@ int tfw_tensor(TfwModel *m, const char *name, int dtype, int ndims,
     fail("tensor %s: rank %d out of range", name, ndims);
   if (buffer < 0 || buffer >= m->nbuffers)
     fail("tensor %s: no buffer %d", name, buffer);
+  int local = count_in(m->cur, m->ntensors, m->tensors, sizeof *m->tensors,
+                       offsetof(WTensor, sg));
   GROW(m->tensors, m->ntensors, m->captensors);
   WTensor *t = &m->tensors[m->ntensors];
   memset(t, 0, sizeof *t);
+  t->sg = m->cur;
   t->name = xmemdup(name, strlen(name) + 1);
   t->dtype = dtype;
   t->ndims = ndims;
   for (int i = 0; i < ndims; i++)
     t->dims[i] = dims[i];
   t->buffer = buffer;
-  return m->ntensors++;
+  m->ntensors++;
+  return local;
 }
 
 int tfw_const(TfwModel *m, const char *name, int dtype, int ndims,
@@ -393,9 +450,17 @@ int tfw_const(TfwModel *m, const char *name, int dtype, int ndims,
 }
 
 static WTensor *tensor_at(TfwModel *m, int t) {
-  if (t < 0 || t >= m->ntensors)
+  int k = global_tensor(m, t);
+  if (t < 0 || k < 0)
     fail("no tensor %d", t);
-  return &m->tensors[t];
+  return &m->tensors[k];
+}
+
+static WOp *op_at(TfwModel *m, int op) {
+  int k = global_op(m, op);
+  if (op < 0 || k < 0)
+    fail("no operator %d", op);
+  return &m->ops[k];
 }
 
 void tfw_quant(TfwModel *m, int tensor, int n, const float *scale,
@@ -429,35 +494,36 @@ int tfw_op(TfwModel *m, int builtin_code, int nin, const int *in, int nout,
     m->codes[m->ncodes].version = 1;
     code = m->ncodes++;
   }
+  int local = count_in(m->cur, m->nops, m->ops, sizeof *m->ops, offsetof(WOp, sg));
   GROW(m->ops, m->nops, m->capops);
   WOp *op = &m->ops[m->nops];
   memset(op, 0, sizeof *op);
+  op->sg = m->cur;
   op->opcode = code;
   op->in = xmemdup(in, (size_t)nin * sizeof *in);
   op->nin = nin;
   op->out = xmemdup(out, (size_t)nout * sizeof *out);
   op->nout = nout;
-  return m->nops++;
+  m->nops++;
+  return local;
 }
 
 void tfw_op_version(TfwModel *m, int op, int version) {
-  if (op < 0 || op >= m->nops)
-    fail("no operator %d", op);
-  WOpCode *c = &m->codes[m->ops[op].opcode];
+  WOpCode *c = &m->codes[op_at(m, op)->opcode];
   if (version > c->version)
     c->version = version;
 }
 
 void tfw_inputs(TfwModel *m, int n, const int *tensors) {
-  free(m->inputs);
-  m->inputs = xmemdup(tensors, (size_t)n * sizeof *tensors);
-  m->ninputs = n;
+  free(m->sub[m->cur].inputs);
+  m->sub[m->cur].inputs = xmemdup(tensors, (size_t)n * sizeof *tensors);
+  m->sub[m->cur].ninputs = n;
 }
 
 void tfw_outputs(TfwModel *m, int n, const int *tensors) {
-  free(m->outputs);
-  m->outputs = xmemdup(tensors, (size_t)n * sizeof *tensors);
-  m->noutputs = n;
+  free(m->sub[m->cur].outputs);
+  m->sub[m->cur].outputs = xmemdup(tensors, (size_t)n * sizeof *tensors);
+  m->sub[m->cur].noutputs = n;
 }
 
 /* ---------------------------------------------------- options tables */
@@ -494,14 +560,18 @@ enum {
   OPT_SPLIT_V = 79,
   OPT_QUANTIZE = 89,
   OPT_HARD_SWISH = 91,
+  OPT_CALL_ONCE = 103,
+  OPT_VAR_HANDLE = 111,
+  OPT_READ_VARIABLE = 112,
+  OPT_ASSIGN_VARIABLE = 113,
 };
 
 static WOp *options(TfwModel *m, int op, int type) {
-  if (op < 0 || op >= m->nops)
-    fail("no operator %d", op);
-  WOp *o = &m->ops[op];
-  for (int f = 0; f < o->nfields; f++)
+  WOp *o = op_at(m, op);
+  for (int f = 0; f < o->nfields; f++) {
     free(o->fields[f].vec);
+    free(o->fields[f].str);
+  }
   o->nfields = 0;
   o->options_type = type;
   return o;
@@ -727,11 +797,27 @@ void tfw_scalar_options(TfwModel *m, int op, int type, const char *kinds, const 
     field(o, k, kinds[k] == 'b' ? 'b' : 'i', (uint32_t)v[k]);
 }
 
+/* VarHandleOptions: container 0, shared_name 1 (strings; NULL leaves
+ * one out). */
+void tfw_var_handle_options(TfwModel *m, int op, const char *container,
+                            const char *shared_name) {
+  WOp *o = options(m, op, OPT_VAR_HANDLE);
+  const char *v[2] = {container, shared_name};
+  for (int k = 0; k < 2; k++)
+    if (v[k]) {
+      field(o, k, 's', 0);
+      o->fields[o->nfields - 1].str = xmemdup(v[k], strlen(v[k]) + 1);
+    }
+}
+
+/* CallOnceOptions: init_subgraph_index 0. */
+void tfw_call_once_options(TfwModel *m, int op, int init_subgraph_index) {
+  field(options(m, op, OPT_CALL_ONCE), 0, 'i', (uint32_t)init_subgraph_index);
+}
+
 void tfw_empty_options(TfwModel *m, int op) {
-  if (op < 0 || op >= m->nops)
-    fail("no operator %d", op);
   int type;
-  switch (m->codes[m->ops[op].opcode].code) {
+  switch (m->codes[op_at(m, op)->opcode].code) {
   case TFW_OP_PAD: type = OPT_PAD; break;
   case TFW_OP_TRANSPOSE: type = OPT_TRANSPOSE; break;
   case TFW_OP_DEQUANTIZE: type = OPT_DEQUANTIZE; break;
@@ -740,6 +826,8 @@ void tfw_empty_options(TfwModel *m, int op) {
   case TFW_OP_EXPAND_DIMS: type = OPT_EXPAND_DIMS; break;
   case TFW_OP_QUANTIZE: type = OPT_QUANTIZE; break;
   case TFW_OP_HARD_SWISH: type = OPT_HARD_SWISH; break;
+  case TFW_OP_READ_VARIABLE: type = OPT_READ_VARIABLE; break;
+  case TFW_OP_ASSIGN_VARIABLE: type = OPT_ASSIGN_VARIABLE; break;
   default:
     fail("operator %d has no empty options table", op);
     return;
@@ -754,11 +842,13 @@ static size_t write_options(Fb *b, const WOp *o) {
   for (int f = 0; f < o->nfields; f++)
     if (o->fields[f].kind == 'v')
       vecs[f] = fb_i32s(b, o->fields[f].vec, (size_t)o->fields[f].nvec);
+    else if (o->fields[f].kind == 's')
+      vecs[f] = fb_string(b, o->fields[f].str);
   fb_start(b);
   /* Widest fields first keeps padding small; order does not matter. */
   for (int f = 0; f < o->nfields; f++) {
     const WField *x = &o->fields[f];
-    if (x->kind == 'v')
+    if (x->kind == 'v' || x->kind == 's')
       fb_field_offset(b, x->slot, vecs[f]);
     else if (x->kind == 'i' || x->kind == 'f')
       fb_field(b, x->slot, x->value, 4);
@@ -827,12 +917,19 @@ void tfw_finish(TfwModel *m, uint8_t **bytes, size_t *len) {
     codes[i] = fb_end(&b);
   }
 
+  size_t subgraphs[TFW_MAX_SUBGRAPHS];
   size_t *tensors = xrealloc(NULL, (size_t)(m->ntensors ? m->ntensors : 1) * sizeof *tensors);
-  for (int i = 0; i < m->ntensors; i++)
-    tensors[i] = write_tensor(&b, &m->tensors[i]);
-
   size_t *ops = xrealloc(NULL, (size_t)(m->nops ? m->nops : 1) * sizeof *ops);
+  /* Back to front: the last subgraph first. */
+  for (int s = m->nsub - 1; s >= 0; s--) {
+  int nt = 0, nops = 0;
+  for (int i = 0; i < m->ntensors; i++)
+    if (m->tensors[i].sg == s)
+      tensors[nt++] = write_tensor(&b, &m->tensors[i]);
+
   for (int i = 0; i < m->nops; i++) {
+    if (m->ops[i].sg != s)
+      continue;
     const WOp *o = &m->ops[i];
     size_t in = fb_i32s(&b, o->in, (size_t)o->nin);
     size_t out = fb_i32s(&b, o->out, (size_t)o->nout);
@@ -845,24 +942,25 @@ void tfw_finish(TfwModel *m, uint8_t **bytes, size_t *len) {
       fb_field_offset(&b, 4, opt);
     if (o->options_type)
       fb_field(&b, 3, (uint32_t)o->options_type, 1);
-    ops[i] = fb_end(&b);
+    ops[nops++] = fb_end(&b);
   }
 
-  size_t vtensors = fb_offsets(&b, tensors, (size_t)m->ntensors);
-  size_t vin = fb_i32s(&b, m->inputs, (size_t)m->ninputs);
-  size_t vout = fb_i32s(&b, m->outputs, (size_t)m->noutputs);
-  size_t vops = fb_offsets(&b, ops, (size_t)m->nops);
-  size_t sgname = fb_string(&b, "main");
+  size_t vtensors = fb_offsets(&b, tensors, (size_t)nt);
+  size_t vin = fb_i32s(&b, m->sub[s].inputs, (size_t)m->sub[s].ninputs);
+  size_t vout = fb_i32s(&b, m->sub[s].outputs, (size_t)m->sub[s].noutputs);
+  size_t vops = fb_offsets(&b, ops, (size_t)nops);
+  size_t sgname = fb_string(&b, s ? "init" : "main");
   fb_start(&b);
   fb_field_offset(&b, 0, vtensors);
   fb_field_offset(&b, 1, vin);
   fb_field_offset(&b, 2, vout);
   fb_field_offset(&b, 3, vops);
   fb_field_offset(&b, 4, sgname);
-  size_t subgraph = fb_end(&b);
+  subgraphs[s] = fb_end(&b);
+  }
 
   size_t vcodes = fb_offsets(&b, codes, (size_t)m->ncodes);
-  size_t vsub = fb_offsets(&b, &subgraph, 1);
+  size_t vsub = fb_offsets(&b, subgraphs, (size_t)m->nsub);
   size_t desc = fb_string(&b, "tinyaot test model");
   size_t vbuf = fb_offsets(&b, buffers, (size_t)m->nbuffers);
   fb_start(&b);

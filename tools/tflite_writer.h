@@ -6,7 +6,7 @@
  * A model is described in memory first (buffers, tensors, operators,
  * subgraph inputs and outputs) and serialized by tfw_finish() or
  * tfw_write_file().  Only what single-op test models and small example
- * networks need is covered: one subgraph, builtin operators with their
+ * networks need is covered: several subgraphs, builtin operators with their
  * options tables, per-tensor and per-channel quantization, variable
  * tensors.  Field slots and union type numbers follow
  * tensorflow/lite/schema/schema.fbs; they are listed in tflite_writer.c
@@ -32,7 +32,10 @@ enum {
   TFW_BOOL = 6,
   TFW_INT16 = 7,
   TFW_INT8 = 9,
+  TFW_RESOURCE = 13, /* a resource variable's handle */
 };
+
+#define TFW_MAX_SUBGRAPHS 8
 
 /* BuiltinOperator values used by the generators. */
 enum {
@@ -72,6 +75,10 @@ enum {
   TFW_OP_SPLIT_V = 102,
   TFW_OP_QUANTIZE = 114,
   TFW_OP_HARD_SWISH = 117,
+  TFW_OP_CALL_ONCE = 129,
+  TFW_OP_VAR_HANDLE = 142,
+  TFW_OP_READ_VARIABLE = 143,
+  TFW_OP_ASSIGN_VARIABLE = 144,
   /* tools/gen_ops_data.c */
   TFW_OP_SUM = 74,
   TFW_OP_REDUCE_MAX = 82,
@@ -195,6 +202,16 @@ void tfw_scalar_options(TfwModel *m, int op, int type, const char *kinds, const 
  * DequantizeOptions, MaximumMinimumOptions, ExpandDimsOptions,
  * QuantizeOptions, HardSwishOptions.  Picks the table from the op code. */
 void tfw_empty_options(TfwModel *m, int op);
+
+/* Resource variables: VAR_HANDLE's container and shared_name (NULL
+ * leaves a string out), CALL_ONCE's init subgraph. */
+void tfw_var_handle_options(TfwModel *m, int op, const char *container,
+                            const char *shared_name);
+void tfw_call_once_options(TfwModel *m, int op, int init_subgraph_index);
+
+/* Starts the next subgraph (returns its index); what is added from now
+ * on goes into it, with indices local to it. */
+int tfw_subgraph(TfwModel *m);
 
 /* Serializes the model.  *bytes is malloc'd; the caller frees it. */
 void tfw_finish(TfwModel *m, uint8_t **bytes, size_t *len);

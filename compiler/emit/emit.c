@@ -662,7 +662,8 @@ static void emit_header(Emit *e) {
           e->P, e->P, e->P, ws_params(e));
   if (p->persistent_bytes)
     fprintf(f,
-            "\n/* Resets the model state (real value 0) in the persistent area:\n"
+            "\n/* Resets the model state in the persistent area (real value 0;\n"
+            " * resource variables: their initial values):\n"
             " * call once before the first %s_run(). */\n"
             "void %s_reset(void *persistent);\n",
             e->P, e->P);
@@ -729,6 +730,8 @@ static void put_op_comment(FILE *f, const Emit *e, int i) {
   const Lowered *l = op_lowered(op);
   /* An output planned over a dying input (the memory plan's in place). */
   const char *tail = l->kernel    ? " */\n"
+                     : op->folded && op->outputs[0] < 0
+                         ? " (evaluated at compile time: no call) */\n"
                      : op->folded ? arena_printf(" -> t%d (folded at compile time: no call) */\n",
                                                  op->outputs[0])
                                   : " (a view: no call) */\n";
@@ -1093,7 +1096,15 @@ static void emit_runner(Emit *e) {
         continue;
       const Tensor *x = &g->tensors[bf->tensors[0]];
       int64_t zp = x->q.nscale && x->q.zero_point ? x->q.zero_point[0] : 0;
-      if (x->dtype == DT_INT8 && zp != 0)
+      if (x->init) {
+        /* A resource variable: the value CALL_ONCE's init subgraph assigns. */
+        fprintf(f, "  {\n    static const uint8_t init[%zu] = {", x->ninit);
+        for (size_t k = 0; k < x->ninit; k++)
+          fprintf(f, "%s%u", k ? (k % 16 ? ", " : ",\n        ") : "", x->init[k]);
+        fprintf(f, "};\n    for (i = 0; i < %zu; i++) /* t%d: initial value */\n"
+                   "      ps[%zu + i] = init[i];\n  }\n",
+                x->ninit, bf->tensors[0], bf->offset);
+      } else if (x->dtype == DT_INT8 && zp != 0)
         fprintf(f,
                 "  for (i = 0; i < %zu; i++) /* t%d: zero point */\n"
                 "    ps[%zu + i] = (uint8_t)(int8_t)%" PRId64 ";\n",

@@ -129,6 +129,8 @@ static void print_ref(FILE *out, const Graph *g, int ti) {
   print_shape(out, t);
 }
 
+static void json_str(FILE *out, const char *s);
+
 /* The options the op has (Options.fields): "  key=value key=value" in
  * text, "\"key\": value, ..." in JSON. */
 static void print_options(FILE *out, const Options *o, bool json) {
@@ -232,6 +234,20 @@ static void print_options(FILE *out, const Options *o, bool json) {
     PB("asymmetric_quantize_inputs", o->asymmetric_quantize_inputs);
   if ((f & OPTF_BIAS_TYPE) && o->quantized_bias_type != DT_FLOAT32)
     PS("quantized_bias_type", dtype_name(o->quantized_bias_type));
+  if (f & OPTF_VAR_HANDLE) { /* strings from the file: JSON-escaped */
+    const char *k[2] = {"container", "shared_name"};
+    const char *v[2] = {o->container, o->shared_name};
+    for (int i = 0; i < 2; i++) {
+      SEP();
+      fprintf(out, json ? "\"%s\": " : "%s=", k[i]);
+      if (json)
+        json_str(out, v[i] ? v[i] : "");
+      else
+        fputs(v[i] ? v[i] : "", out);
+    }
+  }
+  if (f & OPTF_CALL_ONCE)
+    PD("init_subgraph_index", o->init_subgraph);
 #undef SEP
 #undef PS
 #undef PD

@@ -20,8 +20,10 @@
  * tensor index in range (or -1 for an optional op input), ranks <= 8,
  * dims >= 0 and tensor sizes bounded by MAX_TENSOR_BYTES, known dtypes,
  * known builtin ops (or CUSTOM with a name), and pointers into `buf` for
- * names, constant data, custom options and metadata.  Anything else ends
- * in one error_at()/error_file() message.
+ * names, constant data, custom options and metadata.  Resource
+ * variables are resolved into variable tensors, CALL_ONCE's init
+ * subgraph evaluated (resolve_variables, below); no other subgraph is
+ * read.  Anything else ends in one error_at()/error_file() message.
  */
 #include "tinyaot.h"
 
@@ -39,6 +41,7 @@ typedef struct {
   size_t budget; /* vector elements we may still copy into the arena */
   Graph *g;
   int op;        /* op being read (its kind is known), or -1 */
+  bool *resource; /* subgraph 0: which tensors are RESOURCE handles */
   char where[64]; /* what is being read, for messages: "tensor 7" */
 } Reader;
 
@@ -322,10 +325,20 @@ static void read_dims(Reader *r, Vec v, int32_t *dims, int *ndims,
     dims[i] = vec_i32(r, v, i, what);
 }
 
-static void read_tensor(Reader *r, Tensor *t, const Table *tt, Vec buffers) {
+/* TensorType RESOURCE: a variable's handle (VAR_HANDLE's output). */
+#define TFLITE_RESOURCE 13
+
+/* Reads tensor table tt into t.  A RESOURCE tensor sets *resource (when
+ * resource is not NULL; else it is refused) and reads as an int32 handle
+ * until resolve_variables() makes it the variable itself. */
+static void read_tensor(Reader *r, Tensor *t, const Table *tt, Vec buffers,
+                        bool *resource) {
   read_dims(r, get_vec(r, tt, 0, 4, "shape"), t->dims, &t->ndims, "shape");
   int code = (int)get_i(r, tt, 1, 1, 0, "type");
-  if (!dtype_from_tflite(code, &t->dtype))
+  if (code == TFLITE_RESOURCE && resource) {
+    *resource = true;
+    t->dtype = DT_INT32;
+  } else if (!dtype_from_tflite(code, &t->dtype))
     fail(r, "unsupported element type %u", (unsigned)(uint8_t)code);
   t->name = get_str(r, tt, 3, "name");
   Table q;
@@ -364,6 +377,8 @@ static void read_tensor(Reader *r, Tensor *t, const Table *tt, Vec buffers) {
     fail(r, "buffer index %u out of range", b);
   t->buffer = (int)b;
   t->data = buffer_data(r, buffers, b, &t->ndata);
+  if (resource && *resource && t->data)
+    fail(r, "a resource tensor holds constant data");
 }
 
 /* ------------------------------------------------------ op options */
@@ -424,6 +439,9 @@ enum {
   BO_DEPTH_TO_SPACE = 94,
   BO_BATCH_MATMUL = 101,
   BO_CALL_ONCE = 103,
+  BO_VAR_HANDLE = 111,
+  BO_READ_VARIABLE = 112,
+  BO_ASSIGN_VARIABLE = 113,
   /* the data-movement and reduction ops (passes/lower_data.c) */
   BO_TILE = 51,
   BO_SHAPE = 55,
@@ -508,6 +526,9 @@ static int options_type(OpKind k) {
   case OP_DEPTH_TO_SPACE: return BO_DEPTH_TO_SPACE;
   case OP_BATCH_MATMUL: return BO_BATCH_MATMUL;
   case OP_CALL_ONCE: return BO_CALL_ONCE;
+  case OP_VAR_HANDLE: return BO_VAR_HANDLE;
+  case OP_READ_VARIABLE: return BO_READ_VARIABLE;
+  case OP_ASSIGN_VARIABLE: return BO_ASSIGN_VARIABLE;
   case OP_TILE: return BO_TILE;
   case OP_SHAPE: return BO_SHAPE;
   case OP_FILL: return BO_FILL;
@@ -579,6 +600,15 @@ static void read_options(Reader *r, Op *op, const Table *t) {
   o->dilation_w = o->dilation_h = 1;
   o->pot_scale_int16 = true;
   switch (options_type(op->kind)) {
+  case BO_VAR_HANDLE:
+    o->fields = OPTF_VAR_HANDLE;
+    o->container = get_str(r, t, 0, "container");
+    o->shared_name = get_str(r, t, 1, "shared_name");
+    break;
+  case BO_CALL_ONCE:
+    o->fields = OPTF_CALL_ONCE;
+    o->init_subgraph = get_i32(r, t, 0, 0, "init_subgraph_index");
+    break;
   case BO_CONV2D:
     o->fields = OPTF_PADDING | OPTF_STRIDE | OPTF_ACTIVATION | OPTF_DILATION |
                 OPTF_BIAS_TYPE;
@@ -793,18 +823,23 @@ static OpCode *read_opcodes(Reader *r, const Table *model, int *n) {
 /* ------------------------------------------------------------ ops */
 
 /* Copies a vector of tensor indices, each in [lo, ntensors). */
-static int *read_indices(Reader *r, const Table *t, int slot, int *n, int lo,
-                         const char *what) {
+static int *read_indices_in(Reader *r, const Table *t, int slot, int *n,
+                            int lo, int ntensors, const char *what) {
   Vec v = get_vec(r, t, slot, 4, what);
   if (v.n > INT32_MAX)
     fail(r, "%s: too many entries", what);
   int *a = vec_ints(r, v, what);
   for (size_t i = 0; i < v.n; i++)
-    if (a[i] < lo || a[i] >= r->g->ntensors)
+    if (a[i] < lo || a[i] >= ntensors)
       fail(r, "%s[%zu] = %d is not a tensor index (the graph has %d tensors)",
-           what, i, a[i], r->g->ntensors);
+           what, i, a[i], ntensors);
   *n = (int)v.n;
   return a;
+}
+
+static int *read_indices(Reader *r, const Table *t, int slot, int *n, int lo,
+                         const char *what) {
+  return read_indices_in(r, t, slot, n, lo, r->g->ntensors, what);
 }
 
 static void read_op(Reader *r, int i, const Table *t, const OpCode *codes,
@@ -832,8 +867,7 @@ static void read_op(Reader *r, int i, const Table *t, const OpCode *codes,
   g->nops = i + 1;
   r->op = i;
   r->where[0] = 0;
-  if (op->kind == OP_IF || op->kind == OP_WHILE || op->kind == OP_CALL_ONCE ||
-      op->kind == OP_CALL)
+  if (op->kind == OP_IF || op->kind == OP_WHILE || op->kind == OP_CALL)
     fail(r, "control flow is not supported (only subgraph 0 is read)");
 
   op->inputs = read_indices(r, t, 1, &op->ninputs, -1, "inputs");
@@ -876,6 +910,296 @@ static void read_op(Reader *r, int i, const Table *t, const OpCode *codes,
       out->producer = i;
   }
   r->op = -1;
+}
+
+/* ----------------------------------------------- resource variables */
+
+/*
+ * Resource variables (VAR_HANDLE, READ_VARIABLE, ASSIGN_VARIABLE) and
+ * CALL_ONCE, resolved at read time into variable tensors, which the rest
+ * of the compiler already plans as persistent state:
+ *
+ *   - each distinct (container, shared_name) of a VAR_HANDLE is one
+ *     variable, as in TFLite's resource map; its tensor in subgraph 0 is
+ *     the RESOURCE tensor of its first VAR_HANDLE there, which becomes a
+ *     variable tensor of the variable's type and shape;
+ *   - the type and shape come from the variable's first assignment (as
+ *     TFLite Micro sizes its resource buffer); every later assignment and
+ *     every READ_VARIABLE output must have the same type and shape;
+ *   - CALL_ONCE, only as subgraph 0's first op, names an init subgraph
+ *     whose ops may only be VAR_HANDLE and ASSIGN_VARIABLE of constants:
+ *     it is evaluated here, and the last constant assigned to a variable
+ *     is its initial value (Tensor.init), which <prefix>_reset() writes;
+ *   - READ_VARIABLE and ASSIGN_VARIABLE then read the variable tensor
+ *     (ASSIGN_VARIABLE writes it, as LSTM/SVDF update theirs); VAR_HANDLE
+ *     and CALL_ONCE are marked folded, with no inputs and no outputs.
+ *
+ * Anything else is refused: other subgraphs, other ops in the init
+ * subgraph, a variable read before any value is assigned to it, and any
+ * other use of a RESOURCE tensor.
+ */
+
+typedef struct {
+  const char *container, *name; /* VarHandleOptions */
+  int tensor;          /* its tensor in subgraph 0, or -1 */
+  bool typed;          /* value holds the type, shape and quantization */
+  Tensor value;        /* the first assignment's tensor */
+  const uint8_t *init; /* the initial value (the init subgraph), or NULL */
+} Var;
+
+typedef struct {
+  Var *v;
+  int n, cap;
+} Vars;
+
+static int var_id(Reader *r, Vars *vs, const Options *o) {
+  for (int i = 0; i < vs->n; i++)
+    if (!strcmp(vs->v[i].container, o->container) &&
+        !strcmp(vs->v[i].name, o->shared_name))
+      return i;
+  if (vs->n >= vs->cap)
+    fail(r, "too many variables");
+  Var *v = &vs->v[vs->n];
+  memset(v, 0, sizeof *v);
+  v->container = o->container;
+  v->name = o->shared_name;
+  v->tensor = -1;
+  return vs->n++;
+}
+
+static const char *var_label(const Var *v) {
+  return arena_printf("'%s%s%s'", v->container, v->container[0] ? "/" : "",
+                      v->name);
+}
+
+static const char *type_label(const Tensor *t) {
+  const char *s = arena_printf("%s[", dtype_name(t->dtype));
+  for (int i = 0; i < t->ndims; i++)
+    s = arena_printf("%s%s%d", s, i ? "," : "", t->dims[i]);
+  return arena_printf("%s]", s);
+}
+
+static bool same_type(const Tensor *a, const Tensor *b) {
+  if (a->dtype != b->dtype || a->ndims != b->ndims)
+    return false;
+  for (int i = 0; i < a->ndims; i++)
+    if (a->dims[i] != b->dims[i])
+      return false;
+  return true;
+}
+
+/* Tensor t (what) meets variable v: the first assignment types v, every
+ * other use must match. */
+static void var_use(Reader *r, Var *v, const Tensor *t, bool assign,
+                    const char *what) {
+  if (!v->typed && assign) {
+    v->typed = true;
+    v->value = *t;
+    return;
+  }
+  if (!v->typed)
+    fail(r, "reads variable %s before any value is assigned to it (no "
+            "CALL_ONCE init subgraph assigns it)",
+         var_label(v));
+  if (!same_type(&v->value, t))
+    fail(r, "%s is %s, but variable %s holds %s", what, type_label(t),
+         var_label(v), type_label(&v->value));
+}
+
+/* Reads tensor i of a subgraph's tensor vector into t. */
+static void read_tensor_at(Reader *r, Vec tv, int i, Vec buffers, Tensor *t,
+                           bool *resource) {
+  memset(t, 0, sizeof *t);
+  t->index = i;
+  t->producer = t->storage = t->view_of = -1;
+  t->name = "";
+  *resource = false;
+  Table tt = vec_table(r, tv, (size_t)i, "tensor");
+  read_tensor(r, t, &tt, buffers, resource);
+}
+
+/* Evaluates CALL_ONCE's init subgraph k: VAR_HANDLE and ASSIGN_VARIABLE of
+ * constants only. */
+static void read_init_subgraph(Reader *r, Vec subgraphs, int k, Vec buffers,
+                               const OpCode *codes, int ncodes, Vars *vs) {
+  snprintf(r->where, sizeof r->where, "subgraph %d", k);
+  Table sg = vec_table(r, subgraphs, (size_t)k, "subgraph");
+  Vec tv = get_vec(r, &sg, 0, 4, "tensors");
+  if (tv.n > INT32_MAX)
+    fail(r, "too many tensors");
+  int nt = (int)tv.n;
+  charge(r, tv.n, "tensors");
+  int *handle = arena_array(tv.n + 1, sizeof(int)); /* tensor -> var */
+  for (int i = 0; i < nt; i++)
+    handle[i] = -1;
+  Vec ov = get_vec(r, &sg, 3, 4, "operators");
+  for (size_t i = 0; i < ov.n; i++) {
+    snprintf(r->where, sizeof r->where, "subgraph %d op %zu", k, i);
+    Table ot = vec_table(r, ov, i, "operator");
+    uint32_t ci = (uint32_t)get_u(r, &ot, 0, 4, 0, "opcode_index");
+    if (ci >= (uint32_t)ncodes)
+      fail(r, "opcode_index %u out of range (the model has %d operator "
+              "codes)", ci, ncodes);
+    const OpCode *c = &codes[ci];
+    const char *name = c->known ? op_name(c->kind) : tflite_builtin_name(c->code);
+    snprintf(r->where, sizeof r->where, "subgraph %d op %zu (%s)", k, i,
+             name ? name : "unknown operator");
+    if (!c->known || (c->kind != OP_VAR_HANDLE && c->kind != OP_ASSIGN_VARIABLE))
+      fail(r, "CALL_ONCE's init subgraph may only hold VAR_HANDLE and "
+              "ASSIGN_VARIABLE of constants");
+    int nin, nout;
+    int *in = read_indices_in(r, &ot, 1, &nin, 0, nt, "inputs");
+    int *out = read_indices_in(r, &ot, 2, &nout, 0, nt, "outputs");
+    Tensor t;
+    bool res;
+    if (c->kind == OP_VAR_HANDLE) {
+      if (nin != 0 || nout != 1)
+        fail(r, "has %d inputs and %d outputs, expected 0 and 1", nin, nout);
+      read_tensor_at(r, tv, out[0], buffers, &t, &res);
+      if (!res)
+        fail(r, "output tensor %d is not a RESOURCE tensor", out[0]);
+      Op op = {.kind = OP_VAR_HANDLE};
+      int type = (int)get_u(r, &ot, 3, 1, 0, "builtin_options_type");
+      if (type != BO_NONE && type != BO_VAR_HANDLE)
+        fail(r, "builtin options of union type %d, expected %d", type,
+             BO_VAR_HANDLE);
+      Table opts;
+      get_table(r, &ot, 4, &opts, "builtin_options");
+      read_options(r, &op, &opts);
+      handle[out[0]] = var_id(r, vs, &op.opt);
+      continue;
+    }
+    if (nin != 2 || nout != 0)
+      fail(r, "has %d inputs and %d outputs, expected 2 and 0", nin, nout);
+    if (handle[in[0]] < 0)
+      fail(r, "input 0 (tensor %d) is no handle of an earlier VAR_HANDLE",
+           in[0]);
+    read_tensor_at(r, tv, in[1], buffers, &t, &res);
+    if (res || !t.data)
+      fail(r, "input 1 (tensor %d) is not a constant: only constant initial "
+              "values are supported", in[1]);
+    if (t.ndata != tensor_bytes(&t))
+      fail(r, "input 1 (tensor %d) has %zu bytes of data, its shape %s "
+              "needs %zu", in[1], t.ndata, type_label(&t), tensor_bytes(&t));
+    Var *v = &vs->v[handle[in[0]]];
+    var_use(r, v, &t, true, "the initial value");
+    v->init = t.data;
+  }
+  r->where[0] = 0;
+}
+
+/* Resolves subgraph 0's resource variables (see above). */
+static void resolve_variables(Reader *r, Vec subgraphs, Vec buffers,
+                              const OpCode *codes, int ncodes) {
+  Graph *g = r->g;
+  bool once = g->nops > 0 && g->ops[0].kind == OP_CALL_ONCE;
+  if (subgraphs.n > 1 && !once)
+    fail(r, "the model has %zu subgraphs: control flow (WHILE, IF) is not "
+            "supported; more subgraphs than one are read only for a "
+            "CALL_ONCE that is subgraph 0's first op",
+         subgraphs.n);
+  Vars vs = {.cap = g->nops};
+  if (once) {
+    Op *op = &g->ops[0];
+    r->op = 0;
+    int k = op->opt.init_subgraph;
+    if (op->ninputs || op->noutputs)
+      fail(r, "has %d inputs and %d outputs, expected none", op->ninputs,
+           op->noutputs);
+    if (k < 1 || (size_t)k >= subgraphs.n)
+      fail(r, "init_subgraph_index %d is no subgraph other than 0 (the model "
+              "has %zu)", k, subgraphs.n);
+    if (subgraphs.n > 2)
+      fail(r, "the model has %zu subgraphs; only subgraph 0 and CALL_ONCE's "
+              "init subgraph are supported", subgraphs.n);
+    Table init = vec_table(r, subgraphs, (size_t)k, "subgraph");
+    Vec ov = get_vec(r, &init, 3, 4, "operators");
+    if (ov.n > (size_t)INT32_MAX - (size_t)vs.cap)
+      fail(r, "too many operators");
+    vs.cap += (int)ov.n;
+    charge(r, (size_t)vs.cap, "variables");
+    vs.v = arena_array((size_t)vs.cap + 1, sizeof(Var));
+    r->op = -1;
+    read_init_subgraph(r, subgraphs, k, buffers, codes, ncodes, &vs);
+  } else {
+    vs.v = arena_array((size_t)vs.cap + 1, sizeof(Var));
+  }
+
+  int *handle = arena_array((size_t)g->ntensors + 1, sizeof(int));
+  for (int t = 0; t < g->ntensors; t++)
+    handle[t] = -1;
+  for (int i = 0; i < g->nops; i++) {
+    Op *op = &g->ops[i];
+    r->op = i;
+    if (op->kind == OP_CALL_ONCE && i > 0)
+      fail(r, "CALL_ONCE is supported only as subgraph 0's first op");
+    if (op->kind == OP_CALL_ONCE || op->kind == OP_VAR_HANDLE) {
+      if (op->kind == OP_VAR_HANDLE) {
+        if (op->ninputs != 0 || op->noutputs != 1 || !r->resource[op->outputs[0]])
+          fail(r, "expected no inputs and one RESOURCE output");
+        int t = op->outputs[0], id = var_id(r, &vs, &op->opt);
+        handle[t] = id;
+        if (vs.v[id].tensor < 0)
+          vs.v[id].tensor = t;
+        g->tensors[t].producer = -1;
+      }
+      /* Evaluated here: no call, no data flow (as a folded op). */
+      op->folded = true;
+      op->ninputs = op->noutputs = 0;
+      op->outputs = arena_array(1, sizeof(int));
+      op->outputs[0] = -1;
+      continue;
+    }
+    if (op->kind == OP_READ_VARIABLE || op->kind == OP_ASSIGN_VARIABLE) {
+      bool assign = op->kind == OP_ASSIGN_VARIABLE;
+      if (op->ninputs != (assign ? 2 : 1) || op->noutputs != (assign ? 0 : 1))
+        fail(r, "has %d inputs and %d outputs, expected %d and %d",
+             op->ninputs, op->noutputs, assign ? 2 : 1, assign ? 0 : 1);
+      int h = op->inputs[0];
+      if (h < 0 || handle[h] < 0)
+        fail(r, "input 0 (tensor %d) is no handle of an earlier VAR_HANDLE", h);
+      int x = assign ? op->inputs[1] : op->outputs[0];
+      if (x < 0 || r->resource[x])
+        fail(r, "%s %d is missing or a RESOURCE tensor",
+             assign ? "input 1" : "output 0", x);
+      Var *v = &vs.v[handle[h]];
+      var_use(r, v, &g->tensors[x], assign,
+              arena_printf("%s (tensor %d)", assign ? "input 1" : "output 0", x));
+      op->inputs[0] = v->tensor;
+      continue;
+    }
+    for (int k = 0; k < op->ninputs + op->noutputs; k++) {
+      int t = k < op->ninputs ? op->inputs[k] : op->outputs[k - op->ninputs];
+      if (t >= 0 && r->resource[t])
+        fail(r, "uses RESOURCE tensor %d, which only VAR_HANDLE, "
+                "READ_VARIABLE and ASSIGN_VARIABLE may", t);
+    }
+  }
+  r->op = -1;
+  for (int i = 0; i < g->ninputs + g->noutputs; i++) {
+    int t = i < g->ninputs ? g->inputs[i] : g->outputs[i - g->ninputs];
+    if (r->resource[t])
+      fail(r, "model %s %d is RESOURCE tensor %d (variables cannot be model "
+              "inputs or outputs)",
+           i < g->ninputs ? "input" : "output",
+           i < g->ninputs ? i : i - g->ninputs, t);
+  }
+
+  /* Each variable's handle becomes the variable. */
+  for (int i = 0; i < vs.n; i++) {
+    const Var *v = &vs.v[i];
+    if (v->tensor < 0 || !v->typed)
+      continue;
+    Tensor *t = &g->tensors[v->tensor];
+    t->dtype = v->value.dtype;
+    t->ndims = v->value.ndims;
+    memcpy(t->dims, v->value.dims, sizeof t->dims);
+    t->nsignature = 0;
+    t->q = v->value.q;
+    t->is_variable = true;
+    t->init = v->init;
+    t->ninit = v->init ? tensor_bytes(t) : 0;
+  }
 }
 
 /* -------------------------------------------------------- metadata */
@@ -939,10 +1263,6 @@ Graph *read_tflite(const char *path, const uint8_t *buf, size_t size) {
   Vec subgraphs = get_vec(r, &model, 2, 4, "subgraphs");
   if (subgraphs.n == 0)
     fail(r, "the model has no subgraph");
-  if (subgraphs.n > 1)
-    fail(r, "the model has %zu subgraphs: control flow (WHILE, IF, "
-            "CALL_ONCE) is not supported, only single-subgraph models",
-         subgraphs.n);
   g->nsubgraphs = 1;
   Table sg = vec_table(r, subgraphs, 0, "subgraph 0");
 
@@ -951,6 +1271,7 @@ Graph *read_tflite(const char *path, const uint8_t *buf, size_t size) {
     fail(r, "too many tensors");
   g->tensors = arena_array(tv.n ? tv.n : 1, sizeof *g->tensors);
   g->ntensors = (int)tv.n;
+  rd.resource = arena_array(tv.n + 1, sizeof(bool));
   for (int i = 0; i < g->ntensors; i++) {
     Tensor *t = &g->tensors[i];
     t->index = i;
@@ -960,7 +1281,7 @@ Graph *read_tflite(const char *path, const uint8_t *buf, size_t size) {
   for (int i = 0; i < g->ntensors; i++) {
     snprintf(r->where, sizeof r->where, "tensor %d", i);
     Table tt = vec_table(r, tv, (size_t)i, "tensor");
-    read_tensor(r, &g->tensors[i], &tt, buffers);
+    read_tensor(r, &g->tensors[i], &tt, buffers, &rd.resource[i]);
   }
   r->where[0] = 0;
 
@@ -981,6 +1302,7 @@ Graph *read_tflite(const char *path, const uint8_t *buf, size_t size) {
     read_op(r, (int)i, &ot, codes, ncodes);
   }
   r->where[0] = 0;
+  resolve_variables(r, subgraphs, buffers, codes, ncodes);
 
   read_metadata(r, &model, buffers);
   return g;

@@ -131,6 +131,8 @@ static LowerFn *const lowerings[OP_COUNT] = {
     [OP_L2_POOL_2D] = lower_l2_pool2d, /* lower_nn.c */
     [OP_L2_NORMALIZATION] = lower_l2_normalization,
     [OP_CUMSUM] = lower_cumsum,
+    [OP_READ_VARIABLE] = lower_read_variable, /* lower_data.c */
+    [OP_ASSIGN_VARIABLE] = lower_assign_variable,
 };
 
 /*

@@ -262,6 +262,7 @@ LowerFn lower_sub, lower_mul, lower_maximum, lower_minimum, lower_mean,
 
 /* ------------------------------------------------------ lower_data.c */
 
+LowerFn lower_read_variable, lower_assign_variable;
 LowerFn lower_sum, lower_reduce_max, lower_reduce_min, lower_gather, lower_gather_nd,
     lower_embedding_lookup, lower_depth_to_space, lower_space_to_depth, lower_tile,
     lower_broadcast_to, lower_reverse_v2, lower_shape, lower_broadcast_args, lower_fill,

@@ -471,6 +471,35 @@ void lower_shape(Lower *L) {
                                  "input dimension");
 }
 
+/* READ_VARIABLE / ASSIGN_VARIABLE (TFLite Micro's read_variable.cc,
+ * assign_variable.cc): a byte copy from the variable's persistent state
+ * into the output, or from the value into the state.  The reader made
+ * input 0 the variable tensor and checked that types and shapes match. */
+static void copy_variable(Lower *L, int from, int to) {
+  Tensor *a = &L->g->tensors[from], *b = &L->g->tensors[to];
+  if (tensor_bytes(a) != tensor_bytes(b))
+    error_at(L->g, L->op->index, "copies %zu bytes into %zu", tensor_bytes(a),
+             tensor_bytes(b));
+  L->l->kernel = "@copy";
+  add_arg(L, ARG_INT, -1, (int64_t)tensor_bytes(a));
+  arg_tensor(L, from);
+  arg_tensor(L, to);
+}
+
+void lower_read_variable(Lower *L) {
+  need_arity(L, 1, 1);
+  if (!input(L, 0)->is_variable)
+    error_at(L->g, L->op->index, "input 0 is no variable");
+  copy_variable(L, L->op->inputs[0], L->op->outputs[0]);
+}
+
+void lower_assign_variable(Lower *L) {
+  need_arity(L, 2, 0);
+  if (!input(L, 0)->is_variable)
+    error_at(L->g, L->op->index, "input 0 is no variable");
+  copy_variable(L, input(L, 1)->index, L->op->inputs[0]);
+}
+
 /* BROADCAST_ARGS (TFLite Micro's broadcast_args.cc): the broadcast of
  * two shapes, which must be constants (shapes are static here). */
 void lower_broadcast_args(Lower *L) {

@@ -3,8 +3,10 @@
  * The whole compiler on subtly broken models.  Seeded structure-aware
  * mutations (tests/fuzz/mutate.h: shapes, types, quantization, buffer
  * indices and lengths, op inputs and outputs, options rewritten in place)
- * of several shared models go through read, verify, the passes, lower,
- * verify, plan and emit in this process, as `tinyaot compile` runs them.
+ * of several shared models (and of an int8 model with resource variables
+ * and CALL_ONCE, tests/resvars_model.h) go through read, verify, the
+ * passes, lower, verify, plan and emit in this process, as `tinyaot
+ * compile` runs them.
  *
  * Each mutant must end in one of two ways: refused through error_at()
  * with a message naming the file (and the op index and name when it
@@ -33,6 +35,9 @@
 
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "../../tools/tflite_writer.c"
+#include "resvars_model.h"
 
 #ifndef MUTATIONS_PER_MODEL
 #define MUTATIONS_PER_MODEL 400
@@ -284,6 +289,26 @@ int main(void) {
     Stats st = {0};
     stress(path, models[i], 1000 + i, scale * MUTATIONS_PER_MODEL, nbuild, true, &st);
     report(models[i], &st);
+  }
+
+  /* Resource variables and CALL_ONCE (two subgraphs): the test writer's
+   * model, as a file. */
+  {
+    uint8_t *bytes;
+    size_t size;
+    resvars_model(&bytes, &size);
+    const char *path = arena_printf("%s/resource_variables.tflite", emit_dir);
+    FILE *f = fopen(path, "wb");
+    bool written = f && fwrite(bytes, 1, size, f) == size;
+    if (f)
+      fclose(f);
+    free(bytes);
+    CHECK(written, "the resource-variable model is written (%s)", path);
+    Stats st = {0};
+    if (written)
+      stress(path, "resource_variables.tflite", 1100, scale * MUTATIONS_PER_MODEL, nbuild,
+             true, &st);
+    report("resource_variables.tflite", &st);
   }
 
   /* Every op x dtype row of the single-op generator: the mutations then

@@ -4,9 +4,15 @@
  * random mutations of small real models go through read_tflite, verify
  * and print_inspect in this process.  None may crash or trip a sanitizer
  * (make test runs this under ASan+UBSan too), and every refusal must
- * come with a message naming the file (tests/robust.h).
+ * come with a message naming the file (tests/robust.h).  Besides the
+ * shared models: a model with resource variables and CALL_ONCE (two
+ * subgraphs), built with the test writer, so the reading of an init
+ * subgraph and of RESOURCE tensors is mutated too.
  */
 #include "robust.h"
+
+#include "../../tools/tflite_writer.c"
+#include "resvars_model.h"
 
 static Graph *read_one(const char *path, const uint8_t *bytes, size_t size) {
   return read_tflite(path, bytes, size);
@@ -50,5 +56,11 @@ int main(void) {
   robust_stress(&tflite, dir, "split_concat_uint8.tflite", 2, only_padding_accepted);
   robust_stress(&tflite, dir, "hello_world_int8.tflite", 3, only_padding_accepted);
   robust_stress(&tflite, dir, "audio_preprocessor_int8.tflite", 4, only_padding_accepted);
+  uint8_t *bytes;
+  size_t size;
+  resvars_model(&bytes, &size); /* the model of resvars_model.h */
+  robust_stress_bytes(&tflite, "resource_variables.tflite", bytes, size, 5,
+                      only_padding_accepted);
+  free(bytes);
   return test_exit();
 }
