@@ -56,7 +56,7 @@ ta_status ta_abs_s16(const ta_abs_params *p, const int16_t *in, int16_t *out);
 ta_status ta_logical_not_bool(const ta_unary_params *p, const uint8_t *in, uint8_t *out);
 
 /* ZEROS_LIKE of any type: p->size bytes of zeros. */
-ta_status ta_zeros_like_x8(const ta_unary_params *p, uint8_t *out);
+ta_status ta_zeros_like_x8(const ta_unary_params *p, void *out);
 
 /* ----------------------------------------------------- float binary */
 

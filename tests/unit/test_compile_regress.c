@@ -188,6 +188,16 @@ static void kernels_and_shapes(void) {
   expect(m, "dequantize_s32.tflite", 0, "DEQUANTIZE", "not supported for these types",
          "DEQUANTIZE int32 -> float32");
 
+  /* ZEROS_LIKE int32 straight into the model's int32 output: the runner
+   * passed an int32_t * where the kernel took a uint8_t *. */
+  m = tfw_new();
+  in = tfw_tensor(m, "in", TFW_INT32, 2, d, 0);
+  out = tfw_tensor(m, "out", TFW_INT32, 2, d, 0);
+  tfw_op(m, 93 /* ZEROS_LIKE */, 1, &in, 1, &out);
+  tfw_inputs(m, 1, &in);
+  tfw_outputs(m, 1, &out);
+  expect(m, "zeros_like_s32.tflite", 0, NULL, NULL, "ZEROS_LIKE int32 into the model output");
+
   /* PACK of one [1] input into a [1,6] output: the kernel wrote 24 bytes
    * from a 4-byte input. */
   int32_t one[1] = {1}, d16[2] = {1, 6};
