@@ -60,6 +60,10 @@ enum { K_F32, K_I8, K_I16, K_U8, K_HYB };
 /* Row variant of the 16x8 weighted ops: an int32 bias (Case.bias32). */
 #define VAR_BIAS32 1
 #define VAR_OUT16 2 /* SOFTMAX: int8 input, int16 output */
+/* int8 LOGISTIC, TANH: an input scale 2^-e / n and every input value,
+ * where TFLite's float table and TFLM's fixed point differ (see
+ * gen_sigmoid_ties). */
+#define VAR_TIES 3
 
 
 static int kind_dtype(int k) {
@@ -1538,8 +1542,42 @@ static void gen_unary(Case *c, int code) {
   c->rtol = 1e-5;
 }
 
-static void gen_logistic(Case *c, int v) { (void)v; gen_unary(c, TFW_OP_LOGISTIC); }
-static void gen_tanh(Case *c, int v) { (void)v; gen_unary(c, TFW_OP_TANH); }
+/* int8 LOGISTIC and TANH with an input scale 2^-e / n (e 7..10, TANH
+ * 8..10; n 1, 3, 5 or 7) and the 256 int8 values as input (shape
+ * [1, 256]), the zero point within 60 of 0: the inputs 2^-7 (TANH 2^-8)
+ * away from it exist.  There the function lies 2.5e-6 output steps inside
+ * a rounding tie; TFLite's float table rounds to the zero point's side,
+ * TFLM's fixed point to the other (doc/operators.md). */
+static void gen_sigmoid_ties(Case *c, int code) {
+  Rng *r = c->r;
+  int32_t d[2] = {1, 256};
+  static const int ns[4] = {1, 3, 5, 7};
+  int e = rint_in(r, code == TFW_OP_TANH ? 8 : 7, 10);
+  int n = ns[rint_in(r, 0, 3)];
+  Q in = q_fixed(TFW_INT8, ldexpf(1.0f, -e) / (float)n,
+                 rchance(r, 0.5) ? 0 : rint_in(r, -60, 60));
+  int ti = input_q(c, "input", 2, d, &in);
+  for (int i = 0; i < 256; i++)
+    c->in_data[c->nin - 1][i] = (uint8_t)i;
+  Q out = prob_out(c->kind, code == TFW_OP_TANH);
+  int to = output_q(c, "output", 2, d, &out);
+  tfw_op(c->m, code, 1, &ti, 1, &to);
+  c->atol = 1e-5;
+  c->rtol = 1e-5;
+}
+
+static void gen_logistic(Case *c, int v) {
+  if (v == VAR_TIES)
+    gen_sigmoid_ties(c, TFW_OP_LOGISTIC);
+  else
+    gen_unary(c, TFW_OP_LOGISTIC);
+}
+static void gen_tanh(Case *c, int v) {
+  if (v == VAR_TIES)
+    gen_sigmoid_ties(c, TFW_OP_TANH);
+  else
+    gen_unary(c, TFW_OP_TANH);
+}
 static void gen_hard_swish(Case *c, int v) { (void)v; gen_unary(c, TFW_OP_HARD_SWISH); }
 static void gen_relu(Case *c, int v) { (void)v; gen_unary(c, TFW_OP_RELU); }
 static void gen_relu6(Case *c, int v) { (void)v; gen_unary(c, TFW_OP_RELU6); }
@@ -1654,7 +1692,9 @@ static const Row rows[] = {
     ALL4("SOFTMAX", gen_softmax),
     {"SOFTMAX", "int8_int16", gen_softmax, K_I8, VAR_OUT16},
     ALL4("LOGISTIC", gen_logistic),
+    {"LOGISTIC", "int8_ties", gen_logistic, K_I8, VAR_TIES},
     ALL4("TANH", gen_tanh),
+    {"TANH", "int8_ties", gen_tanh, K_I8, VAR_TIES},
     ALL4("LEAKY_RELU", gen_leaky_relu),
     {"HARD_SWISH", "float32", gen_hard_swish, K_F32, 0},
     {"HARD_SWISH", "int8", gen_hard_swish, K_I8, 0},

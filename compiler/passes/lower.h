@@ -199,10 +199,11 @@ int32_t relu6_six(DType dt, float in_scale, int32_t in_zp);
  * quantized 6.0], the output's quantization not read. */
 bool relu6_table_tflm(DType dt, float in_scale, int32_t in_zp, uint8_t table[256]);
 
-/* uint8 LOGISTIC (tanh false) and TANH as TFLite's builtin kernel
- * (PopulateLookupTable: the float function, rounded to the output). */
-bool float_function_table_u8(bool tanh, float in_scale, int32_t in_zp, float out_scale,
-                             int32_t out_zp, uint8_t table[256]);
+/* uint8 and int8 (dt) LOGISTIC (tanh false) and TANH as TFLite's builtin
+ * kernel (PopulateLookupTable: the float function, rounded to the
+ * output): uint8 always, int8 with --rounding single. */
+bool float_function_table(DType dt, bool tanh, float in_scale, int32_t in_zp, float out_scale,
+                          int32_t out_zp, uint8_t table[256]);
 /* int16 LOGISTIC and TANH: the sigmoid table of reference_integer_ops
  * (256 entries, Q0.16) and the kernel's input multiplier and left shift
  * (Logistic/TanhPrepare; *pot: the scale took the power-of-two branch). */

@@ -435,23 +435,31 @@ static void unary(Lower *L, TableFn *table, const char *f32_kernel, float alpha,
   may_run_in_place(L, 0); /* out[i] = f(in[i]), a forward loop */
 }
 
+/* int8 LOGISTIC and TANH: TFLM's gemmlowp fixed point (the default), or
+ * with --rounding single the float table TFLite's builtin kernel fills in
+ * its Prepare.  They differ by 1 where the function lies 2.5e-6 steps
+ * inside a rounding tie: 2^-7 (TANH 2^-8) from the input zero point
+ * (doc/operators.md). */
 static bool logistic_fn(Lower *L, const Tensor *in, const Tensor *out, uint8_t t[256]) {
   /* TFLM requires the output zero point -128 (scale 1/256 implied). */
   if (in->dtype == DT_INT8 && zp_of(out) != -128)
     error_at(L->g, L->op->index, "an int8 LOGISTIC output must have zero point -128");
-  if (in->dtype == DT_UINT8) { /* TFLite's float table (TFLM has no uint8) */
+  if (in->dtype == DT_UINT8 || (in->dtype == DT_INT8 && tflite_arithmetic(L))) {
+    /* TFLite's float table (TFLM has no uint8); TFLite's Prepare checks
+     * the scale */
     if (scale_of(L, out) != 1.0f / 256)
-      error_at(L->g, L->op->index, "a uint8 LOGISTIC output must have scale 1/256");
-    return float_function_table_u8(false, scale_of(L, in), zp_of(in), scale_of(L, out),
-                                   zp_of(out), t);
+      error_at(L->g, L->op->index, "%s LOGISTIC output must have scale 1/256",
+               in->dtype == DT_UINT8 ? "a uint8" : "an int8");
+    return float_function_table(in->dtype, false, scale_of(L, in), zp_of(in), scale_of(L, out),
+                                zp_of(out), t);
   }
   return logistic_table(in->dtype, scale_of(L, in), zp_of(in), L->rounding, t);
 }
 
 static bool tanh_fn(Lower *L, const Tensor *in, const Tensor *out, uint8_t t[256]) {
-  if (in->dtype == DT_UINT8) /* TFLite's float table (TFLM has no uint8) */
-    return float_function_table_u8(true, scale_of(L, in), zp_of(in), scale_of(L, out),
-                                   zp_of(out), t);
+  if (in->dtype == DT_UINT8 || (in->dtype == DT_INT8 && tflite_arithmetic(L)))
+    return float_function_table(in->dtype, true, scale_of(L, in), zp_of(in), scale_of(L, out),
+                                zp_of(out), t);
   return tanh_table(in->dtype, scale_of(L, in), zp_of(in), L->rounding, t);
 }
 

@@ -145,16 +145,21 @@ bool tanh_table(DType dt, float in_scale, int32_t in_zp, int rounding, uint8_t t
   return true;
 }
 
-/* TFLite's uint8 LOGISTIC and TANH (activations.cc, PopulateLookupTable;
- * TFLite Micro has no uint8 kernel): the table of the float function,
- * each step in float as written there - dequantize, transform, multiply
- * by 1 / output scale, std::round, add the zero point, truncate, clamp. */
-bool float_function_table_u8(bool tanh, float in_scale, int32_t in_zp, float out_scale,
-                             int32_t out_zp, uint8_t table[256]) {
-  if (!(in_scale > 0.0f) || !(out_scale > 0.0f))
+/* TFLite's uint8 and int8 LOGISTIC and TANH (activations.cc,
+ * PopulateLookupTable; TFLM has no uint8 kernel and computes int8 with
+ * gemmlowp's fixed point, logistic_table and tanh_table above): the table
+ * of the float function, each step in float as written there - dequantize,
+ * transform, multiply by 1 / output scale, std::round, add the zero point,
+ * truncate, clamp to the type. */
+bool float_function_table(DType dt, bool tanh, float in_scale, int32_t in_zp, float out_scale,
+                          int32_t out_zp, uint8_t table[256]) {
+  if ((dt != DT_INT8 && dt != DT_UINT8) || !(in_scale > 0.0f) || !(out_scale > 0.0f))
     return false;
+  int32_t lo, hi;
+  dtype_range(dt, &lo, &hi);
   volatile float inverse_scale = 1 / out_scale;
-  for (int v = 0; v < 256; v++) {
+  for (int i = 0; i < 256; i++) {
+    const int32_t v = lut_input(dt, i);
     volatile float dequantized = in_scale * (float)(v - in_zp);
     volatile float transformed;
     if (tanh) {
@@ -169,7 +174,7 @@ bool float_function_table_u8(bool tanh, float in_scale, int32_t in_zp, float out
     volatile float shifted = rescaled + (float)out_zp;
     int32_t q = shifted >= 2147483648.0f ? INT32_MAX
                 : shifted <= -2147483648.0f ? INT32_MIN : (int32_t)shifted;
-    table[v] = (uint8_t)ta_clamp_i32(q, 0, 255);
+    table[i] = (uint8_t)ta_clamp_i32(q, lo, hi);
   }
   return true;
 }

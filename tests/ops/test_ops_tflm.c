@@ -380,11 +380,14 @@ static int32_t g_tanh(int32_t a) {
   return select_mask(zero, 0, select_mask(neg, -t, t));
 }
 
+/* The last instance has the input scale 2^-8: its inputs +-2 (LOGISTIC)
+ * and +-1 (TANH) lie 2.5e-6 output steps inside a rounding tie, where
+ * TFLM's fixed point and TFLite's float table part (doc/operators.md). */
 static void test_sigmoid(int is_tanh) {
   Model md = {.m = tfw_new()};
-  for (int k = 0; k < NINST; k++) {
-    float s = runif(0.005f, 0.3f);
-    int zp = rint_in(-128, 127);
+  for (int k = 0; k <= NINST; k++) {
+    float s = k < NINST ? runif(0.005f, 0.3f) : 1.0f / 256;
+    int zp = k < NINST ? rint_in(-128, 127) : 0;
     int32_t d[2] = {1, 256};
     int8_t x[256], y[256];
     for (int i = 0; i < 256; i++)
