@@ -12,6 +12,10 @@
 #                    per inference and estimated Cortex-M4 cycles
 #                    (tools/m4_cycles.c) for every model, Cortex-M4F at
 #                    -O2 and -Os (bench/arm.sh; part of make bench)
+#   make doc-arm-ops instructions, MACs, instructions per MAC and the
+#                    SMLAD floor per op and per kernel of ARM_OPS_MODELS
+#                    (kws_ref_model vww_96_int8) into doc/cortex-m-ops.md
+#                    (bench/arm_ops_doc.sh; part of make bench)
 #   make bench-arm-profile  instructions per op of ARM_PROFILE_MODELS through
 #                    the generated code's --profile hook (bench/arm_profile.sh;
 #                    part of make bench)
@@ -53,8 +57,11 @@ bench-arm: $(BUILD)/tinyaot $(BUILD)/tools/m4_cycles
 # each table also goes to $(BUILD)/arm-profile/MODEL/profile.tsv, ready
 # for tinyaot report --profile-data.  Part of make bench.
 ARM_PROFILE_MODELS ?= kws_ref_model
-.PHONY: bench-arm-profile
-BENCH_TARGETS += bench-arm-profile
+.PHONY: bench-arm-profile doc-arm-ops
+BENCH_TARGETS += bench-arm-profile doc-arm-ops
+doc-arm-ops: $(BUILD)/tinyaot
+	@$(ARM_ENV) ARM_OPS_MODELS="$(ARM_OPS_MODELS)" sh bench/arm_ops_doc.sh
+ARM_OPS_MODELS ?= kws_ref_model vww_96_int8
 bench-arm-profile: $(BUILD)/tinyaot
 	@for m in $(ARM_PROFILE_MODELS); do \
 	   $(ARM_ENV) sh bench/arm_profile.sh $$m || exit 1; echo; \
