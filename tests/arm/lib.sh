@@ -53,6 +53,34 @@ arm_tools_present() {
   command -v "$ARM_CC" >/dev/null 2>&1 && command -v "$ARM_QEMU" >/dev/null 2>&1
 }
 
+# need_arm_tools WHAT: without the cross compiler or QEMU the script ends
+# here: a loud "skip" line naming WHAT is not run, or, when
+# TINYAOT_REQUIRE_SHARED=1 (CI, whose .ci/run installs them), a failure.
+need_arm_tools() {
+  arm_tools_present && return 0
+  if [ "${TINYAOT_REQUIRE_SHARED:-}" = 1 ]; then
+    echo "not ok - $ARM_CC and $ARM_QEMU are installed (.ci/run installs them)"
+    exit 1
+  fi
+  echo "skip - CORTEX-M TOOLS MISSING: install gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm ($1 not run)"
+  exit 0
+}
+
+# need_shared_model NAME: sets $model and $gold (golden case0) of the
+# shared model NAME in $TINYAOT_SHARED; without them the script ends
+# with a loud "skip", or a failure when TINYAOT_REQUIRE_SHARED=1.
+need_shared_model() {
+  model=$TINYAOT_SHARED/models/$1.tflite
+  gold=$TINYAOT_SHARED/goldens/$1/case0
+  [ -f "$model" ] && [ -d "$gold" ] && return 0
+  if [ "${TINYAOT_REQUIRE_SHARED:-}" = 1 ]; then
+    echo "not ok - the shared model $model and its goldens exist (TINYAOT_REQUIRE_SHARED=1)"
+    exit 1
+  fi
+  echo "skip - SHARED MODELS MISSING: no $model or $gold; set TINYAOT_SHARED"
+  exit 0
+}
+
 # sizes_of DIR PREFIX: comma-separated byte sizes of DIR/PREFIX0.bin,
 # DIR/PREFIX1.bin, ... in index order.
 sizes_of() {

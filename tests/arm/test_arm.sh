@@ -186,14 +186,7 @@ case $1 in
   --model) shift; check_model "$1"; exit 0 ;;
 esac
 
-if ! arm_tools_present; then
-  if [ "${TINYAOT_REQUIRE_SHARED:-}" = 1 ]; then
-    echo "not ok - $ARM_CC and $ARM_QEMU are installed (.ci/run installs them)"
-  else
-    echo "skip - CORTEX-M TOOLS MISSING: install gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm"
-  fi
-  exit 0
-fi
+need_arm_tools "the Cortex-M model runs"
 mkdir -p "$ARM_WORK"
 build_compare || { echo "not ok - the comparison tool builds"; exit 1; }
 check_standin

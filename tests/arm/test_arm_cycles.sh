@@ -21,14 +21,7 @@ ARM_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 TINYAOT_BUILD=${TINYAOT_BUILD:-$ARM_ROOT/build}
 TINYAOT=${TINYAOT:-$TINYAOT_BUILD/tinyaot}
 ARM_M4_CYCLES=$TINYAOT_BUILD/tools/m4_cycles
-if ! arm_tools_present; then
-  if [ "${TINYAOT_REQUIRE_SHARED:-}" = 1 ]; then
-    echo "not ok - $ARM_CC and $ARM_QEMU are installed (.ci/run installs them)"
-  else
-    echo "skip - CORTEX-M TOOLS MISSING: install gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm"
-  fi
-  exit 0
-fi
+need_arm_tools "the cycle estimate"
 if [ ! -x "$ARM_M4_CYCLES" ]; then
   echo "not ok - the estimator $ARM_M4_CYCLES is built (make test-build)"
   exit 1
@@ -83,16 +76,7 @@ fi
 # The window is net_run(): the trace's instructions are the timer's.
 TINYAOT_SHARED=${TINYAOT_SHARED:-$ARM_ROOT/../shared}
 m=kws_ref_model
-model=$TINYAOT_SHARED/models/$m.tflite
-gold=$TINYAOT_SHARED/goldens/$m/case0
-if [ ! -f "$model" ] || [ ! -d "$gold" ]; then
-  if [ "${TINYAOT_REQUIRE_SHARED:-}" = 1 ]; then
-    echo "not ok - the shared model $model and its goldens exist (TINYAOT_REQUIRE_SHARED=1)"
-  else
-    echo "skip - SHARED MODELS MISSING: no $model or $gold; set TINYAOT_SHARED"
-  fi
-  exit 0
-fi
+need_shared_model $m
 "$TINYAOT" compile "$model" -o "$work/gen" --prefix net > "$work/compile.log" 2>&1 ||
   { echo "not ok - $m compiles: $(head -n1 "$work/compile.log")"; exit 0; }
 target_info m4

@@ -26,14 +26,7 @@ ARM_WORK=${ARM_WORK:-$TINYAOT_BUILD/arm}/graphs
 n=${ARM_GRAPHS:-5}
 seed=${ARM_GRAPHS_SEED:-1}
 
-if ! arm_tools_present; then
-  if [ "${TINYAOT_REQUIRE_SHARED:-}" = 1 ]; then
-    echo "not ok - $ARM_CC and $ARM_QEMU are installed (TINYAOT_REQUIRE_SHARED=1)"
-    exit 1
-  fi
-  echo "skip - ARM TOOLS MISSING: $ARM_CC or $ARM_QEMU; random graphs not run on Cortex-M"
-  exit 0
-fi
+need_arm_tools "random graphs on Cortex-M"
 rm -rf "$ARM_WORK"
 mkdir -p "$ARM_WORK"
 build_compare || { echo "not ok - the comparison tool builds"; exit 1; }

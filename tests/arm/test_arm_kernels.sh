@@ -24,10 +24,7 @@ ARM_WORK=${ARM_WORK:-$TINYAOT_BUILD/arm}/kernels
 ARM_TARGETS=${ARM_TARGETS:-"m4:-O2 m4:-Os m7:-O2 m33:-O2"}
 ARM_KERNEL_TESTS=${ARM_KERNEL_TESTS:-"test_conv test_misc"}
 
-if ! arm_tools_present; then
-  echo "skip - $ARM_CC or $ARM_QEMU is not installed"
-  exit 0
-fi
+need_arm_tools "the kernel tests on Cortex-M"
 
 R=$ARM_ROOT
 for tc in $ARM_TARGETS; do

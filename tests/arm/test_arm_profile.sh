@@ -22,25 +22,9 @@ export TINYAOT TINYAOT_BUILD TINYAOT_SHARED
 check() { # check COND-EXIT-STATUS SENTENCE DETAIL
   if [ "$1" -eq 0 ]; then echo "ok - $2"; else echo "not ok - $2: $3"; fi
 }
-if ! arm_tools_present; then
-  if [ "${TINYAOT_REQUIRE_SHARED:-}" = 1 ]; then
-    echo "not ok - $ARM_CC and $ARM_QEMU are installed (.ci/run installs them)"
-  else
-    echo "skip - CORTEX-M TOOLS MISSING: install gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm"
-  fi
-  exit 0
-fi
+need_arm_tools "the Cortex-M profile"
 m=kws_ref_model
-model=$TINYAOT_SHARED/models/$m.tflite
-gold=$TINYAOT_SHARED/goldens/$m/case0
-if [ ! -f "$model" ] || [ ! -d "$gold" ]; then
-  if [ "$TINYAOT_REQUIRE_SHARED" = 1 ]; then
-    echo "not ok - the shared model $model and its goldens exist (TINYAOT_REQUIRE_SHARED=1)"
-  else
-    echo "skip - SHARED MODELS MISSING: no $model or $gold; set TINYAOT_SHARED"
-  fi
-  exit 0
-fi
+need_shared_model $m
 dir=$TINYAOT_BUILD/arm-profile/$m
 out=$(sh "$ARM_ROOT/bench/arm_profile.sh" "$model" m4 -O2 2>&1)
 rc=$?
