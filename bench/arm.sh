@@ -113,6 +113,8 @@ bench_model() {
     compare_outputs "$gold/case0" "$b/case0" "$dts" "" > /dev/null || ok=WRONG
     awk -v prefix=net -f "$ARM_ROOT/tests/arm/mapsize.awk" "$b/runner.map" > "$b/sizes"
     sz() { awk -v k="$1" '$1 == k {print $2; f = 1} END {if (!f) print 0}' "$b/sizes"; }
+    # The sum of every size whose key starts with $1 (flash_, ram_).
+    sz_all() { awk -v p="$1" 'index($1, p) == 1 {t += $2} END {print t - 0}' "$b/sizes"; }
     instr=$(( $(log_value "$b/case0/run.log" ticks) * T_TICK_NS ))
     cyc=- traced=-
     if [ "$t" = m4 ] && [ "$instr" -gt "$ARM_CYCLES_MAX" ]; then
@@ -134,8 +136,7 @@ bench_model() {
       "$(log_value "$b/case0/run.log" workspace)" \
       "$(( $(log_value "$b/case0/run.log" persistent) + $(sz ram_gen) + $(sz ram_rt) ))" "$(log_value "$b/case0/run.log" io)" \
       "$(log_value "$b/case0/run.log" stack_run)" "$instr" "$ok" "${needs:-none}" \
-      "$(awk '$1 ~ /^flash_/ {t += $2} END {print t - 0}' "$b/sizes")" \
-      "$(awk '$1 ~ /^ram_/ {t += $2} END {print t - 0}' "$b/sizes")" \
+      "$(sz_all flash_)" "$(sz_all ram_)" \
       "$(log_value "$b/case0/run.log" stack_top)" "$cyc" "$traced"
   done
 }

@@ -169,14 +169,15 @@ static void estimate_flash(const Graph *g, Flash *fl) {
       }
     }
     for (int c = 0; c < l->nconsts; c++) {
+      /* As the emitter stores it: count elements (one when count is 0),
+       * deduplicated over count elements' bytes. */
       const ConstObj *o = &l->consts[c];
-      size_t bytes = (size_t)(dtype_bits(o->dtype) + 7) / 8 * (o->count ? o->count : 1);
-      ConstSlot s = {.op = i, .k = c, .dtype = o->dtype,
-                     .bytes = (size_t)(dtype_bits(o->dtype) + 7) / 8 * o->count, .data = o->data};
+      const size_t elem = (size_t)(dtype_bits(o->dtype) + 7) / 8, bytes = elem * o->count;
+      ConstSlot s = {.op = i, .k = c, .dtype = o->dtype, .bytes = bytes, .data = o->data};
       if (o->init)
         fl->bytes[FLASH_CODE] += 32 * (o->count ? o->count : 1);
       else if (!const_set_intern(set, &s))
-        fl->bytes[FLASH_WEIGHTS] += bytes;
+        fl->bytes[FLASH_WEIGHTS] += bytes ? bytes : elem;
     }
   }
 }
