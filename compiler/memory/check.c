@@ -305,6 +305,27 @@ static const char *check_overlap(const Graph *g, const Plan *p, int ci,
   for (int k = 0; k < out->ndims; k++)
     od[4 - out->ndims + k] = out->dims[k];
   int64_t ine = (int64_t)tensor_elems(in), oute = (int64_t)tensor_elems(out);
+  if (d->view) {
+    /* The pattern walks the same elements grouped otherwise: exactly
+     * them, no more, no fewer. */
+    int64_t vi = 1, vo = 1;
+    for (int k = 0; k < 4; k++) {
+      if (d->in_view[k] < 1 || d->out_view[k] < 1 || d->in_view[k] > ine ||
+          d->out_view[k] > oute)
+        return arena_printf("op %d declares an overlap over a view that is not "
+                            "one", o);
+      vi *= d->in_view[k];
+      vo *= d->out_view[k];
+      if (vi > ine || vo > oute)
+        break; /* too many: refused below */
+      id[k] = d->in_view[k];
+      od[k] = d->out_view[k];
+    }
+    if (vi != ine || vo != oute)
+      return arena_printf("op %d declares an overlap over views of %lld and %lld "
+                          "elements of tensors of %lld and %lld", o, (long long)vi,
+                          (long long)vo, (long long)ine, (long long)oute);
+  }
   if (ine <= 0 || oute <= 0)
     return NULL; /* nothing read or written: nothing to clobber */
   if (id[0] != od[0])

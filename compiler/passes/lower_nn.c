@@ -91,12 +91,12 @@ static void conv_quant(Lower *L, const Tensor *in, const Tensor *filter,
  * declared.
  */
 static void declare_windows(Lower *L, const ta_conv_params *p, ta_dims di, int32_t kh,
-                            int32_t kw, ta_dims dout, int nblocks, bool by_channel,
-                            int32_t elem, bool own) {
-  const int64_t H = di.h, W = di.w, C = (int64_t)di.c * elem, OH = dout.h, OW = dout.w;
-  const int64_t OC = (int64_t)dout.c * elem;
+                            int32_t kw, ta_dims dout, const int32_t *blocks, int nblocks,
+                            bool by_channel, int32_t ielem, int32_t oelem, bool own) {
+  const int64_t H = di.h, W = di.w, C = (int64_t)di.c * ielem, OH = dout.h, OW = dout.w;
+  const int64_t OC = (int64_t)dout.c * oelem;
   const int64_t npix = (int64_t)dout.n * OH * OW, ibytes = (int64_t)di.n * H * W * C;
-  if (npix <= 0 || ibytes <= 0)
+  if (npix <= 0 || ibytes <= 0 || nblocks < 1 || nblocks > 2)
     return;
   /* low[j]: the lowest input byte any pixel j.. reads (ibytes: none). */
   int64_t *low = arena_array((size_t)npix + 1, sizeof(int64_t));
@@ -114,7 +114,6 @@ static void declare_windows(Lower *L, const ta_conv_params *p, ta_dims di, int32
     low[j] = w < low[j + 1] ? w : low[j + 1];
   }
   int64_t d = ibytes;
-  static const int32_t blocks[2] = {1, 2};
   for (int k = 0; k < nblocks; k++)
     for (int64_t i = 0; i < npix; i += blocks[k]) {
       const int64_t e = i + blocks[k] < npix ? i + blocks[k] : npix;
@@ -128,18 +127,49 @@ static void declare_windows(Lower *L, const ta_conv_params *p, ta_dims di, int32
   *o = (OverlapDecl){.declared = true, .input = 0, .max_ahead = d,
                      .kh = kh, .kw = kw, .sh = p->stride_h, .sw = p->stride_w,
                      .dh = p->dilation_h, .dw = p->dilation_w, .ph = p->pad_h,
-                     .pw = p->pad_w, .block = {1, 2}, .nblocks = nblocks,
-                     .chan_mod = by_channel ? (int32_t)C : 0, .own_reads = own};
+                     .pw = p->pad_w, .block = {blocks[0], nblocks > 1 ? blocks[1] : 0},
+                     .nblocks = nblocks, .chan_mod = by_channel ? (int32_t)C : 0,
+                     .own_reads = own};
 }
 
 void overlap_windows(Lower *L, const ta_conv_params *p, ta_dims di, int32_t kh, int32_t kw,
                      ta_dims dout, int nblocks, bool by_channel, int32_t elem) {
-  declare_windows(L, p, di, kh, kw, dout, nblocks, by_channel, elem, false);
+  static const int32_t blocks[2] = {1, 2};
+  declare_windows(L, p, di, kh, kw, dout, blocks, nblocks, by_channel, elem, elem, false);
 }
 
 void overlap_windows_own(Lower *L, const ta_conv_params *p, ta_dims di, int32_t kh,
                          int32_t kw, ta_dims dout, int32_t elem) {
-  declare_windows(L, p, di, kh, kw, dout, 1, false, elem, true);
+  static const int32_t one[1] = {1};
+  declare_windows(L, p, di, kh, kw, dout, one, 1, false, elem, elem, true);
+}
+
+/* A 1x1 window at stride 1, no padding: output pixel j reads input
+ * pixel j (of the same NHWC walk). */
+static const ta_conv_params pixelwise = {.stride_h = 1, .stride_w = 1, .dilation_h = 1,
+                                         .dilation_w = 1};
+
+void overlap_images(Lower *L, ta_dims di, ta_dims dout, int32_t elem) {
+  const int32_t block[1] = {dout.h * dout.w};
+  if ((int64_t)dout.h * dout.w < 1 || (int64_t)dout.h * dout.w > INT32_MAX)
+    return;
+  declare_windows(L, &pixelwise, di, 1, 1, dout, block, 1, false, elem, elem, false);
+}
+
+void overlap_pixels(Lower *L, int64_t npix, int32_t in_elems, int32_t ielem,
+                    int32_t out_elems, int32_t oelem) {
+  static const int32_t one[1] = {1};
+  if (npix < 1 || npix > INT32_MAX || in_elems < 1 || out_elems < 1)
+    return;
+  ta_dims di = {1, 1, (int32_t)npix, in_elems}, dout = {1, 1, (int32_t)npix, out_elems};
+  declare_windows(L, &pixelwise, di, 1, 1, dout, one, 1, false, ielem, oelem, false);
+  OverlapDecl *o = &L->l->overlap;
+  if (!o->declared)
+    return;
+  o->view = true;
+  const int64_t iv[4] = {1, 1, npix, in_elems}, ov[4] = {1, 1, npix, out_elems};
+  memcpy(o->in_view, iv, sizeof iv);
+  memcpy(o->out_view, ov, sizeof ov);
 }
 
 static void conv_common(Lower *L, bool depthwise) {
@@ -390,6 +420,17 @@ static void pool_common(Lower *L, const char *stem) {
   arg_tensor(L, in->index);
   const_struct(L, "out_dims", "ta_dims", dims_init(dout), true);
   arg_tensor(L, out->index);
+  /* Overlap (doc/memory-plan.md 2c): every pool kernel (pool_int.h,
+   * ta_{avg,max,l2}_pool2d_f32; portable C on every target) walks the
+   * output pixels in order and per pixel the channels (in blocks of
+   * TA_POOL_BLOCK, or one by one), each channel's window read before
+   * its output is written; output channel c reads only input channel c.
+   * Per channel that is the pixel walk with blocks of 1: by channel, as
+   * the int8 depthwise convolution. */
+  ta_conv_params w = {.stride_h = p.stride_h, .stride_w = p.stride_w, .dilation_h = 1,
+                      .dilation_w = 1, .pad_h = p.pad_h, .pad_w = p.pad_w};
+  overlap_windows(L, &w, di, p.filter_h, p.filter_w, dout, 1, true,
+                  (int32_t)(dtype_bits(in->dtype) / 8));
 }
 
 void lower_average_pool2d(Lower *L) { pool_common(L, "ta_avg_pool2d"); }
