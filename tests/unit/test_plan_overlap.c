@@ -26,10 +26,20 @@
  *    up over its input (the wrong direction), an overlap with an input
  *    still read later, an overlap on an op that declares none, one
  *    whose planner distance was tampered with, and a depthwise output a
- *    fraction of a pixel away.
+ *    fraction of a pixel away;
+ *  - the same for the other kernels that declare one: uint8 convolutions
+ *    and depthwise ones (multipliers 1 and 2), hybrid convolutions of one
+ *    and two images, pools (int8, uint8, int16, float32; average and
+ *    maximum), ARG_MAX over the last axis (a view of its tensors) and
+ *    SignalRfft on 1 to 3 frames: exact at every offset up to their
+ *    distance, the checker accepting exactly those; a pool's output
+ *    shifted by part of a pixel, a hybrid image written over the next
+ *    image's input and a view of other elements than the tensors' are
+ *    rejected.
  */
 #include "test.h"
 #include "lower_helpers.h"
+#include "lower.h"
 #include "ta_kernels.h"
 
 #include "../tools/rng.h"
@@ -1095,6 +1105,86 @@ static void test_new_kinds_rejected(void) {
   }
 }
 
+/* SignalRfft, frame by frame: ta_signal_rfft_s16 on 1 to 3 frames with
+ * its output at every even offset up to the pixel-wise distance (frame
+ * f + 1's input still to be read when frame f's output is written; no
+ * limit with one frame) gives the disjoint bytes; and audio_preprocessor
+ * _int8's SignalRfft (shared models) declares that pattern, which the
+ * checker proves. */
+static void test_rfft_is_sound(void) {
+  uint64_t r = 0xff7;
+  int cases = 0, exact = 0;
+  for (int t = 0; t < 6; t++) {
+    int32_t n = t % 2 ? 16 : 32, len = n - 2 * (t / 2), frames = 1 + t / 2;
+    ta_rfft_params p = {.fft_length = n, .input_length = len, .input_size = len * frames,
+                        .output_length = n / 2 + 1};
+    int16_t tw[64], stw[64];
+    if (!CHECK(rfft_tables(n, &p, tw, stw), "the tables of a %d-point FFT", (int)n))
+      continue;
+    int64_t ib = 2 * (int64_t)len * frames, fo = 2 * 2 * (int64_t)p.output_length;
+    int64_t ob = fo * frames, dmax = ib; /* one frame: anywhere */
+    for (int64_t f = 1; f < frames; f++)
+      if (f * 2 * len - f * fo < dmax)
+        dmax = f * 2 * len - f * fo;
+    int16_t *input = arena_alloc((size_t)ib), *ref = arena_alloc((size_t)ob);
+    for (int64_t i = 0; i < ib / 2; i++)
+      input[i] = (int16_t)(splitmix(&r) % 20001 - 10000);
+    size_t span = (size_t)(2 * (ib + ob) + 64);
+    uint8_t *ws = arena_alloc(span + 16), scratch[512];
+    ws += 16 - (uintptr_t)ws % 16;
+    int64_t a = (ob + 31) / 16 * 16;
+    memcpy(ws + a, input, (size_t)ib);
+    ta_signal_rfft_s16(&p, tw, stw, (const int16_t *)(void *)(ws + a),
+                       (int16_t *)(void *)(ws + a + ib + 16), scratch);
+    memcpy(ref, ws + a + ib + 16, (size_t)ob);
+    bool ok = true;
+    for (int64_t d = -ob - 2; d <= dmax && d < ib; d += 2) {
+      memset(ws, 0x5a, span);
+      memcpy(ws + a, input, (size_t)ib);
+      ta_signal_rfft_s16(&p, tw, stw, (const int16_t *)(void *)(ws + a),
+                         (int16_t *)(void *)(ws + a + d), scratch);
+      ok &= !memcmp(ref, ws + a + d, (size_t)ob);
+    }
+    cases++;
+    exact += ok;
+    CHECK(ok, "a %d-point FFT of %d frames of %d: exact with its output at every offset up "
+              "to %lld bytes above its input", (int)n, (int)frames, (int)len, (long long)dmax);
+  }
+  CHECK(cases == 6 && exact == cases, "%d of %d FFTs exact at their distance", exact, cases);
+
+  const char *dir = test_shared_dir();
+  if (!dir)
+    return;
+  const char *path = arena_printf("%s/models/audio_preprocessor_int8.tflite", dir);
+  size_t len;
+  uint8_t *bytes = read_file(path, &len);
+  Graph *g = read_tflite(path, bytes, len);
+  verify(g);
+  run_passes(g);
+  LowerOptions lo = {.rounding = TA_ROUND_DOUBLE};
+  lower(g, &lo);
+  int rf = -1;
+  for (int i = 0; i < g->nops; i++)
+    if (op_lowered(&g->ops[i])->kernel &&
+        !strcmp(op_lowered(&g->ops[i])->kernel, "ta_signal_rfft_s16"))
+      rf = i;
+  if (!CHECK(rf >= 0, "audio_preprocessor_int8 has a SignalRfft"))
+    return;
+  const OverlapDecl *d = &op_lowered(&g->ops[rf])->overlap;
+  /* One frame of 480 int16 -> 257 complex int16: nothing is read after
+   * the frame is copied, so the output may lie anywhere over it. */
+  CHECK(d->declared && d->view && d->in_view[2] == 1 && d->in_view[3] == 480 &&
+            d->out_view[3] == 514 && d->max_ahead == 960,
+        "its SignalRfft declares one 480-element frame, read whole before 514 are "
+        "written (distance %lld)", (long long)d->max_ahead);
+  PlanOptions po = {.io_in_workspace = true};
+  Plan *p = plan_graph(g, &po);
+  int out = g->tensors[g->ops[rf].outputs[0]].storage;
+  CHECK(p->bufs[out].overlap && check_plan(g, p) == NULL && p->workspace_bytes < p->lower_bound,
+        "the plan overlaps the FFT's output with its input, passes the checker and is below "
+        "the whole-tensor bound (%zu of %zu bytes)", p->workspace_bytes, p->lower_bound);
+}
+
 int main(void) {
   test_float_is_sound();
   test_random_placement();
@@ -1109,5 +1199,6 @@ int main(void) {
   test_pool_is_sound();
   test_arg_max_is_sound();
   test_new_kinds_rejected();
+  test_rfft_is_sound();
   return test_exit();
 }
