@@ -720,6 +720,14 @@ typedef struct {
    * shapes (rank at most 4, leading 1s added). */
   bool view;
   int64_t in_view[4], out_view[4];
+  /* Non-NULL: a kernel computing the same bytes with the blocks walked
+   * from the last to the first (ta_depthwise_conv2d_fold_rev_s8); with
+   * it the output's base may also lie at least min_above bytes after
+   * the input's (each block written only above every byte the earlier
+   * blocks still read).  The emitter calls it when the plan places the
+   * output there (Buffer.overlap_rev). */
+  const char *reverse_kernel;
+  int64_t min_above;
 } OverlapDecl;
 
 typedef struct Lowered {
@@ -821,6 +829,12 @@ typedef struct {
   int overlap_of;
   int64_t overlap_max;
   int64_t overlap_mod; /* > 0: the offsets must differ by a multiple of it */
+  bool overlap_rev_ok; /* ... or at least overlap_min bytes above it, the op
+                          then running its kernel backwards
+                          (OverlapDecl.reverse_kernel) */
+  int64_t overlap_min;
+  bool overlap_rev;    /* set by the placement: this pair shares bytes above
+                          overlap_max, so the backward kernel runs */
   bool persistent;  /* variable tensor or op state: in the persistent
                        area, never shared */
   bool external;    /* model input/output in a caller buffer: not planned */

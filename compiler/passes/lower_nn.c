@@ -123,8 +123,27 @@ static void declare_windows(Lower *L, const ta_conv_params *p, ta_dims di, int32
       if (r < ibytes && r - e * OC < d)
         d = r - e * OC;
     }
+  /* Walked backwards, blocks of 1: when pixel i is written, pixels < i
+   * still read below high[i], the end of the highest byte their windows
+   * touch: the output may start at least high[i] - i * OC above. */
+  int64_t up = 0;
+  for (int64_t i = 0, high = 0; i < npix; i++) {
+    if (high > 0 && high - i * OC > up)
+      up = high - i * OC;
+    const int64_t n = i / (OH * OW), oy = i / OW % OH, ox = i % OW;
+    const int64_t y0 = oy * p->stride_h - p->pad_h, x0 = ox * p->stride_w - p->pad_w;
+    int64_t ky = kh - 1, kx = kw - 1; /* the last tap row and column inside */
+    while (ky >= 0 && (y0 + ky * p->dilation_h >= H || y0 + ky * p->dilation_h < 0))
+      ky--;
+    while (kx >= 0 && (x0 + kx * p->dilation_w >= W || x0 + kx * p->dilation_w < 0))
+      kx--;
+    if (ky >= 0 && kx >= 0) {
+      const int64_t e = ((n * H + y0 + ky * p->dilation_h) * W + x0 + kx * p->dilation_w + 1) * C;
+      high = e > high ? e : high;
+    }
+  }
   OverlapDecl *o = &L->l->overlap;
-  *o = (OverlapDecl){.declared = true, .input = 0, .max_ahead = d,
+  *o = (OverlapDecl){.declared = true, .input = 0, .max_ahead = d, .min_above = up,
                      .kh = kh, .kw = kw, .sh = p->stride_h, .sw = p->stride_w,
                      .dh = p->dilation_h, .dw = p->dilation_w, .ph = p->pad_h,
                      .pw = p->pad_w, .block = {blocks[0], nblocks > 1 ? blocks[1] : 0},
@@ -289,8 +308,14 @@ static void conv_common(Lower *L, bool depthwise) {
                 : ta_conv2d_fold_s8_scratch_size(&p, &di, &df, &dout);
   if (!depthwise && df.c == di.c)
     overlap_windows(L, &p, di, df.h, df.w, dout, 2, false, 1);
-  else if (depthwise && p.depth_multiplier == 1)
+  else if (depthwise && p.depth_multiplier == 1) {
     overlap_windows(L, &p, di, df.h, df.w, dout, 1, true, 1);
+    /* ta_depthwise_conv2d_fold_rev_s8 walks the same pixels backwards
+     * (both paths; the DSP one channel group after group): per channel
+     * the backward pixel walk with blocks of 1. */
+    if (L->l->overlap.declared)
+      L->l->overlap.reverse_kernel = "ta_depthwise_conv2d_fold_rev_s8";
+  }
 }
 
 void lower_conv2d(Lower *L) { conv_common(L, false); }

@@ -79,6 +79,9 @@ static TfwModel *conv_model(int32_t n, int32_t h, int32_t w, int32_t c, int32_t 
   return m;
 }
 
+/* Set: run_conv() runs the depthwise convolution's backward kernel. */
+static bool run_backwards;
+
 /* Runs op 0 of g (a lowered ta_conv2d_fold_s8) with its input at
  * ws + a and its output at ws + c; the output's bytes into out. */
 static void run_conv(const Graph *g, int8_t *ws, size_t a, size_t c, const int8_t *input,
@@ -100,7 +103,11 @@ static void run_conv(const Graph *g, int8_t *ws, size_t a, size_t c, const int8_
   size_t ib = tensor_bytes(in), ob = tensor_bytes(o);
   int16_t scratch[4096];
   memcpy(ws + a, input, ib);
-  if (!strcmp(op_lowered(op)->kernel, "ta_depthwise_conv2d_fold_s8"))
+  if (run_backwards)
+    ta_depthwise_conv2d_fold_rev_s8(&p, &q, &di, (const int8_t *)ws + a, &df,
+                                    (const int8_t *)f->data, (const int32_t *)bias->data,
+                                    &dout, (int8_t *)ws + c, scratch);
+  else if (!strcmp(op_lowered(op)->kernel, "ta_depthwise_conv2d_fold_s8"))
     ta_depthwise_conv2d_fold_s8(&p, &q, &di, (const int8_t *)ws + a, &df,
                                 (const int8_t *)f->data, (const int32_t *)bias->data, &dout,
                                 (int8_t *)ws + c, scratch);
@@ -122,13 +129,17 @@ static Plan *copy_plan(const Plan *p) {
 }
 
 /* q with every buffer byte-aligned, input at a, output at c, scratch
- * above both, the pool's size fitted. */
-static const char *check_at(const Graph *g, Plan *q, int64_t a, int64_t c) {
+ * above both, the pool's size fitted; the op's kernel run forwards, or
+ * with rev its backward kernel. */
+static const char *check_at_dir(const Graph *g, Plan *q, int64_t a, int64_t c, bool rev) {
   int in = g->tensors[g->ops[0].inputs[0]].storage;
   int out = g->tensors[g->ops[0].outputs[0]].storage;
   size_t top = 0;
-  for (int i = 0; i < q->nbufs; i++)
+  for (int i = 0; i < q->nbufs; i++) {
     q->bufs[i].align = 1;
+    q->bufs[i].overlap_rev = false;
+  }
+  q->bufs[out].overlap_rev = rev;
   q->bufs[in].offset = (size_t)a;
   q->bufs[out].offset = (size_t)c;
   for (int i = 0; i < q->nbufs; i++)
@@ -146,9 +157,13 @@ static const char *check_at(const Graph *g, Plan *q, int64_t a, int64_t c) {
   return check_plan(g, q);
 }
 
+static const char *check_at(const Graph *g, Plan *q, int64_t a, int64_t c) {
+  return check_at_dir(g, q, a, c, false);
+}
+
 static void test_distance_is_sound(bool dw) {
   uint64_t r = dw ? 0xd3 : 0x0e1a9;
-  int cases = 0, exact = 0, tight = 0;
+  int cases = 0, exact = 0, tight = 0, tight_rev = 0;
   const char *want = dw ? "ta_depthwise_conv2d_fold_s8" : "ta_conv2d_fold_s8";
   for (int t = 0; t < 60; t++) {
     int32_t k = splitmix(&r) % 2 ? 1 : 3, s = 1 + (int32_t)(splitmix(&r) % 2);
@@ -175,6 +190,7 @@ static void test_distance_is_sound(bool dw) {
     size_t ib = tensor_bytes(&g->tensors[g->ops[0].inputs[0]]);
     size_t ob = tensor_bytes(&g->tensors[g->ops[0].outputs[0]]);
     int8_t *input = arena_alloc(ib), *ref = arena_alloc(ob), *got = arena_alloc(ob);
+    int8_t *got_rev = arena_alloc(ob);
     for (size_t i = 0; i < ib; i++)
       input[i] = (int8_t)(splitmix(&r) % 256);
     size_t span = 2 * (ib + ob) + 64, a = ob + 16;
@@ -213,6 +229,42 @@ static void test_distance_is_sound(bool dw) {
       }
     }
     ok &= agree;
+    if (dw) {
+      /* Backwards (ta_depthwise_conv2d_fold_rev_s8): every whole pixel
+       * from min_above up gives the disjoint bytes, and the checker,
+       * told the backward kernel runs, accepts exactly those. */
+      const OverlapDecl *od = &l->overlap;
+      int64_t up = od->min_above;
+      bool bok = od->reverse_kernel != NULL;
+      for (int64_t delta = lo; delta < (int64_t)ib && bok; delta++) {
+        bool legal = delta <= -(int64_t)ob || (delta >= up && delta % mod == 0);
+        bool got = check_at_dir(g, copy_plan(p), (int64_t)a, (int64_t)a + delta, true) == NULL;
+        if (legal != got) {
+          CHECK(0, "case %d: backwards, the checker %s the output %lld bytes above its "
+                   "input (at least %lld)", t, got ? "accepts" : "rejects", (long long)delta,
+                (long long)up);
+          bok = false;
+        }
+        if (!legal || delta <= -(int64_t)ob)
+          continue;
+        memset(ws, 0x5a, span);
+        run_backwards = true;
+        run_conv(g, ws, a, (size_t)((int64_t)a + delta), input, got_rev);
+        run_backwards = false;
+        if (memcmp(ref, got_rev, ob)) {
+          CHECK(0, "case %d: backwards at %lld bytes above differs", t, (long long)delta);
+          bok = false;
+        }
+      }
+      if (up > mod && up < (int64_t)ib) { /* one pixel lower clobbers? */
+        memset(ws, 0x5a, span);
+        run_backwards = true;
+        run_conv(g, ws, a, (size_t)((int64_t)a + up - mod), input, got_rev);
+        run_backwards = false;
+        tight_rev += memcmp(ref, got_rev, ob) != 0;
+      }
+      ok &= bok;
+    }
     cases++;
     exact += ok;
     CHECK(ok, "%s %dx%d stride %d %s [%d,%d,%d,%d] -> %d channels: the output at "
@@ -227,6 +279,9 @@ static void test_distance_is_sound(bool dw) {
    * cases (the bound also covers the two-pixel Arm path); a bound that
    * never binds would be suspicious. */
   CHECK(tight > 0, "one byte beyond the distance clobbers the output in %d cases", tight);
+  if (dw)
+    CHECK(tight_rev > 0, "backwards, one pixel below the least distance clobbers the output "
+                         "in %d cases", tight_rev);
 }
 
 /* The planned 1x1 convolution [1,6,6,4] -> [1,6,6,8] with inputs and
@@ -455,7 +510,7 @@ static void test_pad_is_sound(void) {
  * overlap_max above its input (with a modulus, a multiple of it). */
 static void test_random_placement(void) {
   uint64_t r = 0x51ace;
-  long plans = 0, shared = 0, bad = 0, below = 0, rejected = 0;
+  long plans = 0, shared = 0, bad = 0, below = 0, rejected = 0, backwards = 0;
   const char *first = NULL;
   for (int t = 0; t < 600; t++) {
     int n = 2 + (int)(splitmix(&r) % 14), steps = 1 + (int)(splitmix(&r) % 8);
@@ -481,6 +536,10 @@ static void test_random_placement(void) {
                            (int64_t)b[j].bytes - 8;
         static const int64_t mods[] = {0, 0, 3, 8, 16, 24};
         b[j].overlap_mod = mods[splitmix(&r) % 6];
+        if (splitmix(&r) % 3 == 0) { /* a backward kernel too */
+          b[j].overlap_rev_ok = true;
+          b[j].overlap_min = b[j].overlap_max + 1 + (int64_t)(splitmix(&r) % (b[i].bytes + 8));
+        }
         taken[i] = true;
       }
     size_t ob = overlap_lower_bound(b, n);
@@ -508,7 +567,10 @@ static void test_random_placement(void) {
         if (d <= -(int64_t)C->bytes || d >= (int64_t)A->bytes)
           continue; /* apart */
         shared++;
-        if (d > C->overlap_max || (C->overlap_mod > 1 && d % C->overlap_mod != 0)) {
+        bool fwd = d <= C->overlap_max && !C->overlap_rev;
+        bool back = C->overlap_rev_ok && C->overlap_rev && d >= C->overlap_min;
+        backwards += back;
+        if ((!fwd && !back) || (C->overlap_mod > 1 && d % C->overlap_mod != 0)) {
           bad++;
         }
       }
@@ -517,9 +579,10 @@ static void test_random_placement(void) {
   CHECK(rejected == 0, "every plan of %ld passes check_buffers (first failure: %s)", plans,
         first ? first : "none");
   CHECK(below == 0, "no plan is below its bound with overlaps (%ld are)", below);
-  CHECK(shared > 500 && bad == 0,
-        "every pair sharing bytes (%ld) keeps the output within its distance and modulus "
-        "(%ld do not)", shared, bad);
+  CHECK(shared > 500 && bad == 0 && backwards > 20,
+        "every pair sharing bytes (%ld, %ld of them backwards) keeps the output within its "
+        "distance and modulus, forwards at most overlap_max above its input, backwards at "
+        "least overlap_min (%ld do not)", shared, backwards, bad);
 }
 
 /* CONV_2D / DEPTHWISE_CONV_2D float32 [n,h,w,c]: ta_conv2d_f32 and
