@@ -226,7 +226,11 @@ static const char *check_outputs_written(const Graph *g, const Plan *p,
  * [a + that lowest byte, a + input bytes), for every block size the
  * kernel may use.  A kernel writing a block while still reading its
  * own windows (own_reads) must keep clear of the block's own lowest
- * byte instead.
+ * byte instead.  A pair the plan runs backwards (Buffer.overlap_rev:
+ * the op's backward kernel) is proved the other way round: blocks from
+ * the last to the first, each written above the end of what the earlier
+ * pixels' windows read.  A declared view regroups the same elements of
+ * both tensors into the NHWC shapes the pattern walks.
  */
 #define NO_READ INT64_MAX
 

@@ -89,6 +89,13 @@ static void conv_quant(Lower *L, const Tensor *in, const Tensor *filter,
  * bound, plus that modulus (chan_mod).  Other depth multipliers widen
  * the pixel (output channel ic * M + m reads input channel ic): nothing
  * declared.
+ *
+ * Walked backwards (ta_depthwise_conv2d_fold_rev_s8, pixels from the
+ * last to the first), when pixel i is written the pixels before it still
+ * read below high(i), the end of the highest byte their windows touch,
+ * so the output may also start at least min_above = max over i of
+ * high(i) - i * OC bytes above the input (computed for every pattern,
+ * used only where a backward kernel is declared).
  */
 static void declare_windows(Lower *L, const ta_conv_params *p, ta_dims di, int32_t kh,
                             int32_t kw, ta_dims dout, const int32_t *blocks, int nblocks,
