@@ -688,7 +688,9 @@ typedef struct {
  * windows read (kh x kw taps, strides sh/sw, dilations dh/dw, padding
  * ph/pw over the input's NHWC tensor) has been read; later blocks read
  * nothing more.  Every block size listed is a path the kernel may take
- * (the portable C and the Arm DSP one), so a placement must suit all.
+ * (the portable C and the Arm DSP one), so a placement must suit all;
+ * a block may be a whole image (the hybrid kernels quantize an image
+ * before writing any of its outputs).
  * max_ahead: the output's base may lie at most this many bytes after
  * the input's base (negative: at least -max_ahead bytes before it),
  * derived by the lowering from the pattern; any lower base is legal too
@@ -712,6 +714,20 @@ typedef struct {
    * channel): every byte they write must lie below what the block itself
    * still reads, not only what later blocks read. */
   bool own_reads;
+  /* The NHWC shapes the pattern walks when they are not the tensors' own
+   * (view): the same elements, regrouped - ARG_MAX's [outer, axis] input
+   * and [outer, 1] output, SignalRfft's frames.  Without it, the tensors'
+   * shapes (rank at most 4, leading 1s added). */
+  bool view;
+  int64_t in_view[4], out_view[4];
+  /* Non-NULL: a kernel computing the same bytes with the blocks walked
+   * from the last to the first (ta_depthwise_conv2d_fold_rev_s8); with
+   * it the output's base may also lie at least min_above bytes after
+   * the input's (each block written only above every byte the earlier
+   * blocks still read).  The emitter calls it when the plan places the
+   * output there (Buffer.overlap_rev). */
+  const char *reverse_kernel;
+  int64_t min_above;
 } OverlapDecl;
 
 typedef struct Lowered {
@@ -813,6 +829,12 @@ typedef struct {
   int overlap_of;
   int64_t overlap_max;
   int64_t overlap_mod; /* > 0: the offsets must differ by a multiple of it */
+  bool overlap_rev_ok; /* ... or at least overlap_min bytes above it, the op
+                          then running its kernel backwards
+                          (OverlapDecl.reverse_kernel) */
+  int64_t overlap_min;
+  bool overlap_rev;    /* set by the placement: this pair shares bytes above
+                          overlap_max, so the backward kernel runs */
   bool persistent;  /* variable tensor or op state: in the persistent
                        area, never shared */
   bool external;    /* model input/output in a caller buffer: not planned */

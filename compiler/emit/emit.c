@@ -912,6 +912,12 @@ static void emit_runner(Emit *e) {
       put_profile_call(b, g, e->P, i, 0);
     if (l->kernel) {
       const char *fn = l->kernel;
+      int ob = op->noutputs > 0 && op->outputs[0] >= 0 ? g->tensors[op->outputs[0]].storage : -1;
+      if (ob >= 0 && ob < p->nbufs && p->bufs[ob].overlap_rev) {
+        if (!l->overlap.reverse_kernel)
+          die("op %d overlaps its input backwards without a backward kernel", i);
+        fn = l->overlap.reverse_kernel; /* the plan put its output above its input */
+      }
       if (fn[0] == '@') { /* a helper defined in the runner itself */
         if (strcmp(fn, "@copy"))
           die("unknown local helper %s", fn);
@@ -1287,12 +1293,14 @@ static void emit_plan_json(Emit *e) {
  * call.  Marks them in `need`. */
 static void select_runtime(const Emit *e, bool *need) {
   const Graph *g = e->g;
-  const char **kernels = arena_array((size_t)g->nops + 1, sizeof(char *));
+  const char **kernels = arena_array(2 * (size_t)g->nops + 1, sizeof(char *));
   int nkernels = 0;
   for (int i = 0; i < g->nops; i++) {
     const Lowered *l = op_lowered(&g->ops[i]);
     if (l->kernel && l->kernel[0] != '@' && !l->user_kernel)
       kernels[nkernels++] = l->kernel;
+    if (l->overlap.reverse_kernel)
+      kernels[nkernels++] = l->overlap.reverse_kernel;
   }
   const char *missing = runtime_select(kernels, nkernels, need);
   if (missing)

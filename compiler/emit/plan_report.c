@@ -107,7 +107,10 @@ void print_plan(FILE *out, const Graph *g, const Plan *p) {
             buffer_label(p, b));
     if (b->inplace_of >= 0)
       fprintf(out, " (in place over %d)", b->inplace_of);
-    if (b->overlap)
+    if (b->overlap && b->overlap_rev)
+      fprintf(out, " (overlaps %d backwards, at least %lld B above it)", b->overlap_of,
+              (long long)b->overlap_min);
+    else if (b->overlap)
       fprintf(out, " (overlaps %d, at most %lld B above it)", b->overlap_of,
               (long long)b->overlap_max);
     fputc('\n', out);

@@ -226,7 +226,11 @@ static const char *check_outputs_written(const Graph *g, const Plan *p,
  * [a + that lowest byte, a + input bytes), for every block size the
  * kernel may use.  A kernel writing a block while still reading its
  * own windows (own_reads) must keep clear of the block's own lowest
- * byte instead.
+ * byte instead.  A pair the plan runs backwards (Buffer.overlap_rev:
+ * the op's backward kernel) is proved the other way round: blocks from
+ * the last to the first, each written above the end of what the earlier
+ * pixels' windows read.  A declared view regroups the same elements of
+ * both tensors into the NHWC shapes the pattern walks.
  */
 #define NO_READ INT64_MAX
 
@@ -245,6 +249,24 @@ static int64_t window_low(const OverlapDecl *d, int64_t n, int64_t oy,
     }
   }
   return NO_READ;
+}
+
+/* The end (one past the highest byte, from the input's base) of what
+ * output pixel (n, oy, ox)'s window reads: its last tap inside the
+ * input; 0 when it reads nothing. */
+static int64_t window_high(const OverlapDecl *d, int64_t n, int64_t oy,
+                           int64_t ox, int64_t H, int64_t W, int64_t ipix) {
+  for (int64_t ky = d->kh - 1; ky >= 0; ky--) {
+    int64_t iy = oy * d->sh - d->ph + ky * d->dh;
+    if (iy < 0 || iy >= H)
+      continue;
+    for (int64_t kx = d->kw - 1; kx >= 0; kx--) {
+      int64_t ix = ox * d->sw - d->pw + kx * d->dw;
+      if (ix >= 0 && ix < W)
+        return ((n * H + iy) * W + ix + 1) * ipix;
+    }
+  }
+  return 0;
 }
 
 static const char *check_overlap(const Graph *g, const Plan *p, int ci,
@@ -305,6 +327,27 @@ static const char *check_overlap(const Graph *g, const Plan *p, int ci,
   for (int k = 0; k < out->ndims; k++)
     od[4 - out->ndims + k] = out->dims[k];
   int64_t ine = (int64_t)tensor_elems(in), oute = (int64_t)tensor_elems(out);
+  if (d->view) {
+    /* The pattern walks the same elements grouped otherwise: exactly
+     * them, no more, no fewer. */
+    int64_t vi = 1, vo = 1;
+    for (int k = 0; k < 4; k++) {
+      if (d->in_view[k] < 1 || d->out_view[k] < 1 || d->in_view[k] > ine ||
+          d->out_view[k] > oute)
+        return arena_printf("op %d declares an overlap over a view that is not "
+                            "one", o);
+      vi *= d->in_view[k];
+      vo *= d->out_view[k];
+      if (vi > ine || vo > oute)
+        break; /* too many: refused below */
+      id[k] = d->in_view[k];
+      od[k] = d->out_view[k];
+    }
+    if (vi != ine || vo != oute)
+      return arena_printf("op %d declares an overlap over views of %lld and %lld "
+                          "elements of tensors of %lld and %lld", o, (long long)vi,
+                          (long long)vo, (long long)ine, (long long)oute);
+  }
   if (ine <= 0 || oute <= 0)
     return NULL; /* nothing read or written: nothing to clobber */
   if (id[0] != od[0])
@@ -333,6 +376,42 @@ static const char *check_overlap(const Graph *g, const Plan *p, int ci,
                         "not a whole number of %lld-byte pixels away, which "
                         "its channel-by-channel order needs",
                         o, (long long)c, (long long)a, (long long)ipix);
+  if (C->overlap_rev) {
+    /* The backward kernel: blocks from the last to the first, each
+     * written after its windows are read; what is still to be read then
+     * lies below high[i], the end of the windows of the pixels before
+     * the block (with own_reads, the block's own too). */
+    if (!d->reverse_kernel)
+      return arena_printf("op %d runs backwards over its input, but declares no "
+                          "backward kernel", o);
+    int64_t *high = arena_array((size_t)npix + 1, sizeof(int64_t));
+    high[0] = 0;
+    for (int64_t j = 0; j < npix; j++) {
+      int64_t n = j / (od[1] * od[2]), r = j % (od[1] * od[2]);
+      int64_t w = window_high(d, n, r / od[2], r % od[2], id[1], id[2], ipix);
+      high[j + 1] = w > high[j] ? w : high[j];
+    }
+    for (int k = 0; k < d->nblocks; k++) {
+      int64_t B = d->block[k];
+      if (B < 1)
+        return arena_printf("op %d declares blocks of %lld pixels", o, (long long)B);
+      for (int64_t i = (npix - 1) / B * B; i >= 0; i -= B) {
+        int64_t e = i + B < npix ? i + B : npix;
+        int64_t left = d->own_reads ? high[e] : high[i];
+        if (left == 0)
+          break; /* nothing is read after this block */
+        int64_t w0 = c + i * opix, w1 = c + e * opix; /* written */
+        if (w0 < a + left && a < w1)
+          return arena_printf(
+              "op %d (step %d), running backwards, writes output bytes [%lld, "
+              "%lld) of pixels %lld-%lld over input bytes [%lld, %lld) it still "
+              "reads (output at %lld, input at %lld)",
+              o, s, (long long)w0, (long long)w1, (long long)i, (long long)e - 1,
+              (long long)a, (long long)(a + left), (long long)c, (long long)a);
+      }
+    }
+    return NULL;
+  }
   for (int k = 0; k < d->nblocks; k++) {
     int64_t B = d->block[k];
     if (B < 1)

@@ -152,7 +152,12 @@ size_t overlap_lower_bound(const Buffer *bufs, int nbufs) {
       int64_t d = usable_distance(b->overlap_max, b->overlap_mod, 1, (int64_t)b->bytes);
       if (d > 0)
         d = 0; /* any lower distance is legal too: 0 covers least */
-      size_t save = both - pair_span(a->bytes, b->bytes, d);
+      size_t span = pair_span(a->bytes, b->bytes, d);
+      if (b->overlap_rev_ok) { /* backwards: from overlap_min up */
+        size_t back = pair_span(a->bytes, b->bytes, b->overlap_min > 0 ? b->overlap_min : 0);
+        span = back < span ? back : span;
+      }
+      size_t save = both - span;
       sub[b->first] = sum(sub[b->first], save);
       add[b->first + 1] = sum(add[b->first + 1], save);
     }
@@ -184,6 +189,8 @@ typedef struct {
   int64_t *ov_mod; /* > 0: only exactly ov_max above, or at the same offset
                       when ov_max > 0 (ov_max then a multiple of the
                       modulus and the alignments) */
+  int64_t *ov_min; /* also legal: at least this far above (INT64_MAX: not);
+                      with a modulus exactly this far (a multiple of it) */
   int *cstart;     /* conflicts of i: clist[cstart[i] .. cstart[i+1]) */
   int *clist;
   size_t *limit;   /* npools + 1 entries, the last one SIZE_MAX */
@@ -294,6 +301,7 @@ static Problem *new_problem(const Buffer *bufs, int nbufs, const Pool *pools,
   P->ov_with = arena_array(m, sizeof(int));
   P->ov_max = arena_array(m, sizeof(int64_t));
   P->ov_mod = arena_array(m, sizeof(int64_t));
+  P->ov_min = arena_array(m, sizeof(int64_t));
   P->order = arena_array(m, sizeof(int));
   P->pos = arena_array(m, sizeof(int));
   P->off = arena_array(m, sizeof(size_t));
@@ -331,6 +339,7 @@ static Problem *new_problem(const Buffer *bufs, int nbufs, const Pool *pools,
       P->ov_with[k] = P->slot[b->overlap_of];
       P->ov_max[k] = b->overlap_max;
       P->ov_mod[k] = b->overlap_mod;
+      P->ov_min[k] = b->overlap_rev_ok ? b->overlap_min : INT64_MAX;
     }
   }
   /* With a modulus the pair may share bytes at the largest multiple of
@@ -342,7 +351,13 @@ static Problem *new_problem(const Buffer *bufs, int nbufs, const Pool *pools,
       continue;
     int64_t al = (int64_t)(P->align[k] > P->align[w] ? P->align[k] : P->align[w]);
     P->ov_max[k] = usable_distance(P->ov_max[k], P->ov_mod[k], al, (int64_t)P->bytes[k]);
+    if (P->ov_min[k] != INT64_MAX) /* the least multiple at or above */
+      P->ov_min[k] = -usable_distance(-P->ov_min[k], P->ov_mod[k], al, INT64_MAX / 2);
   }
+  /* A backward distance at or below the forward one adds nothing. */
+  for (int k = 0; k < n; k++)
+    if (P->ov_with[k] >= 0 && P->ov_min[k] <= P->ov_max[k])
+      P->ov_min[k] = INT64_MAX;
   P->npools = npools;
   P->limit = arena_array((size_t)npools + 1, sizeof(size_t));
   for (int p = 0; p < npools; p++)
@@ -404,16 +419,23 @@ static size_t lowest_fit(Problem *P, int b, int p) {
     long long need = (long long)P->bytes[b];
     if (P->ov_with[b] == c) { /* b the output, c its input at oc */
       long long d = P->ov_max[b] < -need ? -need : P->ov_max[b];
+      /* Backwards: from r up (with a modulus exactly r), when inside. */
+      long long r = P->ov_min[b] < cb ? P->ov_min[b] : cb;
       if (P->ov_mod[b] > 1 && d > 0) { /* only exactly oc or oc + d */
         forbid(P, &ns, oc - need, oc, need);
         forbid(P, &ns, oc, oc + d, need);
       } else if (P->ov_mod[b] > 1) { /* only exactly oc + d */
         forbid(P, &ns, oc - need, oc + d, need);
       }
-      forbid(P, &ns, oc + d, oc + cb, need);
+      forbid(P, &ns, oc + d, oc + r, need);
+      if (P->ov_mod[b] > 1 && r < cb)
+        forbid(P, &ns, oc + r, oc + cb, need);
     } else if (P->ov_with[c] == b) { /* b the input, c its output at oc */
       long long d = P->ov_max[c] < -cb ? -cb : P->ov_max[c];
-      forbid(P, &ns, oc - need, oc - d, need);
+      long long r = P->ov_min[c] < need ? P->ov_min[c] : need;
+      forbid(P, &ns, oc - r, oc - d, need);
+      if (P->ov_mod[c] > 1 && r < need)
+        forbid(P, &ns, oc - need, oc - r, need);
       if (P->ov_mod[c] > 1 && d > 0) { /* only exactly oc - d or oc */
         forbid(P, &ns, oc - d, oc, need);
         forbid(P, &ns, oc, oc + cb, need);
@@ -788,6 +810,17 @@ int place_buffers(Buffer *bufs, int nbufs, Pool *pools, int npools,
     B->pool = best_pool[b] < npools ? best_pool[b] : -1;
     if (B->pool >= 0 && B->offset + B->bytes > pools[B->pool].used)
       pools[B->pool].used = B->offset + B->bytes;
+  }
+  /* A pair sharing bytes above its forward distance runs backwards. */
+  for (int i = 0; i < nbufs; i++) {
+    Buffer *C = &bufs[i];
+    C->overlap_rev = false;
+    if (!C->overlap || P->slot[i] < 0 || C->overlap_of < 0 || C->overlap_of >= nbufs)
+      continue;
+    const Buffer *A = &bufs[C->overlap_of];
+    int64_t d = (int64_t)C->offset - (int64_t)A->offset;
+    C->overlap_rev = C->overlap_rev_ok && A->pool == C->pool && d > C->overlap_max &&
+                     d > -(int64_t)C->bytes && d < (int64_t)A->bytes;
   }
   return kept;
 }

@@ -159,6 +159,9 @@ void mark_overlaps(const Graph *g, Plan *p) {
     p->bufs[i].overlap_of = -1;
     p->bufs[i].overlap_max = 0;
     p->bufs[i].overlap_mod = 0;
+    p->bufs[i].overlap_rev_ok = false;
+    p->bufs[i].overlap_min = 0;
+    p->bufs[i].overlap_rev = false;
   }
   p->noverlap = 0;
   for (int s = 0; s < p->norder; s++) {
@@ -192,6 +195,8 @@ void mark_overlaps(const Graph *g, Plan *p) {
     C->overlap_of = aid;
     C->overlap_max = l->overlap.max_ahead;
     C->overlap_mod = l->overlap.chan_mod > 1 ? l->overlap.chan_mod : 0;
+    C->overlap_rev_ok = l->overlap.reverse_kernel != NULL;
+    C->overlap_min = l->overlap.min_above;
     p->noverlap++;
   }
 }

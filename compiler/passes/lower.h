@@ -83,6 +83,17 @@ void overlap_windows(Lower *L, const ta_conv_params *p, ta_dims di, int32_t kh, 
  * still reading that pixel's window (blocks of 1, own_reads). */
 void overlap_windows_own(Lower *L, const ta_conv_params *p, ta_dims di, int32_t kh,
                          int32_t kw, ta_dims dout, int32_t elem);
+/* For a kernel that reads each whole input image (N of di) before it
+ * writes any output of that image, and reads only later images after:
+ * 1x1 windows, blocks of one image (dout.h * dout.w pixels). */
+void overlap_images(Lower *L, ta_dims di, ta_dims dout, int32_t elem);
+/* For a kernel over npix pixels, input pixel j of in_elems elements of
+ * ielem bytes and output pixel j of out_elems of oelem bytes, writing
+ * output pixel j after reading input pixel j and before reading pixel
+ * j + 1 (ARG_MAX over the last axis, an FFT frame by frame): 1x1
+ * windows, blocks of 1, over that flat view of both tensors. */
+void overlap_pixels(Lower *L, int64_t npix, int32_t in_elems, int32_t ielem,
+                    int32_t out_elems, int32_t oelem);
 
 /* ------------------------------------------------- checks (lower_common.c) */
 

@@ -103,6 +103,11 @@ static void lower_depthwise_hybrid(Lower *L, const Tensor *in, const Tensor *fil
   conv_tensor_args(L, di, in, df, filter, bias, dout, out);
   arg_scratch(L);
   L->op->scratch_bytes = ta_depthwise_conv2d_hybrid_f32_scratch_size(&p, &di, &df, &dout);
+  /* Overlap (doc/memory-plan.md 2c): TA_CONV_HYBRID_BATCHES
+   * (runtime/conv/conv_hybrid.h) quantizes a whole image into the
+   * scratch before it writes any output of that image and never reads
+   * the float input of that image again: blocks of one image. */
+  overlap_images(L, di, dout, 4);
 }
 
 void lower_conv_legacy(Lower *L, bool depthwise) {
@@ -175,6 +180,7 @@ void lower_conv_legacy(Lower *L, bool depthwise) {
     L->op->scratch_bytes =
         per_channel ? ta_conv2d_hybrid_per_channel_f32_scratch_size(&p, &di, &df, &dout)
                     : ta_conv2d_hybrid_f32_scratch_size(&p, &di, &df, &dout);
+    overlap_images(L, di, dout, 4); /* as the hybrid depthwise above */
     return;
   }
   p.input_offset = -zp_of(in);
@@ -186,6 +192,20 @@ void lower_conv_legacy(Lower *L, bool depthwise) {
   u8_filter_quant(L, in, filter, out, &filter_zp);
   add_arg(L, ARG_INT, -1, -filter_zp);
   conv_tensor_args(L, di, in, df, filter, bias, dout, out);
+  /* Overlap (doc/memory-plan.md 2c), portable C on every target (no Arm
+   * path).  ta_conv2d_u8 (TA_CONV2D_X8, conv_x8.h) walks the output
+   * pixels in order and writes each output channel of a pixel as soon as
+   * its sum over the window is done: own reads, blocks of 1.
+   * ta_depthwise_conv2d_u8 walks the pixels in order and, per pixel,
+   * blocks of 64 output channels, each block's window read before its
+   * outputs are written: with depth multiplier 1 output channel c reads
+   * only input channel c, so per channel it is the pixel walk with blocks
+   * of 1 (by channel); with another multiplier a pixel's outputs are
+   * written while its window is still read (own reads). */
+  if (!depthwise || p.depth_multiplier != 1)
+    overlap_windows_own(L, &p, di, df.h, df.w, dout, 1);
+  else
+    overlap_windows(L, &p, di, df.h, df.w, dout, 1, true, 1);
 }
 
 /* ---------------------------------------------------- FULLY_CONNECTED */

@@ -89,14 +89,21 @@ static void conv_quant(Lower *L, const Tensor *in, const Tensor *filter,
  * bound, plus that modulus (chan_mod).  Other depth multipliers widen
  * the pixel (output channel ic * M + m reads input channel ic): nothing
  * declared.
+ *
+ * Walked backwards (ta_depthwise_conv2d_fold_rev_s8, pixels from the
+ * last to the first), when pixel i is written the pixels before it still
+ * read below high(i), the end of the highest byte their windows touch,
+ * so the output may also start at least min_above = max over i of
+ * high(i) - i * OC bytes above the input (computed for every pattern,
+ * used only where a backward kernel is declared).
  */
 static void declare_windows(Lower *L, const ta_conv_params *p, ta_dims di, int32_t kh,
-                            int32_t kw, ta_dims dout, int nblocks, bool by_channel,
-                            int32_t elem, bool own) {
-  const int64_t H = di.h, W = di.w, C = (int64_t)di.c * elem, OH = dout.h, OW = dout.w;
-  const int64_t OC = (int64_t)dout.c * elem;
+                            int32_t kw, ta_dims dout, const int32_t *blocks, int nblocks,
+                            bool by_channel, int32_t ielem, int32_t oelem, bool own) {
+  const int64_t H = di.h, W = di.w, C = (int64_t)di.c * ielem, OH = dout.h, OW = dout.w;
+  const int64_t OC = (int64_t)dout.c * oelem;
   const int64_t npix = (int64_t)dout.n * OH * OW, ibytes = (int64_t)di.n * H * W * C;
-  if (npix <= 0 || ibytes <= 0)
+  if (npix <= 0 || ibytes <= 0 || nblocks < 1 || nblocks > 2)
     return;
   /* low[j]: the lowest input byte any pixel j.. reads (ibytes: none). */
   int64_t *low = arena_array((size_t)npix + 1, sizeof(int64_t));
@@ -114,7 +121,6 @@ static void declare_windows(Lower *L, const ta_conv_params *p, ta_dims di, int32
     low[j] = w < low[j + 1] ? w : low[j + 1];
   }
   int64_t d = ibytes;
-  static const int32_t blocks[2] = {1, 2};
   for (int k = 0; k < nblocks; k++)
     for (int64_t i = 0; i < npix; i += blocks[k]) {
       const int64_t e = i + blocks[k] < npix ? i + blocks[k] : npix;
@@ -124,22 +130,72 @@ static void declare_windows(Lower *L, const ta_conv_params *p, ta_dims di, int32
       if (r < ibytes && r - e * OC < d)
         d = r - e * OC;
     }
+  /* Walked backwards, blocks of 1: when pixel i is written, pixels < i
+   * still read below high[i], the end of the highest byte their windows
+   * touch: the output may start at least high[i] - i * OC above. */
+  int64_t up = 0;
+  for (int64_t i = 0, high = 0; i < npix; i++) {
+    if (high > 0 && high - i * OC > up)
+      up = high - i * OC;
+    const int64_t n = i / (OH * OW), oy = i / OW % OH, ox = i % OW;
+    const int64_t y0 = oy * p->stride_h - p->pad_h, x0 = ox * p->stride_w - p->pad_w;
+    int64_t ky = kh - 1, kx = kw - 1; /* the last tap row and column inside */
+    while (ky >= 0 && (y0 + ky * p->dilation_h >= H || y0 + ky * p->dilation_h < 0))
+      ky--;
+    while (kx >= 0 && (x0 + kx * p->dilation_w >= W || x0 + kx * p->dilation_w < 0))
+      kx--;
+    if (ky >= 0 && kx >= 0) {
+      const int64_t e = ((n * H + y0 + ky * p->dilation_h) * W + x0 + kx * p->dilation_w + 1) * C;
+      high = e > high ? e : high;
+    }
+  }
   OverlapDecl *o = &L->l->overlap;
-  *o = (OverlapDecl){.declared = true, .input = 0, .max_ahead = d,
+  *o = (OverlapDecl){.declared = true, .input = 0, .max_ahead = d, .min_above = up,
                      .kh = kh, .kw = kw, .sh = p->stride_h, .sw = p->stride_w,
                      .dh = p->dilation_h, .dw = p->dilation_w, .ph = p->pad_h,
-                     .pw = p->pad_w, .block = {1, 2}, .nblocks = nblocks,
-                     .chan_mod = by_channel ? (int32_t)C : 0, .own_reads = own};
+                     .pw = p->pad_w, .block = {blocks[0], nblocks > 1 ? blocks[1] : 0},
+                     .nblocks = nblocks, .chan_mod = by_channel ? (int32_t)C : 0,
+                     .own_reads = own};
 }
 
 void overlap_windows(Lower *L, const ta_conv_params *p, ta_dims di, int32_t kh, int32_t kw,
                      ta_dims dout, int nblocks, bool by_channel, int32_t elem) {
-  declare_windows(L, p, di, kh, kw, dout, nblocks, by_channel, elem, false);
+  static const int32_t blocks[2] = {1, 2};
+  declare_windows(L, p, di, kh, kw, dout, blocks, nblocks, by_channel, elem, elem, false);
 }
 
 void overlap_windows_own(Lower *L, const ta_conv_params *p, ta_dims di, int32_t kh,
                          int32_t kw, ta_dims dout, int32_t elem) {
-  declare_windows(L, p, di, kh, kw, dout, 1, false, elem, true);
+  static const int32_t one[1] = {1};
+  declare_windows(L, p, di, kh, kw, dout, one, 1, false, elem, elem, true);
+}
+
+/* A 1x1 window at stride 1, no padding: output pixel j reads input
+ * pixel j (of the same NHWC walk). */
+static const ta_conv_params pixelwise = {.stride_h = 1, .stride_w = 1, .dilation_h = 1,
+                                         .dilation_w = 1};
+
+void overlap_images(Lower *L, ta_dims di, ta_dims dout, int32_t elem) {
+  const int32_t block[1] = {dout.h * dout.w};
+  if ((int64_t)dout.h * dout.w < 1 || (int64_t)dout.h * dout.w > INT32_MAX)
+    return;
+  declare_windows(L, &pixelwise, di, 1, 1, dout, block, 1, false, elem, elem, false);
+}
+
+void overlap_pixels(Lower *L, int64_t npix, int32_t in_elems, int32_t ielem,
+                    int32_t out_elems, int32_t oelem) {
+  static const int32_t one[1] = {1};
+  if (npix < 1 || npix > INT32_MAX || in_elems < 1 || out_elems < 1)
+    return;
+  ta_dims di = {1, 1, (int32_t)npix, in_elems}, dout = {1, 1, (int32_t)npix, out_elems};
+  declare_windows(L, &pixelwise, di, 1, 1, dout, one, 1, false, ielem, oelem, false);
+  OverlapDecl *o = &L->l->overlap;
+  if (!o->declared)
+    return;
+  o->view = true;
+  const int64_t iv[4] = {1, 1, npix, in_elems}, ov[4] = {1, 1, npix, out_elems};
+  memcpy(o->in_view, iv, sizeof iv);
+  memcpy(o->out_view, ov, sizeof ov);
 }
 
 static void conv_common(Lower *L, bool depthwise) {
@@ -259,8 +315,14 @@ static void conv_common(Lower *L, bool depthwise) {
                 : ta_conv2d_fold_s8_scratch_size(&p, &di, &df, &dout);
   if (!depthwise && df.c == di.c)
     overlap_windows(L, &p, di, df.h, df.w, dout, 2, false, 1);
-  else if (depthwise && p.depth_multiplier == 1)
+  else if (depthwise && p.depth_multiplier == 1) {
     overlap_windows(L, &p, di, df.h, df.w, dout, 1, true, 1);
+    /* ta_depthwise_conv2d_fold_rev_s8 walks the same pixels backwards
+     * (both paths; the DSP one channel group after group): per channel
+     * the backward pixel walk with blocks of 1. */
+    if (L->l->overlap.declared)
+      L->l->overlap.reverse_kernel = "ta_depthwise_conv2d_fold_rev_s8";
+  }
 }
 
 void lower_conv2d(Lower *L) { conv_common(L, false); }
@@ -390,6 +452,17 @@ static void pool_common(Lower *L, const char *stem) {
   arg_tensor(L, in->index);
   const_struct(L, "out_dims", "ta_dims", dims_init(dout), true);
   arg_tensor(L, out->index);
+  /* Overlap (doc/memory-plan.md 2c): every pool kernel (pool_int.h,
+   * ta_{avg,max,l2}_pool2d_f32; portable C on every target) walks the
+   * output pixels in order and per pixel the channels (in blocks of
+   * TA_POOL_BLOCK, or one by one), each channel's window read before
+   * its output is written; output channel c reads only input channel c.
+   * Per channel that is the pixel walk with blocks of 1: by channel, as
+   * the int8 depthwise convolution. */
+  ta_conv_params w = {.stride_h = p.stride_h, .stride_w = p.stride_w, .dilation_h = 1,
+                      .dilation_w = 1, .pad_h = p.pad_h, .pad_w = p.pad_w};
+  overlap_windows(L, &w, di, p.filter_h, p.filter_w, dout, 1, true,
+                  (int32_t)(dtype_bits(in->dtype) / 8));
 }
 
 void lower_average_pool2d(Lower *L) { pool_common(L, "ta_avg_pool2d"); }

@@ -549,6 +549,13 @@ static void arg_min_max(Lower *L, const char *op) {
                true);
   arg_tensor(L, in->index);
   arg_tensor(L, out->index);
+  /* Overlap (doc/memory-plan.md 2c): over the last axis (inner 1) the
+   * kernel (runtime/reduce/ta_arg_m*_*.c) reads row o's axis values,
+   * then writes output o, then goes on to row o + 1: pixel-wise over
+   * the view [outer, axis] -> [outer, 1]. */
+  if (p.inner == 1 && dtype_bits(in->dtype) >= 8 && dtype_bits(in->dtype) % 8 == 0)
+    overlap_pixels(L, outer, p.axis, (int32_t)(dtype_bits(in->dtype) / 8), 1,
+                   p.out_bits / 8);
 }
 
 void lower_arg_max(Lower *L) { arg_min_max(L, "arg_max"); }

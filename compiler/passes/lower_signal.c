@@ -202,6 +202,11 @@ static void lower_rfft(Lower *L) {
   arg_tensor(L, in->index);
   arg_tensor(L, out->index);
   arg_scratch(L);
+  /* Overlap (doc/memory-plan.md 2c): ta_signal_rfft_s16 copies frame f
+   * of the input into its scratch, transforms it there and then writes
+   * output frame f, before it reads frame f + 1: pixel-wise over the
+   * frames. */
+  overlap_pixels(L, p.input_size / p.input_length, p.input_length, 2, 2 * p.output_length, 2);
 }
 
 static void lower_energy(Lower *L) {

@@ -27,6 +27,11 @@
  * word (4 channels) is widened by two SXTB16 and meets the tap with four
  * 16 x 16 multiply-adds (SMLABB, SMLATT).  3 x 3 filters have an
  * unrolled loop for the pixels whose window lies inside the input.
+ *
+ * ta_depthwise_conv2d_fold_rev_s8 computes the same bytes walking the
+ * output pixels from the last to the first (images, rows and columns
+ * backwards; channels and taps as above), so that its output may lie
+ * above its input (doc/memory-plan.md, 2c).
  */
 #include "ta_fixedpoint.h"
 #include "ta_kernels.h"
@@ -255,7 +260,7 @@ TA_NOINLINE static void dw_pixel(const dw_group *g, const int8_t *in_b, int32_t 
 
 static void dw_dsp(const ta_conv_params *p, const ta_quant *q, const ta_dims *in_dims,
                    const int8_t *in, const ta_dims *filter_dims, const int8_t *filter,
-                   const int32_t *bias_fold, const ta_dims *out_dims, int8_t *out) {
+                   const int32_t *bias_fold, const ta_dims *out_dims, int8_t *out, int rev) {
   const int32_t H = in_dims->h, W = in_dims->w, C = in_dims->c;
   const int32_t KH = filter_dims->h, KW = filter_dims->w, taps = KH * KW;
   const int32_t OH = out_dims->h, OW = out_dims->w;
@@ -285,15 +290,37 @@ static void dw_dsp(const ta_conv_params *p, const ta_quant *q, const ta_dims *in
       g.bias[j] = bias_fold[c0 + j];
       g.rq[j] = ta_dsp_rqm_make(q->multiplier[ch], q->shift[ch]);
     }
-    for (int32_t b = 0; b < in_dims->n; b++) {
+    for (int32_t bi = 0; bi < in_dims->n; bi++) {
+      const int32_t b = rev ? in_dims->n - 1 - bi : bi;
       const int8_t *in_b = in + (size_t)b * H * W * C + c0;
       int8_t *o_b = out + (size_t)b * OH * OW * C + c0;
-      for (int32_t oy = 0; oy < OH; oy++) {
+      for (int32_t oyi = 0; oyi < OH; oyi++) {
+        const int32_t oy = rev ? OH - 1 - oyi : oyi;
         const int32_t iy0 = oy * sh - p->pad_h;
         int8_t *o = o_b + (size_t)oy * OW * C;
         int32_t x0 = xa, x1 = xb;
         if (iy0 < 0 || iy0 + (KH - 1) * dh >= H)
           x0 = x1 = OW; /* every pixel of the row is a border pixel */
+        if (rev) {
+          /* The same pixels from the last to the first: the interior
+           * run [x0, x1) backwards, from x1 - 1. */
+          for (int32_t ox = OW - 1; ox >= 0; ox--) {
+            if (ox == x1 - 1 && x1 > x0) {
+              const int8_t *x = in_b + ((size_t)iy0 * W + ((x1 - 1) * sw - p->pad_w)) * C;
+              if (KH == 3 && KW == 3)
+                dw_run3x3(&g, x, -sw * C, rs, cs, o + (x1 - 1) * C, -C, x1 - x0);
+              else
+                dw_run(&g, KH, KW, x, -sw * C, rs, cs, o + (x1 - 1) * C, -C, x1 - x0);
+              ox = x0;
+              continue;
+            }
+            if (KH == 3 && KW == 3)
+              dw_pixel3x3(&g, in_b, H, W, C, dh, dw, iy0, ox * sw - p->pad_w, o + ox * C);
+            else
+              dw_pixel(&g, in_b, H, W, C, KH, KW, dh, dw, iy0, ox * sw - p->pad_w, o + ox * C);
+          }
+          continue;
+        }
         /* The border pixels left of x0 and from x1 on, one loop; the
          * run of interior pixels [x0, x1) in between. */
         for (int32_t ox = 0; ox < OW; ox++) {
@@ -321,12 +348,11 @@ static void dw_dsp(const ta_conv_params *p, const ta_quant *q, const ta_dims *in
 #undef DW_ASM_TAPP
 #endif
 
-ta_status ta_depthwise_conv2d_fold_s8(const ta_conv_params *p, const ta_quant *q,
-                                      const ta_dims *in_dims, const int8_t *in,
-                                      const ta_dims *filter_dims, const int8_t *filter,
-                                      const int32_t *bias_fold,
-                                      const ta_dims *out_dims, int8_t *out, void *scratch) {
-  (void)scratch;
+/* The kernel, pixels walked forwards (rev 0) or backwards (rev 1). */
+static ta_status dw_fold(const ta_conv_params *p, const ta_quant *q, const ta_dims *in_dims,
+                         const int8_t *in, const ta_dims *filter_dims, const int8_t *filter,
+                         const int32_t *bias_fold, const ta_dims *out_dims, int8_t *out,
+                         int rev) {
   if (!ta_dw_shapes_ok(p, in_dims, filter_dims, out_dims) || !bias_fold)
     return TA_ERR_ARG;
   const int32_t H = in_dims->h, W = in_dims->w, C = in_dims->c;
@@ -335,7 +361,7 @@ ta_status ta_depthwise_conv2d_fold_s8(const ta_conv_params *p, const ta_quant *q
 #if defined(TA_DSP)
   if (M == 1 && (C & 3) == 0 && KH * KW <= TA_DW_MAX_TAPS &&
       ta_dsp_mmla_ok(q, OC, bias_fold, KH * KW)) {
-    dw_dsp(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out);
+    dw_dsp(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, rev);
     return TA_OK;
   }
 #endif
@@ -345,11 +371,14 @@ ta_status ta_depthwise_conv2d_fold_s8(const ta_conv_params *p, const ta_quant *q
   for (int j = 0; j < TA_DW_BLOCK; j++)
     zrow[j] = zp;
 
-  for (int32_t b = 0; b < in_dims->n; b++) {
+  for (int32_t bi = 0; bi < in_dims->n; bi++) {
+    const int32_t b = rev ? in_dims->n - 1 - bi : bi;
     const int8_t *in_b = in + (size_t)b * (size_t)H * (size_t)W * (size_t)C;
-    for (int32_t oy = 0; oy < OH; oy++) {
+    for (int32_t oyi = 0; oyi < OH; oyi++) {
+      const int32_t oy = rev ? OH - 1 - oyi : oyi;
       const ta_window wy = ta_conv_window(oy * p->stride_h - p->pad_h, p->dilation_h, KH, H);
-      for (int32_t ox = 0; ox < OW; ox++) {
+      for (int32_t oxi = 0; oxi < OW; oxi++) {
+        const int32_t ox = rev ? OW - 1 - oxi : oxi;
         const ta_window wx = ta_conv_window(ox * p->stride_w - p->pad_w, p->dilation_w, KW, W);
         int8_t *o = out + (((size_t)b * (size_t)OH + (size_t)oy) * (size_t)OW + (size_t)ox) * (size_t)OC;
         if (M == 1) {
@@ -416,4 +445,23 @@ ta_status ta_depthwise_conv2d_fold_s8(const ta_conv_params *p, const ta_quant *q
     }
   }
   return TA_OK;
+}
+
+ta_status ta_depthwise_conv2d_fold_s8(const ta_conv_params *p, const ta_quant *q,
+                                      const ta_dims *in_dims, const int8_t *in,
+                                      const ta_dims *filter_dims, const int8_t *filter,
+                                      const int32_t *bias_fold,
+                                      const ta_dims *out_dims, int8_t *out, void *scratch) {
+  (void)scratch;
+  return dw_fold(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, 0);
+}
+
+ta_status ta_depthwise_conv2d_fold_rev_s8(const ta_conv_params *p, const ta_quant *q,
+                                          const ta_dims *in_dims, const int8_t *in,
+                                          const ta_dims *filter_dims, const int8_t *filter,
+                                          const int32_t *bias_fold,
+                                          const ta_dims *out_dims, int8_t *out,
+                                          void *scratch) {
+  (void)scratch;
+  return dw_fold(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, 1);
 }

@@ -119,6 +119,14 @@ ta_status ta_depthwise_conv2d_fold_s8(const ta_conv_params *p, const ta_quant *q
                                       const ta_dims *filter_dims, const int8_t *filter,
                                       const int32_t *bias_fold,
                                       const ta_dims *out_dims, int8_t *out, void *scratch);
+/* ta_depthwise_conv2d_fold_rev_s8 - the same bytes, output pixels walked
+ * from the last to the first (an output placed above its input). */
+ta_status ta_depthwise_conv2d_fold_rev_s8(const ta_conv_params *p, const ta_quant *q,
+                                          const ta_dims *in_dims, const int8_t *in,
+                                          const ta_dims *filter_dims, const int8_t *filter,
+                                          const int32_t *bias_fold,
+                                          const ta_dims *out_dims, int8_t *out,
+                                          void *scratch);
 
 /* ta_depthwise_conv2d_f32 - float (reference_ops::DepthwiseConv): sum over
  * ky, kx in that order, then + bias, then clamp.  bias may be NULL. */

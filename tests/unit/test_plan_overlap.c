@@ -26,10 +26,20 @@
  *    up over its input (the wrong direction), an overlap with an input
  *    still read later, an overlap on an op that declares none, one
  *    whose planner distance was tampered with, and a depthwise output a
- *    fraction of a pixel away.
+ *    fraction of a pixel away;
+ *  - the same for the other kernels that declare one: uint8 convolutions
+ *    and depthwise ones (multipliers 1 and 2), hybrid convolutions of one
+ *    and two images, pools (int8, uint8, int16, float32; average and
+ *    maximum), ARG_MAX over the last axis (a view of its tensors) and
+ *    SignalRfft on 1 to 3 frames: exact at every offset up to their
+ *    distance, the checker accepting exactly those; a pool's output
+ *    shifted by part of a pixel, a hybrid image written over the next
+ *    image's input and a view of other elements than the tensors' are
+ *    rejected.
  */
 #include "test.h"
 #include "lower_helpers.h"
+#include "lower.h"
 #include "ta_kernels.h"
 
 #include "../tools/rng.h"
@@ -69,6 +79,9 @@ static TfwModel *conv_model(int32_t n, int32_t h, int32_t w, int32_t c, int32_t 
   return m;
 }
 
+/* Set: run_conv() runs the depthwise convolution's backward kernel. */
+static bool run_backwards;
+
 /* Runs op 0 of g (a lowered ta_conv2d_fold_s8) with its input at
  * ws + a and its output at ws + c; the output's bytes into out. */
 static void run_conv(const Graph *g, int8_t *ws, size_t a, size_t c, const int8_t *input,
@@ -90,7 +103,11 @@ static void run_conv(const Graph *g, int8_t *ws, size_t a, size_t c, const int8_
   size_t ib = tensor_bytes(in), ob = tensor_bytes(o);
   int16_t scratch[4096];
   memcpy(ws + a, input, ib);
-  if (!strcmp(op_lowered(op)->kernel, "ta_depthwise_conv2d_fold_s8"))
+  if (run_backwards)
+    ta_depthwise_conv2d_fold_rev_s8(&p, &q, &di, (const int8_t *)ws + a, &df,
+                                    (const int8_t *)f->data, (const int32_t *)bias->data,
+                                    &dout, (int8_t *)ws + c, scratch);
+  else if (!strcmp(op_lowered(op)->kernel, "ta_depthwise_conv2d_fold_s8"))
     ta_depthwise_conv2d_fold_s8(&p, &q, &di, (const int8_t *)ws + a, &df,
                                 (const int8_t *)f->data, (const int32_t *)bias->data, &dout,
                                 (int8_t *)ws + c, scratch);
@@ -112,13 +129,17 @@ static Plan *copy_plan(const Plan *p) {
 }
 
 /* q with every buffer byte-aligned, input at a, output at c, scratch
- * above both, the pool's size fitted. */
-static const char *check_at(const Graph *g, Plan *q, int64_t a, int64_t c) {
+ * above both, the pool's size fitted; the op's kernel run forwards, or
+ * with rev its backward kernel. */
+static const char *check_at_dir(const Graph *g, Plan *q, int64_t a, int64_t c, bool rev) {
   int in = g->tensors[g->ops[0].inputs[0]].storage;
   int out = g->tensors[g->ops[0].outputs[0]].storage;
   size_t top = 0;
-  for (int i = 0; i < q->nbufs; i++)
+  for (int i = 0; i < q->nbufs; i++) {
     q->bufs[i].align = 1;
+    q->bufs[i].overlap_rev = false;
+  }
+  q->bufs[out].overlap_rev = rev;
   q->bufs[in].offset = (size_t)a;
   q->bufs[out].offset = (size_t)c;
   for (int i = 0; i < q->nbufs; i++)
@@ -136,9 +157,13 @@ static const char *check_at(const Graph *g, Plan *q, int64_t a, int64_t c) {
   return check_plan(g, q);
 }
 
+static const char *check_at(const Graph *g, Plan *q, int64_t a, int64_t c) {
+  return check_at_dir(g, q, a, c, false);
+}
+
 static void test_distance_is_sound(bool dw) {
   uint64_t r = dw ? 0xd3 : 0x0e1a9;
-  int cases = 0, exact = 0, tight = 0;
+  int cases = 0, exact = 0, tight = 0, tight_rev = 0;
   const char *want = dw ? "ta_depthwise_conv2d_fold_s8" : "ta_conv2d_fold_s8";
   for (int t = 0; t < 60; t++) {
     int32_t k = splitmix(&r) % 2 ? 1 : 3, s = 1 + (int32_t)(splitmix(&r) % 2);
@@ -165,6 +190,7 @@ static void test_distance_is_sound(bool dw) {
     size_t ib = tensor_bytes(&g->tensors[g->ops[0].inputs[0]]);
     size_t ob = tensor_bytes(&g->tensors[g->ops[0].outputs[0]]);
     int8_t *input = arena_alloc(ib), *ref = arena_alloc(ob), *got = arena_alloc(ob);
+    int8_t *got_rev = arena_alloc(ob);
     for (size_t i = 0; i < ib; i++)
       input[i] = (int8_t)(splitmix(&r) % 256);
     size_t span = 2 * (ib + ob) + 64, a = ob + 16;
@@ -203,6 +229,42 @@ static void test_distance_is_sound(bool dw) {
       }
     }
     ok &= agree;
+    if (dw) {
+      /* Backwards (ta_depthwise_conv2d_fold_rev_s8): every whole pixel
+       * from min_above up gives the disjoint bytes, and the checker,
+       * told the backward kernel runs, accepts exactly those. */
+      const OverlapDecl *od = &l->overlap;
+      int64_t up = od->min_above;
+      bool bok = od->reverse_kernel != NULL;
+      for (int64_t delta = lo; delta < (int64_t)ib && bok; delta++) {
+        bool legal = delta <= -(int64_t)ob || (delta >= up && delta % mod == 0);
+        bool got = check_at_dir(g, copy_plan(p), (int64_t)a, (int64_t)a + delta, true) == NULL;
+        if (legal != got) {
+          CHECK(0, "case %d: backwards, the checker %s the output %lld bytes above its "
+                   "input (at least %lld)", t, got ? "accepts" : "rejects", (long long)delta,
+                (long long)up);
+          bok = false;
+        }
+        if (!legal || delta <= -(int64_t)ob)
+          continue;
+        memset(ws, 0x5a, span);
+        run_backwards = true;
+        run_conv(g, ws, a, (size_t)((int64_t)a + delta), input, got_rev);
+        run_backwards = false;
+        if (memcmp(ref, got_rev, ob)) {
+          CHECK(0, "case %d: backwards at %lld bytes above differs", t, (long long)delta);
+          bok = false;
+        }
+      }
+      if (up > mod && up < (int64_t)ib) { /* one pixel lower clobbers? */
+        memset(ws, 0x5a, span);
+        run_backwards = true;
+        run_conv(g, ws, a, (size_t)((int64_t)a + up - mod), input, got_rev);
+        run_backwards = false;
+        tight_rev += memcmp(ref, got_rev, ob) != 0;
+      }
+      ok &= bok;
+    }
     cases++;
     exact += ok;
     CHECK(ok, "%s %dx%d stride %d %s [%d,%d,%d,%d] -> %d channels: the output at "
@@ -217,6 +279,9 @@ static void test_distance_is_sound(bool dw) {
    * cases (the bound also covers the two-pixel Arm path); a bound that
    * never binds would be suspicious. */
   CHECK(tight > 0, "one byte beyond the distance clobbers the output in %d cases", tight);
+  if (dw)
+    CHECK(tight_rev > 0, "backwards, one pixel below the least distance clobbers the output "
+                         "in %d cases", tight_rev);
 }
 
 /* The planned 1x1 convolution [1,6,6,4] -> [1,6,6,8] with inputs and
@@ -445,7 +510,7 @@ static void test_pad_is_sound(void) {
  * overlap_max above its input (with a modulus, a multiple of it). */
 static void test_random_placement(void) {
   uint64_t r = 0x51ace;
-  long plans = 0, shared = 0, bad = 0, below = 0, rejected = 0;
+  long plans = 0, shared = 0, bad = 0, below = 0, rejected = 0, backwards = 0;
   const char *first = NULL;
   for (int t = 0; t < 600; t++) {
     int n = 2 + (int)(splitmix(&r) % 14), steps = 1 + (int)(splitmix(&r) % 8);
@@ -471,6 +536,10 @@ static void test_random_placement(void) {
                            (int64_t)b[j].bytes - 8;
         static const int64_t mods[] = {0, 0, 3, 8, 16, 24};
         b[j].overlap_mod = mods[splitmix(&r) % 6];
+        if (splitmix(&r) % 3 == 0) { /* a backward kernel too */
+          b[j].overlap_rev_ok = true;
+          b[j].overlap_min = b[j].overlap_max + 1 + (int64_t)(splitmix(&r) % (b[i].bytes + 8));
+        }
         taken[i] = true;
       }
     size_t ob = overlap_lower_bound(b, n);
@@ -498,7 +567,10 @@ static void test_random_placement(void) {
         if (d <= -(int64_t)C->bytes || d >= (int64_t)A->bytes)
           continue; /* apart */
         shared++;
-        if (d > C->overlap_max || (C->overlap_mod > 1 && d % C->overlap_mod != 0)) {
+        bool fwd = d <= C->overlap_max && !C->overlap_rev;
+        bool back = C->overlap_rev_ok && C->overlap_rev && d >= C->overlap_min;
+        backwards += back;
+        if ((!fwd && !back) || (C->overlap_mod > 1 && d % C->overlap_mod != 0)) {
           bad++;
         }
       }
@@ -507,9 +579,10 @@ static void test_random_placement(void) {
   CHECK(rejected == 0, "every plan of %ld passes check_buffers (first failure: %s)", plans,
         first ? first : "none");
   CHECK(below == 0, "no plan is below its bound with overlaps (%ld are)", below);
-  CHECK(shared > 500 && bad == 0,
-        "every pair sharing bytes (%ld) keeps the output within its distance and modulus "
-        "(%ld do not)", shared, bad);
+  CHECK(shared > 500 && bad == 0 && backwards > 20,
+        "every pair sharing bytes (%ld, %ld of them backwards) keeps the output within its "
+        "distance and modulus, forwards at most overlap_max above its input, backwards at "
+        "least overlap_min (%ld do not)", shared, backwards, bad);
 }
 
 /* CONV_2D / DEPTHWISE_CONV_2D float32 [n,h,w,c]: ta_conv2d_f32 and
@@ -593,6 +666,588 @@ static void test_float_is_sound(void) {
         exact, cases);
 }
 
+/* ------------------------------------------ the other kernels' overlaps */
+
+/* Runs op 0 of g with its input at ws + a (already there) and its
+ * output at ws + c. */
+typedef void (*RunOp)(const Graph *g, uint8_t *ws, size_t a, size_t c);
+
+/* Random input bytes of tensor t: small floats for float32 (no NaN). */
+static void fill_input(const Tensor *t, uint8_t *x, uint64_t *r) {
+  size_t n = tensor_bytes(t);
+  if (t->dtype == DT_FLOAT32) {
+    for (size_t i = 0; i < n / 4; i++) {
+      float v = (float)((int)(splitmix(r) % 65) - 32) / 8.0f;
+      memcpy(x + 4 * i, &v, 4);
+    }
+    return;
+  }
+  for (size_t i = 0; i < n; i++)
+    x[i] = (uint8_t)splitmix(r);
+}
+
+/*
+ * Op 0 of g declares an overlap; runs its kernel with the output at
+ * every offset from below and clear of the input to the input's end,
+ * in steps of `step` bytes, and proves: every offset the declared
+ * distance allows (a multiple of the channel modulus, when there is one)
+ * gives the bytes of disjoint buffers, and the checker, from the access
+ * pattern alone, accepts exactly those offsets (and those clear of the
+ * input).  *tight counts cases where the first offset beyond the
+ * distance clobbers the output.
+ */
+static bool sweep(Graph *g, RunOp run, int64_t step, uint64_t *r, int *tight,
+                  const char **why) {
+  const Op *op = &g->ops[0];
+  const Lowered *l = op_lowered(op);
+  const OverlapDecl *d = &l->overlap;
+  *why = "";
+  if (!d->declared) {
+    *why = arena_printf("%s declares no overlap", l->kernel);
+    return false;
+  }
+  const Tensor *in = &g->tensors[op->inputs[0]], *out = &g->tensors[op->outputs[0]];
+  int64_t ib = (int64_t)tensor_bytes(in), ob = (int64_t)tensor_bytes(out);
+  int64_t mod = d->chan_mod > 0 ? d->chan_mod : 1;
+  uint8_t *input = arena_alloc((size_t)ib), *ref = arena_alloc((size_t)ob);
+  fill_input(in, input, r);
+  size_t span = (size_t)(2 * (ib + ob) + 128);
+  uint8_t *ws = arena_alloc(span + 16);
+  ws += 16 - (uintptr_t)ws % 16;
+  int64_t a = (ob + step + 31) / 16 * 16;
+  memset(ws, 0x5a, span);
+  memcpy(ws + a, input, (size_t)ib);
+  run(g, ws, (size_t)a, (size_t)(a + (ib + 31) / 16 * 16)); /* disjoint */
+  memcpy(ref, ws + a + (ib + 31) / 16 * 16, (size_t)ob);
+  PlanOptions po = {.io_in_workspace = true};
+  Plan *p = plan_graph(g, &po);
+  int64_t lo = -((ob + step) / step) * step;
+  bool ok = true, counted = false;
+  for (int64_t delta = lo; delta < ib; delta += step) {
+    bool legal = delta <= d->max_ahead && delta % mod == 0;
+    bool want = delta <= -ob || legal;
+    bool accepted = check_at(g, copy_plan(p), a, a + delta) == NULL;
+    if (accepted != want) {
+      *why = arena_printf("the checker %s the output %lld bytes above its input "
+                          "(distance %lld)", accepted ? "accepts" : "rejects",
+                          (long long)delta, (long long)d->max_ahead);
+      ok = false;
+    }
+    if (!want && (counted || delta % mod != 0 || delta <= -ob))
+      continue;
+    memset(ws, 0x5a, span);
+    memcpy(ws + a, input, (size_t)ib);
+    run(g, ws, (size_t)a, (size_t)(a + delta));
+    bool same = !memcmp(ref, ws + a + delta, (size_t)ob);
+    if (want && !same) {
+      *why = arena_printf("the output %lld bytes above its input (distance %lld) "
+                          "differs from the disjoint run", (long long)delta,
+                          (long long)d->max_ahead);
+      ok = false;
+    }
+    if (!want) {
+      counted = true; /* the first offset beyond the distance */
+      *tight += !same;
+    }
+  }
+  return ok;
+}
+
+/* uint8 CONV_2D / DEPTHWISE_CONV_2D (depth multiplier M) [n,h,w,c]. */
+static TfwModel *u8_conv_model(int32_t n, int32_t h, int32_t w, int32_t c, int32_t oc,
+                               int32_t k, int32_t s, int pad, int32_t M, bool dw,
+                               uint64_t *r) {
+  TfwModel *m = tfw_new();
+  int32_t oh = pad == TFW_PAD_SAME ? (h + s - 1) / s : (h - k) / s + 1;
+  int32_t ow = pad == TFW_PAD_SAME ? (w + s - 1) / s : (w - k) / s + 1;
+  if (dw)
+    oc = c * M;
+  int32_t di[4] = {n, h, w, c}, dout[4] = {n, oh, ow, oc};
+  int32_t df[4] = {dw ? 1 : oc, k, k, dw ? oc : c};
+  size_t nf = (size_t)df[0] * df[1] * df[2] * df[3];
+  uint8_t *f = arena_alloc(nf);
+  for (size_t i = 0; i < nf; i++)
+    f[i] = (uint8_t)splitmix(r);
+  int in = tfw_tensor(m, "in", TFW_UINT8, 4, di, 0);
+  int fi = tfw_const(m, "f", TFW_UINT8, 4, df, f);
+  int out = tfw_tensor(m, "out", TFW_UINT8, 4, dout, 0);
+  tfw_quant1(m, in, 0.5f, 128);
+  tfw_quant1(m, fi, 0.02f, 120);
+  tfw_quant1(m, out, 0.25f, 100);
+  int ins[2] = {in, fi};
+  int op = tfw_op(m, dw ? TFW_OP_DEPTHWISE_CONV_2D : TFW_OP_CONV_2D, 2, ins, 1, &out);
+  if (dw)
+    tfw_depthwise_options(m, op, pad, s, s, M, TFW_ACT_NONE, 1, 1);
+  else
+    tfw_conv2d_options(m, op, pad, s, s, TFW_ACT_NONE, 1, 1);
+  tfw_inputs(m, 1, &in);
+  tfw_outputs(m, 1, &out);
+  return m;
+}
+
+static ta_dims dims_of(const Tensor *t) {
+  ta_dims d = {1, 1, 1, 1};
+  int32_t *v[4] = {&d.n, &d.h, &d.w, &d.c};
+  for (int k = 0; k < t->ndims && k < 4; k++)
+    *v[4 - t->ndims + k] = t->dims[k];
+  return d;
+}
+
+static void run_u8_conv(const Graph *g, uint8_t *ws, size_t a, size_t c) {
+  const Op *op = &g->ops[0];
+  const OverlapDecl *d = &op_lowered(op)->overlap;
+  const Tensor *in = &g->tensors[op->inputs[0]], *o = &g->tensors[op->outputs[0]];
+  const Tensor *f = &g->tensors[op->inputs[1]];
+  ta_dims di = dims_of(in), dout = dims_of(o), df = dims_of(f);
+  ta_conv_params p = {.stride_h = d->sh, .stride_w = d->sw, .dilation_h = 1,
+                      .dilation_w = 1, .pad_h = d->ph, .pad_w = d->pw,
+                      .depth_multiplier = dout.c / di.c, .input_offset = -128,
+                      .output_offset = 100, .act_min = 0, .act_max = 255};
+  int32_t mult = 1288490189, shift = -5;
+  ta_quant q = {&mult, &shift, 0, TA_ROUND_DOUBLE};
+  if (!strcmp(op_lowered(op)->kernel, "ta_depthwise_conv2d_u8"))
+    ta_depthwise_conv2d_u8(&p, &q, -120, &di, ws + a, &df, f->data, NULL, &dout, ws + c);
+  else
+    ta_conv2d_u8(&p, &q, -120, &di, ws + a, &df, f->data, NULL, &dout, ws + c);
+}
+
+/* Hybrid CONV_2D / DEPTHWISE_CONV_2D: float [n,h,w,c], int8 filter. */
+static TfwModel *hybrid_model(int32_t n, int32_t h, int32_t w, int32_t c, int32_t oc,
+                              int32_t k, int32_t s, bool dw, uint64_t *r) {
+  TfwModel *m = tfw_new();
+  int32_t oh = (h + s - 1) / s, ow = (w + s - 1) / s;
+  if (dw)
+    oc = c;
+  int32_t di[4] = {n, h, w, c}, dout[4] = {n, oh, ow, oc}, db[1] = {oc};
+  int32_t df[4] = {dw ? 1 : oc, k, k, dw ? oc : c};
+  size_t nf = (size_t)df[0] * df[1] * df[2] * df[3];
+  int8_t *f = arena_alloc(nf);
+  for (size_t i = 0; i < nf; i++)
+    f[i] = (int8_t)(splitmix(r) % 255 - 127);
+  float *b = arena_alloc(sizeof(float) * (size_t)oc), *sc = arena_alloc(sizeof(float) * (size_t)oc);
+  int64_t *zp = arena_alloc(sizeof(int64_t) * (size_t)oc);
+  for (int32_t i = 0; i < oc; i++) {
+    b[i] = (float)i / 4.0f;
+    sc[i] = 0.01f * (float)(1 + i % 3);
+    zp[i] = 0;
+  }
+  int in = tfw_tensor(m, "in", TFW_FLOAT32, 4, di, 0);
+  int fi = tfw_const(m, "f", TFW_INT8, 4, df, f);
+  int bi = tfw_const(m, "b", TFW_FLOAT32, 1, db, b);
+  int out = tfw_tensor(m, "out", TFW_FLOAT32, 4, dout, 0);
+  if (dw)
+    tfw_quant(m, fi, oc, sc, zp, 3);
+  else
+    tfw_quant1(m, fi, 0.02f, 0);
+  int ins[3] = {in, fi, bi};
+  int op = tfw_op(m, dw ? TFW_OP_DEPTHWISE_CONV_2D : TFW_OP_CONV_2D, 3, ins, 1, &out);
+  if (dw)
+    tfw_depthwise_options(m, op, TFW_PAD_SAME, s, s, 1, TFW_ACT_NONE, 1, 1);
+  else
+    tfw_conv2d_options(m, op, TFW_PAD_SAME, s, s, TFW_ACT_NONE, 1, 1);
+  tfw_inputs(m, 1, &in);
+  tfw_outputs(m, 1, &out);
+  return m;
+}
+
+static void run_hybrid(const Graph *g, uint8_t *ws, size_t a, size_t c) {
+  const Op *op = &g->ops[0];
+  const Lowered *l = op_lowered(op);
+  const Tensor *in = &g->tensors[op->inputs[0]], *o = &g->tensors[op->outputs[0]];
+  const Tensor *f = &g->tensors[op->inputs[1]], *b = &g->tensors[op->inputs[2]];
+  ta_dims di = dims_of(in), dout = dims_of(o), df = dims_of(f);
+  int32_t s = g->ops[0].opt.stride_h;
+  ta_conv_params p = {.stride_h = s, .stride_w = s, .dilation_h = 1, .dilation_w = 1,
+                      .depth_multiplier = 1, .act_min_f32 = -1e30f, .act_max_f32 = 1e30f};
+  int32_t oh, ow;
+  compute_padding(PAD_SAME, di.h, df.h, s, 1, &oh, &p.pad_h);
+  compute_padding(PAD_SAME, di.w, df.w, s, 1, &ow, &p.pad_w);
+  float scale[64];
+  for (int i = 0; i < f->q.nscale && i < 64; i++)
+    scale[i] = f->q.scale[i];
+  int8_t scratch[4096];
+  const float *x = (const float *)(void *)(ws + a);
+  float *y = (float *)(void *)(ws + c);
+  if (!strcmp(l->kernel, "ta_depthwise_conv2d_hybrid_f32"))
+    ta_depthwise_conv2d_hybrid_f32(&p, scale, &di, x, &df, (const int8_t *)f->data,
+                                   (const float *)b->data, &dout, y, scratch);
+  else
+    ta_conv2d_hybrid_f32(&p, scale, &di, x, &df, (const int8_t *)f->data,
+                         (const float *)b->data, &dout, y, scratch);
+}
+
+/* AVERAGE/MAX_POOL_2D of type dt [n,h,w,c], k x k, stride s. */
+static TfwModel *pool_model(int dt, bool max, int32_t n, int32_t h, int32_t w, int32_t c,
+                            int32_t k, int32_t s, int pad) {
+  TfwModel *m = tfw_new();
+  int32_t oh = pad == TFW_PAD_SAME ? (h + s - 1) / s : (h - k) / s + 1;
+  int32_t ow = pad == TFW_PAD_SAME ? (w + s - 1) / s : (w - k) / s + 1;
+  int32_t di[4] = {n, h, w, c}, dout[4] = {n, oh, ow, c};
+  int in = tfw_tensor(m, "in", dt, 4, di, 0);
+  int out = tfw_tensor(m, "out", dt, 4, dout, 0);
+  if (dt != TFW_FLOAT32) {
+    tfw_quant1(m, in, 0.5f, dt == TFW_INT16 ? 0 : dt == TFW_UINT8 ? 128 : 3);
+    tfw_quant1(m, out, 0.5f, dt == TFW_INT16 ? 0 : dt == TFW_UINT8 ? 128 : 3);
+  }
+  int op = tfw_op(m, max ? TFW_OP_MAX_POOL_2D : TFW_OP_AVERAGE_POOL_2D, 1, &in, 1, &out);
+  tfw_pool2d_options(m, op, pad, s, s, k, k, TFW_ACT_NONE);
+  tfw_inputs(m, 1, &in);
+  tfw_outputs(m, 1, &out);
+  return m;
+}
+
+static void run_pool(const Graph *g, uint8_t *ws, size_t a, size_t c) {
+  const Op *op = &g->ops[0];
+  const Lowered *l = op_lowered(op);
+  const OverlapDecl *d = &l->overlap;
+  const Tensor *in = &g->tensors[op->inputs[0]], *o = &g->tensors[op->outputs[0]];
+  ta_dims di = dims_of(in), dout = dims_of(o);
+  ta_pool_params p = {.stride_h = d->sh, .stride_w = d->sw, .filter_h = d->kh,
+                      .filter_w = d->kw, .pad_h = d->ph, .pad_w = d->pw,
+                      .act_min = in->dtype == DT_INT16 ? -32768 : in->dtype == DT_UINT8 ? 0 : -128,
+                      .act_max = in->dtype == DT_INT16 ? 32767 : in->dtype == DT_UINT8 ? 255 : 127,
+                      .act_min_f32 = -1e30f, .act_max_f32 = 1e30f};
+  void *x = ws + a, *y = ws + c;
+  const char *k = l->kernel;
+  if (!strcmp(k, "ta_max_pool2d_s8"))
+    ta_max_pool2d_s8(&p, &di, x, &dout, y);
+  else if (!strcmp(k, "ta_avg_pool2d_s8"))
+    ta_avg_pool2d_s8(&p, &di, x, &dout, y);
+  else if (!strcmp(k, "ta_max_pool2d_u8"))
+    ta_max_pool2d_u8(&p, &di, x, &dout, y);
+  else if (!strcmp(k, "ta_avg_pool2d_u8"))
+    ta_avg_pool2d_u8(&p, &di, x, &dout, y);
+  else if (!strcmp(k, "ta_max_pool2d_s16"))
+    ta_max_pool2d_s16(&p, &di, x, &dout, y);
+  else if (!strcmp(k, "ta_avg_pool2d_s16"))
+    ta_avg_pool2d_s16(&p, &di, x, &dout, y);
+  else if (!strcmp(k, "ta_max_pool2d_f32"))
+    ta_max_pool2d_f32(&p, &di, x, &dout, y);
+  else if (!strcmp(k, "ta_avg_pool2d_f32"))
+    ta_avg_pool2d_f32(&p, &di, x, &dout, y);
+  else
+    die("no runner for %s", k);
+}
+
+/* ARG_MAX over the last axis of [n,h,w,c] of type dt, int32 or int64. */
+static TfwModel *arg_max_model(int dt, int out_dt, int32_t n, int32_t h, int32_t w,
+                               int32_t c) {
+  TfwModel *m = tfw_new();
+  int32_t di[4] = {n, h, w, c}, dout[3] = {n, h, w}, one[1] = {1}, axis[1] = {3};
+  int in = tfw_tensor(m, "in", dt, 4, di, 0);
+  int ax = tfw_const(m, "axis", TFW_INT32, 1, one, axis);
+  int out = tfw_tensor(m, "out", out_dt, 3, dout, 0);
+  if (dt != TFW_FLOAT32)
+    tfw_quant1(m, in, 0.5f, 3);
+  int ins[2] = {in, ax};
+  int op = tfw_op(m, TFW_OP_ARG_MAX, 2, ins, 1, &out);
+  tfw_arg_max_options(m, op, out_dt);
+  tfw_inputs(m, 1, &in);
+  tfw_outputs(m, 1, &out);
+  return m;
+}
+
+static void run_arg_max(const Graph *g, uint8_t *ws, size_t a, size_t c) {
+  const Op *op = &g->ops[0];
+  const Tensor *in = &g->tensors[op->inputs[0]], *o = &g->tensors[op->outputs[0]];
+  int32_t axis = in->dims[in->ndims - 1];
+  ta_arg_params p = {(int32_t)(tensor_elems(in) / axis), axis, 1,
+                     (int32_t)dtype_bits(o->dtype)};
+  if (in->dtype == DT_UINT8)
+    ta_arg_max_u8(&p, ws + a, ws + c);
+  else if (in->dtype == DT_INT8)
+    ta_arg_max_s8(&p, (const int8_t *)(ws + a), ws + c);
+  else
+    ta_arg_max_f32(&p, (const float *)(void *)(ws + a), ws + c);
+}
+
+static void test_u8_conv_is_sound(void) {
+  uint64_t r = 0x08c0;
+  int cases = 0, exact = 0, tight = 0;
+  for (int t = 0; t < 60; t++) {
+    bool dw = t % 2;
+    int32_t k = splitmix(&r) % 2 ? 1 : 3, s = 1 + (int32_t)(splitmix(&r) % 2);
+    int32_t n = 1 + (int32_t)(splitmix(&r) % 2), h = 3 + (int32_t)(splitmix(&r) % 5);
+    int32_t w = 3 + (int32_t)(splitmix(&r) % 5), c = 1 + (int32_t)(splitmix(&r) % 6);
+    int32_t oc = 1 + (int32_t)(splitmix(&r) % 9), M = dw && t % 4 == 3 ? 2 : 1;
+    int pad = k == 3 && splitmix(&r) % 2 ? TFW_PAD_VALID : TFW_PAD_SAME;
+    Graph *g = lowered(u8_conv_model(n, h, w, c, oc, k, s, pad, M, dw, &r), TA_ROUND_DOUBLE);
+    if (!g) {
+      CHECK(0, "uint8 case %d compiles: %s", t, error_message);
+      continue;
+    }
+    const OverlapDecl *d = &op_lowered(&g->ops[0])->overlap;
+    bool shape = dw && M == 1 ? d->chan_mod == c && !d->own_reads : d->own_reads && !d->chan_mod;
+    const char *why;
+    bool ok = sweep(g, run_u8_conv, 1, &r, &tight, &why) && shape;
+    cases++;
+    exact += ok;
+    CHECK(ok, "uint8 %s%s %dx%d stride %d [%d,%d,%d,%d]: exact at every offset up to %lld "
+              "bytes above the input, the checker accepting exactly those %s",
+          dw ? "depthwise" : "conv", M > 1 ? " (multiplier 2)" : "", k, k, s, n, h, w, c,
+          (long long)d->max_ahead, why);
+  }
+  CHECK(cases == 60 && exact == cases, "%d of %d uint8 convolutions exact at their distance",
+        exact, cases);
+  CHECK(tight > 0, "one byte beyond the distance clobbers a uint8 output in %d cases", tight);
+}
+
+static void test_hybrid_is_sound(void) {
+  uint64_t r = 0x4b1d;
+  int cases = 0, exact = 0, tight = 0, whole = 0;
+  for (int t = 0; t < 24; t++) {
+    bool dw = t % 2;
+    int32_t k = splitmix(&r) % 2 ? 1 : 3, s = 1 + (int32_t)(splitmix(&r) % 2);
+    int32_t n = 1 + (int32_t)(splitmix(&r) % 2), h = 2 + (int32_t)(splitmix(&r) % 5);
+    int32_t w = 2 + (int32_t)(splitmix(&r) % 5), c = 1 + (int32_t)(splitmix(&r) % 5);
+    int32_t oc = 1 + (int32_t)(splitmix(&r) % 8);
+    Graph *g = lowered(hybrid_model(n, h, w, c, oc, k, s, dw, &r), TA_ROUND_DOUBLE);
+    if (!g) {
+      CHECK(0, "hybrid case %d compiles: %s", t, error_message);
+      continue;
+    }
+    const OverlapDecl *d = &op_lowered(&g->ops[0])->overlap;
+    int64_t ib = (int64_t)tensor_bytes(&g->tensors[g->ops[0].inputs[0]]);
+    /* One image: read whole before any output: no limit at all. */
+    whole += n == 1 && d->max_ahead >= ib;
+    const char *why;
+    bool ok = sweep(g, run_hybrid, 4, &r, &tight, &why) && (n > 1 || d->max_ahead >= ib);
+    cases++;
+    exact += ok;
+    CHECK(ok, "hybrid %s %dx%d stride %d [%d,%d,%d,%d] -> %d: exact at every offset up to "
+              "%lld bytes above the input, the checker accepting exactly those %s",
+          dw ? "depthwise" : "conv", k, k, s, n, h, w, c, dw ? c : oc,
+          (long long)d->max_ahead, why);
+  }
+  CHECK(cases == 24 && exact == cases && whole > 0,
+        "%d of %d hybrid convolutions exact at their distance (%d of one image anywhere "
+        "over their input)", exact, cases, whole);
+  CHECK(tight > 0, "beyond the distance, a second image's input is clobbered in %d cases",
+        tight);
+}
+
+static void test_pool_is_sound(void) {
+  uint64_t r = 0x9001;
+  static const int dts[4] = {TFW_INT8, TFW_UINT8, TFW_INT16, TFW_FLOAT32};
+  int cases = 0, exact = 0, tight = 0;
+  for (int t = 0; t < 64; t++) {
+    int dt = dts[t % 4];
+    bool max = t / 4 % 2;
+    int32_t k = 2 + (int32_t)(splitmix(&r) % 2), s = 1 + (int32_t)(splitmix(&r) % 2);
+    int32_t n = 1 + (int32_t)(splitmix(&r) % 2), h = 3 + (int32_t)(splitmix(&r) % 5);
+    int32_t w = 3 + (int32_t)(splitmix(&r) % 5), c = 1 + (int32_t)(splitmix(&r) % 20);
+    int pad = splitmix(&r) % 2 ? TFW_PAD_VALID : TFW_PAD_SAME;
+    Graph *g = lowered(pool_model(dt, max, n, h, w, c, k, s, pad), TA_ROUND_DOUBLE);
+    if (!g) {
+      CHECK(0, "pool case %d compiles: %s", t, error_message);
+      continue;
+    }
+    const Lowered *l = op_lowered(&g->ops[0]);
+    int64_t elem = dt == TFW_FLOAT32 ? 4 : dt == TFW_INT16 ? 2 : 1;
+    const char *why;
+    bool ok = sweep(g, run_pool, elem, &r, &tight, &why) && l->overlap.chan_mod == c * elem;
+    cases++;
+    exact += ok;
+    CHECK(ok, "%s %dx%d stride %d %s [%d,%d,%d,%d]: exact at every whole pixel up to %lld "
+              "bytes above the input, the checker accepting exactly those %s",
+          l->kernel, k, k, s, pad == TFW_PAD_SAME ? "SAME" : "VALID", n, h, w, c,
+          (long long)l->overlap.max_ahead, why);
+  }
+  CHECK(cases == 64 && exact == cases, "%d of %d pools exact at their distance", exact,
+        cases);
+  CHECK(tight > 0, "one pixel beyond the distance clobbers a pool's output in %d cases",
+        tight);
+}
+
+static void test_arg_max_is_sound(void) {
+  uint64_t r = 0xa4a;
+  static const int dts[3] = {TFW_UINT8, TFW_INT8, TFW_FLOAT32};
+  int cases = 0, exact = 0, tight = 0;
+  for (int t = 0; t < 24; t++) {
+    int dt = dts[t % 3], odt = t / 3 % 2 ? TFW_INT64 : TFW_INT32;
+    int32_t n = 1 + (int32_t)(splitmix(&r) % 2), h = 1 + (int32_t)(splitmix(&r) % 4);
+    int32_t w = 1 + (int32_t)(splitmix(&r) % 5), c = 1 + (int32_t)(splitmix(&r) % 24);
+    Graph *g = lowered(arg_max_model(dt, odt, n, h, w, c), TA_ROUND_DOUBLE);
+    if (!g) {
+      CHECK(0, "ARG_MAX case %d compiles: %s", t, error_message);
+      continue;
+    }
+    const OverlapDecl *d = &op_lowered(&g->ops[0])->overlap;
+    const char *why;
+    bool ok = sweep(g, run_arg_max, odt == TFW_INT64 ? 8 : 4, &r, &tight, &why) && d->view;
+    cases++;
+    exact += ok;
+    CHECK(ok, "ARG_MAX [%d,%d,%d,%d] -> int%d: exact at every offset up to %lld bytes above "
+              "the input, the checker accepting exactly those %s",
+          n, h, w, c, odt == TFW_INT64 ? 64 : 32, (long long)d->max_ahead, why);
+  }
+  CHECK(cases == 24 && exact == cases, "%d of %d ARG_MAXes exact at their distance", exact,
+        cases);
+  CHECK(tight > 0, "beyond the distance an ARG_MAX output is clobbered in %d cases", tight);
+}
+
+/* Illegal overlaps planted on the new kinds: the checker rejects them
+ * from the access pattern, whatever the planner's distance says. */
+static void test_new_kinds_rejected(void) {
+  uint64_t r = 0x7e57;
+  /* A max pool 2x2 stride 1 over [1,4,4,4] int8: a whole pixel only. */
+  Graph *g = lowered(pool_model(TFW_INT8, true, 1, 4, 4, 4, 2, 1, TFW_PAD_VALID), TA_ROUND_DOUBLE);
+  if (CHECK(g != NULL, "the pool compiles: %s", error_message)) {
+    PlanOptions po = {.io_in_workspace = true};
+    Plan *p = plan_graph(g, &po);
+    int out = g->tensors[g->ops[0].outputs[0]].storage;
+    int64_t d = p->bufs[out].overlap_max;
+    /* Pixel e = (y, x) of the 3x3 output reads from input (y, x) on:
+     * low(e) - 4e = 4(4y + x) - 4(3y + x) = 4y, least (0) on row 0. */
+    CHECK(p->bufs[out].overlap && d == 0 && p->bufs[out].overlap_mod == 4,
+          "the pool's output may start at its input's base, in place (got %lld)",
+          (long long)d);
+    const char *why = check_at(g, copy_plan(p), 64, 64);
+    CHECK(why == NULL, "in place passes: %s", why ? why : "");
+    why = check_at(g, copy_plan(p), 64, 60);
+    CHECK(why == NULL, "a pixel below passes: %s", why ? why : "");
+    why = check_at(g, copy_plan(p), 64, 62);
+    CHECK(why && strstr(why, "whole number"), "2 bytes below (channels shifted) is rejected: %s",
+          why ? why : "accepted");
+    why = check_at(g, copy_plan(p), 64, 68);
+    CHECK(why && strstr(why, "still reads"), "a pixel above is rejected: %s",
+          why ? why : "accepted");
+    Plan *q = copy_plan(p);
+    q->bufs[out].overlap_max = 1000;
+    why = check_at(g, q, 64, 68);
+    CHECK(why && strstr(why, "still reads"),
+          "a planner distance of 1000 does not make a pixel above legal: %s",
+          why ? why : "accepted");
+  }
+  /* A hybrid 1x1 convolution of two images [2,2,2,3] -> 4 channels:
+   * image 0's outputs may not fall on image 1's input. */
+  g = lowered(hybrid_model(2, 2, 2, 3, 4, 1, 1, false, &r), TA_ROUND_DOUBLE);
+  if (CHECK(g != NULL, "the hybrid convolution compiles: %s", error_message)) {
+    PlanOptions po = {.io_in_workspace = true};
+    Plan *p = plan_graph(g, &po);
+    int out = g->tensors[g->ops[0].outputs[0]].storage;
+    /* Image 1 starts at input byte 48; image 0's output ends at 64. */
+    CHECK(p->bufs[out].overlap && p->bufs[out].overlap_max == -16,
+          "two images: the output at most 16 bytes below its input (got %lld)",
+          (long long)p->bufs[out].overlap_max);
+    const char *why = check_at(g, copy_plan(p), 160, 144);
+    CHECK(why == NULL, "16 bytes below passes: %s", why ? why : "");
+    why = check_at(g, copy_plan(p), 160, 148);
+    CHECK(why && strstr(why, "still reads"), "12 bytes below is rejected: %s",
+          why ? why : "accepted");
+  }
+  /* ARG_MAX [1,2,3,5] u8 -> int32: the view must hold the tensors'
+   * elements. */
+  g = lowered(arg_max_model(TFW_UINT8, TFW_INT32, 1, 2, 3, 5), TA_ROUND_DOUBLE);
+  if (CHECK(g != NULL, "the ARG_MAX compiles: %s", error_message)) {
+    PlanOptions po = {.io_in_workspace = true};
+    Plan *p = plan_graph(g, &po);
+    int out = g->tensors[g->ops[0].outputs[0]].storage;
+    /* 6 rows of 5 bytes -> 6 of 4: pixel e still to read at 5e, written
+     * up to 4e: distance 5 - 4 = 1 at e = 1. */
+    CHECK(p->bufs[out].overlap && p->bufs[out].overlap_max == 1,
+          "ARG_MAX's output may start 1 byte above its input (got %lld)",
+          (long long)p->bufs[out].overlap_max);
+    const char *why = check_at(g, copy_plan(p), 64, 64);
+    CHECK(why == NULL, "at the input's base passes: %s", why ? why : "");
+    why = check_at(g, copy_plan(p), 64, 66);
+    CHECK(why && strstr(why, "still reads"), "2 bytes above is rejected: %s",
+          why ? why : "accepted");
+    Lowered *l = op_lowered(&g->ops[0]);
+    OverlapDecl saved = l->overlap;
+    l->overlap.in_view[2] = 3; /* 15 elements for a tensor of 30 */
+    why = check_at(g, copy_plan(p), 64, 64);
+    CHECK(why && strstr(why, "views"), "a view of other elements than the tensor's is "
+          "rejected: %s", why ? why : "accepted");
+    l->overlap = saved;
+    l->overlap.view = false; /* the tensors' own shapes: [1,2,3,5] and [1,1,2,3] */
+    why = check_at(g, copy_plan(p), 64, 64);
+    CHECK(why != NULL, "without its view the pattern does not fit: %s",
+          why ? why : "accepted");
+    l->overlap = saved;
+  }
+}
+
+/* SignalRfft, frame by frame: ta_signal_rfft_s16 on 1 to 3 frames with
+ * its output at every even offset up to the pixel-wise distance (frame
+ * f + 1's input still to be read when frame f's output is written; no
+ * limit with one frame) gives the disjoint bytes; and audio_preprocessor
+ * _int8's SignalRfft (shared models) declares that pattern, which the
+ * checker proves. */
+static void test_rfft_is_sound(void) {
+  uint64_t r = 0xff7;
+  int cases = 0, exact = 0;
+  for (int t = 0; t < 6; t++) {
+    int32_t n = t % 2 ? 16 : 32, len = n - 2 * (t / 2), frames = 1 + t / 2;
+    ta_rfft_params p = {.fft_length = n, .input_length = len, .input_size = len * frames,
+                        .output_length = n / 2 + 1};
+    int16_t tw[64], stw[64];
+    if (!CHECK(rfft_tables(n, &p, tw, stw), "the tables of a %d-point FFT", (int)n))
+      continue;
+    int64_t ib = 2 * (int64_t)len * frames, fo = 2 * 2 * (int64_t)p.output_length;
+    int64_t ob = fo * frames, dmax = ib; /* one frame: anywhere */
+    for (int64_t f = 1; f < frames; f++)
+      if (f * 2 * len - f * fo < dmax)
+        dmax = f * 2 * len - f * fo;
+    int16_t *input = arena_alloc((size_t)ib), *ref = arena_alloc((size_t)ob);
+    for (int64_t i = 0; i < ib / 2; i++)
+      input[i] = (int16_t)(splitmix(&r) % 20001 - 10000);
+    size_t span = (size_t)(2 * (ib + ob) + 64);
+    uint8_t *ws = arena_alloc(span + 16), scratch[512];
+    ws += 16 - (uintptr_t)ws % 16;
+    int64_t a = (ob + 31) / 16 * 16;
+    memcpy(ws + a, input, (size_t)ib);
+    ta_signal_rfft_s16(&p, tw, stw, (const int16_t *)(void *)(ws + a),
+                       (int16_t *)(void *)(ws + a + ib + 16), scratch);
+    memcpy(ref, ws + a + ib + 16, (size_t)ob);
+    bool ok = true;
+    for (int64_t d = -ob - 2; d <= dmax && d < ib; d += 2) {
+      memset(ws, 0x5a, span);
+      memcpy(ws + a, input, (size_t)ib);
+      ta_signal_rfft_s16(&p, tw, stw, (const int16_t *)(void *)(ws + a),
+                         (int16_t *)(void *)(ws + a + d), scratch);
+      ok &= !memcmp(ref, ws + a + d, (size_t)ob);
+    }
+    cases++;
+    exact += ok;
+    CHECK(ok, "a %d-point FFT of %d frames of %d: exact with its output at every offset up "
+              "to %lld bytes above its input", (int)n, (int)frames, (int)len, (long long)dmax);
+  }
+  CHECK(cases == 6 && exact == cases, "%d of %d FFTs exact at their distance", exact, cases);
+
+  const char *dir = test_shared_dir();
+  if (!dir)
+    return;
+  const char *path = arena_printf("%s/models/audio_preprocessor_int8.tflite", dir);
+  size_t len;
+  uint8_t *bytes = read_file(path, &len);
+  Graph *g = read_tflite(path, bytes, len);
+  verify(g);
+  run_passes(g);
+  LowerOptions lo = {.rounding = TA_ROUND_DOUBLE};
+  lower(g, &lo);
+  int rf = -1;
+  for (int i = 0; i < g->nops; i++)
+    if (op_lowered(&g->ops[i])->kernel &&
+        !strcmp(op_lowered(&g->ops[i])->kernel, "ta_signal_rfft_s16"))
+      rf = i;
+  if (!CHECK(rf >= 0, "audio_preprocessor_int8 has a SignalRfft"))
+    return;
+  const OverlapDecl *d = &op_lowered(&g->ops[rf])->overlap;
+  /* One frame of 480 int16 -> 257 complex int16: nothing is read after
+   * the frame is copied, so the output may lie anywhere over it. */
+  CHECK(d->declared && d->view && d->in_view[2] == 1 && d->in_view[3] == 480 &&
+            d->out_view[3] == 514 && d->max_ahead == 960,
+        "its SignalRfft declares one 480-element frame, read whole before 514 are "
+        "written (distance %lld)", (long long)d->max_ahead);
+  PlanOptions po = {.io_in_workspace = true};
+  Plan *p = plan_graph(g, &po);
+  int out = g->tensors[g->ops[rf].outputs[0]].storage;
+  CHECK(p->bufs[out].overlap && check_plan(g, p) == NULL && p->workspace_bytes < p->lower_bound,
+        "the plan overlaps the FFT's output with its input, passes the checker and is below "
+        "the whole-tensor bound (%zu of %zu bytes)", p->workspace_bytes, p->lower_bound);
+}
+
 int main(void) {
   test_float_is_sound();
   test_random_placement();
@@ -602,5 +1257,11 @@ int main(void) {
   test_depthwise_modulus();
   test_planner_and_checker();
   test_input_live_later();
+  test_u8_conv_is_sound();
+  test_hybrid_is_sound();
+  test_pool_is_sound();
+  test_arg_max_is_sound();
+  test_new_kinds_rejected();
+  test_rfft_is_sound();
   return test_exit();
 }

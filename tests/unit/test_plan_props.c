@@ -8,7 +8,11 @@
  * algorithm, search never worse than its greedy seeds.  Then the checker
  * itself must reject deliberately corrupted plans: a shifted offset, a
  * stretched lifetime, an overflowing pool, a misaligned offset, a
- * shortened lifetime or a shrunk buffer against the graph.
+ * shortened lifetime or a shrunk buffer against the graph.  Some ops
+ * read their input pixel by pixel and declare an overlap (some with a
+ * backward kernel): every pair sharing bytes in a plan is simulated
+ * pixel by pixel and must clobber nothing, and such an output moved up
+ * where the simulation says it clobbers must be rejected.
  *
  * The expected values come from the definitions (overlap, bounds,
  * alignment), never from the planner's own output.
@@ -61,6 +65,78 @@ static int pick(const int *avail, int navail, int shape) {
   return avail[below(navail)];
 }
 
+/* Bytes per element of t (0 for sub-byte types). */
+static int64_t elem_bytes(const Tensor *t) {
+  int bits = dtype_bits(t->dtype);
+  return bits % 8 ? 0 : bits / 8;
+}
+
+/*
+ * An op reading input a pixel by pixel (each element one pixel) and
+ * writing k elements of a random type per pixel after reading it, as
+ * ARG_MAX or an FFT frame by frame do; its lowering declares the
+ * overlap (a view, 1x1 windows, blocks of 1), sometimes with a backward
+ * kernel.  The distances come from the definition: when pixel e - 1 is
+ * written, pixels e.. are still to be read from byte e * ipix on, and
+ * the output has been written up to e * opix; backwards, pixels < i
+ * still read below i * ipix when pixel i's output starts at i * opix.
+ */
+static bool pixelwise_op(Graph *g, int a, int *op) {
+  const Tensor *x = &g->tensors[a];
+  int64_t P = (int64_t)tensor_elems(x), ipix = elem_bytes(x);
+  if (P < 1 || P > 3000 || ipix == 0 || x->view_of >= 0)
+    return false;
+  static const DType dts[] = {DT_INT8, DT_INT16, DT_FLOAT32, DT_INT64};
+  DType dt = dts[below(4)];
+  int k = 1 + below(3);
+  int o = tg_tensor(g, dt, (int)(P * k));
+  int64_t opix = k * elem_bytes(&g->tensors[o]);
+  int in[2] = {a, tg_const(g, DT_INT32, 1)};
+  *op = tg_op(g, OP_ARG_MAX, 2, in, 1, &o);
+  Lowered *l = arena_alloc(sizeof *l);
+  l->kernel = "ta_test_pixelwise";
+  int64_t ahead = P * ipix, up = 0; /* one pixel: nothing read after it */
+  for (int64_t e = 1; e < P; e++) {
+    if (e * ipix - e * opix < ahead)
+      ahead = e * ipix - e * opix;
+    if (e * ipix - e * opix > up)
+      up = e * ipix - e * opix;
+  }
+  l->overlap = (OverlapDecl){.declared = true, .input = 0, .max_ahead = ahead, .kh = 1,
+                             .kw = 1, .sh = 1, .sw = 1, .dh = 1, .dw = 1, .block = {1, 0},
+                             .nblocks = 1, .view = true, .in_view = {1, 1, P, 1},
+                             .out_view = {1, 1, P, k}};
+  if (below(2)) {
+    l->overlap.reverse_kernel = "ta_test_pixelwise_rev";
+    l->overlap.min_above = up;
+  }
+  g->ops[*op].lowered = l;
+  return true;
+}
+
+/* Does running op's pixel-wise kernel with input buffer A and output
+ * buffer C where they are clobber an input byte before it is read?
+ * Simulated byte range by byte range, pixel by pixel, in the order the
+ * plan says the kernel runs (backwards with overlap_rev). */
+static bool pixelwise_clobbers(const Graph *g, const Op *op, const Buffer *A, const Buffer *C) {
+  const Tensor *x = &g->tensors[op->inputs[0]], *y = &g->tensors[op->outputs[0]];
+  int64_t P = (int64_t)tensor_elems(x), ipix = elem_bytes(x);
+  int64_t opix = (int64_t)tensor_bytes(y) / P, a = (int64_t)A->offset, c = (int64_t)C->offset;
+  if (A->pool != C->pool)
+    return false;
+  for (int64_t s = 0; s < P; s++) {
+    int64_t j = C->overlap_rev ? P - 1 - s : s;
+    /* Pixel j read, then written; still to be read: the other pixels
+     * not yet visited. */
+    int64_t w0 = c + j * opix, w1 = w0 + opix;
+    int64_t r0 = C->overlap_rev ? a : a + (j + 1) * ipix;
+    int64_t r1 = C->overlap_rev ? a + j * ipix : a + P * ipix;
+    if (r0 < r1 && w0 < r1 && r0 < w1)
+      return true;
+  }
+  return false;
+}
+
 static Graph *random_graph(void) {
   Graph *g = tg_new();
   int shape = below(3);
@@ -111,6 +187,8 @@ static Graph *random_graph(void) {
       op = tg_op(g, below(2) ? OP_SPLIT : OP_UNPACK, 1, in, n, out);
       for (int k = 0; k < n; k++)
         avail[navail++] = out[k];
+    } else if (kind == 5 && pixelwise_op(g, pick(avail, navail, shape), &op)) {
+      avail[navail++] = g->ops[op].outputs[0]; /* declares an overlap */
     } else if (kind == 4 && var >= 0) { /* reads and updates state */
       in[0] = pick(avail, navail, shape);
       in[1] = var;
@@ -174,6 +252,7 @@ typedef struct {
   long shift, stretch, overflow, misalign, shorten, shrink, overlimit;
   long shift_missed, stretch_missed, overflow_missed, misalign_missed,
       shorten_missed, shrink_missed, overlimit_missed;
+  long overlapping, backwards, clobbering, moved_up, moved_up_missed;
   char first_failure[512];
 } Tally;
 
@@ -217,6 +296,9 @@ static void corrupt(Tally *t, unsigned seed, const Graph *g, Plan *p) {
     for (int j = 0; j < n; j++) {
       if (j == i || !planned(&ok[j]) || ok[j].bytes == 0 ||
           ok[j].pool != ok[i].pool || !times_meet(&ok[i], &ok[j]))
+        continue;
+      /* (An overlapping pair may share bytes: check_plan's business.) */
+      if ((ok[i].overlap && ok[i].overlap_of == j) || (ok[j].overlap && ok[j].overlap_of == i))
         continue;
       Buffer *b = copy_bufs(ok, n);
       b[i].offset = ok[j].offset;
@@ -346,7 +428,9 @@ static void one_graph(Tally *t, unsigned seed) {
   p->nsteps = p->norder > 0 ? p->norder : 1;
   assign_storage(g, p, &opt);
   set_lifetimes(g, p);
-  size_t lb = live_lower_bound(p->bufs, p->nbufs, NULL);
+  mark_overlaps(g, p);
+  size_t lb = p->noverlap ? overlap_lower_bound(p->bufs, p->nbufs)
+                          : live_lower_bound(p->bufs, p->nbufs, NULL);
 
   Pool pools[MAX_POOLS];
   bool bounded;
@@ -412,6 +496,41 @@ static void one_graph(Tally *t, unsigned seed) {
       continue;
     }
     t->rejected_ok++; /* accepted by both checkers */
+    /* Every overlapping pair, simulated: no input byte is written
+     * before its last read. */
+    for (int i = 0; i < p->nbufs; i++) {
+      const Buffer *C = &bufs[i];
+      if (!C->overlap || C->ntensors == 0)
+        continue;
+      const Op *op = &g->ops[g->tensors[C->tensors[0]].producer];
+      const Buffer *A = &bufs[C->overlap_of];
+      if (!bytes_meet(A, C) || A->pool != C->pool)
+        continue;
+      t->overlapping++;
+      t->backwards += C->overlap_rev;
+      if (pixelwise_clobbers(g, op, A, C)) {
+        t->clobbering++;
+        fail(t, "a plan overlaps an output over input bytes still to be read", seed, algo);
+      }
+      /* Moved up past the forward distance, run forwards: when the
+       * simulation says that clobbers, the checker must say so too. */
+      if (seed % 2 == 0) {
+        Buffer *b = copy_bufs(bufs, p->nbufs);
+        b[i].overlap_rev = false;
+        b[i].offset = A->offset + (size_t)(C->overlap_max + 1 > 0 ? C->overlap_max + 1 : 0);
+        if (b[i].offset + b[i].bytes <= pl[b[i].pool].used &&
+            pixelwise_clobbers(g, op, &b[C->overlap_of], &b[i])) {
+          Plan r = q;
+          r.bufs = b;
+          t->moved_up++;
+          if (!check_plan(g, &r)) {
+            t->moved_up_missed++;
+            fail(t, "the checker accepted an output over input bytes still to be read", seed,
+                 algo);
+          }
+        }
+      }
+    }
     if (a == PLAN_NALGOS - 1 && seed % 8 == 0) {
       Buffer *again = copy_bufs(p->bufs, p->nbufs);
       Pool *pl2 = copy_pools(pools, npools);
@@ -459,6 +578,13 @@ int main(void) {
         "every plan that fits passes the checker, on buffers and against the "
         "graph (%ld of %ld; first failure: %s)", t.rejected_ok, t.checked, ff);
   CHECK(t.below_lb == 0, "no plan is below the lower bound (%ld are)", t.below_lb);
+  CHECK(t.overlapping > 1000 && t.backwards > 100 && t.clobbering == 0,
+        "every output sharing bytes with its input (%ld, %ld of them run backwards) "
+        "clobbers no input byte before its last read, simulated pixel by pixel (%ld do)",
+        t.overlapping, t.backwards, t.clobbering);
+  CHECK(t.moved_up > 500 && t.moved_up_missed == 0,
+        "the checker rejects every overlapping output moved up so that it clobbers its "
+        "input (%ld cases, %ld missed)", t.moved_up, t.moved_up_missed);
   CHECK(t.unbounded_missing == 0, "with an unbounded pool every buffer is placed (%ld not)",
         t.unbounded_missing);
   CHECK(t.overcommitted == 0,
