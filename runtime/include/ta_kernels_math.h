@@ -2,7 +2,7 @@
 /*
  * ta_kernels_math.h - the element-wise math, comparison and logic
  * kernels (runtime/elementwise/ and runtime/softmax/, one kernel per file;
- * included by ta_kernels.h).
+ * included by ta_kernels.h), and RFFT2D (runtime/signal/ta_rfft2d_f32.c).
  *
  * Argument order as everywhere: parameters, then inputs, then outputs.
  * Bool tensors are one byte per element, 0 or 1 (uint8_t).  Binary
@@ -192,6 +192,32 @@ ta_status ta_select_x32(const ta_select_shape *s, const uint8_t *cond, const voi
  * ta_softmax_params (ta_types.h): only .outer and .depth are read.
  */
 ta_status ta_log_softmax_f32(const ta_softmax_params *p, const float *in, float *out);
+
+/* ------------------------------------------------ RFFT2D, COMPLEX_ABS */
+
+/*
+ * ta_rfft2d_f32 - RFFT2D (TFLite's rfft2d.cc: tf.signal.rfft2d) of float
+ * input to complex64 output, (re, im) float pairs.  Each of `slices`
+ * [in_h][in_w] slices is cropped or zero-padded to [fft_h][fft_w] (powers
+ * of two) and transformed,
+ *   out[k1][k2] = sum x[n1][n2] e^(-2 pi i (k1 n1 / fft_h + k2 n2 / fft_w)),
+ * k2 < fft_w / 2 + 1: each row by a real FFT (a complex FFT of fft_w / 2
+ * points over (even, odd) pairs and a split step), then each column by a
+ * complex FFT of fft_h points, both radix-2 and in place in the output.
+ * twiddles: table_n / 2 complex values e^(-2 pi i k / table_n), table_n =
+ * max(2, fft_h, fft_w) (computed by the compiler).  No scratch.
+ */
+typedef struct {
+  int32_t slices, in_h, in_w;
+  int32_t fft_h, fft_w;
+  int32_t table_n;
+} ta_rfft2d_params;
+ta_status ta_rfft2d_f32(const ta_rfft2d_params *p, const float *twiddles, const float *in,
+                        float *out);
+
+/* ta_complex_abs_f32 - COMPLEX_ABS (complex_support.cc): out[i] =
+ * hypotf(re, im) of p->size complex64 values. */
+ta_status ta_complex_abs_f32(const ta_unary_params *p, const float *in, float *out);
 
 /* ------------------------------------------------------------ ADD_N */
 
