@@ -262,14 +262,21 @@ static void gen_select_any(Case *c, int code, int dt) {
 static void gen_select(Case *c, int v) { gen_select_any(c, OPC_SELECT, v); }
 static void gen_select_v2(Case *c, int v) { gen_select_any(c, OPC_SELECT_V2, v); }
 
-/* LOG_SOFTMAX float over the last dimension. */
+/* LOG_SOFTMAX over the last dimension: float32, and int8 with the
+ * output quantization TFLite and TFLM require (16/256, 127); rows up to
+ * 40 long so that many exps fall below diff_min or the output's range. */
 static void gen_log_softmax(Case *c, int dt) {
   Rng *r = c->r;
   int32_t d[4];
   int nd = random_shape(r, 1, 4, 8, d);
+  if (dt == TFW_INT8)
+    d[nd - 1] = rint_in(r, 1, 40);
   Q in = math_q(c, dt, -rlog(r, 0.5, 8), rlog(r, 0.5, 8));
+  if (dt == TFW_INT8)
+    in = q_fixed(TFW_INT8, (float)rlog(r, 0.005, 0.5), rint_in(r, -128, 127));
   int ti = input_q(c, "input", nd, d, &in);
-  int to = math_output(c, nd, d, &in);
+  Q oq = dt == TFW_INT8 ? q_fixed(TFW_INT8, 16.0f / 256, 127) : in;
+  int to = math_output(c, nd, d, &oq);
   tfw_op(c->m, OPC_LOG_SOFTMAX, 1, &ti, 1, &to);
   c->atol = 1e-4;
   c->rtol = 1e-5;
@@ -400,6 +407,6 @@ static void gen_complex_abs(Case *c, int v) {
   MF32("SELECT", gen_select), MI8("SELECT", gen_select), MI32("SELECT", gen_select),    \
   MF32("SELECT_V2", gen_select_v2), MI8("SELECT_V2", gen_select_v2),                    \
   MI32("SELECT_V2", gen_select_v2), MI16("SELECT_V2", gen_select_v2),                  \
-  MBOOL("SELECT_V2", gen_select_v2), MF32("LOG_SOFTMAX", gen_log_softmax),               \
+  MBOOL("SELECT_V2", gen_select_v2), MF32("LOG_SOFTMAX", gen_log_softmax), MI8("LOG_SOFTMAX", gen_log_softmax),               \
   MF32("ADD_N", gen_add_n), MROW("RFFT2D", gen_rfft2d, "float32", K_F32, TFW_FLOAT32),      \
   MROW("COMPLEX_ABS", gen_complex_abs, "complex64", K_F32, TFW_COMPLEX64)
