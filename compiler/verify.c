@@ -149,12 +149,22 @@ static void verify_tensor(const Graph *g, const Tensor *t) {
   verify_quant_values(g, t);
 }
 
+/* Ops that read or write complex64 tensors: RFFT2D makes them,
+ * COMPLEX_ABS reads them, the reshaping views pass them on. */
+static bool takes_complex(OpKind k) {
+  return k == OP_RFFT2D || k == OP_COMPLEX_ABS || k == OP_RESHAPE || k == OP_SQUEEZE ||
+         k == OP_EXPAND_DIMS;
+}
+
 /* A tensor that an op or the model reads or writes must have a usable
  * element type. */
 static void verify_use(const Graph *g, int op, const Tensor *t) {
-  if (t->dtype == DT_STRING || t->dtype == DT_COMPLEX64)
+  if (t->dtype == DT_STRING)
     error_at(g, op, "tensor %d (%s) has type %s, which is not supported",
              t->index, t->name, dtype_name(t->dtype));
+  if (t->dtype == DT_COMPLEX64 && op >= 0 && !takes_complex(g->ops[op].kind))
+    error_at(g, op, "tensor %d (%s) has type complex64, which only RFFT2D, COMPLEX_ABS "
+             "and RESHAPE, SQUEEZE, EXPAND_DIMS take", t->index, t->name);
   /* A value the runner holds needs at least one element: no kernel is
    * written for empty tensors (constants may be empty: a RESHAPE to a
    * scalar reads a shape of size 0). */

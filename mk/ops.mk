@@ -23,8 +23,8 @@
 # prints every row; the dtype words are float32, int8, int16 = 16x8,
 # int16_bias32 = 16x8 with an int32 bias, uint8, hybrid = float
 # activations with int8 weights, and FROM_TO pairs for
-# QUANTIZE/DEQUANTIZE/CAST, int32 and bool for the rows whose data are
-# of those types).  A pair that
+# QUANTIZE/DEQUANTIZE/CAST, int32, bool and complex64 for the rows whose
+# data are of those types).  A pair that
 # tinyaot compiles but that still fails make test-ops stays out until it
 # is fixed.
 #
@@ -49,7 +49,7 @@ OPS_IN_TEST_MATH ?= \
   GREATER_EQUAL:int8 LESS:int8 LESS_EQUAL:int8 LOGICAL_AND:bool \
   SQUARED_DIFFERENCE:int8 SQUARED_DIFFERENCE:int32 FLOOR_DIV:int32 \
   FLOOR_MOD:float32 PRELU:int8 SELECT:int8 SELECT_V2:float32 \
-  LOG_SOFTMAX:float32 ADD_N:float32
+  LOG_SOFTMAX:float32 LOG_SOFTMAX:int8 ADD_N:float32
 
 OPS_IN_TEST ?= \
   ADD:float32 ADD:int16 ADD:int8 ADD:uint8 \
@@ -121,6 +121,7 @@ OPS_IN_TEST ?= \
   BATCH_TO_SPACE_ND:float32 BATCH_TO_SPACE_ND:int8 BATCH_TO_SPACE_ND:uint8 \
   MIRROR_PAD:float32 MIRROR_PAD:int8 MIRROR_PAD:uint8 \
   L2_POOL_2D:float32 L2_NORMALIZATION:float32 L2_NORMALIZATION:int8 CUMSUM:float32 \
+  RFFT2D:float32 COMPLEX_ABS:complex64 \
   $(OPS_IN_TEST_MATH)
 
 export TINYAOT_OPS_IN_TEST := $(strip $(OPS_IN_TEST))

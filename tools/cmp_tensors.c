@@ -4,8 +4,9 @@
  *
  *   cmp_tensors DTYPE ATOL RTOL EXPECTED.bin ACTUAL.bin
  *
- * DTYPE is int8, uint8, int16, int32, int64 or float32 (raw little-endian
- * bytes, no header).  Integers must be equal bit for bit.  Floats pass
+ * DTYPE is int8, uint8, int16, int32, int64, float32 or complex64 (raw
+ * little-endian bytes, no header; complex64 compares its real and
+ * imaginary parts as floats).  Integers must be equal bit for bit.  Floats pass
  * when |actual - expected| <= ATOL + RTOL * |expected| (NaN never
  * passes); ATOL = RTOL = 0 asks for identical values.
  *
@@ -82,8 +83,8 @@ static size_t elem_size(const char *dt) {
     return 1;
   if (!strcmp(dt, "int16"))
     return 2;
-  if (!strcmp(dt, "int32") || !strcmp(dt, "float32"))
-    return 4;
+  if (!strcmp(dt, "int32") || !strcmp(dt, "float32") || !strcmp(dt, "complex64"))
+    return 4; /* complex64: one float of each (re, im) pair */
   if (!strcmp(dt, "int64"))
     return 8;
   return 0;
@@ -112,7 +113,7 @@ int main(int argc, char **argv) {
            argv[5], na, dt, es);
     return 2;
   }
-  int is_float = !strcmp(dt, "float32");
+  int is_float = !strcmp(dt, "float32") || !strcmp(dt, "complex64");
   size_t n = ne / es, bad = 0, first = 0;
   double maxdiff = 0;
   for (size_t i = 0; i < n; i++) {

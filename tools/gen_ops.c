@@ -84,6 +84,7 @@ static const char *dtype_name(int dt) {
   case TFW_INT64: return "int64";
   case TFW_INT16: return "int16";
   case TFW_INT8: return "int8";
+  case TFW_COMPLEX64: return "complex64";
   default: return "unknown";
   }
 }
@@ -210,7 +211,8 @@ static void *xmalloc(size_t n) {
 /* An activation tensor with quantization q (none for float). */
 static int tensor_q(Case *c, const char *name, int ndims, const int32_t *dims, const Q *q) {
   int t = tfw_tensor(c->m, name, q->dtype, ndims, dims, 0);
-  if (q->dtype != TFW_FLOAT32 && q->dtype != TFW_INT32 && q->dtype != TFW_BOOL)
+  if (q->dtype != TFW_FLOAT32 && q->dtype != TFW_INT32 && q->dtype != TFW_BOOL &&
+      q->dtype != TFW_COMPLEX64)
     tfw_quant1(c->m, t, q->scale, q->zp);
   return t;
 }

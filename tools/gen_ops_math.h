@@ -262,14 +262,21 @@ static void gen_select_any(Case *c, int code, int dt) {
 static void gen_select(Case *c, int v) { gen_select_any(c, OPC_SELECT, v); }
 static void gen_select_v2(Case *c, int v) { gen_select_any(c, OPC_SELECT_V2, v); }
 
-/* LOG_SOFTMAX float over the last dimension. */
+/* LOG_SOFTMAX over the last dimension: float32, and int8 with the
+ * output quantization TFLite and TFLM require (16/256, 127); rows up to
+ * 40 long so that many exps fall below diff_min or the output's range. */
 static void gen_log_softmax(Case *c, int dt) {
   Rng *r = c->r;
   int32_t d[4];
   int nd = random_shape(r, 1, 4, 8, d);
+  if (dt == TFW_INT8)
+    d[nd - 1] = rint_in(r, 1, 40);
   Q in = math_q(c, dt, -rlog(r, 0.5, 8), rlog(r, 0.5, 8));
+  if (dt == TFW_INT8)
+    in = q_fixed(TFW_INT8, (float)rlog(r, 0.005, 0.5), rint_in(r, -128, 127));
   int ti = input_q(c, "input", nd, d, &in);
-  int to = math_output(c, nd, d, &in);
+  Q oq = dt == TFW_INT8 ? q_fixed(TFW_INT8, 16.0f / 256, 127) : in;
+  int to = math_output(c, nd, d, &oq);
   tfw_op(c->m, OPC_LOG_SOFTMAX, 1, &ti, 1, &to);
   c->atol = 1e-4;
   c->rtol = 1e-5;
@@ -287,6 +294,86 @@ static void gen_add_n(Case *c, int dt) {
   int to = math_output(c, nd, d, &in);
   tfw_op(c->m, OPC_ADD_N, n, ins, 1, &to);
   tol_sum(c);
+}
+
+/* ------------------------------------------------------------ signal */
+
+/* A power of two from 2^lo to 2^hi. */
+static int32_t pow2_in(Rng *r, int lo, int hi) { return (int32_t)1 << rint_in(r, lo, hi); }
+
+/* RFFT2D float32 -> complex64: rank 2-4, the last two dimensions cropped
+ * or zero-padded to fft_length (powers of two, a constant); sometimes
+ * YAMNet's shape, frames of [1, 400] through fft_length [1, 512].  The
+ * tolerance is absolute, relative to the largest magnitude an output can
+ * have: 1e-5 times the sum of |x| over a slice (an FFT's rounding error
+ * grows with the signal, not with each bin). */
+static void gen_rfft2d_core(Case *c, int with_abs) {
+  Rng *r = c->r;
+  int32_t d[4], fl[2];
+  int nd;
+  if (rchance(r, 0.2)) {
+    nd = 3;
+    d[0] = rint_in(r, 1, 3);
+    d[1] = 1;
+    d[2] = 400;
+    fl[0] = 1;
+    fl[1] = 512;
+  } else {
+    nd = rint_in(r, 2, 4);
+    for (int i = 0; i < nd - 2; i++)
+      d[i] = rint_in(r, 1, 3);
+    d[nd - 2] = rint_in(r, 1, 12);
+    d[nd - 1] = rint_in(r, 1, 40);
+    fl[0] = pow2_in(r, 0, 4);
+    fl[1] = pow2_in(r, 1, 6);
+  }
+  float m = (float)rlog(r, 0.5, 8);
+  Q in = {TFW_FLOAT32, 0, 0, -m, m};
+  int ti = input_q(c, "input", nd, d, &in);
+  int tl = const_vec(c, "fft_length", 2, fl);
+  int32_t od[4];
+  memcpy(od, d, sizeof od);
+  od[nd - 2] = fl[0];
+  od[nd - 1] = fl[1] / 2 + 1;
+  Q cq = {TFW_COMPLEX64, 0, 0, 0, 0};
+  Q fq = {TFW_FLOAT32, 0, 0, 0, 0};
+  int ins[2] = {ti, tl};
+  int tc;
+  if (with_abs) {
+    tc = tensor_q(c, "spectrum", nd, od, &cq);
+    int to = output_q(c, "output", nd, od, &fq);
+    tfw_op(c->m, TFW_OP_RFFT2D, 2, ins, 1, &tc);
+    tfw_op(c->m, TFW_OP_COMPLEX_ABS, 1, &tc, 1, &to);
+  } else {
+    tc = output_q(c, "output", nd, od, &cq);
+    tfw_op(c->m, TFW_OP_RFFT2D, 2, ins, 1, &tc);
+    c->mode = "litert"; /* tfjs-tflite returns no bytes for complex64 outputs */
+  }
+  /* The largest sum of |x| over the used window of a slice. */
+  const float *x = (const float *)(const void *)c->in_data[0];
+  int64_t slices = count_of(nd - 2, d), h = d[nd - 2], w = d[nd - 1];
+  double worst = 0;
+  for (int64_t s = 0; s < slices; s++) {
+    double sum = 0;
+    for (int64_t i = 0; i < h && i < fl[0]; i++)
+      for (int64_t j = 0; j < w && j < fl[1]; j++)
+        sum += fabs((double)x[(s * h + i) * w + j]);
+    worst = sum > worst ? sum : worst;
+  }
+  c->atol = 1e-5 * (worst > 1 ? worst : 1);
+  c->rtol = 1e-5;
+}
+
+static void gen_rfft2d(Case *c, int v) {
+  (void)v;
+  gen_rfft2d_core(c, 0);
+}
+
+/* COMPLEX_ABS: its complex64 input made by an RFFT2D in front (a complex
+ * model input is not something the oracle's runner takes). */
+static void gen_complex_abs(Case *c, int v) {
+  (void)v;
+  gen_rfft2d_core(c, 1);
 }
 
 /* The rows: OP, dtype label, generator, kind, variant (the data type). */
@@ -320,5 +407,6 @@ static void gen_add_n(Case *c, int dt) {
   MF32("SELECT", gen_select), MI8("SELECT", gen_select), MI32("SELECT", gen_select),    \
   MF32("SELECT_V2", gen_select_v2), MI8("SELECT_V2", gen_select_v2),                    \
   MI32("SELECT_V2", gen_select_v2), MI16("SELECT_V2", gen_select_v2),                  \
-  MBOOL("SELECT_V2", gen_select_v2), MF32("LOG_SOFTMAX", gen_log_softmax),               \
-  MF32("ADD_N", gen_add_n)
+  MBOOL("SELECT_V2", gen_select_v2), MF32("LOG_SOFTMAX", gen_log_softmax), MI8("LOG_SOFTMAX", gen_log_softmax),               \
+  MF32("ADD_N", gen_add_n), MROW("RFFT2D", gen_rfft2d, "float32", K_F32, TFW_FLOAT32),      \
+  MROW("COMPLEX_ABS", gen_complex_abs, "complex64", K_F32, TFW_COMPLEX64)

@@ -402,6 +402,7 @@ size_t tfw_dtype_size(int dtype) {
   case TFW_BOOL:
     return 1;
   case TFW_INT64:
+  case TFW_COMPLEX64:
     return 8;
   case TFW_RESOURCE:
     return 0; /* no data */

@@ -31,6 +31,7 @@ enum {
   TFW_INT64 = 4,
   TFW_BOOL = 6,
   TFW_INT16 = 7,
+  TFW_COMPLEX64 = 8, /* (re, im) float32 pairs */
   TFW_INT8 = 9,
   TFW_RESOURCE = 13, /* a resource variable's handle */
 };
@@ -101,6 +102,9 @@ enum {
   TFW_OP_L2_POOL_2D = 12,
   TFW_OP_L2_NORMALIZATION = 11,
   TFW_OP_CUMSUM = 128,
+  /* tools/gen_ops_math.h */
+  TFW_OP_RFFT2D = 131,
+  TFW_OP_COMPLEX_ABS = 135,
 };
 
 /* Padding and ActivationFunctionType of the schema. */

@@ -139,6 +139,7 @@ static const char *ctype_of(DType dt) {
   case DT_INT64: return "int64_t";
   case DT_UINT64: return "uint64_t";
   case DT_FLOAT32: return "float";
+  case DT_COMPLEX64: return "float"; /* (re, im) pairs */
   case DT_FLOAT64: return "double";
   case DT_BOOL: return "uint8_t";
   default: return "uint8_t"; /* raw bytes (float16, int4, ...) */
@@ -394,7 +395,8 @@ static void put_value(FILE *f, DType dt, const uint8_t *p) {
     fprintf(f, "UINT64_C(%" PRIu64 ")", v);
     return;
   }
-  case DT_FLOAT32: {
+  case DT_FLOAT32:
+  case DT_COMPLEX64: { /* one float of a (re, im) pair */
     float v;
     memcpy(&v, p, 4);
     if (isnan(v))
@@ -417,6 +419,8 @@ static void put_value(FILE *f, DType dt, const uint8_t *p) {
 
 /* Byte size of one element as stored (raw bytes for sub-byte types). */
 static size_t elem_size(DType dt) {
+  if (dt == DT_COMPLEX64)
+    return 4; /* stored as floats, two per element */
   int bits = dtype_bits(dt);
   return bits >= 8 ? (size_t)bits / 8 : 1;
 }

@@ -468,6 +468,7 @@ enum {
   BO_ADD_N = 82,
   BO_COS = 84,
   BO_SELECT_V2 = 98,
+  BO_RFFT2D = 105,
 };
 
 /* The options table each op kind carries (BO_NONE: none in the schema). */
@@ -554,6 +555,7 @@ static int options_type(OpKind k) {
   case OP_ADD_N: return BO_ADD_N;
   case OP_COS: return BO_COS;
   case OP_SELECT_V2: return BO_SELECT_V2;
+  case OP_RFFT2D: return BO_RFFT2D;
   default: return BO_NONE;
   }
 }

@@ -133,6 +133,8 @@ static LowerFn *const lowerings[OP_COUNT] = {
     [OP_CUMSUM] = lower_cumsum,
     [OP_READ_VARIABLE] = lower_read_variable, /* lower_data.c */
     [OP_ASSIGN_VARIABLE] = lower_assign_variable,
+    [OP_RFFT2D] = lower_rfft2d, /* lower_signal.c */
+    [OP_COMPLEX_ABS] = lower_complex_abs,
 };
 
 /*

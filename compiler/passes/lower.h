@@ -307,6 +307,8 @@ LowerFn lower_lstm, lower_svdf;
 
 /* CUSTOM: a --custom-op kernel, a signal library op, or refused. */
 LowerFn lower_custom;
+/* RFFT2D float32 -> complex64, COMPLEX_ABS complex64 -> float32. */
+LowerFn lower_rfft2d, lower_complex_abs;
 /* The plan of an int16 real FFT of fft_length points for
  * ta_signal_rfft_s16: p's fft_length and factors (KISS FFT's kf_factor of
  * fft_length / 2), the fft_length / 2 twiddles and fft_length / 4 split

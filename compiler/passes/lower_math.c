@@ -4,7 +4,7 @@
  * ops: ABS, NEG, SQRT, RSQRT, SQUARE, EXP, LOG, SIN, COS, CEIL, FLOOR,
  * ROUND, ELU, SQUARED_DIFFERENCE, FLOOR_DIV, FLOOR_MOD, DIV (int8),
  * EQUAL ... LESS_EQUAL, LOGICAL_AND / OR / NOT, SELECT, SELECT_V2,
- * ZEROS_LIKE, PRELU, LOG_SOFTMAX and ADD_N.
+ * ZEROS_LIKE, PRELU, LOG_SOFTMAX (float32, int8) and ADD_N.
  *
  * Needs: the op being lowered (lower.h).  Guarantees: a kernel of
  * runtime/elementwise/ (ta_kernels_math.h) and its parameters, or
@@ -499,21 +499,71 @@ void lower_select_v2(Lower *L) { select_op(L, true); }
 
 /* ------------------------------------------------- LOG_SOFTMAX, ADD_N */
 
-/* LOG_SOFTMAX float over the innermost dimension. */
+/* int8 LOG_SOFTMAX: TFLM's CalculateOpData (PreprocessLogSoftmaxScalingExp
+ * with beta 1 and 5 integer bits: softmax_params() for the input
+ * multiplier, then the reverse multiplier 2^(31 - left_shift) / multiplier,
+ * QuantizeMultiplierSmallerThanOneExp), or under --rounding single
+ * TFLite's float table (PopulateSoftmaxLookupTable, beta 1).  Both need
+ * the output scale 16/256 and zero point 127. */
+static void log_softmax_s8(Lower *L, const Tensor *in, const Tensor *out, int32_t depth) {
+  const float in_scale = scale_of(L, in);
+  if (scale_of(L, out) != 16.0f / 256 || zp_of(out) != 127)
+    error_at(L->g, L->op->index,
+             "the output's quantization must be scale 16/256, zero point 127");
+  const int32_t outer = elems32(in) / depth;
+  if (tflite_arithmetic(L)) {
+    float table[256];
+    const float scale = -in_scale * 1.0f;
+    for (int32_t v = 0; v <= 255; v++)
+      table[255 - v] = expf(scale * (float)v);
+    const_array(L, "table", DT_FLOAT32, table, 256, false);
+    L->l->kernel = "ta_log_softmax_table_s8";
+    const_struct(L, "params", "ta_log_softmax_table_params",
+                 arena_printf("{.outer = %d, .depth = %d, .input_scale = %s, "
+                              ".output_scale = %s,\n    .table = @table, "
+                              ".output_zero_point = 127}",
+                              (int)outer, (int)depth, flit(in_scale), flit(scale_of(L, out))),
+                 true);
+    return;
+  }
+  ta_softmax_params sp;
+  int32_t rmult, rshift;
+  if (!softmax_params(1.0f, in_scale, L->rounding, &sp) ||
+      !quantize_multiplier_smaller_than_one_exp(
+          ldexp(1.0, 31 - (int)sp.input_left_shift) / (double)sp.input_multiplier,
+          L->rounding, &rmult, &rshift))
+    error_at(L->g, L->op->index, "cannot represent the input scale %g as LOG_SOFTMAX's "
+             "multipliers", (double)in_scale);
+  L->l->kernel = "ta_log_softmax_s8";
+  const_struct(L, "params", "ta_log_softmax_s8_params",
+               arena_printf("{.outer = %d, .depth = %d, .input_multiplier = %s,\n"
+                            "    .input_left_shift = %s, .reverse_multiplier = %s, "
+                            ".reverse_shift = %s, .diff_min = %s}",
+                            (int)outer, (int)depth, ilit(sp.input_multiplier),
+                            ilit(sp.input_left_shift), ilit(rmult), ilit(rshift),
+                            ilit(sp.diff_min)),
+               true);
+}
+
+/* LOG_SOFTMAX over the innermost dimension: float32, int8. */
 void lower_log_softmax(Lower *L) {
   need_arity(L, 1, 1);
   Tensor *in = input(L, 0), *out = output(L, 0);
-  if (in->dtype != DT_FLOAT32 || out->dtype != DT_FLOAT32 ||
+  if (in->dtype != out->dtype || (in->dtype != DT_FLOAT32 && in->dtype != DT_INT8) ||
       tensor_elems(in) != tensor_elems(out))
     unsupported_types(L);
   int32_t depth = in->ndims ? in->dims[in->ndims - 1] : 1;
   if (depth < 1)
     error_at(L->g, L->op->index, "the innermost dimension is empty");
-  L->l->kernel = "ta_log_softmax_f32";
-  const_struct(L, "params", "ta_softmax_params",
-               arena_printf("{.outer = %d, .depth = %d}", (int)(elems32(in) / depth),
-                            (int)depth),
-               true);
+  if (in->dtype == DT_INT8) {
+    log_softmax_s8(L, in, out, depth);
+  } else {
+    L->l->kernel = "ta_log_softmax_f32";
+    const_struct(L, "params", "ta_softmax_params",
+                 arena_printf("{.outer = %d, .depth = %d}", (int)(elems32(in) / depth),
+                              (int)depth),
+                 true);
+  }
   arg_tensor(L, in->index);
   arg_tensor(L, out->index);
   may_run_in_place(L, 0); /* each row read whole before it is written */

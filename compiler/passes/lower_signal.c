@@ -2,7 +2,8 @@
 /*
  * lower_signal.c - lowering of custom ops: the TFLite Micro signal
  * library's ops (SignalWindow, SignalRfft, ... - the audio front end) and
- * kernels the user supplies with --custom-op.
+ * kernels the user supplies with --custom-op; and of TFLite's builtin
+ * spectral ops RFFT2D (float32 -> complex64) and COMPLEX_ABS.
  *
  * Needs: lower.h's helpers; the op's options as Op.attrs (the front end
  * decoded them).  Each signal op checks
@@ -380,6 +381,81 @@ static void lower_filter_bank_log(Lower *L) {
                             (int)p.num_channels, (int)p.output_scale,
                             (int)p.input_correction_bits),
                true);
+  arg_tensor(L, in->index);
+  arg_tensor(L, out->index);
+}
+
+/* ------------------------------------------- RFFT2D, COMPLEX_ABS */
+
+static bool is_pow2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+
+/* RFFT2D (TFLite's rfft2d.cc; TFLM has none): float32 [..., h, w] and a
+ * constant int32 fft_length [2] of powers of two -> complex64 [...,
+ * fft_h, fft_w / 2 + 1], the input cropped or zero-padded.  Its Prepare
+ * checks the same.  The twiddles e^(-2 pi i k / n), k < n / 2, for n =
+ * the larger FFT length (at least 2), computed in double here, serve
+ * both directions' FFTs. */
+void lower_rfft2d(Lower *L) {
+  need_arity(L, 2, 1);
+  Tensor *in = input(L, 0), *len = input(L, 1), *out = output(L, 0);
+  need_type(L, in, DT_FLOAT32, "input");
+  need_type(L, out, DT_COMPLEX64, "output");
+  need_type(L, len, DT_INT32, "fft_length");
+  need_rank(L, len, 1, "fft_length");
+  need_const(L, len, "fft_length");
+  if (len->dims[0] != 2)
+    error_at(L->g, L->op->index, "fft_length has %d values; expected 2", (int)len->dims[0]);
+  if (in->ndims < 2)
+    error_at(L->g, L->op->index, "the input has rank %d; expected at least 2", in->ndims);
+  const int64_t fh = const_int(L, len, 0, "fft_length"), fw = const_int(L, len, 1, "fft_length");
+  if (!is_pow2(fh) || !is_pow2(fw) || fh > (1 << 20) || fw > (1 << 20))
+    error_at(L->g, L->op->index, "fft_length [%lld, %lld] must be powers of two (up to 2^20)",
+             (long long)fh, (long long)fw);
+  bool fits = out->ndims == in->ndims && out->dims[in->ndims - 2] == fh &&
+              out->dims[in->ndims - 1] == fw / 2 + 1;
+  for (int i = 0; fits && i < in->ndims - 2; i++)
+    fits = out->dims[i] == in->dims[i];
+  if (!fits)
+    error_at(L->g, L->op->index, "the output shape is not the input's with the last two "
+             "dimensions [%lld, %lld]", (long long)fh, (long long)(fw / 2 + 1));
+  ta_rfft2d_params p = {0};
+  p.in_h = in->dims[in->ndims - 2];
+  p.in_w = in->dims[in->ndims - 1];
+  p.slices = elems32(in) / (p.in_h * p.in_w); /* not empty: verify.c */
+  p.fft_h = (int32_t)fh;
+  p.fft_w = (int32_t)fw;
+  p.table_n = p.fft_h > p.fft_w ? p.fft_h : p.fft_w;
+  if (p.table_n < 2)
+    p.table_n = 2;
+  const double pi = 3.141592653589793238462643383279502884197169399375105820974944;
+  float *tw = arena_array((size_t)p.table_n, sizeof(float));
+  for (int32_t k = 0; k < p.table_n / 2; k++) {
+    tw[2 * k] = (float)cos(2 * pi * k / p.table_n);
+    tw[2 * k + 1] = (float)-sin(2 * pi * k / p.table_n);
+  }
+  L->l->kernel = "ta_rfft2d_f32";
+  const_struct(L, "params", "ta_rfft2d_params",
+               arena_printf("{.slices = %d, .in_h = %d, .in_w = %d, .fft_h = %d, "
+                            ".fft_w = %d,\n    .table_n = %d}",
+                            (int)p.slices, (int)p.in_h, (int)p.in_w, (int)p.fft_h,
+                            (int)p.fft_w, (int)p.table_n),
+               true);
+  const_array(L, "twiddles", DT_FLOAT32, tw, (size_t)p.table_n, true);
+  arg_tensor(L, in->index);
+  arg_tensor(L, out->index);
+}
+
+/* COMPLEX_ABS (complex_support.cc): complex64 -> float32 of one shape. */
+void lower_complex_abs(Lower *L) {
+  need_arity(L, 1, 1);
+  Tensor *in = input(L, 0), *out = output(L, 0);
+  need_type(L, in, DT_COMPLEX64, "input");
+  need_type(L, out, DT_FLOAT32, "output");
+  if (tensor_elems(in) != tensor_elems(out))
+    error_at(L->g, L->op->index, "input and output sizes differ");
+  L->l->kernel = "ta_complex_abs_f32";
+  const_struct(L, "params", "ta_unary_params",
+               arena_printf("{.size = %d}", (int)elems32(in)), true);
   arg_tensor(L, in->index);
   arg_tensor(L, out->index);
 }

@@ -2,7 +2,7 @@
 /*
  * ta_kernels_math.h - the element-wise math, comparison and logic
  * kernels (runtime/elementwise/ and runtime/softmax/, one kernel per file;
- * included by ta_kernels.h).
+ * included by ta_kernels.h), and RFFT2D (runtime/signal/ta_rfft2d_f32.c).
  *
  * Argument order as everywhere: parameters, then inputs, then outputs.
  * Bool tensors are one byte per element, 0 or 1 (uint8_t).  Binary
@@ -192,6 +192,76 @@ ta_status ta_select_x32(const ta_select_shape *s, const uint8_t *cond, const voi
  * ta_softmax_params (ta_types.h): only .outer and .depth are read.
  */
 ta_status ta_log_softmax_f32(const ta_softmax_params *p, const float *in, float *out);
+
+/*
+ * ta_log_softmax_s8 - int8 LOG_SOFTMAX as TFLite Micro computes it
+ * (reference_ops::LogSoftmax, LogSoftmaxQuantized<int8_t>): output scale
+ * 16/256, zero point 127.  Per row, with max the row's largest input and
+ * d = x - max:
+ *   sum  = the exps (exp_on_negative_values of d scaled to Q5.26 by
+ *          input_multiplier << input_left_shift) of every d >= diff_min,
+ *          each rescaled to Q12.19 and added
+ *   lse  = log_x_for_x_greater_than_or_equal_to_1 of sum, Q5.26
+ *   keep = max(diff_min - 1, (lse + INT32_MIN) requantized by
+ *          reverse_multiplier, reverse_shift)
+ *   out  = d > keep ? clamp(RoundingDivideByPOT(d_Q5.26 - lse, 22) + 127)
+ *                   : -128
+ * Every requantization rounds twice (SaturatingRoundingDoublingHighMul,
+ * then RoundingDivideByPOT), as TFLM's build does.  The parameters are
+ * PreprocessLogSoftmaxScalingExp's (lower_math.c).
+ */
+typedef struct {
+  int32_t outer, depth;
+  int32_t input_multiplier, input_left_shift; /* left shift >= 0 */
+  int32_t reverse_multiplier, reverse_shift;  /* shift <= 0 */
+  int32_t diff_min;                           /* -CalculateInputRadius(5, ...) */
+} ta_log_softmax_s8_params;
+ta_status ta_log_softmax_s8(const ta_log_softmax_s8_params *p, const int8_t *in, int8_t *out);
+
+/*
+ * ta_log_softmax_table_s8 - int8 LOG_SOFTMAX as TFLite's builtin kernel
+ * computes it (`--rounding single`; optimized_ops::LogSoftmax<int8_t>
+ * with PopulateSoftmaxLookupTable's float table, table[255 - v] =
+ * expf(-input_scale * v)).  Per row, in float, each operation rounded as
+ * written:
+ *   sum = table[255 - max + x] summed in order, lse = logf(sum)
+ *   pre = (input_scale * max + lse) / output_scale
+ *   out = clamp(rintf(input_scale / output_scale * x - pre) + zero_point)
+ */
+typedef struct {
+  int32_t outer, depth;
+  float input_scale, output_scale;
+  const float *table; /* 256 entries */
+  int32_t output_zero_point;
+} ta_log_softmax_table_params;
+ta_status ta_log_softmax_table_s8(const ta_log_softmax_table_params *p, const int8_t *in,
+                                  int8_t *out);
+
+/* ------------------------------------------------ RFFT2D, COMPLEX_ABS */
+
+/*
+ * ta_rfft2d_f32 - RFFT2D (TFLite's rfft2d.cc: tf.signal.rfft2d) of float
+ * input to complex64 output, (re, im) float pairs.  Each of `slices`
+ * [in_h][in_w] slices is cropped or zero-padded to [fft_h][fft_w] (powers
+ * of two) and transformed,
+ *   out[k1][k2] = sum x[n1][n2] e^(-2 pi i (k1 n1 / fft_h + k2 n2 / fft_w)),
+ * k2 < fft_w / 2 + 1: each row by a real FFT (a complex FFT of fft_w / 2
+ * points over (even, odd) pairs and a split step), then each column by a
+ * complex FFT of fft_h points, both radix-2 and in place in the output.
+ * twiddles: table_n / 2 complex values e^(-2 pi i k / table_n), table_n =
+ * max(2, fft_h, fft_w) (computed by the compiler).  No scratch.
+ */
+typedef struct {
+  int32_t slices, in_h, in_w;
+  int32_t fft_h, fft_w;
+  int32_t table_n;
+} ta_rfft2d_params;
+ta_status ta_rfft2d_f32(const ta_rfft2d_params *p, const float *twiddles, const float *in,
+                        float *out);
+
+/* ta_complex_abs_f32 - COMPLEX_ABS (complex_support.cc): out[i] =
+ * hypotf(re, im) of p->size complex64 values. */
+ta_status ta_complex_abs_f32(const ta_unary_params *p, const float *in, float *out);
 
 /* ------------------------------------------------------------ ADD_N */
 

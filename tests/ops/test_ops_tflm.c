@@ -27,6 +27,9 @@
  *   CUMSUM int8          reference_ops::CumSum, quantized (TFLite has
  *                        none): the input shifted by 20 and halved, the
  *                        running sum from the scaled -zero point
+ *   LOG_SOFTMAX int8     reference_ops::LogSoftmaxQuantized: gemmlowp's
+ *                        exp and TFLite's fixed-point log (TFLite's
+ *                        builtin kernel uses a float table)
  *
  * Each op gets one model with several independent instances (random
  * shapes and quantization, a fixed seed), written with tools/
@@ -876,6 +879,107 @@ static void test_cumsum_s8(void) {
   finish(&md, "CUMSUM int8");
 }
 
+/* -------------------------------------------------------- LOG_SOFTMAX */
+
+/* log_x_for_x_greater_than_or_equal_to_1<5> of a Q12.19 value (TFLite's
+ * common.h), gemmlowp's operators spelled out: * is SRDHM, + wraps,
+ * Rescale and SaturatingRoundingMultiplyByPOTParam are sat_pot. */
+static int32_t g_log_q12(int32_t x) {
+  const int32_t log_2 = 1488522236, ssh = 1805811301, sh = 1518500250;
+  const int32_t an = 117049297, ad = 127690142, ai = 1057819769, af = 638450708;
+  const int32_t shifted_quarter = sat_pot(536870912, -6); /* Rescale<6> */
+  int za1 = 0;                                           /* CountLeadingZeros */
+  while (za1 < 32 && !((uint32_t)x & (0x80000000u >> za1)))
+    za1++;
+  int32_t r_a_tmp = sat_pot(x, za1 - 1);
+  int32_t r_a = sat_pot(fp_mul(r_a_tmp, sh), 1);
+  int64_t za_adj = (int64_t)sat_pot(12 - za1, 31 - 6) + shifted_quarter;
+  int32_t z_a_adj = za_adj > INT32_MAX ? INT32_MAX : za_adj < INT32_MIN ? INT32_MIN : (int32_t)za_adj;
+  int32_t z_b = fp_mul(x, sh);
+  int zb = 0;
+  while (zb < 32 && !((uint32_t)z_b & (0x80000000u >> zb)))
+    zb++;
+  zb -= 1;
+  int32_t r_b = sat_pot(x, zb);
+  int64_t zb_adj = (int64_t)sat_pot(12 - zb, 31 - 6) - shifted_quarter;
+  int32_t z_b_adj = zb_adj > INT32_MAX ? INT32_MAX : zb_adj < INT32_MIN ? INT32_MIN : (int32_t)zb_adj;
+  int32_t r = r_a < r_b ? r_a : r_b;
+  int32_t z_adj = z_a_adj > z_b_adj ? z_a_adj : z_b_adj;
+  int64_t ps = (int64_t)r + ssh; /* RoundingHalfSum */
+  int32_t p = (int32_t)((ps + (ps >= 0 ? 1 : -1)) / 2);
+  int32_t q = fp_sub(r, ssh);
+  q = fp_add(q, q);
+  int32_t common_sq = fp_mul(q, q);
+  int32_t num = fp_add(fp_mul(q, r), fp_mul(fp_mul(q, common_sq), an));
+  int32_t denom = fp_add(fp_mul(p, fp_add(fp_add(ai, q), fp_mul(ad, common_sq))), fp_mul(af, q));
+  int32_t recip = newton(denom, 0);
+  int32_t num_scaled = sat_pot(num, -6);
+  return sat_pot(fp_add(fp_mul(z_adj, log_2), fp_mul(num_scaled, recip)), 1);
+}
+
+/* int8 LOG_SOFTMAX: log_softmax.cc's CalculateOpData (PreprocessLog-
+ * SoftmaxScalingExp, beta 1, 5 integer bits) and reference_ops::
+ * LogSoftmaxQuantized<int8_t>.  TFLite's builtin kernel uses a float
+ * table instead (the differential row runs that one).  Rows of 1 to 64
+ * values, input scales from 0.004 (every exp counts) to 0.6 (most fall
+ * below diff_min); the last instance has 3000 nearly equal values, a sum
+ * of exps above 2^30 in Q12.19 (no headroom for the log's first
+ * normalisation). */
+static void test_log_softmax_s8(void) {
+  Model md = {.m = tfw_new()};
+  static int8_t x[MAXN], y[MAXN];
+  for (int k = 0; k <= NINST; k++) {
+    int32_t d[2] = {rint_in(1, 4), rint_in(1, 64)};
+    if (k == NINST)
+      d[0] = 1, d[1] = 3000;
+    int n = (int)prod(2, d);
+    float s = k == NINST ? 0.05f : expf(runif(logf(0.004f), logf(0.6f)));
+    int zp = rint_in(-128, 127);
+    random_s8(x, n);
+    if (k == NINST)
+      for (int i = 0; i < n; i++)
+        x[i] = (int8_t)(100 - (int)(rnext() & 1));
+    /* PreprocessSoftmaxScaling, CalculateInputRadius, the reverse divisor. */
+    double real = (double)s * (double)(1 << 26);
+    if (real > 2147483647.0)
+      real = 2147483647.0;
+    int32_t im, rm;
+    int ils, rs;
+    qmult(real, &im, &ils);
+    int32_t diff_min = -(int32_t)floor(31.0 * (double)(INT64_C(1) << 26) / (double)(INT64_C(1) << ils));
+    qmult((double)(1 << (31 - ils)) / (double)im, &rm, &rs);
+    for (int row = 0; row < d[0]; row++) {
+      const int8_t *xr = x + row * d[1];
+      int8_t *yr = y + row * d[1];
+      int mx = -128;
+      for (int c = 0; c < d[1]; c++)
+        mx = xr[c] > mx ? xr[c] : mx;
+      int32_t sum = 0;
+      for (int c = 0; c < d[1]; c++) {
+        int32_t diff = xr[c] - mx;
+        if (diff >= diff_min)
+          sum = fp_add(sum, sat_pot(exp_neg(ref_mbqm(diff, im, ils, TA_ROUND_DOUBLE), 5), -12));
+      }
+      int32_t lse = g_log_q12(sum);
+      int32_t lo = ref_mbqm(fp_add(lse, INT32_MIN), rm, rs, TA_ROUND_DOUBLE);
+      int32_t adj = diff_min - 1 > lo ? diff_min - 1 : lo;
+      for (int c = 0; c < d[1]; c++) {
+        int32_t diff = xr[c] - mx;
+        if (diff > adj) {
+          int32_t q5 = ref_mbqm(diff, im, ils, TA_ROUND_DOUBLE);
+          yr[c] = (int8_t)ref_clamp(ref_rdbpot(fp_sub(q5, lse), 22) + 127, -128, 127);
+        } else {
+          yr[c] = -128;
+        }
+      }
+    }
+    int ti = add_input(&md, "x", TFW_INT8, 2, d, s, zp, x, (size_t)n);
+    int to = add_output(&md, "y", TFW_INT8, 2, d, 16.0f / 256, 127, y, (size_t)n);
+    tfw_op(md.m, 50 /* LOG_SOFTMAX */, 1, &ti, 1, &to);
+  }
+  finish(&md, "LOG_SOFTMAX int8");
+}
+
 int main(void) {
   tinyaot = test_tinyaot();
   tmpdir = test_tmpdir("opsref");
@@ -898,5 +1002,6 @@ int main(void) {
   test_add_n_s8();
   test_compare_s64();
   test_cumsum_s8();
+  test_log_softmax_s8();
   return test_end(tmpdir, "models");
 }

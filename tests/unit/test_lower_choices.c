@@ -9,6 +9,8 @@
  *    TFLite's AddElementwise computes it: (x + offset) << left_shift,
  *    then MultiplyByQuantizedMultiplierSmallerThanOneExp;
  *  - int8 SOFTMAX gets its exp table from 256 elements on;
+ *  - int8 LOG_SOFTMAX: TFLM's fixed point and its parameters, TFLite's
+ *    float table with --rounding single; the output must be 16/256, 127;
  *  - int8 -> int16 SOFTMAX: TFLM's CalculateSoftmaxParams requires zero
  *    point -32768 and scale 1/65536 within 0.001/65536
  *    (TF_LITE_ENSURE_NEAR); 1/65536 * (1 +- 0.0009) passes, (1 + 0.0011)
@@ -121,6 +123,49 @@ static void test_softmax(void) {
         "int8 -> int16 SOFTMAX refuses zero point -32767 (%s)", error_message);
 }
 
+/* LOG_SOFTMAX int8 [2, 10], input scale 0.1 (zero point 2). */
+static TfwModel *log_softmax_model(float out_scale, int64_t out_zp) {
+  TfwModel *m = tfw_new();
+  int32_t d[2] = {2, 10};
+  int in = tfw_tensor(m, "in", TFW_INT8, 2, d, 0);
+  int out = tfw_tensor(m, "out", TFW_INT8, 2, d, 0);
+  tfw_quant1(m, in, 0.1f, 2);
+  tfw_quant1(m, out, out_scale, out_zp);
+  tfw_op(m, 50 /* LOG_SOFTMAX */, 1, &in, 1, &out);
+  tfw_inputs(m, 1, &in);
+  tfw_outputs(m, 1, &out);
+  return m;
+}
+
+/* PreprocessLogSoftmaxScalingExp for input scale 0.1f = 13421773 *
+ * 2^-27: 0.1f * 2^26 = 13421773 / 2 = (13421773 / 2^24) * 2^23, so the
+ * multiplier 13421773 * 2^7 = 1717986944, left shift 23; the reverse
+ * divisor 2^8 / 1717986944 = 2 / 13421773 = 0.62499995 * 2^-22, in
+ * QuantizeMultiplier's terms round(2^31 * 2^22 * 2 / 13421773) =
+ * 1342177260, shift -22; diff_min = -floor(31 * 2^26 / 2^23) = -248. */
+static void test_log_softmax(void) {
+  Graph *g = lowered(log_softmax_model(16.0f / 256, 127), TA_ROUND_DOUBLE);
+  const ConstObj *pc = g ? find_const(g, 0, "params") : NULL;
+  CHECK(g && !strcmp(op_lowered(&g->ops[0])->kernel, "ta_log_softmax_s8") && pc &&
+            strstr(pc->init, ".input_multiplier = 1717986944") &&
+            strstr(pc->init, ".input_left_shift = 23") &&
+            strstr(pc->init, ".reverse_multiplier = 1342177260, .reverse_shift = -22") &&
+            strstr(pc->init, ".diff_min = -248"),
+        "int8 LOG_SOFTMAX runs TFLM's fixed point with PreprocessLogSoftmaxScalingExp's "
+        "parameters (%s)", pc ? pc->init : error_message);
+  g = lowered(log_softmax_model(16.0f / 256, 127), TA_ROUND_SINGLE);
+  CHECK(g && !strcmp(op_lowered(&g->ops[0])->kernel, "ta_log_softmax_table_s8") &&
+            find_const(g, 0, "table"),
+        "with --rounding single it runs TFLite's float table %s", error_message);
+  g = lowered(log_softmax_model(1.0f / 16 * 1.0001f, 127), TA_ROUND_DOUBLE);
+  CHECK(!g && strstr(error_message, "op 0 (LOG_SOFTMAX): the output's quantization must be "
+                                    "scale 16/256, zero point 127"),
+        "an output scale other than 16/256 is refused: '%s'", error_message);
+  g = lowered(log_softmax_model(16.0f / 256, 126), TA_ROUND_DOUBLE);
+  CHECK(!g && strstr(error_message, "zero point 127"),
+        "an output zero point other than 127 is refused: '%s'", error_message);
+}
+
 /* QUANTIZE float [1, 8] -> out_dtype. */
 static TfwModel *quantize_model(int out_dtype) {
   TfwModel *m = tfw_new();
@@ -205,6 +250,7 @@ int main(void) {
   test_depthwise_one_channel();
   test_add_tables();
   test_softmax();
+  test_log_softmax();
   test_quantize();
   return test_exit();
 }
