@@ -27,6 +27,9 @@
  * word (4 channels) is widened by two SXTB16 and meets the tap with four
  * 16 x 16 multiply-adds (SMLABB, SMLATT).  3 x 3 filters have an
  * unrolled loop for the pixels whose window lies inside the input.
+ * Requantization in SMMLAR form, so only for ops the compiler found to
+ * fit it (q->mmla, ta_quant_mmla_ok()); the others take the portable
+ * path.
  */
 #include "ta_fixedpoint.h"
 #include "ta_kernels.h"
@@ -333,8 +336,7 @@ ta_status ta_depthwise_conv2d_fold_s8(const ta_conv_params *p, const ta_quant *q
   const int32_t KH = filter_dims->h, KW = filter_dims->w, M = p->depth_multiplier;
   const int32_t OH = out_dims->h, OW = out_dims->w, OC = out_dims->c;
 #if defined(TA_DSP)
-  if (M == 1 && (C & 3) == 0 && KH * KW <= TA_DW_MAX_TAPS &&
-      ta_dsp_mmla_ok(q, OC, bias_fold, KH * KW)) {
+  if (M == 1 && (C & 3) == 0 && KH * KW <= TA_DW_MAX_TAPS && q->mmla) {
     dw_dsp(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out);
     return TA_OK;
   }
