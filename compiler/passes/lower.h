@@ -118,7 +118,9 @@ const char *dims_init(ta_dims d);
 const char *conv_init(const ta_conv_params *p);
 const char *fc_init(const ta_fc_params *p);
 const char *pool_init(const ta_pool_params *p);
-const char *quant_init(int per_channel, int rounding);
+/* ta_quant over the op's @mult and @shift constants; mmla is the op's
+ * ta_quant_mmla_ok() (the int8 convolutions) or 0. */
+const char *quant_init(int per_channel, int rounding, int mmla);
 /* A ta_add_params initializer (ADD and SUB of every type): with the float
  * activation range when f32_range, then `extra` (more fields, ",\n..."). */
 const char *add_init(const ta_add_params *p, bool f32_range, const char *extra);

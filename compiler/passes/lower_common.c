@@ -272,9 +272,9 @@ const char *add_init(const ta_add_params *p, bool f32_range, const char *extra) 
       f32_range ? ", .act_max_f32 = " : "", f32_range ? flit(p->act_max_f32) : "", extra);
 }
 
-const char *quant_init(int per_channel, int rounding) {
-  return arena_printf("{@mult, @shift, %d, %s}", per_channel,
-                      rounding_str(rounding));
+const char *quant_init(int per_channel, int rounding, int mmla) {
+  return arena_printf("{@mult, @shift, %d, %s, %d}", per_channel,
+                      rounding_str(rounding), mmla);
 }
 
 const char *i32_list(const int32_t *v, int n) {

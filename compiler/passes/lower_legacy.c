@@ -56,7 +56,7 @@ static void u8_filter_quant(Lower *L, const Tensor *in, const Tensor *filter,
     error_at(L->g, L->op->index, "cannot represent the requantization scale");
   const_i32(L, "mult", &mult, 1, false);
   const_i32(L, "shift", &shift, 1, false);
-  const_struct(L, "quant", "ta_quant", quant_init(0, L->rounding), true);
+  const_struct(L, "quant", "ta_quant", quant_init(0, L->rounding, 0), true);
 }
 
 static bool all_u8(const Tensor *in, const Tensor *filter, const Tensor *bias,

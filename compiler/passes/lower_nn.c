@@ -18,9 +18,16 @@
 #include <string.h>
 
 #include "lower.h"
+#include "ta_fixedpoint.h"
 
+/* The requantization constants of an int8 convolution with nch output
+ * channels, its folded bias fold[] and `taps` products per accumulator
+ * (the filter row length); ta_quant.mmla says whether the kernels' Arm
+ * DSP paths may requantize in SMMLAR form, decided here once with the
+ * predicate they used to evaluate per call (ta_quant_mmla_ok()). */
 static void conv_quant(Lower *L, const Tensor *in, const Tensor *filter,
-                       const Tensor *out, int nch, int axis) {
+                       const Tensor *out, int nch, int axis, const int32_t *fold,
+                       int32_t taps) {
   int per = filter->q.nscale > 1;
   if (filter->q.nscale < 1)
     error_at(L->g, L->op->index, "the filter is not quantized");
@@ -43,9 +50,11 @@ static void conv_quant(Lower *L, const Tensor *in, const Tensor *filter,
                          L->rounding, &mult[c], &shift[c]))
       error_at(L->g, L->op->index,
                "cannot represent the requantization scale of channel %d", c);
+  const ta_quant q = {mult, shift, per, L->rounding, 0};
+  const int mmla = ta_quant_mmla_ok(&q, nch, fold, taps);
   const_i32(L, "mult", mult, (size_t)n, false);
   const_i32(L, "shift", shift, (size_t)n, false);
-  const_struct(L, "quant", "ta_quant", quant_init(per, L->rounding), true);
+  const_struct(L, "quant", "ta_quant", quant_init(per, L->rounding, mmla), true);
 }
 
 /* ------------------------------------------------ CONV_2D, DEPTHWISE */
@@ -278,7 +287,7 @@ static void conv_common(Lower *L, bool depthwise) {
     p.depth_multiplier = 1;
     L->l->kernel = "ta_conv2d_fold_s8";
     const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
-    conv_quant(L, in, filter, out, nout, 3);
+    conv_quant(L, in, filter, out, nout, 3, fold, taps);
     const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
     arg_tensor(L, in->index);
     const_struct(L, "filter_dims", "ta_dims", dims_init(dc), true);
@@ -301,7 +310,8 @@ static void conv_common(Lower *L, bool depthwise) {
 
   L->l->kernel = depthwise ? "ta_depthwise_conv2d_fold_s8" : "ta_conv2d_fold_s8";
   const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
-  conv_quant(L, in, filter, out, nout, depthwise ? 3 : 0);
+  conv_quant(L, in, filter, out, nout, depthwise ? 3 : 0, fold,
+             depthwise ? df.h * df.w : df.h * df.w * df.c);
   const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
   arg_tensor(L, in->index);
   const_struct(L, "filter_dims", "ta_dims", dims_init(df), true);
@@ -405,7 +415,7 @@ void lower_fully_connected(Lower *L) {
   const_struct(L, "params", "ta_fc_params", fc_init(&p), true);
   const_i32(L, "mult", mult, (size_t)n, false);
   const_i32(L, "shift", shift, (size_t)n, false);
-  const_struct(L, "quant", "ta_quant", quant_init(per, L->rounding), true);
+  const_struct(L, "quant", "ta_quant", quant_init(per, L->rounding, 0), true);
   arg_tensor(L, in->index);
   arg_tensor(L, filter->index);
   const_i32(L, "bias", fold, (size_t)p.out_depth, true);

@@ -1151,7 +1151,7 @@ void lower_transpose_conv(Lower *L) {
     const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
     const_i32(L, "mult", &mult, 1, false);
     const_i32(L, "shift", &shift, 1, false);
-    const_struct(L, "quant", "ta_quant", quant_init(0, L->rounding), true);
+    const_struct(L, "quant", "ta_quant", quant_init(0, L->rounding, 0), true);
     add_arg(L, ARG_INT, -1, -zp_of(filter));
   } else if (s8) {
     p.input_offset = -zp_of(in);
@@ -1172,7 +1172,7 @@ void lower_transpose_conv(Lower *L) {
     const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
     const_i32(L, "mult", mult, (size_t)nch, false);
     const_i32(L, "shift", shift, (size_t)nch, false);
-    const_struct(L, "quant", "ta_quant", quant_init(nch > 1, L->rounding), true);
+    const_struct(L, "quant", "ta_quant", quant_init(nch > 1, L->rounding, 0), true);
   } else {
     L->l->kernel = "ta_transpose_conv_f32";
     const_struct(L, "params", "ta_conv_params", conv_init(&p), true);

@@ -102,7 +102,7 @@ static void conv_quant(Lower *L, const Tensor *in, const Tensor *filter, const T
   }
   const_i32(L, "mult", mult, (size_t)n, false);
   const_i32(L, "shift", shift, (size_t)n, false);
-  const_struct(L, "quant", "ta_quant", quant_init(n > 1, rounding), true);
+  const_struct(L, "quant", "ta_quant", quant_init(n > 1, rounding, 0), true);
 }
 
 /*

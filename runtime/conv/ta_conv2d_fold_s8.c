@@ -29,8 +29,10 @@
  *    (ta_dsp_dot_2x2()); then the four sums are requantized in one step
  *    each (ta_dsp_requant_m()).  A 1x1 convolution is the same with a
  *    trivial "window": the two pixels' channels, widened.  Grouped
- *    convolutions, a misaligned scratch and requantizations of another
- *    form (single rounding, left shifts) take the portable path.
+ *    convolutions, a misaligned scratch and ops whose requantization
+ *    does not fit that form (single rounding, left shifts, large
+ *    accumulators: q->mmla is 0, see ta_quant_mmla_ok()) take the
+ *    portable path.
  *
  * Scratch: 4 * K bytes, two int16 columns (the portable path uses the
  * first), plus K rounded up to 4 for gathering a window as int8 when the
@@ -274,7 +276,7 @@ ta_status ta_conv2d_fold_s8(const ta_conv_params *p, const ta_quant *q,
   if (!col)
     return TA_ERR_ARG;
 #if defined(TA_DSP)
-  if (groups == 1 && ((uintptr_t)col & 3) == 0 && ta_dsp_mmla_ok(q, OC, bias_fold, K)) {
+  if (groups == 1 && ((uintptr_t)col & 3) == 0 && q->mmla) {
     conv_dsp(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, col);
     return TA_OK;
   }

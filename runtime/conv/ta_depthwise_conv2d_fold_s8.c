@@ -26,7 +26,14 @@
  * are its requantization constants; per tap and output pixel one input
  * word (4 channels) is widened by two SXTB16 and meets the tap with four
  * 16 x 16 multiply-adds (SMLABB, SMLATT).  3 x 3 filters have an
- * unrolled loop for the pixels whose window lies inside the input.
+ * unrolled loop for the pixels whose window lies inside the input and
+ * one for the others; in assembly both take the taps in pairs, two
+ * multiply-adds of a channel in one SMLAD (DW_ASM_PAIR: the two taps'
+ * input words repacked by PKHBT and PKHTB, the weights paired once per
+ * group, dw_pairs3x3()), 14 instructions per two taps instead of 16.
+ * Requantization in SMMLAR form, so only for ops the compiler found to
+ * fit it (q->mmla, ta_quant_mmla_ok()); the others take the portable
+ * path.
  *
  * ta_depthwise_conv2d_fold_rev_s8 computes the same bytes walking the
  * output pixels from the last to the first (images, rows and columns
@@ -65,6 +72,9 @@ static inline int8_t finish(int32_t acc, const ta_conv_params *p, const ta_quant
 /* What one group of four channels needs, prepared once per group. */
 typedef struct {
   uint64_t *wt;                /* per tap: channels (0, 2) low, (1, 3) high */
+#if defined(TA_DSP_GEMM_ASM)
+  const uint32_t *wp;          /* 3 x 3 filters: taps in pairs (dw_pairs3x3()) */
+#endif
   ta_dsp_rqm rq[4];
   int32_t off;                 /* the output offset */
   int32_t bias[4];
@@ -117,6 +127,69 @@ typedef struct {
 /* The same with the input word's address taken from a table at tp. */
 #define DW_ASM_TAPP(poff, woff)                                            \
   "ldr    %[v], [%[tp], #" poff "]\n\t" DW_ASM_TAP("[%[v]]", woff)
+
+/*
+ * Two taps t, u of the same four channels in four SMLADs.  With the
+ * input words t0 t1 t2 t3 (v0) and u0 u1 u2 u3 (v1), PKHBT gives the
+ * bytes t0 t1 u0 u1 and PKHTB t2 t3 u2 u3; SXTB16 of those (plain and
+ * rotated by 8) gives the pairs (t_c, u_c) of channel c = 0, 1, 2, 3,
+ * and SMLAD adds t_c * wt_c + u_c * wu_c to channel c's sum with the
+ * weights paired the same way at wp + woff (channel 0's, 1's, then at
+ * woff8 2's, 3's: dw_pairs3x3()).  2 LDR, 2 PKH, 2 LDRD, 4 SXTB16, 4
+ * SMLAD: 14 instructions for 8 multiply-adds, where two DW_ASM_TAP are
+ * 16.  SMLAD adds modulo 2^32 as SMLABB and SMLATT do, so the sums are
+ * the same whatever the order.  lda, ldb load v0, v1.
+ */
+#define DW_ASM_PAIR(lda, ldb, woff, woff8)                                 \
+  lda ldb                                                                  \
+  "pkhbt  %[e], %[v0], %[v1], lsl #16\n\t"                                \
+  "pkhtb  %[v1], %[v1], %[v0], asr #16\n\t"                               \
+  "ldrd   %[w0], %[w1], [%[wp], #" woff "]\n\t"                           \
+  "sxtb16 %[v0], %[e]\n\t"                                                \
+  "smlad  %[a0], %[v0], %[w0], %[a0]\n\t"                                 \
+  "sxtb16 %[v0], %[e], ror #8\n\t"                                        \
+  "smlad  %[a1], %[v0], %[w1], %[a1]\n\t"                                 \
+  "ldrd   %[w0], %[w1], [%[wp], #" woff8 "]\n\t"                          \
+  "sxtb16 %[v0], %[v1]\n\t"                                               \
+  "smlad  %[a2], %[v0], %[w0], %[a2]\n\t"                                 \
+  "sxtb16 %[v0], %[v1], ror #8\n\t"                                       \
+  "smlad  %[a3], %[v0], %[w1], %[a3]\n\t"
+/* A single tap (the ninth) as DW_ASM_TAP, input word in v0, weights at
+ * wp + woff in the per-tap form. */
+#define DW_ASM_LAST(ld, woff)                                              \
+  ld                                                                       \
+  "ldrd   %[w0], %[w1], [%[wp], #" woff "]\n\t"                           \
+  "sxtb16 %[e], %[v0]\n\t"                                                \
+  "sxtb16 %[v0], %[v0], ror #8\n\t"                                       \
+  "smlabb %[a0], %[e], %[w0], %[a0]\n\t"                                  \
+  "smlatt %[a2], %[e], %[w0], %[a2]\n\t"                                  \
+  "smlabb %[a1], %[v0], %[w1], %[a1]\n\t"                                 \
+  "smlatt %[a3], %[v0], %[w1], %[a3]\n\t"
+#define DW_ASM_PAIR_OPERANDS                                               \
+  [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [v0] "=&r"(v0), \
+      [v1] "=&r"(v1), [e] "=&r"(e), [w0] "=&r"(w0), [w1] "=&r"(w1)
+
+/* Number of words of the pair table: taps (0, 1), (2, 3), (4, 5), (6, 7)
+ * four words each, then tap 8's two words in the per-tap form. */
+#define DW_PAIRS_WORDS 18
+
+/* A 3 x 3 group's taps paired for DW_ASM_PAIR into wp, from the filter
+ * words (4 channels) of its taps, C bytes apart: for pair (t, u) and
+ * channel c the word wt_c | wu_c << 16 (int16 halves), by the same
+ * PKHBT, PKHTB and SXTB16 steps DW_ASM_PAIR applies to the input. */
+static void dw_pairs3x3(const int8_t *f, int32_t C, uint32_t *wp) {
+  for (int t = 0; t < 8; t += 2, wp += 4, f += 2 * C) {
+    const uint32_t a = ta_ld32(f), b = ta_ld32(f + C);
+    const uint32_t lo = (a & 0xffff) | b << 16, hi = (b & 0xffff0000) | a >> 16;
+    wp[0] = (uint32_t)ta_sxtb16_even(lo);
+    wp[1] = (uint32_t)ta_sxtb16_odd(lo);
+    wp[2] = (uint32_t)ta_sxtb16_even(hi);
+    wp[3] = (uint32_t)ta_sxtb16_odd(hi);
+  }
+  const uint32_t v = ta_ld32(f);
+  wp[0] = (uint32_t)ta_sxtb16_even(v);
+  wp[1] = (uint32_t)ta_sxtb16_odd(v);
+}
 #endif
 
 /* n output pixels of a row whose 3 x 3 windows lie inside the input:
@@ -125,23 +198,37 @@ typedef struct {
 TA_NOINLINE static void dw_run3x3(const dw_group *g, const int8_t *x, int32_t xstep,
                                   int32_t rs, int32_t cs, int8_t *o, int32_t ostep,
                                   int32_t n) {
+#if defined(TA_DSP_GEMM_ASM)
+  const int32_t rsm = rs - cs;
+#else
   const int32_t cs2 = 2 * cs;
+#endif
   for (; n > 0; n--, x += xstep, o += ostep) {
     int32_t a0 = g->bias[0], a1 = g->bias[1], a2 = g->bias[2], a3 = g->bias[3];
 #if defined(TA_DSP_GEMM_ASM)
     /* The nine taps as written below in C, in assembly: the compiler
      * splits each tap's LDRD in two and spills. */
+    /* Taps in pairs (0, 1), (2, 3), (4, 5), (6, 7), then 8, r walking
+     * the window by cs and rsm = rs - cs (one register fewer than the
+     * offsets 2 cs and rs would take). */
     const int8_t *r = x;
-    uint32_t v, e, w0, w1;
-    __asm__(DW_ASM_TAP("[%[r]]", "0") DW_ASM_TAP("[%[r], %[cs]]", "8")
-            DW_ASM_TAP("[%[r], %[cs2]]", "16") "add    %[r], %[r], %[rs]\n\t"
-            DW_ASM_TAP("[%[r]]", "24") DW_ASM_TAP("[%[r], %[cs]]", "32")
-            DW_ASM_TAP("[%[r], %[cs2]]", "40") "add    %[r], %[r], %[rs]\n\t"
-            DW_ASM_TAP("[%[r]]", "48") DW_ASM_TAP("[%[r], %[cs]]", "56")
-            DW_ASM_TAP("[%[r], %[cs2]]", "64")
-            : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [r] "+r"(r),
-              [v] "=&r"(v), [e] "=&r"(e), [w0] "=&r"(w0), [w1] "=&r"(w1)
-            : [wt] "r"(g->wt), [cs] "r"(cs), [cs2] "r"(cs2), [rs] "r"(rs)
+    uint32_t v0, v1, e, w0, w1;
+    __asm__(DW_ASM_PAIR("ldr    %[v0], [%[r]]\n\t", "ldr    %[v1], [%[r], %[cs]]\n\t",
+                        "0", "8")
+            "add    %[r], %[r], %[cs]\n\t"
+            DW_ASM_PAIR("ldr    %[v0], [%[r], %[cs]]\n\t",
+                        "ldr    %[v1], [%[r], %[rsm]]\n\t", "16", "24")
+            "add    %[r], %[r], %[rsm]\n\t"
+            DW_ASM_PAIR("ldr    %[v0], [%[r], %[cs]]\n\t"
+                        "add    %[r], %[r], %[cs]\n\t",
+                        "ldr    %[v1], [%[r], %[cs]]\n\t", "32", "40")
+            "add    %[r], %[r], %[rsm]\n\t"
+            DW_ASM_PAIR("ldr    %[v0], [%[r]]\n\t", "ldr    %[v1], [%[r], %[cs]]\n\t",
+                        "48", "56")
+            "add    %[r], %[r], %[cs]\n\t"
+            DW_ASM_LAST("ldr    %[v0], [%[r], %[cs]]\n\t", "64")
+            : DW_ASM_PAIR_OPERANDS, [r] "+r"(r)
+            : [wp] "r"(g->wp), [cs] "r"(cs), [rsm] "r"(rsm)
             : "memory");
 #else
     const int8_t *r = x;
@@ -184,14 +271,18 @@ TA_NOINLINE static void dw_pixel3x3(const dw_group *g, const int8_t *in_b, int32
   }
   int32_t a0 = g->bias[0], a1 = g->bias[1], a2 = g->bias[2], a3 = g->bias[3];
 #if defined(TA_DSP_GEMM_ASM)
-  uint32_t v, e, w0, w1;
-  __asm__(DW_ASM_TAPP("0", "0") DW_ASM_TAPP("4", "8") DW_ASM_TAPP("8", "16")
-          DW_ASM_TAPP("12", "24") DW_ASM_TAPP("16", "32") DW_ASM_TAPP("20", "40")
-          DW_ASM_TAPP("24", "48") DW_ASM_TAPP("28", "56") DW_ASM_TAPP("32", "64")
-          : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [v] "=&r"(v),
-            [e] "=&r"(e), [w0] "=&r"(w0), [w1] "=&r"(w1)
-          : [wt] "r"(g->wt), [tp] "r"(tp)
+  uint32_t v0, v1, e, w0, w1;
+#define DW_LDP(reg, off) "ldr    %[" reg "], [%[tp], #" off "]\n\t" \
+                         "ldr    %[" reg "], [%[" reg "]]\n\t"
+  __asm__(DW_ASM_PAIR(DW_LDP("v0", "0"), DW_LDP("v1", "4"), "0", "8")
+          DW_ASM_PAIR(DW_LDP("v0", "8"), DW_LDP("v1", "12"), "16", "24")
+          DW_ASM_PAIR(DW_LDP("v0", "16"), DW_LDP("v1", "20"), "32", "40")
+          DW_ASM_PAIR(DW_LDP("v0", "24"), DW_LDP("v1", "28"), "48", "56")
+          DW_ASM_LAST(DW_LDP("v0", "32"), "64")
+          : DW_ASM_PAIR_OPERANDS
+          : [wp] "r"(g->wp), [tp] "r"(tp)
           : "memory");
+#undef DW_LDP
 #else
   for (int t = 0; t < 9; t++)
     DW_TAP(ta_ld32(tp[t]), g->wt[t]);
@@ -275,16 +366,25 @@ static void dw_dsp(const ta_conv_params *p, const ta_quant *q, const ta_dims *in
   uint64_t wt[taps];
   dw_group g;
   g.wt = wt;
+#if defined(TA_DSP_GEMM_ASM)
+  uint32_t wp[DW_PAIRS_WORDS];
+  g.wp = wp;
+#endif
   g.off = p->output_offset;
   g.zp4 = ta_dsp_bytes4(ta_clamp_i32(-p->input_offset, -128, 127));
   g.lo4 = ta_dsp_bytes4(p->act_min);
   g.hi4 = ta_dsp_bytes4(p->act_max);
   g.clamp = p->act_min > -128 || p->act_max < 127;
   for (int32_t c0 = 0; c0 < C; c0 += 4) {
-    for (int32_t t = 0; t < taps; t++) {
-      const uint32_t v = ta_ld32(filter + (size_t)t * C + c0);
-      g.wt[t] = (uint32_t)ta_sxtb16_even(v) | (uint64_t)(uint32_t)ta_sxtb16_odd(v) << 32;
-    }
+#if defined(TA_DSP_GEMM_ASM)
+    if (KH == 3 && KW == 3) /* the 3 x 3 loops read only the pairs */
+      dw_pairs3x3(filter + c0, C, wp);
+    else
+#endif
+      for (int32_t t = 0; t < taps; t++) {
+        const uint32_t v = ta_ld32(filter + (size_t)t * C + c0);
+        g.wt[t] = (uint32_t)ta_sxtb16_even(v) | (uint64_t)(uint32_t)ta_sxtb16_odd(v) << 32;
+      }
     for (int j = 0; j < 4; j++) {
       const int32_t ch = q->per_channel ? c0 + j : 0;
       g.bias[j] = bias_fold[c0 + j];
@@ -346,6 +446,9 @@ static void dw_dsp(const ta_conv_params *p, const ta_quant *q, const ta_dims *in
 #undef DW_STORE
 #undef DW_ASM_TAP
 #undef DW_ASM_TAPP
+#undef DW_ASM_PAIR
+#undef DW_ASM_LAST
+#undef DW_ASM_PAIR_OPERANDS
 #endif
 
 /* The kernel, pixels walked forwards (rev 0) or backwards (rev 1). */
@@ -359,8 +462,7 @@ static ta_status dw_fold(const ta_conv_params *p, const ta_quant *q, const ta_di
   const int32_t KH = filter_dims->h, KW = filter_dims->w, M = p->depth_multiplier;
   const int32_t OH = out_dims->h, OW = out_dims->w, OC = out_dims->c;
 #if defined(TA_DSP)
-  if (M == 1 && (C & 3) == 0 && KH * KW <= TA_DW_MAX_TAPS &&
-      ta_dsp_mmla_ok(q, OC, bias_fold, KH * KW)) {
+  if (M == 1 && (C & 3) == 0 && KH * KW <= TA_DW_MAX_TAPS && q->mmla) {
     dw_dsp(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, rev);
     return TA_OK;
   }

@@ -227,8 +227,8 @@ static inline int32_t ta_dsp_requant(int32_t acc, const ta_dsp_rq *r) {
 }
 
 /* The same in SMMLAR form (ta_requant_double_mmla(), ta_fixedpoint.h):
- * SMMLAR, ADD, SUB, ASR per value, the offset added after.  For kernels
- * that checked ta_dsp_mmla_ok() first. */
+ * SMMLAR, ADD, SUB, ASR per value, the offset added after.  Only where
+ * ta_quant.mmla is set (ta_quant_mmla_ok(), decided by the compiler). */
 typedef ta_requant_mmla ta_dsp_rqm;
 
 static inline ta_dsp_rqm ta_dsp_rqm_make(int32_t mult, int32_t shift) {
@@ -243,23 +243,6 @@ static inline int32_t ta_dsp_requant_m(int32_t acc, const ta_dsp_rqm *r, int32_t
 #else
   return ta_requant_double_mmla(acc, r) + off;
 #endif
-}
-
-/* Whether every channel's requantization and accumulators (|bias[c]| +
- * taps * 2^14 at most: int8 times int8) fit ta_dsp_requant_m(). */
-static inline int ta_dsp_mmla_ok(const ta_quant *q, int32_t channels, const int32_t *bias,
-                                 int32_t taps) {
-  if (q->rounding != TA_ROUND_DOUBLE || taps >= (1 << 16))
-    return 0;
-  const uint32_t dot = (uint32_t)taps << 14;
-  const int32_t step = q->per_channel ? 1 : 0;
-  const int32_t *mult = q->multiplier, *shift = q->shift;
-  for (int32_t c = 0; c < channels; c++, mult += step, shift += step) {
-    const uint32_t b = bias[c] < 0 ? 0u - (uint32_t)bias[c] : (uint32_t)bias[c];
-    if (!ta_requant_mmla_ok(b + dot, *mult, *shift))
-      return 0;
-  }
-  return 1;
 }
 
 /* Four int32 results to four int8 in one word (little-endian, y0

@@ -179,6 +179,27 @@ TA_INLINE int ta_requant_mmla_ok(uint32_t bound, int32_t mult, int32_t shift) {
   return q + 2 + (UINT32_C(1) << e1) < UINT32_C(0x80000000);
 }
 
+/* Whether every channel of a convolution fits the SMMLAR form: double
+ * rounding, fewer than 2^16 taps, and each channel's requantization
+ * exact for accumulators up to |bias[c]| + taps * 2^14 (int8 times int8
+ * products, the column widened from int8).  q->mmla is ignored.  The
+ * compiler stores the answer in ta_quant.mmla (lower_nn.c); code that
+ * calls the kernels itself sets it from this. */
+TA_INLINE int ta_quant_mmla_ok(const ta_quant *q, int32_t channels, const int32_t *bias,
+                               int32_t taps) {
+  if (q->rounding != TA_ROUND_DOUBLE || taps >= (1 << 16))
+    return 0;
+  const uint32_t dot = (uint32_t)taps << 14;
+  const int32_t step = q->per_channel ? 1 : 0;
+  const int32_t *mult = q->multiplier, *shift = q->shift;
+  for (int32_t c = 0; c < channels; c++, mult += step, shift += step) {
+    const uint32_t b = bias[c] < 0 ? 0u - (uint32_t)bias[c] : (uint32_t)bias[c];
+    if (!ta_requant_mmla_ok(b + dot, *mult, *shift))
+      return 0;
+  }
+  return 1;
+}
+
 TA_INLINE int32_t ta_requant_double(int32_t x, int32_t mult, int32_t shift) {
   if (shift < 0 && shift >= -31 && mult >= 0)
     return ta_requant_double_rs(x, mult, (int)-shift);

@@ -61,7 +61,9 @@ ta_status ta_conv2d_s8(const ta_conv_params *p, const ta_quant *q,
  * kh * kw * filter c (two gathered filter windows, as int16), plus K
  * rounded up to 4 when filter c is not a multiple of 4; required
  * (non-NULL); 4-byte aligned for the Arm DSP path (else the portable one
- * runs).
+ * runs).  The DSP path also needs q->mmla = ta_quant_mmla_ok(q, out c,
+ * bias_fold, K) (ta_fixedpoint.h; the compiler sets it), else the
+ * portable path runs.
  */
 size_t ta_conv2d_fold_s8_scratch_size(const ta_conv_params *p, const ta_dims *in_dims,
                                       const ta_dims *filter_dims, const ta_dims *out_dims);
@@ -109,6 +111,9 @@ ta_status ta_depthwise_conv2d_s8(const ta_conv_params *p, const ta_quant *q,
  * fold_bias_depthwise_s8()):
  *   bias_fold[oc] = bias[oc] + input_offset * sum_{ky,kx} filter[0][ky][kx][oc]
  * scratch: ta_depthwise_conv2d_fold_s8_scratch_size() bytes (0 today).
+ * The Arm DSP path (depth multiplier 1, channels a multiple of 4) needs
+ * q->mmla = ta_quant_mmla_ok(q, out c, bias_fold, kh * kw), else the
+ * portable path runs.
  */
 size_t ta_depthwise_conv2d_fold_s8_scratch_size(const ta_conv_params *p,
                                                 const ta_dims *in_dims,

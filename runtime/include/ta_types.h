@@ -48,12 +48,22 @@ typedef struct {
  * MultiplyByQuantizedMultiplier.  shift > 0 shifts left.  multiplier and
  * shift point to one entry (per tensor, per_channel == 0) or to one entry
  * per output channel (per_channel != 0).
+ *
+ * mmla says whether the Arm DSP paths of ta_conv2d_fold_s8 and
+ * ta_depthwise_conv2d_fold_s8 may requantize in SMMLAR form: nonzero
+ * only when ta_quant_mmla_ok() (ta_fixedpoint.h) holds for the op's
+ * channels, folded bias and taps.  The compiler decides it once, on the
+ * host; a kernel reads the flag instead of scanning every channel on
+ * every call.  0 is always safe (those paths are skipped, the portable
+ * ones give the same bytes); the other kernels ignore it.  rounding and
+ * mmla share one word, so the struct is no larger than without the flag.
  */
 typedef struct {
   const int32_t *multiplier;
   const int32_t *shift;
   int32_t per_channel;
-  int32_t rounding; /* TA_ROUND_DOUBLE or TA_ROUND_SINGLE */
+  uint16_t rounding; /* TA_ROUND_DOUBLE or TA_ROUND_SINGLE */
+  uint16_t mmla;     /* ta_quant_mmla_ok() of the op, or 0 */
 } ta_quant;
 
 /* CONV_2D, DEPTHWISE_CONV_2D. */

@@ -15,6 +15,7 @@
  * (make bench-kernels does this for a few models).
  */
 #include "tinyaot.h"
+#include "ta_fixedpoint.h"
 #include "ta_kernels.h"
 #include "ref.h"
 
@@ -108,7 +109,7 @@ static void prepare(const Graph *g, const char *dir, int i) {
     int32_t oc = b->od.c, *m = malloc(4 * oc), *s = malloc(4 * oc), *bf = malloc(4 * oc);
     for (int c = 0; c < oc; c++)
       conv_multiplier(sc(ti, 0), sc(tf, tf->q.nscale > 1 ? c : 0), sc(to, 0), 0, &m[c], &s[c]);
-    b->q = (ta_quant){m, s, 1, 0};
+    b->q = (ta_quant){m, s, 1, 0, 0};
     b->bias = o->ninputs > 2 && o->inputs[2] >= 0 ? (const int32_t *)g->tensors[o->inputs[2]].data
                                                    : NULL;
     if (o->kind == OP_CONV_2D)
@@ -116,6 +117,8 @@ static void prepare(const Graph *g, const char *dir, int i) {
     else
       fold_bias_depthwise_s8(b->w, b->fd.h * b->fd.w, oc, b->bias, p->input_offset, bf);
     b->bias_fold = bf;
+    b->q.mmla = ta_quant_mmla_ok(&b->q, oc, bf,
+                                 b->fd.h * b->fd.w * (o->kind == OP_CONV_2D ? b->fd.c : 1));
     b->scratch = malloc(1 + (o->kind == OP_CONV_2D
                                  ? ta_conv2d_fold_s8_scratch_size(p, &b->id, &b->fd, &b->od)
                                  : ta_depthwise_conv2d_fold_s8_scratch_size(p, &b->id, &b->fd,
@@ -132,7 +135,7 @@ static void prepare(const Graph *g, const char *dir, int i) {
                                &p->act_max);
     int32_t *m = malloc(4), *s = malloc(4), *bf = malloc(4 * p->out_depth);
     fc_multiplier(sc(ti, 0), sc(tf, 0), sc(to, 0), 0, m, s);
-    b->q = (ta_quant){m, s, 0, 0};
+    b->q = (ta_quant){m, s, 0, 0, 0};
     b->w = (const int8_t *)tf->data;
     b->bias = o->ninputs > 2 && o->inputs[2] >= 0 ? (const int32_t *)g->tensors[o->inputs[2]].data
                                                    : NULL;

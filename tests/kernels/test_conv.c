@@ -27,6 +27,7 @@
  *    and strides.  On other cores they take the portable paths.
  */
 #include "test.h"
+#include "ta_fixedpoint.h"
 #include "ta_kernels.h"
 #include "tinyaot.h"
 #include "ref.h"
@@ -50,12 +51,13 @@ static void test_simple_per_channel(void) {
   int32_t mult[2], shift[2];
   conv_multiplier(0.5f, 1.0f, 0.5f, TA_ROUND_DOUBLE, &mult[0], &shift[0]);
   conv_multiplier(0.5f, 0.5f, 0.5f, TA_ROUND_DOUBLE, &mult[1], &shift[1]);
-  ta_quant q = {mult, shift, 1, TA_ROUND_DOUBLE};
+  ta_quant q = {mult, shift, 1, TA_ROUND_DOUBLE, 0};
   ta_conv_params p = {1, 1, 1, 1, 0, 0, 1, 1, -1, -128, 127, 0, 0};
   ta_dims id = {1, 2, 3, 2}, fd = {2, 2, 2, 2}, od = {1, 1, 2, 2};
   const int8_t expect[4] = {61, 111, -115, -89};
   int32_t bf[2];
   fold_bias_s8(filter, 2, 8, bias, p.input_offset, bf);
+  q.mmla = ta_quant_mmla_ok(&q, 2, bf, 8);
   size_t ns = ta_conv2d_fold_s8_scratch_size(&p, &id, &fd, &od);
   void *scratch = canary_alloc(ns);
   for (int v = 0; v < 2; v++) {
@@ -81,7 +83,7 @@ static void test_same_padding_borders(void) {
     filter[i] = 1;
   }
   int32_t mult = 1 << 30, shift = 1, bf;
-  ta_quant q = {&mult, &shift, 0, TA_ROUND_DOUBLE};
+  ta_quant q = {&mult, &shift, 0, TA_ROUND_DOUBLE, 0};
   ta_conv_params p = {1, 1, 1, 1, 1, 1, 1, 5, 0, -128, 127, 0, 0};
   ta_dims id = {1, 3, 3, 1}, fd = {1, 3, 3, 1}, od = {1, 3, 3, 1};
   fold_bias_s8(filter, 1, 9, NULL, 5, &bf);
@@ -120,7 +122,7 @@ static void test_depth_multiplier(void) {
   const int8_t filter[8] = {1, 2, 3, 4, 5, 6, 7, 8};
   const int32_t bias[4] = {1, 2, 3, 4};
   int32_t mult = 1 << 30, shift = 1, bf[4];
-  ta_quant q = {&mult, &shift, 0, TA_ROUND_DOUBLE};
+  ta_quant q = {&mult, &shift, 0, TA_ROUND_DOUBLE, 0};
   ta_conv_params p = {1, 1, 1, 1, 0, 0, 2, 0, 0, -128, 127, 0, 0};
   ta_dims id = {1, 1, 2, 2}, fd = {1, 1, 2, 4}, od = {1, 1, 1, 4};
   fold_bias_depthwise_s8(filter, 2, 4, bias, 0, bf);
@@ -151,6 +153,9 @@ static void random_quant(int32_t n, int32_t *mult, int32_t *shift, int rounding,
       shift[i] = 0;
   }
 }
+
+/* Cases of random_conv_case() whose ta_quant.mmla was set. */
+static int mmla_cases;
 
 static int random_conv_case(int depthwise, int k, int dsp) {
   ta_conv_params p;
@@ -201,7 +206,7 @@ static int random_conv_case(int depthwise, int k, int dsp) {
   int per_channel = ref_rand(0, 3) != 0;
   int32_t *mult = malloc(sizeof(int32_t) * od.c), *shift = malloc(sizeof(int32_t) * od.c);
   random_quant(od.c, mult, shift, rounding, dsp);
-  ta_quant q = {mult, shift, per_channel, rounding};
+  ta_quant q = {mult, shift, per_channel, rounding, 0};
 
   size_t ni = dims_count(&id), nf = dims_count(&fd), no = dims_count(&od);
   int8_t *in = canary_alloc(ni), *filter = canary_alloc(nf);
@@ -212,45 +217,55 @@ static int random_conv_case(int depthwise, int k, int dsp) {
   for (int i = 0; i < od.c; i++)
     bias[i] = ref_rand(-20000, 20000);
   int8_t *expect = malloc(no), *o1 = canary_alloc(no), *o2 = canary_alloc(no);
-  int8_t *o3 = canary_alloc(no);
+  int8_t *o3 = canary_alloc(no), *o4 = canary_alloc(no);
   size_t ns = depthwise ? ta_depthwise_conv2d_fold_s8_scratch_size(&p, &id, &fd, &od)
                         : ta_conv2d_fold_s8_scratch_size(&p, &id, &fd, &od);
   void *scratch = canary_alloc(ns);
-  ta_status s1, s2;
+  ta_status s1, s2, s3;
   if (depthwise) {
     ref_dw_s8(&p, &q, &id, in, &fd, filter, with_bias ? bias : NULL, &od, expect);
     fold_bias_depthwise_s8(filter, fd.h * fd.w, fd.c, with_bias ? bias : NULL, p.input_offset,
                            bf);
     s1 = ta_depthwise_conv2d_s8(&p, &q, &id, in, &fd, filter, with_bias ? bias : NULL, &od, o1,
                                 NULL);
+    /* Once as the compiler would call it (ta_quant.mmla decided from
+     * the op's constants, lower_nn.c), once with the flag clear. */
+    s3 = ta_depthwise_conv2d_fold_s8(&p, &q, &id, in, &fd, filter, bf, &od, o3, scratch);
+    q.mmla = ta_quant_mmla_ok(&q, od.c, bf, fd.h * fd.w);
     s2 = ta_depthwise_conv2d_fold_s8(&p, &q, &id, in, &fd, filter, bf, &od, o2, scratch);
     /* The backward walk: the same bytes. */
     if (s2 == TA_OK)
-      s2 = ta_depthwise_conv2d_fold_rev_s8(&p, &q, &id, in, &fd, filter, bf, &od, o3, scratch);
+      s2 = ta_depthwise_conv2d_fold_rev_s8(&p, &q, &id, in, &fd, filter, bf, &od, o4, scratch);
   } else {
     ref_conv_s8(&p, &q, &id, in, &fd, filter, with_bias ? bias : NULL, &od, expect);
     fold_bias_s8(filter, fd.n, fd.h * fd.w * fd.c, with_bias ? bias : NULL, p.input_offset, bf);
     s1 = ta_conv2d_s8(&p, &q, &id, in, &fd, filter, with_bias ? bias : NULL, &od, o1, NULL);
+    s3 = ta_conv2d_fold_s8(&p, &q, &id, in, &fd, filter, bf, &od, o3, scratch);
+    q.mmla = ta_quant_mmla_ok(&q, od.c, bf, fd.h * fd.w * fd.c);
     s2 = ta_conv2d_fold_s8(&p, &q, &id, in, &fd, filter, bf, &od, o2, scratch);
   }
+  mmla_cases += q.mmla != 0;
   long d1 = first_diff(o1, expect, no), d2 = first_diff(o2, expect, no);
   if (depthwise && d2 < 0) {
-    d2 = first_diff(o3, expect, no);
+    d2 = first_diff(o4, expect, no);
     if (d2 >= 0)
-      memcpy(o2, o3, no); /* report the backward kernel's byte */
+      memcpy(o2, o4, no); /* report the backward kernel's byte */
   }
-  int ok = s1 == TA_OK && s2 == TA_OK && d1 < 0 && d2 < 0 && canary_ok(o1, no) &&
-           canary_ok(o2, no) && canary_ok(o3, no) && canary_ok(in, ni) &&
+  long d3 = first_diff(o3, expect, no);
+  int ok = s1 == TA_OK && s2 == TA_OK && s3 == TA_OK && d1 < 0 && d2 < 0 && d3 < 0 &&
+           canary_ok(o1, no) && canary_ok(o2, no) && canary_ok(o3, no) && canary_ok(o4, no) &&
+           canary_ok(in, ni) &&
            canary_ok(filter, nf) && canary_ok(scratch, ns);
   if (!ok) {
-    long d = d1 >= 0 ? d1 : d2;
-    int8_t *o = d1 >= 0 ? o1 : o2;
+    long d = d1 >= 0 ? d1 : d2 >= 0 ? d2 : d3;
+    int8_t *o = d1 >= 0 ? o1 : d2 >= 0 ? o2 : o3;
     CHECK(0,
           "%s random case %d (in %dx%dx%dx%d filter %dx%dx%dx%d stride %d,%d dil %d,%d pad "
           "%d,%d M %d) matches the reference: status %d/%d, %s index %ld expected %d actual %d",
           depthwise ? "depthwise" : "conv", k, id.n, id.h, id.w, id.c, fd.n, fd.h, fd.w, fd.c,
           p.stride_h, p.stride_w, p.dilation_h, p.dilation_w, p.pad_h, p.pad_w,
-          p.depth_multiplier, s1, s2, d1 >= 0 ? "plain" : "fold", d, d >= 0 ? expect[d] : 0,
+          p.depth_multiplier, s1, s2, d1 >= 0 ? "plain" : d2 >= 0 ? "fold" : "fold, mmla 0", d,
+          d >= 0 ? expect[d] : 0,
           d >= 0 ? o[d] : 0);
   }
   canary_free(in);
@@ -258,6 +273,7 @@ static int random_conv_case(int depthwise, int k, int dsp) {
   canary_free(o1);
   canary_free(o2);
   canary_free(o3);
+  canary_free(o4);
   canary_free(scratch);
   free(expect);
   free(bias);
@@ -269,6 +285,7 @@ static int random_conv_case(int depthwise, int k, int dsp) {
 
 static void test_random(int depthwise, int dsp) {
   int run = 0, bad = 0;
+  mmla_cases = 0;
   for (int k = 0; k < 400; k++) {
     int r = random_conv_case(depthwise, k, dsp);
     run += r != 0;
@@ -278,13 +295,18 @@ static void test_random(int depthwise, int dsp) {
         "%d random %s cases (%s) match TFLite's reference loops byte for byte (%d differ)",
         run, depthwise ? "DEPTHWISE_CONV_2D" : "CONV_2D",
         dsp ? "in the form of the Arm DSP paths" : "both forms, both roundings", bad);
+  if (dsp)
+    CHECK(mmla_cases > run / 2,
+          "%d of %d random %s cases in the DSP paths' form fit their SMMLAR requantization "
+          "(ta_quant_mmla_ok())",
+          mmla_cases, run, depthwise ? "DEPTHWISE_CONV_2D" : "CONV_2D");
 }
 
 static void test_bad_args(void) {
   ta_conv_params p = {0, 1, 1, 1, 0, 0, 1, 0, 0, -128, 127, 0, 0};
   ta_dims id = {1, 2, 2, 2}, fd = {1, 1, 1, 2}, od = {1, 2, 2, 1};
   int32_t m = 1 << 30, s = 0;
-  ta_quant q = {&m, &s, 0, 0};
+  ta_quant q = {&m, &s, 0, 0, 0};
   int8_t buf[8] = {0};
   int32_t b = 0;
   CHECK(ta_conv2d_s8(&p, &q, &id, buf, &fd, buf, NULL, &od, buf, NULL) == TA_ERR_ARG,

@@ -45,7 +45,7 @@ static void test_fc_random(void) {
         mult[i] = shift[i] = 0;
       bias[i] = ref_rand(-30000, 30000);
     }
-    ta_quant q = {mult, shift, per_channel, rounding};
+    ta_quant q = {mult, shift, per_channel, rounding, 0};
     size_t ni = (size_t)p.batches * p.in_depth, nw = (size_t)p.out_depth * p.in_depth;
     size_t no = (size_t)p.batches * p.out_depth;
     int8_t *in = canary_alloc(ni), *w = canary_alloc(nw), *out = canary_alloc(no);
@@ -78,7 +78,7 @@ static void test_fc_random(void) {
         n);
   ta_fc_params p = {1, 2, 1, 0, 3, 0, -128, 127, 0, 0};
   int32_t m = 1 << 30, s = 0, b = 0;
-  ta_quant q = {&m, &s, 0, 0};
+  ta_quant q = {&m, &s, 0, 0, 0};
   int8_t buf[4] = {0};
   CHECK(ta_fully_connected_fold_s8(&p, &q, buf, buf, &b, buf) == TA_ERR_ARG,
         "the folded FULLY_CONNECTED refuses a filter zero point");

@@ -20,6 +20,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "test.h"
 #include "tinyaot.h"
+#include "ta_fixedpoint.h"
 #include "ta_kernels.h"
 
 #include <dirent.h>
@@ -156,7 +157,7 @@ static void conv_like(const Graph *g, int i, bool depthwise) {
     for (int c = 0; c < oc; c++)
       conv_multiplier(scale_of(ti, 0), scale_of(tf, tf->q.nscale > 1 ? c : 0), scale_of(to, 0),
                       TA_ROUND_DOUBLE, &mult[c], &shift[c]);
-    ta_quant q = {mult, shift, 1, TA_ROUND_DOUBLE};
+    ta_quant q = {mult, shift, 1, TA_ROUND_DOUBLE, 0};
     p.input_offset = -zp_of(ti);
     p.output_offset = zp_of(to);
     activation_range_quantized(o->opt.activation, DT_INT8, scale_of(to, 0), zp_of(to),
@@ -169,6 +170,7 @@ static void conv_like(const Graph *g, int i, bool depthwise) {
       if (st == TA_OK)
         compare(g, i, kind, "reference form", o->outputs[0], out);
       fold_bias_depthwise_s8((const int8_t *)tf->data, fd.h * fd.w, oc, bias, p.input_offset, bf);
+      q.mmla = ta_quant_mmla_ok(&q, oc, bf, fd.h * fd.w);
       void *scratch = malloc(ta_depthwise_conv2d_fold_s8_scratch_size(&p, &id, &fd, &od) + 1);
       st = ta_depthwise_conv2d_fold_s8(&p, &q, &id, in, &fd, wdat, bf, &od, out, scratch);
       free(scratch);
@@ -177,6 +179,7 @@ static void conv_like(const Graph *g, int i, bool depthwise) {
       if (st == TA_OK)
         compare(g, i, kind, "reference form", o->outputs[0], out);
       fold_bias_s8((const int8_t *)tf->data, oc, fd.h * fd.w * fd.c, bias, p.input_offset, bf);
+      q.mmla = ta_quant_mmla_ok(&q, oc, bf, fd.h * fd.w * fd.c);
       void *scratch = malloc(ta_conv2d_fold_s8_scratch_size(&p, &id, &fd, &od) + 1);
       st = ta_conv2d_fold_s8(&p, &q, &id, in, &fd, wdat, bf, &od, out, scratch);
       free(scratch);
@@ -229,7 +232,7 @@ static void fully_connected(const Graph *g, int i) {
       for (int c = 0; c < n; c++)
         conv_multiplier(scale_of(ti, 0), scale_of(tf, c), scale_of(to, 0), TA_ROUND_DOUBLE,
                         &mult[c], &shift[c]);
-    ta_quant q = {mult, shift, n > 1, TA_ROUND_DOUBLE};
+    ta_quant q = {mult, shift, n > 1, TA_ROUND_DOUBLE, 0};
     p.input_offset = -zp_of(ti);
     p.filter_offset = -zp_of(tf);
     p.output_offset = zp_of(to);

@@ -69,7 +69,7 @@ static int32_t conv_requant(int16_t x, int32_t mult, int32_t shift) {
   ta_conv_params p = {.stride_h = 1, .stride_w = 1, .dilation_h = 1, .dilation_w = 1,
                       .act_min = -32768, .act_max = 32767};
   ta_dims d = {1, 1, 1, 1};
-  ta_quant q = {&mult, &shift, 0, TA_ROUND_DOUBLE};
+  ta_quant q = {&mult, &shift, 0, TA_ROUND_DOUBLE, 0};
   int8_t one = 1;
   int16_t out = 0;
   if (ta_conv2d_s16(&p, &q, &d, &x, &d, &one, NULL, &d, &out) != TA_OK)
@@ -104,7 +104,7 @@ static void test_requant64(void) {
     ta_conv_params p = {.stride_h = 1, .stride_w = 1, .dilation_h = 1, .dilation_w = 1,
                         .act_min = -32768, .act_max = 32767};
     ta_dims d = {1, 1, 1, 1};
-    ta_quant q = {&m, &s, 0, TA_ROUND_DOUBLE};
+    ta_quant q = {&m, &s, 0, TA_ROUND_DOUBLE, 0};
     int8_t one = 1;
     int16_t zero = 0, out = 0;
     if (ta_conv2d_s16(&p, &q, &d, &zero, &d, &one, &x, &d, &out) != TA_OK || out != want)
@@ -270,7 +270,7 @@ static int random_conv_case(int kind, bool acc32, int k) {
   int32_t *mult = malloc(sizeof(int32_t) * od.c), *shift = malloc(sizeof(int32_t) * od.c);
   random_quant(od.c, mult, shift);
   ta_quant q = {mult, shift, ref_rand(0, 3) != 0,
-                acc32 && ref_rand(0, 1) ? TA_ROUND_SINGLE : TA_ROUND_DOUBLE};
+                acc32 && ref_rand(0, 1) ? TA_ROUND_SINGLE : TA_ROUND_DOUBLE, 0};
   size_t ni = count(&id), nf = count(&fd), no = count(&od);
   int16_t *in = canary_alloc(ni * 2);
   int8_t *filter = canary_alloc(nf);
@@ -346,8 +346,8 @@ static void test_fc_random(bool acc32) {
     p.act_max = ref_rand(0, 3) == 0 ? ref_rand(p.act_min, 32767) : 32767;
     int32_t mult[12], shift[12];
     random_quant(p.out_depth, mult, shift);
-    ta_quant q = {mult, shift, ref_rand(0, 1), acc32 && ref_rand(0, 1) ? TA_ROUND_SINGLE
-                                                                        : TA_ROUND_DOUBLE};
+    ta_quant q = {mult, shift, ref_rand(0, 1),
+                  acc32 && ref_rand(0, 1) ? TA_ROUND_SINGLE : TA_ROUND_DOUBLE, 0};
     size_t ni = (size_t)p.batches * p.in_depth, nf = (size_t)p.out_depth * p.in_depth;
     size_t no = (size_t)p.batches * p.out_depth;
     int16_t *in = canary_alloc(ni * 2 + 2);

@@ -19,7 +19,10 @@
  *    single (TFLite's int16 QUANTIZE); float -> int8 always in float;
  *  - a DEPTHWISE_CONV_2D of a one-channel input runs as CONV_2D with its
  *    filter 1HW(M) transposed to OHWI, the folded bias computed from it,
- *    and two or more input channels stay depthwise.
+ *    and two or more input channels stay depthwise;
+ *  - the int8 convolutions' ta_quant.mmla is ta_quant_mmla_ok() of the
+ *    lowered multipliers, shifts and folded bias: 1 when the SMMLAR
+ *    requantization fits, 0 with single rounding or a left shift.
  */
 #include "test.h"
 #include "tinyaot.h"
@@ -202,7 +205,7 @@ static void test_quantize(void) {
 
 /* DEPTHWISE_CONV_2D int8 [1,4,4,c] -> [1,4,4,c*3] (depth multiplier 3),
  * filter 1x2x2x(3c) with value 10 * tap + channel, SAME padding. */
-static TfwModel *depthwise_model(int32_t c) {
+static TfwModel *depthwise_model_out(int32_t c, float out_scale) {
   TfwModel *m = tfw_new();
   int32_t di[4] = {1, 4, 4, c}, dout[4] = {1, 4, 4, 3 * c}, df[4] = {1, 2, 2, 3 * c};
   int8_t f[4 * 3 * 4];
@@ -214,7 +217,7 @@ static TfwModel *depthwise_model(int32_t c) {
   int out = tfw_tensor(m, "out", TFW_INT8, 4, dout, 0);
   tfw_quant1(m, in, 0.5f, 3);
   tfw_quant1(m, fi, 0.25f, 0);
-  tfw_quant1(m, out, 1.0f, -1);
+  tfw_quant1(m, out, out_scale, -1);
   int ins[2] = {in, fi};
   int op = tfw_op(m, TFW_OP_DEPTHWISE_CONV_2D, 2, ins, 1, &out);
   tfw_depthwise_options(m, op, TFW_PAD_SAME, 1, 1, 3, TFW_ACT_NONE, 1, 1);
@@ -222,6 +225,8 @@ static TfwModel *depthwise_model(int32_t c) {
   tfw_outputs(m, 1, &out);
   return m;
 }
+
+static TfwModel *depthwise_model(int32_t c) { return depthwise_model_out(c, 1.0f); }
 
 static void test_depthwise_one_channel(void) {
   Graph *g = lowered(depthwise_model(1), TA_ROUND_DOUBLE);
@@ -246,8 +251,74 @@ static void test_depthwise_one_channel(void) {
         error_message);
 }
 
+/* CONV_2D int8 [1,4,4,2] -> [1,4,4,3], filter 3x2x2x2 of ones, scales as
+ * depthwise_model()'s, SAME padding. */
+static TfwModel *conv_model(void) {
+  TfwModel *m = tfw_new();
+  int32_t di[4] = {1, 4, 4, 2}, dout[4] = {1, 4, 4, 3}, df[4] = {3, 2, 2, 2};
+  int8_t f[24];
+  for (int i = 0; i < 24; i++)
+    f[i] = 1;
+  int in = tfw_tensor(m, "in", TFW_INT8, 4, di, 0);
+  int fi = tfw_const(m, "f", TFW_INT8, 4, df, f);
+  int out = tfw_tensor(m, "out", TFW_INT8, 4, dout, 0);
+  tfw_quant1(m, in, 0.5f, 3);
+  tfw_quant1(m, fi, 0.25f, 0);
+  tfw_quant1(m, out, 1.0f, -1);
+  int ins[2] = {in, fi};
+  int op = tfw_op(m, TFW_OP_CONV_2D, 2, ins, 1, &out);
+  tfw_conv2d_options(m, op, TFW_PAD_SAME, 1, 1, TFW_ACT_NONE, 1, 1);
+  tfw_inputs(m, 1, &in);
+  tfw_outputs(m, 1, &out);
+  return m;
+}
+
+/* The op's ta_quant.mmla (the last field of its "quant" initializer),
+ * -1 when there is none, and in *want what ta_quant_mmla_ok() says of
+ * the lowered constants. */
+static int quant_mmla(Graph *g, int taps, int *want) {
+  const ConstObj *qc = g ? find_const(g, 0, "quant") : NULL;
+  const ConstObj *m = g ? find_const(g, 0, "mult") : NULL;
+  const ConstObj *sh = g ? find_const(g, 0, "shift") : NULL;
+  const ConstObj *b = g ? find_const(g, 0, "bias") : NULL;
+  *want = -2;
+  if (!qc || !m || !sh || !b)
+    return -1;
+  const char *last = strrchr(qc->init, ',');
+  int per = strstr(qc->init, "@shift, 1,") != NULL;
+  ta_quant q = {(const int32_t *)m->data, (const int32_t *)sh->data, per,
+                strstr(qc->init, "TA_ROUND_SINGLE") ? TA_ROUND_SINGLE : TA_ROUND_DOUBLE, 0};
+  *want = ta_quant_mmla_ok(&q, (int32_t)b->count, (const int32_t *)b->data, taps);
+  return last ? atoi(last + 1) : -1;
+}
+
+static void test_conv_mmla(void) {
+  /* Real multiplier 0.5 * 0.25 / 1 = 2^-3: (2^30, -2), four taps. */
+  int want, got = quant_mmla(lowered(depthwise_model(2), TA_ROUND_DOUBLE), 4, &want);
+  CHECK(got == 1 && want == 1,
+        "an int8 DEPTHWISE_CONV_2D whose requantization fits SMMLAR says so in ta_quant.mmla "
+        "(%d, ta_quant_mmla_ok() %d) %s", got, want, error_message);
+  got = quant_mmla(lowered(depthwise_model(1), TA_ROUND_DOUBLE), 4, &want);
+  CHECK(got == 1 && want == 1,
+        "so does the CONV_2D a one-channel DEPTHWISE_CONV_2D becomes (%d, %d) %s", got, want,
+        error_message);
+  got = quant_mmla(lowered(conv_model(), TA_ROUND_DOUBLE), 8, &want);
+  CHECK(got == 1 && want == 1, "and an int8 CONV_2D of 8 taps (%d, %d) %s", got, want,
+        error_message);
+  got = quant_mmla(lowered(conv_model(), TA_ROUND_SINGLE), 8, &want);
+  CHECK(got == 0 && want == 0,
+        "single rounding (CONV_2D under --rounding single) leaves ta_quant.mmla 0 (%d, "
+        "ta_quant_mmla_ok() %d) %s", got, want, error_message);
+  /* Out scale 0.05: real multiplier 2.5, a left shift. */
+  got = quant_mmla(lowered(depthwise_model_out(2, 0.05f), TA_ROUND_DOUBLE), 4, &want);
+  CHECK(got == 0 && want == 0,
+        "a requantization with a left shift leaves ta_quant.mmla 0 (%d, %d) %s", got, want,
+        error_message);
+}
+
 int main(void) {
   test_depthwise_one_channel();
+  test_conv_mmla();
   test_add_tables();
   test_softmax();
   test_log_softmax();

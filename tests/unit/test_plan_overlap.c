@@ -96,7 +96,7 @@ static void run_conv(const Graph *g, int8_t *ws, size_t a, size_t c, const int8_
                       .depth_multiplier = 1, .input_offset = -3, .output_offset = -2,
                       .act_min = -128, .act_max = 127};
   int32_t mult = 1288490189, shift = -5; /* about 0.04: 0.5 * 0.02 / 0.25 */
-  ta_quant q = {&mult, &shift, 0, TA_ROUND_DOUBLE};
+  ta_quant q = {&mult, &shift, 0, TA_ROUND_DOUBLE, 0};
   ta_dims di = {in->dims[0], in->dims[1], in->dims[2], in->dims[3]};
   ta_dims dout = {o->dims[0], o->dims[1], o->dims[2], o->dims[3]};
   ta_dims df = {f->dims[0], f->dims[1], f->dims[2], f->dims[3]};
@@ -804,7 +804,7 @@ static void run_u8_conv(const Graph *g, uint8_t *ws, size_t a, size_t c) {
                       .depth_multiplier = dout.c / di.c, .input_offset = -128,
                       .output_offset = 100, .act_min = 0, .act_max = 255};
   int32_t mult = 1288490189, shift = -5;
-  ta_quant q = {&mult, &shift, 0, TA_ROUND_DOUBLE};
+  ta_quant q = {&mult, &shift, 0, TA_ROUND_DOUBLE, 0};
   if (!strcmp(op_lowered(op)->kernel, "ta_depthwise_conv2d_u8"))
     ta_depthwise_conv2d_u8(&p, &q, -120, &di, ws + a, &df, f->data, NULL, &dout, ws + c);
   else
