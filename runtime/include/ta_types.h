@@ -33,6 +33,9 @@ typedef int ta_status;
  * (acc * M + 2^(n-1)) >> n with n = 31 - shift. */
 #define TA_ROUND_DOUBLE 0
 #define TA_ROUND_SINGLE 1
+/* ONNX Runtime (MLAS, x86): the multiplier holds the bits of a float32
+ * scale (shift unused) and acc * scale is rounded half to even. */
+#define TA_ROUND_ORT 2
 
 /* Most dimensions a broadcasting kernel handles (as TFLite's MAX_DIMS). */
 #define TA_MAX_DIMS 8
@@ -53,7 +56,7 @@ typedef struct {
   const int32_t *multiplier;
   const int32_t *shift;
   int32_t per_channel;
-  int32_t rounding; /* TA_ROUND_DOUBLE or TA_ROUND_SINGLE */
+  int32_t rounding; /* TA_ROUND_DOUBLE, TA_ROUND_SINGLE or TA_ROUND_ORT */
 } ta_quant;
 
 /* CONV_2D, DEPTHWISE_CONV_2D. */
