@@ -11,7 +11,8 @@ layout), and OUTDIR/cases.txt: one line "NAME OP DTYPE NIN OUTDTYPE".
 
 Rows (OP:dtype, dtype = the activations' type): Conv, DepthwiseConv
 (Conv with group = channels), Gemm, MatMul, each per tensor and per
-channel (_pc) for int8 and per tensor for uint8; and Cnn, a small
+channel (_pc) for int8 and per tensor for uint8; Add (two activations
+of one shape, sometimes with a Relu); and Cnn, a small
 multi-layer network with float input and output (Quantize, Conv + Relu,
 depthwise Conv, Conv, Gemm, Dequantize).
 
@@ -35,6 +36,7 @@ ROWS = [
     "DepthwiseConv:int8", "DepthwiseConv:int8_pc", "DepthwiseConv:uint8",
     "Gemm:int8", "Gemm:int8_pc", "Gemm:uint8",
     "MatMul:int8", "MatMul:int8_pc", "MatMul:uint8",
+    "Add:int8", "Add:uint8",
     "Cnn:int8",
 ]
 
@@ -203,19 +205,41 @@ def make_case(op, variant, seed):
         shape = [m, k] if op == "Gemm" or rng.integers(0, 2) else [2, m, k]
         oshape = shape[:-1] + [n]
         y, _ = fc_layer(b, "x", k, n, dt, xq, pc, op == "Gemm")
+    elif op == "Add":
+        shape = [1, int(rng.integers(1, 9)), int(rng.integers(1, 9)), int(rng.integers(1, 9))]
+        if rng.integers(0, 2):
+            shape = [int(rng.integers(1, 5)), int(rng.integers(1, 40))]
+        oshape = shape
+        x1q = act_q(rng, dt)
+        a = b.dq("x", xq[0], xq[1], dt)
+        c = b.dq("x1", x1q[0], x1q[1], dt)
+        y = b.node("Add", [a, c])
+        relu = bool(rng.integers(0, 2))
+        if relu:
+            y = b.node("Relu", [y])
+        yq = (float(np.float32(max(xq[0], x1q[0]) * rng.uniform(0.8, 2.0))),
+              (-128 if dt == "int8" else 0) if relu else int(rng.integers(-10, 11)) +
+              (0 if dt == "int8" else 128))
+        y = b.q(y, yq[0], yq[1], dt)
+        extra = [rand_act(rng, dt, shape)]
     elif op == "Cnn":
         return make_cnn(rng)
     else:
         raise SystemExit("gen_qdq: unknown op %s" % op)
     b.nodes[-1].output[0] = "y"
+    inputs = [helper.make_tensor_value_info("x", TP[dt], shape)]
+    if op == "Add":
+        inputs.append(helper.make_tensor_value_info("x1", TP[dt], shape))
     graph = helper.make_graph(
-        b.nodes, "qdq_" + op,
-        [helper.make_tensor_value_info("x", TP[dt], shape)],
+        b.nodes, "qdq_" + op, inputs,
         [helper.make_tensor_value_info("y", TP[dt], oshape)], b.inits)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)],
                               producer_name="tinyaot gen_qdq")
     model.ir_version = 7
-    return model, [rand_act(rng, dt, shape)], dt
+    ins = [rand_act(rng, dt, shape)]
+    if op == "Add":
+        ins += extra
+    return model, ins, dt
 
 
 def make_cnn(rng):

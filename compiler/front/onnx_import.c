@@ -3325,6 +3325,30 @@ static bool qdq_fc(Imp *m, bool gemm) {
   return true;
 }
 
+/* Add of two activations of the same shape and type as ADD (ONNX
+ * Runtime's QLinearAdd; broadcasts are left to the float import). */
+static bool qdq_add(Imp *m) {
+  QOut o;
+  Val *a = qdq_act(m, 0), *b = qdq_act(m, 1);
+  if (!a || !b || a->qsrc->dt != b->qsrc->dt || a->ndims != b->ndims || !qdq_output(m, &o) ||
+      o.dt != a->qsrc->dt)
+    return false;
+  for (int d = 0; d < a->ndims; d++)
+    if (a->dims[d] != b->dims[d])
+      return false;
+  mark_act(m, a);
+  mark_act(m, b);
+  int op0 = m->nops;
+  int l = a->ndims == 4 && (a->qsrc->t[L_NHWC] >= 0 || b->qsrc->t[L_NHWC] >= 0) ? L_NHWC
+                                                                               : L_ONNX;
+  int ins[2] = {ir(m, a->qsrc, l), ir(m, b->qsrc, l)};
+  int out = act_out(m, 0, o.dt, a->ndims, a->dims, l, NULL);
+  int main = add_op(m, OP_ADD, ins, 2, &out, 1);
+  OP(m, main)->opt.fields = OPTF_ACTIVATION;
+  finish_qdq(m, op0, main, &o);
+  return true;
+}
+
 /* The QDQ forms this file fuses; false: import the node as it is. */
 static bool import_qdq(Imp *m) {
   const char *op = m->n->op_type;
@@ -3336,6 +3360,8 @@ static bool import_qdq(Imp *m) {
     return qdq_fc(m, true);
   if (!strcmp(op, "MatMul"))
     return qdq_fc(m, false);
+  if (!strcmp(op, "Add"))
+    return qdq_add(m);
   return false;
 }
 

@@ -211,13 +211,9 @@ TA_INLINE int32_t ta_requant_single(int32_t x, int32_t mult, int32_t shift) {
  * range, which gives the same bytes after the caller's clamp).  The
  * rounding is done by hand: no libm, and no dependence on the FPU's
  * rounding mode beyond the default one for the product itself. */
-TA_INLINE int32_t ta_requant_ort(int32_t x, int32_t mult) {
-  union {
-    int32_t i;
-    float f;
-  } u;
-  u.i = mult;
-  float f = (float)x * u.f;
+/* f rounded to the nearest integer, ties to even, clamped to +-2^30
+ * (NaN gives -2^30). */
+TA_INLINE int32_t ta_round_even_f32(float f) {
   if (!(f > -1073741824.0f))
     return -1073741824;
   if (f > 1073741824.0f)
@@ -229,6 +225,15 @@ TA_INLINE int32_t ta_requant_ort(int32_t x, int32_t mult) {
   else if (r < -0.5f || (r == -0.5f && (i & 1)))
     i--;
   return i;
+}
+
+TA_INLINE int32_t ta_requant_ort(int32_t x, int32_t mult) {
+  union {
+    int32_t i;
+    float f;
+  } u;
+  u.i = mult;
+  return ta_round_even_f32((float)x * u.f);
 }
 
 TA_INLINE int32_t ta_requant(int32_t x, int32_t mult, int32_t shift, int32_t rounding) {

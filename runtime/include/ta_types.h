@@ -124,6 +124,14 @@ typedef struct {
   float act_min_f32, act_max_f32;
 } ta_add_params;
 
+/* ADD as ONNX Runtime's QLinearAdd (MLAS, x86 AVX2; --rounding
+ * onnxruntime): ratio1 = in1 scale / out scale, ratio2 likewise (float
+ * divisions), fixed = out zero point - (ratio1 * zp1 + ratio2 * zp2). */
+typedef struct {
+  float ratio1, ratio2, fixed;
+  int32_t act_min, act_max;
+} ta_add_ort_params;
+
 /* SOFTMAX over the innermost dimension: outer rows of depth elements. */
 typedef struct {
   int32_t outer, depth;
