@@ -12,7 +12,9 @@ layout), and OUTDIR/cases.txt: one line "NAME OP DTYPE NIN OUTDTYPE".
 Rows (OP:dtype, dtype = the activations' type): Conv, DepthwiseConv
 (Conv with group = channels), Gemm, MatMul, each per tensor and per
 channel (_pc) for int8 and per tensor for uint8; Add (two activations
-of one shape, sometimes with a Relu); and Cnn, a small
+of one shape, sometimes with a Relu); MaxPool, Transpose, Reshape and
+Concat between a DequantizeLinear and a QuantizeLinear of one scale; and
+Cnn, a small
 multi-layer network with float input and output (Quantize, Conv + Relu,
 depthwise Conv, Conv, Gemm, Dequantize).
 
@@ -37,6 +39,8 @@ ROWS = [
     "Gemm:int8", "Gemm:int8_pc", "Gemm:uint8",
     "MatMul:int8", "MatMul:int8_pc", "MatMul:uint8",
     "Add:int8", "Add:uint8",
+    "MaxPool:int8", "MaxPool:uint8", "Transpose:int8", "Reshape:uint8",
+    "Concat:int8", "Concat:uint8",
     "Cnn:int8",
 ]
 
@@ -222,6 +226,33 @@ def make_case(op, variant, seed):
               (0 if dt == "int8" else 128))
         y = b.q(y, yq[0], yq[1], dt)
         extra = [rand_act(rng, dt, shape)]
+    elif op in ("MaxPool", "Transpose", "Reshape", "Concat"):
+        c, h, w = int(rng.integers(1, 7)), int(rng.integers(2, 10)), int(rng.integers(2, 10))
+        shape = [1, c, h, w]
+        xd = b.dq("x", xq[0], xq[1], dt)
+        extra = []
+        if op == "MaxPool":
+            k = int(rng.integers(1, 4))
+            k = min(k, h, w)
+            s_ = int(rng.integers(1, 3))
+            p_ = int(rng.integers(0, 2)) if k > 1 else 0
+            y = b.node("MaxPool", [xd], kernel_shape=[k, k], strides=[s_, s_], pads=[p_] * 4)
+            oshape = [1, c, (h + 2 * p_ - k) // s_ + 1, (w + 2 * p_ - k) // s_ + 1]
+        elif op == "Transpose":
+            perm = [int(v) for v in rng.permutation(4)]
+            y = b.node("Transpose", [xd], perm=perm)
+            oshape = [shape[v] for v in perm]
+        elif op == "Reshape":
+            oshape = [1, c * h, w]
+            y = b.node("Reshape", [xd, b.const("shape", np.array(oshape, dtype=np.int64))])
+        else:
+            c1 = int(rng.integers(1, 5))
+            extra = [rand_act(rng, dt, [1, c1, h, w])]
+            x1d = b.dq("x1", xq[0], xq[1], dt)
+            y = b.node("Concat", [xd, x1d], axis=1)
+            oshape = [1, c + c1, h, w]
+            shape1 = [1, c1, h, w]
+        y = b.q(y, xq[0], xq[1], dt)
     elif op == "Cnn":
         return make_cnn(rng)
     else:
@@ -230,6 +261,8 @@ def make_case(op, variant, seed):
     inputs = [helper.make_tensor_value_info("x", TP[dt], shape)]
     if op == "Add":
         inputs.append(helper.make_tensor_value_info("x1", TP[dt], shape))
+    if op == "Concat":
+        inputs.append(helper.make_tensor_value_info("x1", TP[dt], shape1))
     graph = helper.make_graph(
         b.nodes, "qdq_" + op, inputs,
         [helper.make_tensor_value_info("y", TP[dt], oshape)], b.inits)
@@ -237,7 +270,7 @@ def make_case(op, variant, seed):
                               producer_name="tinyaot gen_qdq")
     model.ir_version = 7
     ins = [rand_act(rng, dt, shape)]
-    if op == "Add":
+    if op in ("Add", "Concat"):
         ins += extra
     return model, ins, dt
 

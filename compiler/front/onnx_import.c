@@ -1936,7 +1936,8 @@ static void import_batch_norm(Imp *m) {
 static void reshape_act(Imp *m, int ndims, const int64_t *dims) {
   Val *x = act_in(m, 0);
   int t;
-  if (x->t[L_ONNX] < 0 && x->ndims == 4 && (x->dims[1] == 1 || x->dims[2] * x->dims[3] == 1))
+  if (x->t[L_ONNX] < 0 && x->t[L_NHWC] >= 0 && x->ndims == 4 &&
+      (x->dims[1] == 1 || x->dims[2] * x->dims[3] == 1))
     t = x->t[L_NHWC];
   else
     t = ir(m, x, L_ONNX);
@@ -3249,7 +3250,8 @@ static void finish_qdq(Imp *m, int op0, int main, const QOut *o) {
       }
     }
   }
-  OP(m, main)->opt.activation = o->activation;
+  if (main >= 0)
+    OP(m, main)->opt.activation = o->activation;
   Val *v = lookup(m, m->n->outputs[0]);
   v->dt = o->dt;
   bind(m, o->q->outputs[0], v);
@@ -3349,6 +3351,64 @@ static bool qdq_add(Imp *m) {
   return true;
 }
 
+/*
+ * Ops that move or pick integer values without arithmetic, between a
+ * DequantizeLinear and a QuantizeLinear of the same scale and zero
+ * point (what ONNX Runtime drops the pair around): MaxPool,
+ * GlobalMaxPool, Reshape, Flatten, Squeeze, Unsqueeze, Transpose, and
+ * Concat whose inputs all have that quantization.  The float import runs
+ * on the integer tensors; every new tensor takes its input's type and
+ * quantization, a MaxPool's padding value becomes the type's minimum.
+ */
+static bool qdq_passthrough(Imp *m) {
+  const char *op = m->n->op_type;
+  QOut o;
+  Val *x = qdq_act(m, 0);
+  if (!x || !qdq_output(m, &o) || o.act || o.dt != x->qsrc->dt ||
+      o.scale != x->q.scale[0] || o.zp != x->q.zero_point[0])
+    return false;
+  bool concat = !strcmp(op, "Concat");
+  for (int k = 1; concat && k < m->n->ninputs; k++) {
+    Val *v = qdq_act(m, k);
+    if (!v || v->qsrc->dt != o.dt || v->q.scale[0] != o.scale || v->q.zero_point[0] != o.zp)
+      return false;
+  }
+  for (int k = 0; k < (concat ? m->n->ninputs : 1); k++)
+    mark_act(m, lookup(m, m->n->inputs[k]));
+  int op0 = m->nops;
+  m->qdq = true;
+  if (!strcmp(op, "MaxPool"))
+    import_pool(m, true);
+  else if (!strcmp(op, "GlobalMaxPool"))
+    import_global_pool(m, true);
+  else if (!strcmp(op, "Transpose"))
+    import_transpose(m);
+  else if (concat)
+    import_concat(m);
+  else {
+    int64_t dims[MAX_DIMS];
+    int n = !strcmp(op, "Reshape") ? reshape_dims(m, x, need_const(m, 1, "shape"), dims)
+          : !strcmp(op, "Flatten") ? flatten_dims(m, x, dims)
+                                   : squeeze_dims(m, x, dims, !strcmp(op, "Unsqueeze"));
+    reshape_act(m, n, dims);
+  }
+  m->qdq = false;
+  for (int i = op0; i < m->nops; i++) {
+    Op *p = OP(m, i);
+    if (p->kind != OP_PADV2)
+      continue;
+    Tensor *c = T(m, p->inputs[2]);
+    uint8_t *lo = arena_alloc(1);
+    lo[0] = o.dt == DT_INT8 ? 0x80 : 0;
+    c->data = lo;
+    c->ndata = 1;
+    c->dtype = o.dt;
+    c->q = quant1(o.scale, o.zp);
+  }
+  finish_qdq(m, op0, -1, &o);
+  return true;
+}
+
 /* The QDQ forms this file fuses; false: import the node as it is. */
 static bool import_qdq(Imp *m) {
   const char *op = m->n->op_type;
@@ -3362,6 +3422,10 @@ static bool import_qdq(Imp *m) {
     return qdq_fc(m, false);
   if (!strcmp(op, "Add"))
     return qdq_add(m);
+  if (!strcmp(op, "MaxPool") || !strcmp(op, "GlobalMaxPool") || !strcmp(op, "Reshape") ||
+      !strcmp(op, "Flatten") || !strcmp(op, "Squeeze") || !strcmp(op, "Unsqueeze") ||
+      !strcmp(op, "Transpose") || !strcmp(op, "Concat"))
+    return qdq_passthrough(m);
   return false;
 }
 
