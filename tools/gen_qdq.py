@@ -13,7 +13,8 @@ Rows (OP:dtype, dtype = the activations' type): Conv, DepthwiseConv
 (Conv with group = channels), Gemm, MatMul, each per tensor and per
 channel (_pc) for int8 and per tensor for uint8; Add (two activations
 of one shape, sometimes with a Relu); MaxPool, Transpose, Reshape and
-Concat between a DequantizeLinear and a QuantizeLinear of one scale; and
+Concat between a DequantizeLinear and a QuantizeLinear of one scale;
+GlobalAveragePool (int8); and
 Cnn, a small
 multi-layer network with float input and output (Quantize, Conv + Relu,
 depthwise Conv, Conv, Gemm, Dequantize).
@@ -40,7 +41,7 @@ ROWS = [
     "MatMul:int8", "MatMul:int8_pc", "MatMul:uint8",
     "Add:int8", "Add:uint8",
     "MaxPool:int8", "MaxPool:uint8", "Transpose:int8", "Reshape:uint8",
-    "Concat:int8", "Concat:uint8",
+    "Concat:int8", "Concat:uint8", "GlobalAveragePool:int8",
     "Cnn:int8",
 ]
 
@@ -253,6 +254,12 @@ def make_case(op, variant, seed):
             oshape = [1, c + c1, h, w]
             shape1 = [1, c1, h, w]
         y = b.q(y, xq[0], xq[1], dt)
+    elif op == "GlobalAveragePool":
+        c, h, w = int(rng.integers(1, 9)), int(rng.integers(1, 12)), int(rng.integers(1, 12))
+        shape, oshape = [1, c, h, w], [1, c, 1, 1]
+        y = b.node("GlobalAveragePool", [b.dq("x", xq[0], xq[1], dt)])
+        yq = (float(np.float32(xq[0] * rng.uniform(0.3, 1.2))), int(rng.integers(-10, 11)))
+        y = b.q(y, yq[0], yq[1], dt)
     elif op == "Cnn":
         return make_cnn(rng)
     else:

@@ -3409,6 +3409,23 @@ static bool qdq_passthrough(Imp *m) {
   return true;
 }
 
+/* GlobalAveragePool of int8 as MEAN over H and W (ONNX Runtime's
+ * QLinearGlobalAveragePool). */
+static bool qdq_global_average(Imp *m) {
+  QOut o;
+  Val *x = qdq_act(m, 0);
+  if (!x || x->ndims != 4 || x->qsrc->dt != DT_INT8 || !qdq_output(m, &o) || o.act ||
+      o.dt != DT_INT8)
+    return false;
+  mark_act(m, x);
+  int op0 = m->nops;
+  m->qdq = true;
+  import_global_pool(m, false);
+  m->qdq = false;
+  finish_qdq(m, op0, m->nops - 1, &o);
+  return true;
+}
+
 /* The QDQ forms this file fuses; false: import the node as it is. */
 static bool import_qdq(Imp *m) {
   const char *op = m->n->op_type;
@@ -3422,6 +3439,8 @@ static bool import_qdq(Imp *m) {
     return qdq_fc(m, false);
   if (!strcmp(op, "Add"))
     return qdq_add(m);
+  if (!strcmp(op, "GlobalAveragePool"))
+    return qdq_global_average(m);
   if (!strcmp(op, "MaxPool") || !strcmp(op, "GlobalMaxPool") || !strcmp(op, "Reshape") ||
       !strcmp(op, "Flatten") || !strcmp(op, "Squeeze") || !strcmp(op, "Unsqueeze") ||
       !strcmp(op, "Transpose") || !strcmp(op, "Concat"))

@@ -207,6 +207,24 @@ void lower_mean(Lower *L) {
   const int64_t count = p.count;
   if (in->dtype == DT_FLOAT32) {
     L->l->kernel = "ta_mean_f32";
+  } else if (in->dtype == DT_INT8 && L->rounding == TA_ROUND_ORT) {
+    /* ONNX Runtime's QLinearGlobalAveragePool (MLAS): the int32 sum less
+     * zp * count, times the float scale in / (out * count), rounded half
+     * to even (ta_requant_ort()), plus the output zero point. */
+    L->l->kernel = "ta_mean_s8";
+    p.rounding = TA_ROUND_ORT;
+    p.input_zero_point = zp_of(in);
+    p.output_zero_point = zp_of(out);
+    volatile float denom = scale_of(L, out) * (float)count;
+    volatile float scale = scale_of(L, in) / denom;
+    union {
+      float f;
+      int32_t i;
+    } u = {.f = scale};
+    if (!(scale > 0.0f) || !(scale < FLT_MAX))
+      error_at(L->g, L->op->index, "cannot represent the rescaling");
+    p.multiplier = u.i;
+    p.shift = 0;
   } else if ((in->dtype == DT_INT8 || in->dtype == DT_INT16) && !tflite_arithmetic(L)) {
     /* TFLite Micro's EvalIntegerMean; TFLite differs (mean_tflite()). */
     L->l->kernel = in->dtype == DT_INT8 ? "ta_mean_s8" : "ta_mean_s16";
