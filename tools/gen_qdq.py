@@ -11,8 +11,8 @@ layout), and OUTDIR/cases.txt: one line "NAME OP DTYPE NIN OUTDTYPE".
 
 Rows (OP:dtype, dtype = the activations' type): Conv, DepthwiseConv
 (Conv with group = channels), Gemm, MatMul, each per tensor and per
-channel (_pc) for int8 and per tensor for uint8; Add (two activations
-of one shape, sometimes with a Relu); MaxPool, Transpose, Reshape and
+channel (_pc) for int8 and per tensor for uint8; Add and Mul (two
+activations of one shape, sometimes with a Relu); MaxPool, Transpose, Reshape and
 Concat between a DequantizeLinear and a QuantizeLinear of one scale;
 GlobalAveragePool (int8); and
 Cnn, a small
@@ -39,7 +39,7 @@ ROWS = [
     "DepthwiseConv:int8", "DepthwiseConv:int8_pc", "DepthwiseConv:uint8",
     "Gemm:int8", "Gemm:int8_pc", "Gemm:uint8",
     "MatMul:int8", "MatMul:int8_pc", "MatMul:uint8",
-    "Add:int8", "Add:uint8",
+    "Add:int8", "Add:uint8", "Mul:int8", "Mul:uint8",
     "MaxPool:int8", "MaxPool:uint8", "Transpose:int8", "Reshape:uint8",
     "Concat:int8", "Concat:uint8", "GlobalAveragePool:int8",
     "Cnn:int8",
@@ -210,7 +210,7 @@ def make_case(op, variant, seed):
         shape = [m, k] if op == "Gemm" or rng.integers(0, 2) else [2, m, k]
         oshape = shape[:-1] + [n]
         y, _ = fc_layer(b, "x", k, n, dt, xq, pc, op == "Gemm")
-    elif op == "Add":
+    elif op in ("Add", "Mul"):
         shape = [1, int(rng.integers(1, 9)), int(rng.integers(1, 9)), int(rng.integers(1, 9))]
         if rng.integers(0, 2):
             shape = [int(rng.integers(1, 5)), int(rng.integers(1, 40))]
@@ -218,11 +218,12 @@ def make_case(op, variant, seed):
         x1q = act_q(rng, dt)
         a = b.dq("x", xq[0], xq[1], dt)
         c = b.dq("x1", x1q[0], x1q[1], dt)
-        y = b.node("Add", [a, c])
+        y = b.node(op, [a, c])
         relu = bool(rng.integers(0, 2))
         if relu:
             y = b.node("Relu", [y])
-        yq = (float(np.float32(max(xq[0], x1q[0]) * rng.uniform(0.8, 2.0))),
+        big = max(xq[0], x1q[0]) if op == "Add" else xq[0] * x1q[0] * 60
+        yq = (float(np.float32(big * rng.uniform(0.8, 2.0))),
               (-128 if dt == "int8" else 0) if relu else int(rng.integers(-10, 11)) +
               (0 if dt == "int8" else 128))
         y = b.q(y, yq[0], yq[1], dt)
@@ -266,7 +267,7 @@ def make_case(op, variant, seed):
         raise SystemExit("gen_qdq: unknown op %s" % op)
     b.nodes[-1].output[0] = "y"
     inputs = [helper.make_tensor_value_info("x", TP[dt], shape)]
-    if op == "Add":
+    if op in ("Add", "Mul"):
         inputs.append(helper.make_tensor_value_info("x1", TP[dt], shape))
     if op == "Concat":
         inputs.append(helper.make_tensor_value_info("x1", TP[dt], shape1))
@@ -277,7 +278,7 @@ def make_case(op, variant, seed):
                               producer_name="tinyaot gen_qdq")
     model.ir_version = 7
     ins = [rand_act(rng, dt, shape)]
-    if op in ("Add", "Concat"):
+    if op in ("Add", "Mul", "Concat"):
         ins += extra
     return model, ins, dt
 

@@ -3327,9 +3327,10 @@ static bool qdq_fc(Imp *m, bool gemm) {
   return true;
 }
 
-/* Add of two activations of the same shape and type as ADD (ONNX
- * Runtime's QLinearAdd; broadcasts are left to the float import). */
-static bool qdq_add(Imp *m) {
+/* Add or Mul of two activations of the same shape and type as ADD or
+ * MUL (ONNX Runtime's QLinearAdd, QLinearMul; broadcasts are left to the
+ * float import). */
+static bool qdq_binary(Imp *m, OpKind kind) {
   QOut o;
   Val *a = qdq_act(m, 0), *b = qdq_act(m, 1);
   if (!a || !b || a->qsrc->dt != b->qsrc->dt || a->ndims != b->ndims || !qdq_output(m, &o) ||
@@ -3345,7 +3346,7 @@ static bool qdq_add(Imp *m) {
                                                                                : L_ONNX;
   int ins[2] = {ir(m, a->qsrc, l), ir(m, b->qsrc, l)};
   int out = act_out(m, 0, o.dt, a->ndims, a->dims, l, NULL);
-  int main = add_op(m, OP_ADD, ins, 2, &out, 1);
+  int main = add_op(m, kind, ins, 2, &out, 1);
   OP(m, main)->opt.fields = OPTF_ACTIVATION;
   finish_qdq(m, op0, main, &o);
   return true;
@@ -3438,7 +3439,9 @@ static bool import_qdq(Imp *m) {
   if (!strcmp(op, "MatMul"))
     return qdq_fc(m, false);
   if (!strcmp(op, "Add"))
-    return qdq_add(m);
+    return qdq_binary(m, OP_ADD);
+  if (!strcmp(op, "Mul"))
+    return qdq_binary(m, OP_MUL);
   if (!strcmp(op, "GlobalAveragePool"))
     return qdq_global_average(m);
   if (!strcmp(op, "MaxPool") || !strcmp(op, "GlobalMaxPool") || !strcmp(op, "Reshape") ||

@@ -164,7 +164,8 @@ static LowerFn *const lowerings[OP_COUNT] = {
  * (MLAS on x86): the int8/uint8 convolutions and fully connected layers
  * (QLinearConv, QLinearMatMul, QGemm) requantize with a float32 scale,
  * rounding half to even (ta_requant_ort()), and ADD is QLinearAdd's float
- * arithmetic (lower_add_ort(), lower_nn.c), and the int8 MEAN is
+ * arithmetic (lower_add_ort(), lower_nn.c), MUL QLinearMul's
+ * (lower_mul_ort(), lower_ops.c), and the int8 MEAN is
  * QLinearGlobalAveragePool's (lower_mean(), lower_ops.c); every other op
  * keeps the default arithmetic.
  */
@@ -172,7 +173,8 @@ static int op_rounding(const Graph *g, const Op *op, const LowerOptions *o) {
   if (o->rounding == TA_ROUND_ORT && op->ninputs >= 1 && op->inputs[0] >= 0) {
     DType dt = g->tensors[op->inputs[0]].dtype;
     bool gemm = op->kind == OP_CONV_2D || op->kind == OP_DEPTHWISE_CONV_2D ||
-                op->kind == OP_FULLY_CONNECTED || op->kind == OP_ADD || op->kind == OP_MEAN;
+                op->kind == OP_FULLY_CONNECTED || op->kind == OP_ADD || op->kind == OP_MUL ||
+                op->kind == OP_MEAN;
     return gemm && (dt == DT_INT8 || dt == DT_UINT8) ? TA_ROUND_ORT : TA_ROUND_DOUBLE;
   }
   if (o->rounding != TA_ROUND_SINGLE || op->ninputs < 1 || op->inputs[0] < 0)

@@ -132,6 +132,15 @@ typedef struct {
   int32_t act_min, act_max;
 } ta_add_ort_params;
 
+/* MUL as ONNX Runtime's QLinearMul (MLAS, x86 SSE2; --rounding
+ * onnxruntime): ratio = in1 scale * in2 scale / out scale (float, left to
+ * right), the zero points, the output's as a float. */
+typedef struct {
+  float ratio, output_zero_point;
+  int32_t zp1, zp2;
+  int32_t act_min, act_max;
+} ta_mul_ort_params;
+
 /* SOFTMAX over the innermost dimension: outer rows of depth elements. */
 typedef struct {
   int32_t outer, depth;
