@@ -3302,7 +3302,7 @@ static bool qdq_fc(Imp *m, bool gemm) {
   if (gemm && (a->ndims != 2 || attr_i(m, "transA", 0) || attr_f(m, "alpha", 1.0f) != 1.0f ||
                attr_f(m, "beta", 1.0f) != 1.0f))
     return false;
-  if (b && (b->ndims != 1 || b->dims[0] != N || b->q.nscale > 1))
+  if (b && (b->ndims != 1 || b->dims[0] != N))
     return false;
   if (a->ndims < 2 || a->dims[a->ndims - 1] != K)
     return false;
