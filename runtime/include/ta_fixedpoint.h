@@ -220,9 +220,9 @@ TA_INLINE int32_t ta_round_even_f32(float f) {
     return 1073741824;
   int32_t i = (int32_t)f; /* toward zero */
   const float r = f - (float)i; /* the fraction, exact */
-  if (r > 0.5f || (r == 0.5f && (i & 1)))
+  if (r > 0.5f || (r >= 0.5f && (i & 1))) /* above a half, or a half and odd */
     i++;
-  else if (r < -0.5f || (r == -0.5f && (i & 1)))
+  else if (r < -0.5f || (r <= -0.5f && (i & 1)))
     i--;
   return i;
 }
