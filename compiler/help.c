@@ -87,9 +87,10 @@ static const Option options[] = {
     {"--prefix", "P", C_BUILD,
      "the C identifier prefixing every generated name (default: the model "
      "file's stem)"},
-    {"--rounding", "double|single", C_BUILD,
+    {"--rounding", "double|single|onnxruntime", C_BUILD,
      "whose bytes to reproduce: double (default) TFLite Micro's, single "
-     "TFLite's builtin kernels (doc/operators.md)"},
+     "TFLite's builtin kernels, onnxruntime ONNX Runtime's for QDQ models "
+     "(doc/operators.md)"},
     {"--io-in-workspace", NULL, C_BUILD,
      "plan the inputs and outputs inside the workspace (adds <prefix>_io())"},
     {"--pool", "NAME[:BYTES]", C_BUILD,

@@ -300,8 +300,10 @@ static bool parse_compile_option(int argc, char **argv, int *i, CompileOptions *
       o->lower.rounding = TA_ROUND_DOUBLE;
     else if (!strcmp(v, "single"))
       o->lower.rounding = TA_ROUND_SINGLE;
+    else if (!strcmp(v, "onnxruntime"))
+      o->lower.rounding = TA_ROUND_ORT;
     else
-      usage("--rounding takes double or single");
+      usage("--rounding takes double, single or onnxruntime");
   } else if (!strcmp(a, "--io-in-workspace")) {
     o->plan.io_in_workspace = o->emit.io_in_workspace = true;
   } else if (!strcmp(a, "--align")) {

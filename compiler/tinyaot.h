@@ -508,7 +508,9 @@ void print_lowering(FILE *out, const Graph *g);
  * exactly TFLM's numbers.  Functions returning bool return false where
  * TFLite would refuse the model (the caller reports it with error_at()).
  * `rounding` is TA_ROUND_DOUBLE (TFLM) or TA_ROUND_SINGLE (TFLite built
- * with TFLITE_SINGLE_ROUNDING); it changes a few saturation limits. */
+ * with TFLITE_SINGLE_ROUNDING); it changes a few saturation limits.
+ * TA_ROUND_ORT (ONNX Runtime's float requantization) reaches only the
+ * conv and fully connected multipliers (lower.c's op_rounding()). */
 
 #include "ta_types.h"
 
@@ -534,6 +536,11 @@ bool conv_multiplier(float in_scale, float filter_scale, float out_scale, int ro
  * (double)out - the float product of GetQuantizedConvolutionMultipler. */
 bool fc_multiplier(float in_scale, float filter_scale, float out_scale, int rounding,
                    int32_t *mult, int32_t *shift);
+/* TA_ROUND_ORT (both of the above under it): the float32 scale
+ * in * filter / out as ONNX Runtime computes it, its bits in *mult,
+ * *shift = 0; false when it is not a positive finite float. */
+bool ort_multiplier(float in_scale, float filter_scale, float out_scale, int32_t *mult,
+                    int32_t *shift);
 
 /* CalculateActivationRangeQuantized: the [qmin, qmax] of dt (int8, uint8,
  * int16) narrowed by the fused activation: zero_point + round(f / scale)
@@ -765,7 +772,7 @@ typedef struct {
 } CustomKernel;
 
 typedef struct {
-  int rounding; /* TA_ROUND_DOUBLE (TFLite Micro, default) or TA_ROUND_SINGLE */
+  int rounding; /* TA_ROUND_DOUBLE (TFLite Micro, default), TA_ROUND_SINGLE or TA_ROUND_ORT */
   const CustomKernel *custom; /* user-supplied kernels for custom ops */
   int ncustom;
 } LowerOptions;

@@ -12,3 +12,21 @@ test-onnx-node: $(BUILD)/tinyaot $(BUILD)/tests/ops/test_onnx_node
 	  echo "test-onnx-node: log in $(BUILD)/onnx-node.txt"; exit $$rc
 
 .PHONY: test-onnx-node
+
+# make test-ops-onnx - the QDQ differential suite (tests/ops/run_qdq.py):
+# QDQ_COUNT seeded models (default 10) of every row of tools/gen_qdq.py,
+# ONNX Runtime against `tinyaot run --rounding onnxruntime` byte for byte,
+# and how many outputs the default rounding changes.  make test runs one
+# case per row (tests/ops/test_ops_onnx.sh).  QDQ_ONLY="Conv Gemm:int8"
+# picks rows, QDQ_SEED other cases.
+QDQ_COUNT ?= 10
+QDQ_SEED  ?= 1
+QDQ_ONLY  ?=
+test-ops-onnx: $(BUILD)/tinyaot
+	@/usr/bin/python3 tests/ops/run_qdq.py --build $(BUILD) \
+	  --shared $(or $(TINYAOT_SHARED),$(CURDIR)/../shared) --seed $(QDQ_SEED) --count $(QDQ_COUNT) \
+	  $(if $(strip $(QDQ_ONLY)),--only "$(strip $(QDQ_ONLY))") > $(BUILD)/qdq-results.txt; rc=$$?; \
+	  grep -E '^(not ok|# )' $(BUILD)/qdq-results.txt; \
+	  echo "test-ops-onnx: log in $(BUILD)/qdq-results.txt"; exit $$rc
+
+.PHONY: test-ops-onnx

@@ -66,6 +66,12 @@ typedef struct Val {
   int64_t dims[MAX_DIMS];
   const uint8_t *data;
   int t[2];
+  /* A DequantizeLinear's output (QDQ): the integer value it reads and
+   * its scale and zero point (q.axis in the ONNX order).  An activation
+   * gets its float IR ops only when a float op reads it; a constant has
+   * the dequantized floats in data.  NULL otherwise. */
+  struct Val *qsrc;
+  Quant q;
 } Val;
 
 typedef struct {

@@ -161,8 +161,24 @@ static LowerFn *const lowerings[OP_COUNT] = {
  * the other rows matched in both.  The uint8 MobileNets and DeepLab are
  * bit-exact with TFLite only this way.  tests/ops runs every row with
  * --rounding single.
+ *
+ * --rounding onnxruntime is ONNX Runtime's CPU arithmetic for QDQ models
+ * (MLAS on x86): the int8/uint8 convolutions and fully connected layers
+ * (QLinearConv, QLinearMatMul, QGemm) requantize with a float32 scale,
+ * rounding half to even (ta_requant_ort()), and ADD is QLinearAdd's float
+ * arithmetic (lower_add_ort(), lower_nn.c), MUL QLinearMul's
+ * (lower_mul_ort(), lower_ops.c), and the int8 MEAN is
+ * QLinearGlobalAveragePool's (lower_mean(), lower_ops.c); every other op
+ * keeps the default arithmetic.
  */
 static int op_rounding(const Graph *g, const Op *op, const LowerOptions *o) {
+  if (o->rounding == TA_ROUND_ORT && op->ninputs >= 1 && op->inputs[0] >= 0) {
+    DType dt = g->tensors[op->inputs[0]].dtype;
+    bool gemm = op->kind == OP_CONV_2D || op->kind == OP_DEPTHWISE_CONV_2D ||
+                op->kind == OP_FULLY_CONNECTED || op->kind == OP_ADD || op->kind == OP_MUL ||
+                op->kind == OP_MEAN;
+    return gemm && (dt == DT_INT8 || dt == DT_UINT8) ? TA_ROUND_ORT : TA_ROUND_DOUBLE;
+  }
   if (o->rounding != TA_ROUND_SINGLE || op->ninputs < 1 || op->inputs[0] < 0)
     return TA_ROUND_DOUBLE;
   bool gemm = op->kind == OP_CONV_2D || op->kind == OP_FULLY_CONNECTED;

@@ -254,7 +254,9 @@ const char *pool_init(const ta_pool_params *p) {
 }
 
 const char *rounding_str(int rounding) {
-  return rounding == TA_ROUND_SINGLE ? "TA_ROUND_SINGLE" : "TA_ROUND_DOUBLE";
+  return rounding == TA_ROUND_SINGLE ? "TA_ROUND_SINGLE"
+         : rounding == TA_ROUND_ORT  ? "TA_ROUND_ORT"
+                                     : "TA_ROUND_DOUBLE";
 }
 
 const char *add_init(const ta_add_params *p, bool f32_range, const char *extra) {

@@ -488,9 +488,60 @@ void lower_l2_pool2d(Lower *L) { pool_common(L, "ta_l2_pool2d"); }
  * byte. */
 #define ADD_TABLE_MIN 1024
 
+/*
+ * --rounding onnxruntime, int8 or uint8 inputs of the output's shape:
+ * ONNX Runtime's QLinearAdd (MLAS's AVX2 kernel, qladd_avx2.cpp): the
+ * scale ratios in float, the zero points folded into one float term, two
+ * fused multiply-adds and a round half to even per element
+ * (ta_add_ort_*).  Other shapes keep the default arithmetic: MLAS folds a
+ * scalar operand into the fixed term in a different order, and tinyaot
+ * does not reproduce that.
+ */
+static bool lower_add_ort(Lower *L, Tensor *a, Tensor *b, Tensor *out) {
+  bool x8 = (out->dtype == DT_INT8 || out->dtype == DT_UINT8) && a->dtype == out->dtype &&
+            b->dtype == out->dtype;
+  bool same = x8 && a->ndims == out->ndims && b->ndims == out->ndims;
+  for (int d = 0; same && d < out->ndims; d++)
+    same = a->dims[d] == out->dims[d] && b->dims[d] == out->dims[d];
+  if (!same)
+    return false;
+  ta_add_ort_params p;
+  volatile float r1 = scale_of(L, a) / scale_of(L, out);
+  volatile float r2 = scale_of(L, b) / scale_of(L, out);
+  volatile float z1 = r1 * (float)zp_of(a), z2 = r2 * (float)zp_of(b);
+  volatile float zs = z1 + z2;
+  p.ratio1 = r1, p.ratio2 = r2;
+  p.fixed = (float)zp_of(out) - zs;
+  if (!activation_range_quantized(L->op->opt.activation, out->dtype, scale_of(L, out),
+                                  (int32_t)zp_of(out), &p.act_min, &p.act_max))
+    error_at(L->g, L->op->index, "fused activation %d is not supported",
+             (int)L->op->opt.activation);
+  L->l->kernel = out->dtype == DT_INT8 ? "ta_add_ort_s8" : "ta_add_ort_u8";
+  const_struct(L, "params", "ta_add_ort_params",
+               arena_printf("{.ratio1 = %s, .ratio2 = %s, .fixed = %s, .act_min = %s, "
+                            ".act_max = %s}",
+                            flit(p.ratio1), flit(p.ratio2), flit(p.fixed), ilit(p.act_min),
+                            ilit(p.act_max)),
+               true);
+  if (tensor_elems(out) > INT32_MAX)
+    error_at(L->g, L->op->index, "too many elements for one kernel call");
+  add_arg(L, ARG_INT, -1, (int64_t)tensor_elems(out));
+  arg_tensor(L, a->index);
+  arg_tensor(L, b->index);
+  arg_tensor(L, out->index);
+  may_run_in_place(L, 0);
+  may_run_in_place(L, 1);
+  return true;
+}
+
 void lower_add(Lower *L) {
   need_arity(L, 2, 1);
   Tensor *a = input(L, 0), *b = input(L, 1), *out = output(L, 0);
+  if (L->rounding == TA_ROUND_ORT) {
+    if (lower_add_ort(L, a, b, out))
+      return;
+    L->rounding = TA_ROUND_DOUBLE;
+  }
   bool f32 = a->dtype == DT_FLOAT32 && b->dtype == DT_FLOAT32 && out->dtype == DT_FLOAT32;
   bool s8 = a->dtype == DT_INT8 && b->dtype == DT_INT8 && out->dtype == DT_INT8;
   if (out->dtype == DT_INT32) {

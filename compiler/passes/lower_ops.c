@@ -207,6 +207,24 @@ void lower_mean(Lower *L) {
   const int64_t count = p.count;
   if (in->dtype == DT_FLOAT32) {
     L->l->kernel = "ta_mean_f32";
+  } else if (in->dtype == DT_INT8 && L->rounding == TA_ROUND_ORT) {
+    /* ONNX Runtime's QLinearGlobalAveragePool (MLAS): the int32 sum less
+     * zp * count, times the float scale in / (out * count), rounded half
+     * to even (ta_requant_ort()), plus the output zero point. */
+    L->l->kernel = "ta_mean_s8";
+    p.rounding = TA_ROUND_ORT;
+    p.input_zero_point = zp_of(in);
+    p.output_zero_point = zp_of(out);
+    volatile float denom = scale_of(L, out) * (float)count;
+    volatile float scale = scale_of(L, in) / denom;
+    union {
+      float f;
+      int32_t i;
+    } u = {.f = scale};
+    if (!(scale > 0.0f) || !(scale < FLT_MAX))
+      error_at(L->g, L->op->index, "cannot represent the rescaling");
+    p.multiplier = u.i;
+    p.shift = 0;
   } else if ((in->dtype == DT_INT8 || in->dtype == DT_INT16) && !tflite_arithmetic(L)) {
     /* TFLite Micro's EvalIntegerMean; TFLite differs (mean_tflite()). */
     L->l->kernel = in->dtype == DT_INT8 ? "ta_mean_s8" : "ta_mean_s16";
@@ -265,10 +283,59 @@ void lower_sub(Lower *L) {
   may_run_in_place(L, 1);
 }
 
+/*
+ * --rounding onnxruntime, int8 or uint8 inputs of the output's shape:
+ * ONNX Runtime's QLinearMul (MLAS's SSE2 kernel, qlmul.cpp): the exact
+ * int32 product of the offset inputs, times the float ratio
+ * in1 * in2 / out, plus the output zero point in float, rounded half to
+ * even (ta_mul_ort_*).  Other shapes keep the default arithmetic.
+ */
+static bool lower_mul_ort(Lower *L, Tensor *a, Tensor *b, Tensor *out) {
+  bool x8 = (out->dtype == DT_INT8 || out->dtype == DT_UINT8) && a->dtype == out->dtype &&
+            b->dtype == out->dtype;
+  bool same = x8 && a->ndims == out->ndims && b->ndims == out->ndims;
+  for (int d = 0; same && d < out->ndims; d++)
+    same = a->dims[d] == out->dims[d] && b->dims[d] == out->dims[d];
+  if (!same)
+    return false;
+  ta_mul_ort_params p;
+  volatile float ab = scale_of(L, a) * scale_of(L, b);
+  volatile float ratio = ab / scale_of(L, out);
+  p.ratio = ratio;
+  p.output_zero_point = (float)zp_of(out);
+  p.zp1 = (int32_t)zp_of(a);
+  p.zp2 = (int32_t)zp_of(b);
+  if (!activation_range_quantized(L->op->opt.activation, out->dtype, scale_of(L, out),
+                                  (int32_t)zp_of(out), &p.act_min, &p.act_max))
+    error_at(L->g, L->op->index, "fused activation %d is not supported",
+             (int)L->op->opt.activation);
+  if (tensor_elems(out) > INT32_MAX)
+    error_at(L->g, L->op->index, "too many elements for one kernel call");
+  L->l->kernel = out->dtype == DT_INT8 ? "ta_mul_ort_s8" : "ta_mul_ort_u8";
+  const_struct(L, "params", "ta_mul_ort_params",
+               arena_printf("{.ratio = %s, .output_zero_point = %s, .zp1 = %s, .zp2 = %s, "
+                            ".act_min = %s, .act_max = %s}",
+                            flit(p.ratio), flit(p.output_zero_point), ilit(p.zp1),
+                            ilit(p.zp2), ilit(p.act_min), ilit(p.act_max)),
+               true);
+  add_arg(L, ARG_INT, -1, (int64_t)tensor_elems(out));
+  arg_tensor(L, a->index);
+  arg_tensor(L, b->index);
+  arg_tensor(L, out->index);
+  may_run_in_place(L, 0);
+  may_run_in_place(L, 1);
+  return true;
+}
+
 void lower_mul(Lower *L) {
   need_arity(L, 2, 1);
   Tensor *a = input(L, 0), *b = input(L, 1), *out = output(L, 0);
   need_same_types(L, -1, false);
+  if (L->rounding == TA_ROUND_ORT) {
+    if (lower_mul_ort(L, a, b, out))
+      return;
+    L->rounding = TA_ROUND_DOUBLE;
+  }
   ta_mul_params p = {0};
   p.act_min_f32 = -FLT_MAX;
   p.act_max_f32 = FLT_MAX;

@@ -66,10 +66,31 @@ bool quantize_multiplier_greater_than_one(double real, int rounding, int32_t *mu
   return quantize_multiplier(real, rounding, mult, shift) && *shift >= 0;
 }
 
+/* ONNX Runtime's output scale of QLinearConv / QLinearMatMul / QGemm
+ * (ComputeOutputScale): in * filter / out in float32, left to right; the
+ * multiplier holds its bits, the shift is 0 (ta_requant_ort()). */
+bool ort_multiplier(float in_scale, float filter_scale, float out_scale, int32_t *mult,
+                    int32_t *shift) {
+  volatile float product = in_scale * filter_scale;
+  volatile float scale = product / out_scale;
+  if (!(scale > 0.0f) || !(scale < FLT_MAX))
+    return false;
+  union {
+    float f;
+    int32_t i;
+  } u;
+  u.f = scale;
+  *mult = u.i;
+  *shift = 0;
+  return true;
+}
+
 /* PopulateConvolutionQuantizationParams (kernel_util.cc) and
  * CalculateOpDataFullyConnected's per-channel branch. */
 bool conv_multiplier(float in_scale, float filter_scale, float out_scale, int rounding,
                      int32_t *mult, int32_t *shift) {
+  if (rounding == TA_ROUND_ORT)
+    return ort_multiplier(in_scale, filter_scale, out_scale, mult, shift);
   double real = (double)in_scale * (double)filter_scale / (double)out_scale;
   return quantize_multiplier(real, rounding, mult, shift);
 }
@@ -78,6 +99,8 @@ bool conv_multiplier(float in_scale, float filter_scale, float out_scale, int ro
  * two scales is taken in float, then widened. */
 bool fc_multiplier(float in_scale, float filter_scale, float out_scale, int rounding,
                    int32_t *mult, int32_t *shift) {
+  if (rounding == TA_ROUND_ORT)
+    return ort_multiplier(in_scale, filter_scale, out_scale, mult, shift);
   volatile float product = in_scale * filter_scale; /* float rounding */
   if (!(product >= 0.0f))
     return false;

@@ -10,6 +10,7 @@
  *   ta_sat_shl        SaturatingRoundingMultiplyByPOT<+e> (saturating << e)
  *   ta_rounding_half_sum  RoundingHalfSum
  *   ta_requant        MultiplyByQuantizedMultiplier, double or single rounding
+ *                     (or ONNX Runtime's float requantization, ta_requant_ort)
  *   ta_requant_le1    MultiplyByQuantizedMultiplierSmallerThanOneExp
  *   ta_requant_ge1    MultiplyByQuantizedMultiplierGreaterThanOne
  *   ta_exp_on_negative_values_5   exp_on_negative_values for Q5.26 input
@@ -223,7 +224,42 @@ TA_INLINE int32_t ta_requant_single(int32_t x, int32_t mult, int32_t shift) {
   return (int32_t)r;
 }
 
+/* ONNX Runtime's requantization (MlasRequantizeOutput, x86): the int32
+ * accumulator converted to float32, times the float32 scale whose bits
+ * `mult` holds, rounded to the nearest integer with ties to even (SSE's
+ * CVTPS2DQ in its default mode).  The product is clamped to +-2^30
+ * first (far outside every output range; MLAS clamps to the output
+ * range, which gives the same bytes after the caller's clamp).  The
+ * rounding is done by hand: no libm, and no dependence on the FPU's
+ * rounding mode beyond the default one for the product itself. */
+/* f rounded to the nearest integer, ties to even, clamped to +-2^30
+ * (NaN gives -2^30). */
+TA_INLINE int32_t ta_round_even_f32(float f) {
+  if (!(f > -1073741824.0f))
+    return -1073741824;
+  if (f > 1073741824.0f)
+    return 1073741824;
+  int32_t i = (int32_t)f; /* toward zero */
+  const float r = f - (float)i; /* the fraction, exact */
+  if (r > 0.5f || (r >= 0.5f && (i & 1))) /* above a half, or a half and odd */
+    i++;
+  else if (r < -0.5f || (r <= -0.5f && (i & 1)))
+    i--;
+  return i;
+}
+
+TA_INLINE int32_t ta_requant_ort(int32_t x, int32_t mult) {
+  union {
+    int32_t i;
+    float f;
+  } u;
+  u.i = mult;
+  return ta_round_even_f32((float)x * u.f);
+}
+
 TA_INLINE int32_t ta_requant(int32_t x, int32_t mult, int32_t shift, int32_t rounding) {
+  if (rounding == TA_ROUND_ORT)
+    return ta_requant_ort(x, mult);
   return rounding == TA_ROUND_SINGLE ? ta_requant_single(x, mult, shift)
                                      : ta_requant_double(x, mult, shift);
 }

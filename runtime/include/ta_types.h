@@ -33,6 +33,9 @@ typedef int ta_status;
  * (acc * M + 2^(n-1)) >> n with n = 31 - shift. */
 #define TA_ROUND_DOUBLE 0
 #define TA_ROUND_SINGLE 1
+/* ONNX Runtime (MLAS, x86): the multiplier holds the bits of a float32
+ * scale (shift unused) and acc * scale is rounded half to even. */
+#define TA_ROUND_ORT 2
 
 /* Most dimensions a broadcasting kernel handles (as TFLite's MAX_DIMS). */
 #define TA_MAX_DIMS 8
@@ -62,7 +65,7 @@ typedef struct {
   const int32_t *multiplier;
   const int32_t *shift;
   int32_t per_channel;
-  uint16_t rounding; /* TA_ROUND_DOUBLE or TA_ROUND_SINGLE */
+  uint16_t rounding; /* TA_ROUND_DOUBLE, TA_ROUND_SINGLE or TA_ROUND_ORT */
   uint16_t mmla;     /* ta_quant_mmla_ok() of the op, or 0 */
 } ta_quant;
 
@@ -130,6 +133,23 @@ typedef struct {
   const int32_t *table1, *table2;
   float act_min_f32, act_max_f32;
 } ta_add_params;
+
+/* ADD as ONNX Runtime's QLinearAdd (MLAS, x86 AVX2; --rounding
+ * onnxruntime): ratio1 = in1 scale / out scale, ratio2 likewise (float
+ * divisions), fixed = out zero point - (ratio1 * zp1 + ratio2 * zp2). */
+typedef struct {
+  float ratio1, ratio2, fixed;
+  int32_t act_min, act_max;
+} ta_add_ort_params;
+
+/* MUL as ONNX Runtime's QLinearMul (MLAS, x86 SSE2; --rounding
+ * onnxruntime): ratio = in1 scale * in2 scale / out scale (float, left to
+ * right), the zero points, the output's as a float. */
+typedef struct {
+  float ratio, output_zero_point;
+  int32_t zp1, zp2;
+  int32_t act_min, act_max;
+} ta_mul_ort_params;
 
 /* SOFTMAX over the innermost dimension: outer rows of depth elements. */
 typedef struct {

@@ -369,5 +369,33 @@ int main(void) {
               b.stride1[0] == 0,
           "a scalar broadcasts against a vector");
   }
+  /* ONNX Runtime's requantization (ta_requant_ort): float32 product,
+   * ties to even, against nearbyintf in the default rounding mode over
+   * accumulators and scales that hit exact halves. */
+  {
+    int32_t m, sh;
+    CHECK(ort_multiplier(0.5f, 1.0f, 1.0f, &m, &sh) && sh == 0,
+          "ort_multiplier gives the float's bits and shift 0");
+    CHECK(ta_requant_ort(1, m) == 0 && ta_requant_ort(3, m) == 2 && ta_requant_ort(5, m) == 2 &&
+              ta_requant_ort(-1, m) == 0 && ta_requant_ort(-3, m) == -2 &&
+              ta_requant_ort(-5, m) == -2 && ta_requant_ort(7, m) == 4,
+          "ta_requant_ort rounds halves to even (0.5 -> 0, 1.5 -> 2, 2.5 -> 2, -1.5 -> -2)");
+    CHECK(ta_requant_ort(INT32_MAX, m) == 1073741824 && ta_requant_ort(INT32_MIN, m) == -1073741824,
+          "ta_requant_ort clamps to +-2^30");
+    uint32_t rs = 12345;
+    int bad = 0;
+    for (int k = 0; k < 200000; k++) {
+      rs = rs * 1103515245u + 12345u;
+      int32_t x = (int32_t)(rs >> 8) - (1 << 23);
+      rs = rs * 1103515245u + 12345u;
+      float scale = ldexpf((float)(rs >> 12) / 1048576.0f + 0.25f, -(int)(rs & 15));
+      if (!ort_multiplier(scale, 1.0f, 1.0f, &m, &sh))
+        continue;
+      volatile float f = (float)x * scale;
+      bad += ta_requant_ort(x, m) != (int32_t)nearbyintf(f);
+    }
+    CHECK(bad == 0, "ta_requant_ort equals nearbyintf(x * scale) on 200000 random cases (%d differ)",
+          bad);
+  }
   return test_exit();
 }
