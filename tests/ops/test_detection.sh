@@ -3,9 +3,10 @@
 # tests/ops/test_detection.sh - the custom op TFLite_Detection_PostProcess
 # against TFLite.
 #
-# tools/gen_detection.c writes (seed 1) $TINYAOT_DETECTION_COUNT random
-# single-op cases (default 16, 6 in the sanitizer pass: float32 and uint8,
-# fast and regular NMS, several score and IoU thresholds, equal scores)
+# tools/gen_detection.c writes (seed $TINYAOT_DETECTION_SEED, default 1)
+# $TINYAOT_DETECTION_COUNT random single-op cases (default 16, 6 in the
+# sanitizer pass: float32 and uint8, fast and regular NMS, several score
+# and IoU thresholds, equal scores)
 # and ssd_int8, an int8 SSD-style detector ending in the op.  TFLite
 # (../shared/oracle, builtin kernels, one Node process through
 # oracle_batch.mjs, outputs cached) and `tinyaot run --rounding single`
@@ -23,13 +24,14 @@ oracle_home=${TFLITE_ORACLE_HOME:-${HOME:-/tmp}/.cache/tflite-oracle}
 cache=${TINYAOT_ORACLE_CACHE:-${build%/san}/oracle-cache}
 count=${TINYAOT_DETECTION_COUNT:-16}
 [ "${TINYAOT_PASS:-plain}" = san ] && count=${TINYAOT_DETECTION_COUNT:-6}
-work="$build/detection"
+work="$build/detection/$seed-$count"
 cases="$work/cases"
 rc=0
 rm -rf "$work"
 mkdir -p "$work" "$cache"
 
-if ! "$build/tools/gen_detection" --seed 1 --count "$count" "$cases" > "$work/gen.log" 2>&1; then
+seed=${TINYAOT_DETECTION_SEED:-1}
+if ! "$build/tools/gen_detection" --seed "$seed" --count "$count" "$cases" > "$work/gen.log" 2>&1; then
   echo "not ok - gen_detection writes the cases: $(tail -1 "$work/gen.log")"
   exit 1
 fi
@@ -106,5 +108,5 @@ while read -r name fast maxdet maxcpd k; do
     rc=1
   fi
 done < "$cases/manifest.txt"
-echo "# TFLite_Detection_PostProcess: $n models, $equal equal to TFLite"
+echo "# TFLite_Detection_PostProcess (seed $seed): $n models, $equal equal to TFLite"
 exit $rc
