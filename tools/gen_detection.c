@@ -12,7 +12,8 @@
  * encodings) and in1.bin (class predictions) for N single-op cases
  * (det.<k>: random sizes, float32 or uint8, fast or regular NMS, score
  * and IoU thresholds, scales, anchors on SSD-like grids, scores drawn
- * from a few levels half of the time so that equal scores are common),
+ * from a few levels half of the time so that equal scores are common;
+ * det.0-3 are fast/regular x float32/uint8 with equal scores),
  * and one SSD-style detector, ssd_int8: an int8 input [1][16][16][3],
  * two CONV_2D + RELU feature maps (8x8 and 4x4), on each a box head and
  * a class head (CONV_2D, two anchors per cell), RESHAPE to [1][anchors][4]
@@ -128,7 +129,9 @@ static uint8_t quantize(float v, float scale, int zp) {
   return (uint8_t)(q < 0 ? 0 : q > 255 ? 255 : q);
 }
 
-static void single_case(Rng *r, const char *dir, FILE *manifest, const char *name) {
+/* Case k; cases 0-3 are regular/fast x float32/uint8, with equal scores,
+ * so that any count of 4 or more covers each. */
+static void single_case(Rng *r, int k, const char *dir, FILE *manifest, const char *name) {
   int u8 = rchance(r, 0.35);
   int n = rint_in(r, 4, 48), c = rint_in(r, 1, 6), bg = rint_in(r, 0, 1);
   int box_size = rchance(r, 0.2) ? rint_in(r, 5, 8) : 4, cbg = c + bg;
@@ -145,6 +148,11 @@ static void single_case(Rng *r, const char *dir, FILE *manifest, const char *nam
   o.y_scale = o.x_scale = rchance(r, 0.5) ? 10.0f : runif(r, 1, 12);
   o.h_scale = o.w_scale = rchance(r, 0.5) ? 5.0f : runif(r, 1, 8);
   int levels = rchance(r, 0.5) ? rint_in(r, 2, 5) : 0; /* equal scores */
+  if (k < 4) {
+    o.regular = k & 1;
+    u8 = k >> 1;
+    levels = 3;
+  }
 
   /* Anchors: a small grid, cut to n, with jitter so boxes overlap. */
   int cells = 1;
@@ -468,7 +476,7 @@ int main(int argc, char **argv) {
     join(dir, sizeof dir, outdir, name);
     if (mkdir(dir, 0777) && errno != EEXIST)
       die("cannot create a case folder");
-    single_case(&r, dir, manifest, name);
+    single_case(&r, k, dir, manifest, name);
   }
   join(path, sizeof path, outdir, "ssd_int8");
   if (mkdir(path, 0777) && errno != EEXIST)

@@ -138,6 +138,9 @@ void lower_detection_postprocess(Lower *L) {
                          : ta_detection_postprocess_f32_scratch_size(&p);
   if (!op->scratch_bytes)
     unreachable();
+  if (op->scratch_bytes > (size_t)INT32_MAX)
+    error_at(L->g, op->index, "needs %zu bytes of scratch (%d boxes); at most %d are "
+             "supported", op->scratch_bytes, (int)p.num_boxes, (int)INT32_MAX);
   const char *q = u8 ? arena_printf(",\n    .boxes_scale = %s, .scores_scale = %s, "
                                     ".anchors_scale = %s,\n    .boxes_zero_point = %d, "
                                     ".scores_zero_point = %d, .anchors_zero_point = %d",

@@ -4,9 +4,9 @@
 # against TFLite.
 #
 # tools/gen_detection.c writes (seed $TINYAOT_DETECTION_SEED, default 1)
-# $TINYAOT_DETECTION_COUNT random single-op cases (default 16, 6 in the
+# $TINYAOT_DETECTION_COUNT random single-op cases (default 12, 4 in the
 # sanitizer pass: float32 and uint8, fast and regular NMS, several score
-# and IoU thresholds, equal scores)
+# and IoU thresholds, equal scores; the first 4 cover each mode x type)
 # and ssd_int8, an int8 SSD-style detector ending in the op.  TFLite
 # (../shared/oracle, builtin kernels, one Node process through
 # oracle_batch.mjs, outputs cached) and `tinyaot run --rounding single`
@@ -22,15 +22,15 @@ shared=${TINYAOT_SHARED:-$root/../shared}
 oracle="$shared/oracle/tflite-oracle"
 oracle_home=${TFLITE_ORACLE_HOME:-${HOME:-/tmp}/.cache/tflite-oracle}
 cache=${TINYAOT_ORACLE_CACHE:-${build%/san}/oracle-cache}
-count=${TINYAOT_DETECTION_COUNT:-16}
-[ "${TINYAOT_PASS:-plain}" = san ] && count=${TINYAOT_DETECTION_COUNT:-6}
+count=${TINYAOT_DETECTION_COUNT:-12}
+[ "${TINYAOT_PASS:-plain}" = san ] && count=${TINYAOT_DETECTION_COUNT:-4}
+seed=${TINYAOT_DETECTION_SEED:-1}
 work="$build/detection/$seed-$count"
 cases="$work/cases"
 rc=0
 rm -rf "$work"
 mkdir -p "$work" "$cache"
 
-seed=${TINYAOT_DETECTION_SEED:-1}
 if ! "$build/tools/gen_detection" --seed "$seed" --count "$count" "$cases" > "$work/gen.log" 2>&1; then
   echo "not ok - gen_detection writes the cases: $(tail -1 "$work/gen.log")"
   exit 1
