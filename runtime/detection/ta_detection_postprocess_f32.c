@@ -16,14 +16,15 @@
  *    later element that beats the heap's top swapped in and sifted down,
  *    then sort_heap by pop_heap with Floyd's sift-down and a sift-up),
  *    which partial_sort() below follows step for step (with a stable
- *    order instead, 9 of the 120 random cases of tests/ops/
- *    test_detection.sh's seeds 2 and 3 differ from TFLite);
+ *    order instead, 10 of the 122 models of tests/ops/test_detection.sh's
+ *    seeds 2 and 3 differ from TFLite; libc++'s older pop_heap, swap and
+ *    sift down, gives the same orders on them);
  *  - regular NMS, each class's selections merged into the best so far:
  *    on equal scores the later class goes first.  That is what the TFLite
  *    build of ../shared/oracle computes (tests/ops/test_detection.sh);
  *    TFLite's sources have merged with a partial sort of the list (older)
  *    and with std::inplace_merge (newer, earlier classes first on ties);
- *    with earlier classes first, 25 of those 120 cases differ.
+ *    with earlier classes first, 27 of those 122 models differ.
  * Float arithmetic as written (TA_FP_STRICT: no fused multiply-add), so
  * that IoU comparisons decide as TFLite's do.
  */
