@@ -24,9 +24,10 @@
  *   Tensor:    shape 0, type 1, buffer 2, name 3, quantization 4,
  *              is_variable 5
  *   QuantizationParameters: scale 2, zero_point 3, quantized_dimension 6
- *   OperatorCode: deprecated_builtin_code 0, version 2, builtin_code 3
+ *   OperatorCode: deprecated_builtin_code 0, custom_code 1, version 2,
+ *              builtin_code 3
  *   Operator:  opcode_index 0, inputs 1, outputs 2,
- *              builtin_options_type 3, builtin_options 4
+ *              builtin_options_type 3, builtin_options 4, custom_options 5
  *   Buffer:    data 0 (force_align 16)
  * The options tables' slots are at the tfw_*_options functions.
  *
@@ -292,12 +293,15 @@ typedef struct {
   int options_type; /* 0 = NONE */
   WField fields[8];
   int nfields;
+  uint8_t *custom_options; /* CUSTOM: FlexBuffers bytes, or NULL */
+  size_t ncustom_options;
   int sg; /* its subgraph */
 } WOp;
 
 typedef struct {
   int code;
   int version;
+  char *custom; /* custom_code of a CUSTOM code, or NULL */
 } WOpCode;
 
 struct TfwModel {
@@ -377,7 +381,10 @@ void tfw_free(TfwModel *m) {
       free(m->ops[i].fields[f].vec);
       free(m->ops[i].fields[f].str);
     }
+    free(m->ops[i].custom_options);
   }
+  for (int i = 0; i < m->ncodes; i++)
+    free(m->codes[i].custom);
   free(m->buffers);
   free(m->tensors);
   free(m->ops);
@@ -483,18 +490,38 @@ void tfw_set_variable(TfwModel *m, int tensor) {
   tensor_at(m, tensor)->is_variable = 1;
 }
 
+/* The operator code of builtin_code (and custom name, for CUSTOM). */
+static int opcode_of(TfwModel *m, int builtin_code, const char *custom) {
+  for (int i = 0; i < m->ncodes; i++)
+    if (m->codes[i].code == builtin_code &&
+        (!custom || (m->codes[i].custom && !strcmp(m->codes[i].custom, custom))))
+      return i;
+  GROW(m->codes, m->ncodes, m->capcodes);
+  m->codes[m->ncodes].code = builtin_code;
+  m->codes[m->ncodes].version = 1;
+  m->codes[m->ncodes].custom = custom ? xmemdup(custom, strlen(custom) + 1) : NULL;
+  return m->ncodes++;
+}
+
+static int add_op(TfwModel *m, int code, int nin, const int *in, int nout, const int *out);
+
 int tfw_op(TfwModel *m, int builtin_code, int nin, const int *in, int nout,
            const int *out) {
-  int code = -1;
-  for (int i = 0; i < m->ncodes; i++)
-    if (m->codes[i].code == builtin_code)
-      code = i;
-  if (code < 0) {
-    GROW(m->codes, m->ncodes, m->capcodes);
-    m->codes[m->ncodes].code = builtin_code;
-    m->codes[m->ncodes].version = 1;
-    code = m->ncodes++;
-  }
+  if (builtin_code == TFW_OP_CUSTOM)
+    fail("a CUSTOM op needs its name: tfw_custom_op()");
+  return add_op(m, opcode_of(m, builtin_code, NULL), nin, in, nout, out);
+}
+
+int tfw_custom_op(TfwModel *m, const char *name, const uint8_t *options, size_t noptions,
+                  int nin, const int *in, int nout, const int *out) {
+  int op = add_op(m, opcode_of(m, TFW_OP_CUSTOM, name), nin, in, nout, out);
+  WOp *o = op_at(m, op);
+  o->custom_options = noptions ? xmemdup(options, noptions) : NULL;
+  o->ncustom_options = noptions;
+  return op;
+}
+
+static int add_op(TfwModel *m, int code, int nin, const int *in, int nout, const int *out) {
   int local = count_in(m->cur, m->nops, m->ops, sizeof *m->ops, offsetof(WOp, sg));
   GROW(m->ops, m->nops, m->capops);
   WOp *op = &m->ops[m->nops];
@@ -911,7 +938,10 @@ void tfw_finish(TfwModel *m, uint8_t **bytes, size_t *len) {
   size_t *codes = xrealloc(NULL, (size_t)(m->ncodes ? m->ncodes : 1) * sizeof *codes);
   for (int i = 0; i < m->ncodes; i++) {
     int c = m->codes[i].code;
+    size_t custom = m->codes[i].custom ? fb_string(&b, m->codes[i].custom) : 0;
     fb_start(&b);
+    if (custom)
+      fb_field_offset(&b, 1, custom);
     fb_field(&b, 2, (uint32_t)m->codes[i].version, 4);
     fb_field(&b, 3, (uint32_t)c, 4);
     fb_field(&b, 0, (uint32_t)(c < 127 ? c : 127), 1);
@@ -935,12 +965,17 @@ void tfw_finish(TfwModel *m, uint8_t **bytes, size_t *len) {
     size_t in = fb_i32s(&b, o->in, (size_t)o->nin);
     size_t out = fb_i32s(&b, o->out, (size_t)o->nout);
     size_t opt = o->options_type ? write_options(&b, o) : 0;
+    size_t copt = o->custom_options
+                      ? fb_bytes(&b, o->custom_options, o->ncustom_options, 4)
+                      : 0;
     fb_start(&b);
     fb_field(&b, 0, (uint32_t)o->opcode, 4);
     fb_field_offset(&b, 1, in);
     fb_field_offset(&b, 2, out);
     if (opt)
       fb_field_offset(&b, 4, opt);
+    if (copt) /* custom_options_format (slot 6) stays FLEXBUFFERS, 0 */
+      fb_field_offset(&b, 5, copt);
     if (o->options_type)
       fb_field(&b, 3, (uint32_t)o->options_type, 1);
     ops[nops++] = fb_end(&b);
@@ -1003,4 +1038,71 @@ int tfw_write_file(TfwModel *m, const char *path) {
     return -1;
   }
   return 0;
+}
+
+/* ------------------------------------------------------ FlexBuffers */
+
+/*
+ * A FlexBuffers map of scalars, the custom options TFLite's converter
+ * writes (flexbuffers::Builder's Map of Int, Float and Bool), every slot
+ * 4 bytes wide:
+ *   the keys, NUL-terminated, padded to 4;
+ *   the keys vector: count, then one offset per key (back to its string);
+ *   the map: offset back to the keys vector, the keys vector's byte
+ *   width (4), count, then the values (int32, float32, bool as uint32),
+ *   then one packed type byte per value (type << 2 | 2: 32-bit);
+ *   the root: offset back to the map, its packed type (MAP << 2 | 2) and
+ *   the root's byte width (1).
+ * Keys are sorted by strcmp, as the builder sorts them: TFLite looks
+ * them up by binary search.
+ */
+static int flex_cmp(const void *a, const void *b) {
+  return strcmp(((const TfwFlexEntry *)a)->key, ((const TfwFlexEntry *)b)->key);
+}
+
+size_t tfw_flex_map(const TfwFlexEntry *entries, int n, uint8_t **bytes) {
+  if (n < 0 || n > 64)
+    fail("a FlexBuffers map of %d entries", n);
+  TfwFlexEntry *e = xmemdup(entries, (size_t)n * sizeof *e);
+  qsort(e, (size_t)n, sizeof *e, flex_cmp);
+  size_t cap = 64 + (size_t)n * 16;
+  for (int i = 0; i < n; i++)
+    cap += strlen(e[i].key) + 4;
+  uint8_t *buf = xrealloc(NULL, cap);
+  memset(buf, 0, cap);
+  size_t at = 0;
+  size_t *keypos = xrealloc(NULL, (size_t)(n ? n : 1) * sizeof *keypos);
+  for (int i = 0; i < n; i++) {
+    keypos[i] = at;
+    size_t len = strlen(e[i].key) + 1;
+    memcpy(buf + at, e[i].key, len);
+    at += len;
+  }
+  at = (at + 3) & ~(size_t)3;
+  put_le(buf + at, (uint64_t)n, 4); /* the keys vector's count */
+  at += 4;
+  size_t keys = at;
+  for (int i = 0; i < n; i++, at += 4)
+    put_le(buf + at, (uint64_t)(at - keypos[i]), 4);
+  put_le(buf + at, (uint64_t)(at - keys), 4); /* map: offset to the keys */
+  put_le(buf + at + 4, 4, 4);                 /* their byte width */
+  put_le(buf + at + 8, (uint64_t)n, 4);        /* count */
+  at += 12;
+  size_t map = at;
+  for (int i = 0; i < n; i++, at += 4) {
+    uint32_t v = e[i].type == 'f' ? f32_bits(e[i].f) : (uint32_t)e[i].i;
+    put_le(buf + at, v, 4);
+  }
+  for (int i = 0; i < n; i++)
+    buf[at++] = (uint8_t)((e[i].type == 'f' ? 3 : e[i].type == 'b' ? 26 : 1) << 2 | 2);
+  buf[at] = (uint8_t)(at - map); /* the root: one byte back to the map */
+  if (at - map > 255)
+    fail("FlexBuffers map too large for a one-byte root");
+  buf[at + 1] = 9 << 2 | 2;
+  buf[at + 2] = 1;
+  at += 3;
+  free(keypos);
+  free(e);
+  *bytes = buf;
+  return at;
 }

@@ -7,10 +7,10 @@
  * subgraph inputs and outputs) and serialized by tfw_finish() or
  * tfw_write_file().  Only what single-op test models and small example
  * networks need is covered: several subgraphs, builtin operators with their
- * options tables, per-tensor and per-channel quantization, variable
- * tensors.  Field slots and union type numbers follow
- * tensorflow/lite/schema/schema.fbs; they are listed in tflite_writer.c
- * next to the code that writes them.
+ * options tables, custom operators with FlexBuffers options, per-tensor
+ * and per-channel quantization, variable tensors.  Field slots and union
+ * type numbers follow tensorflow/lite/schema/schema.fbs; they are listed
+ * in tflite_writer.c next to the code that writes them.
  *
  * This is host-side test tooling: it uses malloc and exits with a message
  * on misuse or when memory runs out.  A model owns everything added to
@@ -105,6 +105,7 @@ enum {
   /* tools/gen_ops_math.h */
   TFW_OP_RFFT2D = 131,
   TFW_OP_COMPLEX_ABS = 135,
+  TFW_OP_CUSTOM = 32, /* tfw_custom_op() */
 };
 
 /* Padding and ActivationFunctionType of the schema. */
@@ -153,6 +154,22 @@ void tfw_set_variable(TfwModel *m, int tensor);
 int tfw_op(TfwModel *m, int builtin_code, int nin, const int *in, int nout,
            const int *out);
 void tfw_op_version(TfwModel *m, int op, int version);
+/* A CUSTOM operator named `name` (its own operator code per name) with
+ * custom options (copied; FlexBuffers, e.g. from tfw_flex_map()). */
+int tfw_custom_op(TfwModel *m, const char *name, const uint8_t *options, size_t noptions,
+                  int nin, const int *in, int nout, const int *out);
+
+/* One entry of a FlexBuffers map: type 'i' (int32), 'f' (float) or 'b'
+ * (bool, from i). */
+typedef struct {
+  const char *key;
+  int type;
+  int32_t i;
+  float f;
+} TfwFlexEntry;
+/* The FlexBuffers bytes of a map of n scalar entries (keys sorted):
+ * *bytes is malloc'd (the caller frees it); returns its length. */
+size_t tfw_flex_map(const TfwFlexEntry *entries, int n, uint8_t **bytes);
 
 /* The subgraph's inputs and outputs, in order. */
 void tfw_inputs(TfwModel *m, int n, const int *tensors);

@@ -13,7 +13,8 @@
  * which lower_nn.c's functions hand over to; lower_rnn.c the stateful ops
  * (LSTM, SVDF); lower_s16.c the ops of the 16x8 scheme (int16
  * activations) that need int16 kernels; lower_signal.c the custom ops
- * (the signal library, user-supplied kernels).  The host arithmetic that only
+ * (the signal library, user-supplied kernels); lower_detection.c the
+ * custom op TFLite_Detection_PostProcess.  The host arithmetic that only
  * these lowerings need (lookup tables, resize maps) is in quant_ops.c,
  * declared here so that tests can call it.
  *
@@ -307,7 +308,8 @@ LowerFn lower_lstm, lower_svdf;
 
 /* ---------------------------------------------------- lower_signal.c */
 
-/* CUSTOM: a --custom-op kernel, a signal library op, or refused. */
+/* CUSTOM: a --custom-op kernel, a signal library op,
+ * TFLite_Detection_PostProcess, or refused. */
 LowerFn lower_custom;
 /* RFFT2D float32 -> complex64, COMPLEX_ABS complex64 -> float32. */
 LowerFn lower_rfft2d, lower_complex_abs;
@@ -318,5 +320,10 @@ LowerFn lower_rfft2d, lower_complex_abs;
  * power of two (at least 2). */
 bool rfft_tables(int32_t fft_length, ta_rfft_params *p, int16_t *twiddles,
                  int16_t *split_twiddles);
+
+/* -------------------------------------------------- lower_detection.c */
+
+/* CUSTOM TFLite_Detection_PostProcess (lower_custom hands it over). */
+LowerFn lower_detection_postprocess;
 
 #endif

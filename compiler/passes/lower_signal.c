@@ -15,7 +15,8 @@
  * subtraction's noise estimate, which TFLM keeps in a persistent buffer
  * of the op, becomes Op.state_bytes: persistent, zeroed by reset.
  *
- * Precedence: a --custom-op for the op's name, then a known signal op;
+ * Precedence: a --custom-op for the op's name, then
+ * TFLite_Detection_PostProcess (lower_detection.c) or a known signal op;
  * anything else is refused with a message naming the op and the flag.
  */
 #include <math.h>
@@ -577,6 +578,10 @@ void lower_custom(Lower *L) {
       lower_user(L, &L->o->custom[i]);
       return;
     }
+  if (!strcmp(name, "TFLite_Detection_PostProcess")) {
+    lower_detection_postprocess(L); /* lower_detection.c */
+    return;
+  }
   for (size_t i = 0; i < sizeof signal_ops / sizeof *signal_ops; i++)
     if (!strcmp(signal_ops[i].name, name)) {
       signal_ops[i].fn(L);

@@ -294,4 +294,8 @@ ta_status ta_dequantize_s16_f32(const ta_affine_params *p, const int16_t *in, fl
 
 #include "ta_kernels_math.h"
 
+/* ======================= SSD detection post-processing (ta_kernels_detection.h) */
+
+#include "ta_kernels_detection.h"
+
 #endif

@@ -298,6 +298,39 @@ static void check_options(void) {
 
 /* The model examples/tiny_cnn is written by the same writer: it reads
  * and verifies. */
+/* A custom op: its name and FlexBuffers options come back as the
+ * reader's Op.custom_name and Op.attrs (keys sorted, ints, floats,
+ * bools). */
+static void check_custom(void) {
+  TfwModel *m = tfw_new();
+  int32_t d[2] = {1, 3};
+  int in = tfw_tensor(m, "in", TFW_FLOAT32, 2, d, 0);
+  int out = tfw_tensor(m, "out", TFW_FLOAT32, 2, d, 0);
+  TfwFlexEntry e[] = {{"zeta", 'i', -7, 0}, {"alpha", 'f', 0, 0.625f},
+                      {"flag", 'b', 1, 0}, {"count", 'i', 100000, 0}};
+  uint8_t *bytes;
+  size_t n = tfw_flex_map(e, 4, &bytes);
+  tfw_custom_op(m, "MyOp", bytes, n, 1, &in, 1, &out);
+  free(bytes);
+  tfw_inputs(m, 1, &in);
+  tfw_outputs(m, 1, &out);
+  Graph *g = round_trip(m, "custom op");
+  tfw_free(m);
+  if (!g)
+    return;
+  const Op *op = &g->ops[0];
+  const Attr *z = op_attr(op, "zeta"), *a = op_attr(op, "alpha");
+  const Attr *f = op_attr(op, "flag"), *c = op_attr(op, "count");
+  CHECK(op->kind == OP_CUSTOM && op->custom_name && !strcmp(op->custom_name, "MyOp") &&
+            op->nattrs == 4 && !strcmp(op->attrs[0].key, "alpha") &&
+            !strcmp(op->attrs[3].key, "zeta"),
+        "a custom op reads back with its name and its 4 options, keys sorted");
+  CHECK(z && z->kind == ATTR_INT && z->i == -7 && a && a->kind == ATTR_FLOAT &&
+            a->f == 0.625 && f && f->kind == ATTR_INT && f->i == 1 && c &&
+            c->kind == ATTR_INT && c->i == 100000,
+        "its FlexBuffers options read back as int -7, float 0.625, bool 1, int 100000");
+}
+
 static void check_example(void) {
   FILE *f = fopen("examples/tiny_cnn/tiny_cnn.tflite", "rb");
   if (!f) {
@@ -324,6 +357,7 @@ static void check_example(void) {
 int main(void) {
   check_tensors();
   check_options();
+  check_custom();
   check_example();
   return test_exit();
 }
