@@ -1915,6 +1915,130 @@ static void import_batch_norm(Imp *m) {
   add_op(m, OP_ADD, ins2, 2, &out, 1);
 }
 
+/* A new float32 IR tensor of t's shape (or of dims). */
+static int f32_like(Imp *m, int t) {
+  int64_t dims[MAX_DIMS];
+  for (int d = 0; d < T(m, t)->ndims; d++)
+    dims[d] = T(m, t)->dims[d];
+  return new_tensor(m, "", DT_FLOAT32, T(m, t)->ndims, dims);
+}
+
+static int binary_to(Imp *m, OpKind kind, int a, int b, int out) {
+  int ins[2] = {a, b};
+  add_op(m, kind, ins, 2, &out, 1);
+  return out;
+}
+
+/* The output k of the node as an activation when the graph names it,
+ * else an unnamed tensor. */
+static int maybe_out(Imp *m, int k, int ndims, const int64_t *dims, int layout) {
+  if (k < m->n->noutputs && m->n->outputs[k][0]) {
+    if (layout == L_NHWC) {
+      int64_t od[4];
+      for (int d = 0; d < 4; d++)
+        od[d] = dims[TO_NCHW[d]];
+      return act_out(m, k, DT_FLOAT32, 4, od, layout, NULL);
+    }
+    return act_out(m, k, DT_FLOAT32, ndims, dims, layout, NULL);
+  }
+  return new_tensor(m, "", DT_FLOAT32, ndims, dims);
+}
+
+/*
+ * Normalization over the IR axes red[] of IR tensor t, as ONNX's
+ * reference computes it (LayerNormalization's function body):
+ *   mean = ReduceMean(x), d = x - mean, var = ReduceMean(d * d),
+ *   inv = 1 / sqrt(var + epsilon), returns d * inv.
+ * mean and inv (reduced dims kept as 1) are written to node outputs
+ * mean_k and inv_k when those are named (-1: never).
+ */
+static int normalize(Imp *m, int t, const bool *red, float eps, int mean_k, int inv_k,
+                     int layout) {
+  int r = T(m, t)->ndims;
+  int32_t ax[MAX_DIMS];
+  int nax = 0;
+  int64_t kd[MAX_DIMS];
+  for (int d = 0; d < r; d++) {
+    if (red[d])
+      ax[nax++] = d;
+    kd[d] = red[d] ? 1 : T(m, t)->dims[d];
+  }
+  int mean = mean_k >= 0 ? maybe_out(m, mean_k, r, kd, layout)
+                         : new_tensor(m, "", DT_FLOAT32, r, kd);
+  int ins[2] = {t, const_i32(m, ax, nax)};
+  int o = add_op(m, OP_MEAN, ins, 2, &mean, 1);
+  OP(m, o)->opt.fields = OPTF_KEEP_DIMS;
+  OP(m, o)->opt.keep_dims = true;
+  int d = binary_to(m, OP_SUB, t, mean, f32_like(m, t));
+  int sq = binary_to(m, OP_MUL, d, d, f32_like(m, t));
+  int var = new_tensor(m, "", DT_FLOAT32, r, kd);
+  int vins[2] = {sq, const_i32(m, ax, nax)};
+  o = add_op(m, OP_MEAN, vins, 2, &var, 1);
+  OP(m, o)->opt.fields = OPTF_KEEP_DIMS;
+  OP(m, o)->opt.keep_dims = true;
+  int ve = scalar_op(m, OP_ADD, var, eps, "");
+  int inv = inv_k >= 0 ? maybe_out(m, inv_k, r, kd, layout)
+                       : new_tensor(m, "", DT_FLOAT32, r, kd);
+  add_op(m, OP_RSQRT, &ve, 1, &inv, 1);
+  return binary_to(m, OP_MUL, d, inv, f32_like(m, t));
+}
+
+/* LayerNormalization (opset 17): normalized over axes axis .. r-1, times
+ * Scale, plus B; outputs Mean and InvStdDev when named.  In the ONNX
+ * layout (Scale and B broadcast from the right). */
+static void import_layer_norm(Imp *m) {
+  Val *x = act_in(m, 0), *sc = act_in(m, 1), *bb = in(m, 2);
+  need_f32(m, x);
+  need_f32(m, sc);
+  if (bb)
+    need_f32(m, bb);
+  int r = x->ndims;
+  int64_t axis = resolve(m, attr_i(m, "axis", -1), r, "axis");
+  float eps = attr_f(m, "epsilon", 1e-5f);
+  bool red[MAX_DIMS] = {false};
+  for (int d = (int)axis; d < r; d++)
+    red[d] = true;
+  int t = ir(m, x, L_ONNX);
+  int y = normalize(m, t, red, eps, 1, 2, L_ONNX);
+  int64_t dims[MAX_DIMS];
+  memcpy(dims, x->dims, sizeof dims);
+  if (!bb) {
+    binary_to(m, OP_MUL, y, ir(m, sc, L_ONNX), act_out(m, 0, DT_FLOAT32, r, dims, L_ONNX, NULL));
+    return;
+  }
+  int s = binary_to(m, OP_MUL, y, ir(m, sc, L_ONNX), f32_like(m, t));
+  binary_to(m, OP_ADD, s, ir(m, bb, L_ONNX), act_out(m, 0, DT_FLOAT32, r, dims, L_ONNX, NULL));
+}
+
+/* InstanceNormalization: normalized over the spatial axes 2 .. r-1 of
+ * each sample and channel, times scale[c], plus B[c] (both constant). */
+static void import_instance_norm(Imp *m) {
+  Val *x = act_in(m, 0);
+  need_f32(m, x);
+  Val *sc = need_const(m, 1, "scale"), *bb = need_const(m, 2, "B");
+  int r = x->ndims;
+  if (r < 3)
+    FAIL("the input needs a channel and a spatial dimension");
+  int64_t C = x->dims[1];
+  if (val_elems(sc) != C || val_elems(bb) != C)
+    FAIL("scale and B must have %lld values", (long long)C);
+  float eps = attr_f(m, "epsilon", 1e-5f);
+  int l = pref(x);
+  int t = ir(m, x, l);
+  bool red[MAX_DIMS] = {false};
+  for (int d = 2; d < r; d++)
+    red[l == L_NHWC ? nhwc_axis(d) : d] = true;
+  int y = normalize(m, t, red, eps, -1, -1, l);
+  int64_t cd[MAX_DIMS];
+  int rank = l == L_NHWC ? 1 : r - 1;
+  cd[0] = C;
+  for (int d = 1; d < rank; d++)
+    cd[d] = 1;
+  int s = binary_to(m, OP_MUL, y, f32_tensor(m, "", rank, cd, floats_of(m, sc)), f32_like(m, t));
+  int out = act_out(m, 0, DT_FLOAT32, r, x->dims, l, NULL);
+  binary_to(m, OP_ADD, s, f32_tensor(m, "", rank, cd, floats_of(m, bb)), out);
+}
+
 /* ------------------------------------------------ shape ops on activations */
 
 /* Reshape-like: the ONNX element order is kept.  A 4-D NHWC-only value
@@ -2968,6 +3092,8 @@ static void import_node(Imp *m) {
   else if (IS("GlobalAveragePool")) import_global_pool(m, false);
   else if (IS("GlobalMaxPool")) import_global_pool(m, true);
   else if (IS("BatchNormalization")) import_batch_norm(m);
+  else if (IS("LayerNormalization")) import_layer_norm(m);
+  else if (IS("InstanceNormalization")) import_instance_norm(m);
   else if (IS("Concat")) import_concat(m);
   else if (IS("Split")) import_split(m);
   else if (IS("Slice")) import_slice(m);
