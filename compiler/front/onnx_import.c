@@ -1224,8 +1224,10 @@ static void binary(Imp *m, OpKind kind) {
   add_op(m, kind, ins, 2, &out, 1);
 }
 
+static void general_pow(Imp *m, Val *a, Val *b);
+
 /* Pow with a constant exponent: 1 (a copy), 2..4 (a chain of MUL),
- * 0.5 (SQRT), -1 (DIV). */
+ * 0.5 (SQRT), -1 (DIV); any other: general_pow. */
 static void import_pow(Imp *m) {
   Val *a = act_in(m, 0), *b = need_in(m, 1);
   double e = b->data && val_elems(b) == 1 ? cget_d(b, 0) : NAN;
@@ -1267,7 +1269,48 @@ static void import_pow(Imp *m) {
     add_op(m, OP_DIV, ins, 2, &out, 1);
     return;
   }
-  FAIL("Pow is supported with a constant exponent of 1, 2, 3, 4, 0.5 or -1 only");
+  general_pow(m, a, b);
+}
+
+/* The constant v as a new constant of type dt (values checked by the
+ * caller). */
+static Val *retyped(Imp *m, const Val *v, DType dt) {
+  Val *c = new_const(m, v->name, dt, v->ndims, v->dims);
+  for (int64_t k = 0; k < val_elems(v); k++)
+    cset(c, k, cget_d(v, k), cget_i(v, k));
+  return c;
+}
+
+/* Pow of any other exponent: POW (numpy broadcasting).  A float32 base
+ * takes a float32 exponent, or a constant one of any type (converted on
+ * the host); an int32 base an int32 exponent, or a constant one whose
+ * values are whole numbers >= 0 of any type (int32 POW multiplies, as
+ * ONNX's integer Pow). */
+static void general_pow(Imp *m, Val *a, Val *b) {
+  if (a->dt == DT_FLOAT32 && b->dt != DT_FLOAT32) {
+    if (!b->data)
+      FAIL("a float32 Pow with a %s exponent needs the exponent constant", dtype_name(b->dt));
+    b = retyped(m, b, DT_FLOAT32);
+  } else if (a->dt == DT_INT32 && (b->data || b->dt != DT_INT32)) {
+    if (!b->data)
+      FAIL("an int32 Pow with a %s exponent needs the exponent constant", dtype_name(b->dt));
+    for (int64_t k = 0; k < val_elems(b); k++) {
+      double e = cget_d(b, k);
+      if (!(e >= 0 && e <= INT32_MAX && e == floor(e)))
+        FAIL("an int32 Pow needs whole exponents >= 0 (element %lld is %g)", (long long)k, e);
+    }
+    b = retyped(m, b, DT_INT32);
+  } else if (a->dt != DT_FLOAT32 && a->dt != DT_INT32) {
+    FAIL("Pow of %s is not supported (float32 and int32 only)", dtype_name(a->dt));
+  }
+  int64_t dims[MAX_DIMS];
+  int n;
+  if (!bcast(a->dims, a->ndims, b->dims, b->ndims, dims, &n))
+    FAIL("shapes of '%s' and '%s' do not broadcast", a->name, b->name);
+  int l = common_layout(m, n, 0, 2);
+  int ins[2] = {as_layout(m, a, l, n), as_layout(m, b, l, n)};
+  int out = act_out(m, 0, a->dt, n, dims, l, NULL);
+  add_op(m, OP_POW, ins, 2, &out, 1);
 }
 
 static void import_reciprocal(Imp *m) {
@@ -2037,6 +2080,43 @@ static void import_instance_norm(Imp *m) {
   int s = binary_to(m, OP_MUL, y, f32_tensor(m, "", rank, cd, floats_of(m, sc)), f32_like(m, t));
   int out = act_out(m, 0, DT_FLOAT32, r, x->dims, l, NULL);
   binary_to(m, OP_ADD, s, f32_tensor(m, "", rank, cd, floats_of(m, bb)), out);
+}
+
+/* Gelu (opset 20) as ONNX's function body: approximate "none"
+ *   y = x (erf(x / sqrt(2)) + 1) / 2      (MUL, ERF, ADD, MUL, MUL)
+ * "tanh"
+ *   y = x (tanh(sqrt(2 / pi) (x + 0.044715 x^3)) + 1) / 2. */
+static void import_gelu(Imp *m) {
+  Val *x = act_in(m, 0);
+  need_f32(m, x);
+  const char *ap = attr_s(m, "approximate", "none");
+  bool tanh_form = !strcmp(ap, "tanh");
+  if (!tanh_form && strcmp(ap, "none"))
+    FAIL("approximate '%s' is neither none nor tanh", ap);
+  int l = pref(x);
+  int t = ir(m, x, l);
+  int inner;
+  if (tanh_form) {
+    int x2 = binary_to(m, OP_MUL, t, t, f32_like(m, t));
+    int x3 = binary_to(m, OP_MUL, x2, t, f32_like(m, t));
+    int c = scalar_op(m, OP_MUL, x3, 0.044715f, "");
+    int s = binary_to(m, OP_ADD, t, c, f32_like(m, t));
+    int w = scalar_op(m, OP_MUL, s, (float)sqrt(2.0 / 3.14159265358979323846), "");
+    inner = f32_like(m, t);
+    add_op(m, OP_TANH, &w, 1, &inner, 1);
+  } else {
+    int w = scalar_op(m, OP_MUL, t, (float)(1.0 / sqrt(2.0)), "");
+    inner = f32_like(m, t);
+    add_op(m, OP_ERF, &w, 1, &inner, 1);
+  }
+  int p = scalar_op(m, OP_ADD, inner, 1.0f, "");
+  int q = binary_to(m, OP_MUL, t, p, f32_like(m, t));
+  int out = act_out(m, 0, DT_FLOAT32, x->ndims, x->dims, l, NULL);
+  int64_t one[MAX_DIMS];
+  for (int d = 0; d < T(m, q)->ndims; d++)
+    one[d] = 1;
+  float half = 0.5f;
+  binary_to(m, OP_MUL, q, f32_tensor(m, "", T(m, q)->ndims, one, &half), out);
 }
 
 /* ------------------------------------------------ shape ops on activations */
@@ -3068,6 +3148,8 @@ static void import_node(Imp *m) {
   else if (IS("Ceil")) unary_f32(m, OP_CEIL);
   else if (IS("Round")) unary_f32(m, OP_ROUND);
   else if (IS("Log")) unary_f32(m, OP_LOG);
+  else if (IS("Erf")) unary_f32(m, OP_ERF);
+  else if (IS("Gelu")) import_gelu(m);
   else if (IS("Elu")) import_elu(m, false);
   else if (IS("Selu")) import_elu(m, true);
   else if (IS("Softplus")) import_softplus(m);

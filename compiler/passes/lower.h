@@ -278,7 +278,8 @@ LowerFn lower_abs, lower_neg, lower_sqrt, lower_rsqrt, lower_square, lower_exp,
     lower_logical_not, lower_zeros_like, lower_equal, lower_not_equal, lower_greater,
     lower_greater_equal, lower_less, lower_less_equal, lower_floor_div, lower_floor_mod,
     lower_logical_and, lower_logical_or, lower_squared_difference, lower_div_s8,
-    lower_prelu, lower_select, lower_select_v2, lower_log_softmax, lower_add_n;
+    lower_prelu, lower_select, lower_select_v2, lower_log_softmax, lower_add_n, lower_erf,
+    lower_pow;
 
 /* ------------------------------------------------------ lower_s16.c */
 

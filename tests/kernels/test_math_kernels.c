@@ -5,7 +5,8 @@
  * int32 corner INT32_MIN / -1 and zero divisors, ROUND's halves, int8
  * comparisons of equal reals under different quantizations, saturation
  * of SQUARED_DIFFERENCE and PRELU, DIV by a zero real, and the three-way
- * broadcast of SELECT.  Expected values are worked out by hand in the
+ * broadcast of SELECT, int32 POW's wrap-around and negative exponents,
+ * ERF against tabulated values.  Expected values are worked out by hand in the
  * comments (FloorDiv / FloorMod / RoundToNearest as TFLite defines them).
  * Outputs sit between canary bytes.
  */
@@ -205,6 +206,39 @@ static void test_select(void) {
         "ZEROS_LIKE writes exactly its byte count");
 }
 
+static void test_pow_erf(void) {
+  /* 3^4 = 81, (-2)^3 = -8, 7^0 = 1, 0^0 = 1, 2^31 wraps to INT32_MIN,
+   * 3^21 = 10460353203 wraps to 10460353203 - 2 * 2^32 = 1870418611. */
+  static const int32_t a[] = {3, -2, 7, 0, 2, 3}, b[] = {4, 3, 0, 0, 31, 21};
+  static const int32_t e[] = {81, -8, 1, 1, INT32_MIN, 1870418611};
+  int32_t *o = canary_alloc(sizeof e);
+  ta_bcast s = flat(6);
+  ta_status st = ta_pow_s32(&s, a, b, o);
+  long d = first_diff(o, e, sizeof e);
+  CHECK(st == TA_OK && d < 0 && canary_ok(o, sizeof e),
+        "int32 POW multiplies by repeated squaring and wraps around%s",
+        d < 0 ? "" : arena_printf(" (byte %ld differs)", d));
+  static const int32_t neg[] = {2, -1};
+  st = ta_pow_s32(&(ta_bcast){1, {1}, {1}, {1}}, neg, neg + 1, o);
+  CHECK(st == TA_ERR_ARG, "int32 POW refuses a negative exponent");
+  canary_free(o);
+  /* erf(0), erf(0.5), erf(1), erf(-2), erf(3) (Abramowitz and Stegun,
+   * table 7.1, to 9 digits). */
+  static const float x[] = {0.0f, 0.5f, 1.0f, -2.0f, 3.0f};
+  static const double ref[] = {0.0, 0.520499878, 0.842700793, -0.995322265, 0.999977910};
+  float *y = canary_alloc(sizeof x);
+  ta_unary_params up = {.size = 5};
+  st = ta_erf_f32(&up, x, y);
+  int bad = -1;
+  for (int i = 0; i < 5 && bad < 0; i++)
+    if (fabs((double)y[i] - ref[i]) > 1e-7)
+      bad = i;
+  CHECK(st == TA_OK && bad < 0 && canary_ok(y, sizeof x),
+        "ERF matches the tabulated error function to 1e-7%s",
+        bad < 0 ? "" : arena_printf(" (x = %g: %.9g)", (double)x[bad], (double)y[bad]));
+  canary_free(y);
+}
+
 int main(void) {
   test_floor_div_mod();
   test_round();
@@ -213,5 +247,6 @@ int main(void) {
   test_prelu_s8();
   test_div_s8();
   test_select();
+  test_pow_erf();
   return test_failures ? 1 : 0;
 }
