@@ -119,3 +119,4 @@ X(BROADCAST_ARGS,             145, "BROADCAST_ARGS")
 /* Rows the ONNX front end maps onto; a TFLITE_CODE of -1: no TFLite builtin. */
 X(POW,                         78, "POW")
 X(ERF,                         -1, "ERF")
+X(RESIZE_TAPS,                -1, "RESIZE_TAPS")

@@ -2557,6 +2557,158 @@ static int64_t onnx_nearest(Imp *m, int64_t i, int64_t in, int64_t out, double s
   return r < 0 ? 0 : r > (double)(in - 1) ? in - 1 : (int64_t)r;
 }
 
+/* ------------------------------------------------ Resize by tap tables */
+
+#define MAX_TAPS 64
+
+/* Source coordinate of output index x along an axis of `in` pixels
+ * resized to out (output_width = scale * in, as ONNX's reference). */
+static double resize_coord(Imp *m, int64_t x, int64_t in, int64_t out, double scale,
+                           const char *ctm) {
+  double ow = scale * (double)in, xd = (double)x;
+  if (!strcmp(ctm, "align_corners"))
+    return ow == 1 ? 0 : xd * (double)(in - 1) / (ow - 1);
+  if (!strcmp(ctm, "asymmetric"))
+    return xd / scale;
+  if (!strcmp(ctm, "pytorch_half_pixel"))
+    return ow == 1 ? -0.5 : (xd + 0.5) / scale - 0.5;
+  if (!strcmp(ctm, "half_pixel"))
+    return (xd + 0.5) / scale - 0.5;
+  if (!strcmp(ctm, "half_pixel_symmetric")) {
+    double adjustment = (double)out / ow, center = (double)in / 2;
+    return center * (1 - adjustment) + (xd + 0.5) / scale - 0.5;
+  }
+  FAIL("resize with coordinate_transformation_mode %s is not supported", ctm);
+}
+
+static double cubic_weight(double x, double a) {
+  x = fabs(x);
+  if (x <= 1)
+    return ((a + 2) * x - (a + 3)) * x * x + 1;
+  if (x < 2)
+    return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a;
+  return 0;
+}
+
+/* ONNX's coefficients for the fraction `ratio` in (0, 1] of a source
+ * coordinate; returns their count. */
+static int resize_coeffs(Imp *m, double ratio, bool whole, double scale, const char *mode,
+                         const char *nm, double a, bool antialias, double *c) {
+  if (!strcmp(mode, "nearest")) {
+    bool hi = whole ? true
+            : !strcmp(nm, "round_prefer_floor") ? ratio > 0.5
+            : !strcmp(nm, "round_prefer_ceil") ? ratio >= 0.5
+            : !strcmp(nm, "ceil") ? true
+            : !strcmp(nm, "floor") ? false
+            : (FAIL("nearest_mode %s is not supported", nm), false);
+    c[0] = hi ? 0 : 1, c[1] = hi ? 1 : 0;
+    return 2;
+  }
+  bool cubic = !strcmp(mode, "cubic");
+  if (!antialias) {
+    if (!cubic) {
+      c[0] = 1 - ratio, c[1] = ratio;
+      return 2;
+    }
+    c[0] = cubic_weight(ratio + 1, a), c[1] = cubic_weight(ratio, a);
+    c[2] = cubic_weight(1 - ratio, a), c[3] = cubic_weight(2 - ratio, a);
+    return 4;
+  }
+  /* Antialias (downsampling): the kernel stretched by 1 / scale. */
+  double s = scale < 1 ? scale : 1, sum = 0;
+  int start = (int)floor((cubic ? -2 : -1) / s) + 1, n = 2 - 2 * start;
+  if (n > MAX_TAPS)
+    FAIL("antialias at scale %g needs %d taps (at most %d)", scale, n, MAX_TAPS);
+  for (int i = 0; i < n; i++) {
+    double arg = s * ((double)(start + i) - ratio);
+    c[i] = cubic ? cubic_weight(arg, a) : (fabs(arg) < 1 ? 1 - fabs(arg) : 0);
+    sum += c[i];
+  }
+  for (int i = 0; i < n; i++)
+    c[i] /= sum;
+  return n;
+}
+
+/* One axis's tables: per output index the n source indices ONNX's
+ * reference reads (the n nearest to the coordinate within the input
+ * padded by ceil(n / 2) edge pixels, ties to the smaller index), clamped,
+ * and their weights (exclude_outside: those outside set to 0, the rest
+ * renormalized).  Returns the tap count. */
+static int resize_axis(Imp *m, int64_t in, int64_t out, double scale, const char *mode,
+                       const char *ctm, const char *nm, double a, bool exclude,
+                       bool antialias, int32_t **idx, float **w) {
+  int n = 0;
+  for (int64_t o = 0; o < out; o++) {
+    double x = resize_coord(m, o, in, out, scale, ctm), c[MAX_TAPS];
+    double f = floor(x);
+    bool whole = x == f;
+    int k = resize_coeffs(m, whole ? 1 : x - f, whole, scale, mode, nm, a, antialias, c);
+    if (o == 0) {
+      n = k;
+      *idx = arena_array((size_t)(out * n), sizeof(int32_t));
+      *w = arena_array((size_t)(out * n), sizeof(float));
+    }
+    int64_t pad = (n + 1) / 2, pick[MAX_TAPS];
+    int got = 0;
+    for (int64_t j = -pad; j < in + pad; j++) {
+      /* Insert j among the n nearest so far, ordered by (distance, index). */
+      double dj = fabs(x - (double)j);
+      int at = got;
+      while (at > 0 && fabs(x - (double)pick[at - 1]) > dj)
+        at--;
+      if (at >= n)
+        continue;
+      for (int q = (got < n ? got : n - 1); q > at; q--)
+        pick[q] = pick[q - 1];
+      pick[at] = j;
+      if (got < n)
+        got++;
+    }
+    for (int i = 1; i < n; i++) /* ascending index order */
+      for (int q = i; q > 0 && pick[q - 1] > pick[q]; q--) {
+        int64_t t = pick[q];
+        pick[q] = pick[q - 1], pick[q - 1] = t;
+      }
+    if (exclude) {
+      double sum = 0;
+      for (int i = 0; i < n; i++) {
+        if (pick[i] < 0 || pick[i] >= in)
+          c[i] = 0;
+        sum += c[i];
+      }
+      for (int i = 0; i < n; i++)
+        c[i] /= sum;
+    }
+    for (int i = 0; i < n; i++) {
+      int64_t j = pick[i] < 0 ? 0 : pick[i] >= in ? in - 1 : pick[i];
+      (*idx)[o * n + i] = (int32_t)j;
+      (*w)[o * n + i] = (float)c[i];
+    }
+  }
+  return n;
+}
+
+/* Resize of H and W by RESIZE_TAPS (what TFLite's resizes cannot
+ * express): scales sc[2], sc[3] as the reference's scale_factors. */
+static void resize_taps(Imp *m, Val *x, const int64_t *out, const double *sc, const char *mode,
+                        const char *ctm, const char *nm, bool antialias) {
+  double a = attr_f(m, "cubic_coeff_a", -0.75f);
+  bool exclude = attr_i(m, "exclude_outside", 0) != 0;
+  int32_t *yi, *xi;
+  float *yw, *xw;
+  int th = resize_axis(m, x->dims[2], out[2], sc[2], mode, ctm, nm, a, exclude, antialias,
+                       &yi, &yw);
+  int tw = resize_axis(m, x->dims[3], out[3], sc[3], mode, ctm, nm, a, exclude, antialias,
+                       &xi, &xw);
+  int64_t yd[2] = {out[2], th}, xd[2] = {out[3], tw};
+  int ins[5] = {ir(m, x, L_NHWC), const_tensor(m, "", DT_INT32, 2, yd, yi),
+                f32_tensor(m, "", 2, yd, yw), const_tensor(m, "", DT_INT32, 2, xd, xi),
+                f32_tensor(m, "", 2, xd, xw)};
+  int64_t od[4] = {out[0], out[1], out[2], out[3]};
+  int t = act_out(m, 0, DT_FLOAT32, 4, od, L_NHWC, NULL);
+  add_op(m, OP_RESIZE_TAPS, ins, 5, &t, 1);
+}
+
 static void import_resize(Imp *m) {
   Val *x = act4(m, 0);
   need_f32(m, x);
@@ -2566,10 +2718,15 @@ static void import_resize(Imp *m) {
   bool upsample = !strcmp(m->n->op_type, "Upsample");
   if (upsample)
     ctm = "asymmetric", nm = "floor";
-  if (attr_i(m, "antialias", 0))
-    FAIL("antialias is not supported");
-  if (strcmp(attr_s(m, "keep_aspect_ratio_policy", "stretch"), "stretch"))
-    FAIL("keep_aspect_ratio_policy %s is not supported", attr_s(m, "keep_aspect_ratio_policy", ""));
+  bool antialias = attr_i(m, "antialias", 0) != 0;
+  if (antialias && !strcmp(mode, "nearest"))
+    FAIL("antialias is not supported in nearest mode");
+  const char *policy = attr_s(m, "keep_aspect_ratio_policy", "stretch");
+  bool keep_aspect = strcmp(policy, "stretch") != 0;
+  if (keep_aspect && strcmp(policy, "not_larger") && strcmp(policy, "not_smaller"))
+    FAIL("keep_aspect_ratio_policy %s is not supported", policy);
+  /* Whatever TFLite's resizes cannot express goes to RESIZE_TAPS. */
+  bool taps = antialias || keep_aspect || !strcmp(mode, "cubic");
   /* axes (opset 18): scales/sizes for these axes only; the rest keep. */
   int64_t axes[4] = {0, 1, 2, 3};
   int naxes = attr_ints(m, "axes", axes, 4);
@@ -2594,6 +2751,17 @@ static void import_resize(Imp *m) {
       out[axes[k]] = v[k];
     for (int d = 0; d < 4; d++)
       sc[d] = (double)out[d] / (double)x->dims[d];
+    if (keep_aspect) {
+      /* One scale for the axes (the smallest or largest), sizes rounded
+       * half up, as ONNX's reference. */
+      double s = sc[axes[0]];
+      for (int k = 1; k < naxes; k++)
+        s = !strcmp(policy, "not_larger") ? fmin(s, sc[axes[k]]) : fmax(s, sc[axes[k]]);
+      for (int k = 0; k < naxes; k++) {
+        sc[axes[k]] = s;
+        out[axes[k]] = (int64_t)(s * (double)x->dims[axes[k]] + 0.5);
+      }
+    }
   } else if (scales && val_elems(scales) > 0) {
     if (!scales->data)
       FAIL("scales must be constant");
@@ -2615,6 +2783,13 @@ static void import_resize(Imp *m) {
   for (int d = 2; d < 4; d++)
     if (out[d] < 1 || out[d] > INT32_MAX)
       FAIL("output size %lld is not supported", (long long)out[d]);
+  if (!strcmp(mode, "cubic") || (taps && (!strcmp(mode, "linear") || !strcmp(mode, "bilinear")))) {
+    if (!strcmp(ctm, "tf_crop_and_resize"))
+      FAIL("%s resize with coordinate_transformation_mode tf_crop_and_resize is not supported",
+           mode);
+    resize_taps(m, x, out, sc, !strcmp(mode, "cubic") ? "cubic" : "linear", ctm, nm, antialias);
+    return;
+  }
   bool align = false, half = false;
   OpKind kind;
   if (!strcmp(mode, "nearest")) {
@@ -2631,9 +2806,13 @@ static void import_resize(Imp *m) {
       if (same)
         found = f;
     }
-    if (found < 0)
-      FAIL("nearest resize with coordinate_transformation_mode %s and nearest_mode %s picks "
-           "source pixels no TFLite RESIZE_NEAREST_NEIGHBOR mode picks", ctm, nm);
+    if (found < 0 || keep_aspect) {
+      if (!strcmp(ctm, "tf_half_pixel_for_nn") || !strcmp(ctm, "tf_crop_and_resize"))
+        FAIL("nearest resize with coordinate_transformation_mode %s and nearest_mode %s picks "
+             "source pixels no TFLite RESIZE_NEAREST_NEIGHBOR mode picks", ctm, nm);
+      resize_taps(m, x, out, sc, "nearest", ctm, nm, false);
+      return;
+    }
     align = flags[found][0];
     half = flags[found][1];
   } else if (!strcmp(mode, "linear") || !strcmp(mode, "bilinear")) {
@@ -2643,11 +2822,17 @@ static void import_resize(Imp *m) {
       half = true;
     else if (!strcmp(ctm, "align_corners"))
       align = true;
-    else if (strcmp(ctm, "asymmetric"))
+    else if (!strcmp(ctm, "tf_crop_and_resize"))
       FAIL("linear resize with coordinate_transformation_mode %s is not supported", ctm);
+    else if (strcmp(ctm, "asymmetric"))
+      taps = true;
     for (int d = 2; d < 4 && !sizes; d++)
       if (fabs(sc[d] - (double)out[d] / (double)x->dims[d]) > 1e-6 * sc[d])
-        FAIL("a scale that is not output/input size is not supported");
+        taps = true;
+    if (taps) {
+      resize_taps(m, x, out, sc, "linear", ctm, nm, false);
+      return;
+    }
   } else {
     FAIL("resize mode %s is not supported", mode);
   }

@@ -65,6 +65,7 @@ static LowerFn *const lowerings[OP_COUNT] = {
     [OP_UNPACK] = lower_unpack,
     [OP_RESIZE_NEAREST_NEIGHBOR] = lower_resize_nearest_neighbor,
     [OP_RESIZE_BILINEAR] = lower_resize_bilinear,
+    [OP_RESIZE_TAPS] = lower_resize_taps,
     [OP_ARG_MAX] = lower_arg_max,
     [OP_ARG_MIN] = lower_arg_min,
     [OP_LOGISTIC] = lower_logistic,

@@ -255,7 +255,7 @@ void lower_softmax_legacy(Lower *L);
 LowerFn lower_sub, lower_mul, lower_maximum, lower_minimum, lower_mean,
     lower_pad, lower_concatenation, lower_split, lower_split_v, lower_pack,
     lower_unpack, lower_strided_slice, lower_slice, lower_transpose,
-    lower_resize_nearest_neighbor, lower_resize_bilinear, lower_arg_max,
+    lower_resize_nearest_neighbor, lower_resize_bilinear, lower_resize_taps, lower_arg_max,
     lower_arg_min, lower_logistic, lower_tanh, lower_leaky_relu,
     lower_hard_swish, lower_relu, lower_relu6, lower_relu_n1_to_1, lower_cast,
     lower_div, lower_add_s32,

@@ -107,6 +107,19 @@ ta_status ta_resize_nearest_x16(const ta_resize_params *p, const void *in, void 
 ta_status ta_resize_nearest_x32(const ta_resize_params *p, const void *in, void *out);
 
 /*
+ * ta_resize_taps_f32 - RESIZE_TAPS (ONNX Resize beyond what TFLite's
+ * resizes express): out[b][y][x][c] = sum_i y_w[y][i] * sum_j x_w[x][j] *
+ * in[b][y_idx[y][i]][x_idx[x][j]][c], the tables [out_h][taps_h] and
+ * [out_w][taps_w] made by the compiler (indices already clamped).
+ */
+typedef struct {
+  int32_t batches, in_h, in_w, depth, out_h, out_w, taps_h, taps_w;
+} ta_resize_taps_params;
+ta_status ta_resize_taps_f32(const ta_resize_taps_params *p, const float *in,
+                             const int32_t *y_idx, const float *y_w, const int32_t *x_idx,
+                             const float *x_w, float *out);
+
+/*
  * RESIZE_BILINEAR.  The compiler computes, per output row y and column x,
  * the two source rows/columns (lo, hi) and where between them the sample
  * falls, exactly as the reference computes it (ComputeInterpolationValues
