@@ -2229,8 +2229,11 @@ static void import_softmax(Imp *m, bool log) {
 static void import_pad(Imp *m) {
   Val *x = act_in(m, 0);
   const char *mode = attr_s(m, "mode", "constant");
-  if (strcmp(mode, "constant"))
-    FAIL("Pad mode '%s' has no IR op yet (constant only)", mode);
+  /* reflect, edge, wrap: MIRROR_PAD modes REFLECT, EDGE (2), WRAP (3). */
+  int mirror = !strcmp(mode, "reflect") ? 0 : !strcmp(mode, "edge") ? 2
+             : !strcmp(mode, "wrap") ? 3 : -1;
+  if (mirror < 0 && strcmp(mode, "constant"))
+    FAIL("Pad mode '%s' is not supported", mode);
   int r = x->ndims;
   int64_t pads[2 * MAX_DIMS];
   int np;
@@ -2240,11 +2243,25 @@ static void import_pad(Imp *m) {
     Val *p = need_const(m, 1, "pads");
     np = const_list(m, p, pads, 2 * MAX_DIMS, "pads");
   }
+  Val *axes = in(m, 3);
+  if (axes) {
+    /* pads lists begins then ends of these axes only; the rest get 0. */
+    if (!axes->data)
+      FAIL("the axes of Pad must be constant");
+    int64_t ax[MAX_DIMS], full[2 * MAX_DIMS] = {0};
+    int na = const_list(m, axes, ax, MAX_DIMS, "axes");
+    if (np != 2 * na)
+      FAIL("pads has %d entries for %d axes", np, na);
+    for (int k = 0; k < na; k++) {
+      int64_t d = resolve(m, ax[k], r, "axis");
+      full[d] = pads[k];
+      full[d + r] = pads[k + na];
+    }
+    memcpy(pads, full, sizeof full);
+    np = 2 * r;
+  }
   if (np != 2 * r)
     FAIL("pads has %d entries for rank %d", np, r);
-  Val *axes = in(m, 3);
-  if (axes)
-    FAIL("the axes input of Pad is not supported");
   float value = 0;
   Val *cv = in(m, 2);
   if (cv) {
@@ -2267,6 +2284,13 @@ static void import_pad(Imp *m) {
   }
   int64_t pd[2] = {r, 2};
   int ins[3] = {ir(m, x, l), const_tensor(m, "", DT_INT32, 2, pd, p), -1};
+  if (mirror >= 0) {
+    int out = act_out(m, 0, x->dt, r, dims, l, NULL);
+    int o = add_op(m, OP_MIRROR_PAD, ins, 2, &out, 1);
+    OP(m, o)->opt.fields = OPTF_MIRROR;
+    OP(m, o)->opt.mirror_mode = mirror;
+    return;
+  }
   bool v2 = value != 0;
   if (v2) {
     if (x->dt != DT_FLOAT32)
