@@ -1861,11 +1861,56 @@ static void import_gemm(Imp *m) {
   }
 }
 
+/* MatMul with a 1-D operand (numpy's rule: a 1-D A is [1, K], a 1-D B
+ * [K, 1], the added dimension dropped from the result) and a constant
+ * B: FULLY_CONNECTED between RESHAPEs. */
+static void matmul_1d(Imp *m, Val *a, Val *b) {
+  int64_t K = b->dims[0], N = b->ndims == 2 ? b->dims[1] : 1;
+  if (a->dims[a->ndims - 1] != K)
+    FAIL("inner dimensions differ");
+  int t = ir(m, a, L_ONNX);
+  int r = a->ndims == 1 ? 2 : a->ndims;
+  if (a->ndims == 1)
+    t = reshape_to(m, t, "", 2, (int64_t[]){1, K});
+  int64_t fd[MAX_DIMS];
+  for (int d = 0; d < r; d++)
+    fd[d] = T(m, t)->dims[d];
+  fd[r - 1] = N;
+  const float *bf = floats_of(m, b);
+  float *w = arena_array((size_t)(N * K), sizeof(float));
+  for (int64_t n = 0; n < N; n++)
+    for (int64_t k = 0; k < K; k++)
+      w[n * K + k] = bf[k * N + n];
+  int64_t wd[2] = {N, K};
+  float *zero = arena_array((size_t)N, sizeof(float));
+  int ins[3] = {t, f32_tensor(m, "", 2, wd, w), f32_tensor(m, "", 1, &N, zero)};
+  int fo = new_tensor(m, "", DT_FLOAT32, r, fd);
+  int o = add_op(m, OP_FULLY_CONNECTED, ins, 3, &fo, 1);
+  OP(m, o)->opt.fields = OPTF_ACTIVATION | OPTF_FC;
+  OP(m, o)->opt.keep_num_dims = r > 2;
+  /* The result: A's leading dims (without its M when A is 1-D), then N
+   * (without it when B is 1-D). */
+  int64_t od[MAX_DIMS];
+  int no = 0;
+  for (int d = 0; d < a->ndims - 1; d++)
+    od[no++] = a->dims[d];
+  if (b->ndims == 2)
+    od[no++] = N;
+  Val *v = new_val(m, m->n->outputs[0], DT_FLOAT32, no, od);
+  v->t[L_ONNX] = reshape_to(m, fo, v->name, no, od);
+  bind(m, m->n->outputs[0], v);
+}
+
 static void import_matmul(Imp *m) {
   Val *a = act_in(m, 0), *b = need_in(m, 1);
   need_f32(m, a);
+  if (b->data && b->ndims <= 2 && a->ndims >= 1 && b->ndims >= 1 &&
+      (a->ndims == 1 || b->ndims == 1)) {
+    matmul_1d(m, a, b);
+    return;
+  }
   if (a->ndims < 2 || b->ndims < 2)
-    FAIL("1-D MatMul operands are not supported");
+    FAIL("1-D MatMul operands are not supported (but with a constant 1-D or 2-D B)");
   if (b->data && b->ndims == 2) {
     int64_t K = b->dims[0], N = b->dims[1];
     if (a->dims[a->ndims - 1] != K)
