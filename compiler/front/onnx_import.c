@@ -3458,7 +3458,10 @@ static void import_node(Imp *m) {
                           : squeeze_dims(m, x, dims, IS("Unsqueeze"));
     reshape_act(m, n, dims);
   } else if (IS("Cast") || IS("CastLike")) {
-    Val *x = act_in(m, 0);
+    /* float16 and float64 activations only into and out of a Cast. */
+    Val *x = need_in(m, 0);
+    if (x->dt != DT_FLOAT16 && x->dt != DT_FLOAT64)
+      x = act_in(m, 0);
     DType dt = cast_target(m);
     int l = pref(x);
     int t = ir(m, x, l);

@@ -510,6 +510,20 @@ void lower_cast(Lower *L) {
   Tensor *in = input(L, 0), *out = output(L, 0);
   const char *a = in->dtype == DT_INT32 ? "s32" : short_type(in->dtype);
   const char *b = out->dtype == DT_INT32 ? "s32" : short_type(out->dtype);
+  /* float16 and float64 (ONNX Cast): to and from the floats only. */
+  bool f16_f64 = in->dtype == DT_FLOAT16 || in->dtype == DT_FLOAT64 ||
+                 out->dtype == DT_FLOAT16 || out->dtype == DT_FLOAT64;
+  if (f16_f64) {
+    const DType fl[3] = {DT_FLOAT16, DT_FLOAT32, DT_FLOAT64};
+    const char *fn[3] = {"f16", "f32", "f64"};
+    a = b = NULL;
+    for (int k = 0; k < 3; k++) {
+      if (in->dtype == fl[k])
+        a = fn[k];
+      if (out->dtype == fl[k])
+        b = fn[k];
+    }
+  }
   if (!a || !b || tensor_elems(in) != tensor_elems(out))
     unsupported_types(L);
   L->l->kernel = arena_printf("ta_cast_%s_%s", a, b);

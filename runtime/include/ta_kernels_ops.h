@@ -282,6 +282,14 @@ ta_status ta_cast_s32_s8(int32_t size, const int32_t *in, int8_t *out);
 ta_status ta_cast_s32_u8(int32_t size, const int32_t *in, uint8_t *out);
 ta_status ta_cast_s32_s16(int32_t size, const int32_t *in, int16_t *out);
 ta_status ta_cast_s32_f32(int32_t size, const int32_t *in, float *out);
+/* ONNX Cast between float32, float64 and float16 (its 16 bits as bytes;
+ * to float16: to nearest, ties to even). */
+ta_status ta_cast_f16_f32(int32_t size, const void *in, float *out);
+ta_status ta_cast_f32_f16(int32_t size, const float *in, void *out);
+ta_status ta_cast_f16_f64(int32_t size, const void *in, double *out);
+ta_status ta_cast_f64_f16(int32_t size, const double *in, void *out);
+ta_status ta_cast_f32_f64(int32_t size, const float *in, double *out);
+ta_status ta_cast_f64_f32(int32_t size, const double *in, float *out);
 ta_status ta_cast_f32_s8(int32_t size, const float *in, int8_t *out);
 ta_status ta_cast_f32_u8(int32_t size, const float *in, uint8_t *out);
 ta_status ta_cast_f32_s16(int32_t size, const float *in, int16_t *out);

@@ -6,7 +6,8 @@
  * comparisons of equal reals under different quantizations, saturation
  * of SQUARED_DIFFERENCE and PRELU, DIV by a zero real, and the three-way
  * broadcast of SELECT, int32 POW's wrap-around and negative exponents,
- * ERF against tabulated values.  Expected values are worked out by hand in the
+ * ERF against tabulated values, CAST to float16's rounding (ties to even,
+ * subnormals, overflow) and back.  Expected values are worked out by hand in the
  * comments (FloorDiv / FloorMod / RoundToNearest as TFLite defines them).
  * Outputs sit between canary bytes.
  */
@@ -239,6 +240,41 @@ static void test_pow_erf(void) {
   canary_free(y);
 }
 
+static void test_cast_f16(void) {
+  /* value, its float16 bits: ties (1 + 2^-11, 2^-25, 3 * 2^-25,
+   * 2^-14 - 2^-25) go to the even neighbour; 65520 is the first value
+   * that rounds to infinity. */
+  static const double v[] = {1.0, 65504.0, 65519.0, 65520.0, 0x1p-24, 0x1p-25, 0x3p-25,
+                             1.0 + 0x1p-11, 1.0 + 0x3p-11, -0.0, 0x1p-14 - 0x1p-25, -2.5};
+  static const uint16_t e[] = {0x3c00, 0x7bff, 0x7bff, 0x7c00, 0x0001, 0x0000, 0x0002,
+                               0x3c00, 0x3c02, 0x8000, 0x0400, 0xc100};
+  enum { N = sizeof e / sizeof e[0] };
+  float f[N];
+  for (int i = 0; i < N; i++)
+    f[i] = (float)v[i];
+  uint16_t *h = canary_alloc(sizeof e), *hd = canary_alloc(sizeof e);
+  ta_status st = ta_cast_f32_f16(N, f, h), sd = ta_cast_f64_f16(N, v, hd);
+  long d = first_diff(h, e, sizeof e), dd = first_diff(hd, e, sizeof e);
+  CHECK(st == TA_OK && sd == TA_OK && d < 0 && dd < 0 && canary_ok(h, sizeof e) &&
+            canary_ok(hd, sizeof e),
+        "CAST to float16 rounds to nearest, ties to even, from float and double%s",
+        d < 0 && dd < 0 ? "" : arena_printf(" (byte %ld / %ld differs)", d, dd));
+  float *back = canary_alloc(sizeof f);
+  st = ta_cast_f16_f32(N, e, back);
+  int bad = -1;
+  static const int exact[] = {0, 1, 4, 9, 11}; /* representable in float16 */
+  for (int k = 0; k < 5 && bad < 0; k++)
+    if (back[exact[k]] != f[exact[k]] || signbit(back[exact[k]]) != signbit(f[exact[k]]))
+      bad = exact[k];
+  CHECK(st == TA_OK && bad < 0 && isinf(back[3]) && back[10] == 0x1p-14f &&
+            canary_ok(back, sizeof f),
+        "CAST from float16 is exact (subnormals, infinity)%s",
+        bad < 0 ? "" : arena_printf(" (element %d: %g)", bad, (double)back[bad]));
+  canary_free(h);
+  canary_free(hd);
+  canary_free(back);
+}
+
 int main(void) {
   test_floor_div_mod();
   test_round();
@@ -248,5 +284,6 @@ int main(void) {
   test_div_s8();
   test_select();
   test_pow_erf();
+  test_cast_f16();
   return test_failures ? 1 : 0;
 }
