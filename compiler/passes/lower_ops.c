@@ -320,7 +320,8 @@ static void min_max(Lower *L, const char *op) {
   need_arity(L, 2, 1);
   Tensor *a = input(L, 0), *b = input(L, 1), *out = output(L, 0);
   need_same_types(L, -1, false);
-  const char *t = out->dtype == DT_INT32 ? "s32" : short_type(out->dtype);
+  const char *t = out->dtype == DT_INT32 ? "s32" : out->dtype == DT_INT64 ? "s64"
+                                                 : short_type(out->dtype);
   if (!t)
     unsupported_types(L);
   L->l->kernel = arena_printf("ta_%s_%s", op, t);

@@ -226,6 +226,10 @@ ta_status ta_minimum_s32(const ta_bcast *shape, const int32_t *in1, const int32_
                          int32_t *out);
 ta_status ta_minimum_f32(const ta_bcast *shape, const float *in1, const float *in2,
                          float *out);
+ta_status ta_maximum_s64(const ta_bcast *shape, const int64_t *in1, const int64_t *in2,
+                         int64_t *out);
+ta_status ta_minimum_s64(const ta_bcast *shape, const int64_t *in1, const int64_t *in2,
+                         int64_t *out);
 
 /*
  * ta_lut_x8 - any element-wise function of one 8-bit input (int8 or
