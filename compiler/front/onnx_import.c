@@ -2164,6 +2164,162 @@ static void import_gelu(Imp *m) {
   binary_to(m, OP_MUL, q, f32_tensor(m, "", T(m, q)->ndims, one, &half), out);
 }
 
+/* A FULLY_CONNECTED of IR tensor t [rows, K] to a new [rows, N] tensor. */
+static int fc_to(Imp *m, int t, const float *w, int64_t N, int64_t K, const float *bias) {
+  int64_t wd[2] = {N, K}, od[2] = {T(m, t)->dims[0], N};
+  float *zero = NULL;
+  if (!bias)
+    bias = zero = arena_array((size_t)N, sizeof(float));
+  int ins[3] = {t, f32_tensor(m, "", 2, wd, w), f32_tensor(m, "", 1, &N, bias)};
+  int out = new_tensor(m, "", DT_FLOAT32, 2, od);
+  int o = add_op(m, OP_FULLY_CONNECTED, ins, 3, &out, 1);
+  OP(m, o)->opt.fields = OPTF_ACTIVATION | OPTF_FC;
+  return out;
+}
+
+static int unary_to(Imp *m, OpKind kind, int t) {
+  int out = f32_like(m, t);
+  add_op(m, kind, &t, 1, &out, 1);
+  return out;
+}
+
+/*
+ * GRU (forward, default activations) unrolled over the sequence into
+ * FULLY_CONNECTED, ADD, MUL, SUB, LOGISTIC and TANH, ONNX's equations
+ * with its gate order z, r, h (W, R, B blocks):
+ *   z = sigmoid(x Wz' + h Rz' + Wbz + Rbz), r likewise,
+ *   linear_before_reset 0: c = tanh(x Wh' + (r h) Rh' + Rbh + Wbh)
+ *   linear_before_reset 1: c = tanh(x Wh' + r (h Rh' + Rbh) + Wbh)
+ *     (written out below but refused for now)
+ *   h' = (1 - z) c + z h  (as c + z (h - c)).
+ * W, R, B and initial_h constant; Y and Y_h in either layout.
+ */
+static void import_gru(Imp *m) {
+  Val *x = act_in(m, 0);
+  need_f32(m, x);
+  Val *W = need_const(m, 1, "W"), *R = need_const(m, 2, "R"), *B = in(m, 3);
+  Val *lens = in(m, 4), *h0 = in(m, 5);
+  if (strcmp(attr_s(m, "direction", "forward"), "forward"))
+    FAIL("direction %s is not supported (forward only)", attr_s(m, "direction", ""));
+  if (attr(m, "clip"))
+    FAIL("clip is not supported");
+  if (attr(m, "activations"))
+    FAIL("activations other than the defaults are not supported");
+  int layout = (int)attr_i(m, "layout", 0);
+  bool lbr = attr_i(m, "linear_before_reset", 0) != 0;
+  if (lbr) /* no test model yet checks the unrolled form against a reference */
+    FAIL("linear_before_reset 1 is not supported");
+  if (x->ndims != 3)
+    FAIL("X must have rank 3");
+  int64_t seq = layout ? x->dims[1] : x->dims[0], batch = layout ? x->dims[0] : x->dims[1];
+  int64_t I = x->dims[2], H = attr_i(m, "hidden_size", W->ndims == 3 ? W->dims[1] / 3 : 0);
+  if (H < 1 || W->ndims != 3 || W->dims[0] != 1 || W->dims[1] != 3 * H || W->dims[2] != I)
+    FAIL("W must be [1, %lld, %lld]", (long long)(3 * H), (long long)I);
+  if (R->ndims != 3 || R->dims[0] != 1 || R->dims[1] != 3 * H || R->dims[2] != H)
+    FAIL("R must be [1, %lld, %lld]", (long long)(3 * H), (long long)H);
+  if (B && (!B->data || val_elems(B) != 6 * H))
+    FAIL("B must be a constant of %lld values", (long long)(6 * H));
+  if (lens) {
+    if (!lens->data)
+      FAIL("sequence_lens must be constant");
+    for (int64_t k = 0; k < val_elems(lens); k++)
+      if (cget_i(lens, k) != seq)
+        FAIL("sequence_lens shorter than the sequence are not supported");
+  }
+  if (h0 && (!h0->data || val_elems(h0) != batch * H))
+    FAIL("initial_h must be absent or a constant of %lld values", (long long)(batch * H));
+  if (seq < 1 || seq > 4096)
+    FAIL("a sequence of %lld steps is not supported (1 to 4096)", (long long)seq);
+  const float *w = floats_of(m, W), *r = floats_of(m, R);
+  const float *b = B ? floats_of(m, B) : arena_array((size_t)(6 * H), sizeof(float));
+  /* Gate g's blocks: W rows g H .. (g + 1) H, bias Wb + g H, Rb + 3 H + g H. */
+  float *bzr[2], *bxh = arena_array((size_t)H, sizeof(float)), *brh = arena_array((size_t)H, 4);
+  for (int g = 0; g < 2; g++) {
+    bzr[g] = arena_array((size_t)H, sizeof(float));
+    for (int64_t k = 0; k < H; k++)
+      bzr[g][k] = b[g * H + k] + b[(3 + g) * H + k];
+  }
+  for (int64_t k = 0; k < H; k++) {
+    bxh[k] = b[2 * H + k] + (lbr ? 0 : b[5 * H + k]);
+    brh[k] = b[5 * H + k];
+  }
+  /* x_t: SPLIT_V along the sequence axis, each [batch, I]. */
+  int xs = ir(m, x, L_ONNX);
+  int *steps = arena_array((size_t)seq, sizeof(int));
+  int32_t *sz = arena_array((size_t)seq, sizeof(int32_t)), ax = layout ? 1 : 0;
+  for (int64_t t = 0; t < seq; t++) {
+    int64_t sd[3] = {layout ? batch : 1, layout ? 1 : batch, I};
+    sz[t] = 1;
+    steps[t] = new_tensor(m, "", DT_FLOAT32, 3, sd);
+  }
+  if (seq > 1) {
+    int sins[3] = {xs, const_i32(m, sz, (int)seq), const_i32(m, &ax, 1)};
+    int o = add_op(m, OP_SPLIT_V, sins, 3, steps, (int)seq);
+    OP(m, o)->opt.fields = OPTF_NUM;
+    OP(m, o)->opt.num = (int)seq;
+  } else {
+    steps[0] = xs;
+  }
+  int64_t hd[2] = {batch, H};
+  float *hinit = h0 ? floats_of(m, h0) : arena_array((size_t)(batch * H), sizeof(float));
+  int h = f32_tensor(m, "", 2, hd, hinit);
+  bool want_y = m->n->noutputs > 0 && m->n->outputs[0][0];
+  int *ys = arena_array((size_t)seq, sizeof(int));
+  for (int64_t t = 0; t < seq; t++) {
+    int64_t xd[2] = {batch, I};
+    int xt = reshape_to(m, steps[t], "", 2, xd);
+    int gate[2];
+    for (int g = 0; g < 2; g++) {
+      int a = fc_to(m, xt, w + g * H * I, H, I, bzr[g]);
+      int c = fc_to(m, h, r + g * H * H, H, H, NULL);
+      gate[g] = unary_to(m, OP_LOGISTIC, binary_to(m, OP_ADD, a, c, f32_like(m, a)));
+    }
+    int xh = fc_to(m, xt, w + 2 * H * I, H, I, bxh), hh;
+    if (lbr) {
+      int hr = fc_to(m, h, r + 2 * H * H, H, H, brh);
+      hh = binary_to(m, OP_MUL, gate[1], hr, f32_like(m, hr));
+    } else {
+      int rh = binary_to(m, OP_MUL, gate[1], h, f32_like(m, h));
+      hh = fc_to(m, rh, r + 2 * H * H, H, H, NULL);
+    }
+    int c = unary_to(m, OP_TANH, binary_to(m, OP_ADD, xh, hh, f32_like(m, xh)));
+    int d = binary_to(m, OP_SUB, h, c, f32_like(m, c));
+    int zd = binary_to(m, OP_MUL, gate[0], d, f32_like(m, d));
+    h = binary_to(m, OP_ADD, c, zd, f32_like(m, c));
+    ys[t] = h;
+  }
+  if (want_y) {
+    /* Y: [seq, 1, batch, H] (layout 0) or [batch, seq, 1, H]. */
+    int64_t one[4] = {1, 1, batch, H}, onel[4] = {batch, 1, 1, H};
+    int *parts = arena_array((size_t)seq, sizeof(int));
+    for (int64_t t = 0; t < seq; t++)
+      parts[t] = reshape_to(m, ys[t], "", 4, layout ? onel : one);
+    int64_t yd[4] = {seq, 1, batch, H}, ydl[4] = {batch, seq, 1, H};
+    int y = act_out(m, 0, DT_FLOAT32, 4, layout ? ydl : yd, L_ONNX, NULL);
+    if (seq == 1) {
+      /* one step: Y is that step's h, reshaped */
+      int ins[2] = {ys[0], const_i32(m, (int32_t[]){(int32_t)(layout ? batch : 1), 1,
+                                                     (int32_t)(layout ? 1 : batch),
+                                                     (int32_t)H}, 4)};
+      int o = add_op(m, OP_RESHAPE, ins, 2, &y, 1);
+      OP(m, o)->opt.fields = OPTF_NEW_SHAPE;
+      OP(m, o)->opt.nnew_shape = 4;
+      for (int k = 0; k < 4; k++)
+        OP(m, o)->opt.new_shape[k] = (int32_t)T(m, y)->dims[k];
+    } else {
+      int o = add_op(m, OP_CONCATENATION, parts, (int)seq, &y, 1);
+      OP(m, o)->opt.fields = OPTF_AXIS | OPTF_ACTIVATION;
+      OP(m, o)->opt.axis = layout ? 1 : 0;
+    }
+  }
+  if (m->n->noutputs > 1 && m->n->outputs[1][0]) {
+    int64_t od[3] = {1, batch, H}, odl[3] = {batch, 1, H};
+    Val *v = new_val(m, m->n->outputs[1], DT_FLOAT32, 3, layout ? odl : od);
+    v->t[L_ONNX] = reshape_to(m, h, v->name, 3, layout ? odl : od);
+    bind(m, m->n->outputs[1], v);
+  }
+}
+
 /* ------------------------------------------------ shape ops on activations */
 
 /* Reshape-like: the ONNX element order is kept.  A 4-D NHWC-only value
@@ -3444,6 +3600,7 @@ static void import_node(Imp *m) {
   else if (IS("ArgMax")) import_arg(m, OP_ARG_MAX);
   else if (IS("ArgMin")) import_arg(m, OP_ARG_MIN);
   else if (IS("LSTM")) import_lstm(m);
+  else if (IS("GRU")) import_gru(m);
   else if (IS("Identity") || (IS("Dropout"))) {
     if (IS("Dropout") && m->n->noutputs > 1 && m->n->outputs[1][0] && uses_of(m, m->n->outputs[1]))
       FAIL("the mask output of Dropout is not supported");
