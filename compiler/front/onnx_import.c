@@ -1178,9 +1178,9 @@ static int as_layout(Imp *m, Val *v, int layout, int rank) {
 
 static int widen_i32(Imp *m, int t);
 
-/* Add, Sub, Mul of int8, uint8, int16 (whose kernels take quantized
+/* Add, Sub, Mul, Div of int8, uint8, int16 (whose kernels take quantized
  * values): in int32 and CAST back, which wraps around as ONNX's integer
- * arithmetic does (a - b as a + (-1) b). */
+ * arithmetic does (a - b as a + (-1) b; Div truncates toward zero). */
 static void small_int_binary(Imp *m, OpKind kind, int ta, int tb, int out) {
   ta = widen_i32(m, ta), tb = widen_i32(m, tb);
   if (kind == OP_SUB) {
@@ -1217,7 +1217,7 @@ static void binary(Imp *m, OpKind kind) {
   int ins[2] = {as_layout(m, a, l, n), as_layout(m, b, l, n)};
   int out = act_out(m, 0, a->dt, n, dims, l, NULL);
   if ((a->dt == DT_INT8 || a->dt == DT_UINT8 || a->dt == DT_INT16) &&
-      (kind == OP_ADD || kind == OP_SUB || kind == OP_MUL)) {
+      (kind == OP_ADD || kind == OP_SUB || kind == OP_MUL || kind == OP_DIV)) {
     small_int_binary(m, kind, ins[0], ins[1], out);
     return;
   }
