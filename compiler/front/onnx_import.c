@@ -3225,16 +3225,17 @@ static void import_not(Imp *m) {
   activation(m, OP_LOGICAL_NOT, ACT_NONE);
 }
 
-/* Where(condition, X, Y): SELECT_V2, broadcasting all three (8-, 16- and
- * 32-bit values; the kernels have no 64-bit select). */
+/* Where(condition, X, Y): SELECT_V2, broadcasting all three (8-, 16-,
+ * 32- and 64-bit values). */
 static void import_where(Imp *m) {
   Val *c = act_in(m, 0), *x = act_in(m, 1), *y = act_in(m, 2);
   if (c->dt != DT_BOOL)
     FAIL("the condition has type %s, not bool", dtype_name(c->dt));
   if (x->dt != y->dt)
     FAIL("inputs of types %s and %s", dtype_name(x->dt), dtype_name(y->dt));
-  if (dtype_bits(x->dt) != 8 && dtype_bits(x->dt) != 16 && dtype_bits(x->dt) != 32)
-    FAIL("values of type %s are not supported (8-, 16- and 32-bit types only)",
+  if (dtype_bits(x->dt) != 8 && dtype_bits(x->dt) != 16 && dtype_bits(x->dt) != 32 &&
+      dtype_bits(x->dt) != 64)
+    FAIL("values of type %s are not supported (8-, 16-, 32- and 64-bit types only)",
          dtype_name(x->dt));
   int64_t d1[MAX_DIMS], dims[MAX_DIMS];
   int n1, n;

@@ -474,6 +474,7 @@ static void select_op(Lower *L, bool v2) {
   case 8: w = "x8"; break;
   case 16: w = "x16"; break;
   case 32: w = "x32"; break;
+  case 64: w = "x64"; break;
   default: unsupported_types(L);
   }
   L->l->kernel = arena_printf("ta_select_%s", w);

@@ -191,6 +191,8 @@ ta_status ta_select_x16(const ta_select_shape *s, const uint8_t *cond, const voi
                         const void *y, void *out);
 ta_status ta_select_x32(const ta_select_shape *s, const uint8_t *cond, const void *x,
                         const void *y, void *out);
+ta_status ta_select_x64(const ta_select_shape *s, const uint8_t *cond, const void *x,
+                        const void *y, void *out);
 
 /* ------------------------------------------------------ LOG_SOFTMAX */
 
