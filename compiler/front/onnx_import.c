@@ -1283,25 +1283,26 @@ static Val *retyped(Imp *m, const Val *v, DType dt) {
 
 /* Pow of any other exponent: POW (numpy broadcasting).  A float32 base
  * takes a float32 exponent, or a constant one of any type (converted on
- * the host); an int32 base an int32 exponent, or a constant one whose
- * values are whole numbers >= 0 of any type (int32 POW multiplies, as
- * ONNX's integer Pow). */
+ * the host); an int32 (int64) base an exponent of its type, or a constant
+ * one whose values are whole numbers >= 0 of any type (integer POW
+ * multiplies, as ONNX's integer Pow). */
 static void general_pow(Imp *m, Val *a, Val *b) {
   if (a->dt == DT_FLOAT32 && b->dt != DT_FLOAT32) {
     if (!b->data)
       FAIL("a float32 Pow with a %s exponent needs the exponent constant", dtype_name(b->dt));
     b = retyped(m, b, DT_FLOAT32);
-  } else if (a->dt == DT_INT32 && (b->data || b->dt != DT_INT32)) {
+  } else if ((a->dt == DT_INT32 || a->dt == DT_INT64) && (b->data || b->dt != a->dt)) {
     if (!b->data)
-      FAIL("an int32 Pow with a %s exponent needs the exponent constant", dtype_name(b->dt));
+      FAIL("an %s Pow with a %s exponent needs the exponent constant", dtype_name(a->dt),
+           dtype_name(b->dt));
     for (int64_t k = 0; k < val_elems(b); k++) {
       double e = cget_d(b, k);
       if (!(e >= 0 && e <= INT32_MAX && e == floor(e)))
-        FAIL("an int32 Pow needs whole exponents >= 0 (element %lld is %g)", (long long)k, e);
+        FAIL("an integer Pow needs whole exponents >= 0 (element %lld is %g)", (long long)k, e);
     }
-    b = retyped(m, b, DT_INT32);
-  } else if (a->dt != DT_FLOAT32 && a->dt != DT_INT32) {
-    FAIL("Pow of %s is not supported (float32 and int32 only)", dtype_name(a->dt));
+    b = retyped(m, b, a->dt);
+  } else if (a->dt != DT_FLOAT32 && a->dt != DT_INT32 && a->dt != DT_INT64) {
+    FAIL("Pow of %s is not supported (float32, int32 and int64 only)", dtype_name(a->dt));
   }
   int64_t dims[MAX_DIMS];
   int n;

@@ -331,7 +331,8 @@ static const DType only_bool[] = {DT_BOOL};
 
 void lower_floor_div(Lower *L) { raw_binary(L, "floor_div", f32_s32, 2); }
 void lower_floor_mod(Lower *L) { raw_binary(L, "floor_mod", f32_s32, 2); }
-void lower_pow(Lower *L) { raw_binary(L, "pow", f32_s32, 2); }
+static const DType f32_s32_s64[] = {DT_FLOAT32, DT_INT32, DT_INT64};
+void lower_pow(Lower *L) { raw_binary(L, "pow", f32_s32_s64, 3); }
 void lower_logical_and(Lower *L) { raw_binary(L, "logical_and", only_bool, 1); }
 void lower_logical_or(Lower *L) { raw_binary(L, "logical_or", only_bool, 1); }
 

@@ -84,11 +84,13 @@ ta_status ta_floor_mod_f32(const ta_bcast *shape, const float *in1, const float 
 ta_status ta_floor_mod_s32(const ta_bcast *shape, const int32_t *in1, const int32_t *in2,
                            int32_t *out);
 
-/* POW: powf(a, b); int32 a^b by repeated squaring, wrapping (TFLite's
- * IntegerPow), TA_ERR_ARG for a negative exponent. */
+/* POW: powf(a, b); int32 and int64 a^b by repeated squaring, wrapping
+ * (TFLite's IntegerPow), TA_ERR_ARG for a negative exponent. */
 ta_status ta_pow_f32(const ta_bcast *shape, const float *in1, const float *in2, float *out);
 ta_status ta_pow_s32(const ta_bcast *shape, const int32_t *in1, const int32_t *in2,
                      int32_t *out);
+ta_status ta_pow_s64(const ta_bcast *shape, const int64_t *in1, const int64_t *in2,
+                     int64_t *out);
 
 /*
  * Quantized SQUARED_DIFFERENCE (TFLM squared_difference.cc, int8 with

@@ -222,6 +222,18 @@ static void test_pow_erf(void) {
   static const int32_t neg[] = {2, -1};
   st = ta_pow_s32(&(ta_bcast){1, {1}, {1}, {1}}, neg, neg + 1, o);
   CHECK(st == TA_ERR_ARG, "int32 POW refuses a negative exponent");
+  /* int64: 3^40 = 12157665459056928801 wraps to that minus 2^64,
+   * (-2)^5 = -32, 10^18 fits. */
+  static const int64_t a64[] = {3, -2, 10}, b64[] = {40, 5, 18};
+  static const int64_t e64[] = {INT64_C(-6289078614652622815), -32,
+                                INT64_C(1000000000000000000)};
+  int64_t *o64 = canary_alloc(sizeof e64);
+  st = ta_pow_s64(&(ta_bcast){1, {3}, {1}, {1}}, a64, b64, o64);
+  d = first_diff(o64, e64, sizeof e64);
+  CHECK(st == TA_OK && d < 0 && canary_ok(o64, sizeof e64),
+        "int64 POW multiplies by repeated squaring and wraps around%s",
+        d < 0 ? "" : arena_printf(" (byte %ld differs)", d));
+  canary_free(o64);
   canary_free(o);
   /* erf(0), erf(0.5), erf(1), erf(-2), erf(3) (Abramowitz and Stegun,
    * table 7.1, to 9 digits). */
