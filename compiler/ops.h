@@ -118,3 +118,7 @@ X(VAR_HANDLE,                 142, "VAR_HANDLE")
 X(READ_VARIABLE,              143, "READ_VARIABLE")
 X(ASSIGN_VARIABLE,            144, "ASSIGN_VARIABLE")
 X(BROADCAST_ARGS,             145, "BROADCAST_ARGS")
+/* Rows the ONNX front end maps onto; a TFLITE_CODE of -1: no TFLite builtin. */
+X(POW,                         78, "POW")
+X(ERF,                         -1, "ERF")
+X(RESIZE_TAPS,                -1, "RESIZE_TAPS")

@@ -218,7 +218,7 @@ typedef struct {
   bool diagonal_recurrent_tensors; /* UNIDIRECTIONAL_SEQUENCE_LSTM */
   DType quantized_bias_type;  /* CONV_2D, FULLY_CONNECTED, TRANSPOSE_CONV;
                                  FLOAT32 (0) = not set */
-  int mirror_mode;            /* MIRROR_PAD: 0 REFLECT, 1 SYMMETRIC */
+  int mirror_mode;            /* MIRROR_PAD: 0 REFLECT, 1 SYMMETRIC; ONNX Pad: 2 EDGE, 3 WRAP */
   bool exclusive, reverse;    /* CUMSUM */
   const char *container, *shared_name; /* VAR_HANDLE ("" when absent) */
   int init_subgraph;          /* CALL_ONCE init_subgraph_index */

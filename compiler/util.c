@@ -296,6 +296,8 @@ int op_tflite_code(OpKind kind) {
 }
 
 bool op_from_tflite_code(int code, OpKind *kind) {
+  if (code < 0)
+    return false; /* rows without a TFLite builtin */
   for (int i = 0; i < OP_COUNT; i++) {
     if (op_table[i].code == code) {
       *kind = (OpKind)i;

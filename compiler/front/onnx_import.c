@@ -1192,9 +1192,9 @@ static int as_layout(Imp *m, Val *v, int layout, int rank) {
 
 static int widen_i32(Imp *m, int t);
 
-/* Add, Sub, Mul of int8, uint8, int16 (whose kernels take quantized
+/* Add, Sub, Mul, Div of int8, uint8, int16 (whose kernels take quantized
  * values): in int32 and CAST back, which wraps around as ONNX's integer
- * arithmetic does (a - b as a + (-1) b). */
+ * arithmetic does (a - b as a + (-1) b; Div truncates toward zero). */
 static void small_int_binary(Imp *m, OpKind kind, int ta, int tb, int out) {
   ta = widen_i32(m, ta), tb = widen_i32(m, tb);
   if (kind == OP_SUB) {
@@ -1231,15 +1231,17 @@ static void binary(Imp *m, OpKind kind) {
   int ins[2] = {as_layout(m, a, l, n), as_layout(m, b, l, n)};
   int out = act_out(m, 0, a->dt, n, dims, l, NULL);
   if ((a->dt == DT_INT8 || a->dt == DT_UINT8 || a->dt == DT_INT16) &&
-      (kind == OP_ADD || kind == OP_SUB || kind == OP_MUL)) {
+      (kind == OP_ADD || kind == OP_SUB || kind == OP_MUL || kind == OP_DIV)) {
     small_int_binary(m, kind, ins[0], ins[1], out);
     return;
   }
   add_op(m, kind, ins, 2, &out, 1);
 }
 
+static void general_pow(Imp *m, Val *a, Val *b);
+
 /* Pow with a constant exponent: 1 (a copy), 2..4 (a chain of MUL),
- * 0.5 (SQRT), -1 (DIV). */
+ * 0.5 (SQRT), -1 (DIV); any other: general_pow. */
 static void import_pow(Imp *m) {
   Val *a = act_in(m, 0), *b = need_in(m, 1);
   double e = b->data && val_elems(b) == 1 ? cget_d(b, 0) : NAN;
@@ -1281,7 +1283,49 @@ static void import_pow(Imp *m) {
     add_op(m, OP_DIV, ins, 2, &out, 1);
     return;
   }
-  FAIL("Pow is supported with a constant exponent of 1, 2, 3, 4, 0.5 or -1 only");
+  general_pow(m, a, b);
+}
+
+/* The constant v as a new constant of type dt (values checked by the
+ * caller). */
+static Val *retyped(Imp *m, const Val *v, DType dt) {
+  Val *c = new_const(m, v->name, dt, v->ndims, v->dims);
+  for (int64_t k = 0; k < val_elems(v); k++)
+    cset(c, k, cget_d(v, k), cget_i(v, k));
+  return c;
+}
+
+/* Pow of any other exponent: POW (numpy broadcasting).  A float32 base
+ * takes a float32 exponent, or a constant one of any type (converted on
+ * the host); an int32 (int64) base an exponent of its type, or a constant
+ * one whose values are whole numbers >= 0 of any type (integer POW
+ * multiplies, as ONNX's integer Pow). */
+static void general_pow(Imp *m, Val *a, Val *b) {
+  if (a->dt == DT_FLOAT32 && b->dt != DT_FLOAT32) {
+    if (!b->data)
+      FAIL("a float32 Pow with a %s exponent needs the exponent constant", dtype_name(b->dt));
+    b = retyped(m, b, DT_FLOAT32);
+  } else if ((a->dt == DT_INT32 || a->dt == DT_INT64) && (b->data || b->dt != a->dt)) {
+    if (!b->data)
+      FAIL("an %s Pow with a %s exponent needs the exponent constant", dtype_name(a->dt),
+           dtype_name(b->dt));
+    for (int64_t k = 0; k < val_elems(b); k++) {
+      double e = cget_d(b, k);
+      if (!(e >= 0 && e <= INT32_MAX && e == floor(e)))
+        FAIL("an integer Pow needs whole exponents >= 0 (element %lld is %g)", (long long)k, e);
+    }
+    b = retyped(m, b, a->dt);
+  } else if (a->dt != DT_FLOAT32 && a->dt != DT_INT32 && a->dt != DT_INT64) {
+    FAIL("Pow of %s is not supported (float32, int32 and int64 only)", dtype_name(a->dt));
+  }
+  int64_t dims[MAX_DIMS];
+  int n;
+  if (!bcast(a->dims, a->ndims, b->dims, b->ndims, dims, &n))
+    FAIL("shapes of '%s' and '%s' do not broadcast", a->name, b->name);
+  int l = common_layout(m, n, 0, 2);
+  int ins[2] = {as_layout(m, a, l, n), as_layout(m, b, l, n)};
+  int out = act_out(m, 0, a->dt, n, dims, l, NULL);
+  add_op(m, OP_POW, ins, 2, &out, 1);
 }
 
 static void import_reciprocal(Imp *m) {
@@ -1832,11 +1876,56 @@ static void import_gemm(Imp *m) {
   }
 }
 
+/* MatMul with a 1-D operand (numpy's rule: a 1-D A is [1, K], a 1-D B
+ * [K, 1], the added dimension dropped from the result) and a constant
+ * B: FULLY_CONNECTED between RESHAPEs. */
+static void matmul_1d(Imp *m, Val *a, Val *b) {
+  int64_t K = b->dims[0], N = b->ndims == 2 ? b->dims[1] : 1;
+  if (a->dims[a->ndims - 1] != K)
+    FAIL("inner dimensions differ");
+  int t = ir(m, a, L_ONNX);
+  int r = a->ndims == 1 ? 2 : a->ndims;
+  if (a->ndims == 1)
+    t = reshape_to(m, t, "", 2, (int64_t[]){1, K});
+  int64_t fd[MAX_DIMS];
+  for (int d = 0; d < r; d++)
+    fd[d] = T(m, t)->dims[d];
+  fd[r - 1] = N;
+  const float *bf = floats_of(m, b);
+  float *w = arena_array((size_t)(N * K), sizeof(float));
+  for (int64_t n = 0; n < N; n++)
+    for (int64_t k = 0; k < K; k++)
+      w[n * K + k] = bf[k * N + n];
+  int64_t wd[2] = {N, K};
+  float *zero = arena_array((size_t)N, sizeof(float));
+  int ins[3] = {t, f32_tensor(m, "", 2, wd, w), f32_tensor(m, "", 1, &N, zero)};
+  int fo = new_tensor(m, "", DT_FLOAT32, r, fd);
+  int o = add_op(m, OP_FULLY_CONNECTED, ins, 3, &fo, 1);
+  OP(m, o)->opt.fields = OPTF_ACTIVATION | OPTF_FC;
+  OP(m, o)->opt.keep_num_dims = r > 2;
+  /* The result: A's leading dims (without its M when A is 1-D), then N
+   * (without it when B is 1-D). */
+  int64_t od[MAX_DIMS];
+  int no = 0;
+  for (int d = 0; d < a->ndims - 1; d++)
+    od[no++] = a->dims[d];
+  if (b->ndims == 2)
+    od[no++] = N;
+  Val *v = new_val(m, m->n->outputs[0], DT_FLOAT32, no, od);
+  v->t[L_ONNX] = reshape_to(m, fo, v->name, no, od);
+  bind(m, m->n->outputs[0], v);
+}
+
 static void import_matmul(Imp *m) {
   Val *a = act_in(m, 0), *b = need_in(m, 1);
   need_f32(m, a);
+  if (b->data && b->ndims <= 2 && a->ndims >= 1 && b->ndims >= 1 &&
+      (a->ndims == 1 || b->ndims == 1)) {
+    matmul_1d(m, a, b);
+    return;
+  }
   if (a->ndims < 2 || b->ndims < 2)
-    FAIL("1-D MatMul operands are not supported");
+    FAIL("1-D MatMul operands are not supported (but with a constant 1-D or 2-D B)");
   if (b->data && b->ndims == 2) {
     int64_t K = b->dims[0], N = b->dims[1];
     if (a->dims[a->ndims - 1] != K)
@@ -1927,6 +2016,323 @@ static void import_batch_norm(Imp *m) {
   int ins2[2] = {mid, f32_tensor(m, "", rank, cd, sh)};
   int out = act_out(m, 0, DT_FLOAT32, x->ndims, x->dims, l, NULL);
   add_op(m, OP_ADD, ins2, 2, &out, 1);
+}
+
+/* A new float32 IR tensor of t's shape (or of dims). */
+static int f32_like(Imp *m, int t) {
+  int64_t dims[MAX_DIMS];
+  for (int d = 0; d < T(m, t)->ndims; d++)
+    dims[d] = T(m, t)->dims[d];
+  return new_tensor(m, "", DT_FLOAT32, T(m, t)->ndims, dims);
+}
+
+static int binary_to(Imp *m, OpKind kind, int a, int b, int out) {
+  int ins[2] = {a, b};
+  add_op(m, kind, ins, 2, &out, 1);
+  return out;
+}
+
+/* The output k of the node as an activation when the graph names it,
+ * else an unnamed tensor. */
+static int maybe_out(Imp *m, int k, int ndims, const int64_t *dims, int layout) {
+  if (k < m->n->noutputs && m->n->outputs[k][0]) {
+    if (layout == L_NHWC) {
+      int64_t od[4];
+      for (int d = 0; d < 4; d++)
+        od[d] = dims[TO_NCHW[d]];
+      return act_out(m, k, DT_FLOAT32, 4, od, layout, NULL);
+    }
+    return act_out(m, k, DT_FLOAT32, ndims, dims, layout, NULL);
+  }
+  return new_tensor(m, "", DT_FLOAT32, ndims, dims);
+}
+
+/*
+ * Normalization over the IR axes red[] of IR tensor t, as ONNX's
+ * reference computes it (LayerNormalization's function body):
+ *   mean = ReduceMean(x), d = x - mean, var = ReduceMean(d * d),
+ *   inv = 1 / sqrt(var + epsilon), returns d * inv.
+ * mean and inv (reduced dims kept as 1) are written to node outputs
+ * mean_k and inv_k when those are named (-1: never).
+ */
+static int normalize(Imp *m, int t, const bool *red, float eps, int mean_k, int inv_k,
+                     int layout) {
+  int r = T(m, t)->ndims;
+  int32_t ax[MAX_DIMS];
+  int nax = 0;
+  int64_t kd[MAX_DIMS];
+  for (int d = 0; d < r; d++) {
+    if (red[d])
+      ax[nax++] = d;
+    kd[d] = red[d] ? 1 : T(m, t)->dims[d];
+  }
+  int mean = mean_k >= 0 ? maybe_out(m, mean_k, r, kd, layout)
+                         : new_tensor(m, "", DT_FLOAT32, r, kd);
+  int ins[2] = {t, const_i32(m, ax, nax)};
+  int o = add_op(m, OP_MEAN, ins, 2, &mean, 1);
+  OP(m, o)->opt.fields = OPTF_KEEP_DIMS;
+  OP(m, o)->opt.keep_dims = true;
+  int d = binary_to(m, OP_SUB, t, mean, f32_like(m, t));
+  int sq = binary_to(m, OP_MUL, d, d, f32_like(m, t));
+  int var = new_tensor(m, "", DT_FLOAT32, r, kd);
+  int vins[2] = {sq, const_i32(m, ax, nax)};
+  o = add_op(m, OP_MEAN, vins, 2, &var, 1);
+  OP(m, o)->opt.fields = OPTF_KEEP_DIMS;
+  OP(m, o)->opt.keep_dims = true;
+  int ve = scalar_op(m, OP_ADD, var, eps, "");
+  int inv = inv_k >= 0 ? maybe_out(m, inv_k, r, kd, layout)
+                       : new_tensor(m, "", DT_FLOAT32, r, kd);
+  add_op(m, OP_RSQRT, &ve, 1, &inv, 1);
+  return binary_to(m, OP_MUL, d, inv, f32_like(m, t));
+}
+
+/* LayerNormalization (opset 17): normalized over axes axis .. r-1, times
+ * Scale, plus B; outputs Mean and InvStdDev when named.  In the ONNX
+ * layout (Scale and B broadcast from the right). */
+static void import_layer_norm(Imp *m) {
+  Val *x = act_in(m, 0), *sc = act_in(m, 1), *bb = in(m, 2);
+  need_f32(m, x);
+  need_f32(m, sc);
+  if (bb)
+    need_f32(m, bb);
+  int r = x->ndims;
+  int64_t axis = resolve(m, attr_i(m, "axis", -1), r, "axis");
+  float eps = attr_f(m, "epsilon", 1e-5f);
+  bool red[MAX_DIMS] = {false};
+  for (int d = (int)axis; d < r; d++)
+    red[d] = true;
+  int t = ir(m, x, L_ONNX);
+  int y = normalize(m, t, red, eps, 1, 2, L_ONNX);
+  int64_t dims[MAX_DIMS];
+  memcpy(dims, x->dims, sizeof dims);
+  if (!bb) {
+    binary_to(m, OP_MUL, y, ir(m, sc, L_ONNX), act_out(m, 0, DT_FLOAT32, r, dims, L_ONNX, NULL));
+    return;
+  }
+  int s = binary_to(m, OP_MUL, y, ir(m, sc, L_ONNX), f32_like(m, t));
+  binary_to(m, OP_ADD, s, ir(m, bb, L_ONNX), act_out(m, 0, DT_FLOAT32, r, dims, L_ONNX, NULL));
+}
+
+/* InstanceNormalization: normalized over the spatial axes 2 .. r-1 of
+ * each sample and channel, times scale[c], plus B[c] (both constant). */
+static void import_instance_norm(Imp *m) {
+  Val *x = act_in(m, 0);
+  need_f32(m, x);
+  Val *sc = need_const(m, 1, "scale"), *bb = need_const(m, 2, "B");
+  int r = x->ndims;
+  if (r < 3)
+    FAIL("the input needs a channel and a spatial dimension");
+  int64_t C = x->dims[1];
+  if (val_elems(sc) != C || val_elems(bb) != C)
+    FAIL("scale and B must have %lld values", (long long)C);
+  float eps = attr_f(m, "epsilon", 1e-5f);
+  int l = pref(x);
+  int t = ir(m, x, l);
+  bool red[MAX_DIMS] = {false};
+  for (int d = 2; d < r; d++)
+    red[l == L_NHWC ? nhwc_axis(d) : d] = true;
+  int y = normalize(m, t, red, eps, -1, -1, l);
+  int64_t cd[MAX_DIMS];
+  int rank = l == L_NHWC ? 1 : r - 1;
+  cd[0] = C;
+  for (int d = 1; d < rank; d++)
+    cd[d] = 1;
+  int s = binary_to(m, OP_MUL, y, f32_tensor(m, "", rank, cd, floats_of(m, sc)), f32_like(m, t));
+  int out = act_out(m, 0, DT_FLOAT32, r, x->dims, l, NULL);
+  binary_to(m, OP_ADD, s, f32_tensor(m, "", rank, cd, floats_of(m, bb)), out);
+}
+
+/* Gelu (opset 20) as ONNX's function body: approximate "none"
+ *   y = x (erf(x / sqrt(2)) + 1) / 2      (MUL, ERF, ADD, MUL, MUL)
+ * "tanh"
+ *   y = x (tanh(sqrt(2 / pi) (x + 0.044715 x^3)) + 1) / 2. */
+static void import_gelu(Imp *m) {
+  Val *x = act_in(m, 0);
+  need_f32(m, x);
+  const char *ap = attr_s(m, "approximate", "none");
+  bool tanh_form = !strcmp(ap, "tanh");
+  if (!tanh_form && strcmp(ap, "none"))
+    FAIL("approximate '%s' is neither none nor tanh", ap);
+  int l = pref(x);
+  int t = ir(m, x, l);
+  int inner;
+  if (tanh_form) {
+    int x2 = binary_to(m, OP_MUL, t, t, f32_like(m, t));
+    int x3 = binary_to(m, OP_MUL, x2, t, f32_like(m, t));
+    int c = scalar_op(m, OP_MUL, x3, 0.044715f, "");
+    int s = binary_to(m, OP_ADD, t, c, f32_like(m, t));
+    int w = scalar_op(m, OP_MUL, s, (float)sqrt(2.0 / 3.14159265358979323846), "");
+    inner = f32_like(m, t);
+    add_op(m, OP_TANH, &w, 1, &inner, 1);
+  } else {
+    int w = scalar_op(m, OP_MUL, t, (float)(1.0 / sqrt(2.0)), "");
+    inner = f32_like(m, t);
+    add_op(m, OP_ERF, &w, 1, &inner, 1);
+  }
+  int p = scalar_op(m, OP_ADD, inner, 1.0f, "");
+  int q = binary_to(m, OP_MUL, t, p, f32_like(m, t));
+  int out = act_out(m, 0, DT_FLOAT32, x->ndims, x->dims, l, NULL);
+  int64_t one[MAX_DIMS];
+  for (int d = 0; d < T(m, q)->ndims; d++)
+    one[d] = 1;
+  float half = 0.5f;
+  binary_to(m, OP_MUL, q, f32_tensor(m, "", T(m, q)->ndims, one, &half), out);
+}
+
+/* A FULLY_CONNECTED of IR tensor t [rows, K] to a new [rows, N] tensor. */
+static int fc_to(Imp *m, int t, const float *w, int64_t N, int64_t K, const float *bias) {
+  int64_t wd[2] = {N, K}, od[2] = {T(m, t)->dims[0], N};
+  float *zero = NULL;
+  if (!bias)
+    bias = zero = arena_array((size_t)N, sizeof(float));
+  int ins[3] = {t, f32_tensor(m, "", 2, wd, w), f32_tensor(m, "", 1, &N, bias)};
+  int out = new_tensor(m, "", DT_FLOAT32, 2, od);
+  int o = add_op(m, OP_FULLY_CONNECTED, ins, 3, &out, 1);
+  OP(m, o)->opt.fields = OPTF_ACTIVATION | OPTF_FC;
+  return out;
+}
+
+static int unary_to(Imp *m, OpKind kind, int t) {
+  int out = f32_like(m, t);
+  add_op(m, kind, &t, 1, &out, 1);
+  return out;
+}
+
+/*
+ * GRU (forward, default activations) unrolled over the sequence into
+ * FULLY_CONNECTED, ADD, MUL, SUB, LOGISTIC and TANH, ONNX's equations
+ * with its gate order z, r, h (W, R, B blocks):
+ *   z = sigmoid(x Wz' + h Rz' + Wbz + Rbz), r likewise,
+ *   linear_before_reset 0: c = tanh(x Wh' + (r h) Rh' + Rbh + Wbh)
+ *   linear_before_reset 1: c = tanh(x Wh' + r (h Rh' + Rbh) + Wbh)
+ *     (written out below but refused for now)
+ *   h' = (1 - z) c + z h  (as c + z (h - c)).
+ * W, R, B and initial_h constant; Y and Y_h in either layout.
+ */
+static void import_gru(Imp *m) {
+  Val *x = act_in(m, 0);
+  need_f32(m, x);
+  Val *W = need_const(m, 1, "W"), *R = need_const(m, 2, "R"), *B = in(m, 3);
+  Val *lens = in(m, 4), *h0 = in(m, 5);
+  if (strcmp(attr_s(m, "direction", "forward"), "forward"))
+    FAIL("direction %s is not supported (forward only)", attr_s(m, "direction", ""));
+  if (attr(m, "clip"))
+    FAIL("clip is not supported");
+  if (attr(m, "activations"))
+    FAIL("activations other than the defaults are not supported");
+  int layout = (int)attr_i(m, "layout", 0);
+  bool lbr = attr_i(m, "linear_before_reset", 0) != 0;
+  if (lbr) /* no test model yet checks the unrolled form against a reference */
+    FAIL("linear_before_reset 1 is not supported");
+  if (x->ndims != 3)
+    FAIL("X must have rank 3");
+  int64_t seq = layout ? x->dims[1] : x->dims[0], batch = layout ? x->dims[0] : x->dims[1];
+  int64_t I = x->dims[2], H = attr_i(m, "hidden_size", W->ndims == 3 ? W->dims[1] / 3 : 0);
+  if (H < 1 || W->ndims != 3 || W->dims[0] != 1 || W->dims[1] != 3 * H || W->dims[2] != I)
+    FAIL("W must be [1, %lld, %lld]", (long long)(3 * H), (long long)I);
+  if (R->ndims != 3 || R->dims[0] != 1 || R->dims[1] != 3 * H || R->dims[2] != H)
+    FAIL("R must be [1, %lld, %lld]", (long long)(3 * H), (long long)H);
+  if (B && (!B->data || val_elems(B) != 6 * H))
+    FAIL("B must be a constant of %lld values", (long long)(6 * H));
+  if (lens) {
+    if (!lens->data)
+      FAIL("sequence_lens must be constant");
+    for (int64_t k = 0; k < val_elems(lens); k++)
+      if (cget_i(lens, k) != seq)
+        FAIL("sequence_lens shorter than the sequence are not supported");
+  }
+  if (h0 && (!h0->data || val_elems(h0) != batch * H))
+    FAIL("initial_h must be absent or a constant of %lld values", (long long)(batch * H));
+  if (seq < 1 || seq > 4096)
+    FAIL("a sequence of %lld steps is not supported (1 to 4096)", (long long)seq);
+  const float *w = floats_of(m, W), *r = floats_of(m, R);
+  const float *b = B ? floats_of(m, B) : arena_array((size_t)(6 * H), sizeof(float));
+  /* Gate g's blocks: W rows g H .. (g + 1) H, bias Wb + g H, Rb + 3 H + g H. */
+  float *bzr[2], *bxh = arena_array((size_t)H, sizeof(float)), *brh = arena_array((size_t)H, 4);
+  for (int g = 0; g < 2; g++) {
+    bzr[g] = arena_array((size_t)H, sizeof(float));
+    for (int64_t k = 0; k < H; k++)
+      bzr[g][k] = b[g * H + k] + b[(3 + g) * H + k];
+  }
+  for (int64_t k = 0; k < H; k++) {
+    bxh[k] = b[2 * H + k] + (lbr ? 0 : b[5 * H + k]);
+    brh[k] = b[5 * H + k];
+  }
+  /* x_t: SPLIT_V along the sequence axis, each [batch, I]. */
+  int xs = ir(m, x, L_ONNX);
+  int *steps = arena_array((size_t)seq, sizeof(int));
+  int32_t *sz = arena_array((size_t)seq, sizeof(int32_t)), ax = layout ? 1 : 0;
+  for (int64_t t = 0; t < seq; t++) {
+    int64_t sd[3] = {layout ? batch : 1, layout ? 1 : batch, I};
+    sz[t] = 1;
+    steps[t] = new_tensor(m, "", DT_FLOAT32, 3, sd);
+  }
+  if (seq > 1) {
+    int sins[3] = {xs, const_i32(m, sz, (int)seq), const_i32(m, &ax, 1)};
+    int o = add_op(m, OP_SPLIT_V, sins, 3, steps, (int)seq);
+    OP(m, o)->opt.fields = OPTF_NUM;
+    OP(m, o)->opt.num = (int)seq;
+  } else {
+    steps[0] = xs;
+  }
+  int64_t hd[2] = {batch, H};
+  float *hinit = h0 ? floats_of(m, h0) : arena_array((size_t)(batch * H), sizeof(float));
+  int h = f32_tensor(m, "", 2, hd, hinit);
+  bool want_y = m->n->noutputs > 0 && m->n->outputs[0][0];
+  int *ys = arena_array((size_t)seq, sizeof(int));
+  for (int64_t t = 0; t < seq; t++) {
+    int64_t xd[2] = {batch, I};
+    int xt = reshape_to(m, steps[t], "", 2, xd);
+    int gate[2];
+    for (int g = 0; g < 2; g++) {
+      int a = fc_to(m, xt, w + g * H * I, H, I, bzr[g]);
+      int c = fc_to(m, h, r + g * H * H, H, H, NULL);
+      gate[g] = unary_to(m, OP_LOGISTIC, binary_to(m, OP_ADD, a, c, f32_like(m, a)));
+    }
+    int xh = fc_to(m, xt, w + 2 * H * I, H, I, bxh), hh;
+    if (lbr) {
+      int hr = fc_to(m, h, r + 2 * H * H, H, H, brh);
+      hh = binary_to(m, OP_MUL, gate[1], hr, f32_like(m, hr));
+    } else {
+      int rh = binary_to(m, OP_MUL, gate[1], h, f32_like(m, h));
+      hh = fc_to(m, rh, r + 2 * H * H, H, H, NULL);
+    }
+    int c = unary_to(m, OP_TANH, binary_to(m, OP_ADD, xh, hh, f32_like(m, xh)));
+    int d = binary_to(m, OP_SUB, h, c, f32_like(m, c));
+    int zd = binary_to(m, OP_MUL, gate[0], d, f32_like(m, d));
+    h = binary_to(m, OP_ADD, c, zd, f32_like(m, c));
+    ys[t] = h;
+  }
+  if (want_y) {
+    /* Y: [seq, 1, batch, H] (layout 0) or [batch, seq, 1, H]. */
+    int64_t one[4] = {1, 1, batch, H}, onel[4] = {batch, 1, 1, H};
+    int *parts = arena_array((size_t)seq, sizeof(int));
+    for (int64_t t = 0; t < seq; t++)
+      parts[t] = reshape_to(m, ys[t], "", 4, layout ? onel : one);
+    int64_t yd[4] = {seq, 1, batch, H}, ydl[4] = {batch, seq, 1, H};
+    int y = act_out(m, 0, DT_FLOAT32, 4, layout ? ydl : yd, L_ONNX, NULL);
+    if (seq == 1) {
+      /* one step: Y is that step's h, reshaped */
+      int ins[2] = {ys[0], const_i32(m, (int32_t[]){(int32_t)(layout ? batch : 1), 1,
+                                                     (int32_t)(layout ? 1 : batch),
+                                                     (int32_t)H}, 4)};
+      int o = add_op(m, OP_RESHAPE, ins, 2, &y, 1);
+      OP(m, o)->opt.fields = OPTF_NEW_SHAPE;
+      OP(m, o)->opt.nnew_shape = 4;
+      for (int k = 0; k < 4; k++)
+        OP(m, o)->opt.new_shape[k] = (int32_t)T(m, y)->dims[k];
+    } else {
+      int o = add_op(m, OP_CONCATENATION, parts, (int)seq, &y, 1);
+      OP(m, o)->opt.fields = OPTF_AXIS | OPTF_ACTIVATION;
+      OP(m, o)->opt.axis = layout ? 1 : 0;
+    }
+  }
+  if (m->n->noutputs > 1 && m->n->outputs[1][0]) {
+    int64_t od[3] = {1, batch, H}, odl[3] = {batch, 1, H};
+    Val *v = new_val(m, m->n->outputs[1], DT_FLOAT32, 3, layout ? odl : od);
+    v->t[L_ONNX] = reshape_to(m, h, v->name, 3, layout ? odl : od);
+    bind(m, m->n->outputs[1], v);
+  }
 }
 
 /* ------------------------------------------------ shape ops on activations */
@@ -2040,8 +2446,11 @@ static void import_softmax(Imp *m, bool log) {
 static void import_pad(Imp *m) {
   Val *x = act_in(m, 0);
   const char *mode = attr_s(m, "mode", "constant");
-  if (strcmp(mode, "constant"))
-    FAIL("Pad mode '%s' has no IR op yet (constant only)", mode);
+  /* reflect, edge, wrap: MIRROR_PAD modes REFLECT, EDGE (2), WRAP (3). */
+  int mirror = !strcmp(mode, "reflect") ? 0 : !strcmp(mode, "edge") ? 2
+             : !strcmp(mode, "wrap") ? 3 : -1;
+  if (mirror < 0 && strcmp(mode, "constant"))
+    FAIL("Pad mode '%s' is not supported", mode);
   int r = x->ndims;
   int64_t pads[2 * MAX_DIMS];
   int np;
@@ -2051,11 +2460,25 @@ static void import_pad(Imp *m) {
     Val *p = need_const(m, 1, "pads");
     np = const_list(m, p, pads, 2 * MAX_DIMS, "pads");
   }
+  Val *axes = in(m, 3);
+  if (axes) {
+    /* pads lists begins then ends of these axes only; the rest get 0. */
+    if (!axes->data)
+      FAIL("the axes of Pad must be constant");
+    int64_t ax[MAX_DIMS], full[2 * MAX_DIMS] = {0};
+    int na = const_list(m, axes, ax, MAX_DIMS, "axes");
+    if (np != 2 * na)
+      FAIL("pads has %d entries for %d axes", np, na);
+    for (int k = 0; k < na; k++) {
+      int64_t d = resolve(m, ax[k], r, "axis");
+      full[d] = pads[k];
+      full[d + r] = pads[k + na];
+    }
+    memcpy(pads, full, sizeof full);
+    np = 2 * r;
+  }
   if (np != 2 * r)
     FAIL("pads has %d entries for rank %d", np, r);
-  Val *axes = in(m, 3);
-  if (axes)
-    FAIL("the axes input of Pad is not supported");
   float value = 0;
   Val *cv = in(m, 2);
   if (cv) {
@@ -2078,6 +2501,13 @@ static void import_pad(Imp *m) {
   }
   int64_t pd[2] = {r, 2};
   int ins[3] = {ir(m, x, l), const_tensor(m, "", DT_INT32, 2, pd, p), -1};
+  if (mirror >= 0) {
+    int out = act_out(m, 0, x->dt, r, dims, l, NULL);
+    int o = add_op(m, OP_MIRROR_PAD, ins, 2, &out, 1);
+    OP(m, o)->opt.fields = OPTF_MIRROR;
+    OP(m, o)->opt.mirror_mode = mirror;
+    return;
+  }
   bool v2 = value != 0;
   if (v2) {
     if (x->dt != DT_FLOAT32)
@@ -2368,6 +2798,158 @@ static int64_t onnx_nearest(Imp *m, int64_t i, int64_t in, int64_t out, double s
   return r < 0 ? 0 : r > (double)(in - 1) ? in - 1 : (int64_t)r;
 }
 
+/* ------------------------------------------------ Resize by tap tables */
+
+#define MAX_TAPS 64
+
+/* Source coordinate of output index x along an axis of `in` pixels
+ * resized to out (output_width = scale * in, as ONNX's reference). */
+static double resize_coord(Imp *m, int64_t x, int64_t in, int64_t out, double scale,
+                           const char *ctm) {
+  double ow = scale * (double)in, xd = (double)x;
+  if (!strcmp(ctm, "align_corners"))
+    return ow == 1 ? 0 : xd * (double)(in - 1) / (ow - 1);
+  if (!strcmp(ctm, "asymmetric"))
+    return xd / scale;
+  if (!strcmp(ctm, "pytorch_half_pixel"))
+    return ow == 1 ? -0.5 : (xd + 0.5) / scale - 0.5;
+  if (!strcmp(ctm, "half_pixel"))
+    return (xd + 0.5) / scale - 0.5;
+  if (!strcmp(ctm, "half_pixel_symmetric")) {
+    double adjustment = (double)out / ow, center = (double)in / 2;
+    return center * (1 - adjustment) + (xd + 0.5) / scale - 0.5;
+  }
+  FAIL("resize with coordinate_transformation_mode %s is not supported", ctm);
+}
+
+static double cubic_weight(double x, double a) {
+  x = fabs(x);
+  if (x <= 1)
+    return ((a + 2) * x - (a + 3)) * x * x + 1;
+  if (x < 2)
+    return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a;
+  return 0;
+}
+
+/* ONNX's coefficients for the fraction `ratio` in (0, 1] of a source
+ * coordinate; returns their count. */
+static int resize_coeffs(Imp *m, double ratio, bool whole, double scale, const char *mode,
+                         const char *nm, double a, bool antialias, double *c) {
+  if (!strcmp(mode, "nearest")) {
+    bool hi = whole ? true
+            : !strcmp(nm, "round_prefer_floor") ? ratio > 0.5
+            : !strcmp(nm, "round_prefer_ceil") ? ratio >= 0.5
+            : !strcmp(nm, "ceil") ? true
+            : !strcmp(nm, "floor") ? false
+            : (FAIL("nearest_mode %s is not supported", nm), false);
+    c[0] = hi ? 0 : 1, c[1] = hi ? 1 : 0;
+    return 2;
+  }
+  bool cubic = !strcmp(mode, "cubic");
+  if (!antialias) {
+    if (!cubic) {
+      c[0] = 1 - ratio, c[1] = ratio;
+      return 2;
+    }
+    c[0] = cubic_weight(ratio + 1, a), c[1] = cubic_weight(ratio, a);
+    c[2] = cubic_weight(1 - ratio, a), c[3] = cubic_weight(2 - ratio, a);
+    return 4;
+  }
+  /* Antialias (downsampling): the kernel stretched by 1 / scale. */
+  double s = scale < 1 ? scale : 1, sum = 0;
+  int start = (int)floor((cubic ? -2 : -1) / s) + 1, n = 2 - 2 * start;
+  if (n > MAX_TAPS)
+    FAIL("antialias at scale %g needs %d taps (at most %d)", scale, n, MAX_TAPS);
+  for (int i = 0; i < n; i++) {
+    double arg = s * ((double)(start + i) - ratio);
+    c[i] = cubic ? cubic_weight(arg, a) : (fabs(arg) < 1 ? 1 - fabs(arg) : 0);
+    sum += c[i];
+  }
+  for (int i = 0; i < n; i++)
+    c[i] /= sum;
+  return n;
+}
+
+/* One axis's tables: per output index the n source indices ONNX's
+ * reference reads (the n nearest to the coordinate within the input
+ * padded by ceil(n / 2) edge pixels, ties to the smaller index), clamped,
+ * and their weights (exclude_outside: those outside set to 0, the rest
+ * renormalized).  Returns the tap count. */
+static int resize_axis(Imp *m, int64_t in, int64_t out, double scale, const char *mode,
+                       const char *ctm, const char *nm, double a, bool exclude,
+                       bool antialias, int32_t **idx, float **w) {
+  int n = 0;
+  for (int64_t o = 0; o < out; o++) {
+    double x = resize_coord(m, o, in, out, scale, ctm), c[MAX_TAPS];
+    double f = floor(x);
+    bool whole = x == f;
+    int k = resize_coeffs(m, whole ? 1 : x - f, whole, scale, mode, nm, a, antialias, c);
+    if (o == 0) {
+      n = k;
+      *idx = arena_array((size_t)(out * n), sizeof(int32_t));
+      *w = arena_array((size_t)(out * n), sizeof(float));
+    }
+    int64_t pad = (n + 1) / 2, pick[MAX_TAPS];
+    int got = 0;
+    for (int64_t j = -pad; j < in + pad; j++) {
+      /* Insert j among the n nearest so far, ordered by (distance, index). */
+      double dj = fabs(x - (double)j);
+      int at = got;
+      while (at > 0 && fabs(x - (double)pick[at - 1]) > dj)
+        at--;
+      if (at >= n)
+        continue;
+      for (int q = (got < n ? got : n - 1); q > at; q--)
+        pick[q] = pick[q - 1];
+      pick[at] = j;
+      if (got < n)
+        got++;
+    }
+    for (int i = 1; i < n; i++) /* ascending index order */
+      for (int q = i; q > 0 && pick[q - 1] > pick[q]; q--) {
+        int64_t t = pick[q];
+        pick[q] = pick[q - 1], pick[q - 1] = t;
+      }
+    if (exclude) {
+      double sum = 0;
+      for (int i = 0; i < n; i++) {
+        if (pick[i] < 0 || pick[i] >= in)
+          c[i] = 0;
+        sum += c[i];
+      }
+      for (int i = 0; i < n; i++)
+        c[i] /= sum;
+    }
+    for (int i = 0; i < n; i++) {
+      int64_t j = pick[i] < 0 ? 0 : pick[i] >= in ? in - 1 : pick[i];
+      (*idx)[o * n + i] = (int32_t)j;
+      (*w)[o * n + i] = (float)c[i];
+    }
+  }
+  return n;
+}
+
+/* Resize of H and W by RESIZE_TAPS (what TFLite's resizes cannot
+ * express): scales sc[2], sc[3] as the reference's scale_factors. */
+static void resize_taps(Imp *m, Val *x, const int64_t *out, const double *sc, const char *mode,
+                        const char *ctm, const char *nm, bool antialias) {
+  double a = attr_f(m, "cubic_coeff_a", -0.75f);
+  bool exclude = attr_i(m, "exclude_outside", 0) != 0;
+  int32_t *yi, *xi;
+  float *yw, *xw;
+  int th = resize_axis(m, x->dims[2], out[2], sc[2], mode, ctm, nm, a, exclude, antialias,
+                       &yi, &yw);
+  int tw = resize_axis(m, x->dims[3], out[3], sc[3], mode, ctm, nm, a, exclude, antialias,
+                       &xi, &xw);
+  int64_t yd[2] = {out[2], th}, xd[2] = {out[3], tw};
+  int ins[5] = {ir(m, x, L_NHWC), const_tensor(m, "", DT_INT32, 2, yd, yi),
+                f32_tensor(m, "", 2, yd, yw), const_tensor(m, "", DT_INT32, 2, xd, xi),
+                f32_tensor(m, "", 2, xd, xw)};
+  int64_t od[4] = {out[0], out[1], out[2], out[3]};
+  int t = act_out(m, 0, DT_FLOAT32, 4, od, L_NHWC, NULL);
+  add_op(m, OP_RESIZE_TAPS, ins, 5, &t, 1);
+}
+
 static void import_resize(Imp *m) {
   Val *x = act4(m, 0);
   need_f32(m, x);
@@ -2377,10 +2959,15 @@ static void import_resize(Imp *m) {
   bool upsample = !strcmp(m->n->op_type, "Upsample");
   if (upsample)
     ctm = "asymmetric", nm = "floor";
-  if (attr_i(m, "antialias", 0))
-    FAIL("antialias is not supported");
-  if (strcmp(attr_s(m, "keep_aspect_ratio_policy", "stretch"), "stretch"))
-    FAIL("keep_aspect_ratio_policy %s is not supported", attr_s(m, "keep_aspect_ratio_policy", ""));
+  bool antialias = attr_i(m, "antialias", 0) != 0;
+  if (antialias && !strcmp(mode, "nearest"))
+    FAIL("antialias is not supported in nearest mode");
+  const char *policy = attr_s(m, "keep_aspect_ratio_policy", "stretch");
+  bool keep_aspect = strcmp(policy, "stretch") != 0;
+  if (keep_aspect && strcmp(policy, "not_larger") && strcmp(policy, "not_smaller"))
+    FAIL("keep_aspect_ratio_policy %s is not supported", policy);
+  /* Whatever TFLite's resizes cannot express goes to RESIZE_TAPS. */
+  bool taps = antialias || keep_aspect || !strcmp(mode, "cubic");
   /* axes (opset 18): scales/sizes for these axes only; the rest keep. */
   int64_t axes[4] = {0, 1, 2, 3};
   int naxes = attr_ints(m, "axes", axes, 4);
@@ -2405,6 +2992,17 @@ static void import_resize(Imp *m) {
       out[axes[k]] = v[k];
     for (int d = 0; d < 4; d++)
       sc[d] = (double)out[d] / (double)x->dims[d];
+    if (keep_aspect) {
+      /* One scale for the axes (the smallest or largest), sizes rounded
+       * half up, as ONNX's reference. */
+      double s = sc[axes[0]];
+      for (int k = 1; k < naxes; k++)
+        s = !strcmp(policy, "not_larger") ? fmin(s, sc[axes[k]]) : fmax(s, sc[axes[k]]);
+      for (int k = 0; k < naxes; k++) {
+        sc[axes[k]] = s;
+        out[axes[k]] = (int64_t)(s * (double)x->dims[axes[k]] + 0.5);
+      }
+    }
   } else if (scales && val_elems(scales) > 0) {
     if (!scales->data)
       FAIL("scales must be constant");
@@ -2426,6 +3024,13 @@ static void import_resize(Imp *m) {
   for (int d = 2; d < 4; d++)
     if (out[d] < 1 || out[d] > INT32_MAX)
       FAIL("output size %lld is not supported", (long long)out[d]);
+  if (!strcmp(mode, "cubic") || (taps && (!strcmp(mode, "linear") || !strcmp(mode, "bilinear")))) {
+    if (!strcmp(ctm, "tf_crop_and_resize"))
+      FAIL("%s resize with coordinate_transformation_mode tf_crop_and_resize is not supported",
+           mode);
+    resize_taps(m, x, out, sc, !strcmp(mode, "cubic") ? "cubic" : "linear", ctm, nm, antialias);
+    return;
+  }
   bool align = false, half = false;
   OpKind kind;
   if (!strcmp(mode, "nearest")) {
@@ -2442,9 +3047,13 @@ static void import_resize(Imp *m) {
       if (same)
         found = f;
     }
-    if (found < 0)
-      FAIL("nearest resize with coordinate_transformation_mode %s and nearest_mode %s picks "
-           "source pixels no TFLite RESIZE_NEAREST_NEIGHBOR mode picks", ctm, nm);
+    if (found < 0 || keep_aspect) {
+      if (!strcmp(ctm, "tf_half_pixel_for_nn") || !strcmp(ctm, "tf_crop_and_resize"))
+        FAIL("nearest resize with coordinate_transformation_mode %s and nearest_mode %s picks "
+             "source pixels no TFLite RESIZE_NEAREST_NEIGHBOR mode picks", ctm, nm);
+      resize_taps(m, x, out, sc, "nearest", ctm, nm, false);
+      return;
+    }
     align = flags[found][0];
     half = flags[found][1];
   } else if (!strcmp(mode, "linear") || !strcmp(mode, "bilinear")) {
@@ -2454,11 +3063,17 @@ static void import_resize(Imp *m) {
       half = true;
     else if (!strcmp(ctm, "align_corners"))
       align = true;
-    else if (strcmp(ctm, "asymmetric"))
+    else if (!strcmp(ctm, "tf_crop_and_resize"))
       FAIL("linear resize with coordinate_transformation_mode %s is not supported", ctm);
+    else if (strcmp(ctm, "asymmetric"))
+      taps = true;
     for (int d = 2; d < 4 && !sizes; d++)
       if (fabs(sc[d] - (double)out[d] / (double)x->dims[d]) > 1e-6 * sc[d])
-        FAIL("a scale that is not output/input size is not supported");
+        taps = true;
+    if (taps) {
+      resize_taps(m, x, out, sc, "linear", ctm, nm, false);
+      return;
+    }
   } else {
     FAIL("resize mode %s is not supported", mode);
   }
@@ -2626,16 +3241,17 @@ static void import_not(Imp *m) {
   activation(m, OP_LOGICAL_NOT, ACT_NONE);
 }
 
-/* Where(condition, X, Y): SELECT_V2, broadcasting all three (8-, 16- and
- * 32-bit values; the kernels have no 64-bit select). */
+/* Where(condition, X, Y): SELECT_V2, broadcasting all three (8-, 16-,
+ * 32- and 64-bit values). */
 static void import_where(Imp *m) {
   Val *c = act_in(m, 0), *x = act_in(m, 1), *y = act_in(m, 2);
   if (c->dt != DT_BOOL)
     FAIL("the condition has type %s, not bool", dtype_name(c->dt));
   if (x->dt != y->dt)
     FAIL("inputs of types %s and %s", dtype_name(x->dt), dtype_name(y->dt));
-  if (dtype_bits(x->dt) != 8 && dtype_bits(x->dt) != 16 && dtype_bits(x->dt) != 32)
-    FAIL("values of type %s are not supported (8-, 16- and 32-bit types only)",
+  if (dtype_bits(x->dt) != 8 && dtype_bits(x->dt) != 16 && dtype_bits(x->dt) != 32 &&
+      dtype_bits(x->dt) != 64)
+    FAIL("values of type %s are not supported (8-, 16-, 32- and 64-bit types only)",
          dtype_name(x->dt));
   int64_t d1[MAX_DIMS], dims[MAX_DIMS];
   int n1, n;
@@ -3495,6 +4111,8 @@ static void import_node(Imp *m) {
   else if (IS("Ceil")) unary_f32(m, OP_CEIL);
   else if (IS("Round")) unary_f32(m, OP_ROUND);
   else if (IS("Log")) unary_f32(m, OP_LOG);
+  else if (IS("Erf")) unary_f32(m, OP_ERF);
+  else if (IS("Gelu")) import_gelu(m);
   else if (IS("Elu")) import_elu(m, false);
   else if (IS("Selu")) import_elu(m, true);
   else if (IS("Softplus")) import_softplus(m);
@@ -3519,6 +4137,8 @@ static void import_node(Imp *m) {
   else if (IS("GlobalAveragePool")) import_global_pool(m, false);
   else if (IS("GlobalMaxPool")) import_global_pool(m, true);
   else if (IS("BatchNormalization")) import_batch_norm(m);
+  else if (IS("LayerNormalization")) import_layer_norm(m);
+  else if (IS("InstanceNormalization")) import_instance_norm(m);
   else if (IS("Concat")) import_concat(m);
   else if (IS("Split")) import_split(m);
   else if (IS("Slice")) import_slice(m);
@@ -3533,6 +4153,7 @@ static void import_node(Imp *m) {
   else if (IS("ArgMax")) import_arg(m, OP_ARG_MAX);
   else if (IS("ArgMin")) import_arg(m, OP_ARG_MIN);
   else if (IS("LSTM")) import_lstm(m);
+  else if (IS("GRU")) import_gru(m);
   else if (IS("Identity") || (IS("Dropout"))) {
     if (IS("Dropout") && m->n->noutputs > 1 && m->n->outputs[1][0] && uses_of(m, m->n->outputs[1]))
       FAIL("the mask output of Dropout is not supported");
@@ -3547,7 +4168,10 @@ static void import_node(Imp *m) {
                           : squeeze_dims(m, x, dims, IS("Unsqueeze"));
     reshape_act(m, n, dims);
   } else if (IS("Cast") || IS("CastLike")) {
-    Val *x = act_in(m, 0);
+    /* float16 and float64 activations only into and out of a Cast. */
+    Val *x = need_in(m, 0);
+    if (x->dt != DT_FLOAT16 && x->dt != DT_FLOAT64)
+      x = act_in(m, 0);
     DType dt = cast_target(m);
     int l = pref(x);
     int t = ir(m, x, l);

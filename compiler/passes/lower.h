@@ -269,7 +269,7 @@ void lower_softmax_legacy(Lower *L);
 LowerFn lower_sub, lower_mul, lower_maximum, lower_minimum, lower_mean,
     lower_pad, lower_concatenation, lower_split, lower_split_v, lower_pack,
     lower_unpack, lower_strided_slice, lower_slice, lower_transpose,
-    lower_resize_nearest_neighbor, lower_resize_bilinear, lower_arg_max,
+    lower_resize_nearest_neighbor, lower_resize_bilinear, lower_resize_taps, lower_arg_max,
     lower_arg_min, lower_logistic, lower_tanh, lower_leaky_relu,
     lower_hard_swish, lower_relu, lower_relu6, lower_relu_n1_to_1, lower_cast,
     lower_div, lower_add_s32,
@@ -292,7 +292,8 @@ LowerFn lower_abs, lower_neg, lower_sqrt, lower_rsqrt, lower_square, lower_exp,
     lower_logical_not, lower_zeros_like, lower_equal, lower_not_equal, lower_greater,
     lower_greater_equal, lower_less, lower_less_equal, lower_floor_div, lower_floor_mod,
     lower_logical_and, lower_logical_or, lower_squared_difference, lower_div_s8,
-    lower_prelu, lower_select, lower_select_v2, lower_log_softmax, lower_add_n;
+    lower_prelu, lower_select, lower_select_v2, lower_log_softmax, lower_add_n, lower_erf,
+    lower_pow;
 
 /* ------------------------------------------------------ lower_s16.c */
 

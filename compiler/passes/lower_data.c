@@ -720,7 +720,11 @@ void lower_mirror_pad(Lower *L) {
   Tensor *in = input(L, 0), *pads = input(L, 1), *out = output(L, 0);
   need_same_types(L, 1, true);
   const int n = in->ndims;
-  const bool symmetric = L->op->opt.mirror_mode == 1;
+  const int mode = L->op->opt.mirror_mode;
+  const bool symmetric = mode == 1, edge = mode == 2, wrap = mode == 3;
+  static const char *const names[4] = {"REFLECT", "SYMMETRIC", "EDGE", "WRAP"};
+  if (mode < 0 || mode > 3)
+    error_at(L->g, L->op->index, "mirror mode %d is not supported", mode);
   if (n < 1 || n > TA_MAX_WALK || out->ndims != n)
     error_at(L->g, L->op->index, "rank %d is not supported (1 to %d)", n, TA_MAX_WALK);
   if (tensor_elems(pads) != 2 * n)
@@ -738,15 +742,21 @@ void lower_mirror_pad(Lower *L) {
   for (int d = 0; d < n; d++) {
     const int64_t size = in->dims[d];
     const int64_t b = const_int(L, pads, 2 * d, "paddings"), a = const_int(L, pads, 2 * d + 1, "paddings");
-    const int64_t limit = symmetric ? size : size - 1;
-    if (b < 0 || a < 0 || b > limit || a > limit)
+    /* EDGE repeats the border, WRAP the other side: any padding; WRAP
+     * at most one input size per side (ONNX's reference takes no more). */
+    const int64_t limit = symmetric || wrap ? size : edge ? INT32_MAX : size - 1;
+    if (b < 0 || a < 0 || b > limit || a > limit || size < 1)
       error_at(L->g, L->op->index, "padding %" PRId64 ", %" PRId64 " of dimension %d exceeds %s"
-               " mode's limit %" PRId64, b, a, d, symmetric ? "SYMMETRIC" : "REFLECT", limit);
+               " mode's limit %" PRId64, b, a, d, names[mode], limit);
     if (out->dims[d] != b + size + a)
       error_at(L->g, L->op->index, "output shape disagrees with the padding");
     for (int64_t o = 0; o < out->dims[d]; o++) {
       int64_t i = o - b;
-      if (i < 0)
+      if (edge)
+        i = i < 0 ? 0 : i >= size ? size - 1 : i;
+      else if (wrap)
+        i = i < 0 ? i + size : i >= size ? i - size : i;
+      else if (i < 0)
         i = symmetric ? -i - 1 : -i;
       else if (i >= size)
         i = symmetric ? 2 * size - 1 - i : 2 * size - 2 - i;

@@ -2,7 +2,7 @@
 /*
  * lower_math.c - lowerings of the element-wise math, comparison and logic
  * ops: ABS, NEG, SQRT, RSQRT, SQUARE, EXP, LOG, SIN, COS, CEIL, FLOOR,
- * ROUND, ELU, SQUARED_DIFFERENCE, FLOOR_DIV, FLOOR_MOD, DIV (int8),
+ * ROUND, ELU, ERF, POW, SQUARED_DIFFERENCE, FLOOR_DIV, FLOOR_MOD, DIV (int8),
  * EQUAL ... LESS_EQUAL, LOGICAL_AND / OR / NOT, SELECT, SELECT_V2,
  * ZEROS_LIKE, PRELU, LOG_SOFTMAX (float32, int8) and ADD_N.
  *
@@ -242,6 +242,7 @@ void lower_ceil(Lower *L) { unary_op(L, "ceil", NULL); }
 void lower_floor(Lower *L) { unary_op(L, "floor", NULL); }
 void lower_round(Lower *L) { unary_op(L, "round", NULL); }
 void lower_elu(Lower *L) { unary_op(L, "elu", elu_table); }
+void lower_erf(Lower *L) { unary_op(L, "erf", NULL); }
 void lower_logical_not(Lower *L) { unary_op(L, "logical_not", NULL); }
 
 /* ZEROS_LIKE: zero bytes of the output's size, whatever its type. */
@@ -330,6 +331,8 @@ static const DType only_bool[] = {DT_BOOL};
 
 void lower_floor_div(Lower *L) { raw_binary(L, "floor_div", f32_s32, 2); }
 void lower_floor_mod(Lower *L) { raw_binary(L, "floor_mod", f32_s32, 2); }
+static const DType f32_s32_s64[] = {DT_FLOAT32, DT_INT32, DT_INT64};
+void lower_pow(Lower *L) { raw_binary(L, "pow", f32_s32_s64, 3); }
 void lower_logical_and(Lower *L) { raw_binary(L, "logical_and", only_bool, 1); }
 void lower_logical_or(Lower *L) { raw_binary(L, "logical_or", only_bool, 1); }
 
@@ -472,6 +475,7 @@ static void select_op(Lower *L, bool v2) {
   case 8: w = "x8"; break;
   case 16: w = "x16"; break;
   case 32: w = "x32"; break;
+  case 64: w = "x64"; break;
   default: unsupported_types(L);
   }
   L->l->kernel = arena_printf("ta_select_%s", w);

@@ -387,7 +387,8 @@ static void min_max(Lower *L, const char *op) {
   need_arity(L, 2, 1);
   Tensor *a = input(L, 0), *b = input(L, 1), *out = output(L, 0);
   need_same_types(L, -1, false);
-  const char *t = out->dtype == DT_INT32 ? "s32" : short_type(out->dtype);
+  const char *t = out->dtype == DT_INT32 ? "s32" : out->dtype == DT_INT64 ? "s64"
+                                                 : short_type(out->dtype);
   if (!t)
     unsupported_types(L);
   L->l->kernel = arena_printf("ta_%s_%s", op, t);
@@ -577,6 +578,20 @@ void lower_cast(Lower *L) {
   Tensor *in = input(L, 0), *out = output(L, 0);
   const char *a = in->dtype == DT_INT32 ? "s32" : short_type(in->dtype);
   const char *b = out->dtype == DT_INT32 ? "s32" : short_type(out->dtype);
+  /* float16 and float64 (ONNX Cast): to and from the floats only. */
+  bool f16_f64 = in->dtype == DT_FLOAT16 || in->dtype == DT_FLOAT64 ||
+                 out->dtype == DT_FLOAT16 || out->dtype == DT_FLOAT64;
+  if (f16_f64) {
+    const DType fl[3] = {DT_FLOAT16, DT_FLOAT32, DT_FLOAT64};
+    const char *fn[3] = {"f16", "f32", "f64"};
+    a = b = NULL;
+    for (int k = 0; k < 3; k++) {
+      if (in->dtype == fl[k])
+        a = fn[k];
+      if (out->dtype == fl[k])
+        b = fn[k];
+    }
+  }
   if (!a || !b || tensor_elems(in) != tensor_elems(out))
     unsupported_types(L);
   L->l->kernel = arena_printf("ta_cast_%s_%s", a, b);
@@ -1282,5 +1297,46 @@ void lower_slice(Lower *L) {
   L->l->kernel = arena_printf("ta_strided_slice_%s", width_suffix(L, out));
   const_struct(L, "walk", "ta_walk", walk_init(&w), true);
   arg_tensor(L, in->index);
+  arg_tensor(L, out->index);
+}
+
+/* -------------------------------------------------------- RESIZE_TAPS */
+
+/* RESIZE_TAPS (float32, NHWC): inputs x, y_idx [out_h, taps_h] (int32),
+ * y_w (float32, same shape), x_idx [out_w, taps_w], x_w; the tables are
+ * constants (the ONNX front end computes them). */
+void lower_resize_taps(Lower *L) {
+  need_arity(L, 5, 1);
+  Tensor *in = input(L, 0), *out = output(L, 0);
+  Tensor *yi = input(L, 1), *yw = input(L, 2), *xi = input(L, 3), *xw = input(L, 4);
+  if (in->dtype != DT_FLOAT32 || out->dtype != DT_FLOAT32 || yi->dtype != DT_INT32 ||
+      xi->dtype != DT_INT32 || yw->dtype != DT_FLOAT32 || xw->dtype != DT_FLOAT32)
+    unsupported_types(L);
+  if (in->ndims != 4 || out->ndims != 4 || yi->ndims != 2 || xi->ndims != 2 ||
+      yw->ndims != 2 || xw->ndims != 2 || out->dims[0] != in->dims[0] ||
+      out->dims[3] != in->dims[3] || yi->dims[0] != out->dims[1] ||
+      xi->dims[0] != out->dims[2] || yw->dims[0] != yi->dims[0] ||
+      yw->dims[1] != yi->dims[1] || xw->dims[0] != xi->dims[0] || xw->dims[1] != xi->dims[1] ||
+      yi->dims[1] < 1 || xi->dims[1] < 1 || in->dims[1] < 1 || in->dims[2] < 1)
+    error_at(L->g, L->op->index, "needs rank-4 images and tap tables [out_h, taps] and "
+             "[out_w, taps] of matching shapes");
+  if (!is_const(yi) || !is_const(yw) || !is_const(xi) || !is_const(xw))
+    error_at(L->g, L->op->index, "the tap tables must be constant");
+  for (int64_t k = 0; k < tensor_elems(yi); k++)
+    if (const_int(L, yi, k, "y_idx") < 0 || const_int(L, yi, k, "y_idx") >= in->dims[1])
+      error_at(L->g, L->op->index, "row tap %lld is outside the input", (long long)k);
+  for (int64_t k = 0; k < tensor_elems(xi); k++)
+    if (const_int(L, xi, k, "x_idx") < 0 || const_int(L, xi, k, "x_idx") >= in->dims[2])
+      error_at(L->g, L->op->index, "column tap %lld is outside the input", (long long)k);
+  ta_dims di = dims4(L, in), dout = dims4(L, out);
+  L->l->kernel = "ta_resize_taps_f32";
+  const_struct(L, "params", "ta_resize_taps_params",
+               arena_printf("{.batches = %d, .in_h = %d, .in_w = %d, .depth = %d,\n"
+                            "    .out_h = %d, .out_w = %d, .taps_h = %d, .taps_w = %d}",
+                            (int)di.n, (int)di.h, (int)di.w, (int)di.c, (int)dout.h,
+                            (int)dout.w, (int)yi->dims[1], (int)xi->dims[1]),
+               true);
+  for (int k = 0; k < 5; k++)
+    arg_tensor(L, L->op->inputs[k]);
   arg_tensor(L, out->index);
 }

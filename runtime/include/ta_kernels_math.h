@@ -38,6 +38,8 @@ ta_status ta_ceil_f32(const ta_unary_params *p, const float *in, float *out);
 ta_status ta_floor_f32(const ta_unary_params *p, const float *in, float *out);
 ta_status ta_round_f32(const ta_unary_params *p, const float *in, float *out);
 ta_status ta_elu_f32(const ta_unary_params *p, const float *in, float *out);
+/* erf erff (ONNX Erf; TFLite has no builtin for it) */
+ta_status ta_erf_f32(const ta_unary_params *p, const float *in, float *out);
 
 /*
  * ABS int16 (TFLM AbsEval): quantized (zero points 0) v = |x|, then
@@ -81,6 +83,14 @@ ta_status ta_floor_mod_f32(const ta_bcast *shape, const float *in1, const float 
                            float *out);
 ta_status ta_floor_mod_s32(const ta_bcast *shape, const int32_t *in1, const int32_t *in2,
                            int32_t *out);
+
+/* POW: powf(a, b); int32 and int64 a^b by repeated squaring, wrapping
+ * (TFLite's IntegerPow), TA_ERR_ARG for a negative exponent. */
+ta_status ta_pow_f32(const ta_bcast *shape, const float *in1, const float *in2, float *out);
+ta_status ta_pow_s32(const ta_bcast *shape, const int32_t *in1, const int32_t *in2,
+                     int32_t *out);
+ta_status ta_pow_s64(const ta_bcast *shape, const int64_t *in1, const int64_t *in2,
+                     int64_t *out);
 
 /*
  * Quantized SQUARED_DIFFERENCE (TFLM squared_difference.cc, int8 with
@@ -182,6 +192,8 @@ ta_status ta_select_x8(const ta_select_shape *s, const uint8_t *cond, const void
 ta_status ta_select_x16(const ta_select_shape *s, const uint8_t *cond, const void *x,
                         const void *y, void *out);
 ta_status ta_select_x32(const ta_select_shape *s, const uint8_t *cond, const void *x,
+                        const void *y, void *out);
+ta_status ta_select_x64(const ta_select_shape *s, const uint8_t *cond, const void *x,
                         const void *y, void *out);
 
 /* ------------------------------------------------------ LOG_SOFTMAX */

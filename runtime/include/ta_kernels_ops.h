@@ -107,6 +107,19 @@ ta_status ta_resize_nearest_x16(const ta_resize_params *p, const void *in, void 
 ta_status ta_resize_nearest_x32(const ta_resize_params *p, const void *in, void *out);
 
 /*
+ * ta_resize_taps_f32 - RESIZE_TAPS (ONNX Resize beyond what TFLite's
+ * resizes express): out[b][y][x][c] = sum_i y_w[y][i] * sum_j x_w[x][j] *
+ * in[b][y_idx[y][i]][x_idx[x][j]][c], the tables [out_h][taps_h] and
+ * [out_w][taps_w] made by the compiler (indices already clamped).
+ */
+typedef struct {
+  int32_t batches, in_h, in_w, depth, out_h, out_w, taps_h, taps_w;
+} ta_resize_taps_params;
+ta_status ta_resize_taps_f32(const ta_resize_taps_params *p, const float *in,
+                             const int32_t *y_idx, const float *y_w, const int32_t *x_idx,
+                             const float *x_w, float *out);
+
+/*
  * RESIZE_BILINEAR.  The compiler computes, per output row y and column x,
  * the two source rows/columns (lo, hi) and where between them the sample
  * falls, exactly as the reference computes it (ComputeInterpolationValues
@@ -213,6 +226,10 @@ ta_status ta_minimum_s32(const ta_bcast *shape, const int32_t *in1, const int32_
                          int32_t *out);
 ta_status ta_minimum_f32(const ta_bcast *shape, const float *in1, const float *in2,
                          float *out);
+ta_status ta_maximum_s64(const ta_bcast *shape, const int64_t *in1, const int64_t *in2,
+                         int64_t *out);
+ta_status ta_minimum_s64(const ta_bcast *shape, const int64_t *in1, const int64_t *in2,
+                         int64_t *out);
 
 /*
  * ta_lut_x8 - any element-wise function of one 8-bit input (int8 or
@@ -269,6 +286,14 @@ ta_status ta_cast_s32_s8(int32_t size, const int32_t *in, int8_t *out);
 ta_status ta_cast_s32_u8(int32_t size, const int32_t *in, uint8_t *out);
 ta_status ta_cast_s32_s16(int32_t size, const int32_t *in, int16_t *out);
 ta_status ta_cast_s32_f32(int32_t size, const int32_t *in, float *out);
+/* ONNX Cast between float32, float64 and float16 (its 16 bits as bytes;
+ * to float16: to nearest, ties to even). */
+ta_status ta_cast_f16_f32(int32_t size, const void *in, float *out);
+ta_status ta_cast_f32_f16(int32_t size, const float *in, void *out);
+ta_status ta_cast_f16_f64(int32_t size, const void *in, double *out);
+ta_status ta_cast_f64_f16(int32_t size, const double *in, void *out);
+ta_status ta_cast_f32_f64(int32_t size, const float *in, double *out);
+ta_status ta_cast_f64_f32(int32_t size, const double *in, float *out);
 ta_status ta_cast_f32_s8(int32_t size, const float *in, int8_t *out);
 ta_status ta_cast_f32_u8(int32_t size, const float *in, uint8_t *out);
 ta_status ta_cast_f32_s16(int32_t size, const float *in, int16_t *out);

@@ -7,7 +7,8 @@
  * fail there, and never write past their output; in range they copy the rows asked for.  Every
  * output sits between canary bytes.  Also BATCH_TO_SPACE_ND crops beyond
  * the input and SPACE_TO_BATCH_ND's zero-point padding of 16-bit
- * elements, hand-computed.
+ * elements, hand-computed.  RESIZE_TAPS sums its taps (width first) and
+ * refuses a tap outside the input.
  */
 #include "test.h"
 #include "ta_kernels.h"
@@ -123,10 +124,31 @@ static void test_lookup_hybrid(void) {
         "hybrid EMBEDDING_LOOKUP refuses a negative id");
 }
 
+/* A 1x2x3x1 image to 1x1x2x1: row 0.25 * r0 + 0.75 * r1, columns
+ * {0, 2} with {0.5, 0.5} and {1} with {1, 0}. */
+static void test_resize_taps(void) {
+  const float in[6] = {1, 2, 4, 8, 16, 32};
+  const int32_t yi[2] = {0, 1}, xi[4] = {0, 2, 1, 1};
+  const float yw[2] = {0.25f, 0.75f}, xw[4] = {0.5f, 0.5f, 1.0f, 0.0f};
+  ta_resize_taps_params p = {1, 2, 3, 1, 1, 2, 2, 2};
+  float out[2 + 2];
+  memset(out, CANARY, sizeof out);
+  ta_status st = ta_resize_taps_f32(&p, in, yi, yw, xi, xw, out + 1);
+  /* (0.25 * (1 + 4) / 2 + 0.75 * (8 + 32) / 2 = 15.625; 0.25 * 2 + 0.75 * 16 = 12.5 */
+  CHECK(st == TA_OK && out[1] == 15.625f && out[2] == 12.5f &&
+            canaries_hold((const unsigned char *)out, 4, 8, 4),
+        "RESIZE_TAPS weighs rows and columns as its tables say (got %g, %g)", (double)out[1],
+        (double)out[2]);
+  const int32_t bad[4] = {0, 3, 1, 1};
+  CHECK(ta_resize_taps_f32(&p, in, yi, yw, bad, xw, out + 1) == TA_ERR_ARG,
+        "RESIZE_TAPS refuses a column tap outside the input");
+}
+
 int main(void) {
   test_gather();
   test_gather_nd();
   test_lookup_hybrid();
   test_space_batch();
+  test_resize_taps();
   return test_exit();
 }

@@ -5,7 +5,9 @@
  * int32 corner INT32_MIN / -1 and zero divisors, ROUND's halves, int8
  * comparisons of equal reals under different quantizations, saturation
  * of SQUARED_DIFFERENCE and PRELU, DIV by a zero real, and the three-way
- * broadcast of SELECT.  Expected values are worked out by hand in the
+ * broadcast of SELECT, int32 POW's wrap-around and negative exponents,
+ * ERF against tabulated values, CAST to float16's rounding (ties to even,
+ * subnormals, overflow) and back.  Expected values are worked out by hand in the
  * comments (FloorDiv / FloorMod / RoundToNearest as TFLite defines them).
  * Outputs sit between canary bytes.
  */
@@ -205,6 +207,86 @@ static void test_select(void) {
         "ZEROS_LIKE writes exactly its byte count");
 }
 
+static void test_pow_erf(void) {
+  /* 3^4 = 81, (-2)^3 = -8, 7^0 = 1, 0^0 = 1, 2^31 wraps to INT32_MIN,
+   * 3^21 = 10460353203 wraps to 10460353203 - 2 * 2^32 = 1870418611. */
+  static const int32_t a[] = {3, -2, 7, 0, 2, 3}, b[] = {4, 3, 0, 0, 31, 21};
+  static const int32_t e[] = {81, -8, 1, 1, INT32_MIN, 1870418611};
+  int32_t *o = canary_alloc(sizeof e);
+  ta_bcast s = flat(6);
+  ta_status st = ta_pow_s32(&s, a, b, o);
+  long d = first_diff(o, e, sizeof e);
+  CHECK(st == TA_OK && d < 0 && canary_ok(o, sizeof e),
+        "int32 POW multiplies by repeated squaring and wraps around%s",
+        d < 0 ? "" : arena_printf(" (byte %ld differs)", d));
+  static const int32_t neg[] = {2, -1};
+  st = ta_pow_s32(&(ta_bcast){1, {1}, {1}, {1}}, neg, neg + 1, o);
+  CHECK(st == TA_ERR_ARG, "int32 POW refuses a negative exponent");
+  /* int64: 3^40 = 12157665459056928801 wraps to that minus 2^64,
+   * (-2)^5 = -32, 10^18 fits. */
+  static const int64_t a64[] = {3, -2, 10}, b64[] = {40, 5, 18};
+  static const int64_t e64[] = {INT64_C(-6289078614652622815), -32,
+                                INT64_C(1000000000000000000)};
+  int64_t *o64 = canary_alloc(sizeof e64);
+  st = ta_pow_s64(&(ta_bcast){1, {3}, {1}, {1}}, a64, b64, o64);
+  d = first_diff(o64, e64, sizeof e64);
+  CHECK(st == TA_OK && d < 0 && canary_ok(o64, sizeof e64),
+        "int64 POW multiplies by repeated squaring and wraps around%s",
+        d < 0 ? "" : arena_printf(" (byte %ld differs)", d));
+  canary_free(o64);
+  canary_free(o);
+  /* erf(0), erf(0.5), erf(1), erf(-2), erf(3) (Abramowitz and Stegun,
+   * table 7.1, to 9 digits). */
+  static const float x[] = {0.0f, 0.5f, 1.0f, -2.0f, 3.0f};
+  static const double ref[] = {0.0, 0.520499878, 0.842700793, -0.995322265, 0.999977910};
+  float *y = canary_alloc(sizeof x);
+  ta_unary_params up = {.size = 5};
+  st = ta_erf_f32(&up, x, y);
+  int bad = -1;
+  for (int i = 0; i < 5 && bad < 0; i++)
+    if (fabs((double)y[i] - ref[i]) > 1e-7)
+      bad = i;
+  CHECK(st == TA_OK && bad < 0 && canary_ok(y, sizeof x),
+        "ERF matches the tabulated error function to 1e-7%s",
+        bad < 0 ? "" : arena_printf(" (x = %g: %.9g)", (double)x[bad], (double)y[bad]));
+  canary_free(y);
+}
+
+static void test_cast_f16(void) {
+  /* value, its float16 bits: ties (1 + 2^-11, 2^-25, 3 * 2^-25,
+   * 2^-14 - 2^-25) go to the even neighbour; 65520 is the first value
+   * that rounds to infinity. */
+  static const double v[] = {1.0, 65504.0, 65519.0, 65520.0, 0x1p-24, 0x1p-25, 0x3p-25,
+                             1.0 + 0x1p-11, 1.0 + 0x3p-11, -0.0, 0x1p-14 - 0x1p-25, -2.5};
+  static const uint16_t e[] = {0x3c00, 0x7bff, 0x7bff, 0x7c00, 0x0001, 0x0000, 0x0002,
+                               0x3c00, 0x3c02, 0x8000, 0x0400, 0xc100};
+  enum { N = sizeof e / sizeof e[0] };
+  float f[N];
+  for (int i = 0; i < N; i++)
+    f[i] = (float)v[i];
+  uint16_t *h = canary_alloc(sizeof e), *hd = canary_alloc(sizeof e);
+  ta_status st = ta_cast_f32_f16(N, f, h), sd = ta_cast_f64_f16(N, v, hd);
+  long d = first_diff(h, e, sizeof e), dd = first_diff(hd, e, sizeof e);
+  CHECK(st == TA_OK && sd == TA_OK && d < 0 && dd < 0 && canary_ok(h, sizeof e) &&
+            canary_ok(hd, sizeof e),
+        "CAST to float16 rounds to nearest, ties to even, from float and double%s",
+        d < 0 && dd < 0 ? "" : arena_printf(" (byte %ld / %ld differs)", d, dd));
+  float *back = canary_alloc(sizeof f);
+  st = ta_cast_f16_f32(N, e, back);
+  int bad = -1;
+  static const int exact[] = {0, 1, 4, 9, 11}; /* representable in float16 */
+  for (int k = 0; k < 5 && bad < 0; k++)
+    if (back[exact[k]] != f[exact[k]] || signbit(back[exact[k]]) != signbit(f[exact[k]]))
+      bad = exact[k];
+  CHECK(st == TA_OK && bad < 0 && isinf(back[3]) && back[10] == 0x1p-14f &&
+            canary_ok(back, sizeof f),
+        "CAST from float16 is exact (subnormals, infinity)%s",
+        bad < 0 ? "" : arena_printf(" (element %d: %g)", bad, (double)back[bad]));
+  canary_free(h);
+  canary_free(hd);
+  canary_free(back);
+}
+
 int main(void) {
   test_floor_div_mod();
   test_round();
@@ -213,5 +295,7 @@ int main(void) {
   test_prelu_s8();
   test_div_s8();
   test_select();
+  test_pow_erf();
+  test_cast_f16();
   return test_failures ? 1 : 0;
 }

@@ -15,8 +15,8 @@
  *     are refused;
  *   - comparisons, Where, Elu/Selu, Softplus, Round, ReduceMin become
  *     their IR ops (8- and 16-bit comparisons, Add, Sub, Mul through
- *     CAST to int32);
- *     bool Less, int64 Where, int64 Log, float Not, ConstantOfShape of
+ *     CAST to int32; int64 Where);
+ *     bool Less, Where of an int32 condition, int64 Log, float Not, ConstantOfShape of
  *     a graph input and an unknown DepthToSpace mode are refused naming
  *     the node.
  */
@@ -316,9 +316,17 @@ int main(void) {
   refused(one_node("Less", 2, bools, 9, NULL), &none,
           "node 0 (n0, op_type Less, domain '', opset 13): inputs of type bool are not "
           "supported", "Less of bool inputs");
-  refused(one_node("Where", 3, where64, 7, NULL), &none,
-          "node 0 (n0, op_type Where, domain '', opset 13): values of type int64 are not "
-          "supported (8-, 16- and 32-bit types only)", "Where of int64 values");
+  {
+    Buf w = one_node("Where", 3, where64, 7, NULL);
+    Graph *g = import("m.onnx", &w, &none);
+    CHECK(g && !strcmp(kinds(g), "SELECT_V2"), "Where of int64 values becomes SELECT_V2 (got %s)",
+          g ? kinds(g) : error_message);
+    free(w.b);
+  }
+  static const int where_i32[3] = {6, 1, 1};
+  refused(one_node("Where", 3, where_i32, 1, NULL), &none,
+          "node 0 (n0, op_type Where, domain '', opset 13): the condition has type int32, not "
+          "bool", "Where with an int32 condition");
   refused(one_node("Log", 1, i64, 7, NULL), &none,
           "node 0 (n0, op_type Log, domain '', opset 13): 'a' is int64; this op is imported "
           "for float32 only", "Log of int64");
