@@ -3499,6 +3499,32 @@ static void import_quantize_linear(Imp *m) {
     T(m, out)->q = quant1(scale[0], (int64_t)zp[0]); /* read by QDQ-fused ops */
 }
 
+/* IR tensor t (an integer value in layout l, ONNX order when per axis)
+ * dequantized to float32 as (x - zero point) * scale; returns the output
+ * tensor, which out (when >= 0) is. */
+static int dq_ops(Imp *m, int t, DType dt, const float *scale, const float *zp, int64_t n,
+                  int64_t axis, int out) {
+  int r = T(m, t)->ndims;
+  int64_t dims[MAX_DIMS];
+  for (int d = 0; d < r; d++)
+    dims[d] = T(m, t)->dims[d];
+  int f = new_tensor(m, "", DT_FLOAT32, r, dims);
+  int o = add_op(m, OP_CAST, &t, 1, &f, 1);
+  OP(m, o)->opt.fields = OPTF_CAST;
+  OP(m, o)->opt.in_dtype = dt;
+  OP(m, o)->opt.out_dtype = DT_FLOAT32;
+  bool any_zp = false;
+  for (int64_t k = 0; k < n; k++)
+    any_zp |= zp[k] != 0.0f;
+  if (any_zp)
+    f = f32_binary(m, OP_SUB, f, qparam_const(m, zp, n, axis, r));
+  if (out < 0)
+    out = new_tensor(m, "", DT_FLOAT32, r, dims);
+  int ins[2] = {f, qparam_const(m, scale, n, axis, r)};
+  add_op(m, OP_MUL, ins, 2, &out, 1);
+  return out;
+}
+
 /* DequantizeLinear (int8, uint8, int16, int32 inputs, float32 output):
  * ONNX's (float(x) - float(zero_point)) * scale as CAST, SUB, MUL (the
  * subtraction of small integers is exact; the product is rounded once,
@@ -3518,23 +3544,7 @@ static void import_dequantize_linear(Imp *m) {
     FAIL("the zero point has type %s, the input %s", dtype_name(zdt), dtype_name(x->dt));
   int l = n > 1 ? L_ONNX : pref(x);
   int t = ir(m, x, l);
-  int r = T(m, t)->ndims;
-  int64_t dims[MAX_DIMS];
-  for (int d = 0; d < r; d++)
-    dims[d] = T(m, t)->dims[d];
-  int f = new_tensor(m, "", DT_FLOAT32, r, dims);
-  int o = add_op(m, OP_CAST, &t, 1, &f, 1);
-  OP(m, o)->opt.fields = OPTF_CAST;
-  OP(m, o)->opt.in_dtype = x->dt;
-  OP(m, o)->opt.out_dtype = DT_FLOAT32;
-  bool any_zp = false;
-  for (int64_t k = 0; k < n; k++)
-    any_zp |= zp[k] != 0.0f;
-  if (any_zp)
-    f = f32_binary(m, OP_SUB, f, qparam_const(m, zp, n, axis, r));
-  int out = act_out(m, 0, DT_FLOAT32, x->ndims, x->dims, l, NULL);
-  int ins[2] = {f, qparam_const(m, scale, n, axis, r)};
-  add_op(m, OP_MUL, ins, 2, &out, 1);
+  dq_ops(m, t, x->dt, scale, zp, n, axis, act_out(m, 0, DT_FLOAT32, x->ndims, x->dims, l, NULL));
 }
 
 /* ------------------------------------------------------------ QDQ */
@@ -3564,32 +3574,6 @@ static void import_dequantize_linear(Imp *m) {
  * (settle_dq()): CAST, SUB zero point, MUL scale, as
  * import_dequantize_linear.
  */
-
-/* IR tensor t (an integer value in layout l, ONNX order when per axis)
- * dequantized to float32 as (x - zero point) * scale; returns the output
- * tensor, which out (when >= 0) is. */
-static int dq_ops(Imp *m, int t, DType dt, const float *scale, const float *zp, int64_t n,
-                  int64_t axis, int out) {
-  int r = T(m, t)->ndims;
-  int64_t dims[MAX_DIMS];
-  for (int d = 0; d < r; d++)
-    dims[d] = T(m, t)->dims[d];
-  int f = new_tensor(m, "", DT_FLOAT32, r, dims);
-  int o = add_op(m, OP_CAST, &t, 1, &f, 1);
-  OP(m, o)->opt.fields = OPTF_CAST;
-  OP(m, o)->opt.in_dtype = dt;
-  OP(m, o)->opt.out_dtype = DT_FLOAT32;
-  bool any_zp = false;
-  for (int64_t k = 0; k < n; k++)
-    any_zp |= zp[k] != 0.0f;
-  if (any_zp)
-    f = f32_binary(m, OP_SUB, f, qparam_const(m, zp, n, axis, r));
-  if (out < 0)
-    out = new_tensor(m, "", DT_FLOAT32, r, dims);
-  int ins[2] = {f, qparam_const(m, scale, n, axis, r)};
-  add_op(m, OP_MUL, ins, 2, &out, 1);
-  return out;
-}
 
 /* The float value of a DequantizeLinear output, made when a float op
  * first reads it. */

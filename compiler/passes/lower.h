@@ -154,6 +154,9 @@ ta_fc_params fc_params_of(Lower *L, const Tensor *in, const Tensor *filter,
                           const Tensor *out);
 /* The broadcast of inputs a and b; an error unless it has out's size. */
 ta_bcast broadcast_of(Lower *L, const Tensor *a, const Tensor *b, const Tensor *out);
+/* Whether a, b and out are all int8 or all uint8 and of out's shape (no
+ * broadcast): the element-wise ops ONNX Runtime's arithmetic covers. */
+bool same_shape_x8(const Tensor *a, const Tensor *b, const Tensor *out);
 
 /* Walks, axes and constant operands (lower_common.c), shared by the
  * data-movement and reduction lowerings. */

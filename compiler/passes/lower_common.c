@@ -365,6 +365,14 @@ ta_fc_params fc_params_of(Lower *L, const Tensor *in, const Tensor *filter,
   return p;
 }
 
+bool same_shape_x8(const Tensor *a, const Tensor *b, const Tensor *out) {
+  bool same = (out->dtype == DT_INT8 || out->dtype == DT_UINT8) && a->dtype == out->dtype &&
+              b->dtype == out->dtype && a->ndims == out->ndims && b->ndims == out->ndims;
+  for (int d = 0; same && d < out->ndims; d++)
+    same = a->dims[d] == out->dims[d] && b->dims[d] == out->dims[d];
+  return same;
+}
+
 ta_bcast broadcast_of(Lower *L, const Tensor *a, const Tensor *b, const Tensor *out) {
   ta_bcast bc;
   int32_t shape[TA_MAX_DIMS];

@@ -498,12 +498,7 @@ void lower_l2_pool2d(Lower *L) { pool_common(L, "ta_l2_pool2d"); }
  * does not reproduce that.
  */
 static bool lower_add_ort(Lower *L, Tensor *a, Tensor *b, Tensor *out) {
-  bool x8 = (out->dtype == DT_INT8 || out->dtype == DT_UINT8) && a->dtype == out->dtype &&
-            b->dtype == out->dtype;
-  bool same = x8 && a->ndims == out->ndims && b->ndims == out->ndims;
-  for (int d = 0; same && d < out->ndims; d++)
-    same = a->dims[d] == out->dims[d] && b->dims[d] == out->dims[d];
-  if (!same)
+  if (!same_shape_x8(a, b, out))
     return false;
   ta_add_ort_params p;
   volatile float r1 = scale_of(L, a) / scale_of(L, out);

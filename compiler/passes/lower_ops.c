@@ -291,12 +291,7 @@ void lower_sub(Lower *L) {
  * even (ta_mul_ort_*).  Other shapes keep the default arithmetic.
  */
 static bool lower_mul_ort(Lower *L, Tensor *a, Tensor *b, Tensor *out) {
-  bool x8 = (out->dtype == DT_INT8 || out->dtype == DT_UINT8) && a->dtype == out->dtype &&
-            b->dtype == out->dtype;
-  bool same = x8 && a->ndims == out->ndims && b->ndims == out->ndims;
-  for (int d = 0; same && d < out->ndims; d++)
-    same = a->dims[d] == out->dims[d] && b->dims[d] == out->dims[d];
-  if (!same)
+  if (!same_shape_x8(a, b, out))
     return false;
   ta_mul_ort_params p;
   volatile float ab = scale_of(L, a) * scale_of(L, b);
