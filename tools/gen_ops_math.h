@@ -74,7 +74,7 @@ enum {
   OPC_SELECT = 64, OPC_SIN = 66, OPC_EQUAL = 71, OPC_NOT_EQUAL = 72, OPC_LOG = 73,
   OPC_SQRT = 75, OPC_RSQRT = 76, OPC_LOGICAL_OR = 84, OPC_LOGICAL_AND = 86,
   OPC_LOGICAL_NOT = 87, OPC_FLOOR_DIV = 90, OPC_SQUARE = 92, OPC_ZEROS_LIKE = 93,
-  OPC_FLOOR_MOD = 95, OPC_SQUARED_DIFFERENCE = 99, OPC_ABS = 101, OPC_CEIL = 104,
+  OPC_FLOOR_MOD = 95, OPC_SQUARED_DIFFERENCE = 99, OPC_POW = 78, OPC_ABS = 101, OPC_CEIL = 104,
   OPC_ADD_N = 106, OPC_COS = 108, OPC_ELU = 111, OPC_ROUND = 116, OPC_SELECT_V2 = 123,
   OPC_EXP = 47, OPC_LOG_SOFTMAX = 50, OPC_PRELU = 54, OPC_FLOOR = 8, OPC_DIV = 42,
 };
@@ -205,6 +205,26 @@ static void gen_math_binary(Case *c, int code, int dt) {
   int to = math_output(c, no, o, &qo);
   int ins[2] = {ta, tb};
   tfw_op(c->m, code, 2, ins, 1, &to);
+  tol_math(c);
+}
+
+/* POW: a broadcasting base and exponent (the second sometimes a
+ * constant).  float32: bases in [0.1, 4], exponents in [-3, 3], so powf
+ * is defined and finite; int32: bases in [-6, 6], exponents in [0, 8]
+ * (TFLite's IntegerPow takes no negative exponent; 6^8 fits). */
+static void gen_pow(Case *c, int dt) {
+  Rng *r = c->r;
+  int32_t a[4], b[4], o[4];
+  int na, nb;
+  int no = broadcast_shapes(r, a, &na, b, &nb, o);
+  int i32 = dt == TFW_INT32;
+  Q qa = math_q(c, dt, i32 ? -6 : 0.1f, i32 ? 6 : 4), qb = math_q(c, dt, i32 ? 0 : -3, i32 ? 8 : 3);
+  int ta = input_q(c, "input1", na, a, &qa);
+  int tb = rchance(r, 0.25) ? const_q(c, "input2", nb, b, &qb) : input_q(c, "input2", nb, b, &qb);
+  Q qo = {dt, 0, 0, 0, 0};
+  int to = math_output(c, no, o, &qo);
+  int ins[2] = {ta, tb};
+  tfw_op(c->m, OPC_POW, 2, ins, 1, &to);
   tol_math(c);
 }
 
@@ -404,6 +424,7 @@ static void gen_complex_abs(Case *c, int v) {
   MF32("FLOOR_DIV", gen_floor_div), MI32("FLOOR_DIV", gen_floor_div),                   \
   MF32("FLOOR_MOD", gen_floor_mod), MI32("FLOOR_MOD", gen_floor_mod),                   \
   MF32("PRELU", gen_prelu), MI8("PRELU", gen_prelu),                                    \
+  MF32("POW", gen_pow), MI32("POW", gen_pow),                                            \
   MF32("SELECT", gen_select), MI8("SELECT", gen_select), MI32("SELECT", gen_select),    \
   MF32("SELECT_V2", gen_select_v2), MI8("SELECT_V2", gen_select_v2),                    \
   MI32("SELECT_V2", gen_select_v2), MI16("SELECT_V2", gen_select_v2),                  \
