@@ -63,8 +63,10 @@ static inline uint16_t ta_f64_to_f16(double x) {
   if (d > 0.5 || (d == 0.5 && fmod(f, 2.0) != 0.0))
     f += 1.0;
   int32_t m = (int32_t)f;
-  if (m >= 2048)
-    m >>= 1, E++;
+  if (m >= 2048) {
+    m >>= 1;
+    E++;
+  }
   if (m < 1024)
     return (uint16_t)(sign | m); /* zero or subnormal */
   if (E > 15)
