@@ -3505,10 +3505,7 @@ static void import_quantize_linear(Imp *m) {
 static int dq_ops(Imp *m, int t, DType dt, const float *scale, const float *zp, int64_t n,
                   int64_t axis, int out) {
   int r = T(m, t)->ndims;
-  int64_t dims[MAX_DIMS];
-  for (int d = 0; d < r; d++)
-    dims[d] = T(m, t)->dims[d];
-  int f = new_tensor(m, "", DT_FLOAT32, r, dims);
+  int f = f32_like(m, t);
   int o = add_op(m, OP_CAST, &t, 1, &f, 1);
   OP(m, o)->opt.fields = OPTF_CAST;
   OP(m, o)->opt.in_dtype = dt;
@@ -3519,7 +3516,7 @@ static int dq_ops(Imp *m, int t, DType dt, const float *scale, const float *zp, 
   if (any_zp)
     f = f32_binary(m, OP_SUB, f, qparam_const(m, zp, n, axis, r));
   if (out < 0)
-    out = new_tensor(m, "", DT_FLOAT32, r, dims);
+    out = f32_like(m, t);
   int ins[2] = {f, qparam_const(m, scale, n, axis, r)};
   add_op(m, OP_MUL, ins, 2, &out, 1);
   return out;

@@ -157,6 +157,10 @@ ta_bcast broadcast_of(Lower *L, const Tensor *a, const Tensor *b, const Tensor *
 /* Whether a, b and out are all int8 or all uint8 and of out's shape (no
  * broadcast): the element-wise ops ONNX Runtime's arithmetic covers. */
 bool same_shape_x8(const Tensor *a, const Tensor *b, const Tensor *out);
+/* The arguments of such a kernel: out's element count, a, b, out; out[i]
+ * is written after a[i] and b[i] are read, so either input may be
+ * overwritten. */
+void same_shape_args(Lower *L, const Tensor *a, const Tensor *b, const Tensor *out);
 
 /* Walks, axes and constant operands (lower_common.c), shared by the
  * data-movement and reduction lowerings. */

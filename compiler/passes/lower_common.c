@@ -373,6 +373,17 @@ bool same_shape_x8(const Tensor *a, const Tensor *b, const Tensor *out) {
   return same;
 }
 
+void same_shape_args(Lower *L, const Tensor *a, const Tensor *b, const Tensor *out) {
+  if (tensor_elems(out) > INT32_MAX)
+    error_at(L->g, L->op->index, "too many elements for one kernel call");
+  add_arg(L, ARG_INT, -1, (int64_t)tensor_elems(out));
+  arg_tensor(L, a->index);
+  arg_tensor(L, b->index);
+  arg_tensor(L, out->index);
+  may_run_in_place(L, 0);
+  may_run_in_place(L, 1);
+}
+
 ta_bcast broadcast_of(Lower *L, const Tensor *a, const Tensor *b, const Tensor *out) {
   ta_bcast bc;
   int32_t shape[TA_MAX_DIMS];

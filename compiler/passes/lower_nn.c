@@ -507,10 +507,8 @@ static bool lower_add_ort(Lower *L, Tensor *a, Tensor *b, Tensor *out) {
   volatile float zs = z1 + z2;
   p.ratio1 = r1, p.ratio2 = r2;
   p.fixed = (float)zp_of(out) - zs;
-  if (!activation_range_quantized(L->op->opt.activation, out->dtype, scale_of(L, out),
-                                  (int32_t)zp_of(out), &p.act_min, &p.act_max))
-    error_at(L->g, L->op->index, "fused activation %d is not supported",
-             (int)L->op->opt.activation);
+  float flo, fhi;
+  act_range(L, out, &p.act_min, &p.act_max, &flo, &fhi);
   L->l->kernel = out->dtype == DT_INT8 ? "ta_add_ort_s8" : "ta_add_ort_u8";
   const_struct(L, "params", "ta_add_ort_params",
                arena_printf("{.ratio1 = %s, .ratio2 = %s, .fixed = %s, .act_min = %s, "
@@ -518,14 +516,7 @@ static bool lower_add_ort(Lower *L, Tensor *a, Tensor *b, Tensor *out) {
                             flit(p.ratio1), flit(p.ratio2), flit(p.fixed), ilit(p.act_min),
                             ilit(p.act_max)),
                true);
-  if (tensor_elems(out) > INT32_MAX)
-    error_at(L->g, L->op->index, "too many elements for one kernel call");
-  add_arg(L, ARG_INT, -1, (int64_t)tensor_elems(out));
-  arg_tensor(L, a->index);
-  arg_tensor(L, b->index);
-  arg_tensor(L, out->index);
-  may_run_in_place(L, 0);
-  may_run_in_place(L, 1);
+  same_shape_args(L, a, b, out);
   return true;
 }
 

@@ -300,12 +300,8 @@ static bool lower_mul_ort(Lower *L, Tensor *a, Tensor *b, Tensor *out) {
   p.output_zero_point = (float)zp_of(out);
   p.zp1 = (int32_t)zp_of(a);
   p.zp2 = (int32_t)zp_of(b);
-  if (!activation_range_quantized(L->op->opt.activation, out->dtype, scale_of(L, out),
-                                  (int32_t)zp_of(out), &p.act_min, &p.act_max))
-    error_at(L->g, L->op->index, "fused activation %d is not supported",
-             (int)L->op->opt.activation);
-  if (tensor_elems(out) > INT32_MAX)
-    error_at(L->g, L->op->index, "too many elements for one kernel call");
+  float flo, fhi;
+  act_range(L, out, &p.act_min, &p.act_max, &flo, &fhi);
   L->l->kernel = out->dtype == DT_INT8 ? "ta_mul_ort_s8" : "ta_mul_ort_u8";
   const_struct(L, "params", "ta_mul_ort_params",
                arena_printf("{.ratio = %s, .output_zero_point = %s, .zp1 = %s, .zp2 = %s, "
@@ -313,12 +309,7 @@ static bool lower_mul_ort(Lower *L, Tensor *a, Tensor *b, Tensor *out) {
                             flit(p.ratio), flit(p.output_zero_point), ilit(p.zp1),
                             ilit(p.zp2), ilit(p.act_min), ilit(p.act_max)),
                true);
-  add_arg(L, ARG_INT, -1, (int64_t)tensor_elems(out));
-  arg_tensor(L, a->index);
-  arg_tensor(L, b->index);
-  arg_tensor(L, out->index);
-  may_run_in_place(L, 0);
-  may_run_in_place(L, 1);
+  same_shape_args(L, a, b, out);
   return true;
 }
 

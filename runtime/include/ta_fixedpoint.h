@@ -224,14 +224,6 @@ TA_INLINE int32_t ta_requant_single(int32_t x, int32_t mult, int32_t shift) {
   return (int32_t)r;
 }
 
-/* ONNX Runtime's requantization (MlasRequantizeOutput, x86): the int32
- * accumulator converted to float32, times the float32 scale whose bits
- * `mult` holds, rounded to the nearest integer with ties to even (SSE's
- * CVTPS2DQ in its default mode).  The product is clamped to +-2^30
- * first (far outside every output range; MLAS clamps to the output
- * range, which gives the same bytes after the caller's clamp).  The
- * rounding is done by hand: no libm, and no dependence on the FPU's
- * rounding mode beyond the default one for the product itself. */
 /* f rounded to the nearest integer, ties to even, clamped to +-2^30
  * (NaN gives -2^30). */
 TA_INLINE int32_t ta_round_even_f32(float f) {
@@ -248,6 +240,14 @@ TA_INLINE int32_t ta_round_even_f32(float f) {
   return i;
 }
 
+/* ONNX Runtime's requantization (MlasRequantizeOutput, x86): the int32
+ * accumulator converted to float32, times the float32 scale whose bits
+ * `mult` holds, rounded to the nearest integer with ties to even (SSE's
+ * CVTPS2DQ in its default mode).  The product is clamped to +-2^30
+ * first (far outside every output range; MLAS clamps to the output
+ * range, which gives the same bytes after the caller's clamp).  The
+ * rounding is done by hand: no libm, and no dependence on the FPU's
+ * rounding mode beyond the default one for the product itself. */
 TA_INLINE int32_t ta_requant_ort(int32_t x, int32_t mult) {
   union {
     int32_t i;
