@@ -1919,14 +1919,14 @@ static void matmul_1d(Imp *m, Val *a, Val *b) {
 static void import_matmul(Imp *m) {
   Val *a = act_in(m, 0), *b = need_in(m, 1);
   need_f32(m, a);
+  if (!b->data)
+    need_f32(m, b);
   if (b->data && b->ndims <= 2 && a->ndims >= 1 && b->ndims >= 1 &&
       (a->ndims == 1 || b->ndims == 1)) {
     matmul_1d(m, a, b);
     return;
   }
-  if (a->ndims < 2 || b->ndims < 2)
-    FAIL("1-D MatMul operands are not supported (but with a constant 1-D or 2-D B)");
-  if (b->data && b->ndims == 2) {
+  if (b->data && b->ndims == 2 && a->ndims >= 2) {
     int64_t K = b->dims[0], N = b->dims[1];
     if (a->dims[a->ndims - 1] != K)
       FAIL("inner dimensions differ");
@@ -1941,20 +1941,67 @@ static void import_matmul(Imp *m) {
     fully_connected(m, ir(m, a, L_ONNX), w, N, K, NULL, a->ndims, od, a->ndims > 2);
     return;
   }
-  if (a->ndims != b->ndims)
-    FAIL("MatMul of activations of different ranks is not supported");
-  int64_t od[MAX_DIMS];
-  memcpy(od, a->dims, sizeof od);
-  for (int d = 0; d < a->ndims - 2; d++)
-    if (a->dims[d] != b->dims[d])
-      FAIL("broadcasting batch dimensions are not supported");
-  if (a->dims[a->ndims - 1] != b->dims[b->ndims - 2])
+  /* Between activations: BATCH_MATMUL, whose batch dimensions broadcast
+   * right-aligned as numpy's matmul does.  A 1-D A is a [1, K] row and a
+   * 1-D B a [K, 1] column, whose added dimension the result drops. */
+  int64_t ad[MAX_DIMS], bd[MAX_DIMS];
+  int ra = a->ndims < 2 ? 2 : a->ndims, rb = b->ndims < 2 ? 2 : b->ndims;
+  if (a->ndims < 1 || b->ndims < 1)
+    FAIL("MatMul operands need rank 1 or more");
+  if (ra > 5 || rb > 5)
+    FAIL("MatMul operands of rank over 5 are not supported");
+  if (a->ndims == 1) {
+    ad[0] = 1;
+    ad[1] = a->dims[0];
+  } else {
+    memcpy(ad, a->dims, sizeof ad);
+  }
+  if (b->ndims == 1) {
+    bd[0] = b->dims[0];
+    bd[1] = 1;
+  } else {
+    memcpy(bd, b->dims, sizeof bd);
+  }
+  if (ad[ra - 1] != bd[rb - 2])
     FAIL("inner dimensions differ");
-  od[a->ndims - 1] = b->dims[b->ndims - 1];
-  int ins[2] = {ir(m, a, L_ONNX), ir(m, b, L_ONNX)};
-  int out = act_out(m, 0, DT_FLOAT32, a->ndims, od, L_ONNX, NULL);
-  int o = add_op(m, OP_BATCH_MATMUL, ins, 2, &out, 1);
+  int n = ra > rb ? ra : rb;
+  int64_t od[MAX_DIMS];
+  for (int d = 0; d < n - 2; d++) {
+    int ka = d - (n - ra), kb = d - (n - rb);
+    int64_t da = ka >= 0 ? ad[ka] : 1, db = kb >= 0 ? bd[kb] : 1;
+    if (da != db && da != 1 && db != 1)
+      FAIL("batch dimension %d does not broadcast (%lld and %lld)", d, (long long)da,
+           (long long)db);
+    od[d] = da > db ? da : db;
+  }
+  od[n - 2] = ad[ra - 2];
+  od[n - 1] = bd[rb - 1];
+  int ta = ir(m, a, L_ONNX), tb = ir(m, b, L_ONNX);
+  if (a->ndims == 1)
+    ta = reshape_to(m, ta, "", 2, ad);
+  if (b->ndims == 1)
+    tb = reshape_to(m, tb, "", 2, bd);
+  int ins[2] = {ta, tb};
+  if (a->ndims >= 2 && b->ndims >= 2) {
+    int out = act_out(m, 0, DT_FLOAT32, n, od, L_ONNX, NULL);
+    int o = add_op(m, OP_BATCH_MATMUL, ins, 2, &out, 1);
+    OP(m, o)->opt.fields = OPTF_ADJ;
+    return;
+  }
+  int full = new_tensor(m, "", DT_FLOAT32, n, od);
+  int o = add_op(m, OP_BATCH_MATMUL, ins, 2, &full, 1);
   OP(m, o)->opt.fields = OPTF_ADJ;
+  int64_t rd[MAX_DIMS];
+  int nr = 0;
+  for (int d = 0; d < n - 2; d++)
+    rd[nr++] = od[d];
+  if (a->ndims >= 2)
+    rd[nr++] = od[n - 2];
+  if (b->ndims >= 2)
+    rd[nr++] = od[n - 1];
+  Val *v = new_val(m, m->n->outputs[0], DT_FLOAT32, nr, rd);
+  v->t[L_ONNX] = reshape_to(m, full, v->name, nr, rd);
+  bind(m, m->n->outputs[0], v);
 }
 
 static void import_batch_norm(Imp *m) {
