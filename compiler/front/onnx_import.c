@@ -2852,8 +2852,12 @@ static int64_t onnx_nearest(Imp *m, int64_t i, int64_t in, int64_t out, double s
 /* Source coordinate of output index x along an axis of `in` pixels
  * resized to out (output_width = scale * in, as ONNX's reference). */
 static double resize_coord(Imp *m, int64_t x, int64_t in, int64_t out, double scale,
-                           const char *ctm) {
+                           const char *ctm, const double *roi) {
   double ow = scale * (double)in, xd = (double)x;
+  if (!strcmp(ctm, "tf_crop_and_resize"))
+    return out > 1 ? roi[0] * (double)(in - 1) +
+                         xd * (roi[1] - roi[0]) * (double)(in - 1) / (double)(out - 1)
+                   : 0.5 * (roi[0] + roi[1]) * (double)(in - 1);
   if (!strcmp(ctm, "align_corners"))
     return ow == 1 ? 0 : xd * (double)(in - 1) / (ow - 1);
   if (!strcmp(ctm, "asymmetric"))
@@ -2921,13 +2925,16 @@ static int resize_coeffs(Imp *m, double ratio, bool whole, double scale, const c
  * reference reads (the n nearest to the coordinate within the input
  * padded by ceil(n / 2) edge pixels, ties to the smaller index), clamped,
  * and their weights (exclude_outside: those outside set to 0, the rest
- * renormalized).  Returns the tap count. */
+ * renormalized).  tf_crop_and_resize: an output index whose coordinate
+ * falls outside the input (roi = its start and end) gets indices -1, the
+ * kernel's mark for the extrapolation value.  Returns the tap count. */
 static int resize_axis(Imp *m, int64_t in, int64_t out, double scale, const char *mode,
                        const char *ctm, const char *nm, double a, bool exclude,
-                       bool antialias, int32_t **idx, float **w) {
+                       bool antialias, const double *roi, int32_t **idx, float **w) {
   int n = 0;
+  bool crop = !strcmp(ctm, "tf_crop_and_resize");
   for (int64_t o = 0; o < out; o++) {
-    double x = resize_coord(m, o, in, out, scale, ctm), c[MAX_TAPS];
+    double x = resize_coord(m, o, in, out, scale, ctm, roi), c[MAX_TAPS];
     double f = floor(x);
     bool whole = x == f;
     int k = resize_coeffs(m, whole ? 1 : x - f, whole, scale, mode, nm, a, antialias, c);
@@ -2967,10 +2974,11 @@ static int resize_axis(Imp *m, int64_t in, int64_t out, double scale, const char
       for (int i = 0; i < n; i++)
         c[i] /= sum;
     }
+    bool outside = crop && (x < 0 || x > (double)(in - 1));
     for (int i = 0; i < n; i++) {
       int64_t j = pick[i] < 0 ? 0 : pick[i] >= in ? in - 1 : pick[i];
-      (*idx)[o * n + i] = (int32_t)j;
-      (*w)[o * n + i] = (float)c[i];
+      (*idx)[o * n + i] = outside ? -1 : (int32_t)j;
+      (*w)[o * n + i] = outside ? 0.0f : (float)c[i];
     }
   }
   return n;
@@ -2979,22 +2987,30 @@ static int resize_axis(Imp *m, int64_t in, int64_t out, double scale, const char
 /* Resize of H and W by RESIZE_TAPS (what TFLite's resizes cannot
  * express): scales sc[2], sc[3] as the reference's scale_factors. */
 static void resize_taps(Imp *m, Val *x, const int64_t *out, const double *sc, const char *mode,
-                        const char *ctm, const char *nm, bool antialias) {
+                        const char *ctm, const char *nm, bool antialias, const double *roi) {
   double a = attr_f(m, "cubic_coeff_a", -0.75f);
   bool exclude = attr_i(m, "exclude_outside", 0) != 0;
   int32_t *yi, *xi;
   float *yw, *xw;
   int th = resize_axis(m, x->dims[2], out[2], sc[2], mode, ctm, nm, a, exclude, antialias,
-                       &yi, &yw);
+                       roi + 4, &yi, &yw);
   int tw = resize_axis(m, x->dims[3], out[3], sc[3], mode, ctm, nm, a, exclude, antialias,
-                       &xi, &xw);
+                       roi + 6, &xi, &xw);
   int64_t yd[2] = {out[2], th}, xd[2] = {out[3], tw};
   int ins[5] = {ir(m, x, L_NHWC), const_tensor(m, "", DT_INT32, 2, yd, yi),
                 f32_tensor(m, "", 2, yd, yw), const_tensor(m, "", DT_INT32, 2, xd, xi),
                 f32_tensor(m, "", 2, xd, xw)};
   int64_t od[4] = {out[0], out[1], out[2], out[3]};
   int t = act_out(m, 0, DT_FLOAT32, 4, od, L_NHWC, NULL);
-  add_op(m, OP_RESIZE_TAPS, ins, 5, &t, 1);
+  int o = add_op(m, OP_RESIZE_TAPS, ins, 5, &t, 1);
+  if (!strcmp(ctm, "tf_crop_and_resize")) {
+    Attr *e = arena_array(1, sizeof(Attr));
+    e->key = "extrapolation_value";
+    e->kind = ATTR_FLOAT;
+    e->f = attr_f(m, "extrapolation_value", 0.0f);
+    OP(m, o)->attrs = e;
+    OP(m, o)->nattrs = 1;
+  }
 }
 
 static void import_resize(Imp *m) {
@@ -3071,11 +3087,28 @@ static void import_resize(Imp *m) {
   for (int d = 2; d < 4; d++)
     if (out[d] < 1 || out[d] > INT32_MAX)
       FAIL("output size %lld is not supported", (long long)out[d]);
+  /* tf_crop_and_resize: per axis the crop's start and end as fractions
+   * of the input (roi: the starts, then the ends, of every axis or of
+   * `axes`), 4 pairs from roi[0]. */
+  double roi[8] = {0, 1, 0, 1, 0, 1, 0, 1};
+  if (!strcmp(ctm, "tf_crop_and_resize")) {
+    Val *r = in(m, 1);
+    if (!r || !r->data)
+      FAIL("tf_crop_and_resize needs a constant roi (input 1)");
+    if (val_elems(r) != 2 * naxes)
+      FAIL("roi must have %d entries", 2 * naxes);
+    for (int k = 0; k < naxes; k++) {
+      roi[2 * axes[k]] = cget_d(r, k);
+      roi[2 * axes[k] + 1] = cget_d(r, naxes + k);
+    }
+    if (roi[0] != 0 || roi[1] != 1 || roi[2] != 0 || roi[3] != 1)
+      FAIL("cropping the batch or channel dimension is not supported");
+    if (!strcmp(mode, "linear") || !strcmp(mode, "bilinear"))
+      taps = true;
+  }
   if (!strcmp(mode, "cubic") || (taps && (!strcmp(mode, "linear") || !strcmp(mode, "bilinear")))) {
-    if (!strcmp(ctm, "tf_crop_and_resize"))
-      FAIL("%s resize with coordinate_transformation_mode tf_crop_and_resize is not supported",
-           mode);
-    resize_taps(m, x, out, sc, !strcmp(mode, "cubic") ? "cubic" : "linear", ctm, nm, antialias);
+    resize_taps(m, x, out, sc, !strcmp(mode, "cubic") ? "cubic" : "linear", ctm, nm, antialias,
+                roi);
     return;
   }
   bool align = false, half = false;
@@ -3098,7 +3131,7 @@ static void import_resize(Imp *m) {
       if (!strcmp(ctm, "tf_half_pixel_for_nn") || !strcmp(ctm, "tf_crop_and_resize"))
         FAIL("nearest resize with coordinate_transformation_mode %s and nearest_mode %s picks "
              "source pixels no TFLite RESIZE_NEAREST_NEIGHBOR mode picks", ctm, nm);
-      resize_taps(m, x, out, sc, "nearest", ctm, nm, false);
+      resize_taps(m, x, out, sc, "nearest", ctm, nm, false, roi);
       return;
     }
     align = flags[found][0];
@@ -3110,15 +3143,13 @@ static void import_resize(Imp *m) {
       half = true;
     else if (!strcmp(ctm, "align_corners"))
       align = true;
-    else if (!strcmp(ctm, "tf_crop_and_resize"))
-      FAIL("linear resize with coordinate_transformation_mode %s is not supported", ctm);
     else if (strcmp(ctm, "asymmetric"))
       taps = true;
     for (int d = 2; d < 4 && !sizes; d++)
       if (fabs(sc[d] - (double)out[d] / (double)x->dims[d]) > 1e-6 * sc[d])
         taps = true;
     if (taps) {
-      resize_taps(m, x, out, sc, "linear", ctm, nm, false);
+      resize_taps(m, x, out, sc, "linear", ctm, nm, false, roi);
       return;
     }
   } else {

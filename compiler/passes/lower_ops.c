@@ -1290,7 +1290,20 @@ void lower_slice(Lower *L) {
 
 /* RESIZE_TAPS (float32, NHWC): inputs x, y_idx [out_h, taps_h] (int32),
  * y_w (float32, same shape), x_idx [out_w, taps_w], x_w; the tables are
- * constants (the ONNX front end computes them). */
+ * constants (the ONNX front end computes them).  With the attribute
+ * extrapolation_value (tf_crop_and_resize), a table row of -1 marks an
+ * output row or column outside the crop, which takes that value. */
+static void taps_in_range(Lower *L, Tensor *idx, int64_t in, const char *what) {
+  const Attr *extra = op_attr(L->op, "extrapolation_value");
+  int64_t taps = idx->dims[1];
+  for (int64_t k = 0; k < tensor_elems(idx); k++) {
+    int64_t v = const_int(L, idx, k, what), first = const_int(L, idx, k - k % taps, what);
+    bool outside = extra && first == -1 && v == -1;
+    if (!outside && (v < 0 || v >= in))
+      error_at(L->g, L->op->index, "%s tap %lld is outside the input", what, (long long)k);
+  }
+}
+
 void lower_resize_taps(Lower *L) {
   need_arity(L, 5, 1);
   Tensor *in = input(L, 0), *out = output(L, 0);
@@ -1308,19 +1321,18 @@ void lower_resize_taps(Lower *L) {
              "[out_w, taps] of matching shapes");
   if (!is_const(yi) || !is_const(yw) || !is_const(xi) || !is_const(xw))
     error_at(L->g, L->op->index, "the tap tables must be constant");
-  for (int64_t k = 0; k < tensor_elems(yi); k++)
-    if (const_int(L, yi, k, "y_idx") < 0 || const_int(L, yi, k, "y_idx") >= in->dims[1])
-      error_at(L->g, L->op->index, "row tap %lld is outside the input", (long long)k);
-  for (int64_t k = 0; k < tensor_elems(xi); k++)
-    if (const_int(L, xi, k, "x_idx") < 0 || const_int(L, xi, k, "x_idx") >= in->dims[2])
-      error_at(L->g, L->op->index, "column tap %lld is outside the input", (long long)k);
+  taps_in_range(L, yi, in->dims[1], "row");
+  taps_in_range(L, xi, in->dims[2], "column");
+  const Attr *extra = op_attr(L->op, "extrapolation_value");
   ta_dims di = dims4(L, in), dout = dims4(L, out);
   L->l->kernel = "ta_resize_taps_f32";
   const_struct(L, "params", "ta_resize_taps_params",
                arena_printf("{.batches = %d, .in_h = %d, .in_w = %d, .depth = %d,\n"
-                            "    .out_h = %d, .out_w = %d, .taps_h = %d, .taps_w = %d}",
+                            "    .out_h = %d, .out_w = %d, .taps_h = %d, .taps_w = %d,\n"
+                            "    .extrapolation = %s}",
                             (int)di.n, (int)di.h, (int)di.w, (int)di.c, (int)dout.h,
-                            (int)dout.w, (int)yi->dims[1], (int)xi->dims[1]),
+                            (int)dout.w, (int)yi->dims[1], (int)xi->dims[1],
+                            flit(extra ? (float)extra->f : 0.0f)),
                true);
   for (int k = 0; k < 5; k++)
     arg_tensor(L, L->op->inputs[k]);

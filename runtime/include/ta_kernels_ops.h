@@ -110,10 +110,13 @@ ta_status ta_resize_nearest_x32(const ta_resize_params *p, const void *in, void 
  * ta_resize_taps_f32 - RESIZE_TAPS (ONNX Resize beyond what TFLite's
  * resizes express): out[b][y][x][c] = sum_i y_w[y][i] * sum_j x_w[x][j] *
  * in[b][y_idx[y][i]][x_idx[x][j]][c], the tables [out_h][taps_h] and
- * [out_w][taps_w] made by the compiler (indices already clamped).
+ * [out_w][taps_w] made by the compiler (indices already clamped).  A row
+ * or column whose indices are -1 lies outside the crop's input
+ * (tf_crop_and_resize): its outputs are `extrapolation`.
  */
 typedef struct {
   int32_t batches, in_h, in_w, depth, out_h, out_w, taps_h, taps_w;
+  float extrapolation;
 } ta_resize_taps_params;
 ta_status ta_resize_taps_f32(const ta_resize_taps_params *p, const float *in,
                              const int32_t *y_idx, const float *y_w, const int32_t *x_idx,

@@ -130,7 +130,7 @@ static void test_resize_taps(void) {
   const float in[6] = {1, 2, 4, 8, 16, 32};
   const int32_t yi[2] = {0, 1}, xi[4] = {0, 2, 1, 1};
   const float yw[2] = {0.25f, 0.75f}, xw[4] = {0.5f, 0.5f, 1.0f, 0.0f};
-  ta_resize_taps_params p = {1, 2, 3, 1, 1, 2, 2, 2};
+  ta_resize_taps_params p = {1, 2, 3, 1, 1, 2, 2, 2, 0.0f};
   float out[2 + 2];
   memset(out, CANARY, sizeof out);
   ta_status st = ta_resize_taps_f32(&p, in, yi, yw, xi, xw, out + 1);
@@ -142,6 +142,18 @@ static void test_resize_taps(void) {
   const int32_t bad[4] = {0, 3, 1, 1};
   CHECK(ta_resize_taps_f32(&p, in, yi, yw, bad, xw, out + 1) == TA_ERR_ARG,
         "RESIZE_TAPS refuses a column tap outside the input");
+  /* Column 1 outside a crop (indices -1): the extrapolation value. */
+  const int32_t crop[4] = {0, 2, -1, -1};
+  p.extrapolation = 10.0f;
+  memset(out, CANARY, sizeof out);
+  st = ta_resize_taps_f32(&p, in, yi, yw, crop, xw, out + 1);
+  CHECK(st == TA_OK && out[1] == 15.625f && out[2] == 10.0f &&
+            canaries_hold((const unsigned char *)out, 4, 8, 4),
+        "RESIZE_TAPS gives the extrapolation value 10 outside the crop (got %g, %g)",
+        (double)out[1], (double)out[2]);
+  const int32_t half[4] = {0, 2, -1, 1};
+  CHECK(ta_resize_taps_f32(&p, in, yi, yw, half, xw, out + 1) == TA_ERR_ARG,
+        "RESIZE_TAPS refuses a table row that is only partly outside the crop");
 }
 
 int main(void) {
