@@ -3186,8 +3186,9 @@ static void import_lstm(Imp *m) {
       if (cget_d(s, e) != 0)
         FAIL("initial_h/initial_c must be zeros");
   }
-  if (in(m, 7))
-    FAIL("peepholes (input P) are not supported");
+  Val *P = in(m, 7);
+  if (P && !P->data)
+    FAIL("peepholes (input P) must be constant");
   if (strcmp(attr_s(m, "direction", "forward"), "forward"))
     FAIL("direction %s is not supported (forward only)", attr_s(m, "direction", ""));
   if (attr(m, "clip"))
@@ -3226,6 +3227,16 @@ static void import_lstm(Imp *m) {
     for (int64_t h = 0; bf && h < H; h++)
       bias[h] = bf[blk * H + h] + bf[4 * H + blk * H + h];
     ins[12 + g] = f32_tensor(m, "", 1, &H, bias);
+  }
+  /* P: [1, 3H] in ONNX's order input, output, forget; TFLite's inputs
+   * 9..11 are cell_to_input, cell_to_forget, cell_to_output. */
+  if (P) {
+    if (val_elems(P) != 3 * H)
+      FAIL("P must have %lld values", (long long)(3 * H));
+    const float *pf = floats_of(m, P);
+    static const int peep[3] = {0, 2, 1}; /* TFLite peephole k <- ONNX block */
+    for (int k = 0; k < 3; k++)
+      ins[9 + k] = f32_tensor(m, "", 1, &H, pf + peep[k] * H);
   }
   int64_t sd[2] = {batch, H};
   for (int k = 0; k < 2; k++) {

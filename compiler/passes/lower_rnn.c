@@ -106,10 +106,6 @@ void lower_lstm(Lower *L) {
   if (op->ninputs != 24 || op->noutputs != 1)
     error_at(L->g, op->index, "has %d inputs and %d outputs, expected 24 and 1",
              op->ninputs, op->noutputs);
-  for (int k = LSTM_PEEPHOLE; k < LSTM_PEEPHOLE + 3; k++)
-    if (optional_input(L, k))
-      error_at(L->g, op->index, "peephole connections are not supported (as in "
-               "TFLite Micro)");
   for (int k = LSTM_PROJECTION; k < LSTM_PROJECTION + 2; k++)
     if (optional_input(L, k))
       error_at(L->g, op->index, "a projection is not supported (as in TFLite Micro)");
@@ -145,6 +141,19 @@ void lower_lstm(Lower *L) {
   }
   if (!f32 && !s8)
     unsupported_types(L);
+  /* Peepholes (cell_to_input, cell_to_forget, cell_to_output): float only
+   * (TFLite Micro has none). */
+  Tensor *peep[3];
+  for (int k = 0; k < 3; k++) {
+    peep[k] = optional_input(L, LSTM_PEEPHOLE + k);
+    if (peep[k] && !f32)
+      error_at(L->g, op->index, "peephole connections are supported for float32 only (TFLite "
+               "Micro has none)");
+    if (peep[k] && peep[k]->dtype != DT_FLOAT32)
+      unsupported_types(L);
+    if (peep[k])
+      need_const(L, peep[k], "peephole weight");
+  }
 
   const Options *opt = &op->opt;
   if (in->ndims != 3)
@@ -164,6 +173,9 @@ void lower_lstm(Lower *L) {
       error_at(L->g, op->index, "the %s gate's bias must have %d values", gate_names[g],
                (int)p.state_dim);
   }
+  for (int k = 0; k < 3; k++)
+    if (peep[k] && (peep[k]->ndims != 1 || peep[k]->dims[0] != p.state_dim))
+      error_at(L->g, op->index, "peephole weights must have %d values", (int)p.state_dim);
   int64_t states = (int64_t)p.batches * p.state_dim;
   if (tensor_elems(hidden) != states || tensor_elems(cell) != states)
     error_at(L->g, op->index, "the states must hold %d x %d values", (int)p.batches,
@@ -223,6 +235,9 @@ void lower_lstm(Lower *L) {
     arg_tensor(L, w_hid[g]->index);
   for (int g = 0; g < 4; g++)
     arg_tensor(L, bias[g]->index);
+  if (f32)
+    for (int k = 0; k < 3; k++)
+      arg_optional(L, peep[k]);
   arg_tensor(L, hidden->index);
   arg_tensor(L, cell->index);
   arg_tensor(L, out->index);
@@ -273,6 +288,19 @@ void lower_svdf(Lower *L) {
              (wt->dtype == DT_INT8 && state->dtype == DT_INT8));
   if (!f32 && !s8)
     unsupported_types(L);
+  /* Peepholes (cell_to_input, cell_to_forget, cell_to_output): float only
+   * (TFLite Micro has none). */
+  Tensor *peep[3];
+  for (int k = 0; k < 3; k++) {
+    peep[k] = optional_input(L, LSTM_PEEPHOLE + k);
+    if (peep[k] && !f32)
+      error_at(L->g, op->index, "peephole connections are supported for float32 only (TFLite "
+               "Micro has none)");
+    if (peep[k] && peep[k]->dtype != DT_FLOAT32)
+      unsupported_types(L);
+    if (peep[k])
+      need_const(L, peep[k], "peephole weight");
+  }
   p.act_min_f32 = -FLT_MAX;
   p.act_max_f32 = FLT_MAX;
   if (f32) {

@@ -88,7 +88,8 @@ ta_status ta_lstm_s8(const ta_lstm_params *p, const int8_t *in,
 
 /* ta_lstm_f32 - the same in float (EvalLstm<float, float, float, float>):
  * reference_ops::FullyConnected, Logistic, Tanh and Mul, sums in the
- * reference order. */
+ * reference order; peep_i/f/o the optional peephole weights [state_dim]
+ * (NULL: none). */
 size_t ta_lstm_f32_scratch_size(const ta_lstm_params *p);
 ta_status ta_lstm_f32(const ta_lstm_params *p, const float *in,
                       const float *w_input_i, const float *w_input_f,
@@ -97,6 +98,7 @@ ta_status ta_lstm_f32(const ta_lstm_params *p, const float *in,
                       const float *w_hidden_c, const float *w_hidden_o,
                       const float *bias_i, const float *bias_f,
                       const float *bias_c, const float *bias_o,
+                      const float *peep_i, const float *peep_f, const float *peep_o,
                       float *hidden, float *cell, float *out, void *scratch);
 
 /* ================================================================== SVDF */

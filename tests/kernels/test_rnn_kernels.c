@@ -145,8 +145,8 @@ static ta_status run_f32(const ta_lstm_params *p, const LstmWeights *w, const fl
   uint8_t *scratch = guarded(ns);
   ta_status st = ta_lstm_f32(p, in, w->fw_in[0], w->fw_in[1], w->fw_in[2], w->fw_in[3],
                              w->fw_hid[0], w->fw_hid[1], w->fw_hid[2], w->fw_hid[3],
-                             w->fbias[0], w->fbias[1], w->fbias[2], w->fbias[3], h, c, out,
-                             scratch);
+                             w->fbias[0], w->fbias[1], w->fbias[2], w->fbias[3], NULL, NULL,
+                             NULL, h, c, out, scratch);
   *ok &= intact(scratch, ns);
   release(scratch);
   return st;
@@ -254,6 +254,32 @@ static int32_t req(int32_t x, int32_t m, int32_t s) {
   return (hi >> e) + (rem > th);
 }
 
+/* One float step with a single unit, all weights 0, input x = 1 and
+ * biases 0 (input, forget, output gates) and 1 (cell gate), from zero
+ * states: i = f = 1/2, g = tanh 1, c = g / 2.  The output gate's
+ * peephole weight 2 makes o = sigmoid(2c) instead of 1/2, so
+ * h = tanh(c) * sigmoid(tanh(1)) = 0.247729 (without it 0.181700). */
+static void test_lstm_peephole(void) {
+  ta_lstm_params p = {0};
+  p.batches = 1, p.time_steps = 1, p.input_dim = 1, p.state_dim = 1, p.time_major = 1;
+  p.cell_gate_tanh = 1;
+  const float x = 1, zero = 0, one = 1, two = 2;
+  float h = 0, c = 0, out = 0, scratch[4];
+  ta_status st = ta_lstm_f32(&p, &x, &zero, &zero, &zero, &zero, &zero, &zero, &zero, &zero,
+                             &zero, &zero, &one, &zero, NULL, NULL, &two, &h, &c, &out,
+                             scratch);
+  CHECK(st == TA_OK && fabsf(out - 0.247729f) < 1e-5f && fabsf(c - 0.380797f) < 1e-5f,
+        "float LSTM adds the output gate's peephole weight times the new cell (h %g, "
+        "expected 0.247729; c %g, expected 0.380797)", (double)out, (double)c);
+  float h2 = 0, c2 = 0, out2 = 0;
+  st = ta_lstm_f32(&p, &x, &zero, &zero, &zero, &zero, &zero, &zero, &zero, &zero, &zero,
+                   &zero, &one, &zero, NULL, NULL, NULL, &h2, &c2, &out2, scratch);
+  CHECK(st == TA_OK && fabsf(out2 - 0.181700f) < 1e-5f,
+        "float LSTM without peepholes: h %g, expected tanh(tanh(1) / 2) / 2 = 0.181700",
+        (double)out2);
+  (void)h;
+}
+
 static void test_svdf(void) {
   ta_svdf_params p = {SB, SI, SF, SR, SM, 3, 0, -5, 1300000000, -8, 1500000000, -24,
                       TA_ROUND_DOUBLE, 0, 0};
@@ -332,6 +358,7 @@ int main(void) {
   test_rfft64();
   test_fft_auto_scale();
   test_lstm_batches();
+  test_lstm_peephole();
   test_svdf();
   arena_reset();
   return test_exit();
