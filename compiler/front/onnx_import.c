@@ -2004,21 +2004,30 @@ static void import_matmul(Imp *m) {
   bind(m, m->n->outputs[0], v);
 }
 
+static void batch_norm_training(Imp *m, Val *x, Val *sc, Val *bb, Val *mean, Val *var,
+                                float eps);
+
 static void import_batch_norm(Imp *m) {
   Val *x = act_in(m, 0);
   need_f32(m, x);
   Val *sc = need_const(m, 1, "scale"), *bb = need_const(m, 2, "B");
   Val *mean = need_const(m, 3, "mean"), *var = need_const(m, 4, "var");
-  if (m->n->noutputs > 1)
+  bool training = m->x->opset >= 14 && attr_i(m, "training_mode", 0) != 0;
+  if (m->n->noutputs > 1 && !training)
     for (int k = 1; k < m->n->noutputs; k++)
       if (m->n->outputs[k][0] && uses_of(m, m->n->outputs[k]))
-        FAIL("training mode (running statistics outputs) is not supported");
+        FAIL("running statistics outputs without training_mode 1 (opset 14 on) are not "
+             "supported");
   if (x->ndims < 2)
     FAIL("the input needs a channel dimension");
   int64_t C = x->dims[1];
   if (val_elems(sc) != C || val_elems(bb) != C || val_elems(mean) != C || val_elems(var) != C)
     FAIL("scale, B, mean and var must have %lld values", (long long)C);
   float eps = attr_f(m, "epsilon", 1e-5f);
+  if (training) {
+    batch_norm_training(m, x, sc, bb, mean, var, eps);
+    return;
+  }
   float *s = arena_array((size_t)C, sizeof(float)), *sh = arena_array((size_t)C, sizeof(float));
   for (int64_t c = 0; c < C; c++) {
     double k = cget_d(sc, c) / sqrt(cget_d(var, c) + (double)eps);
@@ -2243,6 +2252,61 @@ static int unary_to(Imp *m, OpKind kind, int t) {
   int out = f32_like(m, t);
   add_op(m, kind, &t, 1, &out, 1);
   return out;
+}
+
+/*
+ * BatchNormalization with training_mode 1 (opset 14 on), as ONNX's
+ * reference computes it: the batch's own mean and population variance
+ * over every axis but the channel,
+ *   Y = (x - mean_b) / sqrt(var_b + epsilon) * scale + B,
+ *   running_mean = mean * momentum + mean_b * (1 - momentum),
+ *   running_var  = var * momentum + var_b * (1 - momentum),
+ * in the ONNX layout (MEAN, SUB, MUL, ADD, RSQRT).
+ */
+static void batch_norm_training(Imp *m, Val *x, Val *sc, Val *bb, Val *mean, Val *var,
+                                float eps) {
+  float mom = attr_f(m, "momentum", 0.9f);
+  int r = x->ndims;
+  int64_t C = x->dims[1], kd[MAX_DIMS];
+  int32_t ax[MAX_DIMS];
+  int nax = 0;
+  for (int d = 0; d < r; d++) {
+    kd[d] = d == 1 ? C : 1;
+    if (d != 1)
+      ax[nax++] = d;
+  }
+  int t = ir(m, x, L_ONNX);
+  int bm = new_tensor(m, "", DT_FLOAT32, r, kd);
+  int ins[2] = {t, const_i32(m, ax, nax)};
+  int o = add_op(m, OP_MEAN, ins, 2, &bm, 1);
+  OP(m, o)->opt.fields = OPTF_KEEP_DIMS;
+  OP(m, o)->opt.keep_dims = true;
+  int d = binary_to(m, OP_SUB, t, bm, f32_like(m, t));
+  int sq = binary_to(m, OP_MUL, d, d, f32_like(m, t));
+  int bv = new_tensor(m, "", DT_FLOAT32, r, kd);
+  int vins[2] = {sq, const_i32(m, ax, nax)};
+  o = add_op(m, OP_MEAN, vins, 2, &bv, 1);
+  OP(m, o)->opt.fields = OPTF_KEEP_DIMS;
+  OP(m, o)->opt.keep_dims = true;
+  int inv = unary_to(m, OP_RSQRT, scalar_op(m, OP_ADD, bv, eps, ""));
+  int y = binary_to(m, OP_MUL, d, inv, f32_like(m, t));
+  y = binary_to(m, OP_MUL, y, f32_tensor(m, "", r, kd, floats_of(m, sc)), f32_like(m, t));
+  binary_to(m, OP_ADD, y, f32_tensor(m, "", r, kd, floats_of(m, bb)),
+            act_out(m, 0, DT_FLOAT32, r, x->dims, L_ONNX, NULL));
+  /* The running statistics, [C], when the graph names them. */
+  const int batch[2] = {bm, bv};
+  Val *const given[2] = {mean, var};
+  for (int k = 0; k < 2; k++) {
+    if (k + 1 >= m->n->noutputs || !m->n->outputs[k + 1][0])
+      continue;
+    int flat = reshape_to(m, batch[k], "", 1, &C);
+    int part = scalar_op(m, OP_MUL, flat, 1.0f - mom, "");
+    float *g = arena_array((size_t)C, sizeof(float));
+    for (int64_t c = 0; c < C; c++)
+      g[c] = (float)(cget_d(given[k], c) * (double)mom);
+    binary_to(m, OP_ADD, part, f32_tensor(m, "", 1, &C, g),
+              act_out(m, k + 1, DT_FLOAT32, 1, &C, L_ONNX, NULL));
+  }
 }
 
 /*
