@@ -1083,10 +1083,18 @@ static int act_out(Imp *m, int k, DType dt, int ndims, const int64_t *dims, int 
   return t;
 }
 
+/* Unsigned wide integers and float16/float64: only the element-wise
+ * kernels of lower_wide_binary() take them; other ops refuse them when
+ * lowered. */
+static bool wide_dtype(DType dt) {
+  return dt == DT_UINT16 || dt == DT_UINT32 || dt == DT_UINT64 || dt == DT_FLOAT16 ||
+         dt == DT_FLOAT64;
+}
+
 static Val *act_in(Imp *m, int k) {
   Val *v = need_in(m, k);
   if (v->dt != DT_FLOAT32 && v->dt != DT_INT32 && v->dt != DT_INT8 && v->dt != DT_UINT8 &&
-      v->dt != DT_INT16 && v->dt != DT_BOOL && v->dt != DT_INT64)
+      v->dt != DT_INT16 && v->dt != DT_BOOL && v->dt != DT_INT64 && !wide_dtype(v->dt))
     FAIL("input %d ('%s') has type %s, which the kernels do not take", k, v->name,
          dtype_name(v->dt));
   return v;
