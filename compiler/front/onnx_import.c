@@ -1621,6 +1621,264 @@ static void spatial_attrs(Imp *m, const char *name, int64_t *v, int64_t def) {
     FAIL("%s must be positive", name);
 }
 
+/* ------------------------------- N-D windows and grouped convolution */
+
+/* What TFLite's 2-D NHWC window kernels cannot express - 1-D and 3-D
+ * pools and transposed convolutions, dilated pools, pads that SAME
+ * cannot give, MaxPool's Indices, grouped or dilated ConvTranspose -
+ * becomes MAX_POOL_ND, AVERAGE_POOL_ND or CONV_TRANSPOSE_ND in the ONNX
+ * layout, with a window table [5][axes] (kernel, stride, dilation, pads
+ * before, pads after; passes/lower_nd.c).  A grouped Conv (neither plain
+ * nor depthwise) is split by channels into one CONV_2D per group and
+ * concatenated back, which gives the same sums as one grouped kernel. */
+
+typedef struct {
+  int nsp;
+  int64_t k[3], s[3], d[3], pb[3], pe[3], out[3];
+} NdWin;
+
+/* An attribute of nsp positive entries (def when absent). */
+static void nd_list(Imp *m, const char *name, int64_t *v, int nsp, int64_t def) {
+  for (int a = 0; a < nsp; a++)
+    v[a] = def;
+  int n = attr_ints(m, name, v, 3);
+  if (n >= 0 && n != nsp)
+    FAIL("%s has %d entries, expected %d", name, n, nsp);
+  for (int a = 0; a < nsp; a++)
+    if (v[a] < 1 || v[a] > INT32_MAX / 4)
+      FAIL("%s must be positive", name);
+}
+
+static int nd_spatial(Imp *m, const Val *x) {
+  if (x->ndims < 3 || x->ndims > 5)
+    FAIL("input 0 has rank %d; 1 to 3 spatial axes (rank 3 to 5) are supported", x->ndims);
+  return x->ndims - 2;
+}
+
+/* The window table as a constant int32 tensor [5][nsp]. */
+static int nd_table(Imp *m, const NdWin *w) {
+  int32_t v[15];
+  for (int a = 0; a < w->nsp; a++) {
+    const int64_t row[5] = {w->k[a], w->s[a], w->d[a], w->pb[a], w->pe[a]};
+    for (int r = 0; r < 5; r++) {
+      if (row[r] < -INT32_MAX / 4 || row[r] > INT32_MAX / 4)
+        FAIL("window out of range");
+      v[r * w->nsp + a] = (int32_t)row[r];
+    }
+  }
+  int64_t d[2] = {5, w->nsp};
+  return const_tensor(m, "", DT_INT32, 2, d, v);
+}
+
+/* A pool's pads and output extents (ONNX's formulas: auto_pad SAME_UPPER
+ * puts the odd cell after, SAME_LOWER before; ceil_mode drops a last
+ * window that would start in the trailing padding). */
+static void nd_pool_window(Imp *m, const Val *x, NdWin *w) {
+  int nsp = w->nsp;
+  int64_t pads[6] = {0, 0, 0, 0, 0, 0};
+  int np = attr_ints(m, "pads", pads, 6);
+  if (np >= 0 && np != 2 * nsp)
+    FAIL("pads has %d entries, expected %d", np, 2 * nsp);
+  const char *ap = attr_s(m, "auto_pad", "NOTSET");
+  bool ceil_mode = attr_i(m, "ceil_mode", 0) != 0;
+  for (int a = 0; a < nsp; a++) {
+    int64_t in = x->dims[2 + a], eff = (w->k[a] - 1) * w->d[a] + 1;
+    w->pb[a] = pads[a], w->pe[a] = pads[a + nsp];
+    if (!strcmp(ap, "SAME_UPPER") || !strcmp(ap, "SAME_LOWER")) {
+      int64_t o = (in + w->s[a] - 1) / w->s[a];
+      int64_t tot = (o - 1) * w->s[a] + eff - in;
+      tot = tot < 0 ? 0 : tot;
+      w->pb[a] = !strcmp(ap, "SAME_UPPER") ? tot / 2 : tot - tot / 2;
+      w->pe[a] = tot - w->pb[a];
+    } else if (!strcmp(ap, "VALID")) {
+      w->pb[a] = w->pe[a] = 0;
+    } else if (strcmp(ap, "NOTSET")) {
+      FAIL("auto_pad %s is not supported", ap);
+    }
+    if (w->pb[a] < 0 || w->pe[a] < 0 || w->pb[a] > INT32_MAX / 4 || w->pe[a] > INT32_MAX / 4)
+      FAIL("pads out of range");
+    int64_t span = in + w->pb[a] + w->pe[a] - eff;
+    if (span < 0)
+      FAIL("the kernel is larger than the padded input (axis %d)", a);
+    int64_t o = ceil_mode ? (span + w->s[a] - 1) / w->s[a] + 1 : span / w->s[a] + 1;
+    if (ceil_mode && (o - 1) * w->s[a] >= in + w->pb[a])
+      o--;
+    w->out[a] = o;
+  }
+}
+
+static void set_attr_int(Imp *m, int o, const char *key, int64_t v) {
+  Attr *e = arena_array(1, sizeof(Attr));
+  e->key = key;
+  e->kind = ATTR_INT;
+  e->i = v;
+  e->f = (double)v;
+  OP(m, o)->attrs = e;
+  OP(m, o)->nattrs = 1;
+}
+
+/* MaxPool / AveragePool as MAX_POOL_ND / AVERAGE_POOL_ND. */
+static void import_pool_nd(Imp *m, bool max) {
+  Val *x = act_in(m, 0);
+  need_f32(m, x);
+  NdWin w;
+  w.nsp = nd_spatial(m, x);
+  if (attr_ints(m, "kernel_shape", w.k, 3) != w.nsp)
+    FAIL("kernel_shape must have %d entries", w.nsp);
+  for (int a = 0; a < w.nsp; a++)
+    if (w.k[a] < 1 || w.k[a] > INT32_MAX / 4)
+      FAIL("kernel_shape must be positive");
+  nd_list(m, "strides", w.s, w.nsp, 1);
+  nd_list(m, "dilations", w.d, w.nsp, 1);
+  nd_pool_window(m, x, &w);
+  int64_t od[5] = {x->dims[0], x->dims[1], w.out[0], w.out[1], w.out[2]};
+  int ins[2] = {ir(m, x, L_ONNX), nd_table(m, &w)};
+  int outs[2] = {act_out(m, 0, DT_FLOAT32, x->ndims, od, L_ONNX, NULL), -1};
+  bool indices = max && m->n->noutputs > 1 && m->n->outputs[1][0];
+  if (indices)
+    outs[1] = act_out(m, 1, DT_INT64, x->ndims, od, L_ONNX, NULL);
+  int o = add_op(m, max ? OP_MAX_POOL_ND : OP_AVERAGE_POOL_ND, ins, 2, outs, indices ? 2 : 1);
+  if (max) {
+    int64_t so = attr_i(m, "storage_order", 0);
+    if (so != 0 && so != 1)
+      FAIL("storage_order must be 0 or 1");
+    set_attr_int(m, o, "column_major", so);
+  } else {
+    set_attr_int(m, o, "count_include_pad", attr_i(m, "count_include_pad", 0) != 0);
+  }
+}
+
+static int64_t floor_half(int64_t v) { return v >= 0 ? v / 2 : -((-v + 1) / 2); }
+
+/* ConvTranspose as CONV_TRANSPOSE_ND: the full result is
+ * stride * (in - 1) + output_padding + (k - 1) * dilation + 1 long; pads
+ * cut it, or output_shape (and auto_pad SAME_*: in * stride) picks a
+ * window of it, the odd cell cut before unless SAME_UPPER (ONNX's
+ * formula, halves rounded down as its reference does, so that a
+ * negative total padding extends the result at the end). */
+static void import_conv_transpose_nd(Imp *m) {
+  Val *x = act_in(m, 0), *w = need_const(m, 1, "weights"), *b = in(m, 2);
+  need_f32(m, x);
+  NdWin win;
+  int nsp = win.nsp = nd_spatial(m, x);
+  int64_t group = attr_i(m, "group", 1), cin = x->dims[1];
+  if (group < 1 || cin % group)
+    FAIL("group %lld does not divide %lld input channels", (long long)group, (long long)cin);
+  if (w->ndims != x->ndims || w->dims[0] != cin)
+    FAIL("the weights must be [C_in, C_out / group, kernel...]");
+  int64_t cout = w->dims[1] * group;
+  if (b && (!b->data || val_elems(b) != cout))
+    FAIL("the bias must be a constant of %lld values", (long long)cout);
+  int64_t ks[3], op[3] = {0, 0, 0}, os[5], pads[6] = {0, 0, 0, 0, 0, 0};
+  int nk = attr_ints(m, "kernel_shape", ks, 3);
+  for (int a = 0; a < nsp; a++) {
+    win.k[a] = w->dims[2 + a];
+    if (nk >= 0 && (nk != nsp || ks[a] != win.k[a]))
+      FAIL("kernel_shape disagrees with the weights");
+  }
+  nd_list(m, "strides", win.s, nsp, 1);
+  nd_list(m, "dilations", win.d, nsp, 1);
+  int nop = attr_ints(m, "output_padding", op, 3);
+  if (nop >= 0 && nop != nsp)
+    FAIL("output_padding has %d entries, expected %d", nop, nsp);
+  int np = attr_ints(m, "pads", pads, 6);
+  if (np >= 0 && np != 2 * nsp)
+    FAIL("pads has %d entries, expected %d", np, 2 * nsp);
+  int nos = attr_ints(m, "output_shape", os, 5);
+  if (nos == nsp + 2)
+    memmove(os, os + 2, (size_t)nsp * sizeof *os);
+  else if (nos >= 0 && nos != nsp)
+    FAIL("output_shape has %d entries, expected %d", nos, nsp);
+  const char *ap = attr_s(m, "auto_pad", "NOTSET");
+  bool same = !strcmp(ap, "SAME_UPPER") || !strcmp(ap, "SAME_LOWER");
+  if (!same && strcmp(ap, "NOTSET") && strcmp(ap, "VALID"))
+    FAIL("auto_pad %s is not supported", ap);
+  for (int a = 0; a < nsp; a++) {
+    int64_t in = x->dims[2 + a];
+    if (op[a] < 0 || (op[a] >= win.s[a] && op[a] >= win.d[a]))
+      FAIL("output_padding must be below the stride or the dilation");
+    int64_t full = win.s[a] * (in - 1) + op[a] + (win.k[a] - 1) * win.d[a] + 1;
+    if (nos >= 0 || same) {
+      int64_t o = nos >= 0 ? os[a] : in * win.s[a];
+      int64_t tot = full - o;
+      win.pe[a] = !strcmp(ap, "SAME_UPPER") ? tot - floor_half(tot) : floor_half(tot);
+      win.pb[a] = tot - win.pe[a];
+    } else if (!strcmp(ap, "VALID")) {
+      win.pb[a] = win.pe[a] = 0;
+    } else {
+      win.pb[a] = pads[a], win.pe[a] = pads[a + nsp];
+      if (win.pb[a] < 0 || win.pe[a] < 0)
+        FAIL("negative pads");
+    }
+    win.out[a] = full - win.pb[a] - win.pe[a];
+    if (win.out[a] < 1 || win.out[a] > INT32_MAX / 4)
+      FAIL("the output extent %lld (axis %d) is out of range", (long long)win.out[a], a);
+  }
+  float *bias = b ? floats_of(m, b) : NULL;
+  int ins[4] = {ir(m, x, L_ONNX),
+                f32_tensor(m, arena_printf("%s:filter", m->n->outputs[0]), w->ndims, w->dims,
+                           floats_of(m, w)),
+                bias ? f32_tensor(m, arena_printf("%s:bias", m->n->outputs[0]), 1, &cout, bias)
+                     : -1,
+                nd_table(m, &win)};
+  int64_t od[5] = {x->dims[0], cout, win.out[0], win.out[1], win.out[2]};
+  int t = act_out(m, 0, DT_FLOAT32, x->ndims, od, L_ONNX, NULL);
+  int o = add_op(m, OP_CONV_TRANSPOSE_ND, ins, 4, &t, 1);
+  set_attr_int(m, o, "group", group);
+}
+
+/* A grouped Conv of NHWC t (already padded): SPLIT_V of the channels,
+ * CONV_2D per group with filters [cout / group, kh, kw, cin / group]
+ * cut from the OIHW weights wf, CONCATENATION of the results into out. */
+static void grouped_conv(Imp *m, int t, const float *wf, const float *bias, int64_t group,
+                         int64_t cin, int64_t cout, int64_t kh, int64_t kw, const int64_t *s,
+                         const int64_t *d, Padding pad, int out) {
+  int64_t gi = cin / group, go = cout / group;
+  int32_t *sz = arena_array((size_t)group, sizeof(int32_t));
+  int32_t ax = 3;
+  for (int64_t g = 0; g < group; g++)
+    sz[g] = (int32_t)gi;
+  int *parts = arena_array((size_t)group, sizeof(int));
+  int *outs = arena_array((size_t)group, sizeof(int));
+  Tensor *x = T(m, t), *y = T(m, out);
+  for (int64_t g = 0; g < group; g++) {
+    int64_t pd[4] = {x->dims[0], x->dims[1], x->dims[2], gi};
+    int64_t yd[4] = {y->dims[0], y->dims[1], y->dims[2], go};
+    parts[g] = new_tensor(m, arena_printf("%s:group%lld", x->name, (long long)g), DT_FLOAT32,
+                          4, pd);
+    outs[g] = new_tensor(m, arena_printf("%s:group%lld", y->name, (long long)g), DT_FLOAT32,
+                         4, yd);
+  }
+  int sins[3] = {t, const_i32(m, sz, (int)group), const_i32(m, &ax, 1)};
+  int so = add_op(m, OP_SPLIT_V, sins, 3, parts, (int)group);
+  OP(m, so)->opt.fields = OPTF_NUM;
+  OP(m, so)->opt.num = (int)group;
+  for (int64_t g = 0; g < group; g++) {
+    float *filt = arena_array((size_t)(go * kh * kw * gi), sizeof(float));
+    for (int64_t o = 0; o < go; o++)
+      for (int64_t c = 0; c < gi; c++)
+        for (int64_t yy = 0; yy < kh; yy++)
+          for (int64_t xx = 0; xx < kw; xx++)
+            filt[((o * kh + yy) * kw + xx) * gi + c] =
+                wf[(((g * go + o) * gi + c) * kh + yy) * kw + xx];
+    int64_t fd[4] = {go, kh, kw, gi};
+    int ins[3] = {parts[g],
+                  f32_tensor(m, arena_printf("%s:filter%lld", m->n->outputs[0], (long long)g),
+                             4, fd, filt),
+                  f32_tensor(m, arena_printf("%s:bias%lld", m->n->outputs[0], (long long)g), 1,
+                             &go, bias + g * go)};
+    int o = add_op(m, OP_CONV_2D, ins, 3, &outs[g], 1);
+    Options *opt = &OP(m, o)->opt;
+    opt->fields = OPTF_PADDING | OPTF_STRIDE | OPTF_ACTIVATION | OPTF_DILATION;
+    opt->padding = pad;
+    opt->stride_h = (int)s[0], opt->stride_w = (int)s[1];
+    opt->dilation_h = (int)d[0], opt->dilation_w = (int)d[1];
+  }
+  int co = add_op(m, OP_CONCATENATION, outs, (int)group, &out, 1);
+  OP(m, co)->opt.fields = OPTF_AXIS | OPTF_ACTIVATION;
+  OP(m, co)->opt.axis = 3;
+}
+
 static void import_conv(Imp *m) {
   Val *x = act4(m, 0), *w = need_const(m, 1, "weights"), *b = in(m, 2);
   need_f32(m, x);
@@ -1631,7 +1889,9 @@ static void import_conv(Imp *m) {
   int64_t group = attr_i(m, "group", 1);
   int64_t cin = x->dims[1], cout = w->dims[0], kh = w->dims[2], kw = w->dims[3];
   bool depthwise = group > 1 && group == cin && w->dims[1] == 1 && cout % cin == 0;
-  if (!depthwise && (group != 1 || w->dims[1] != cin))
+  bool grouped = !depthwise && group > 1 && cin % group == 0 && w->dims[1] == cin / group &&
+                 cout % group == 0;
+  if (!depthwise && !grouped && (group != 1 || w->dims[1] != cin))
     FAIL("grouped convolution (group %lld, %lld input channels) is not supported", (long long)group,
          (long long)cin);
   int64_t k[2] = {kh, kw}, s[2], d[2];
@@ -1664,6 +1924,12 @@ static void import_conv(Imp *m) {
   int t = ir(m, x, L_NHWC);
   if (pp.explicit_pad)
     t = pad_nhwc(m, t, &pp, false, 0);
+  if (grouped) {
+    int64_t od[4] = {x->dims[0], cout, pp.out[0], pp.out[1]};
+    grouped_conv(m, t, wf, bias, group, cin, cout, kh, kw, s, d, pp.pad,
+                 act_out(m, 0, DT_FLOAT32, 4, od, L_NHWC, NULL));
+    return;
+  }
   int ins[3] = {t, f32_tensor(m, arena_printf("%s:filter", m->n->outputs[0]), 4, fdims, filt),
                 f32_tensor(m, arena_printf("%s:bias", m->n->outputs[0]), 1, &cout, bias)};
   int64_t od[4] = {x->dims[0], cout, pp.out[0], pp.out[1]};
@@ -1679,12 +1945,12 @@ static void import_conv(Imp *m) {
 }
 
 static void import_conv_transpose(Imp *m) {
-  Val *x = act4(m, 0), *w = need_const(m, 1, "weights"), *b = in(m, 2);
+  Val *x = act_in(m, 0), *w = need_const(m, 1, "weights"), *b = in(m, 2);
+  if (x->ndims != 4 || attr_i(m, "group", 1) != 1)
+    return import_conv_transpose_nd(m);
   need_f32(m, x);
   if (w->ndims != 4 || w->dims[0] != x->dims[1])
     FAIL("the weights must be [C_in, C_out, kh, kw]");
-  if (attr_i(m, "group", 1) != 1)
-    FAIL("grouped ConvTranspose is not supported");
   int64_t cin = w->dims[0], cout = w->dims[1], kh = w->dims[2], kw = w->dims[3];
   if (b && (!b->data || val_elems(b) != cout))
     FAIL("the bias must be a constant of %lld values", (long long)cout);
@@ -1692,7 +1958,7 @@ static void import_conv_transpose(Imp *m) {
   spatial_attrs(m, "strides", s, 1);
   spatial_attrs(m, "dilations", d, 1);
   if (d[0] != 1 || d[1] != 1)
-    FAIL("dilated ConvTranspose is not supported");
+    return import_conv_transpose_nd(m);
   int np = attr_ints(m, "pads", pads, 4);
   attr_ints(m, "output_padding", op, 2);
   if (np >= 0 && np != 4)
@@ -1707,7 +1973,7 @@ static void import_conv_transpose(Imp *m) {
       int64_t o = given ? os[a] : x->dims[2 + a] * s[a];
       int64_t tot = s[a] * (x->dims[2 + a] - 1) + op[a] + k[a] - o;
       if (tot < 0)
-        FAIL("output_shape is larger than the full result");
+        return import_conv_transpose_nd(m);
       pads[a] = !strcmp(ap, "SAME_LOWER") ? tot - tot / 2 : tot / 2;
       pads[a + 2] = tot - pads[a];
       out[a] = o;
@@ -1724,7 +1990,7 @@ static void import_conv_transpose(Imp *m) {
     if (before == pads[a] && o == x->dims[2 + a] && (a == 0 || pad == PAD_SAME))
       pad = PAD_SAME;
     else
-      FAIL("these pads are not supported (TFLite's TRANSPOSE_CONV pads as SAME or VALID)");
+      return import_conv_transpose_nd(m);
   }
   if (pad == PAD_SAME && pads[0] == 0 && pads[1] == 0)
     pad = PAD_VALID;
@@ -1750,10 +2016,10 @@ static void import_conv_transpose(Imp *m) {
 }
 
 static void import_pool(Imp *m, bool max) {
-  Val *x = act4(m, 0);
+  Val *x = act_in(m, 0);
+  if (x->ndims != 4 || (m->n->noutputs > 1 && m->n->outputs[1][0]))
+    return import_pool_nd(m, max);
   need_f32(m, x);
-  if (m->n->noutputs > 1 && m->n->outputs[1][0] && uses_of(m, m->n->outputs[1]))
-    FAIL("the Indices output is not supported");
   int64_t k[2], s[2], d[2];
   if (attr_ints(m, "kernel_shape", k, 2) != 2)
     FAIL("kernel_shape must have 2 entries");
@@ -1762,20 +2028,17 @@ static void import_pool(Imp *m, bool max) {
   spatial_attrs(m, "strides", s, 1);
   spatial_attrs(m, "dilations", d, 1);
   if (d[0] != 1 || d[1] != 1)
-    FAIL("dilated pooling is not supported");
-  if (attr_i(m, "storage_order", 0) != 0)
-    FAIL("storage_order 1 is not supported");
+    return import_pool_nd(m, max);
   bool ceil_mode = attr_i(m, "ceil_mode", 0) != 0;
   bool include = attr_i(m, "count_include_pad", 0) != 0;
   PadPlan pp;
   /* Max pools and average pools without count_include_pad ignore padded
    * cells, as TFLite's SAME does. */
   plan_padding(m, x->dims + 2, k, s, d, ceil_mode, max || !include, &pp);
+  if (pp.explicit_pad && !max && !include)
+    return import_pool_nd(m, max);
   int t = ir(m, x, L_NHWC);
   if (pp.explicit_pad) {
-    if (!max && !include)
-      FAIL("these pads (or ceil_mode) exclude padded cells in a way TFLite's "
-           "AVERAGE_POOL_2D cannot express");
     t = pad_nhwc(m, t, &pp, max, -FLT_MAX);
   }
   int64_t od[4] = {x->dims[0], x->dims[1], pp.out[0], pp.out[1]};

@@ -288,6 +288,10 @@ LowerFn lower_sub, lower_mul, lower_maximum, lower_minimum, lower_mean,
     lower_div, lower_add_s32,
     lower_transpose_conv;
 
+/* ------------------------------------------------------- lower_nd.c */
+
+LowerFn lower_max_pool_nd, lower_average_pool_nd, lower_conv_transpose_nd;
+
 /* ------------------------------------------------------ lower_data.c */
 
 LowerFn lower_read_variable, lower_assign_variable;
