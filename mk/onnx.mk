@@ -30,3 +30,17 @@ test-ops-onnx: $(BUILD)/tinyaot
 	  echo "test-ops-onnx: log in $(BUILD)/qdq-results.txt"; exit $$rc
 
 .PHONY: test-ops-onnx
+
+# make test-quant-onnx - the 8 shared float ONNX models quantized to int8
+# QDQ by tools/quantize_onnx.py, ONNX Runtime against `tinyaot run
+# --rounding onnxruntime` byte for byte on the golden inputs, the default
+# rounding's share of differing outputs, and RAM/flash float -> int8
+# (tests/models/run_quant_onnx.py; make test runs two models,
+# tests/models/test_quant_onnx.sh).
+QUANT_ONNX_MODELS ?= ds_cnn_kws fc_autoencoder_ad lstm_mnist mobilenet_v2_035_96 \
+  mobilenet_v3_small_96 shape_chain_cnn_nofold squeezenet1_1_96 tiny_unet_64
+test-quant-onnx: $(BUILD)/tinyaot
+	@nice /usr/bin/python3 tests/models/run_quant_onnx.py --build $(BUILD) --report \
+	  --shared $(or $(TINYAOT_SHARED),$(CURDIR)/../shared) $(QUANT_ONNX_MODELS)
+
+.PHONY: test-quant-onnx

@@ -27,7 +27,7 @@
 
 /* The default domain's opsets this reader accepts. */
 #ifndef ONNX_MIN_OPSET
-#define ONNX_MIN_OPSET 11
+#define ONNX_MIN_OPSET 9
 #endif
 #ifndef ONNX_MAX_OPSET
 #define ONNX_MAX_OPSET 25

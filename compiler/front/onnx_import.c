@@ -1083,10 +1083,18 @@ static int act_out(Imp *m, int k, DType dt, int ndims, const int64_t *dims, int 
   return t;
 }
 
+/* Unsigned wide integers and float16/float64: only the element-wise
+ * kernels of lower_wide_binary() take them; other ops refuse them when
+ * lowered. */
+static bool wide_dtype(DType dt) {
+  return dt == DT_UINT16 || dt == DT_UINT32 || dt == DT_UINT64 || dt == DT_FLOAT16 ||
+         dt == DT_FLOAT64;
+}
+
 static Val *act_in(Imp *m, int k) {
   Val *v = need_in(m, k);
   if (v->dt != DT_FLOAT32 && v->dt != DT_INT32 && v->dt != DT_INT8 && v->dt != DT_UINT8 &&
-      v->dt != DT_INT16 && v->dt != DT_BOOL && v->dt != DT_INT64)
+      v->dt != DT_INT16 && v->dt != DT_BOOL && v->dt != DT_INT64 && !wide_dtype(v->dt))
     FAIL("input %d ('%s') has type %s, which the kernels do not take", k, v->name,
          dtype_name(v->dt));
   return v;
@@ -1613,6 +1621,264 @@ static void spatial_attrs(Imp *m, const char *name, int64_t *v, int64_t def) {
     FAIL("%s must be positive", name);
 }
 
+/* ------------------------------- N-D windows and grouped convolution */
+
+/* What TFLite's 2-D NHWC window kernels cannot express - 1-D and 3-D
+ * pools and transposed convolutions, dilated pools, pads that SAME
+ * cannot give, MaxPool's Indices, grouped or dilated ConvTranspose -
+ * becomes MAX_POOL_ND, AVERAGE_POOL_ND or CONV_TRANSPOSE_ND in the ONNX
+ * layout, with a window table [5][axes] (kernel, stride, dilation, pads
+ * before, pads after; passes/lower_nd.c).  A grouped Conv (neither plain
+ * nor depthwise) is split by channels into one CONV_2D per group and
+ * concatenated back, which gives the same sums as one grouped kernel. */
+
+typedef struct {
+  int nsp;
+  int64_t k[3], s[3], d[3], pb[3], pe[3], out[3];
+} NdWin;
+
+/* An attribute of nsp positive entries (def when absent). */
+static void nd_list(Imp *m, const char *name, int64_t *v, int nsp, int64_t def) {
+  for (int a = 0; a < nsp; a++)
+    v[a] = def;
+  int n = attr_ints(m, name, v, 3);
+  if (n >= 0 && n != nsp)
+    FAIL("%s has %d entries, expected %d", name, n, nsp);
+  for (int a = 0; a < nsp; a++)
+    if (v[a] < 1 || v[a] > INT32_MAX / 4)
+      FAIL("%s must be positive", name);
+}
+
+static int nd_spatial(Imp *m, const Val *x) {
+  if (x->ndims < 3 || x->ndims > 5)
+    FAIL("input 0 has rank %d; 1 to 3 spatial axes (rank 3 to 5) are supported", x->ndims);
+  return x->ndims - 2;
+}
+
+/* The window table as a constant int32 tensor [5][nsp]. */
+static int nd_table(Imp *m, const NdWin *w) {
+  int32_t v[15];
+  for (int a = 0; a < w->nsp; a++) {
+    const int64_t row[5] = {w->k[a], w->s[a], w->d[a], w->pb[a], w->pe[a]};
+    for (int r = 0; r < 5; r++) {
+      if (row[r] < -INT32_MAX / 4 || row[r] > INT32_MAX / 4)
+        FAIL("window out of range");
+      v[r * w->nsp + a] = (int32_t)row[r];
+    }
+  }
+  int64_t d[2] = {5, w->nsp};
+  return const_tensor(m, "", DT_INT32, 2, d, v);
+}
+
+/* A pool's pads and output extents (ONNX's formulas: auto_pad SAME_UPPER
+ * puts the odd cell after, SAME_LOWER before; ceil_mode drops a last
+ * window that would start in the trailing padding). */
+static void nd_pool_window(Imp *m, const Val *x, NdWin *w) {
+  int nsp = w->nsp;
+  int64_t pads[6] = {0, 0, 0, 0, 0, 0};
+  int np = attr_ints(m, "pads", pads, 6);
+  if (np >= 0 && np != 2 * nsp)
+    FAIL("pads has %d entries, expected %d", np, 2 * nsp);
+  const char *ap = attr_s(m, "auto_pad", "NOTSET");
+  bool ceil_mode = attr_i(m, "ceil_mode", 0) != 0;
+  for (int a = 0; a < nsp; a++) {
+    int64_t in = x->dims[2 + a], eff = (w->k[a] - 1) * w->d[a] + 1;
+    w->pb[a] = pads[a], w->pe[a] = pads[a + nsp];
+    if (!strcmp(ap, "SAME_UPPER") || !strcmp(ap, "SAME_LOWER")) {
+      int64_t o = (in + w->s[a] - 1) / w->s[a];
+      int64_t tot = (o - 1) * w->s[a] + eff - in;
+      tot = tot < 0 ? 0 : tot;
+      w->pb[a] = !strcmp(ap, "SAME_UPPER") ? tot / 2 : tot - tot / 2;
+      w->pe[a] = tot - w->pb[a];
+    } else if (!strcmp(ap, "VALID")) {
+      w->pb[a] = w->pe[a] = 0;
+    } else if (strcmp(ap, "NOTSET")) {
+      FAIL("auto_pad %s is not supported", ap);
+    }
+    if (w->pb[a] < 0 || w->pe[a] < 0 || w->pb[a] > INT32_MAX / 4 || w->pe[a] > INT32_MAX / 4)
+      FAIL("pads out of range");
+    int64_t span = in + w->pb[a] + w->pe[a] - eff;
+    if (span < 0)
+      FAIL("the kernel is larger than the padded input (axis %d)", a);
+    int64_t o = ceil_mode ? (span + w->s[a] - 1) / w->s[a] + 1 : span / w->s[a] + 1;
+    if (ceil_mode && (o - 1) * w->s[a] >= in + w->pb[a])
+      o--;
+    w->out[a] = o;
+  }
+}
+
+static void set_attr_int(Imp *m, int o, const char *key, int64_t v) {
+  Attr *e = arena_array(1, sizeof(Attr));
+  e->key = key;
+  e->kind = ATTR_INT;
+  e->i = v;
+  e->f = (double)v;
+  OP(m, o)->attrs = e;
+  OP(m, o)->nattrs = 1;
+}
+
+/* MaxPool / AveragePool as MAX_POOL_ND / AVERAGE_POOL_ND. */
+static void import_pool_nd(Imp *m, bool max) {
+  Val *x = act_in(m, 0);
+  need_f32(m, x);
+  NdWin w;
+  w.nsp = nd_spatial(m, x);
+  if (attr_ints(m, "kernel_shape", w.k, 3) != w.nsp)
+    FAIL("kernel_shape must have %d entries", w.nsp);
+  for (int a = 0; a < w.nsp; a++)
+    if (w.k[a] < 1 || w.k[a] > INT32_MAX / 4)
+      FAIL("kernel_shape must be positive");
+  nd_list(m, "strides", w.s, w.nsp, 1);
+  nd_list(m, "dilations", w.d, w.nsp, 1);
+  nd_pool_window(m, x, &w);
+  int64_t od[5] = {x->dims[0], x->dims[1], w.out[0], w.out[1], w.out[2]};
+  int ins[2] = {ir(m, x, L_ONNX), nd_table(m, &w)};
+  int outs[2] = {act_out(m, 0, DT_FLOAT32, x->ndims, od, L_ONNX, NULL), -1};
+  bool indices = max && m->n->noutputs > 1 && m->n->outputs[1][0];
+  if (indices)
+    outs[1] = act_out(m, 1, DT_INT64, x->ndims, od, L_ONNX, NULL);
+  int o = add_op(m, max ? OP_MAX_POOL_ND : OP_AVERAGE_POOL_ND, ins, 2, outs, indices ? 2 : 1);
+  if (max) {
+    int64_t so = attr_i(m, "storage_order", 0);
+    if (so != 0 && so != 1)
+      FAIL("storage_order must be 0 or 1");
+    set_attr_int(m, o, "column_major", so);
+  } else {
+    set_attr_int(m, o, "count_include_pad", attr_i(m, "count_include_pad", 0) != 0);
+  }
+}
+
+static int64_t floor_half(int64_t v) { return v >= 0 ? v / 2 : -((-v + 1) / 2); }
+
+/* ConvTranspose as CONV_TRANSPOSE_ND: the full result is
+ * stride * (in - 1) + output_padding + (k - 1) * dilation + 1 long; pads
+ * cut it, or output_shape (and auto_pad SAME_*: in * stride) picks a
+ * window of it, the odd cell cut before unless SAME_UPPER (ONNX's
+ * formula, halves rounded down as its reference does, so that a
+ * negative total padding extends the result at the end). */
+static void import_conv_transpose_nd(Imp *m) {
+  Val *x = act_in(m, 0), *w = need_const(m, 1, "weights"), *b = in(m, 2);
+  need_f32(m, x);
+  NdWin win;
+  int nsp = win.nsp = nd_spatial(m, x);
+  int64_t group = attr_i(m, "group", 1), cin = x->dims[1];
+  if (group < 1 || cin % group)
+    FAIL("group %lld does not divide %lld input channels", (long long)group, (long long)cin);
+  if (w->ndims != x->ndims || w->dims[0] != cin)
+    FAIL("the weights must be [C_in, C_out / group, kernel...]");
+  int64_t cout = w->dims[1] * group;
+  if (b && (!b->data || val_elems(b) != cout))
+    FAIL("the bias must be a constant of %lld values", (long long)cout);
+  int64_t ks[3], op[3] = {0, 0, 0}, os[5], pads[6] = {0, 0, 0, 0, 0, 0};
+  int nk = attr_ints(m, "kernel_shape", ks, 3);
+  for (int a = 0; a < nsp; a++) {
+    win.k[a] = w->dims[2 + a];
+    if (nk >= 0 && (nk != nsp || ks[a] != win.k[a]))
+      FAIL("kernel_shape disagrees with the weights");
+  }
+  nd_list(m, "strides", win.s, nsp, 1);
+  nd_list(m, "dilations", win.d, nsp, 1);
+  int nop = attr_ints(m, "output_padding", op, 3);
+  if (nop >= 0 && nop != nsp)
+    FAIL("output_padding has %d entries, expected %d", nop, nsp);
+  int np = attr_ints(m, "pads", pads, 6);
+  if (np >= 0 && np != 2 * nsp)
+    FAIL("pads has %d entries, expected %d", np, 2 * nsp);
+  int nos = attr_ints(m, "output_shape", os, 5);
+  if (nos == nsp + 2)
+    memmove(os, os + 2, (size_t)nsp * sizeof *os);
+  else if (nos >= 0 && nos != nsp)
+    FAIL("output_shape has %d entries, expected %d", nos, nsp);
+  const char *ap = attr_s(m, "auto_pad", "NOTSET");
+  bool same = !strcmp(ap, "SAME_UPPER") || !strcmp(ap, "SAME_LOWER");
+  if (!same && strcmp(ap, "NOTSET") && strcmp(ap, "VALID"))
+    FAIL("auto_pad %s is not supported", ap);
+  for (int a = 0; a < nsp; a++) {
+    int64_t in = x->dims[2 + a];
+    if (op[a] < 0 || (op[a] >= win.s[a] && op[a] >= win.d[a]))
+      FAIL("output_padding must be below the stride or the dilation");
+    int64_t full = win.s[a] * (in - 1) + op[a] + (win.k[a] - 1) * win.d[a] + 1;
+    if (nos >= 0 || same) {
+      int64_t o = nos >= 0 ? os[a] : in * win.s[a];
+      int64_t tot = full - o;
+      win.pe[a] = !strcmp(ap, "SAME_UPPER") ? tot - floor_half(tot) : floor_half(tot);
+      win.pb[a] = tot - win.pe[a];
+    } else if (!strcmp(ap, "VALID")) {
+      win.pb[a] = win.pe[a] = 0;
+    } else {
+      win.pb[a] = pads[a], win.pe[a] = pads[a + nsp];
+      if (win.pb[a] < 0 || win.pe[a] < 0)
+        FAIL("negative pads");
+    }
+    win.out[a] = full - win.pb[a] - win.pe[a];
+    if (win.out[a] < 1 || win.out[a] > INT32_MAX / 4)
+      FAIL("the output extent %lld (axis %d) is out of range", (long long)win.out[a], a);
+  }
+  float *bias = b ? floats_of(m, b) : NULL;
+  int ins[4] = {ir(m, x, L_ONNX),
+                f32_tensor(m, arena_printf("%s:filter", m->n->outputs[0]), w->ndims, w->dims,
+                           floats_of(m, w)),
+                bias ? f32_tensor(m, arena_printf("%s:bias", m->n->outputs[0]), 1, &cout, bias)
+                     : -1,
+                nd_table(m, &win)};
+  int64_t od[5] = {x->dims[0], cout, win.out[0], win.out[1], win.out[2]};
+  int t = act_out(m, 0, DT_FLOAT32, x->ndims, od, L_ONNX, NULL);
+  int o = add_op(m, OP_CONV_TRANSPOSE_ND, ins, 4, &t, 1);
+  set_attr_int(m, o, "group", group);
+}
+
+/* A grouped Conv of NHWC t (already padded): SPLIT_V of the channels,
+ * CONV_2D per group with filters [cout / group, kh, kw, cin / group]
+ * cut from the OIHW weights wf, CONCATENATION of the results into out. */
+static void grouped_conv(Imp *m, int t, const float *wf, const float *bias, int64_t group,
+                         int64_t cin, int64_t cout, int64_t kh, int64_t kw, const int64_t *s,
+                         const int64_t *d, Padding pad, int out) {
+  int64_t gi = cin / group, go = cout / group;
+  int32_t *sz = arena_array((size_t)group, sizeof(int32_t));
+  int32_t ax = 3;
+  for (int64_t g = 0; g < group; g++)
+    sz[g] = (int32_t)gi;
+  int *parts = arena_array((size_t)group, sizeof(int));
+  int *outs = arena_array((size_t)group, sizeof(int));
+  Tensor *x = T(m, t), *y = T(m, out);
+  for (int64_t g = 0; g < group; g++) {
+    int64_t pd[4] = {x->dims[0], x->dims[1], x->dims[2], gi};
+    int64_t yd[4] = {y->dims[0], y->dims[1], y->dims[2], go};
+    parts[g] = new_tensor(m, arena_printf("%s:group%lld", x->name, (long long)g), DT_FLOAT32,
+                          4, pd);
+    outs[g] = new_tensor(m, arena_printf("%s:group%lld", y->name, (long long)g), DT_FLOAT32,
+                         4, yd);
+  }
+  int sins[3] = {t, const_i32(m, sz, (int)group), const_i32(m, &ax, 1)};
+  int so = add_op(m, OP_SPLIT_V, sins, 3, parts, (int)group);
+  OP(m, so)->opt.fields = OPTF_NUM;
+  OP(m, so)->opt.num = (int)group;
+  for (int64_t g = 0; g < group; g++) {
+    float *filt = arena_array((size_t)(go * kh * kw * gi), sizeof(float));
+    for (int64_t o = 0; o < go; o++)
+      for (int64_t c = 0; c < gi; c++)
+        for (int64_t yy = 0; yy < kh; yy++)
+          for (int64_t xx = 0; xx < kw; xx++)
+            filt[((o * kh + yy) * kw + xx) * gi + c] =
+                wf[(((g * go + o) * gi + c) * kh + yy) * kw + xx];
+    int64_t fd[4] = {go, kh, kw, gi};
+    int ins[3] = {parts[g],
+                  f32_tensor(m, arena_printf("%s:filter%lld", m->n->outputs[0], (long long)g),
+                             4, fd, filt),
+                  f32_tensor(m, arena_printf("%s:bias%lld", m->n->outputs[0], (long long)g), 1,
+                             &go, bias + g * go)};
+    int o = add_op(m, OP_CONV_2D, ins, 3, &outs[g], 1);
+    Options *opt = &OP(m, o)->opt;
+    opt->fields = OPTF_PADDING | OPTF_STRIDE | OPTF_ACTIVATION | OPTF_DILATION;
+    opt->padding = pad;
+    opt->stride_h = (int)s[0], opt->stride_w = (int)s[1];
+    opt->dilation_h = (int)d[0], opt->dilation_w = (int)d[1];
+  }
+  int co = add_op(m, OP_CONCATENATION, outs, (int)group, &out, 1);
+  OP(m, co)->opt.fields = OPTF_AXIS | OPTF_ACTIVATION;
+  OP(m, co)->opt.axis = 3;
+}
+
 static void import_conv(Imp *m) {
   Val *x = act4(m, 0), *w = need_const(m, 1, "weights"), *b = in(m, 2);
   need_f32(m, x);
@@ -1623,7 +1889,9 @@ static void import_conv(Imp *m) {
   int64_t group = attr_i(m, "group", 1);
   int64_t cin = x->dims[1], cout = w->dims[0], kh = w->dims[2], kw = w->dims[3];
   bool depthwise = group > 1 && group == cin && w->dims[1] == 1 && cout % cin == 0;
-  if (!depthwise && (group != 1 || w->dims[1] != cin))
+  bool grouped = !depthwise && group > 1 && cin % group == 0 && w->dims[1] == cin / group &&
+                 cout % group == 0;
+  if (!depthwise && !grouped && (group != 1 || w->dims[1] != cin))
     FAIL("grouped convolution (group %lld, %lld input channels) is not supported", (long long)group,
          (long long)cin);
   int64_t k[2] = {kh, kw}, s[2], d[2];
@@ -1656,6 +1924,12 @@ static void import_conv(Imp *m) {
   int t = ir(m, x, L_NHWC);
   if (pp.explicit_pad)
     t = pad_nhwc(m, t, &pp, false, 0);
+  if (grouped) {
+    int64_t od[4] = {x->dims[0], cout, pp.out[0], pp.out[1]};
+    grouped_conv(m, t, wf, bias, group, cin, cout, kh, kw, s, d, pp.pad,
+                 act_out(m, 0, DT_FLOAT32, 4, od, L_NHWC, NULL));
+    return;
+  }
   int ins[3] = {t, f32_tensor(m, arena_printf("%s:filter", m->n->outputs[0]), 4, fdims, filt),
                 f32_tensor(m, arena_printf("%s:bias", m->n->outputs[0]), 1, &cout, bias)};
   int64_t od[4] = {x->dims[0], cout, pp.out[0], pp.out[1]};
@@ -1671,12 +1945,12 @@ static void import_conv(Imp *m) {
 }
 
 static void import_conv_transpose(Imp *m) {
-  Val *x = act4(m, 0), *w = need_const(m, 1, "weights"), *b = in(m, 2);
+  Val *x = act_in(m, 0), *w = need_const(m, 1, "weights"), *b = in(m, 2);
+  if (x->ndims != 4 || attr_i(m, "group", 1) != 1)
+    return import_conv_transpose_nd(m);
   need_f32(m, x);
   if (w->ndims != 4 || w->dims[0] != x->dims[1])
     FAIL("the weights must be [C_in, C_out, kh, kw]");
-  if (attr_i(m, "group", 1) != 1)
-    FAIL("grouped ConvTranspose is not supported");
   int64_t cin = w->dims[0], cout = w->dims[1], kh = w->dims[2], kw = w->dims[3];
   if (b && (!b->data || val_elems(b) != cout))
     FAIL("the bias must be a constant of %lld values", (long long)cout);
@@ -1684,7 +1958,7 @@ static void import_conv_transpose(Imp *m) {
   spatial_attrs(m, "strides", s, 1);
   spatial_attrs(m, "dilations", d, 1);
   if (d[0] != 1 || d[1] != 1)
-    FAIL("dilated ConvTranspose is not supported");
+    return import_conv_transpose_nd(m);
   int np = attr_ints(m, "pads", pads, 4);
   attr_ints(m, "output_padding", op, 2);
   if (np >= 0 && np != 4)
@@ -1699,7 +1973,7 @@ static void import_conv_transpose(Imp *m) {
       int64_t o = given ? os[a] : x->dims[2 + a] * s[a];
       int64_t tot = s[a] * (x->dims[2 + a] - 1) + op[a] + k[a] - o;
       if (tot < 0)
-        FAIL("output_shape is larger than the full result");
+        return import_conv_transpose_nd(m);
       pads[a] = !strcmp(ap, "SAME_LOWER") ? tot - tot / 2 : tot / 2;
       pads[a + 2] = tot - pads[a];
       out[a] = o;
@@ -1716,7 +1990,7 @@ static void import_conv_transpose(Imp *m) {
     if (before == pads[a] && o == x->dims[2 + a] && (a == 0 || pad == PAD_SAME))
       pad = PAD_SAME;
     else
-      FAIL("these pads are not supported (TFLite's TRANSPOSE_CONV pads as SAME or VALID)");
+      return import_conv_transpose_nd(m);
   }
   if (pad == PAD_SAME && pads[0] == 0 && pads[1] == 0)
     pad = PAD_VALID;
@@ -1742,10 +2016,10 @@ static void import_conv_transpose(Imp *m) {
 }
 
 static void import_pool(Imp *m, bool max) {
-  Val *x = act4(m, 0);
+  Val *x = act_in(m, 0);
+  if (x->ndims != 4 || (m->n->noutputs > 1 && m->n->outputs[1][0]))
+    return import_pool_nd(m, max);
   need_f32(m, x);
-  if (m->n->noutputs > 1 && m->n->outputs[1][0] && uses_of(m, m->n->outputs[1]))
-    FAIL("the Indices output is not supported");
   int64_t k[2], s[2], d[2];
   if (attr_ints(m, "kernel_shape", k, 2) != 2)
     FAIL("kernel_shape must have 2 entries");
@@ -1754,20 +2028,17 @@ static void import_pool(Imp *m, bool max) {
   spatial_attrs(m, "strides", s, 1);
   spatial_attrs(m, "dilations", d, 1);
   if (d[0] != 1 || d[1] != 1)
-    FAIL("dilated pooling is not supported");
-  if (attr_i(m, "storage_order", 0) != 0)
-    FAIL("storage_order 1 is not supported");
+    return import_pool_nd(m, max);
   bool ceil_mode = attr_i(m, "ceil_mode", 0) != 0;
   bool include = attr_i(m, "count_include_pad", 0) != 0;
   PadPlan pp;
   /* Max pools and average pools without count_include_pad ignore padded
    * cells, as TFLite's SAME does. */
   plan_padding(m, x->dims + 2, k, s, d, ceil_mode, max || !include, &pp);
+  if (pp.explicit_pad && !max && !include)
+    return import_pool_nd(m, max);
   int t = ir(m, x, L_NHWC);
   if (pp.explicit_pad) {
-    if (!max && !include)
-      FAIL("these pads (or ceil_mode) exclude padded cells in a way TFLite's "
-           "AVERAGE_POOL_2D cannot express");
     t = pad_nhwc(m, t, &pp, max, -FLT_MAX);
   }
   int64_t od[4] = {x->dims[0], x->dims[1], pp.out[0], pp.out[1]};
@@ -3668,6 +3939,8 @@ static int dq_ops(Imp *m, int t, DType dt, const float *scale, const float *zp, 
     any_zp |= zp[k] != 0.0f;
   if (any_zp)
     f = f32_binary(m, OP_SUB, f, qparam_const(m, zp, n, axis, r));
+  if (out < 0 && n == 1 && scale[0] == 1.0f)
+    return f; /* x - zero point: no scale */
   if (out < 0)
     out = f32_like(m, t);
   int ins[2] = {f, qparam_const(m, scale, n, axis, r)};
@@ -4201,6 +4474,307 @@ static bool import_qdq(Imp *m) {
   return false;
 }
 
+/* ------------------------------------------------------------ QOperator */
+
+/*
+ * ONNX's QOperator form writes the integer op as one node: QLinearConv
+ * and QLinearMatMul (integer inputs, their scales and zero points, the
+ * output's scale and zero point), ConvInteger and MatMulInteger (int32
+ * output, no requantization).  They are composed exactly in float32:
+ *   - x - x_zero_point and w - w_zero_point are integers of at most 9
+ *     bits (CAST, SUB; the weights on the host);
+ *   - the float Conv / MatMul then sums integer products, and with every
+ *     partial sum's magnitude bounded below 2^24 (checked here from the
+ *     types and the constant weights) each addition is exact, in any
+ *     order;
+ *   - ConvInteger, MatMulInteger: CAST to int32;
+ *   - QLinearConv, QLinearMatMul: the int32 bias added (exact as well),
+ *     then ONNX Runtime's requantization: times the float32 multiplier
+ *     x_scale * w_scale / y_scale (per output channel when w has several
+ *     scales), rounded half to even, plus y_zero_point, saturated - as
+ *     QuantizeLinear's ROUND, ADD, MAXIMUM, MINIMUM, CAST.
+ * Scales may be float32 or float16 (QLinearMatMul from opset 21).
+ */
+
+/* Scales (input k, float32 or float16 constant, positive) as floats. */
+static int64_t qop_scales(Imp *m, int k, float **s) {
+  Val *v = need_const(m, k, "a scale");
+  if (v->dt != DT_FLOAT32 && v->dt != DT_FLOAT16)
+    FAIL("the scale (input %d) has type %s; float32 or float16 expected", k, dtype_name(v->dt));
+  int64_t n = val_elems(v);
+  *s = arena_array((size_t)(n ? n : 1), sizeof(float));
+  for (int64_t c = 0; c < n; c++) {
+    (*s)[c] = (float)cget_d(v, c);
+    if (!((*s)[c] > FLT_MIN) || !((*s)[c] < FLT_MAX))
+      FAIL("scale %g (input %d) is not a positive normal float", (double)(*s)[c], k);
+  }
+  return n;
+}
+
+/* Zero points (input k, a constant of type dt, or absent: 0); n of them
+ * (1 or as many as the scales), as floats. */
+static int64_t qop_zero_points(Imp *m, int k, DType dt, int64_t n, float **z) {
+  Val *v = in(m, k);
+  *z = arena_array((size_t)(n ? n : 1), sizeof(float));
+  if (!v)
+    return n;
+  if (!v->data)
+    FAIL("the zero point (input %d) must be constant", k);
+  if (v->dt != dt)
+    FAIL("the zero point (input %d) has type %s, its tensor %s", k, dtype_name(v->dt),
+         dtype_name(dt));
+  int64_t nz = val_elems(v);
+  if (nz != 1 && nz != n)
+    FAIL("%lld zero points (input %d) for %lld scales", (long long)nz, k, (long long)n);
+  for (int64_t c = 0; c < n; c++)
+    (*z)[c] = (float)cget_i(v, nz == 1 ? 0 : c);
+  return n;
+}
+
+static void need_x8(Imp *m, const Val *v, int k) {
+  if (v->dt != DT_INT8 && v->dt != DT_UINT8)
+    FAIL("input %d ('%s') has type %s; int8 or uint8 expected", k, v->name, dtype_name(v->dt));
+}
+
+/* The largest |v - zero point| an int8 or uint8 value can have. */
+static double x8_reach(DType dt, float zp) {
+  double lo = dt == DT_INT8 ? -128 : 0, hi = dt == DT_INT8 ? 127 : 255;
+  return fmax(fabs(lo - zp), fabs(hi - zp));
+}
+
+/* An integer activation minus its zero point as a float32 Val bound to
+ * a name of its own (layout l). */
+static const char *qop_float_act(Imp *m, Val *x, float zp, int l, const char *tag) {
+  float one = 1.0f;
+  int t = dq_ops(m, ir(m, x, l), x->dt, &one, &zp, 1, 0, -1);
+  const char *name = arena_printf("%s:%s", m->n->outputs[0], tag);
+  Val *v = new_val(m, name, DT_FLOAT32, x->ndims, x->dims);
+  v->t[l] = t;
+  bind(m, name, v);
+  return name;
+}
+
+/* Constant integer weights minus their zero points (n of them along
+ * axis) as a float32 constant bound to a name of its own; *wf its data. */
+static const char *qop_float_weights(Imp *m, Val *w, const float *zp, int64_t n, int axis,
+                                     const float **wf) {
+  const char *name = arena_printf("%s:w", m->n->outputs[0]);
+  Val *v = new_const(m, name, DT_FLOAT32, w->ndims, w->dims);
+  int64_t inner = 1;
+  for (int d = axis + 1; d < w->ndims; d++)
+    inner *= w->dims[d];
+  float *f = (float *)v->data;
+  for (int64_t e = 0; e < val_elems(w); e++)
+    f[e] = (float)cget_i(w, e) - zp[n > 1 ? (e / inner) % n : 0];
+  bind(m, name, v);
+  *wf = f;
+  return name;
+}
+
+/* Runs the float importer `import` on a stand-in node of op_type `op`
+ * with inputs `ins` and the attributes of the node being imported;
+ * returns the Val of its output. */
+static Val *qop_float_op(Imp *m, const char *op, const char **ins, int nins,
+                         void (*import)(Imp *)) {
+  const ONode *node = m->n;
+  ONode s = *node;
+  const char *out = arena_printf("%s:acc", node->outputs[0]);
+  s.op_type = op;
+  s.inputs = ins;
+  s.ninputs = nins;
+  s.outputs = &out;
+  s.noutputs = 1;
+  m->n = &s;
+  import(m);
+  m->n = node;
+  return lookup(m, out);
+}
+
+static void bound_check(Imp *m, double reach) {
+  if (!(reach < 16777216.0))
+    FAIL("the integer sums may reach %.0f, beyond float32's exact 2^24", reach);
+}
+
+/* acc (float32 integers, ONNX order when per channel along axis) into
+ * output 0: CAST to int32 (mult == NULL), or requantized to dt. */
+static void qop_finish(Imp *m, Val *acc, const float *mult, int64_t n, int axis, DType dt,
+                       float zp) {
+  int l = n > 1 ? L_ONNX : pref(acc);
+  int t = ir(m, acc, l);
+  int r = T(m, t)->ndims;
+  if (mult) {
+    t = f32_binary(m, OP_MUL, t, qparam_const(m, mult, n, axis, r));
+    int rd = f32_like(m, t);
+    add_op(m, OP_ROUND, &t, 1, &rd, 1);
+    t = rd;
+    t = f32_binary(m, OP_ADD, t, qparam_const(m, &zp, 1, 0, r));
+    t = scalar_op(m, OP_MAXIMUM, t, dt == DT_INT8 ? -128.0f : 0.0f, "");
+    t = scalar_op(m, OP_MINIMUM, t, dt == DT_INT8 ? 127.0f : 255.0f, "");
+  } else {
+    dt = DT_INT32;
+  }
+  int out = act_out(m, 0, dt, acc->ndims, acc->dims, l, NULL);
+  int o = add_op(m, OP_CAST, &t, 1, &out, 1);
+  OP(m, o)->opt.fields = OPTF_CAST;
+  OP(m, o)->opt.in_dtype = DT_FLOAT32;
+  OP(m, o)->opt.out_dtype = dt;
+}
+
+/* QLinearConv (integer: false) or ConvInteger. */
+static void import_qop_conv(Imp *m, bool qlinear) {
+  int kw = qlinear ? 3 : 1;
+  Val *x = act4(m, 0), *w = need_const(m, kw, "weights");
+  need_x8(m, x, 0);
+  need_x8(m, w, kw);
+  if (w->ndims != 4)
+    FAIL("the weights have rank %d, expected 4", w->ndims);
+  float *xs = NULL, *ws = NULL, *ys = NULL, *xz, *wz, *yz = NULL;
+  int64_t nw = w->dims[0];
+  if (qlinear) {
+    if (qop_scales(m, 1, &xs) != 1 || qop_scales(m, 6, &ys) != 1)
+      FAIL("x_scale and y_scale must be one value each");
+    int64_t n = qop_scales(m, 4, &ws);
+    if (n != 1 && n != w->dims[0])
+      FAIL("%lld weight scales for %lld output channels", (long long)n, (long long)w->dims[0]);
+    nw = n;
+  }
+  qop_zero_points(m, qlinear ? 2 : 2, x->dt, 1, &xz);
+  Val *wzv = in(m, qlinear ? 5 : 3);
+  if (!qlinear && wzv && val_elems(wzv) != 1 && val_elems(wzv) != w->dims[0])
+    FAIL("the weight zero point must be one value or one per output channel");
+  if (!qlinear && wzv)
+    nw = val_elems(wzv) == 1 ? 1 : w->dims[0];
+  if (!qlinear && !wzv)
+    nw = 1;
+  qop_zero_points(m, qlinear ? 5 : 3, w->dt, nw, &wz);
+  Val *y = NULL;
+  Val *b = qlinear ? in(m, 8) : NULL;
+  if (qlinear) {
+    y = in(m, 7);
+    if (y && !y->data)
+      FAIL("y_zero_point must be constant");
+    qop_zero_points(m, 7, y ? y->dt : DT_UINT8, 1, &yz);
+    if (y && y->dt != DT_INT8 && y->dt != DT_UINT8)
+      FAIL("y_zero_point has type %s; int8 or uint8 expected", dtype_name(y->dt));
+  }
+  if (b && (!b->data || b->dt != DT_INT32 || val_elems(b) != w->dims[0]))
+    FAIL("the bias must be an int32 constant of %lld values", (long long)w->dims[0]);
+  const float *wf;
+  const char *ins[3] = {qop_float_act(m, x, xz[0], L_NHWC, "x"),
+                        qop_float_weights(m, w, wz, nw, 0, &wf), ""};
+  int64_t per = val_elems(w) / w->dims[0];
+  double reach = 0;
+  for (int64_t o = 0; o < w->dims[0]; o++) {
+    double s = b ? fabs(cget_d(b, o)) : 0;
+    for (int64_t e = 0; e < per; e++)
+      s += fabs(wf[o * per + e]) * x8_reach(x->dt, xz[0]);
+    reach = fmax(reach, s);
+  }
+  bound_check(m, reach);
+  if (b) {
+    const char *bn = arena_printf("%s:b", m->n->outputs[0]);
+    Val *bv = new_const(m, bn, DT_FLOAT32, 1, b->dims);
+    for (int64_t o = 0; o < w->dims[0]; o++)
+      ((float *)bv->data)[o] = (float)cget_i(b, o);
+    bind(m, bn, bv);
+    ins[2] = bn;
+  }
+  Val *acc = qop_float_op(m, "Conv", ins, b ? 3 : 2, import_conv);
+  float *mult = NULL;
+  if (qlinear) {
+    mult = arena_array((size_t)nw, sizeof(float));
+    for (int64_t c = 0; c < nw; c++) {
+      float p = xs[0] * ws[c];
+      mult[c] = p / ys[0];
+    }
+  }
+  qop_finish(m, acc, mult, nw, 1, y ? y->dt : DT_UINT8, qlinear ? yz[0] : 0);
+}
+
+/* QLinearMatMul (integer: false) or MatMulInteger: b a constant (per
+ * tensor, or per column: zero points and scales along its last axis) or
+ * an activation (per tensor). */
+static void import_qop_matmul(Imp *m, bool qlinear) {
+  int kb = qlinear ? 3 : 1;
+  Val *a = act_in(m, 0), *b = act_in(m, kb);
+  need_x8(m, a, 0);
+  need_x8(m, b, kb);
+  if (a->ndims < 1 || b->ndims < 1)
+    FAIL("the operands must have rank 1 or more");
+  int64_t N = b->ndims > 1 ? b->dims[b->ndims - 1] : 1, K = a->dims[a->ndims - 1];
+  float *as = NULL, *bs = NULL, *ys = NULL, *az, *bz, *yz = NULL;
+  int64_t nb = 1;
+  if (qlinear) {
+    if (qop_scales(m, 1, &as) != 1 || qop_scales(m, 6, &ys) != 1)
+      FAIL("a_scale and y_scale must be one value each");
+    nb = qop_scales(m, 4, &bs);
+  } else if (in(m, 3)) {
+    nb = val_elems(in(m, 3));
+  }
+  if (nb != 1 && (nb != N || !b->data || b->ndims != 2))
+    FAIL("b's quantization must be per tensor, or per column of a constant 2-D b");
+  qop_zero_points(m, 2, a->dt, 1, &az);
+  qop_zero_points(m, qlinear ? 5 : 3, b->dt, nb, &bz);
+  Val *y = qlinear ? in(m, 7) : NULL;
+  if (qlinear) {
+    if (y && (!y->data || (y->dt != DT_INT8 && y->dt != DT_UINT8)))
+      FAIL("y_zero_point must be an int8 or uint8 constant");
+    qop_zero_points(m, 7, y ? y->dt : DT_UINT8, 1, &yz);
+  }
+  const char *ins[2];
+  ins[0] = qop_float_act(m, a, az[0], pref(a), "a");
+  double reach = 0;
+  if (b->data) {
+    const float *bf;
+    ins[1] = qop_float_weights(m, b, bz, nb, b->ndims - 1, &bf);
+    int64_t batch = val_elems(b) / (K * N > 0 ? K * N : 1);
+    for (int64_t i = 0; i < batch; i++)
+      for (int64_t n = 0; n < N; n++) {
+        double s = 0;
+        for (int64_t k = 0; k < K; k++)
+          s += fabs(bf[(i * K + k) * N + n]) * x8_reach(a->dt, az[0]);
+        reach = fmax(reach, s);
+      }
+  } else {
+    ins[1] = qop_float_act(m, b, bz[0], pref(b), "b");
+    reach = (double)K * x8_reach(a->dt, az[0]) * x8_reach(b->dt, bz[0]);
+  }
+  bound_check(m, reach);
+  Val *acc = qop_float_op(m, "MatMul", ins, 2, import_matmul);
+  float *mult = NULL;
+  if (qlinear) {
+    mult = arena_array((size_t)nb, sizeof(float));
+    for (int64_t c = 0; c < nb; c++) {
+      float p = as[0] * bs[c];
+      mult[c] = p / ys[0];
+    }
+  }
+  qop_finish(m, acc, mult, nb, acc->ndims - 1, y ? y->dt : DT_UINT8, qlinear ? yz[0] : 0);
+}
+
+/* The QOperator nodes; false: not one of them. */
+static bool import_qop(Imp *m) {
+  const char *op = m->n->op_type;
+  if (m->n->domain[0] && strcmp(m->n->domain, "ai.onnx"))
+    return false;
+  if (!strcmp(op, "QLinearConv")) import_qop_conv(m, true);
+  else if (!strcmp(op, "ConvInteger")) import_qop_conv(m, false);
+  else if (!strcmp(op, "QLinearMatMul")) import_qop_matmul(m, true);
+  else if (!strcmp(op, "MatMulInteger")) import_qop_matmul(m, false);
+  else return false;
+  return true;
+}
+
+/* Ops whose meaning changed before opset 11, refused in older models
+ * (what did not change is imported as at opset 11). */
+static void old_opset(Imp *m) {
+  const char *op = m->n->op_type;
+  if (m->x->opset < 10 && !strcmp(op, "Slice"))
+    FAIL("Slice before opset 10 (starts and ends as attributes) is not supported");
+  if (m->x->opset < 11 && (!strcmp(op, "Resize") || !strcmp(op, "ConvTranspose")))
+    FAIL("%s before opset 11 is not supported", op);
+}
+
 static void import_node(Imp *m) {
   const char *op = m->n->op_type;
   if (m->n->domain[0] && strcmp(m->n->domain, "ai.onnx"))
@@ -4210,6 +4784,9 @@ static void import_node(Imp *m) {
       FAIL("subgraph attributes (control flow) are not supported");
   if (m->n->noutputs < 1)
     FAIL("the node has no outputs");
+  old_opset(m);
+  if (import_qop(m))
+    return;
   if (import_qdq(m))
     return;
   if (try_fold(m))

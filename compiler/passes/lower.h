@@ -110,6 +110,12 @@ int32_t zp_of(const Tensor *t);
 ta_dims dims4(Lower *L, const Tensor *t); /* rank <= 4, leading 1s */
 int32_t elems32(const Tensor *t);
 const char *short_type(DType dt); /* "s8", "u8", "s16", "f32" or NULL */
+/* ONNX's binary ops on unsigned wide integers (uint16/32/64) and MAXIMUM /
+ * MINIMUM of float16/float64: when input 0 has such a dtype, checks
+ * both inputs share it, picks "ta_<op>_<u16|u32|u64|f16|f64>" (no
+ * parameters: the walk, the inputs, the output) and returns true;
+ * otherwise false, nothing done. */
+bool lower_wide_binary(Lower *L, const char *op);
 
 /* ------------------------------------------- initializers (lower_common.c) */
 
@@ -281,6 +287,10 @@ LowerFn lower_sub, lower_mul, lower_maximum, lower_minimum, lower_mean,
     lower_hard_swish, lower_relu, lower_relu6, lower_relu_n1_to_1, lower_cast,
     lower_div, lower_add_s32,
     lower_transpose_conv;
+
+/* ------------------------------------------------------- lower_nd.c */
+
+LowerFn lower_max_pool_nd, lower_average_pool_nd, lower_conv_transpose_nd;
 
 /* ------------------------------------------------------ lower_data.c */
 

@@ -412,6 +412,39 @@ const char *short_type(DType dt) {
   }
 }
 
+bool lower_wide_binary(Lower *L, const char *op) {
+  if (L->op->ninputs != 2 || L->op->noutputs != 1)
+    return false;
+  Tensor *a = input(L, 0), *b = input(L, 1), *out = output(L, 0);
+  static const char *const ops[] = {"add",     "sub",   "mul",     "div", "maximum",
+                                    "minimum", "equal", "greater", "less"};
+  bool known = false;
+  for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
+    known = known || !strcmp(op, ops[k]);
+  if (!known)
+    return false;
+  bool minmax = !strcmp(op, "maximum") || !strcmp(op, "minimum");
+  const char *t = a->dtype == DT_UINT16   ? "u16"
+                  : a->dtype == DT_UINT32 ? "u32"
+                  : a->dtype == DT_UINT64 ? "u64"
+                  : a->dtype == DT_FLOAT16 && minmax ? "f16"
+                  : a->dtype == DT_FLOAT64 && minmax ? "f64"
+                                                     : NULL;
+  if (!t)
+    return false;
+  bool cmp = out->dtype == DT_BOOL && strcmp(op, "add") && strcmp(op, "sub") &&
+             strcmp(op, "mul") && strcmp(op, "div") && !minmax;
+  if (b->dtype != a->dtype || (!cmp && out->dtype != a->dtype))
+    unsupported_types(L);
+  L->l->kernel = arena_printf("ta_%s_%s", op, t);
+  ta_bcast bc = broadcast_of(L, a, b, out);
+  const_struct(L, "shape", "ta_bcast", bcast_init(&bc), true);
+  arg_tensor(L, a->index);
+  arg_tensor(L, b->index);
+  arg_tensor(L, out->index);
+  return true;
+}
+
 /* ------------------------------- walks, axes, constant operands, types */
 
 /* "{a, b}" of n values, "{0}" when n == 0 (C has no empty initializer). */

@@ -109,12 +109,15 @@ void lower_sum(Lower *L) {
 static void lower_reduce_extreme(Lower *L, const char *name) {
   Tensor *in, *out;
   ta_mean_params p = reduction(L, &in, &out);
-  if (in->dtype != DT_FLOAT32 && in->dtype != DT_INT8 && in->dtype != DT_INT16)
+  /* bool (ONNX ReduceMax/Min of bool, opset 20): bytes 0 and 1, so the
+   * int8 kernel's largest (smallest) byte is the logical OR (AND). */
+  bool b8 = in->dtype == DT_BOOL && out->dtype == DT_BOOL;
+  if (in->dtype != DT_FLOAT32 && in->dtype != DT_INT8 && in->dtype != DT_INT16 && !b8)
     unsupported_types(L);
   if (is_quantized_type(in->dtype) && !same_quant(in, out))
     error_at(L->g, L->op->index,
              "input and output quantization differ (TFLite Micro requires them equal)");
-  L->l->kernel = arena_printf("ta_reduce_%s_%s", name, short_type(in->dtype));
+  L->l->kernel = arena_printf("ta_reduce_%s_%s", name, b8 ? "s8" : short_type(in->dtype));
   const_struct(L, "params", "ta_mean_params", mean_init(&p), true);
   arg_tensor(L, in->index);
   arg_tensor(L, out->index);

@@ -275,6 +275,8 @@ static void input_rescale(Lower *L, const Tensor *t, int32_t *mult, int32_t *shi
  * int8, and int16 for GREATER, rescaled (ComparisonsPrepare: left_shift
  * 8). */
 static void compare(Lower *L, const char *op) {
+  if (lower_wide_binary(L, op))
+    return;
   need_arity(L, 2, 1);
   Tensor *a = input(L, 0), *b = input(L, 1), *out = output(L, 0);
   if (a->dtype != b->dtype || !is_bool(out))

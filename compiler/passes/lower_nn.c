@@ -521,6 +521,8 @@ static bool lower_add_ort(Lower *L, Tensor *a, Tensor *b, Tensor *out) {
 }
 
 void lower_add(Lower *L) {
+  if (lower_wide_binary(L, "add"))
+    return;
   need_arity(L, 2, 1);
   Tensor *a = input(L, 0), *b = input(L, 1), *out = output(L, 0);
   if (L->rounding == TA_ROUND_ORT) {

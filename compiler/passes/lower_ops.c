@@ -255,6 +255,8 @@ static void bcast_arg(Lower *L, const Tensor *a, const Tensor *b, const Tensor *
 }
 
 void lower_sub(Lower *L) {
+  if (lower_wide_binary(L, "sub"))
+    return;
   need_arity(L, 2, 1);
   Tensor *a = input(L, 0), *b = input(L, 1), *out = output(L, 0);
   need_same_types(L, -1, false);
@@ -314,6 +316,8 @@ static bool lower_mul_ort(Lower *L, Tensor *a, Tensor *b, Tensor *out) {
 }
 
 void lower_mul(Lower *L) {
+  if (lower_wide_binary(L, "mul"))
+    return;
   need_arity(L, 2, 1);
   Tensor *a = input(L, 0), *b = input(L, 1), *out = output(L, 0);
   need_same_types(L, -1, false);
@@ -370,6 +374,8 @@ void lower_mul(Lower *L) {
 }
 
 static void min_max(Lower *L, const char *op) {
+  if (lower_wide_binary(L, op))
+    return;
   need_arity(L, 2, 1);
   Tensor *a = input(L, 0), *b = input(L, 1), *out = output(L, 0);
   need_same_types(L, -1, false);
@@ -423,6 +429,8 @@ void lower_add_s32(Lower *L) {
 
 /* DIV: int32 (unquantized) and float32; int8 in lower_math.c. */
 void lower_div(Lower *L) {
+  if (lower_wide_binary(L, "div"))
+    return;
   need_arity(L, 2, 1);
   Tensor *a = input(L, 0), *b = input(L, 1), *out = output(L, 0);
   need_same_types(L, -1, false);

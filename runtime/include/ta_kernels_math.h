@@ -141,6 +141,32 @@ TA_COMPARE_DECLS(greater_equal)
 TA_COMPARE_DECLS(less)
 TA_COMPARE_DECLS(less_equal)
 #undef TA_COMPARE_DECLS
+/* Unsigned wide integers (ONNX Add, Sub, Mul, Div, Max, Min, Equal,
+ * Greater, Less of uint16, uint32, uint64): arithmetic modulo 2^bits,
+ * division truncating (a zero divisor: TA_ERR_ARG), comparisons to bool
+ * bytes.  Max and Min of float16 (binary16 bits) and float64 as well. */
+#define TA_UINT_DECLS(s, T)                                                              \
+  ta_status ta_add_##s(const ta_bcast *shape, const T *in1, const T *in2, T *out);       \
+  ta_status ta_sub_##s(const ta_bcast *shape, const T *in1, const T *in2, T *out);       \
+  ta_status ta_mul_##s(const ta_bcast *shape, const T *in1, const T *in2, T *out);       \
+  ta_status ta_div_##s(const ta_bcast *shape, const T *in1, const T *in2, T *out);       \
+  ta_status ta_maximum_##s(const ta_bcast *shape, const T *in1, const T *in2, T *out);   \
+  ta_status ta_minimum_##s(const ta_bcast *shape, const T *in1, const T *in2, T *out);   \
+  ta_status ta_equal_##s(const ta_bcast *shape, const T *in1, const T *in2, uint8_t *out); \
+  ta_status ta_greater_##s(const ta_bcast *shape, const T *in1, const T *in2, uint8_t *out); \
+  ta_status ta_less_##s(const ta_bcast *shape, const T *in1, const T *in2, uint8_t *out);
+TA_UINT_DECLS(u16, uint16_t)
+TA_UINT_DECLS(u32, uint32_t)
+TA_UINT_DECLS(u64, uint64_t)
+#undef TA_UINT_DECLS
+ta_status ta_maximum_f16(const ta_bcast *shape, const uint16_t *in1, const uint16_t *in2,
+                         uint16_t *out);
+ta_status ta_minimum_f16(const ta_bcast *shape, const uint16_t *in1, const uint16_t *in2,
+                         uint16_t *out);
+ta_status ta_maximum_f64(const ta_bcast *shape, const double *in1, const double *in2,
+                         double *out);
+ta_status ta_minimum_f64(const ta_bcast *shape, const double *in1, const double *in2,
+                         double *out);
 /* GREATER int16 (TFLM's only int16 comparison): rescaled as int8. */
 ta_status ta_greater_s16(const ta_add_params *p, const ta_bcast *shape, const int16_t *in1,
                          const int16_t *in2, uint8_t *out);

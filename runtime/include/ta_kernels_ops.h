@@ -123,6 +123,39 @@ ta_status ta_resize_taps_f32(const ta_resize_taps_params *p, const float *in,
                              const float *x_w, float *out);
 
 /*
+ * MAX_POOL_ND, AVERAGE_POOL_ND (ONNX MaxPool / AveragePool beyond what
+ * TFLite's 2-D pools express: 1-D and 3-D, dilations, pads SAME cannot
+ * give, the Indices output), float32 in the ONNX layout [N][C][spatial].
+ * Up to three spatial axes; unused ones have extent, kernel, stride and
+ * dilation 1 and no padding.  pad: before each axis, pad_end: after it
+ * (only count_include_pad reads it).  indices: NULL, or an int64 output
+ * of out's shape (the flat input position of each maximum).
+ */
+typedef struct {
+  int32_t batches, channels;
+  int32_t in[3], out[3], kernel[3], stride[3], dilation[3], pad[3], pad_end[3];
+  int32_t count_include_pad, column_major;
+} ta_pool_nd_params;
+ta_status ta_max_pool_nd_f32(const ta_pool_nd_params *p, const float *in, float *out,
+                             int64_t *indices);
+ta_status ta_avg_pool_nd_f32(const ta_pool_nd_params *p, const float *in, float *out);
+
+/*
+ * CONV_TRANSPOSE_ND (ONNX ConvTranspose beyond TFLite's TRANSPOSE_CONV:
+ * 1-D and 3-D, groups, dilations, any pads), float32 in the ONNX layout:
+ * in [N][in_channels][spatial], filter [in_channels][out_channels /
+ * group][kernel], bias [out_channels] or NULL, out [N][out_channels]
+ * [spatial].  pad: before each axis (negative: the output starts before
+ * the full result).  Unused axes as for the pools.
+ */
+typedef struct {
+  int32_t batches, in_channels, out_channels, group;
+  int32_t in[3], out[3], kernel[3], stride[3], dilation[3], pad[3];
+} ta_conv_transpose_nd_params;
+ta_status ta_conv_transpose_nd_f32(const ta_conv_transpose_nd_params *p, const float *in,
+                                   const float *filter, const float *bias, float *out);
+
+/*
  * RESIZE_BILINEAR.  The compiler computes, per output row y and column x,
  * the two source rows/columns (lo, hi) and where between them the sample
  * falls, exactly as the reference computes it (ComputeInterpolationValues

@@ -287,6 +287,83 @@ static void test_cast_f16(void) {
   canary_free(back);
 }
 
+/* The unsigned wide-integer kernels and float16/float64 MAXIMUM/MINIMUM,
+ * on values worked out by hand: products and sums modulo 2^bits (65535^2
+ * = (-1)^2 = 1 mod 2^16; 300^2 = 90000 = 65536 + 24464; 2^32 * 2^32 = 0
+ * mod 2^64), truncating division, comparisons above the signed range. */
+static void check_bytes(void *got, const void *want, size_t n, ta_status st,
+                        const char *what) {
+  long d = first_diff(got, want, n);
+  CHECK(st == TA_OK && d < 0 && canary_ok(got, n), "%s%s", what,
+        d < 0 ? "" : arena_printf(" (byte %ld differs)", d));
+}
+
+static void test_wide_unsigned(void) {
+  const ta_bcast three = {1, {3}, {1}, {1}};
+  static const uint16_t a16[] = {65535, 300, 7}, b16[] = {65535, 300, 2};
+  static const uint16_t mul16[] = {1, 24464, 14}, div16[] = {1, 1, 3};
+  uint16_t *o16 = canary_alloc(sizeof mul16);
+  check_bytes(o16, mul16, sizeof mul16, ta_mul_u16(&three, a16, b16, o16),
+              "uint16 MUL wraps around modulo 2^16 (65535 * 65535 = 1)");
+  check_bytes(o16, div16, sizeof div16, ta_div_u16(&three, a16, b16, o16),
+              "uint16 DIV truncates (7 / 2 = 3)");
+  canary_free(o16);
+
+  static const uint32_t a32[] = {0, 4294967295u, 5}, b32[] = {1, 2, 5};
+  static const uint32_t sub32[] = {4294967295u, 4294967293u, 0}, add32[] = {1, 1, 10};
+  uint32_t *o32 = canary_alloc(sizeof sub32);
+  check_bytes(o32, sub32, sizeof sub32, ta_sub_u32(&three, a32, b32, o32),
+              "uint32 SUB wraps around below zero (0 - 1 = 2^32 - 1)");
+  check_bytes(o32, add32, sizeof add32, ta_add_u32(&three, a32, b32, o32),
+              "uint32 ADD wraps around above 2^32 - 1");
+  canary_free(o32);
+
+  static const uint64_t a64[] = {UINT64_C(4294967296), UINT64_MAX, UINT64_C(9223372036854775808)};
+  static const uint64_t b64[] = {UINT64_C(4294967296), 10, 1};
+  static const uint64_t mul64[] = {0, UINT64_C(18446744073709551606), UINT64_C(9223372036854775808)};
+  static const uint64_t div64[] = {1, UINT64_C(1844674407370955161), UINT64_C(9223372036854775808)};
+  static const uint8_t gt64[] = {0, 1, 1}, lt64[] = {0, 0, 0}, eq64[] = {1, 0, 0};
+  uint64_t *o64 = canary_alloc(sizeof mul64);
+  check_bytes(o64, mul64, sizeof mul64, ta_mul_u64(&three, a64, b64, o64),
+              "uint64 MUL wraps around modulo 2^64 (2^32 * 2^32 = 0)");
+  check_bytes(o64, div64, sizeof div64, ta_div_u64(&three, a64, b64, o64),
+              "uint64 DIV truncates, operands above 2^63 included");
+  canary_free(o64);
+  uint8_t *ob = canary_alloc(3);
+  check_bytes(ob, gt64, 3, ta_greater_u64(&three, a64, b64, ob),
+              "uint64 GREATER orders values above 2^63 as unsigned");
+  check_bytes(ob, lt64, 3, ta_less_u64(&three, a64, b64, ob), "uint64 LESS is GREATER's mirror");
+  check_bytes(ob, eq64, 3, ta_equal_u64(&three, a64, b64, ob), "uint64 EQUAL");
+  canary_free(ob);
+
+  static const uint32_t zero32[] = {1, 0, 1};
+  uint32_t *oz = canary_alloc(sizeof zero32);
+  memset(oz, 0x5a, sizeof zero32);
+  ta_status st = ta_div_u32(&three, a32, zero32, oz);
+  CHECK(st == TA_ERR_ARG && oz[0] == 0x5a5a5a5au && canary_ok(oz, sizeof zero32),
+        "uint32 DIV by zero returns TA_ERR_ARG and writes nothing");
+  canary_free(oz);
+
+  /* float16 bits: -2 = 0xc000, 1 = 0x3c00, -0 = 0x8000, +0 = 0, NaN = 0x7e00,
+   * 65504 = 0x7bff, -65504 = 0xfbff. */
+  static const uint16_t h1[] = {0xc000, 0x8000, 0x7e00, 0xfbff}, h2[] = {0x3c00, 0x0000, 0x3c00, 0x7bff};
+  static const uint16_t hmax[] = {0x3c00, 0x0000, 0x3c00, 0x7bff}, hmin[] = {0xc000, 0x0000, 0x3c00, 0xfbff};
+  const ta_bcast four = {1, {4}, {1}, {1}};
+  uint16_t *oh = canary_alloc(sizeof hmax);
+  check_bytes(oh, hmax, sizeof hmax, ta_maximum_f16(&four, h1, h2, oh),
+              "float16 MAXIMUM orders by sign and magnitude; -0 == +0 and NaN take the second operand");
+  check_bytes(oh, hmin, sizeof hmin, ta_minimum_f16(&four, h1, h2, oh),
+              "float16 MINIMUM orders by sign and magnitude");
+  canary_free(oh);
+  static const double d1[] = {1e300, -0.5, 3.0}, d2[] = {-1e300, 0.25, 3.0};
+  static const double dmin[] = {-1e300, -0.5, 3.0}, dmax[] = {1e300, 0.25, 3.0};
+  double *od = canary_alloc(sizeof dmin);
+  check_bytes(od, dmin, sizeof dmin, ta_minimum_f64(&three, d1, d2, od),
+              "float64 MINIMUM keeps values beyond float's range");
+  check_bytes(od, dmax, sizeof dmax, ta_maximum_f64(&three, d1, d2, od), "float64 MAXIMUM");
+  canary_free(od);
+}
+
 int main(void) {
   test_floor_div_mod();
   test_round();
@@ -297,5 +374,6 @@ int main(void) {
   test_select();
   test_pow_erf();
   test_cast_f16();
+  test_wide_unsigned();
   return test_failures ? 1 : 0;
 }

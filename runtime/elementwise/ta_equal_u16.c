@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * ta_equal_u16 - EQUAL of uint16 values with broadcasting (ONNX Equal of
+ * uint16): out = a == b, as a bool byte.
+ */
+#include "math_loops.h"
+
+#define TA_OP(a, b) ((uint8_t)((a) == (b)))
+ta_status ta_equal_u16(const ta_bcast *shape, const uint16_t *in1, const uint16_t *in2,
+                       uint8_t *out) {
+  TA_RAW_BINARY(TA_OP);
+}

@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * ta_greater_u32 - GREATER of uint32 values with broadcasting (ONNX Greater of
+ * uint32): out = a > b, as a bool byte.
+ */
+#include "math_loops.h"
+
+#define TA_OP(a, b) ((uint8_t)((a) > (b)))
+ta_status ta_greater_u32(const ta_bcast *shape, const uint32_t *in1, const uint32_t *in2,
+                         uint8_t *out) {
+  TA_RAW_BINARY(TA_OP);
+}

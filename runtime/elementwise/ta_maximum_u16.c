@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * ta_maximum_u16 - uint16 MAXIMUM with broadcasting (ONNX Max of uint16):
+ * out = ((a) > (b) ? (a) : (b)).
+ */
+#include "math_loops.h"
+
+#define TA_OP(a, b) ((a) > (b) ? (a) : (b))
+ta_status ta_maximum_u16(const ta_bcast *shape, const uint16_t *in1, const uint16_t *in2,
+                         uint16_t *out) {
+  TA_RAW_BINARY(TA_OP);
+}
