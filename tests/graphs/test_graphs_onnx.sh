@@ -13,5 +13,36 @@ if [ "${TINYAOT_PASS:-plain}" = san ]; then
 else
   count=${TINYAOT_GRAPHS_ONNX_COUNT:-40} every=2
 fi
-exec /usr/bin/python3 tests/graphs/run_graphs_onnx.py --build "$build" --seed 1 \
+/usr/bin/python3 tests/graphs/run_graphs_onnx.py --build "$build" --seed 1 \
   --count "$count" --runs some --run-every "$every" --quiet
+rc=$?
+[ $rc -eq 0 ] || exit $rc
+# The hunter must be able to fail: a compiler whose run writes one wrong
+# byte (the last of each output) is reported, on a float and a QDQ graph.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+real=${TINYAOT:-$build/tinyaot}
+cat > "$tmp/corrupts" <<EOS
+#!/bin/sh
+"$real" "\$@" || exit \$?
+[ "\$1" = run ] || exit 0
+while [ \$# -gt 0 ]; do
+  [ "\$1" = -o ] && /usr/bin/python3 -c "import sys; b = bytearray(open(sys.argv[1], 'rb').read()); b[-1] ^= 0x41; open(sys.argv[1], 'wb').write(b)" "\$2"
+  shift
+done
+EOS
+chmod +x "$tmp/corrupts"
+for s in 1 2; do
+  TINYAOT="$tmp/corrupts" /usr/bin/python3 tests/graphs/run_graphs_onnx.py --build "$build" \
+    --seed $s --count 1 > "$tmp/log" 2>&1
+  r=$?
+  if grep -q "^skip" "$tmp/log"; then
+    exit 0
+  elif [ $r -ne 0 ] && grep -q "^not ok.*differs from ONNX Runtime" "$tmp/log"; then
+    echo "ok - the ONNX hunter reports a wrong output byte (graph $s)"
+  else
+    echo "not ok - the ONNX hunter reports a wrong output byte (graph $s, exit $r: $(head -1 "$tmp/log"))"
+    rc=1
+  fi
+done
+exit $rc
