@@ -64,7 +64,11 @@ header_value() {
 }
 
 # bench_model NAME: one row per target into $ARM_WORK/rows/NAME.  A model
-# whose image overflows the board's 4 MiB flash gets the status "flash
+# whose image overflows the board's 4 MiB flash is linked with its weights
+# in the board's 16 MiB PSRAM, standing in for external flash
+# (tests/arm/mps2-*-xweights.ld, chosen by arm_build in tests/arm/lib.sh;
+# the float32 MobileNets and SqueezeNet of ../shared/models/onnx) and runs
+# as any other; one that overflows that too gets the status "flash
 # overflow by N B" and, for RAM and weights, the header's sizes and the
 # weights object's .weights section (no run, no code size).
 bench_model() {

@@ -5,8 +5,12 @@
 #                    targets in ARM_TARGETS and run every golden case under
 #                    qemu-system-arm (tests/arm/test_arm.sh, also part of
 #                    make test), and random graphs against the host
-#                    (tests/arm/test_arm_graphs.sh); ends "N passed, N
-#                    failed, N skipped"
+#                    (tests/arm/test_arm_graphs.sh), and the ONNX models
+#                    (every one with goldens, against ONNX Runtime within
+#                    1e-4 relative error; QDQ models bit for bit against
+#                    the host and ONNX Runtime: tests/arm/test_arm_onnx.sh
+#                    with ARM_ONNX_ALL=1; make test runs its quick share at
+#                    m4:-O2); ends "N passed, N failed, N skipped"
 #   make bench-arm   flash (code / weights), RAM (workspace, persistent
 #                    state, I/O buffers, stack high-water), instructions
 #                    per inference and estimated Cortex-M4 cycles
@@ -35,6 +39,7 @@ ARM_ENV = TINYAOT=$(abspath $(BUILD))/tinyaot TINYAOT_BUILD=$(abspath $(BUILD)) 
 check-arm: $(BUILD)/tinyaot $(BUILD)/tools/gen_graphs
 	@$(ARM_ENV) sh tests/arm/test_arm.sh > $(BUILD)/arm-check.txt; \
 	 $(ARM_ENV) sh tests/arm/test_arm_graphs.sh >> $(BUILD)/arm-check.txt; \
+	 $(ARM_ENV) ARM_ONNX_ALL=1 sh tests/arm/test_arm_onnx.sh >> $(BUILD)/arm-check.txt; \
 	 cat $(BUILD)/arm-check.txt; \
 	 awk '/^ok /{p++} /^not ok /{f++} /^skip /{s++} \
 	      END {printf "%d passed, %d failed, %d skipped\n", p, f, s; exit (f > 0 || p == 0)}' \

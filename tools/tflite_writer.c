@@ -279,7 +279,7 @@ typedef struct {
 typedef struct {
   int slot;
   int kind; /* 'b' byte/bool, 'i' int32, 'f' float, 'v' int32 vector,
-               's' string */
+               's' string, 'u' ubyte vector (str, nvec bytes) */
   uint32_t value;
   char *str;
   int32_t *vec;
@@ -291,6 +291,7 @@ typedef struct {
   int *in, nin;
   int *out, nout;
   int options_type; /* 0 = NONE */
+  int options2;     /* the table is builtin_options_2 (slots 11, 12) */
   WField fields[8];
   int nfields;
   uint8_t *custom_options; /* CUSTOM: FlexBuffers bytes, or NULL */
@@ -602,6 +603,7 @@ static WOp *options(TfwModel *m, int op, int type) {
   }
   o->nfields = 0;
   o->options_type = type;
+  o->options2 = 0;
   return o;
 }
 
@@ -843,6 +845,24 @@ void tfw_call_once_options(TfwModel *m, int op, int init_subgraph_index) {
   field(options(m, op, OPT_CALL_ONCE), 0, 'i', (uint32_t)init_subgraph_index);
 }
 
+/* StableHLOCompositeOptions: name 0, decomposition_subgraph_index 1,
+ * composite_attributes 2 (ubyte vector), composite_attributes_format 3
+ * (FLEXBUFFERS, 0), version 4; BuiltinOptions2 type 21. */
+void tfw_composite_options(TfwModel *m, int op, const char *name, int subgraph,
+                           const uint8_t *attrs, size_t nattrs, int version) {
+  WOp *o = options(m, op, 21);
+  o->options2 = 1;
+  field(o, 0, 's', 0);
+  o->fields[o->nfields - 1].str = xmemdup(name, strlen(name) + 1);
+  field(o, 1, 'i', (uint32_t)subgraph);
+  if (attrs) {
+    field(o, 2, 'u', 0);
+    o->fields[o->nfields - 1].str = xmemdup(attrs, nattrs);
+    o->fields[o->nfields - 1].nvec = (int)nattrs;
+  }
+  field(o, 4, 'i', (uint32_t)version);
+}
+
 void tfw_empty_options(TfwModel *m, int op) {
   int type;
   switch (m->codes[op_at(m, op)->opcode].code) {
@@ -872,11 +892,14 @@ static size_t write_options(Fb *b, const WOp *o) {
       vecs[f] = fb_i32s(b, o->fields[f].vec, (size_t)o->fields[f].nvec);
     else if (o->fields[f].kind == 's')
       vecs[f] = fb_string(b, o->fields[f].str);
+    else if (o->fields[f].kind == 'u')
+      vecs[f] = fb_bytes(b, (const uint8_t *)o->fields[f].str,
+                         (size_t)o->fields[f].nvec, 4);
   fb_start(b);
   /* Widest fields first keeps padding small; order does not matter. */
   for (int f = 0; f < o->nfields; f++) {
     const WField *x = &o->fields[f];
-    if (x->kind == 'v' || x->kind == 's')
+    if (x->kind == 'v' || x->kind == 's' || x->kind == 'u')
       fb_field_offset(b, x->slot, vecs[f]);
     else if (x->kind == 'i' || x->kind == 'f')
       fb_field(b, x->slot, x->value, 4);
@@ -973,11 +996,11 @@ void tfw_finish(TfwModel *m, uint8_t **bytes, size_t *len) {
     fb_field_offset(&b, 1, in);
     fb_field_offset(&b, 2, out);
     if (opt)
-      fb_field_offset(&b, 4, opt);
+      fb_field_offset(&b, o->options2 ? 12 : 4, opt);
     if (copt) /* custom_options_format (slot 6) stays FLEXBUFFERS, 0 */
       fb_field_offset(&b, 5, copt);
     if (o->options_type)
-      fb_field(&b, 3, (uint32_t)o->options_type, 1);
+      fb_field(&b, o->options2 ? 11 : 3, (uint32_t)o->options_type, 1);
     ops[nops++] = fb_end(&b);
   }
 

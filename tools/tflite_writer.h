@@ -36,7 +36,7 @@ enum {
   TFW_RESOURCE = 13, /* a resource variable's handle */
 };
 
-#define TFW_MAX_SUBGRAPHS 8
+#define TFW_MAX_SUBGRAPHS 16
 
 /* BuiltinOperator values used by the generators. */
 enum {
@@ -80,6 +80,7 @@ enum {
   TFW_OP_VAR_HANDLE = 142,
   TFW_OP_READ_VARIABLE = 143,
   TFW_OP_ASSIGN_VARIABLE = 144,
+  TFW_OP_STABLEHLO_COMPOSITE = 206, /* tfw_composite_options() */
   /* tools/gen_ops_data.c */
   TFW_OP_SUM = 74,
   TFW_OP_REDUCE_MAX = 82,
@@ -229,6 +230,12 @@ void tfw_empty_options(TfwModel *m, int op);
 void tfw_var_handle_options(TfwModel *m, int op, const char *container,
                             const char *shared_name);
 void tfw_call_once_options(TfwModel *m, int op, int init_subgraph_index);
+
+/* StableHLOCompositeOptions (in builtin_options_2): the composite's name,
+ * its decomposition subgraph, composite_attributes (FlexBuffers bytes,
+ * NULL: none) and version. */
+void tfw_composite_options(TfwModel *m, int op, const char *name, int subgraph,
+                           const uint8_t *attrs, size_t nattrs, int version);
 
 /* Starts the next subgraph (returns its index); what is added from now
  * on goes into it, with indices local to it. */

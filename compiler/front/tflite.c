@@ -22,7 +22,8 @@
  * known builtin ops (or CUSTOM with a name), and pointers into `buf` for
  * names, constant data, custom options and metadata.  Resource
  * variables are resolved into variable tensors, CALL_ONCE's init
- * subgraph evaluated (resolve_variables, below); no other subgraph is
+ * subgraph evaluated (resolve_variables, below), STABLEHLO_COMPOSITE
+ * decompositions inlined (inline_composite, below); no other subgraph is
  * read.  Anything else ends in one error_at()/error_file() message.
  */
 #include "tinyaot.h"
@@ -35,17 +36,6 @@
 #define MAX_TENSOR_BYTES ((int64_t)INT32_MAX)
 
 typedef struct {
-  const char *path;
-  const uint8_t *buf;
-  size_t size;
-  size_t budget; /* vector elements we may still copy into the arena */
-  Graph *g;
-  int op;        /* op being read (its kind is known), or -1 */
-  bool *resource; /* subgraph 0: which tensors are RESOURCE handles */
-  char where[64]; /* what is being read, for messages: "tensor 7" */
-} Reader;
-
-typedef struct {
   size_t pos;   /* table start; 0 = absent table */
   size_t vt;    /* its vtable */
   size_t vtlen; /* vtable bytes */
@@ -56,6 +46,28 @@ typedef struct {
   size_t pos; /* first element */
   size_t n;   /* element count */
 } Vec;
+
+typedef struct {
+  const char *path;
+  const uint8_t *buf;
+  size_t size;
+  size_t budget; /* vector elements we may still copy into the arena */
+  Graph *g;
+  int op;        /* op being read (its kind is known), or -1 */
+  bool *resource; /* subgraph 0: which tensors are RESOURCE handles */
+  int captensors, capops; /* room in g->tensors, g->ops, r->resource */
+  /* Inlining a composite's decomposition (inline_composite, below): */
+  const int *map; /* its tensor -> graph tensor, or NULL in subgraph 0 */
+  int nmap;       /* its tensor count */
+  Vec subgraphs, buffers;
+  const struct OpCode *codes;
+  int ncodes;
+  bool *active;   /* subgraphs being inlined (recursion) */
+  int ndecomp;    /* subgraphs inlined as decompositions */
+  bool *decomp;   /* which */
+  char where[64]; /* what is being read, for messages: "tensor 7" */
+} Reader;
+
 
 /* ---------------------------------------------------------- errors */
 
@@ -791,7 +803,7 @@ static void read_options(Reader *r, Op *op, const Table *t) {
 
 /* ------------------------------------------------------ op codes */
 
-typedef struct {
+typedef struct OpCode {
   int code;            /* BuiltinOperator */
   bool known;          /* code has an OpKind */
   OpKind kind;
@@ -839,9 +851,17 @@ static int *read_indices_in(Reader *r, const Table *t, int slot, int *n,
   return a;
 }
 
+/* Tensor indices of the subgraph being read, as graph tensors (a
+ * decomposition's through r->map). */
 static int *read_indices(Reader *r, const Table *t, int slot, int *n, int lo,
                          const char *what) {
-  return read_indices_in(r, t, slot, n, lo, r->g->ntensors, what);
+  if (!r->map)
+    return read_indices_in(r, t, slot, n, lo, r->g->ntensors, what);
+  int *a = read_indices_in(r, t, slot, n, lo, r->nmap, what);
+  for (int i = 0; i < *n; i++)
+    if (a[i] >= 0)
+      a[i] = r->map[a[i]];
+  return a;
 }
 
 static void read_op(Reader *r, int i, const Table *t, const OpCode *codes,
@@ -1095,10 +1115,12 @@ static void resolve_variables(Reader *r, Vec subgraphs, Vec buffers,
                               const OpCode *codes, int ncodes) {
   Graph *g = r->g;
   bool once = g->nops > 0 && g->ops[0].kind == OP_CALL_ONCE;
-  if (subgraphs.n > 1 && !once)
+  size_t extra = subgraphs.n - 1 - (size_t)r->ndecomp; /* neither 0 nor inlined */
+  if (extra > 0 && !once)
     fail(r, "the model has %zu subgraphs: control flow (WHILE, IF) is not "
             "supported; more subgraphs than one are read only for a "
-            "CALL_ONCE that is subgraph 0's first op",
+            "CALL_ONCE that is subgraph 0's first op or a "
+            "STABLEHLO_COMPOSITE's decomposition",
          subgraphs.n);
   Vars vs = {.cap = g->nops};
   if (once) {
@@ -1111,9 +1133,12 @@ static void resolve_variables(Reader *r, Vec subgraphs, Vec buffers,
     if (k < 1 || (size_t)k >= subgraphs.n)
       fail(r, "init_subgraph_index %d is no subgraph other than 0 (the model "
               "has %zu)", k, subgraphs.n);
-    if (subgraphs.n > 2)
-      fail(r, "the model has %zu subgraphs; only subgraph 0 and CALL_ONCE's "
-              "init subgraph are supported", subgraphs.n);
+    if (r->decomp[k])
+      fail(r, "init_subgraph_index %d is also a composite's decomposition", k);
+    if (extra > 1)
+      fail(r, "the model has %zu subgraphs; only subgraph 0, CALL_ONCE's "
+              "init subgraph and composite decompositions are supported",
+           subgraphs.n);
     Table init = vec_table(r, subgraphs, (size_t)k, "subgraph");
     Vec ov = get_vec(r, &init, 3, 4, "operators");
     if (ov.n > (size_t)INT32_MAX - (size_t)vs.cap)
@@ -1202,6 +1227,199 @@ static void resolve_variables(Reader *r, Vec subgraphs, Vec buffers,
     t->init = v->init;
     t->ninit = v->init ? tensor_bytes(t) : 0;
   }
+}
+
+/* ------------------------------------------------------ composites */
+
+/*
+ * STABLEHLO_COMPOSITE calls its decomposition, another subgraph, whose
+ * inputs and outputs are the op's.  The reader inlines it: the
+ * subgraph's ops are appended where the composite stood, its inputs and
+ * outputs are the op's tensors, and its other tensors join the graph,
+ * named "<composite name>/<tensor name>" (nested composites prefix the
+ * outer names too).  Nested composites are inlined the same way, at most
+ * MAX_COMPOSITE_DEPTH deep; a subgraph that reaches itself is refused.
+ * Each decomposition input and output must match the op's tensor in
+ * type, shape and quantization, so no op after the reader sees a
+ * composite.
+ */
+
+#define TFLITE_STABLEHLO_COMPOSITE 206
+#define BO2_STABLEHLO_COMPOSITE 21 /* BuiltinOptions2 StableHLOCompositeOptions */
+#define MAX_COMPOSITE_DEPTH 8
+
+static bool same_quant(const Quant *a, const Quant *b) {
+  if (a->nscale != b->nscale || (a->nscale > 1 && a->axis != b->axis))
+    return false;
+  for (int i = 0; i < a->nscale; i++)
+    if (a->scale[i] != b->scale[i] || a->zero_point[i] != b->zero_point[i])
+      return false;
+  return true;
+}
+
+/* A new graph tensor (g->tensors and r->resource grow as needed). */
+static int add_tensor(Reader *r) {
+  Graph *g = r->g;
+  if (g->ntensors == INT32_MAX)
+    fail(r, "too many tensors");
+  if (g->ntensors >= r->captensors) {
+    size_t cap = (size_t)r->captensors * 2 + 16;
+    Tensor *t = arena_array(cap, sizeof *t);
+    bool *res = arena_array(cap, sizeof *res);
+    if (g->ntensors) {
+      memcpy(t, g->tensors, (size_t)g->ntensors * sizeof *t);
+      memcpy(res, r->resource, (size_t)g->ntensors * sizeof *res);
+    }
+    g->tensors = t;
+    r->resource = res;
+    r->captensors = cap > INT32_MAX ? INT32_MAX : (int)cap;
+  }
+  return g->ntensors++;
+}
+
+/* Room for op g->nops. */
+static void reserve_op(Reader *r) {
+  Graph *g = r->g;
+  if (g->nops == INT32_MAX)
+    fail(r, "too many operators");
+  if (g->nops < r->capops)
+    return;
+  size_t cap = (size_t)r->capops * 2 + 16;
+  Op *ops = arena_array(cap, sizeof *ops);
+  if (g->nops)
+    memcpy(ops, g->ops, (size_t)g->nops * sizeof *ops);
+  g->ops = ops;
+  r->capops = cap > INT32_MAX ? INT32_MAX : (int)cap;
+}
+
+static void read_ops(Reader *r, const Table *sg, const char *prefix, int depth);
+
+/* Inlines the STABLEHLO_COMPOSITE op table t (see above). */
+static void inline_composite(Reader *r, const Table *t, const char *prefix,
+                             int depth) {
+  Graph *g = r->g;
+  snprintf(r->where, sizeof r->where, "op %d (STABLEHLO_COMPOSITE)", g->nops);
+  int nin, nout;
+  int *in = read_indices(r, t, 1, &nin, -1, "inputs");
+  int *out = read_indices(r, t, 2, &nout, 0, "outputs");
+  if (get_u(r, t, 3, 1, 0, "builtin_options_type") != BO_NONE)
+    fail(r, "unexpected builtin_options");
+  uint64_t type = get_u(r, t, 11, 1, 0, "builtin_options_2_type");
+  Table o;
+  if (type != BO2_STABLEHLO_COMPOSITE ||
+      !get_table(r, t, 12, &o, "builtin_options_2"))
+    fail(r, "builtin_options_2 of union type %llu, expected "
+            "StableHLOCompositeOptions (%d)",
+         (unsigned long long)type, BO2_STABLEHLO_COMPOSITE);
+  const char *name = get_str(r, &o, 0, "name");
+  int k = get_i32(r, &o, 1, -1, "decomposition_subgraph_index");
+  snprintf(r->where, sizeof r->where, "op %d (STABLEHLO_COMPOSITE '%s')",
+           g->nops, name);
+  if (!name[0])
+    fail(r, "the composite has no name");
+  if (k < 1 || (size_t)k >= r->subgraphs.n)
+    fail(r, "decomposition_subgraph_index %d is no subgraph other than 0 "
+            "(the model has %zu)", k, r->subgraphs.n);
+  if (r->active[k])
+    fail(r, "decomposition subgraph %d is already being inlined: composites "
+            "may not recurse", k);
+  if (depth >= MAX_COMPOSITE_DEPTH)
+    fail(r, "composites nested more than %d deep", MAX_COMPOSITE_DEPTH);
+
+  Table sg = vec_table(r, r->subgraphs, (size_t)k, "subgraph");
+  Vec tv = get_vec(r, &sg, 0, 4, "tensors");
+  if (tv.n > INT32_MAX)
+    fail(r, "subgraph %d: too many tensors", k);
+  int ntv = (int)tv.n, sin, sout;
+  int *si = read_indices_in(r, &sg, 1, &sin, 0, ntv, "decomposition inputs");
+  int *so = read_indices_in(r, &sg, 2, &sout, 0, ntv, "decomposition outputs");
+  if (sin != nin || sout != nout)
+    fail(r, "has %d inputs and %d outputs, but its decomposition (subgraph "
+            "%d) has %d and %d", nin, nout, k, sin, sout);
+  charge(r, tv.n, "decomposition tensors");
+  int *map = arena_array(tv.n + 1, sizeof *map);
+  for (int i = 0; i < ntv; i++)
+    map[i] = -1;
+  for (int j = 0; j < nin + nout; j++) {
+    int s = j < nin ? si[j] : so[j - nin];
+    int x = j < nin ? in[j] : out[j - nin];
+    const char *what = j < nin ? "input" : "output";
+    int jj = j < nin ? j : j - nin;
+    if (x < 0)
+      fail(r, "input %d is absent; a decomposition needs every input", jj);
+    if (map[s] >= 0 && map[s] != x)
+      fail(r, "decomposition %s %d (its tensor %d) is also another of its "
+              "inputs or outputs", what, jj, s);
+    map[s] = x;
+    Tensor st;
+    bool res;
+    snprintf(r->where, sizeof r->where, "subgraph %d tensor %d", k, s);
+    read_tensor_at(r, tv, s, r->buffers, &st, &res);
+    snprintf(r->where, sizeof r->where, "op %d (STABLEHLO_COMPOSITE '%s')",
+             g->nops, name);
+    const Tensor *gt = &g->tensors[x];
+    if (res || r->resource[x])
+      fail(r, "%s %d is a RESOURCE tensor", what, jj);
+    if (!same_type(&st, gt) || !same_quant(&st.q, &gt->q))
+      fail(r, "%s %d (tensor %d) is %s%s, but its decomposition's (subgraph "
+              "%d tensor %d) is %s%s", what, jj, x, type_label(gt),
+           gt->q.nscale ? " quantized" : "", k, s, type_label(&st),
+           st.q.nscale ? " quantized" : "");
+  }
+  const char *inner = arena_printf("%s%s/", prefix, name);
+  for (int i = 0; i < ntv; i++) {
+    if (map[i] >= 0)
+      continue;
+    int x = add_tensor(r);
+    map[i] = x;
+    snprintf(r->where, sizeof r->where, "subgraph %d tensor %d", k, i);
+    read_tensor_at(r, tv, i, r->buffers, &g->tensors[x], &r->resource[x]);
+    g->tensors[x].index = x;
+    g->tensors[x].name = arena_printf("%s%s", inner, g->tensors[x].name);
+  }
+  r->where[0] = 0;
+
+  const int *outer_map = r->map;
+  int outer_nmap = r->nmap;
+  r->map = map;
+  r->nmap = ntv;
+  r->active[k] = true;
+  if (!r->decomp[k]) {
+    r->decomp[k] = true;
+    r->ndecomp++;
+  }
+  int first = g->nops;
+  read_ops(r, &sg, inner, depth + 1);
+  r->active[k] = false;
+  r->map = outer_map;
+  r->nmap = outer_nmap;
+  for (int j = 0; j < nout; j++) {
+    int p = g->tensors[out[j]].producer;
+    if (p < first)
+      error_file(r->path, "op %d (STABLEHLO_COMPOSITE '%s'): output %d is "
+                 "computed by no op of its decomposition (subgraph %d)",
+                 first, name, j, k);
+  }
+}
+
+/* Reads subgraph sg's ops onto the end of g->ops, inlining composites. */
+static void read_ops(Reader *r, const Table *sg, const char *prefix, int depth) {
+  Vec ov = get_vec(r, sg, 3, 4, "operators");
+  if (ov.n > INT32_MAX)
+    fail(r, "too many operators");
+  for (size_t i = 0; i < ov.n; i++) {
+    snprintf(r->where, sizeof r->where, "op %d", r->g->nops);
+    Table ot = vec_table(r, ov, i, "operator");
+    uint32_t ci = (uint32_t)get_u(r, &ot, 0, 4, 0, "opcode_index");
+    if (ci < (uint32_t)r->ncodes &&
+        r->codes[ci].code == TFLITE_STABLEHLO_COMPOSITE) {
+      inline_composite(r, &ot, prefix, depth);
+      continue;
+    }
+    reserve_op(r);
+    read_op(r, r->g->nops, &ot, r->codes, r->ncodes);
+  }
+  r->where[0] = 0;
 }
 
 /* -------------------------------------------------------- metadata */
@@ -1294,16 +1512,16 @@ Graph *read_tflite(const char *path, const uint8_t *buf, size_t size) {
   for (int i = 0; i < g->noutputs; i++)
     g->tensors[g->outputs[i]].is_output = true;
 
-  Vec ov = get_vec(r, &sg, 3, 4, "operators");
-  if (ov.n > INT32_MAX)
-    fail(r, "too many operators");
-  g->ops = arena_array(ov.n ? ov.n : 1, sizeof *g->ops);
-  for (size_t i = 0; i < ov.n; i++) {
-    snprintf(r->where, sizeof r->where, "op %zu", i);
-    Table ot = vec_table(r, ov, i, "operator");
-    read_op(r, (int)i, &ot, codes, ncodes);
-  }
-  r->where[0] = 0;
+  rd.captensors = g->ntensors;
+  rd.subgraphs = subgraphs;
+  rd.buffers = buffers;
+  rd.codes = codes;
+  rd.ncodes = ncodes;
+  rd.active = arena_array(subgraphs.n, sizeof(bool));
+  rd.decomp = arena_array(subgraphs.n, sizeof(bool));
+  read_ops(r, &sg, "", 0);
+  if (!g->ops)
+    g->ops = arena_array(1, sizeof *g->ops);
   resolve_variables(r, subgraphs, buffers, codes, ncodes);
 
   read_metadata(r, &model, buffers);

@@ -3,11 +3,21 @@
  * compare.c - compares one output file with its golden (host tool).
  *
  *   compare DTYPE ATOL RTOL EXPECTED.bin ACTUAL.bin
+ *   compare --relative TOL EXPECTED.bin ACTUAL.bin
  *
  * Integer dtypes must match bit for bit; float32 elements may differ by
  * ATOL + RTOL * |expected|.  Prints nothing and exits 0 when they agree;
  * otherwise prints "element I: expected E, actual A (N of M differ)" for
  * the first mismatch (or the size difference) and exits 1.
+ *
+ * --relative (float32): the ONNX models' tolerance, as
+ * tests/models/test_onnx_models.c states it: the relative error
+ * max_i |a_i - e_i| / max_i |e_i| (relative to the output's largest
+ * magnitude) must not exceed TOL.  Always prints "relative error R"
+ * (R printed with %.3g; "inf" when the expected output is all zeros and
+ * the actual one is not), then, when R > TOL or an element is NaN in one
+ * file only, ": element I: expected E, actual A" for the element of the
+ * largest difference, and exits 1.
  */
 #include <math.h>
 #include <stdint.h>
@@ -66,9 +76,52 @@ static void show(const char *dt, const unsigned char *p, char *out, size_t n) {
   }
 }
 
+static int relative(double tol, const char *exp_path, const char *act_path) {
+  size_t ne, na;
+  unsigned char *e = slurp(exp_path, &ne), *a = slurp(act_path, &na);
+  if (ne != na || ne % 4) {
+    printf("size: expected %zu bytes, actual %zu", ne, na);
+    return 1;
+  }
+  size_t n = ne / 4, worst = 0;
+  double top = 0, diff = 0;
+  int nan_alone = 0;
+  for (size_t i = 0; i < n; i++) {
+    float fe, fa;
+    memcpy(&fe, e + 4 * i, 4);
+    memcpy(&fa, a + 4 * i, 4);
+    if (isnan(fe) || isnan(fa)) {
+      if (isnan(fe) != isnan(fa) && !nan_alone) {
+        nan_alone = 1;
+        worst = i;
+      }
+      continue;
+    }
+    if (fabs((double)fe) > top)
+      top = fabs((double)fe);
+    double d = fabs((double)fa - (double)fe);
+    if (d > diff && !nan_alone) {
+      diff = d;
+      worst = i;
+    }
+  }
+  double r = top > 0 ? diff / top : (diff > 0 ? INFINITY : 0);
+  printf("relative error %.3g", r);
+  if (r <= tol && !nan_alone)
+    return 0;
+  char se[64], sa[64];
+  show("float32", e + 4 * worst, se, sizeof se);
+  show("float32", a + 4 * worst, sa, sizeof sa);
+  printf(": element %zu: expected %s, actual %s", worst, se, sa);
+  return 1;
+}
+
 int main(int argc, char **argv) {
+  if (argc == 5 && !strcmp(argv[1], "--relative"))
+    return relative(atof(argv[2]), argv[3], argv[4]);
   if (argc != 6) {
-    fprintf(stderr, "usage: compare DTYPE ATOL RTOL EXPECTED ACTUAL\n");
+    fprintf(stderr, "usage: compare DTYPE ATOL RTOL EXPECTED ACTUAL\n"
+                    "       compare --relative TOL EXPECTED ACTUAL\n");
     return 2;
   }
   const char *dt = argv[1];

@@ -31,19 +31,21 @@ ARM_M4_CYCLES=${ARM_M4_CYCLES:-${TINYAOT_BUILD:-$ARM_ROOT/build}/tools/m4_cycles
 
 # target_info TARGET: sets T_CPU (flags), T_MACHINE, T_LD (linker script),
 # T_BIG_LD (the same board with RAM in its 16 MiB PSRAM, for models whose
-# RAM overflows the 4 MiB SSRAM), T_TIMER, T_TICK_NS (instructions per
-# timer tick), T_NAME.
+# RAM overflows the 4 MiB SSRAM), T_XW_LD (the same board with the weights
+# in its PSRAM, standing in for external flash, for models whose image
+# overflows the 4 MiB flash), T_TIMER, T_TICK_NS (instructions per timer
+# tick), T_NAME.
 target_info() {
   case $1 in
     m4) T_CPU="-mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16"
         T_MACHINE=mps2-an386 T_LD=mps2-an386.ld T_TIMER=0x40000000u T_TICK_NS=40
-        T_BIG_LD=mps2-an386-psram.ld T_NAME="Cortex-M4F" ;;
+        T_BIG_LD=mps2-an386-psram.ld T_XW_LD=mps2-an386-xweights.ld T_NAME="Cortex-M4F" ;;
     m7) T_CPU="-mcpu=cortex-m7 -mthumb -mfloat-abi=hard -mfpu=fpv5-d16"
         T_MACHINE=mps2-an500 T_LD=mps2-an386.ld T_TIMER=0x40000000u T_TICK_NS=40
-        T_BIG_LD=mps2-an500-psram.ld T_NAME="Cortex-M7" ;;
+        T_BIG_LD=mps2-an500-psram.ld T_XW_LD=mps2-an500-xweights.ld T_NAME="Cortex-M7" ;;
     m33) T_CPU="-mcpu=cortex-m33 -mthumb -mfloat-abi=hard -mfpu=fpv5-sp-d16"
          T_MACHINE=mps2-an505 T_LD=mps2-an505.ld T_TIMER=0x50000000u T_TICK_NS=50
-         T_BIG_LD=mps2-an505-psram.ld T_NAME="Cortex-M33" ;;
+         T_BIG_LD=mps2-an505-psram.ld T_XW_LD=mps2-an505-xweights.ld T_NAME="Cortex-M33" ;;
     *) echo "lib.sh: unknown target $1" >&2; return 1 ;;
   esac
 }
@@ -101,9 +103,11 @@ io_bytes() {
 # arm_build GEN_DIR OUT_DIR TARGET OPT IN_SIZES OUT_SIZES [STACK]
 # Compiles every .c under GEN_DIR (the generated model and the runtime
 # sources it uses) with the runner and the example's start-up code into
-# OUT_DIR/runner.elf (+ runner.map).  Skipped when OUT_DIR holds a build
-# of exactly the same sources, harness and flags.  Compiler messages go to
-# OUT_DIR/build.log; returns non-zero on failure.
+# OUT_DIR/runner.elf (+ runner.map), linked with the board's script, or,
+# when that overflows RAM, T_BIG_LD, or, when it overflows FLASH, T_XW_LD
+# (the script used goes to OUT_DIR/layout).  Skipped when OUT_DIR holds a
+# build of exactly the same sources, harness and flags.  Compiler messages
+# go to OUT_DIR/build.log; returns non-zero on failure.
 arm_build() {
   local gen=$1 out=$2 opt=$4 ins=$5 outs=$6 stack=${7:-65536}
   local incs d common objs src o ld key
@@ -111,7 +115,7 @@ arm_build() {
   # The same sources, harness and flags as last time: keep the build.
   key=$( (find "$gen" -type f | LC_ALL=C sort | xargs cat
           cat "$ARM_ROOT/tests/arm/runner.c" "$ARM_ROOT/tests/arm/lib.sh" \
-              "$ARM_EXAMPLE"/*.c "$ARM_EXAMPLE"/*.h "$ARM_EXAMPLE"/*.ld
+              "$ARM_EXAMPLE"/*.c "$ARM_EXAMPLE"/*.h "$ARM_EXAMPLE"/*.ld "$ARM_ROOT"/tests/arm/*.ld
           echo "$3 $opt $ins $outs $stack $ARM_CC") | cksum)
   if [ -f "$out/runner.elf" ] && [ "$(cat "$out/key" 2>/dev/null)" = "$key" ]; then
     return 0
@@ -137,14 +141,22 @@ arm_build() {
       -DTIMER_BASE="$T_TIMER" -c -o "$o" "$src" >> "$out/build.log" 2>&1 || return 1
     objs="$objs $o"
   done
-  for ld in "$T_LD" "$T_BIG_LD"; do
+  ld=$T_LD
+  while :; do
     $ARM_CC $T_CPU -nostartfiles --specs=nano.specs -L"$ARM_EXAMPLE" \
       -L"$ARM_ROOT/tests/arm" -T "$ld" -Wl,--gc-sections -Wl,-Map="$out/runner.map" \
       -Wl,--defsym=STACK_SIZE="$stack" -o "$out/runner.elf" $objs -lm \
-      >> "$out/build.log" 2>&1 && { echo "$ld" > "$out/layout"; echo "$key" > "$out/key"; return 0; }
-    grep -q "region .RAM. overflowed" "$out/build.log" || return 1
+      > "$out/link.log" 2>&1 && { echo "$ld" > "$out/layout"; echo "$key" > "$out/key"; return 0; }
+    cat "$out/link.log" >> "$out/build.log"
+    [ "$ld" = "$T_LD" ] || return 1
+    if grep -q "region .FLASH. overflowed" "$out/link.log"; then
+      ld=$T_XW_LD
+    elif grep -q "region .RAM. overflowed" "$out/link.log"; then
+      ld=$T_BIG_LD
+    else
+      return 1
+    fi
   done
-  return 1
 }
 
 # arm_run ELF TARGET CASE_DIR OUT_DIR [STEPS]: runs the runner under QEMU
@@ -216,7 +228,7 @@ compare_outputs() {
 
 # build_compare: the host comparison tool, once per ARM_WORK.
 build_compare() {
-  [ -x "$ARM_WORK/compare" ] && return 0
+  [ -x "$ARM_WORK/compare" ] && [ "$ARM_WORK/compare" -nt "$ARM_ROOT/tests/arm/compare.c" ] && return 0
   mkdir -p "$ARM_WORK"
   ${CC:-cc} -O2 -o "$ARM_WORK/compare" "$ARM_ROOT/tests/arm/compare.c" -lm
 }

@@ -182,7 +182,7 @@ static void check_refusals(void) {
        "an assignment of another shape is refused"},
       {ONCE_LATE, "2 subgraphs", "CALL_ONCE that is subgraph 0's first op",
        "a CALL_ONCE that is not the first op is refused"},
-      {THREE_SUBGRAPHS, "3 subgraphs", "only subgraph 0 and CALL_ONCE's init subgraph",
+      {THREE_SUBGRAPHS, "3 subgraphs", "only subgraph 0, CALL_ONCE's init subgraph",
        "a model with a third subgraph is refused"},
       {RESOURCE_ADD, "op 3 (ADD)", "uses RESOURCE tensor 1",
        "an ADD reading a RESOURCE tensor is refused"},

@@ -7,11 +7,13 @@
  * come with a message naming the file (tests/robust.h).  Besides the
  * shared models: a model with resource variables and CALL_ONCE (two
  * subgraphs), built with the test writer, so the reading of an init
- * subgraph and of RESOURCE tensors is mutated too.
+ * subgraph and of RESOURCE tensors is mutated too, and one with nested
+ * STABLEHLO_COMPOSITE ops (three subgraphs), so is their inlining.
  */
 #include "robust.h"
 
 #include "../../tools/tflite_writer.c"
+#include "composite_model.h"
 #include "resvars_model.h"
 
 static Graph *read_one(const char *path, const uint8_t *bytes, size_t size) {
@@ -60,6 +62,10 @@ int main(void) {
   size_t size;
   resvars_model(&bytes, &size); /* the model of resvars_model.h */
   robust_stress_bytes(&tflite, "resource_variables.tflite", bytes, size, 5,
+                      only_padding_accepted);
+  free(bytes);
+  composite_model(&bytes, &size); /* the model of composite_model.h */
+  robust_stress_bytes(&tflite, "composite.tflite", bytes, size, 6,
                       only_padding_accepted);
   free(bytes);
   return test_exit();
