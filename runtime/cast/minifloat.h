@@ -177,18 +177,42 @@ static inline float ta_from_bf16(uint32_t c) {
 }
 
 /* The sub-byte integers: float -> the low bits, bits -> value. */
-static inline uint32_t ta_to_s4(float x) { return (uint32_t)ta_f32_to_i32(x) & 15u; }
-static inline uint32_t ta_to_u4(float x) { return (uint32_t)ta_f32_to_i32(x) & 15u; }
-static inline uint32_t ta_to_s2(float x) { return (uint32_t)ta_f32_to_i32(x) & 3u; }
-static inline uint32_t ta_to_u2(float x) { return (uint32_t)ta_f32_to_i32(x) & 3u; }
+static inline uint32_t ta_to_s4(float x) {
+  const int32_t v = ta_f32_to_i32(x);
+  return (uint32_t)v & 15u;
+}
+static inline uint32_t ta_to_u4(float x) {
+  const int32_t v = ta_f32_to_i32(x);
+  return (uint32_t)v & 15u;
+}
+static inline uint32_t ta_to_s2(float x) {
+  const int32_t v = ta_f32_to_i32(x);
+  return (uint32_t)v & 3u;
+}
+static inline uint32_t ta_to_u2(float x) {
+  const int32_t v = ta_f32_to_i32(x);
+  return (uint32_t)v & 3u;
+}
 static inline int32_t ta_int_s4(uint32_t c) { return (int32_t)(c & 7u) - (int32_t)(c & 8u); }
 static inline int32_t ta_int_u4(uint32_t c) { return (int32_t)c; }
 static inline int32_t ta_int_s2(uint32_t c) { return (int32_t)(c & 1u) - (int32_t)(c & 2u); }
 static inline int32_t ta_int_u2(uint32_t c) { return (int32_t)c; }
-static inline float ta_from_s4(uint32_t c) { return (float)ta_int_s4(c); }
-static inline float ta_from_u4(uint32_t c) { return (float)ta_int_u4(c); }
-static inline float ta_from_s2(uint32_t c) { return (float)ta_int_s2(c); }
-static inline float ta_from_u2(uint32_t c) { return (float)ta_int_u2(c); }
+static inline float ta_from_s4(uint32_t c) {
+  const int32_t v = ta_int_s4(c);
+  return (float)v;
+}
+static inline float ta_from_u4(uint32_t c) {
+  const int32_t v = ta_int_u4(c);
+  return (float)v;
+}
+static inline float ta_from_s2(uint32_t c) {
+  const int32_t v = ta_int_s2(c);
+  return (float)v;
+}
+static inline float ta_from_u2(uint32_t c) {
+  const int32_t v = ta_int_u2(c);
+  return (float)v;
+}
 
 /* Element i of `bits`-bit codes (2, 4, 8 or 16) at p. */
 static inline uint32_t ta_code_get(const void *p, int bits, int32_t i) {
