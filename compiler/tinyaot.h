@@ -78,7 +78,18 @@
   X(UINT64, 12, "uint64", 64)                                                \
   X(UINT32, 15, "uint32", 32)                                                \
   X(UINT16, 16, "uint16", 16)                                                \
-  X(INT4, 17, "int4", 4)
+  X(INT4, 17, "int4", 4)                                                     \
+  X(BFLOAT16, 18, "bfloat16", 16)                                            \
+  /* ONNX only (no TFLite code): float8s, float4, sub-byte integers. */      \
+  X(FLOAT8E4M3FN, 1001, "float8e4m3fn", 8)                                   \
+  X(FLOAT8E4M3FNUZ, 1002, "float8e4m3fnuz", 8)                               \
+  X(FLOAT8E5M2, 1003, "float8e5m2", 8)                                       \
+  X(FLOAT8E5M2FNUZ, 1004, "float8e5m2fnuz", 8)                               \
+  X(FLOAT8E8M0, 1005, "float8e8m0", 8)                                       \
+  X(FLOAT4E2M1, 1006, "float4e2m1", 4)                                       \
+  X(UINT4, 1007, "uint4", 4)                                                 \
+  X(INT2, 1008, "int2", 2)                                                   \
+  X(UINT2, 1009, "uint2", 2)
 
 typedef enum {
 #define X(e, code, name, bits) DT_##e,
@@ -204,6 +215,8 @@ typedef struct {
   bool offset;       /* STRIDED_SLICE */
   DType out_type;    /* ARG_MAX, ARG_MIN */
   DType in_dtype, out_dtype; /* CAST */
+  bool cast_no_saturate;     /* CAST to a float8: ONNX saturate = 0 */
+  int cast_round_mode;       /* CAST to float8e8m0: 0 up, 1 down, 2 nearest */
   int nnew_shape;    /* RESHAPE new_shape (may be absent: -1) */
   int32_t new_shape[MAX_DIMS];
   int nsqueeze_dims; /* SQUEEZE */

@@ -354,7 +354,10 @@ int64_t tensor_elems(const Tensor *t) {
   return n;
 }
 
+/* Elements below 8 bits are packed (ONNX's order, runtime/cast/minifloat.h). */
 size_t tensor_bytes(const Tensor *t) {
+  if (dtype_bits(t->dtype) < 8 && dtype_bits(t->dtype) > 0)
+    return ((size_t)tensor_elems(t) * (size_t)dtype_bits(t->dtype) + 7) / 8;
   return (size_t)tensor_elems(t) * (size_t)((dtype_bits(t->dtype) + 7) / 8);
 }
 

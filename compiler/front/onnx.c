@@ -67,6 +67,17 @@ bool onnx_dtype(int code, DType *dt) {
   case 11: *dt = DT_FLOAT64; return true;
   case 12: *dt = DT_UINT32; return true;
   case 13: *dt = DT_UINT64; return true;
+  case 16: *dt = DT_BFLOAT16; return true;
+  case 17: *dt = DT_FLOAT8E4M3FN; return true;
+  case 18: *dt = DT_FLOAT8E4M3FNUZ; return true;
+  case 19: *dt = DT_FLOAT8E5M2; return true;
+  case 20: *dt = DT_FLOAT8E5M2FNUZ; return true;
+  case 21: *dt = DT_UINT4; return true;
+  case 22: *dt = DT_INT4; return true;
+  case 23: *dt = DT_FLOAT4E2M1; return true;
+  case 24: *dt = DT_FLOAT8E8M0; return true;
+  case 25: *dt = DT_UINT2; return true;
+  case 26: *dt = DT_INT2; return true;
   default: return false;
   }
 }
@@ -75,7 +86,8 @@ static const char *onnx_type_name(int code) {
   static const char *const names[] = {
       "UNDEFINED", "FLOAT", "UINT8", "INT8", "UINT16", "INT16", "INT32",
       "INT64", "STRING", "BOOL", "FLOAT16", "DOUBLE", "UINT32", "UINT64",
-      "COMPLEX64", "COMPLEX128", "BFLOAT16"};
+      "COMPLEX64", "COMPLEX128", "BFLOAT16", "FLOAT8E4M3FN", "FLOAT8E4M3FNUZ", "FLOAT8E5M2",
+      "FLOAT8E5M2FNUZ", "UINT4", "INT4", "FLOAT4E2M1", "FLOAT8E8M0", "UINT2", "INT2"};
   return code >= 0 && code < (int)(sizeof names / sizeof *names) ? names[code] : "unknown";
 }
 
@@ -236,6 +248,12 @@ Val *onnx_tensor_val(Onnx *x, PbMsg m, const char *name) {
   int width = (dtype_bits(dt) + 7) / 8;
   int64_t n = onnx_elems(x, t.dims, t.ndims, width);
   size_t bytes = (size_t)n * (size_t)width;
+  if (dtype_bits(dt) < 8) {
+    /* packed (int4, uint4, int2, uint2, float4e2m1): raw_data and
+     * int32_data alike hold the packed bytes, one per int32 */
+    bytes = ((size_t)n * (size_t)dtype_bits(dt) + 7) / 8;
+    n = (int64_t)bytes;
+  }
   uint8_t *data = arena_alloc(bytes ? bytes : 1);
   if (t.external) {
     memcpy(data, external_bytes(x, &t, bytes), bytes);

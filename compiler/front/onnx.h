@@ -104,6 +104,8 @@ static inline int64_t val_elems(const Val *v) {
   return n;
 }
 static inline size_t val_bytes(const Val *v) {
+  if (dtype_bits(v->dt) < 8) /* packed: int4, uint4, int2, uint2, float4e2m1 */
+    return ((size_t)val_elems(v) * (size_t)dtype_bits(v->dt) + 7) / 8;
   return (size_t)val_elems(v) * (size_t)((dtype_bits(v->dt) + 7) / 8);
 }
 

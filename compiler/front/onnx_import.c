@@ -610,6 +610,33 @@ static void fold_elementwise(Imp *m, const char *op) {
   bind(m, m->n->outputs[0], o);
 }
 
+/* ------------------------------------- ONNX's small types (Cast) */
+
+/* bfloat16, the float8s, float4e2m1 and the sub-byte integers: types a
+ * CAST converts to and from (runtime/cast/minifloat.h), nothing else. */
+static bool onnx_small_type(DType dt) {
+  return dt == DT_BFLOAT16 || dt == DT_FLOAT8E4M3FN || dt == DT_FLOAT8E4M3FNUZ ||
+         dt == DT_FLOAT8E5M2 || dt == DT_FLOAT8E5M2FNUZ || dt == DT_FLOAT8E8M0 ||
+         dt == DT_FLOAT4E2M1 || dt == DT_INT4 || dt == DT_UINT4 || dt == DT_INT2 ||
+         dt == DT_UINT2;
+}
+
+/* Cast's saturate (float8 targets; default 1) and round_mode (float8e8m0
+ * targets: "up", the default, "down" or "nearest") onto the CAST op. */
+static void onnx_cast_attrs(Imp *m, Op *o, DType to) {
+  bool float8 = to == DT_FLOAT8E4M3FN || to == DT_FLOAT8E4M3FNUZ || to == DT_FLOAT8E5M2 ||
+                to == DT_FLOAT8E5M2FNUZ || to == DT_FLOAT8E8M0;
+  int64_t sat = attr_i(m, "saturate", 1);
+  if (sat != 0 && sat != 1)
+    FAIL("saturate is %lld (0 or 1)", (long long)sat);
+  o->opt.cast_no_saturate = float8 && sat == 0;
+  const char *rm = attr_s(m, "round_mode", "up");
+  if (!strcmp(rm, "up")) o->opt.cast_round_mode = 0;
+  else if (!strcmp(rm, "down")) o->opt.cast_round_mode = 1;
+  else if (!strcmp(rm, "nearest")) o->opt.cast_round_mode = 2;
+  else FAIL("round_mode '%s' is not one of up, down, nearest", rm);
+}
+
 /* Cast's target type ("to"), or CastLike's (input 1's type). */
 static DType cast_target(Imp *m) {
   if (!strcmp(m->n->op_type, "CastLike"))
@@ -1042,6 +1069,8 @@ static bool try_fold(Imp *m) {
     Val *a = need_in(m, 0);
     fold_reshape_like(m, a->ndims, a->dims);
   } else if (!strcmp(op, "Cast") || !strcmp(op, "CastLike")) {
+    if (onnx_small_type(need_in(m, 0)->dt) || onnx_small_type(cast_target(m)))
+      return false; /* a CAST kernel converts these, as ONNX's reference does */
     fold_cast(m);
   } else if (!strcmp(op, "Reshape")) {
     fold_reshape_like(m, reshape_dims(m, need_in(m, 0), need_const(m, 1, "shape"), dims), dims);
@@ -4879,9 +4908,11 @@ static void import_node(Imp *m) {
                           : squeeze_dims(m, x, dims, IS("Unsqueeze"));
     reshape_act(m, n, dims);
   } else if (IS("Cast") || IS("CastLike")) {
-    /* float16 and float64 activations only into and out of a Cast. */
+    /* float16, float64 and ONNX's small types (bfloat16, the float8s,
+     * float4, the sub-byte integers) as activations only into and out of
+     * a Cast. */
     Val *x = need_in(m, 0);
-    if (x->dt != DT_FLOAT16 && x->dt != DT_FLOAT64)
+    if (x->dt != DT_FLOAT16 && x->dt != DT_FLOAT64 && !onnx_small_type(x->dt))
       x = act_in(m, 0);
     DType dt = cast_target(m);
     int l = pref(x);
@@ -4895,6 +4926,7 @@ static void import_node(Imp *m) {
     OP(m, o)->opt.fields = OPTF_CAST;
     OP(m, o)->opt.in_dtype = x->dt;
     OP(m, o)->opt.out_dtype = dt;
+    onnx_cast_attrs(m, OP(m, o), dt);
   } else if (IS("Expand")) {
     import_expand(m);
   } else if (IS("ConstantOfShape")) {

@@ -567,9 +567,62 @@ void lower_relu_n1_to_1(Lower *L) {
 
 /* ---------------------------------------------------------------- CAST */
 
+/* ONNX's small types' kernel names (runtime/cast/minifloat.h). */
+static const char *small_type(DType dt) {
+  switch (dt) {
+  case DT_BFLOAT16: return "bf16";
+  case DT_FLOAT8E4M3FN: return "e4m3fn";
+  case DT_FLOAT8E4M3FNUZ: return "e4m3fnuz";
+  case DT_FLOAT8E5M2: return "e5m2";
+  case DT_FLOAT8E5M2FNUZ: return "e5m2fnuz";
+  case DT_FLOAT8E8M0: return "e8m0";
+  case DT_FLOAT4E2M1: return "e2m1";
+  case DT_INT4: return "s4";
+  case DT_UINT4: return "u4";
+  case DT_INT2: return "s2";
+  case DT_UINT2: return "u2";
+  default: return NULL;
+  }
+}
+
+/* CAST to or from a small type: from float32/float16 to it, from it to
+ * float32/float16, and the sub-byte integers to int8/uint8. */
+static void lower_cast_small(Lower *L, const Tensor *in, const Tensor *out) {
+  const char *a = small_type(in->dtype), *b = small_type(out->dtype);
+  const char *wide = in->dtype == DT_INT4 || in->dtype == DT_INT2 ? "s8" : "u8";
+  DType wide_dt = in->dtype == DT_INT4 || in->dtype == DT_INT2 ? DT_INT8 : DT_UINT8;
+  bool sub_byte_int = in->dtype == DT_INT4 || in->dtype == DT_UINT4 || in->dtype == DT_INT2 ||
+                      in->dtype == DT_UINT2;
+  if (a && !b && (out->dtype == DT_FLOAT32 || out->dtype == DT_FLOAT16))
+    b = out->dtype == DT_FLOAT32 ? "f32" : "f16";
+  else if (a && !b && sub_byte_int && out->dtype == wide_dt)
+    b = wide;
+  else if (!a && b && (in->dtype == DT_FLOAT32 || in->dtype == DT_FLOAT16))
+    a = in->dtype == DT_FLOAT32 ? "f32" : "f16";
+  else
+    unsupported_types(L);
+  L->l->kernel = arena_printf("ta_cast_%s_%s", a, b);
+  add_arg(L, ARG_INT, -1, elems32(in));
+  bool float8 = out->dtype == DT_FLOAT8E4M3FN || out->dtype == DT_FLOAT8E4M3FNUZ ||
+                out->dtype == DT_FLOAT8E5M2 || out->dtype == DT_FLOAT8E5M2FNUZ ||
+                out->dtype == DT_FLOAT8E8M0;
+  if (float8)
+    add_arg(L, ARG_INT, -1, L->op->opt.cast_no_saturate ? 0 : 1);
+  if (out->dtype == DT_FLOAT8E8M0)
+    add_arg(L, ARG_INT, -1, L->op->opt.cast_round_mode);
+  arg_tensor(L, in->index);
+  arg_tensor(L, out->index);
+}
+
 void lower_cast(Lower *L) {
   need_arity(L, 1, 1);
   Tensor *in = input(L, 0), *out = output(L, 0);
+  if (small_type(in->dtype) || small_type(out->dtype)) {
+    if (tensor_elems(in) != tensor_elems(out))
+      unsupported_types(L);
+    lower_cast_small(L, in, out);
+    return;
+  }
   const char *a = in->dtype == DT_INT32 ? "s32" : short_type(in->dtype);
   const char *b = out->dtype == DT_INT32 ? "s32" : short_type(out->dtype);
   /* float16 and float64 (ONNX Cast): to and from the floats only. */

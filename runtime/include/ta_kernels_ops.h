@@ -335,6 +335,62 @@ ta_status ta_cast_f32_u8(int32_t size, const float *in, uint8_t *out);
 ta_status ta_cast_f32_s16(int32_t size, const float *in, int16_t *out);
 ta_status ta_cast_f32_s32(int32_t size, const float *in, int32_t *out);
 
+/*
+ * ta_cast_<from>_<to> - CAST to and from ONNX's small types (bf16
+ * bfloat16; e4m3fn, e4m3fnuz, e5m2, e5m2fnuz, e8m0 the float8s; e2m1
+ * float4; s4, u4, s2, u2 the sub-byte integers, packed), as ONNX's
+ * reference converts them: runtime/cast/minifloat.h.  saturate (0 or 1)
+ * is Cast's attribute; round_mode of e8m0: 0 up, 1 down, 2 nearest.
+ */
+ta_status ta_cast_f32_bf16(int32_t size, const float *in, void *out);
+ta_status ta_cast_f16_bf16(int32_t size, const void *in, void *out);
+ta_status ta_cast_bf16_f32(int32_t size, const void *in, float *out);
+ta_status ta_cast_bf16_f16(int32_t size, const void *in, void *out);
+ta_status ta_cast_f32_e4m3fn(int32_t size, int32_t saturate, const float *in, void *out);
+ta_status ta_cast_f16_e4m3fn(int32_t size, int32_t saturate, const void *in, void *out);
+ta_status ta_cast_e4m3fn_f32(int32_t size, const void *in, float *out);
+ta_status ta_cast_e4m3fn_f16(int32_t size, const void *in, void *out);
+ta_status ta_cast_f32_e4m3fnuz(int32_t size, int32_t saturate, const float *in, void *out);
+ta_status ta_cast_f16_e4m3fnuz(int32_t size, int32_t saturate, const void *in, void *out);
+ta_status ta_cast_e4m3fnuz_f32(int32_t size, const void *in, float *out);
+ta_status ta_cast_e4m3fnuz_f16(int32_t size, const void *in, void *out);
+ta_status ta_cast_f32_e5m2(int32_t size, int32_t saturate, const float *in, void *out);
+ta_status ta_cast_f16_e5m2(int32_t size, int32_t saturate, const void *in, void *out);
+ta_status ta_cast_e5m2_f32(int32_t size, const void *in, float *out);
+ta_status ta_cast_e5m2_f16(int32_t size, const void *in, void *out);
+ta_status ta_cast_f32_e5m2fnuz(int32_t size, int32_t saturate, const float *in, void *out);
+ta_status ta_cast_f16_e5m2fnuz(int32_t size, int32_t saturate, const void *in, void *out);
+ta_status ta_cast_e5m2fnuz_f32(int32_t size, const void *in, float *out);
+ta_status ta_cast_e5m2fnuz_f16(int32_t size, const void *in, void *out);
+ta_status ta_cast_f32_e8m0(int32_t size, int32_t saturate, int32_t round_mode, const float *in, void *out);
+ta_status ta_cast_f16_e8m0(int32_t size, int32_t saturate, int32_t round_mode, const void *in, void *out);
+ta_status ta_cast_e8m0_f32(int32_t size, const void *in, float *out);
+ta_status ta_cast_e8m0_f16(int32_t size, const void *in, void *out);
+ta_status ta_cast_f32_e2m1(int32_t size, const float *in, void *out);
+ta_status ta_cast_f16_e2m1(int32_t size, const void *in, void *out);
+ta_status ta_cast_e2m1_f32(int32_t size, const void *in, float *out);
+ta_status ta_cast_e2m1_f16(int32_t size, const void *in, void *out);
+ta_status ta_cast_f32_s4(int32_t size, const float *in, void *out);
+ta_status ta_cast_f16_s4(int32_t size, const void *in, void *out);
+ta_status ta_cast_s4_f32(int32_t size, const void *in, float *out);
+ta_status ta_cast_s4_f16(int32_t size, const void *in, void *out);
+ta_status ta_cast_f32_u4(int32_t size, const float *in, void *out);
+ta_status ta_cast_f16_u4(int32_t size, const void *in, void *out);
+ta_status ta_cast_u4_f32(int32_t size, const void *in, float *out);
+ta_status ta_cast_u4_f16(int32_t size, const void *in, void *out);
+ta_status ta_cast_f32_s2(int32_t size, const float *in, void *out);
+ta_status ta_cast_f16_s2(int32_t size, const void *in, void *out);
+ta_status ta_cast_s2_f32(int32_t size, const void *in, float *out);
+ta_status ta_cast_s2_f16(int32_t size, const void *in, void *out);
+ta_status ta_cast_f32_u2(int32_t size, const float *in, void *out);
+ta_status ta_cast_f16_u2(int32_t size, const void *in, void *out);
+ta_status ta_cast_u2_f32(int32_t size, const void *in, float *out);
+ta_status ta_cast_u2_f16(int32_t size, const void *in, void *out);
+ta_status ta_cast_s4_s8(int32_t size, const void *in, int8_t *out);
+ta_status ta_cast_u4_u8(int32_t size, const void *in, uint8_t *out);
+ta_status ta_cast_s2_s8(int32_t size, const void *in, int8_t *out);
+ta_status ta_cast_u2_u8(int32_t size, const void *in, uint8_t *out);
+
 /* ========================================================= reductions */
 
 /*

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * ta_cast_e2m1_f32 - CAST float4e2m1 (packed two to a byte) -> float32, exact (ONNX Cast; see minifloat.h).
+ */
+#include "ta_kernels.h"
+#include "minifloat.h"
+
+ta_status ta_cast_e2m1_f32(int32_t size, const void *in, float *out) {
+  if (size < 0)
+    return TA_ERR_ARG;
+  for (int32_t i = 0; i < size; i++)
+    out[i] = ta_from_e2m1(ta_code_get(in, 4, i));
+  return TA_OK;
+}
