@@ -418,6 +418,17 @@ static float half_to_float(uint16_t h) {
 }
 
 /* Element k of a constant, as double / int64. */
+/* Element k of a packed 4- or 2-bit integer array, in ONNX's order
+ * (element 0 in the lowest bits of byte 0), sign-extended for int4/int2. */
+static int packed_int(DType dt, const uint8_t *p, int64_t k) {
+  int bits = dt == DT_INT4 || dt == DT_UINT4 ? 4 : 2;
+  int64_t per = 8 / bits;
+  int u = (p[k / per] >> (int)((k % per) * bits)) & ((1 << bits) - 1);
+  if ((dt == DT_INT4 || dt == DT_INT2) && u >= 1 << (bits - 1))
+    u -= 1 << bits;
+  return u;
+}
+
 static double cget_d(const Val *v, int64_t k) {
   const uint8_t *p = v->data;
   switch (v->dt) {
@@ -432,6 +443,7 @@ static double cget_d(const Val *v, int64_t k) {
   case DT_UINT32: { uint32_t i; memcpy(&i, p + 4 * k, 4); return i; }
   case DT_INT64: { int64_t i; memcpy(&i, p + 8 * k, 8); return (double)i; }
   case DT_UINT64: { uint64_t i; memcpy(&i, p + 8 * k, 8); return (double)i; }
+  case DT_INT4: case DT_UINT4: case DT_INT2: case DT_UINT2: return packed_int(v->dt, p, k);
   default: return 0;
   }
 }
@@ -3908,7 +3920,7 @@ static int64_t qparams(Imp *m, const Val *x, float **scale, float **zp, DType *d
 
 static Quant quant1(float scale, int64_t zp);
 
-/* QuantizeLinear (int8, uint8, int16 outputs): ONNX's
+/* QuantizeLinear (int8, uint8, int16, int4, uint4, int2, uint2 outputs): ONNX's
  *   saturate(rint(x / scale) + zero_point)
  * with the division in float32 and halves rounded to even, as
  *   DIV scale, ROUND, ADD zero point, MAXIMUM lo, MINIMUM hi, CAST
@@ -3930,7 +3942,12 @@ static void import_quantize_linear(Imp *m) {
   if (dt == DT_INT8) lo = -128.0f, hi = 127.0f;
   else if (dt == DT_UINT8) lo = 0.0f, hi = 255.0f;
   else if (dt == DT_INT16) lo = -32768.0f, hi = 32767.0f;
-  else FAIL("quantizing to %s is not supported (int8, uint8, int16)", dtype_name(dt));
+  else if (dt == DT_INT4) lo = -8.0f, hi = 7.0f;
+  else if (dt == DT_UINT4) lo = 0.0f, hi = 15.0f;
+  else if (dt == DT_INT2) lo = -2.0f, hi = 1.0f;
+  else if (dt == DT_UINT2) lo = 0.0f, hi = 3.0f;
+  else FAIL("quantizing to %s is not supported (int8, uint8, int16, int4, uint4, int2, uint2)",
+            dtype_name(dt));
   int l = n > 1 ? L_ONNX : pref(x);
   int t = ir(m, x, l);
   int r = T(m, t)->ndims;
@@ -3948,7 +3965,7 @@ static void import_quantize_linear(Imp *m) {
   OP(m, o)->opt.fields = OPTF_CAST;
   OP(m, o)->opt.in_dtype = DT_FLOAT32;
   OP(m, o)->opt.out_dtype = dt;
-  if (n == 1 && dt != DT_INT16)
+  if (n == 1 && (dt == DT_INT8 || dt == DT_UINT8))
     T(m, out)->q = quant1(scale[0], (int64_t)zp[0]); /* read by QDQ-fused ops */
 }
 
@@ -3977,14 +3994,17 @@ static int dq_ops(Imp *m, int t, DType dt, const float *scale, const float *zp, 
   return out;
 }
 
-/* DequantizeLinear (int8, uint8, int16, int32 inputs, float32 output):
+/* DequantizeLinear (int8, uint8, int16, int32, int4, uint4, int2, uint2 inputs, float32 output):
  * ONNX's (float(x) - float(zero_point)) * scale as CAST, SUB, MUL (the
  * subtraction of small integers is exact; the product is rounded once,
  * as ONNX's reference rounds it). */
 static void import_dequantize_linear(Imp *m) {
-  Val *x = act_in(m, 0);
-  if (x->dt != DT_INT8 && x->dt != DT_UINT8 && x->dt != DT_INT16 && x->dt != DT_INT32)
-    FAIL("dequantizing %s is not supported (int8, uint8, int16, int32)", dtype_name(x->dt));
+  Val *x = need_in(m, 0); /* the packed 4- and 2-bit types too: checked below */
+  DType xt = x->dt;
+  if (xt != DT_INT8 && xt != DT_UINT8 && xt != DT_INT16 && xt != DT_INT32 && xt != DT_INT4 &&
+      xt != DT_UINT4 && xt != DT_INT2 && xt != DT_UINT2)
+    FAIL("dequantizing %s is not supported (int8, uint8, int16, int32, int4, uint4, int2, uint2)",
+         dtype_name(xt));
   int64_t od = attr_i(m, "output_dtype", 0);
   if (od && od != 1)
     FAIL("output_dtype %lld is not supported (float32 only)", (long long)od);
