@@ -64,6 +64,9 @@ enum { K_F32, K_I8, K_I16, K_U8, K_HYB };
  * where TFLite's float table and TFLM's fixed point differ (see
  * gen_sigmoid_ties). */
 #define VAR_TIES 3
+/* int8 CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED with int4 weights
+ * (packed two per byte, as TFLite Micro takes them): Case.w4. */
+#define VAR_W4 4
 
 
 static int kind_dtype(int k) {
@@ -187,6 +190,7 @@ typedef struct {
   int out_tensor[MAXT];
   int out_dtype[MAXT];
   int bias32; /* 16x8 rows "int16_bias32": an int32 bias instead of int64 */
+  int w4;     /* rows "int8_w4": int4 weights (VAR_W4) */
 } Case;
 
 static int64_t count_of(int ndims, const int32_t *dims) {
@@ -367,9 +371,25 @@ static int weights(Case *c, const char *name, int ndims, const int32_t *dims, in
     return t;
   }
   int8_t *v = xmalloc((size_t)n);
+  int wmax = c->w4 ? 7 : 127;
   for (int64_t i = 0; i < n; i++)
-    v[i] = (int8_t)rint_in(r, -127, 127);
-  int t = tfw_const(c->m, name, TFW_INT8, ndims, dims, v);
+    v[i] = (int8_t)rint_in(r, -wmax, wmax);
+  int t;
+  /* The oracle's TFLite has no int4 tensors: it runs the same weights
+   * stored as int8 (the oracle form). */
+  if (c->w4 && !c->oracle_form)
+    c->needs_oracle_form = 1;
+  if (c->w4 && !c->oracle_form) {
+    /* Packed: element 2i in the low nibble of byte i, 2i + 1 in the high. */
+    uint8_t *p = xmalloc((size_t)(n + 1) / 2);
+    memset(p, 0, (size_t)(n + 1) / 2);
+    for (int64_t i = 0; i < n; i++)
+      p[i / 2] |= (uint8_t)(((unsigned)v[i] & 0xfu) << (i % 2 ? 4 : 0));
+    t = tfw_tensor(c->m, name, TFW_INT4, ndims, dims, tfw_buffer(c->m, p, (size_t)(n + 1) / 2));
+    free(p);
+  } else {
+    t = tfw_const(c->m, name, TFW_INT8, ndims, dims, v);
+  }
   free(v);
   int64_t *zps = xmalloc((size_t)nch * sizeof *zps);
   double mean_s2 = 0;
@@ -381,7 +401,7 @@ static int weights(Case *c, const char *name, int ndims, const int32_t *dims, in
   tfw_quant(c->m, t, nch, scales, zps, qdim);
   free(zps);
   st->mean = 0;
-  st->msq = 127.0 * 127.0 / 3.0 * mean_s2;
+  st->msq = (double)wmax * wmax / 3.0 * mean_s2;
   return t;
 }
 
@@ -742,7 +762,7 @@ static void gen_fully_connected(Case *c, int variant) {
   float s1;
   int tw;
   int per_channel = ((c->kind == K_I8 || c->kind == K_I16) && rchance(r, 0.5)) ||
-                    (c->kind == K_HYB && rchance(r, 0.35));
+                    (c->kind == K_HYB && rchance(r, 0.35)) || c->w4;
   if (per_channel) {
     tw = weights(c, "weights", 2, dw, 0, ws, &st);
   } else {
@@ -1658,6 +1678,9 @@ static const Row rows[] = {
     ALL4("TRANSPOSE_CONV", gen_transpose_conv),
     ALL4("FULLY_CONNECTED", gen_fully_connected),
     {"FULLY_CONNECTED", "hybrid", gen_fully_connected, K_HYB, 0},
+    {"CONV_2D", "int8_w4", gen_conv2d, K_I8, VAR_W4},
+    {"DEPTHWISE_CONV_2D", "int8_w4", gen_depthwise, K_I8, VAR_W4},
+    {"FULLY_CONNECTED", "int8_w4", gen_fully_connected, K_I8, VAR_W4},
     {"CONV_2D", "hybrid", gen_conv2d, K_HYB, 0},
     {"DEPTHWISE_CONV_2D", "hybrid", gen_depthwise, K_HYB, 0},
     /* 16x8 with an int32 bias: TFLite accepts int32 or int64 there (its
@@ -1782,6 +1805,7 @@ static int generate(const Row *row, int k, uint64_t seed, const char *outdir, FI
   c.kind = row->kind;
   c.mode = "off";
   c.bias32 = row->variant == VAR_BIAS32;
+  c.w4 = row->variant == VAR_W4;
   row->gen(&c, row->variant);
   finish_io(&c);
 
@@ -1806,6 +1830,7 @@ static int generate(const Row *row, int k, uint64_t seed, const char *outdir, FI
     o.kind = row->kind;
     o.mode = "off";
     o.bias32 = c.bias32;
+    o.w4 = c.w4;
     o.oracle_form = 1;
     row->gen(&o, row->variant);
     finish_io(&o);

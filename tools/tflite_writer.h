@@ -34,6 +34,7 @@ enum {
   TFW_COMPLEX64 = 8, /* (re, im) float32 pairs */
   TFW_INT8 = 9,
   TFW_RESOURCE = 13, /* a resource variable's handle */
+  TFW_INT4 = 17,     /* two per byte, the first in the low nibble */
 };
 
 #define TFW_MAX_SUBGRAPHS 16

@@ -1451,6 +1451,34 @@ const Metadata *find_metadata(const Graph *g, const char *key) {
 
 /* ------------------------------------------------------------ model */
 
+/* int4 weights of CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED (packed
+ * two per byte, element 2i in the low nibble of byte i, as TFLite's
+ * UnpackDenseInt4IntoInt8 reads them) become int8 constants here, as
+ * TFLite Micro unpacks them before the int8 kernels run; every later
+ * stage sees int8 weights.  The flash then holds one byte per weight. */
+static void unpack_int4_weights(Graph *g) {
+  for (int i = 0; i < g->nops; i++) {
+    Op *op = &g->ops[i];
+    if ((op->kind != OP_CONV_2D && op->kind != OP_DEPTHWISE_CONV_2D &&
+         op->kind != OP_FULLY_CONNECTED) || op->ninputs < 2 || op->inputs[1] < 0)
+      continue;
+    Tensor *t = &g->tensors[op->inputs[1]];
+    if (t->dtype != DT_INT4 || !t->data)
+      continue;
+    size_t n = (size_t)tensor_elems(t);
+    if (t->ndata < (n + 1) / 2)
+      continue; /* verify() names the short buffer */
+    uint8_t *w = arena_array(n ? n : 1, 1);
+    for (size_t k = 0; k < n; k++) {
+      int u = (t->data[k / 2] >> (k % 2 ? 4 : 0)) & 0xf;
+      w[k] = (uint8_t)(int8_t)(u >= 8 ? u - 16 : u);
+    }
+    t->dtype = DT_INT8;
+    t->data = w;
+    t->ndata = n;
+  }
+}
+
 Graph *read_tflite(const char *path, const uint8_t *buf, size_t size) {
   Graph *g = arena_alloc(sizeof *g);
   g->path = path;
@@ -1523,6 +1551,7 @@ Graph *read_tflite(const char *path, const uint8_t *buf, size_t size) {
   if (!g->ops)
     g->ops = arena_array(1, sizeof *g->ops);
   resolve_variables(r, subgraphs, buffers, codes, ncodes);
+  unpack_int4_weights(g);
 
   read_metadata(r, &model, buffers);
   return g;
