@@ -101,7 +101,7 @@ static void put_profile_report(FILE *f, const Graph *g, const char *P, const cha
           "    FILE *pf = profile_out ? fopen(profile_out, \"w\") : NULL;\n"
           "    if (profile_out && !pf) {\n"
           "      fprintf(stderr, \"harness: cannot write %%s\\n\", profile_out);\n"
-          "      return 5;\n"
+          "      status = 5;\n"
           "    }\n"
           "    for (i = 0; i < %d; i++)\n"
           "      ops += %s_profile_counts[i];\n"
@@ -122,7 +122,7 @@ static void put_profile_report(FILE *f, const Graph *g, const char *P, const cha
           "           whole ? 100.0 * (double)ops / (double)whole : 0.0);\n"
           "    if (pf && (fprintf(pf, \"total\\t-\\t%%llu\\n\", whole) < 0 || fclose(pf))) {\n"
           "      fprintf(stderr, \"harness: cannot write %%s\\n\", profile_out);\n"
-          "      return 5;\n"
+          "      status = 5;\n"
           "    }\n"
           "  }\n",
           g->nops, P, comment_free(model), P, P, comment_free(model), P, g->nops, P, P, P, P,
@@ -264,7 +264,7 @@ static void write_harness(FILE *f, const Graph *g, const Plan *p,
   if (ps)
     fprintf(f, "  region persistent;\n");
   fprintf(f,
-          "  int a = 1, run, i;\n"
+          "  int a = 1, run, i, status = 0;\n"
           "  const char *state_dir = NULL, *profile_out = NULL;\n"
           "  unsigned long long t0 = 0, whole = 0;\n\n"
           "  (void)state_dir;\n"
@@ -340,7 +340,8 @@ static void write_harness(FILE *f, const Graph *g, const Plan *p,
           "    dump_dir = NULL;\n"
           "    if (st != 0) {\n"
           "      fprintf(stderr, \"harness: inference %%d: %s_run returned %%d\\n\", run, st);\n"
-          "      return 3;\n"
+          "      status = 3;\n"
+          "      break;\n"
           "    }\n"
           "    for (i = 0; i < NPOOLS; i++)\n"
           "      ok &= guards_intact(&pool[i], run);\n"
@@ -359,7 +360,7 @@ static void write_harness(FILE *f, const Graph *g, const Plan *p,
             "        ok = 0;\n"
             "      }\n"
             "    }\n");
-  fprintf(f, "    if (!ok)\n      return 4;\n");
+  fprintf(f, "    if (!ok) {\n      status = 4;\n      break;\n    }\n");
   if (ps && ro->state_dir)
     fprintf(f, "    if (state_dir)\n      dump_state(state_dir, run, persistent.data);\n");
   for (int i = 0; i < nout; i++)
@@ -368,15 +369,20 @@ static void write_harness(FILE *f, const Graph *g, const Plan *p,
             "out_size[%d]);\n",
             i, er->out_names[i], i);
   fprintf(f, "  }\n");
-  if (eo->profile)
+  if (eo->profile) {
+    fprintf(f, "  if (!status) {\n");
     put_profile_report(f, g, P, eo->model);
+    fprintf(f, "  }\n");
+  }
+  /* Every exit after the allocations frees them (a leak report under
+   * the sanitizers would turn status 3 or 4 into 1). */
   fprintf(f,
           "  for (i = 0; i < NPOOLS; i++)\n    free(pool[i].block);\n"
           "  for (i = 0; i < NIN; i++) {\n    free(in[i].block);\n    free(saved[i]);\n  }\n"
           "  for (i = 0; i < NOUT; i++)\n    free(out[i].block);\n");
   if (ps)
     fprintf(f, "  free(persistent.block);\n");
-  fprintf(f, "  return 0;\n}\n");
+  fprintf(f, "  return status;\n}\n");
 }
 
 static void make_folder(const char *dir) {
