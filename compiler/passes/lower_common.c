@@ -416,14 +416,12 @@ bool lower_wide_binary(Lower *L, const char *op) {
   if (L->op->ninputs != 2 || L->op->noutputs != 1)
     return false;
   Tensor *a = input(L, 0), *b = input(L, 1), *out = output(L, 0);
-  static const char *const ops[] = {"add",     "sub",   "mul",     "div", "maximum",
-                                    "minimum", "equal", "greater", "less"};
-  bool known = false;
-  for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
-    known = known || !strcmp(op, ops[k]);
-  if (!known)
-    return false;
+  bool arith = !strcmp(op, "add") || !strcmp(op, "sub") || !strcmp(op, "mul") ||
+               !strcmp(op, "div");
   bool minmax = !strcmp(op, "maximum") || !strcmp(op, "minimum");
+  bool cmp = !strcmp(op, "equal") || !strcmp(op, "greater") || !strcmp(op, "less");
+  if (!arith && !minmax && !cmp)
+    return false; /* no kernels of these types (NOT_EQUAL, LESS_EQUAL, ...) */
   const char *t = a->dtype == DT_UINT16   ? "u16"
                   : a->dtype == DT_UINT32 ? "u32"
                   : a->dtype == DT_UINT64 ? "u64"
@@ -432,9 +430,7 @@ bool lower_wide_binary(Lower *L, const char *op) {
                                                      : NULL;
   if (!t)
     return false;
-  bool cmp = out->dtype == DT_BOOL && strcmp(op, "add") && strcmp(op, "sub") &&
-             strcmp(op, "mul") && strcmp(op, "div") && !minmax;
-  if (b->dtype != a->dtype || (!cmp && out->dtype != a->dtype))
+  if (b->dtype != a->dtype || out->dtype != (cmp ? DT_BOOL : a->dtype))
     unsupported_types(L);
   L->l->kernel = arena_printf("ta_%s_%s", op, t);
   ta_bcast bc = broadcast_of(L, a, b, out);
