@@ -16,7 +16,8 @@
  *
  *   front/    the readers: an untrusted file -> the IR, nothing else
  *             (tflite.c, and flexbuf.c for custom ops' options;
- *             onnx.c and onnx_import.c on protobuf.c)
+ *             onnx.c and onnx_import.c with its onnx_*.c parts on
+ *             protobuf.c)
  *   verify.c  the IR's invariants, after the reader and after every pass
  *   passes/   graph passes (passes.c) and the lowering: lower.c's table,
  *             one file per op family, their shared helpers in

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # make fuzz-onnx - libFuzzer on the .onnx reader (protobuf.c, onnx.c and
-# onnx_import.c through read_onnx, then verify and print_inspect), with
-# AddressSanitizer and UndefinedBehaviorSanitizer (the flags of mk/fuzz.mk).
+# the importer, onnx_import.c and its onnx_*.c files, through read_onnx,
+# then verify and print_inspect), with AddressSanitizer and
+# UndefinedBehaviorSanitizer (the flags of mk/fuzz.mk).
 #
 #   make fuzz-onnx                  run for FUZZ_SECONDS (default 60)
 #
@@ -12,12 +13,12 @@
 
 FUZZ_ONNX_BIN     := $(BUILD)/fuzz/fuzz_onnx
 FUZZ_ONNX_MAX     ?= 262144
-FUZZ_ONNX_LIB_SRC := compiler/front/onnx.c compiler/front/onnx_import.c compiler/front/protobuf.c \
+FUZZ_ONNX_LIB_SRC := compiler/front/onnx.c $(wildcard compiler/front/onnx_*.c) compiler/front/protobuf.c \
                      compiler/verify.c compiler/emit/print.c compiler/util.c compiler/passes/quant.c \
                      compiler/front/tflite.c compiler/front/flexbuf.c
 
 $(FUZZ_ONNX_BIN): tests/fuzz/fuzz_onnx.c $(FUZZ_ONNX_LIB_SRC) compiler/tinyaot.h compiler/ops.h \
-                  compiler/front/onnx.h
+                  compiler/front/onnx.h compiler/front/onnx_import.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -Icompiler -Icompiler/passes -Iruntime/include -o $@ \
 	  tests/fuzz/fuzz_onnx.c $(FUZZ_ONNX_LIB_SRC) -lm

@@ -10,10 +10,11 @@
  *      (ONode, Val); opset_import must give the default domain an opset
  *      11..25; initializers become constant Vals (raw_data or the typed
  *      fields; external data read next to the model, path-checked).
- *   2. import (onnx_import.c): node by node in the file's order (ONNX
- *      requires a topological order), constant folding what only depends
- *      on constants and static shapes, and emitting IR ops for the rest,
- *      with the NCHW -> NHWC conversion done at compile time.
+ *   2. import (onnx_import.c and its parts): node by node in the file's
+ *      order (ONNX requires a topological order), constant folding what
+ *      only depends on constants and static shapes, and emitting IR ops
+ *      for the rest, with the NCHW -> NHWC conversion done at compile
+ *      time.
  *
  * Errors name the node: "MODEL: node 7 (name, op_type Conv, domain '',
  * opset 13): problem".  The file is untrusted; nothing here touches its

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * onnx.h - what the ONNX reader's two files share: the parsed model
- * (onnx.c) and the importer into the IR (onnx_import.c).  Private to
- * front/.
+ * onnx.h - what the ONNX reader's parts share: the parsed model
+ * (onnx.c) and the importer into the IR (onnx_import.c and the files
+ * onnx_import.h names).  Private to front/.
  */
 #ifndef TINYAOT_ONNX_H
 #define TINYAOT_ONNX_H
