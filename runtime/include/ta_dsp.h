@@ -235,6 +235,19 @@ static inline ta_dsp_rqm ta_dsp_rqm_make(int32_t mult, int32_t shift) {
   return ta_requant_mmla_make(mult, shift);
 }
 
+/* The same from a record of ta_conv_records() (M, c; e from c). */
+static inline ta_dsp_rqm ta_dsp_rqm_record(const int32_t *rec) {
+  ta_dsp_rqm r;
+  r.m2 = rec[0];
+  r.add = rec[1];
+#if defined(__GNUC__)
+  r.e = 32 - __builtin_clz((uint32_t)rec[1]); /* c >= 1 */
+#else
+  r.e = 32 - (int32_t)__clz((uint32_t)rec[1]);
+#endif
+  return r;
+}
+
 static inline int32_t ta_dsp_requant_m(int32_t acc, const ta_dsp_rqm *r, int32_t off) {
 #if defined(__GNUC__)
   int32_t v;

@@ -212,7 +212,8 @@ static int random_conv_case(int depthwise, int k, int dsp) {
   int8_t *in = canary_alloc(ni), *filter = canary_alloc(nf);
   ref_fill_s8(in, ni);
   ref_fill_s8(filter, nf);
-  int32_t *bias = malloc(sizeof(int32_t) * od.c), *bf = malloc(sizeof(int32_t) * od.c);
+  /* bf: the folded bias, room for the records after it (ta_conv_records()) */
+  int32_t *bias = malloc(sizeof(int32_t) * od.c), *bf = malloc(sizeof(int32_t) * 3 * od.c);
   int with_bias = ref_rand(0, 4) != 0;
   for (int i = 0; i < od.c; i++)
     bias[i] = ref_rand(-20000, 20000);
@@ -242,6 +243,10 @@ static int random_conv_case(int depthwise, int k, int dsp) {
     s1 = ta_conv2d_s8(&p, &q, &id, in, &fd, filter, with_bias ? bias : NULL, &od, o1, NULL);
     s3 = ta_conv2d_fold_s8(&p, &q, &id, in, &fd, filter, bf, &od, o3, scratch);
     q.mmla = ta_quant_mmla_ok(&q, od.c, bf, fd.h * fd.w * fd.c);
+    if (q.mmla) { /* as the compiler passes it: the records after the bias */
+      ta_conv_records(&q, od.c, bf + od.c);
+      q.mmla |= TA_MMLA_RECORDS;
+    }
     s2 = ta_conv2d_fold_s8(&p, &q, &id, in, &fd, filter, bf, &od, o2, scratch);
   }
   mmla_cases += q.mmla != 0;
