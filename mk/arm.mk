@@ -32,6 +32,7 @@
 # the Cortex-M4 cycles of runs up to that many instructions).
 
 ARM_TARGETS ?= m4:-O2 m4:-Os m7:-O2 m33:-O2
+ARM_GRAPHS_ONNX ?= 24
 ARM_ENV = TINYAOT=$(abspath $(BUILD))/tinyaot TINYAOT_BUILD=$(abspath $(BUILD)) \
           ARM_TARGETS="$(ARM_TARGETS)"
 
@@ -40,6 +41,8 @@ check-arm: $(BUILD)/tinyaot $(BUILD)/tools/gen_graphs
 	@$(ARM_ENV) sh tests/arm/test_arm.sh > $(BUILD)/arm-check.txt; \
 	 $(ARM_ENV) sh tests/arm/test_arm_graphs.sh >> $(BUILD)/arm-check.txt; \
 	 $(ARM_ENV) ARM_ONNX_ALL=1 sh tests/arm/test_arm_onnx.sh >> $(BUILD)/arm-check.txt; \
+	 $(ARM_ENV) ARM_GRAPHS_ONNX=$(ARM_GRAPHS_ONNX) sh tests/arm/test_arm_graphs_onnx.sh \
+	   >> $(BUILD)/arm-check.txt; \
 	 cat $(BUILD)/arm-check.txt; \
 	 awk '/^ok /{p++} /^not ok /{f++} /^skip /{s++} \
 	      END {printf "%d passed, %d failed, %d skipped\n", p, f, s; exit (f > 0 || p == 0)}' \

@@ -8,6 +8,8 @@
 #                    clock) under all 16 combinations until N seconds
 #                    (default 600) have passed; each disagreement is
 #                    minimised and saved under $(BUILD)/graph-findings/.
+#                    GRAPHS_KIND=int16 (int8, float, mixed, uint8): graphs
+#                    of that kind only (default: every kind drawn).
 #   make test-graphs GRAPHS_COUNT=n   n graphs from GRAPHS_SEED (default
 #                    1) under all combinations, once.
 #
@@ -27,8 +29,10 @@ test-build: $(BUILD)/tools/gen_graphs
 fuzz-graphs: $(BUILD)/tinyaot $(BUILD)/tools/gen_graphs $(BUILD)/tools/cmp_tensors
 	@GRAPHS_JOBS=$(GRAPHS_JOBS) sh tests/graphs/run_graphs.sh --build $(BUILD) --quiet \
 	    --seed $(or $(GRAPHS_SEED),$(shell date +%s)000) --count $(GRAPHS_COUNT) --runs all \
-	    --seconds $(or $(FUZZ_SECONDS),600) --save $(BUILD)/graph-findings
+	    --seconds $(or $(FUZZ_SECONDS),600) --save $(BUILD)/graph-findings \
+	    $(if $(GRAPHS_KIND),--kind $(GRAPHS_KIND))
 
 test-graphs: $(BUILD)/tinyaot $(BUILD)/tools/gen_graphs $(BUILD)/tools/cmp_tensors
 	@GRAPHS_JOBS=$(GRAPHS_JOBS) sh tests/graphs/run_graphs.sh --build $(BUILD) \
-	    --seed $(or $(GRAPHS_SEED),1) --count $(GRAPHS_COUNT) --runs all
+	    --seed $(or $(GRAPHS_SEED),1) --count $(GRAPHS_COUNT) --runs all \
+	    $(if $(GRAPHS_KIND),--kind $(GRAPHS_KIND))

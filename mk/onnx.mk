@@ -34,9 +34,10 @@ test-ops-onnx: $(BUILD)/tinyaot
 # make test-quant-onnx - the 8 shared float ONNX models quantized to int8
 # QDQ by tools/quantize_onnx.py, ONNX Runtime against `tinyaot run
 # --rounding onnxruntime` byte for byte on the golden inputs, the default
-# rounding's share of differing outputs, and RAM/flash float -> int8
-# (tests/models/run_quant_onnx.py; make test runs two models,
-# tests/models/test_quant_onnx.sh).
+# rounding's share of differing outputs, and RAM/flash float -> int8;
+# for a model that differs, tools/bisect_quant_onnx.py names the first
+# differing tensor (tests/models/run_quant_onnx.py; make test runs three
+# models, tests/models/test_quant_onnx.sh).
 QUANT_ONNX_MODELS ?= ds_cnn_kws fc_autoencoder_ad lstm_mnist mobilenet_v2_035_96 \
   mobilenet_v3_small_96 shape_chain_cnn_nofold squeezenet1_1_96 tiny_unet_64
 test-quant-onnx: $(BUILD)/tinyaot

@@ -4,7 +4,7 @@
  * for the miscompile hunter (tests/graphs/run_graphs.sh).
  *
  *   gen_graphs [--seed S] [--count N] [--ops N] [--skip LIST] [--max-dim D]
- *              [--name NAME] OUTDIR
+ *              [--kind KIND] [--name NAME] OUTDIR
  *
  * Writes N graphs OUTDIR/graph.<S+k>/ (or OUTDIR/NAME/ for N = 1 with
  * --name), each holding model.tflite, its inputs in0.bin ... (raw
@@ -34,12 +34,20 @@
  * RELU6, LOGISTIC, TANH, SOFTMAX, CONCATENATION, SPLIT, RESHAPE, PAD,
  * TRANSPOSE, STRIDED_SLICE, MEAN, QUANTIZE, DEQUANTIZE.
  *
- * Dtypes, per graph: int8 (half the graphs), float32, uint8 (TFLite's
- * legacy asymmetric scheme: per-tensor weights with zero points,
- * CONCATENATION requantizing its inputs), or mixed: a float
- * input quantized to int8 by the first op, and DEQUANTIZE tails whose
- * float values only float ops read.  Float values never go back to int8
- * inside a graph, so every integer output is TFLite's exact arithmetic.
+ * Dtypes, per graph (--kind picks one): int8 (40 %), int16 (18 %),
+ * float32, uint8 (TFLite's legacy asymmetric scheme: per-tensor weights
+ * with zero points, CONCATENATION requantizing its inputs), or mixed: a
+ * float input quantized to int8 by the first op, and DEQUANTIZE tails
+ * whose float values only float ops read.  int16 graphs are TFLite's
+ * 16x8 scheme: int16 activations with zero point 0, int8 weights per
+ * channel or per tensor, int64 biases (CONV_2D and FULLY_CONNECTED now and
+ * then int32 or none: TFLite's int32 sums), ADD and SUB with
+ * pot_scale_int16 unset, false or true (power-of-two scales now and then,
+ * so that TFLite's power-of-two path runs), LOGISTIC and TANH at times
+ * on the 2^-12 (2^-11) input scale of TFLite's fixed-point path, a float
+ * input quantized to int16 in 30 % of them, int16 -> int8 QUANTIZE and
+ * DEQUANTIZE tails.  Float values never go back to integers inside a
+ * graph, so every integer output is TFLite's exact arithmetic.
  * Quantization parameters are drawn per value (ranges, zero points,
  * per-channel weight scales), within what TFLite requires (LOGISTIC,
  * TANH and SOFTMAX outputs fixed; one quantization across pools,
@@ -93,11 +101,16 @@ typedef struct {
   float lo, hi;
 } Q;
 
-static int qmin_of(int dtype) { return dtype == TFW_UINT8 ? 0 : -128; }
-static int qmax_of(int dtype) { return dtype == TFW_UINT8 ? 255 : 127; }
+static int qmin_of(int dtype) {
+  return dtype == TFW_UINT8 ? 0 : dtype == TFW_INT16 ? -32768 : -128;
+}
+static int qmax_of(int dtype) {
+  return dtype == TFW_UINT8 ? 255 : dtype == TFW_INT16 ? 32767 : 127;
+}
 
 /* int8 or uint8 quantization covering [lo, hi] (stretched to contain 0);
- * float: just the range. */
+ * int16: symmetric (zero point 0, TFLite's 16x8 scheme), covering the
+ * larger of |lo| and |hi|; float: just the range. */
 static Q q_cover(int dtype, float lo, float hi) {
   Q q = {dtype, 0, 0, lo, hi};
   if (dtype == TFW_FLOAT32)
@@ -109,6 +122,13 @@ static Q q_cover(int dtype, float lo, float hi) {
   if (hi - lo < 1e-3f)
     hi = lo + 1e-3f;
   int qmin = qmin_of(dtype), qmax = qmax_of(dtype);
+  if (dtype == TFW_INT16) {
+    float m = -lo > hi ? -lo : hi;
+    q.scale = m / 32767.0f;
+    q.lo = -32768.0f * q.scale;
+    q.hi = 32767.0f * q.scale;
+    return q;
+  }
   q.scale = (hi - lo) / 255.0f;
   double zp = floor(qmin - lo / q.scale + 0.5);
   q.zp = (int64_t)(zp < qmin ? qmin : zp > qmax ? qmax : zp);
@@ -123,13 +143,25 @@ static Q q_fixed(int dtype, float scale, int64_t zp) {
   return q;
 }
 
-/* A random range: mostly around zero, sometimes one-sided. */
+/* int16 with the scale 2^-e (TFLite's power-of-two paths of ADD, SUB,
+ * LOGISTIC and TANH). */
+static Q q_pot(int e) { return q_fixed(TFW_INT16, ldexpf(1.0f, -e), 0); }
+
+static int is_pot(float scale) {
+  int e;
+  return frexpf(scale, &e) == 0.5f;
+}
+
+/* A random range: mostly around zero, sometimes one-sided; int16 now and
+ * then with a power-of-two scale. */
 static Q q_random(Rng *r, int dtype) {
   float lo = -rlog(r, 0.1, 4.0), hi = rlog(r, 0.1, 4.0);
   if (rchance(r, 0.15))
     lo = 0;
   else if (rchance(r, 0.1))
     hi = 0;
+  if (dtype == TFW_INT16 && rchance(r, 0.25))
+    return q_pot(rint_in(r, 12, 15));
   return q_cover(dtype, lo, hi);
 }
 
@@ -153,6 +185,7 @@ static const char *dtype_name(int dt) {
   case TFW_FLOAT32: return "float32";
   case TFW_INT32: return "int32";
   case TFW_INT8: return "int8";
+  case TFW_INT16: return "int16";
   case TFW_UINT8: return "uint8";
   default: return "unknown";
   }
@@ -170,8 +203,10 @@ typedef struct {
   int is_input;
 } Val;
 
-/* The graph's kind. */
-enum { G_INT8, G_FLOAT, G_MIXED, G_UINT8 };
+/* The graph's kind (G_INT16: TFLite's 16x8 scheme, int16 activations
+ * with int8 weights, int8 and float tails). */
+enum { G_INT8, G_FLOAT, G_MIXED, G_UINT8, G_INT16 };
+static const char *const kind_names[] = {"int8", "float", "mixed", "uint8", "int16"};
 
 typedef struct {
   TfwModel *m;
@@ -248,6 +283,9 @@ static void fill(Rng *r, const Q *q, uint8_t *p, int64_t n) {
       memcpy(p + 4 * i, &f, 4);
     } else if (q->dtype == TFW_UINT8) {
       p[i] = (uint8_t)rint_in(r, 0, 255);
+    } else if (q->dtype == TFW_INT16) {
+      int16_t v = (int16_t)rint_in(r, -32768, 32767);
+      memcpy(p + 2 * i, &v, 2);
     } else {
       p[i] = (uint8_t)(int8_t)rint_in(r, -128, 127);
     }
@@ -374,15 +412,15 @@ static int weights(G *g, int is_f, int nd, const int32_t *d, int qdim, int per_c
   return t;
 }
 
-/* A bias of n channels, of the order of sd in real terms: float, or int32
- * with scale in_scale * w_scale[i]. */
-static int bias(G *g, int n, int is_float, float in_scale, const float *w_scale, double sd,
+/* A bias of n channels, of the order of sd in real terms: float (dtype
+ * TFW_FLOAT32), or int32 or int64 (16x8) with scale in_scale * w_scale[i]. */
+static int bias(G *g, int n, int dtype, float in_scale, const float *w_scale, double sd,
                 int per_channel) {
   int32_t d = n;
   Rng *r = g->r;
   char name[32];
   const_name(g, name, sizeof name);
-  if (is_float) {
+  if (dtype == TFW_FLOAT32) {
     float *b = xmalloc((size_t)n * 4);
     for (int i = 0; i < n; i++)
       b[i] = runif(r, -sd, sd);
@@ -390,16 +428,25 @@ static int bias(G *g, int n, int is_float, float in_scale, const float *w_scale,
     free(b);
     return t;
   }
-  int32_t *b = xmalloc((size_t)n * 4);
+  int64_t *b = xmalloc((size_t)n * 8);
   float *s = xmalloc((size_t)n * sizeof *s);
   int64_t *zp = xmalloc((size_t)n * sizeof *zp);
   for (int i = 0; i < n; i++) {
     s[i] = in_scale * w_scale[i];
     zp[i] = 0;
     double q = runif(r, -sd, sd) / s[i];
-    b[i] = (int32_t)llround(q > 1e9 ? 1e9 : q < -1e9 ? -1e9 : q);
+    b[i] = llround(q > 1e9 ? 1e9 : q < -1e9 ? -1e9 : q);
   }
-  int t = tfw_const(g->m, name, TFW_INT32, 1, &d, b);
+  int t;
+  if (dtype == TFW_INT64) {
+    t = tfw_const(g->m, name, TFW_INT64, 1, &d, b);
+  } else {
+    int32_t *b32 = xmalloc((size_t)n * 4);
+    for (int i = 0; i < n; i++)
+      b32[i] = (int32_t)b[i];
+    t = tfw_const(g->m, name, TFW_INT32, 1, &d, b32);
+    free(b32);
+  }
   tfw_quant(g->m, t, per_channel ? n : 1, s, zp, 0);
   free(b);
   free(s);
@@ -429,6 +476,18 @@ static int conv_out(int in, int k, int stride, int dilation, int padding) {
  * caller then tries another op), else 1. */
 
 static int is_float(G *g, int a) { return g->v[a].q.dtype == TFW_FLOAT32; }
+
+/* The bias type of an op reading value a: float, int32, or for int16
+ * inputs int64 (int64 sums) or, where TFLite takes it (CONV_2D and
+ * FULLY_CONNECTED: acc32), now and then int32 (int32 sums). */
+static int bias_dtype(G *g, int a, int acc32_ok) {
+  int dt = g->v[a].q.dtype;
+  if (dt == TFW_FLOAT32)
+    return TFW_FLOAT32;
+  if (dt == TFW_INT16)
+    return acc32_ok && rchance(g->r, 0.3) ? TFW_INT32 : TFW_INT64;
+  return TFW_INT32;
+}
 
 static int op_conv(G *g, int a, int depthwise) {
   Val *x = &g->v[a];
@@ -465,7 +524,7 @@ static int op_conv(G *g, int a, int depthwise) {
     k = kh * kw * cin;
   }
   double sd = sqrt((double)k * msq(x->q.lo, x->q.hi) * wmsq);
-  int tb = bias(g, cout, is_float(g, a), x->q.scale, ws, sd, per_channel);
+  int tb = bias(g, cout, bias_dtype(g, a, !depthwise), x->q.scale, ws, sd, per_channel);
   Q out = sum_out(g, &x->q, wmsq, k, act);
   int o = new_val(g, 4, dout, &out);
   int tins[3] = {g->v[a].t, tw, tb};
@@ -494,7 +553,7 @@ static int op_fc(G *g, int a) {
   double wmsq;
   int tw = weights(g, is_float(g, a), 2, dw, 0, per_channel, ws, &wmsq);
   double sd = sqrt((double)k * msq(x->q.lo, x->q.hi) * wmsq);
-  int tb = rchance(r, 0.8) ? bias(g, n, is_float(g, a), x->q.scale, ws, sd, per_channel) : -1;
+  int tb = rchance(r, 0.8) ? bias(g, n, bias_dtype(g, a, 1), x->q.scale, ws, sd, per_channel) : -1;
   Q out = sum_out(g, &x->q, wmsq, (int)k, act);
   int32_t dout[2] = {1, n};
   int o = new_val(g, 2, dout, &out);
@@ -548,6 +607,8 @@ static const char *op_name(int code) {
   }
 }
 
+static int requantize(G *g, int a, const Q *to);
+
 /* ADD, SUB, MUL: the partner is another value of a's shape (a residual
  * or a branch merge), a itself, or a constant. */
 static int op_binary(G *g, int a, int code, int forced) {
@@ -558,13 +619,36 @@ static int op_binary(G *g, int a, int code, int forced) {
     b = a;
   if (forced >= 0)
     b = forced;
+  /* 16x8 ADD and SUB: pot_scale_int16 unset (TFLite's default, true),
+   * false or true; with true, now and then power-of-two scales made for
+   * TFLite's power-of-two path (a QUANTIZE first where an input has
+   * another scale; the output takes the larger input scale: one input
+   * unshifted, the other shifted right by at most 15). */
+  int pot = -1, make_pot = 0, e = 0;
+  if (x->q.dtype == TFW_INT16 && code != TFW_OP_MUL) {
+    pot = rint_in(r, -1, 1);
+    make_pot = pot == 1 && rchance(r, 0.4);
+    e = rint_in(r, 10, 14);
+    if (make_pot && !is_pot(x->q.scale)) {
+      Q qp = q_pot(e);
+      int self = b == a;
+      a = requantize(g, a, &qp);
+      x = &g->v[a];
+      if (self)
+        b = a;
+    }
+    if (make_pot && b >= 0 && !is_pot(g->v[b].q.scale)) {
+      Q qp = q_pot(e + rint_in(r, 0, 2));
+      b = requantize(g, b, &qp);
+    }
+  }
   Q qb;
   int tb;
   if (b >= 0) {
     qb = g->v[b].q;
     tb = g->v[b].t;
   } else {
-    qb = q_random(r, x->q.dtype);
+    qb = make_pot ? q_pot(e + rint_in(r, 0, 2)) : q_random(r, x->q.dtype);
     tb = const_act(g, x->nd, x->d, &qb);
   }
   Q qa = x->q;
@@ -583,15 +667,23 @@ static int op_binary(G *g, int a, int code, int forced) {
   float lo = (float)(mean - 2.5 * sd), hi = (float)(mean + 2.5 * sd);
   act_clip(act, &lo, &hi);
   Q qo = q_around(r, qa.dtype, lo, hi);
+  if (qa.dtype == TFW_INT16 && code != TFW_OP_MUL && pot != 0 && is_pot(qa.scale) &&
+      is_pot(qb.scale)) {
+    int ea, eb;
+    frexpf(qa.scale, &ea);
+    frexpf(qb.scale, &eb);
+    if (abs(ea - eb) <= 15 && (make_pot || rchance(r, 0.6)))
+      qo = q_fixed(TFW_INT16, qa.scale > qb.scale ? qa.scale : qb.scale, 0);
+  }
   int o = new_val(g, x->nd, x->d, &qo);
   int swap = rchance(r, 0.3);
   int tins[2] = {swap ? tb : g->v[a].t, swap ? g->v[a].t : tb};
   int vin[2] = {a, b};
   int op = add_op(g, code, op_name(code), 2, tins, vin, b >= 0 ? 2 : 1, &o, 1);
   if (code == TFW_OP_ADD)
-    tfw_add_options(g->m, op, act, -1);
+    tfw_add_options(g->m, op, act, pot);
   else if (code == TFW_OP_SUB)
-    tfw_sub_options(g->m, op, act, -1);
+    tfw_sub_options(g->m, op, act, pot);
   else
     tfw_mul_options(g->m, op, act);
   return 1;
@@ -605,11 +697,23 @@ static int op_unary(G *g, int a, int code) {
   if (!is_float(g, a)) {
     float hi = x->q.hi > 0.1f ? x->q.hi : 0.1f;
     switch (code) {
-    case TFW_OP_LOGISTIC: out = q_fixed(dt, 1.0f / 256, dt == TFW_UINT8 ? 0 : -128); break;
-    case TFW_OP_TANH: out = q_fixed(dt, 1.0f / 128, dt == TFW_UINT8 ? 128 : 0); break;
+    case TFW_OP_LOGISTIC:
+      out = dt == TFW_INT16 ? q_pot(15) : q_fixed(dt, 1.0f / 256, dt == TFW_UINT8 ? 0 : -128);
+      break;
+    case TFW_OP_TANH:
+      out = dt == TFW_INT16 ? q_pot(15) : q_fixed(dt, 1.0f / 128, dt == TFW_UINT8 ? 128 : 0);
+      break;
     case TFW_OP_RELU: out = q_around(r, dt, 0, hi); break;
     case TFW_OP_RELU6: out = q_around(r, dt, 0, hi < 6 ? hi : 6); break;
     }
+  }
+  /* int16 LOGISTIC and TANH: now and then the input scale of TFLite's
+   * power-of-two path (2^-12; TANH also 2^-11), by a QUANTIZE first. */
+  if (dt == TFW_INT16 && (code == TFW_OP_LOGISTIC || code == TFW_OP_TANH) && rchance(r, 0.3)) {
+    Q pot = q_pot(code == TFW_OP_TANH && rchance(r, 0.5) ? 11 : 12);
+    if (pot.scale != x->q.scale)
+      a = requantize(g, a, &pot);
+    x = &g->v[a];
   }
   int o = new_val(g, x->nd, x->d, &out);
   int tin = g->v[a].t;
@@ -621,8 +725,9 @@ static int op_softmax(G *g, int a) {
   Rng *r = g->r;
   Val *x = &g->v[a];
   int dt = x->q.dtype;
-  Q out = is_float(g, a) ? q_cover(TFW_FLOAT32, 0, 1)
-                         : q_fixed(dt, 1.0f / 256, dt == TFW_UINT8 ? 0 : -128);
+  Q out = is_float(g, a)        ? q_cover(TFW_FLOAT32, 0, 1)
+          : dt == TFW_INT16 ? q_pot(15)
+                            : q_fixed(dt, 1.0f / 256, dt == TFW_UINT8 ? 0 : -128);
   int o = new_val(g, x->nd, x->d, &out);
   int tin = g->v[a].t;
   int op = add_op(g, TFW_OP_SOFTMAX, "SOFTMAX", 1, &tin, &a, 1, &o, 1);
@@ -640,17 +745,20 @@ static int requantize(G *g, int a, const Q *to) {
   return o;
 }
 
+/* int8 -> int8, int16 -> int16 and now and then int16 -> int8 (TFLite
+ * has no int8 -> int16 QUANTIZE). */
 static int op_quantize(G *g, int a) {
   if (is_float(g, a) || g->kind == G_UINT8) /* no uint8 -> uint8 QUANTIZE yet */
     return 0;
   Val *x = &g->v[a];
-  Q to = q_around(g->r, TFW_INT8, x->q.lo, x->q.hi);
+  int dt = x->q.dtype == TFW_INT16 && !rchance(g->r, 0.15) ? TFW_INT16 : TFW_INT8;
+  Q to = q_around(g->r, dt, x->q.lo, x->q.hi);
   requantize(g, a, &to);
   return 1;
 }
 
 static int op_dequantize(G *g, int a) {
-  if (is_float(g, a) || g->kind != G_MIXED)
+  if (is_float(g, a) || (g->kind != G_MIXED && g->kind != G_INT16))
     return 0;
   Val *x = &g->v[a];
   Q to = q_cover(TFW_FLOAT32, x->q.lo, x->q.hi);
@@ -705,12 +813,12 @@ static int op_concat(G *g, int a, int forced) {
     dout[axis] += g->v[parts[i]].d[axis];
   if (count_of(nd, dout) > MAXEL)
     return 0;
-  /* TFLite requires int8 inputs to share the output's quantization;
+  /* TFLite requires int8 and int16 inputs to share the output's quantization;
    * uint8 inputs with their own quantization it requantizes. */
   Q q = g->v[parts[0]].q;
   for (int i = 1; i < np; i++) {
     Q qi = g->v[parts[i]].q;
-    if (q.dtype == TFW_INT8 && (qi.scale != q.scale || qi.zp != q.zp))
+    if ((q.dtype == TFW_INT8 || q.dtype == TFW_INT16) && (qi.scale != q.scale || qi.zp != q.zp))
       parts[i] = requantize(g, parts[i], &q);
   }
   if (q.dtype == TFW_UINT8 && rchance(r, 0.5))
@@ -1013,8 +1121,8 @@ static void make_dir(const char *path) {
   }
 }
 
-static void generate(uint64_t seed, int max_ops, const char *skip, int maxdim, const char *dir,
-                     const char *name, FILE *manifest) {
+static void generate(uint64_t seed, int max_ops, const char *skip, int maxdim, int kind,
+                     const char *dir, const char *name, FILE *manifest) {
   G *g = xmalloc(sizeof *g);
   memset(g, 0, sizeof *g);
   g->m = tfw_new();
@@ -1031,17 +1139,29 @@ static void generate(uint64_t seed, int max_ops, const char *skip, int maxdim, c
   if (max_ops > 0 && max_ops < nops)
     nops = max_ops;
   double u = runit(&top);
-  g->kind = u < 0.5 ? G_INT8 : u < 0.7 ? G_FLOAT : u < 0.85 ? G_MIXED : G_UINT8;
+  g->kind = u < 0.4    ? G_INT8
+            : u < 0.58 ? G_INT16
+            : u < 0.74 ? G_FLOAT
+            : u < 0.88 ? G_MIXED
+                       : G_UINT8;
+  if (kind >= 0)
+    g->kind = kind;
+  /* A 16x8 graph reads a float input now and then (a QUANTIZE to int16
+   * first, as G_MIXED's to int8). */
+  int float_in = g->kind == G_MIXED || (g->kind == G_INT16 && rchance(&top, 0.3));
   int32_t d[4] = {1, rint_in(&top, 1, maxdim), rint_in(&top, 1, maxdim), rint_in(&top, 1, 8)};
   g->r = &top;
-  fprintf(g->txt, "# gen_graphs --seed %llu --ops %d%s%s --max-dim %d\n",
+  fprintf(g->txt, "# gen_graphs --seed %llu --ops %d%s%s --max-dim %d%s%s\n",
           (unsigned long long)seed, nops, skip && *skip ? " --skip " : "", skip ? skip : "",
-          maxdim);
-  if (g->kind == G_MIXED) {
+          maxdim, kind >= 0 ? " --kind " : "", kind >= 0 ? kind_names[kind] : "");
+  if (float_in) {
     Q qf = q_random(&top, TFW_FLOAT32);
     add_input(g, &top, d, &qf);
   } else {
-    int dt = g->kind == G_FLOAT ? TFW_FLOAT32 : g->kind == G_UINT8 ? TFW_UINT8 : TFW_INT8;
+    int dt = g->kind == G_FLOAT   ? TFW_FLOAT32
+             : g->kind == G_UINT8 ? TFW_UINT8
+             : g->kind == G_INT16 ? TFW_INT16
+                                  : TFW_INT8;
     Q q0 = q_random(&top, dt);
     add_input(g, &top, d, &q0);
     if (rchance(&top, 0.3)) {
@@ -1067,8 +1187,8 @@ static void generate(uint64_t seed, int max_ops, const char *skip, int maxdim, c
     }
     if (skipped)
       continue;
-    if (i == 0 && g->kind == G_MIXED) { /* the float input to int8 */
-      Q q = q_cover(TFW_INT8, g->v[0].q.lo, g->v[0].q.hi);
+    if (i == 0 && float_in) { /* the float input to int8 (int16) */
+      Q q = q_cover(g->kind == G_INT16 ? TFW_INT16 : TFW_INT8, g->v[0].q.lo, g->v[0].q.hi);
       requantize(g, 0, &q);
       continue;
     }
@@ -1138,13 +1258,13 @@ static void generate(uint64_t seed, int max_ops, const char *skip, int maxdim, c
 
 static void usage(void) {
   fprintf(stderr, "usage: gen_graphs [--seed S] [--count N] [--ops N] [--skip LIST] "
-                  "[--max-dim D] [--name NAME] OUTDIR\n");
+                  "[--max-dim D] [--kind int8|float|mixed|uint8|int16] [--name NAME] OUTDIR\n");
   exit(2);
 }
 
 int main(int argc, char **argv) {
   unsigned long long seed = 1;
-  int count = 1, max_ops = 0, maxdim = 8;
+  int count = 1, max_ops = 0, maxdim = 8, kind = -1;
   const char *skip = "", *outdir = NULL, *name = NULL;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--seed") && i + 1 < argc)
@@ -1159,6 +1279,14 @@ int main(int argc, char **argv) {
       maxdim = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--name") && i + 1 < argc)
       name = argv[++i];
+    else if (!strcmp(argv[i], "--kind") && i + 1 < argc) {
+      const char *k = argv[++i];
+      for (int j = 0; j < (int)(sizeof kind_names / sizeof kind_names[0]); j++)
+        if (!strcmp(k, kind_names[j]))
+          kind = j;
+      if (kind < 0)
+        usage();
+    }
     else if (argv[i][0] != '-' && !outdir)
       outdir = argv[i];
     else
@@ -1179,7 +1307,7 @@ int main(int argc, char **argv) {
     else
       snprintf(nm, sizeof nm, "graph.%llu", seed + (unsigned long long)k);
     snprintf(dir, sizeof dir, "%s/%s", outdir, nm);
-    generate(seed + (unsigned long long)k, max_ops, skip, maxdim, dir, nm, manifest);
+    generate(seed + (unsigned long long)k, max_ops, skip, maxdim, kind, dir, nm, manifest);
   }
   if (fclose(manifest) != 0)
     die("cannot write manifest.txt");

@@ -11,7 +11,9 @@ layout), and OUTDIR/cases.txt: one line "NAME OP DTYPE NIN OUTDTYPE".
 
 Rows (OP:dtype, dtype = the activations' type): Conv, DepthwiseConv
 (Conv with group = channels), Gemm, MatMul, each per tensor and per
-channel (_pc) for int8 and per tensor for uint8; Add and Mul (two
+channel (_pc) for int8 and per tensor for uint8; Conv:int8_relu6, a
+Conv followed by Clip(0, 6) whose bounds are Constant nodes written
+between the Conv and the Clip, as PyTorch exports ReLU6; Add and Mul (two
 activations of one shape, sometimes with a Relu); MaxPool, Transpose, Reshape and
 Concat between a DequantizeLinear and a QuantizeLinear of one scale;
 GlobalAveragePool (int8); and
@@ -43,6 +45,7 @@ ROWS = [
     "MaxPool:int8", "MaxPool:uint8", "Transpose:int8", "Reshape:uint8",
     "Concat:int8", "Concat:uint8", "GlobalAveragePool:int8",
     "Cnn:int8",
+    "Conv:int8_relu6",  # last: a case's seed follows its row's index
 ]
 
 NP = {"int8": np.int8, "uint8": np.uint8}
@@ -116,7 +119,9 @@ def out_q(rng, dt, in_scale, w_scale_mean, taps, relu=False):
 
 def conv_layer(b, x, cin, cout, k, dt, xq, per_channel, depthwise=False, stride=1, pad=0,
                relu=False):
-    """DQ(x) -> Conv(DQ(w), DQ(bias)) [-> Relu] -> Q; returns (y, yq)."""
+    """DQ(x) -> Conv(DQ(w), DQ(bias)) [-> Relu] -> Q; returns (y, yq).
+    relu "relu6": Clip(0, 6) with its bounds in Constant nodes after the
+    Conv."""
     rng = b.rng
     group = cin if depthwise else 1
     wshape = (cout, 1 if depthwise else cin, k, k)
@@ -142,7 +147,11 @@ def conv_layer(b, x, cin, cout, k, dt, xq, per_channel, depthwise=False, stride=
         bd = b.node("DequantizeLinear", [bname, bs_name, bz_name])
     y = b.node("Conv", [xd, wd, bd], kernel_shape=[k, k], strides=[stride, stride],
                pads=[pad] * 4, group=group)
-    if relu:
+    if relu == "relu6":
+        lo, hi = (b.node("Constant", [], value=numpy_helper.from_array(np.array(v, np.float32)))
+                  for v in (0.0, 6.0))
+        y = b.node("Clip", [y, lo, hi])
+    elif relu:
         y = b.node("Relu", [y])
     taps = k * k * (1 if depthwise else cin)
     yq = out_q(rng, dt, xq[0], float(np.mean(ws)), taps, relu)
@@ -200,7 +209,7 @@ def make_case(op, variant, seed):
         h, w = int(rng.integers(k, 12)), int(rng.integers(k, 12))
         stride = int(rng.integers(1, 3))
         pad = int(rng.integers(0, k // 2 + 1))
-        relu = bool(rng.integers(0, 2))
+        relu = "relu6" if variant.endswith("relu6") else bool(rng.integers(0, 2))
         shape = [1, cin, h, w]
         oshape = [1, cout, (h + 2 * pad - k) // stride + 1, (w + 2 * pad - k) // stride + 1]
         y, _ = conv_layer(b, "x", cin, cout, k, dt, xq, pc, dw, stride, pad, relu)

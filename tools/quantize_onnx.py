@@ -8,7 +8,7 @@ Runtime's static quantizer (QDQ format) writes:
 - BatchNormalization after a Gemm or Conv with constant weights is folded
   into them first (as ONNX Runtime's pre-processing does).
 - Activation ranges come from calibration: the float model, with every
-  float activation made a graph output, runs through `tinyaot run` on the
+  value to be quantized made a graph output, runs through `tinyaot run` on the
   calibration inputs (raw float32 files, one per run; `-i` repeatable);
   min/max over all runs, widened to contain 0.  Activations are int8
   (--uint8: uint8), asymmetric: scale = (max - min) / 255, zero point =
@@ -18,10 +18,14 @@ Runtime's static quantizer (QDQ format) writes:
   pairs of uint8 x int8 products in 16 bits (VPMADDUBSW), which saturates
   with full 8-bit weights; 7-bit weights keep every sum in range.
 - Biases are int32 with scale = input scale x weight scale.
-- Conv, Gemm and MatMul (constant weights, an optional Relu or Clip
-  following them folded into their output), Add and Mul of two
-  activations of one shape, and GlobalAveragePool get their inputs read
-  through DequantizeLinear and their output through QuantizeLinear.
+- Conv, ConvTranspose (group 1), Gemm and MatMul (constant weights, an
+  optional Relu or Clip following them folded into their output), Add
+  and Mul of two activations of one shape, and GlobalAveragePool get
+  their inputs read through DequantizeLinear and their output through
+  QuantizeLinear.  ConvTranspose's weights are quantized per output
+  channel (axis 1) as ONNX Runtime's quantizer does; left float between
+  a DequantizeLinear and a QuantizeLinear, ONNX Runtime would quantize
+  them itself (per tensor) when it loads the model.
   MaxPool, Reshape, Flatten, Transpose, Squeeze, Unsqueeze and Concat
   share one scale between their inputs and output (the pair around them
   then only moves integers).  Every other op stays a float island
@@ -40,7 +44,7 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-FUSED = {"Conv", "Gemm", "MatMul", "Add", "Mul", "GlobalAveragePool"}
+FUSED = {"Conv", "ConvTranspose", "Gemm", "MatMul", "Add", "Mul", "GlobalAveragePool"}
 SHARED = {"MaxPool", "Reshape", "Flatten", "Transpose", "Squeeze", "Unsqueeze", "Concat"}
 ACTS = {"Relu", "Clip"}
 
@@ -185,8 +189,6 @@ def quantize(model, tinyaot, calib, dt):
     g = model.graph
     fold_batchnorm(g)
     acts = float_activations(model)
-    with tempfile.TemporaryDirectory() as work:
-        lo, hi = calibrate(model, acts, tinyaot, calib, work)
     actset = set(acts)
     nodes = list(g.node)
     # Decide which nodes are integer ops and which values they quantize.
@@ -195,10 +197,13 @@ def quantize(model, tinyaot, calib, dt):
     softmax_out = set()  # float islands whose output is quantized too
     for n in nodes:
         if n.op_type in FUSED:
-            if n.op_type in ("Conv", "Gemm", "MatMul"):
+            if n.op_type in ("Conv", "ConvTranspose", "Gemm", "MatMul"):
                 w = const_of(g, n.input[1])
-                if w is None or (n.op_type == "Conv" and w.ndim != 4) or \
-                        (n.op_type != "Conv" and w.ndim != 2):
+                conv = n.op_type in ("Conv", "ConvTranspose")
+                if w is None or (conv and w.ndim != 4) or (not conv and w.ndim != 2):
+                    continue
+                if n.op_type == "ConvTranspose" and any(a.name == "group" and a.i != 1
+                                                        for a in n.attribute):
                     continue
                 if n.op_type == "Gemm" and any(
                         (a.name == "transA" and a.i) or (a.name in ("alpha", "beta") and a.f != 1)
@@ -211,7 +216,8 @@ def quantize(model, tinyaot, calib, dt):
                     continue
             qnodes.append(n)
             cs = consumers(g, n.output[0])
-            if n.op_type in ("Conv", "Gemm", "MatMul", "Add", "Mul") and len(cs) == 1 and \
+            if n.op_type in ("Conv", "ConvTranspose", "Gemm", "MatMul", "Add", "Mul") and \
+                    len(cs) == 1 and \
                     cs[0].op_type in ACTS and n.output[0] not in [o.name for o in g.output]:
                 folded_act[n.output[0]] = cs[0]
         elif n.op_type in SHARED and n.input[0] in actset:
@@ -233,6 +239,11 @@ def quantize(model, tinyaot, calib, dt):
                 share.union(x, n.output[0])
         qvals += ins + outs
     qvals = list(dict.fromkeys(qvals + sorted(softmax_out)))
+    # Only the values that get quantized are calibrated: an op left in
+    # float may write values tinyaot cannot make graph outputs (an LSTM's
+    # Y_c).
+    with tempfile.TemporaryDirectory() as work:
+        lo, hi = calibrate(model, qvals, tinyaot, calib, work)
     glo, ghi = {}, {}
     for v in qvals:
         r = share.root(v)
@@ -272,7 +283,7 @@ def quantize(model, tinyaot, calib, dt):
         for k, x in enumerate(n.input):
             if x in rename and x not in outputs:
                 n.input[k] = rename[x]
-        if id(n) in qset and n.op_type in ("Conv", "Gemm", "MatMul"):
+        if id(n) in qset and n.op_type in ("Conv", "ConvTranspose", "Gemm", "MatMul"):
             quantize_weights(g, n, qp[n.input[0].rsplit("_dq", 1)[0]
                                       if n.input[0].endswith("_dq") else n.input[0]][0],
                              new_inits, new_nodes)
@@ -300,6 +311,7 @@ def quantize_weights(g, n, in_scale, new_inits, new_nodes):
     as int32, each read through a DequantizeLinear."""
     w = const_of(g, n.input[1]).astype(np.float32)
     tb = any(a.name == "transB" and a.i for a in n.attribute)
+    # The output channels: ConvTranspose's weights are [in, out, kh, kw].
     axis = 0 if n.op_type == "Conv" or (n.op_type == "Gemm" and tb) else 1
     red = tuple(d for d in range(w.ndim) if d != axis)
     amax = np.max(np.abs(w), axis=red).astype(np.float64)

@@ -299,11 +299,20 @@ static const ONode *sole_reader(Imp *m, const ONode *after, const char *name) {
 }
 
 /* A constant scalar input k of node c as a double; false when absent or
- * not a constant. */
+ * not a constant.  A Constant node not imported yet counts: exporters
+ * put a Clip's bounds right before the Clip, after the Conv whose QDQ
+ * group is decided now. */
 static bool node_scalar(Imp *m, const ONode *c, int k, double *v) {
   if (k >= c->ninputs || !c->inputs[k][0])
     return false;
   Val *x = lookup(m, c->inputs[k]);
+  for (int i = 0; !x && i < m->x->nnodes; i++) {
+    const ONode *p = &m->x->nodes[i];
+    if (p->noutputs == 1 && !strcmp(p->outputs[0], c->inputs[k]) &&
+        !strcmp(p->op_type, "Constant") && (!p->domain[0] || !strcmp(p->domain, "ai.onnx")) &&
+        p->nattrs == 1 && !strcmp(p->attrs[0].name, "value") && (p->attrs[0].has & 8))
+      x = onnx_tensor_val(m->x, p->attrs[0].t, p->outputs[0]);
+  }
   if (!x || !x->data || val_elems(x) != 1)
     return false;
   *v = cget_d(x, 0);

@@ -24,10 +24,14 @@
  * channels, its folded bias fold[] and `taps` products per accumulator
  * (the filter row length); ta_quant.mmla says whether the kernels' Arm
  * DSP paths may requantize in SMMLAR form, decided here once with the
- * predicate they used to evaluate per call (ta_quant_mmla_ok()). */
-static void conv_quant(Lower *L, const Tensor *in, const Tensor *filter,
-                       const Tensor *out, int nch, int axis, const int32_t *fold,
-                       int32_t taps) {
+ * predicate they used to evaluate per call (ta_quant_mmla_ok()).  With
+ * `records` (ta_conv2d_fold_s8) and that form, mmla also has
+ * TA_MMLA_RECORDS and the bias to pass is fold[] followed by the
+ * channels' requantization records (ta_conv_records()), else fold[]
+ * itself; its length goes to *nbias. */
+static const int32_t *conv_quant(Lower *L, const Tensor *in, const Tensor *filter,
+                                 const Tensor *out, int nch, int axis, const int32_t *fold,
+                                 int32_t taps, bool records, size_t *nbias) {
   int per = filter->q.nscale > 1;
   if (filter->q.nscale < 1)
     error_at(L->g, L->op->index, "the filter is not quantized");
@@ -51,10 +55,21 @@ static void conv_quant(Lower *L, const Tensor *in, const Tensor *filter,
       error_at(L->g, L->op->index,
                "cannot represent the requantization scale of channel %d", c);
   const ta_quant q = {mult, shift, per, L->rounding, 0};
-  const int mmla = ta_quant_mmla_ok(&q, nch, fold, taps);
+  int mmla = ta_quant_mmla_ok(&q, nch, fold, taps);
+  const int32_t *bias = fold;
+  *nbias = (size_t)nch;
+  if (mmla && records) {
+    int32_t *b = arena_array(3 * (size_t)nch, sizeof(int32_t));
+    memcpy(b, fold, (size_t)nch * sizeof(int32_t));
+    ta_conv_records(&q, nch, b + nch);
+    mmla |= TA_MMLA_RECORDS;
+    bias = b;
+    *nbias = 3 * (size_t)nch;
+  }
   const_i32(L, "mult", mult, (size_t)n, false);
   const_i32(L, "shift", shift, (size_t)n, false);
   const_struct(L, "quant", "ta_quant", quant_init(per, L->rounding, mmla), true);
+  return bias;
 }
 
 /* ------------------------------------------------ CONV_2D, DEPTHWISE */
@@ -287,7 +302,8 @@ static void conv_common(Lower *L, bool depthwise) {
     p.depth_multiplier = 1;
     L->l->kernel = "ta_conv2d_fold_s8";
     const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
-    conv_quant(L, in, filter, out, nout, 3, fold, taps);
+    size_t nbias;
+    const int32_t *bias_arg = conv_quant(L, in, filter, out, nout, 3, fold, taps, true, &nbias);
     const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
     arg_tensor(L, in->index);
     const_struct(L, "filter_dims", "ta_dims", dims_init(dc), true);
@@ -295,7 +311,7 @@ static void conv_common(Lower *L, bool depthwise) {
             add_const(L, (ConstObj){.name = "filter", .ctype = "int8_t", .dtype = DT_INT8,
                                     .data = t, .count = (size_t)nout * taps}),
             0);
-    const_i32(L, "bias", fold, (size_t)nout, true);
+    const_i32(L, "bias", bias_arg, nbias, true);
     const_struct(L, "out_dims", "ta_dims", dims_init(dout), true);
     arg_tensor(L, out->index);
     arg_scratch(L);
@@ -310,13 +326,17 @@ static void conv_common(Lower *L, bool depthwise) {
 
   L->l->kernel = depthwise ? "ta_depthwise_conv2d_fold_s8" : "ta_conv2d_fold_s8";
   const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
-  conv_quant(L, in, filter, out, nout, depthwise ? 3 : 0, fold,
-             depthwise ? df.h * df.w : df.h * df.w * df.c);
+  /* Records for the ungrouped CONV_2D only (the kernel's DSP path). */
+  size_t nbias;
+  const int32_t *bias_arg =
+      conv_quant(L, in, filter, out, nout, depthwise ? 3 : 0, fold,
+                 depthwise ? df.h * df.w : df.h * df.w * df.c, !depthwise && df.c == di.c,
+                 &nbias);
   const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
   arg_tensor(L, in->index);
   const_struct(L, "filter_dims", "ta_dims", dims_init(df), true);
   arg_tensor(L, filter->index);
-  const_i32(L, "bias", fold, (size_t)nout, true);
+  const_i32(L, "bias", bias_arg, nbias, true);
   const_struct(L, "out_dims", "ta_dims", dims_init(dout), true);
   arg_tensor(L, out->index);
   arg_scratch(L);

@@ -5,7 +5,8 @@
  * fewer operations.
  *
  * The compiler passes bias_fold[oc] = bias[oc] + input_offset * (sum of
- * all filter[oc] weights) (fold_bias_s8()).  A filter tap in the padding
+ * all filter[oc] weights) (fold_bias_s8()), for the DSP path followed by
+ * 2 OC words of requantization records.  A filter tap in the padding
  * then has to contribute filter * (-input_offset), i.e. the padding holds
  * the input zero point, and
  *
@@ -27,12 +28,16 @@
  *    and feeds four SMLADs with the two columns, 16 multiply-adds for
  *    2 filter loads, 2 LDRD of the columns and 4 widenings
  *    (ta_dsp_dot_2x2()); then the four sums are requantized in one step
- *    each (ta_dsp_requant_m()).  A 1x1 convolution is the same with a
- *    trivial "window": the two pixels' channels, widened.  Grouped
- *    convolutions, a misaligned scratch and ops whose requantization
- *    does not fit that form (single rounding, left shifts, large
- *    accumulators: q->mmla is 0, see ta_quant_mmla_ok()) take the
- *    portable path.
+ *    each (ta_dsp_requant_m()) with the constants the compiler stored
+ *    after the folded bias (ta_conv_records(): SMMLAR's multiplier and
+ *    rounding addend per channel, read with the bias, nothing rebuilt per
+ *    output), both pixels' two channels clamped in one word.  A 1x1
+ *    convolution is the same with a trivial "window": the two pixels'
+ *    channels, widened.  Grouped convolutions, a misaligned scratch and
+ *    ops whose requantization does not fit that form (single rounding,
+ *    left shifts, large accumulators: q->mmla is 0, see
+ *    ta_quant_mmla_ok()) or without the records (no TA_MMLA_RECORDS in
+ *    q->mmla) take the portable path.
  *
  * Scratch: 4 * K bytes, two int16 columns (the portable path uses the
  * first), plus K rounded up to 4 for gathering a window as int8 when the
@@ -160,10 +165,10 @@ static void dsp_gather(const ta_conv_params *p, const int8_t *in_b, int32_t H, i
  * words, their two widened halves, one column word): no spills on a
  * 16-register core. */
 TA_NOINLINE static void dsp_gemm(const int16_t *col, const int8_t *filter, int32_t K, int32_t OC,
-                                 const int32_t *bias, const ta_quant *q, const out_params *o,
-                                 int8_t *o0, int8_t *o1) {
-  const int32_t k4 = K & ~3, tail = K - k4, step = q->per_channel ? 1 : 0;
-  const int32_t *mult = q->multiplier, *shift = q->shift;
+                                 const int32_t *bias, const out_params *o, int8_t *o0,
+                                 int8_t *o1) {
+  const int32_t k4 = K & ~3, tail = K - k4;
+  const int32_t *rec = bias + OC; /* ta_conv_records(): two words per channel */
   const int16_t *t0 = col + 2 * k4, *t1 = t0 + tail;
   const int8_t *w = filter;
   int32_t oc = 0;
@@ -178,22 +183,19 @@ TA_NOINLINE static void dsp_gemm(const int16_t *col, const int8_t *filter, int32
       a10 += wb * t0[t];
       a11 += wb * t1[t];
     }
-    ta_dsp_rqm r = ta_dsp_rqm_make(*mult, *shift);
-    mult += step;
-    shift += step;
-    a00 = ta_dsp_requant_m(a00, &r, o->off);
-    a01 = ta_dsp_requant_m(a01, &r, o->off);
-    r = ta_dsp_rqm_make(*mult, *shift);
-    mult += step;
-    shift += step;
-    uint32_t v0 = ta_dsp_sat2(a00, ta_dsp_requant_m(a10, &r, o->off));
-    uint32_t v1 = ta_dsp_sat2(a01, ta_dsp_requant_m(a11, &r, o->off));
-    if (o->clamp) {
-      v0 = ta_dsp_clamp4(v0, o->lo4, o->hi4);
-      v1 = ta_dsp_clamp4(v1, o->lo4, o->hi4);
-    }
-    ta_st16(o0 + oc, v0);
-    ta_st16(o1 + oc, v1);
+    const int32_t off = o->off;
+    ta_dsp_rqm r = ta_dsp_rqm_record(rec);
+    a00 = ta_dsp_requant_m(a00, &r, off);
+    a01 = ta_dsp_requant_m(a01, &r, off);
+    r = ta_dsp_rqm_record(rec + 2);
+    rec += 4;
+    /* Both pixels' two channels in one word: one clamp. */
+    uint32_t v = ta_dsp_sat4(a00, ta_dsp_requant_m(a10, &r, off), a01,
+                             ta_dsp_requant_m(a11, &r, off));
+    if (o->clamp)
+      v = ta_dsp_clamp4(v, o->lo4, o->hi4);
+    ta_st16(o0 + oc, v);
+    ta_st16(o1 + oc, v >> 16);
   }
   if (oc < OC) {
     int32_t a00 = bias[oc], a01 = a00;
@@ -212,7 +214,7 @@ TA_NOINLINE static void dsp_gemm(const int16_t *col, const int8_t *filter, int32
       a00 += w[t] * t0[t];
       a01 += w[t] * t1[t];
     }
-    const ta_dsp_rqm r = ta_dsp_rqm_make(*mult, *shift);
+    const ta_dsp_rqm r = ta_dsp_rqm_record(rec);
     const uint32_t v = ta_dsp_clamp4(ta_dsp_sat2(ta_dsp_requant_m(a00, &r, o->off),
                                                  ta_dsp_requant_m(a01, &r, o->off)),
                                      o->lo4, o->hi4);
@@ -223,7 +225,7 @@ TA_NOINLINE static void dsp_gemm(const int16_t *col, const int8_t *filter, int32
 
 /* Ungrouped convolution: output pixels two at a time (the pair may
  * span rows and images), an odd last pixel paired with itself. */
-static void conv_dsp(const ta_conv_params *p, const ta_quant *q, const ta_dims *in_dims,
+static void conv_dsp(const ta_conv_params *p, const ta_dims *in_dims,
                      const int8_t *in, const ta_dims *filter_dims, const int8_t *filter,
                      const int32_t *bias_fold, const ta_dims *out_dims, int8_t *out,
                      int16_t *col) {
@@ -254,7 +256,7 @@ static void conv_dsp(const ta_conv_params *p, const ta_quant *q, const ta_dims *
       if (++oy == OH)
         oy = 0, b++;
     }
-    dsp_gemm(col, filter, K, OC, bias_fold, q, &o, o0, o1);
+    dsp_gemm(col, filter, K, OC, bias_fold, &o, o0, o1);
   }
 }
 #endif
@@ -276,8 +278,8 @@ ta_status ta_conv2d_fold_s8(const ta_conv_params *p, const ta_quant *q,
   if (!col)
     return TA_ERR_ARG;
 #if defined(TA_DSP)
-  if (groups == 1 && ((uintptr_t)col & 3) == 0 && q->mmla) {
-    conv_dsp(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, col);
+  if (groups == 1 && ((uintptr_t)col & 3) == 0 && (q->mmla & TA_MMLA_RECORDS)) {
+    conv_dsp(p, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, col);
     return TA_OK;
   }
 #endif

@@ -27,7 +27,11 @@
  * word (4 channels) is widened by two SXTB16 and meets the tap with four
  * 16 x 16 multiply-adds (SMLABB, SMLATT).  3 x 3 filters have an
  * unrolled loop for the pixels whose window lies inside the input and
- * one for the others; in assembly both take the taps in pairs, two
+ * one for the others; a row with border pixels whose padded window rows
+ * fit TA_DW_ROWS_BYTES of stack runs whole through the first, from
+ * copies of its input rows with the zero point around them (dw_rows(),
+ * a ring: each input row copied once per group).  In assembly both
+ * 3 x 3 loops take the taps in pairs, two
  * multiply-adds of a channel in one SMLAD (DW_ASM_PAIR: the two taps'
  * input words repacked by PKHBT and PKHTB, the weights paired once per
  * group, dw_pairs3x3()), 14 instructions per two taps instead of 16.
@@ -349,6 +353,53 @@ TA_NOINLINE static void dw_pixel(const dw_group *g, const int8_t *in_b, int32_t 
   DW_STORE(o);
 }
 
+/* The most bytes of a group's padded window rows (dw_rows()), on the
+ * stack: 3 x 3 filters on inputs up to 19 pixels wide. */
+#define TA_DW_ROWS_BYTES 512
+
+/*
+ * Padded copies of one group's input rows, so that rows with border
+ * pixels run through the interior loops: a ring of R = (KH - 1) dh + 1
+ * rows (a window's height), input row y at slot y mod R, each slot Wp
+ * words (one per pixel: the group's four channels): pad_w words of the
+ * zero point zp4, the W input pixels, the zero point again up to Wp; a
+ * row outside the input all zero point.  Every row is stored twice, at
+ * slot s and s + R, so the R rows of any window lie in order from slot
+ * iy0 mod R.  have_lo, have_hi: the input rows [lo, hi) in the ring.
+ */
+typedef struct {
+  uint32_t *buf;
+  int32_t R, Wp, pad_w;
+  int32_t have_lo, have_hi;
+} dw_ring;
+
+/* Makes rows [iy0, iy0 + R) present (only the missing ones are copied);
+ * returns the first one's slot. */
+static const int8_t *dw_rows(dw_ring *r, const int8_t *in_b, int32_t H, int32_t W, int32_t C,
+                             uint32_t zp4, int32_t iy0) {
+  const int32_t R = r->R, Wp = r->Wp;
+  for (int32_t y = iy0; y < iy0 + R; y++) {
+    if (y >= r->have_lo && y < r->have_hi)
+      continue;
+    const int32_t slot = ((y % R) + R) % R;
+    uint32_t *d = r->buf + slot * Wp, *d2 = d + R * Wp, *end = d + Wp;
+    if ((uint32_t)y < (uint32_t)H) {
+      const int8_t *x = in_b + (ptrdiff_t)y * W * C;
+      for (int32_t i = 0; i < r->pad_w; i++)
+        *d++ = zp4, *d2++ = zp4;
+      for (int32_t i = 0; i < W; i++, x += C) {
+        const uint32_t v = ta_ld32(x);
+        *d++ = v, *d2++ = v;
+      }
+    }
+    while (d < end)
+      *d++ = zp4, *d2++ = zp4;
+  }
+  r->have_lo = iy0;
+  r->have_hi = iy0 + R;
+  return (const int8_t *)(r->buf + (((iy0 % R) + R) % R) * Wp);
+}
+
 static void dw_dsp(const ta_conv_params *p, const ta_quant *q, const ta_dims *in_dims,
                    const int8_t *in, const ta_dims *filter_dims, const int8_t *filter,
                    const int32_t *bias_fold, const ta_dims *out_dims, int8_t *out, int rev) {
@@ -363,6 +414,17 @@ static void dw_dsp(const ta_conv_params *p, const ta_quant *q, const ta_dims *in
     xa++;
   while (xb > xa && (xb - 1) * sw - p->pad_w + (KW - 1) * dw >= W)
     xb--;
+  /* Rows with border pixels run from padded copies of their window rows
+   * when those fit TA_DW_ROWS_BYTES: Wp words per row, from column
+   * -pad_w to the last window's last column or the input's. */
+  const int32_t reach = (OW - 1) * sw - p->pad_w + (KW - 1) * dw + 1;
+  dw_ring ring;
+  ring.R = (KH - 1) * dh + 1;
+  ring.Wp = p->pad_w + (reach > W ? reach : W);
+  ring.pad_w = p->pad_w;
+  const int use_rows = p->pad_w >= 0 && (int64_t)ring.Wp * ring.R * 8 <= TA_DW_ROWS_BYTES;
+  uint32_t rows[use_rows ? 2 * ring.R * ring.Wp : 1];
+  ring.buf = rows;
   uint64_t wt[taps];
   dw_group g;
   g.wt = wt;
@@ -394,6 +456,7 @@ static void dw_dsp(const ta_conv_params *p, const ta_quant *q, const ta_dims *in
       const int32_t b = rev ? in_dims->n - 1 - bi : bi;
       const int8_t *in_b = in + (size_t)b * H * W * C + c0;
       int8_t *o_b = out + (size_t)b * OH * OW * C + c0;
+      ring.have_lo = ring.have_hi = 0; /* the ring is empty */
       for (int32_t oyi = 0; oyi < OH; oyi++) {
         const int32_t oy = rev ? OH - 1 - oyi : oyi;
         const int32_t iy0 = oy * sh - p->pad_h;
@@ -401,6 +464,17 @@ static void dw_dsp(const ta_conv_params *p, const ta_quant *q, const ta_dims *in
         int32_t x0 = xa, x1 = xb;
         if (iy0 < 0 || iy0 + (KH - 1) * dh >= H)
           x0 = x1 = OW; /* every pixel of the row is a border pixel */
+        if (use_rows && (x0 > 0 || x1 < OW)) {
+          /* The whole row from the padded copy, forwards or backwards. */
+          const int32_t first = rev ? OW - 1 : 0, step = rev ? -1 : 1;
+          const int8_t *x = dw_rows(&ring, in_b, H, W, C, g.zp4, iy0) + first * sw * 4;
+          const int32_t wrs = dh * ring.Wp * 4; /* tap rows dh slots apart */
+          if (KH == 3 && KW == 3)
+            dw_run3x3(&g, x, step * sw * 4, wrs, dw * 4, o + first * C, step * C, OW);
+          else
+            dw_run(&g, KH, KW, x, step * sw * 4, wrs, dw * 4, o + first * C, step * C, OW);
+          continue;
+        }
         if (rev) {
           /* The same pixels from the last to the first: the interior
            * run [x0, x1) backwards, from x1 - 1. */

@@ -235,6 +235,19 @@ static inline ta_dsp_rqm ta_dsp_rqm_make(int32_t mult, int32_t shift) {
   return ta_requant_mmla_make(mult, shift);
 }
 
+/* The same from a record of ta_conv_records() (M, c; e from c). */
+static inline ta_dsp_rqm ta_dsp_rqm_record(const int32_t *rec) {
+  ta_dsp_rqm r;
+  r.m2 = rec[0];
+  r.add = rec[1];
+#if defined(__GNUC__)
+  r.e = 32 - __builtin_clz((uint32_t)rec[1]); /* c >= 1 */
+#else
+  r.e = 32 - (int32_t)__clz((uint32_t)rec[1]);
+#endif
+  return r;
+}
+
 static inline int32_t ta_dsp_requant_m(int32_t acc, const ta_dsp_rqm *r, int32_t off) {
 #if defined(__GNUC__)
   int32_t v;
@@ -245,12 +258,23 @@ static inline int32_t ta_dsp_requant_m(int32_t acc, const ta_dsp_rqm *r, int32_t
 #endif
 }
 
+/* The low half of a, the low half of b as the high half: one PKHBT. */
+static inline uint32_t ta_pkhbt(uint32_t a, uint32_t b) {
+#if defined(__GNUC__)
+  uint32_t r;
+  __asm__("pkhbt %0, %1, %2, lsl #16" : "=r"(r) : "r"(a), "r"(b));
+  return r;
+#else
+  return (a & 0xffff) | (b << 16);
+#endif
+}
+
 /* Four int32 results to four int8 in one word (little-endian, y0
  * first), each saturated to int8. */
 static inline uint32_t ta_dsp_sat4(int32_t y0, int32_t y1, int32_t y2, int32_t y3) {
   const uint32_t s0 = (uint32_t)__ssat(y0, 8), s1 = (uint32_t)__ssat(y1, 8);
   const uint32_t s2 = (uint32_t)__ssat(y2, 8), s3 = (uint32_t)__ssat(y3, 8);
-  return __uxtb16((s0 & 0xffff) | (s2 << 16)) | (__uxtb16((s1 & 0xffff) | (s3 << 16)) << 8);
+  return __uxtb16(ta_pkhbt(s0, s2)) | (__uxtb16(ta_pkhbt(s1, s3)) << 8);
 }
 
 /* Two to the low half of a word (y0 first). */

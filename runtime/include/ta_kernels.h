@@ -62,8 +62,9 @@ ta_status ta_conv2d_s8(const ta_conv_params *p, const ta_quant *q,
  * rounded up to 4 when filter c is not a multiple of 4; required
  * (non-NULL); 4-byte aligned for the Arm DSP path (else the portable one
  * runs).  The DSP path also needs q->mmla = ta_quant_mmla_ok(q, out c,
- * bias_fold, K) (ta_fixedpoint.h; the compiler sets it), else the
- * portable path runs.
+ * bias_fold, K) | TA_MMLA_RECORDS with the out c requantization records
+ * of ta_conv_records() after the out c folded biases (ta_fixedpoint.h;
+ * the compiler stores them so), else the portable path runs.
  */
 size_t ta_conv2d_fold_s8_scratch_size(const ta_conv_params *p, const ta_dims *in_dims,
                                       const ta_dims *filter_dims, const ta_dims *out_dims);

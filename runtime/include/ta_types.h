@@ -60,13 +60,16 @@ typedef struct {
  * every call.  0 is always safe (those paths are skipped, the portable
  * ones give the same bytes); the other kernels ignore it.  rounding and
  * mmla share one word, so the struct is no larger than without the flag.
+ * ta_conv2d_fold_s8's DSP path also needs the bit TA_MMLA_RECORDS: its
+ * folded bias followed by the requantization records (ta_conv_records(),
+ * ta_fixedpoint.h), which the compiler stores with it (mmla 3).
  */
 typedef struct {
   const int32_t *multiplier;
   const int32_t *shift;
   int32_t per_channel;
   uint16_t rounding; /* TA_ROUND_DOUBLE, TA_ROUND_SINGLE or TA_ROUND_ORT */
-  uint16_t mmla;     /* ta_quant_mmla_ok() of the op, or 0 */
+  uint16_t mmla;     /* ta_quant_mmla_ok() of the op, or 0; | TA_MMLA_RECORDS */
 } ta_quant;
 
 /* CONV_2D, DEPTHWISE_CONV_2D. */

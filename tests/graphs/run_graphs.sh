@@ -6,8 +6,10 @@
 #
 #   sh tests/graphs/run_graphs.sh [--build DIR] [--seed S] [--count N]
 #        [--runs some|all] [--run-every K] [--seconds T] [--save DIR] [--quiet]
+#        [--kind int8|int16|float|mixed|uint8]
 #
-# 1. DIR/tools/gen_graphs writes N graphs (seeds S .. S+N-1).
+# 1. DIR/tools/gen_graphs writes N graphs (seeds S .. S+N-1), of the
+#    given kind only with --kind (default: each draws its own).
 # 2. TFLite's builtin kernels (the oracle, `--xnnpack off`, run in one Node
 #    process by tests/ops/oracle_batch.mjs; LiteRT for the pure float
 #    graphs that have a float CONV_2D) compute the expected outputs,
@@ -50,6 +52,7 @@ every=1
 seconds=0
 save=""
 quiet=0
+kind=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --build) build=$2; shift ;;
@@ -60,7 +63,8 @@ while [ $# -gt 0 ]; do
     --seconds) seconds=$2; shift ;;
     --save) save=$2; shift ;;
     --quiet) quiet=1 ;;
-    *) echo "usage: run_graphs.sh [--build DIR] [--seed S] [--count N] [--runs some|all] [--run-every K] [--seconds T] [--save DIR] [--quiet]" >&2
+    --kind) kind=$2; shift ;;
+    *) echo "usage: run_graphs.sh [--build DIR] [--seed S] [--count N] [--runs some|all] [--run-every K] [--seconds T] [--save DIR] [--quiet] [--kind KIND]" >&2
        exit 2 ;;
   esac
   shift
@@ -78,6 +82,7 @@ gen="$build/tools/gen_graphs"
 cmp="$build/tools/cmp_tensors"
 [ -n "$save" ] || save="$build/graph-findings"
 cflags="-O0 ${TINYAOT_CFLAGS:-}"
+kindopt=${kind:+--kind $kind}
 
 # The option combinations: ID, then tinyaot's options.
 COMBOS='s0 --rounding single
@@ -99,7 +104,7 @@ d5 --rounding double --algo greedy-conflicts --io-in-workspace --no-views'
 ncombos=$(echo "$COMBOS" | wc -l)
 combo_flags() { echo "$COMBOS" | awk -v id="$1" '$1 == id { $1 = ""; print substr($0, 2) }'; }
 
-tag=$(printf '%s %s %s %s' "$seed" "$count" "$runs" "$seconds" | cksum | cut -d' ' -f1)
+tag=$(printf '%s %s %s %s %s' "$seed" "$count" "$runs" "$seconds" "$kind" | cksum | cut -d' ' -f1)
 work="$build/graphs/$tag"
 rm -rf "$work"
 mkdir -p "$work" "$cache"
@@ -249,7 +254,9 @@ still_fails() {
   s=$1 o=$2 k=$3 m=$4 c=$5 d=$6
   rm -rf "$d"
   mkdir -p "$d"
-  "$gen" --seed "$s" --ops "$o" --skip "$k" --max-dim "$m" --name g "$d" 2> /dev/null || return 1
+  # shellcheck disable=SC2086
+  "$gen" --seed "$s" --ops "$o" --skip "$k" --max-dim "$m" $kindopt --name g "$d" 2> /dev/null ||
+    return 1
   oracle "$d/manifest.txt" "$d" > /dev/null 2>&1
   set -- $(cat "$d/manifest.txt")
   [ "$(cat "$cache/$7/status" 2> /dev/null)" = ok ] || return 1
@@ -295,7 +302,7 @@ minimise() {
   cp "$t/g/model.tflite" "$t/g/graph.txt" "$t"/g/in*.bin "$dest/"
   {
     echo "combination $c: $(combo_flags "$c")"
-    echo "regenerate: gen_graphs --seed $s --ops $n${skip:+ --skip $skip} --max-dim $maxdim"
+    echo "regenerate: gen_graphs --seed $s --ops $n${skip:+ --skip $skip} --max-dim $maxdim${kind:+ --kind $kind}"
     echo "run: tinyaot run model.tflite $(combo_flags "$c") -i in0.bin ... -o ..."
     cat "$t/why"
   } > "$dest/why.txt"
@@ -310,7 +317,8 @@ jobs=${GRAPHS_JOBS:-2}
 while :; do
   cases="$work/b$batchno"
   rm -rf "$cases"
-  if ! "$gen" --seed "$next_seed" --count "$count" "$cases" 2> "$work/gen.log"; then
+  # shellcheck disable=SC2086
+  if ! "$gen" --seed "$next_seed" --count "$count" $kindopt "$cases" 2> "$work/gen.log"; then
     echo "not ok - gen_graphs writes the graphs: $(tail -1 "$work/gen.log")"
     exit 1
   fi

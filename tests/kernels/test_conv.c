@@ -212,7 +212,8 @@ static int random_conv_case(int depthwise, int k, int dsp) {
   int8_t *in = canary_alloc(ni), *filter = canary_alloc(nf);
   ref_fill_s8(in, ni);
   ref_fill_s8(filter, nf);
-  int32_t *bias = malloc(sizeof(int32_t) * od.c), *bf = malloc(sizeof(int32_t) * od.c);
+  /* bf: the folded bias, room for the records after it (ta_conv_records()) */
+  int32_t *bias = malloc(sizeof(int32_t) * od.c), *bf = malloc(sizeof(int32_t) * 3 * od.c);
   int with_bias = ref_rand(0, 4) != 0;
   for (int i = 0; i < od.c; i++)
     bias[i] = ref_rand(-20000, 20000);
@@ -242,6 +243,10 @@ static int random_conv_case(int depthwise, int k, int dsp) {
     s1 = ta_conv2d_s8(&p, &q, &id, in, &fd, filter, with_bias ? bias : NULL, &od, o1, NULL);
     s3 = ta_conv2d_fold_s8(&p, &q, &id, in, &fd, filter, bf, &od, o3, scratch);
     q.mmla = ta_quant_mmla_ok(&q, od.c, bf, fd.h * fd.w * fd.c);
+    if (q.mmla) { /* as the compiler passes it: the records after the bias */
+      ta_conv_records(&q, od.c, bf + od.c);
+      q.mmla |= TA_MMLA_RECORDS;
+    }
     s2 = ta_conv2d_fold_s8(&p, &q, &id, in, &fd, filter, bf, &od, o2, scratch);
   }
   mmla_cases += q.mmla != 0;
@@ -331,6 +336,89 @@ static void test_bad_args(void) {
         "the folded CONV_2D without its scratch is TA_ERR_ARG");
 }
 
+/*
+ * Depthwise borders with outputs that mostly do not saturate (the random
+ * cases' scales saturate many): shapes of keyword spotting's 3x3 layers
+ * (an input only 5 wide, so most pixels touch a border), stride 2,
+ * dilation, a 5x5 filter, padding wider than the filter's reach (rows
+ * with no tap inside), every zero point sign; per channel multipliers
+ * near 2^-9, so the zero point's share of every border tap shows in the
+ * bytes.  Compared with the reference loops, forwards and backwards, in
+ * the form the compiler passes (ta_quant.mmla set).
+ */
+static void test_depthwise_borders(void) {
+  static const struct {
+    int32_t h, w, c, k, stride, dil, pad_h, pad_w;
+  } cases[] = {
+      {25, 5, 8, 3, 1, 1, 1, 1}, {9, 9, 4, 3, 2, 1, 1, 1}, {8, 7, 12, 3, 2, 1, 0, 0},
+      {6, 6, 4, 3, 1, 2, 2, 2},  {7, 5, 8, 5, 1, 1, 2, 2}, {3, 4, 4, 3, 1, 1, 3, 2},
+      {2, 2, 4, 3, 1, 1, 1, 1},  {1, 6, 8, 3, 1, 1, 1, 1}, {5, 1, 4, 3, 2, 1, 1, 1},
+  };
+  const int ncases = (int)(sizeof cases / sizeof cases[0]);
+  int bad = 0, nout = 0, inside = 0;
+  for (int k = 0; k < ncases; k++) {
+    ta_conv_params p;
+    memset(&p, 0, sizeof p);
+    p.stride_h = p.stride_w = cases[k].stride;
+    p.dilation_h = p.dilation_w = cases[k].dil;
+    p.pad_h = cases[k].pad_h;
+    p.pad_w = cases[k].pad_w;
+    p.depth_multiplier = 1;
+    p.input_offset = k % 3 == 0 ? 128 : k % 3 == 1 ? -127 : 37;
+    p.output_offset = k % 2 ? -5 : 3;
+    p.act_min = k % 4 == 3 ? -100 : -128;
+    p.act_max = 127;
+    const int32_t reach = (cases[k].k - 1) * cases[k].dil + 1;
+    ta_dims id = {1 + k % 2, cases[k].h, cases[k].w, cases[k].c};
+    ta_dims fd = {1, cases[k].k, cases[k].k, cases[k].c};
+    ta_dims od = {id.n, (id.h + 2 * p.pad_h - reach) / p.stride_h + 1,
+                  (id.w + 2 * p.pad_w - reach) / p.stride_w + 1, id.c};
+    int32_t mult[16], shift[16], bias[16], bf[16];
+    for (int c = 0; c < id.c; c++) {
+      mult[c] = (int32_t)((1u << 30) + (ref_next() & 0x3fffffffu));
+      shift[c] = -9 - (c % 2);
+      bias[c] = ref_rand(-3000, 3000);
+    }
+    ta_quant q = {mult, shift, 1, TA_ROUND_DOUBLE, 0};
+    const size_t ni = dims_count(&id), nf = dims_count(&fd), no = dims_count(&od);
+    int8_t *in = canary_alloc(ni), *filter = canary_alloc(nf), *expect = malloc(no);
+    int8_t *o1 = canary_alloc(no), *o2 = canary_alloc(no);
+    ref_fill_s8(in, ni);
+    ref_fill_s8(filter, nf);
+    fold_bias_depthwise_s8(filter, fd.h * fd.w, fd.c, bias, p.input_offset, bf);
+    q.mmla = ta_quant_mmla_ok(&q, od.c, bf, fd.h * fd.w);
+    ref_dw_s8(&p, &q, &id, in, &fd, filter, bias, &od, expect);
+    const ta_status s1 = ta_depthwise_conv2d_fold_s8(&p, &q, &id, in, &fd, filter, bf, &od, o1, NULL);
+    const ta_status s2 =
+        ta_depthwise_conv2d_fold_rev_s8(&p, &q, &id, in, &fd, filter, bf, &od, o2, NULL);
+    const long d1 = first_diff(o1, expect, no), d2 = first_diff(o2, expect, no);
+    for (size_t i = 0; i < no; i++)
+      inside += expect[i] > p.act_min && expect[i] < 127;
+    nout += (int)no;
+    if (s1 != TA_OK || s2 != TA_OK || !q.mmla || d1 >= 0 || d2 >= 0 || !canary_ok(o1, no) ||
+        !canary_ok(o2, no) || !canary_ok(in, ni)) {
+      const long d = d1 >= 0 ? d1 : d2;
+      bad++;
+      CHECK(0,
+            "depthwise border case %d (in %dx%dx%dx%d, %dx%d filter, stride %d, dilation %d, "
+            "pad %d,%d) matches the reference: status %d/%d, mmla %d, %s index %ld expected "
+            "%d actual %d",
+            k, id.n, id.h, id.w, id.c, fd.h, fd.w, p.stride_h, p.dilation_h, p.pad_h, p.pad_w,
+            s1, s2, q.mmla, d1 >= 0 ? "forwards" : "backwards", d, d >= 0 ? expect[d] : 0,
+            d >= 0 ? (d1 >= 0 ? o1 : o2)[d] : 0);
+    }
+    canary_free(in);
+    canary_free(filter);
+    canary_free(o1);
+    canary_free(o2);
+    free(expect);
+  }
+  CHECK(bad == 0 && inside * 10 > nout * 9,
+        "%d depthwise border cases (3x3 and 5x5, strides, dilation, wide padding) match the "
+        "reference loops forwards and backwards, %d of %d outputs unsaturated",
+        ncases - bad, inside, nout);
+}
+
 int main(void) {
   test_simple_per_channel();
   test_same_padding_borders();
@@ -339,6 +427,7 @@ int main(void) {
   test_random(1, 0);
   test_random(0, 1);
   test_random(1, 1);
+  test_depthwise_borders();
   test_bad_args();
   return test_exit();
 }

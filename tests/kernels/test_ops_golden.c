@@ -163,7 +163,7 @@ static void conv_like(const Graph *g, int i, bool depthwise) {
     activation_range_quantized(o->opt.activation, DT_INT8, scale_of(to, 0), zp_of(to),
                                &p.act_min, &p.act_max);
     const int32_t *bias = tb ? (const int32_t *)tb->data : NULL;
-    int32_t *bf = malloc(sizeof(int32_t) * oc);
+    int32_t *bf = malloc(sizeof(int32_t) * 3 * oc); /* room for ta_conv_records() */
     ta_status st;
     if (depthwise) {
       st = ta_depthwise_conv2d_s8(&p, &q, &id, in, &fd, wdat, bias, &od, out, NULL);
@@ -180,6 +180,10 @@ static void conv_like(const Graph *g, int i, bool depthwise) {
         compare(g, i, kind, "reference form", o->outputs[0], out);
       fold_bias_s8((const int8_t *)tf->data, oc, fd.h * fd.w * fd.c, bias, p.input_offset, bf);
       q.mmla = ta_quant_mmla_ok(&q, oc, bf, fd.h * fd.w * fd.c);
+      if (q.mmla) {
+        ta_conv_records(&q, oc, bf + oc);
+        q.mmla |= TA_MMLA_RECORDS;
+      }
       void *scratch = malloc(ta_conv2d_fold_s8_scratch_size(&p, &id, &fd, &od) + 1);
       st = ta_conv2d_fold_s8(&p, &q, &id, in, &fd, wdat, bf, &od, out, scratch);
       free(scratch);

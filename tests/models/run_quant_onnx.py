@@ -11,6 +11,10 @@ that differs is printed with the largest difference in output steps.
 --report adds the RAM (workspace) and flash of the int8 model against
 the float one (`tinyaot report --json`).
 
+When a model's bytes differ, tools/bisect_quant_onnx.py runs on the
+first golden input that shows it and must name the first QuantizeLinear
+output that differs (printed as a "# ..." line).
+
 Prints "ok - ..." / "not ok - ..." per model and "# ..." figures; exit
 status 1 when any model fails.
 """
@@ -53,6 +57,21 @@ def report(tinyaot, model):
         return None
     r = json.loads(out)
     return r["ram"]["workspace"], r["flash"]["total"]
+
+
+def bisect(root, tinyaot, home, name, model, inp):
+    """tools/bisect_quant_onnx.py on the first golden input whose outputs
+    differ: it must name the first differing tensor.  Returns 1 when it
+    does not."""
+    rc, out = run([sys.executable, os.path.join(root, "tools", "bisect_quant_onnx.py"), model,
+                   "-i", inp, "--tinyaot", tinyaot, "--home", home])
+    first = [l for l in out.splitlines() if l.startswith("first difference:")]
+    if rc == 1 and first:
+        print("# %s: %s" % (name, first[0]))
+        return 0
+    print("not ok - tools/bisect_quant_onnx.py finds where the int8 %s parts from ONNX Runtime: "
+          "%s" % (name, last_line(out)))
+    return 1
 
 
 def main(argv):
@@ -139,6 +158,7 @@ def main(argv):
                 k = int(np.nonzero(a != b)[0][0])
                 print("not ok - %s: %d differ, first at %d: expected %r, got %r" %
                       (what, int(np.sum(a != b)), k, float(a[k]), float(b[k])))
+                failed += bisect(root, tinyaot, home, name, q, ins[k // (a.size // len(cases))])
         d = np.concatenate([np.fromfile(g, dtype=np.float32) for g in results["default"]])
         diff = np.abs(d.astype(np.float64) - a.astype(np.float64))
         lsb = "max %.3g" % diff.max() if step is None else "max %d LSB" % round(

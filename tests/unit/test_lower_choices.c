@@ -22,7 +22,9 @@
  *    and two or more input channels stay depthwise;
  *  - the int8 convolutions' ta_quant.mmla is ta_quant_mmla_ok() of the
  *    lowered multipliers, shifts and folded bias: 1 when the SMMLAR
- *    requantization fits, 0 with single rounding or a left shift.
+ *    requantization fits (3 for CONV_2D, whose bias then carries the
+ *    requantization records, ta_conv_records()), 0 with single rounding
+ *    or a left shift.
  */
 #include "test.h"
 #include "tinyaot.h"
@@ -288,8 +290,21 @@ static int quant_mmla(Graph *g, int taps, int *want) {
   int per = strstr(qc->init, "@shift, 1,") != NULL;
   ta_quant q = {(const int32_t *)m->data, (const int32_t *)sh->data, per,
                 strstr(qc->init, "TA_ROUND_SINGLE") ? TA_ROUND_SINGLE : TA_ROUND_DOUBLE, 0};
-  *want = ta_quant_mmla_ok(&q, (int32_t)b->count, (const int32_t *)b->data, taps);
-  return last ? atoi(last + 1) : -1;
+  const int got = last ? atoi(last + 1) : -1;
+  /* With TA_MMLA_RECORDS the bias is the folded bias of nch channels and
+   * ta_conv_records() of the multipliers and shifts after it. */
+  const int32_t nch = (int32_t)b->count / (got > 0 && (got & TA_MMLA_RECORDS) ? 3 : 1);
+  const int32_t nrec = (int32_t)b->count - nch;
+  *want = ta_quant_mmla_ok(&q, nch, (const int32_t *)b->data, taps);
+  if (nrec) {
+    int32_t *rec = malloc(sizeof(int32_t) * (size_t)nrec);
+    ta_conv_records(&q, nch, rec);
+    if (memcmp(rec, (const int32_t *)b->data + nch, sizeof(int32_t) * (size_t)nrec))
+      *want = -3; /* records that are not the constants' */
+    *want |= TA_MMLA_RECORDS;
+    free(rec);
+  }
+  return got;
 }
 
 static void test_conv_mmla(void) {
@@ -299,11 +314,12 @@ static void test_conv_mmla(void) {
         "an int8 DEPTHWISE_CONV_2D whose requantization fits SMMLAR says so in ta_quant.mmla "
         "(%d, ta_quant_mmla_ok() %d) %s", got, want, error_message);
   got = quant_mmla(lowered(depthwise_model(1), TA_ROUND_DOUBLE), 4, &want);
-  CHECK(got == 1 && want == 1,
-        "so does the CONV_2D a one-channel DEPTHWISE_CONV_2D becomes (%d, %d) %s", got, want,
+  CHECK(got == 3 && want == 3,
+        "so does the CONV_2D a one-channel DEPTHWISE_CONV_2D becomes, with its requantization "
+        "records after the folded bias (TA_MMLA_RECORDS: %d, %d) %s", got, want,
         error_message);
   got = quant_mmla(lowered(conv_model(), TA_ROUND_DOUBLE), 8, &want);
-  CHECK(got == 1 && want == 1, "and an int8 CONV_2D of 8 taps (%d, %d) %s", got, want,
+  CHECK(got == 3 && want == 3, "and an int8 CONV_2D of 8 taps (%d, %d) %s", got, want,
         error_message);
   got = quant_mmla(lowered(conv_model(), TA_ROUND_SINGLE), 8, &want);
   CHECK(got == 0 && want == 0,

@@ -5,6 +5,8 @@
  *   - a Conv + Relu model imports as TRANSPOSE (NCHW input) -> CONV_2D
  *     with the Relu fused -> TRANSPOSE back, with the filter re-laid out
  *     OIHW -> OHWI; --layout nhwc drops both transposes;
+ *   - a QDQ Conv + Clip(0, 6) whose bounds are Constant nodes after the
+ *     Conv (PyTorch's ReLU6) is one int8 CONV_2D with the ReLU6 folded;
  *   - a symbolic input dimension is refused naming the input and the
  *     dimension; --input-shape binds it;
  *   - --constant-input turns a graph input into a constant;
@@ -161,6 +163,69 @@ static Buf conv_model(int64_t batch, int opset, const char *op2, const char *dom
   return model(&g, opset);
 }
 
+/* TensorProto of ONNX elem_type et, the values' bytes in raw_data. */
+static void tensor_raw(Buf *o, int field, const char *name, int et, int nd, const int64_t *dims,
+                       const void *v, size_t bytes) {
+  Buf t = {0};
+  for (int d = 0; d < nd; d++)
+    f_int(&t, 1, dims[d]);
+  f_int(&t, 2, et);
+  f_str(&t, 8, name);
+  f_bytes(&t, 9, v, bytes);
+  f_msg(o, field, &t);
+}
+
+/* QDQ int8: DQ(x) -> Conv 3x3 (2 -> 4, pads 1; DQ weights, DQ bias) ->
+ * Clip(lo, hi) -> Q -> y, with the Clip's bounds lo and hi in Constant
+ * nodes written after the Conv, as PyTorch exports ReLU6. */
+static Buf qdq_relu6_model(float hi) {
+  Buf g = {0}, a = {0};
+  static int8_t w[4 * 2 * 3 * 3];
+  for (int k = 0; k < 72; k++)
+    w[k] = (int8_t)(k % 7 - 3);
+  static const int32_t bias[4] = {10, -20, 30, -40};
+  static const float sx = 0.05f, sw = 0.01f, sb = 0.0005f, sy = 6.0f / 255;
+  static const int8_t zx = 3, zw = 0, zy = -128;
+  static const int32_t zb = 0;
+  int64_t wd[4] = {4, 2, 3, 3}, bd[1] = {4}, xd[4] = {1, 2, 5, 5};
+  tensor_raw(&g, 5, "w", 3, 4, wd, w, sizeof w);
+  tensor_raw(&g, 5, "b", 6, 1, bd, bias, sizeof bias);
+  tensor_raw(&g, 5, "sx", 1, 0, NULL, &sx, 4);
+  tensor_raw(&g, 5, "sw", 1, 0, NULL, &sw, 4);
+  tensor_raw(&g, 5, "sb", 1, 0, NULL, &sb, 4);
+  tensor_raw(&g, 5, "sy", 1, 0, NULL, &sy, 4);
+  tensor_raw(&g, 5, "zx", 3, 0, NULL, &zx, 1);
+  tensor_raw(&g, 5, "zw", 3, 0, NULL, &zw, 1);
+  tensor_raw(&g, 5, "zb", 6, 0, NULL, &zb, 4);
+  tensor_raw(&g, 5, "zy", 3, 0, NULL, &zy, 1);
+  const char *dx[3] = {"x", "sx", "zx"}, *dw[3] = {"w", "sw", "zw"}, *db[3] = {"b", "sb", "zb"};
+  node(&g, "DequantizeLinear", "dqx", NULL, dx, 3, "xd", NULL);
+  node(&g, "DequantizeLinear", "dqw", NULL, dw, 3, "wd", NULL);
+  node(&g, "DequantizeLinear", "dqb", NULL, db, 3, "bdq", NULL);
+  int64_t pads[4] = {1, 1, 1, 1}, k[2] = {3, 3};
+  attr_ints(&a, "pads", pads, 4);
+  attr_ints(&a, "kernel_shape", k, 2);
+  const char *cin[3] = {"xd", "wd", "bdq"};
+  node(&g, "Conv", "conv", NULL, cin, 3, "c", &a);
+  const float bound[2] = {0.0f, hi};
+  const char *const bname[2] = {"lo", "hi"};
+  for (int i = 0; i < 2; i++) {
+    Buf at = {0};
+    f_str(&at, 1, "value");
+    tensor_raw(&at, 5, bname[i], 1, 0, NULL, &bound[i], 4);
+    f_int(&at, 20, 4);
+    f_msg(&a, 5, &at);
+    node(&g, "Constant", bname[i], NULL, NULL, 0, bname[i], &a);
+  }
+  const char *clip[3] = {"c", "lo", "hi"}, *q[3] = {"r", "sy", "zy"};
+  node(&g, "Clip", "clip", NULL, clip, 3, "r", NULL);
+  node(&g, "QuantizeLinear", "q", NULL, q, 3, "y", NULL);
+  value_info_t(&g, 11, "x", 3, 4, xd);
+  int64_t yd[4] = {1, 4, 5, 5};
+  value_info_t(&g, 12, "y", 3, 4, yd);
+  return model(&g, 13);
+}
+
 /* An attribute NAME of type STRING (s) or INT (s NULL: i). */
 static void attr_si(Buf *a, const char *name, const char *sv, int64_t iv) {
   Buf at = {0};
@@ -244,6 +309,23 @@ int main(void) {
   if (CHECK(g != NULL, "the model imports with --layout nhwc (%s)", error_message))
     CHECK(!strcmp(kinds(g), "CONV_2D") && g->tensors[g->inputs[0]].dims[3] == 2,
           "--layout nhwc takes an NHWC input and leaves no transpose (got %s)", kinds(g));
+  free(m.b);
+
+  /* A QDQ Conv + ReLU6 whose Clip bounds are Constant nodes after the
+   * Conv: one int8 CONV_2D with the ReLU6 folded; Clip(0, 5) is no
+   * activation range, and leaves the group in float. */
+  m = qdq_relu6_model(6.0f);
+  g = import("m.onnx", &m, &nhwc);
+  if (CHECK(g != NULL, "a QDQ Conv + Clip(0, 6) with Constant bounds imports (%s)",
+            error_message))
+    CHECK(!strcmp(kinds(g), "CONV_2D") && g->ops[0].opt.activation == ACT_RELU6 &&
+              g->tensors[g->ops[0].outputs[0]].dtype == DT_INT8,
+          "it is one int8 CONV_2D with the ReLU6 folded (got %s)", kinds(g));
+  free(m.b);
+  m = qdq_relu6_model(5.0f);
+  g = import("m.onnx", &m, &nhwc);
+  CHECK(g && strcmp(kinds(g), "CONV_2D") && strstr(kinds(g), "MINIMUM"),
+        "with Clip(0, 5) the group stays in float (got %s)", g ? kinds(g) : error_message);
   free(m.b);
 
   refused(conv_model(-1, 13, "Relu", NULL, NULL), &none,
