@@ -1647,6 +1647,38 @@ static void gen_convert(Case *c, int code, int variant) {
   }
 }
 
+/* TFLite's float16 weights: DEQUANTIZE of a constant float16 tensor
+ * added to the float32 input (tinyaot folds it), and a second one that is
+ * a model output (widened at run time).  The halves are random bits:
+ * normal numbers of moderate size, a tenth of them subnormal. */
+static void gen_dequantize_f16(Case *c, int v) {
+  (void)v;
+  Rng *r = c->r;
+  int32_t d[4];
+  int nd = random_shape(r, 1, 4, 8, d);
+  int64_t n = count_of(nd, d);
+  uint16_t *h = xmalloc(2 * (size_t)n * 2);
+  for (int64_t k = 0; k < 2 * n; k++) {
+    int e = rchance(r, 0.1) ? 0 : rint_in(r, 8, 20);
+    h[k] = (uint16_t)(rint_in(r, 0, 1) << 15 | e << 10 | rint_in(r, 0, 1023));
+  }
+  Q qf = {TFW_FLOAT32, 0, 0, -4.0f, 4.0f};
+  int x = input_q(c, "input", nd, d, &qf);
+  int w[2], wf[2];
+  for (int k = 0; k < 2; k++)
+    w[k] = tfw_const(c->m, k ? "weights_b" : "weights_a", TFW_FLOAT16, nd, d, h + k * n);
+  free(h);
+  int y = output_q(c, "output", nd, d, &qf);
+  wf[0] = tfw_tensor(c->m, "weights_a_f32", TFW_FLOAT32, nd, d, 0);
+  wf[1] = output_q(c, "weights_b_f32", nd, d, &qf);
+  for (int k = 0; k < 2; k++)
+    tfw_empty_options(c->m, tfw_op(c->m, TFW_OP_DEQUANTIZE, 1, &w[k], 1, &wf[k]));
+  int in[2] = {x, wf[0]};
+  tfw_add_options(c->m, tfw_op(c->m, TFW_OP_ADD, 2, in, 1, &y), TFW_ACT_NONE, -1);
+  c->atol = 0;
+  c->rtol = 0;
+}
+
 static void gen_quantize(Case *c, int v) { gen_convert(c, TFW_OP_QUANTIZE, v); }
 static void gen_dequantize(Case *c, int v) { gen_convert(c, TFW_OP_DEQUANTIZE, v); }
 static void gen_cast(Case *c, int v) { gen_convert(c, TFW_OP_CAST, v); }
@@ -1737,6 +1769,7 @@ static const Row rows[] = {
     {"DEQUANTIZE", "int8_float32", gen_dequantize, K_I8, CONV(TFW_INT8, TFW_FLOAT32)},
     {"DEQUANTIZE", "int16_float32", gen_dequantize, K_I16, CONV(TFW_INT16, TFW_FLOAT32)},
     {"DEQUANTIZE", "uint8_float32", gen_dequantize, K_U8, CONV(TFW_UINT8, TFW_FLOAT32)},
+    {"DEQUANTIZE", "float16_float32", gen_dequantize_f16, K_F32, 0},
     {"CAST", "float32_int32", gen_cast, K_F32, CONV(TFW_FLOAT32, TFW_INT32)},
     {"CAST", "int32_float32", gen_cast, K_F32, CONV(TFW_INT32, TFW_FLOAT32)},
     {"CAST", "int8_float32", gen_cast, K_F32, CONV(TFW_INT8, TFW_FLOAT32)},

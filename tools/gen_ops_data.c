@@ -31,7 +31,10 @@ enum {
   OPTT_MIRROR_PAD = 77,
   OPTT_L2_NORM = 12,
   OPTT_CUMSUM = 102,
+  OPTT_SLICE = 48,
 };
+
+enum { OPC_SLICE = 65 };
 
 /* An int32 index input: n values uniform in [0, limit). */
 static int index_input(Case *c, const char *name, int nd, const int32_t *d, int limit) {
@@ -206,6 +209,38 @@ static void gen_reverse_v2(Case *c, int v) {
   int ins[2] = {ti, ta};
   int op = tfw_op(c->m, TFW_OP_REVERSE_V2, 2, ins, 1, &to);
   tfw_scalar_options(c->m, op, OPTT_REVERSE_V2, "", NULL);
+}
+
+/* SLICE: rank 1-4, a constant begin and size per dimension (a size of
+ * -1, "to the end", a fifth of the time); int32 or int64 begin/size. */
+static void gen_slice(Case *c, int v) {
+  (void)v;
+  Rng *r = c->r;
+  int32_t d[4], dout[4], b[4], sz[4];
+  int nd = random_shape(r, 1, 4, 6, d);
+  for (int i = 0; i < nd; i++) {
+    b[i] = rint_in(r, 0, d[i] - 1);
+    dout[i] = rint_in(r, 1, d[i] - b[i]);
+    sz[i] = rchance(r, 0.2) ? (dout[i] = d[i] - b[i], -1) : dout[i];
+  }
+  Q q = act_in(c);
+  int ti = input_q(c, "input", nd, d, &q);
+  int32_t n = nd;
+  int tb, ts;
+  if (rchance(r, 0.3)) {
+    int64_t b64[4], s64[4];
+    for (int i = 0; i < nd; i++)
+      b64[i] = b[i], s64[i] = sz[i];
+    tb = tfw_const(c->m, "begin", TFW_INT64, 1, &n, b64);
+    ts = tfw_const(c->m, "size", TFW_INT64, 1, &n, s64);
+  } else {
+    tb = const_vec(c, "begin", nd, b);
+    ts = const_vec(c, "size", nd, sz);
+  }
+  int to = output_q(c, "output", nd, dout, &q);
+  int ins[3] = {ti, tb, ts};
+  int op = tfw_op(c->m, OPC_SLICE, 3, ins, 1, &to);
+  tfw_scalar_options(c->m, op, OPTT_SLICE, "", NULL);
 }
 
 /* SHAPE: half the cases feed the shape of x to RESHAPE(y, shape) (the
@@ -487,6 +522,7 @@ static void gen_cumsum(Case *c, int v) {
       NO16("TILE", gen_tile),                                              \
       ALL4("BROADCAST_TO", gen_broadcast_to),                              \
       ALL4("REVERSE_V2", gen_reverse_v2),                                  \
+      ALL4("SLICE", gen_slice),                                            \
       ALL4("SHAPE", gen_shape),                                            \
       {"FILL", "float32", gen_fill, K_F32, 0}, {"FILL", "int8", gen_fill, K_I8, 0}, \
       {"FILL", "int16", gen_fill, K_I16, 0}, /* TFLite's FILL has no uint8 */ \

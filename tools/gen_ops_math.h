@@ -243,6 +243,35 @@ BINARY_GEN(floor_div, OPC_FLOOR_DIV)
 BINARY_GEN(floor_mod, OPC_FLOOR_MOD)
 BINARY_GEN(prelu, OPC_PRELU)
 
+/* ADD, SUB and MUL of int32 (TFLM add.cc, sub.cc, mul.cc: raw sums,
+ * differences and products, then the fused activation's int32 range):
+ * values in [-1000, 1000], so that every product fits. */
+static void gen_arith_s32(Case *c, int code) {
+  Rng *r = c->r;
+  int32_t a[4], b[4], o[4];
+  int na, nb;
+  int no = broadcast_shapes(r, a, &na, b, &nb, o);
+  Q q = math_q(c, TFW_INT32, -1000, 1000);
+  int ta = input_q(c, "input1", na, a, &q);
+  int tb = rchance(r, 0.25) ? const_q(c, "input2", nb, b, &q) : input_q(c, "input2", nb, b, &q);
+  Q qo = {TFW_INT32, 0, 0, 0, 0};
+  int to = math_output(c, no, o, &qo);
+  int ins[2] = {ta, tb};
+  int op = tfw_op(c->m, code, 2, ins, 1, &to);
+  static const int acts[4] = {TFW_ACT_NONE, TFW_ACT_RELU, TFW_ACT_RELU_N1_TO_1, TFW_ACT_RELU6};
+  int act = acts[rint_in(r, 0, 3)];
+  if (code == TFW_OP_MUL)
+    tfw_mul_options(c->m, op, act);
+  else if (code == TFW_OP_SUB)
+    tfw_sub_options(c->m, op, act, -1);
+  else
+    tfw_add_options(c->m, op, act, -1);
+  tol_math(c);
+}
+static void gen_add_s32(Case *c, int v) { (void)v; gen_arith_s32(c, TFW_OP_ADD); }
+static void gen_sub_s32(Case *c, int v) { (void)v; gen_arith_s32(c, TFW_OP_SUB); }
+static void gen_mul_s32(Case *c, int v) { (void)v; gen_arith_s32(c, TFW_OP_MUL); }
+
 /* ------------------------------------------------------------ others */
 
 /* SELECT_V2: condition, x and y broadcast to the output; SELECT (v1):
@@ -430,4 +459,5 @@ static void gen_complex_abs(Case *c, int v) {
   MI32("SELECT_V2", gen_select_v2), MI16("SELECT_V2", gen_select_v2),                  \
   MBOOL("SELECT_V2", gen_select_v2), MF32("LOG_SOFTMAX", gen_log_softmax), MI8("LOG_SOFTMAX", gen_log_softmax),               \
   MF32("ADD_N", gen_add_n), MROW("RFFT2D", gen_rfft2d, "float32", K_F32, TFW_FLOAT32),      \
-  MROW("COMPLEX_ABS", gen_complex_abs, "complex64", K_F32, TFW_COMPLEX64)
+  MROW("COMPLEX_ABS", gen_complex_abs, "complex64", K_F32, TFW_COMPLEX64),             \
+  MI32("ADD", gen_add_s32), MI32("SUB", gen_sub_s32), MI32("MUL", gen_mul_s32)

@@ -271,6 +271,7 @@ typedef struct {
   float *scale;
   int64_t *zero_point;
   int qdim;
+  int block_size, block_scales, block_zero_points; /* block_size 0: none */
   int is_variable;
   int sg; /* its subgraph */
 } WTensor;
@@ -481,6 +482,13 @@ void tfw_quant(TfwModel *m, int tensor, int n, const float *scale,
   t->scale = xmemdup(scale, (size_t)n * sizeof *scale);
   t->zero_point = xmemdup(zero_point, (size_t)n * sizeof *zero_point);
   t->qdim = qdim;
+}
+
+void tfw_blockwise(TfwModel *m, int tensor, int scales, int zero_points, int block_size) {
+  WTensor *t = tensor_at(m, tensor);
+  t->block_size = block_size;
+  t->block_scales = scales;
+  t->block_zero_points = zero_points;
 }
 
 void tfw_quant1(TfwModel *m, int tensor, float scale, int64_t zero_point) {
@@ -913,8 +921,19 @@ static size_t write_options(Fb *b, const WOp *o) {
 static size_t write_tensor(Fb *b, const WTensor *t) {
   size_t shape = fb_i32s(b, t->dims, (size_t)t->ndims);
   size_t name = fb_string(b, t->name);
-  size_t quant = 0;
-  if (t->nq > 0) {
+  size_t quant = 0, blockwise = 0;
+  if (t->block_size) { /* BlockwiseQuantization: scales 0, zero_points 1, block_size 2 */
+    fb_start(b);
+    fb_field(b, 0, (uint32_t)t->block_scales, 4);
+    if (t->block_zero_points >= 0)
+      fb_field(b, 1, (uint32_t)t->block_zero_points, 4);
+    fb_field(b, 2, (uint32_t)t->block_size, 4);
+    blockwise = fb_end(b);
+    fb_start(b);
+    fb_field_offset(b, 5, blockwise); /* details */
+    fb_field(b, 4, 2, 1);             /* details_type BlockwiseQuantization */
+    quant = fb_end(b);
+  } else if (t->nq > 0) {
     uint64_t *tmp = xrealloc(NULL, (size_t)t->nq * sizeof *tmp);
     for (int i = 0; i < t->nq; i++)
       tmp[i] = f32_bits(t->scale[i]);

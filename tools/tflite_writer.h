@@ -147,6 +147,9 @@ void tfw_quant(TfwModel *m, int tensor, int n, const float *scale,
                const int64_t *zero_point, int qdim);
 /* Per-tensor shorthand. */
 void tfw_quant1(TfwModel *m, int tensor, float scale, int64_t zero_point);
+/* QuantizationDetails BlockwiseQuantization: the tensors holding the
+ * scales and the zero points (-1: none), the block size. */
+void tfw_blockwise(TfwModel *m, int tensor, int scales, int zero_points, int block_size);
 
 void tfw_set_variable(TfwModel *m, int tensor);
 

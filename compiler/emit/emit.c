@@ -417,10 +417,13 @@ static void put_value(FILE *f, DType dt, const uint8_t *p) {
   }
 }
 
-/* Byte size of one element as stored (raw bytes for sub-byte types). */
+/* Byte size of one element as stored: 1 for the types kept as raw bytes
+ * (float16, the sub-byte types, ...: ctype_of() says uint8_t). */
 static size_t elem_size(DType dt) {
   if (dt == DT_COMPLEX64)
     return 4; /* stored as floats, two per element */
+  if (!strcmp(ctype_of(dt), "uint8_t"))
+    return 1;
   int bits = dtype_bits(dt);
   return bits >= 8 ? (size_t)bits / 8 : 1;
 }

@@ -66,6 +66,10 @@ typedef struct {
   int ndecomp;    /* subgraphs inlined as decompositions */
   bool *decomp;   /* which */
   char where[64]; /* what is being read, for messages: "tensor 7" */
+  /* Subgraph 0's tensors with BlockwiseQuantization details: the block
+   * size (0: none) and the tensor holding the scales, refused by the
+   * first op that reads one (blockwise_refusal()). */
+  int32_t *block_size, *block_scales;
 } Reader;
 
 
@@ -304,8 +308,24 @@ static const uint8_t *buffer_data(Reader *r, Vec buffers, uint32_t index,
 
 /* --------------------------------------------------------- tensors */
 
+/* QuantizationDetails union types of the schema. */
+enum { QD_CUSTOM = 1, QD_BLOCKWISE = 2 };
+
 static void read_quant(Reader *r, Tensor *t, const Table *q) {
-  if (get_u(r, q, 4, 1, 0, "quantization details type") != 0)
+  uint64_t details = get_u(r, q, 4, 1, 0, "quantization details type");
+  Table bw;
+  if (details == QD_BLOCKWISE && r->block_size && !r->map &&
+      get_table(r, q, 5, &bw, "blockwise quantization")) {
+    /* BlockwiseQuantization {scales, zero_points, block_size}: kept for
+     * the refusal, which names the op that reads the tensor. */
+    r->block_scales[t->index] = get_i32(r, &bw, 0, -1, "blockwise scales");
+    int32_t bs = get_i32(r, &bw, 2, 0, "block_size");
+    r->block_size[t->index] = bs > 0 ? bs : -1;
+    return;
+  }
+  if (details == QD_BLOCKWISE)
+    fail(r, "blockwise quantization is not supported");
+  if (details != 0)
     fail(r, "custom quantization (QuantizationDetails) is not supported");
   Vec scale = get_vec(r, q, 2, 4, "quantization scale");
   Vec zp = get_vec(r, q, 3, 8, "quantization zero_point");
@@ -864,6 +884,31 @@ static int *read_indices(Reader *r, const Table *t, int slot, int *n, int lo,
   return a;
 }
 
+/*
+ * Blockwise-quantized weights (QuantizationDetails BlockwiseQuantization:
+ * int4 or int8 weights with one float16 scale per block_size inputs,
+ * scales and zero points in tensors of their own).  TFLite computes with
+ * them only in the XNNPACK delegate (FULLY_CONNECTED with float or
+ * dynamically quantized input) and in the builtin EMBEDDING_LOOKUP;
+ * TFLite Micro has no kernel for them.  tinyaot refuses the first op
+ * that reads such a tensor, naming the tensor and the block size.
+ */
+static void blockwise_refusal(Reader *r, const Op *op) {
+  if (!r->block_size)
+    return;
+  for (int k = 0; k < op->ninputs; k++) {
+    int ti = op->inputs[k];
+    if (ti < 0 || r->block_size[ti] == 0)
+      continue;
+    const Tensor *x = &r->g->tensors[ti];
+    fail(r, "input %d (tensor %d \"%s\", %s): blockwise quantization (block size %d, "
+            "scales in tensor %d) of weights is not supported: no kernel computes with "
+            "per-block scales (TFLite runs them only in its XNNPACK delegate, TFLite Micro "
+            "not at all); quantize the weights per channel instead",
+         k, ti, x->name, dtype_name(x->dtype), r->block_size[ti], r->block_scales[ti]);
+  }
+}
+
 static void read_op(Reader *r, int i, const Table *t, const OpCode *codes,
                     int ncodes) {
   Graph *g = r->g;
@@ -894,6 +939,7 @@ static void read_op(Reader *r, int i, const Table *t, const OpCode *codes,
 
   op->inputs = read_indices(r, t, 1, &op->ninputs, -1, "inputs");
   op->outputs = read_indices(r, t, 2, &op->noutputs, 0, "outputs");
+  blockwise_refusal(r, op);
   op->intermediates =
       read_indices(r, t, 8, &op->nintermediates, 0, "intermediates");
 
@@ -1520,6 +1566,8 @@ Graph *read_tflite(const char *path, const uint8_t *buf, size_t size) {
   g->tensors = arena_array(tv.n ? tv.n : 1, sizeof *g->tensors);
   g->ntensors = (int)tv.n;
   rd.resource = arena_array(tv.n + 1, sizeof(bool));
+  r->block_size = arena_array(tv.n + 1, sizeof(int32_t));
+  r->block_scales = arena_array(tv.n + 1, sizeof(int32_t));
   for (int i = 0; i < g->ntensors; i++) {
     Tensor *t = &g->tensors[i];
     t->index = i;

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fold.c - ops whose result the compiler knows: SHAPE (the input's static
- * shape), BROADCAST_ARGS of constant shapes, FILL of a constant value.
+ * shape), BROADCAST_ARGS of constant shapes, FILL of a constant value,
+ * DEQUANTIZE of a constant float16 tensor (TFLite's float16 weights:
+ * widened exactly to float32 by the runtime's own ta_cast_f16_f32).
  * They cost nothing at run time.
  *
  * fold_value() computes such an op's output bytes.  fold_constants(), a
@@ -19,6 +21,7 @@
  * nothing).
  */
 #include "tinyaot.h"
+#include "ta_kernels.h"
 
 #include <string.h>
 
@@ -108,6 +111,18 @@ bool fold_value(const Graph *g, const Op *op, uint8_t **bytes, size_t *nbytes) {
     *nbytes = n * w;
     return true;
   }
+  case OP_DEQUANTIZE: { /* float16 -> float32, exact */
+    size_t n = (size_t)tensor_elems(a);
+    if (!is_const(a) || a->dtype != DT_FLOAT16 || out->dtype != DT_FLOAT32 ||
+        tensor_elems(out) != (int64_t)n || a->ndata < 2 * n || n > INT32_MAX)
+      return false;
+    float *f = arena_alloc(4 * n + 1);
+    if (ta_cast_f16_f32((int32_t)n, a->data, f) != TA_OK)
+      return false;
+    *bytes = (uint8_t *)f;
+    *nbytes = 4 * n;
+    return true;
+  }
   default:
     return false;
   }
@@ -118,7 +133,8 @@ void fold_constants(Graph *g) {
     Op *op = &g->ops[i];
     uint8_t *bytes;
     size_t n;
-    if (op->kind != OP_SHAPE && op->kind != OP_BROADCAST_ARGS && op->kind != OP_FILL)
+    if (op->kind != OP_SHAPE && op->kind != OP_BROADCAST_ARGS && op->kind != OP_FILL &&
+        op->kind != OP_DEQUANTIZE)
       continue;
     if (!fold_value(g, op, &bytes, &n))
       continue;

@@ -461,7 +461,10 @@ static bool copy_folded(Lower *L) {
     error_at(L->g, L->op->index, "output has %zu bytes, the value %zu", tensor_bytes(out), n);
   L->l->kernel = "@copy";
   add_arg(L, ARG_INT, -1, (int64_t)n);
-  const_array(L, "value", out->dtype, bytes, n / (size_t)(dtype_bits(out->dtype) / 8), true);
+  /* float16 values are kept as their bytes (the emitter's raw types) */
+  bool raw = out->dtype == DT_FLOAT16 || out->dtype == DT_BFLOAT16;
+  const_array(L, "value", raw ? DT_UINT8 : out->dtype, bytes,
+              raw ? n : n / (size_t)(dtype_bits(out->dtype) / 8), true);
   arg_tensor(L, out->index);
   return true;
 }

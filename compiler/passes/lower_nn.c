@@ -731,6 +731,16 @@ void lower_quantize(Lower *L) {
 void lower_dequantize(Lower *L) {
   need_arity(L, 1, 1);
   Tensor *in = input(L, 0), *out = output(L, 0);
+  if (in->dtype == DT_FLOAT16 && out->dtype == DT_FLOAT32 &&
+      tensor_elems(in) == tensor_elems(out)) {
+    /* TFLite's float16 weights left unfolded (a model output, or
+     * --no-views): widened exactly, as TFLite's DEQUANTIZE does. */
+    L->l->kernel = "ta_cast_f16_f32";
+    add_arg(L, ARG_INT, -1, elems32(in));
+    arg_tensor(L, in->index);
+    arg_tensor(L, out->index);
+    return;
+  }
   const char *ti = short_type(in->dtype);
   if (!ti || in->dtype == DT_FLOAT32 || out->dtype != DT_FLOAT32 ||
       tensor_elems(in) != tensor_elems(out))

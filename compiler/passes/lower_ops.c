@@ -254,12 +254,18 @@ static void bcast_arg(Lower *L, const Tensor *a, const Tensor *b, const Tensor *
   const_struct(L, "shape", "ta_bcast", bcast_init(&bc), true);
 }
 
+static void add_sub_s32(Lower *L, const char *kernel);
+
 void lower_sub(Lower *L) {
   if (lower_wide_binary(L, "sub"))
     return;
   need_arity(L, 2, 1);
   Tensor *a = input(L, 0), *b = input(L, 1), *out = output(L, 0);
   need_same_types(L, -1, false);
+  if (out->dtype == DT_INT32) {
+    add_sub_s32(L, "ta_sub_s32");
+    return;
+  }
   ta_add_params p = {0};
   p.act_min_f32 = -FLT_MAX;
   p.act_max_f32 = FLT_MAX;
@@ -408,24 +414,27 @@ static void int32_act_range(Lower *L, int32_t *lo, int32_t *hi) {
   *hi = fhi == FLT_MAX ? INT32_MAX : (int32_t)fhi;
 }
 
-/* ADD of int32 tensors (lower.c's lower_add hands them over). */
-void lower_add_s32(Lower *L) {
+/* ADD and SUB of int32 tensors (lower_add and lower_sub hand them over):
+ * raw two's-complement sums, then the activation's int32 range. */
+static void add_sub_s32(Lower *L, const char *kernel) {
   need_arity(L, 2, 1);
   Tensor *a = input(L, 0), *b = input(L, 1), *out = output(L, 0);
   need_same_types(L, -1, false);
   if (a->q.nscale || b->q.nscale || out->q.nscale)
-    error_at(L->g, L->op->index, "quantized int32 ADD is not supported");
+    error_at(L->g, L->op->index, "quantized int32 %s is not supported", op_name(L->op->kind));
   ta_add_params p = {0};
   p.act_min_f32 = -FLT_MAX;
   p.act_max_f32 = FLT_MAX;
   int32_act_range(L, &p.act_min, &p.act_max);
-  L->l->kernel = "ta_add_s32";
+  L->l->kernel = kernel;
   const_struct(L, "params", "ta_add_params", add_init(&p, true, ""), true);
   bcast_arg(L, a, b, out);
   arg_tensor(L, a->index);
   arg_tensor(L, b->index);
   arg_tensor(L, out->index);
 }
+
+void lower_add_s32(Lower *L) { add_sub_s32(L, "ta_add_s32"); }
 
 /* DIV: int32 (unquantized) and float32; int8 in lower_math.c. */
 void lower_div(Lower *L) {

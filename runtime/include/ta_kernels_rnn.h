@@ -277,6 +277,11 @@ ta_status ta_cast_s8_f32(int32_t n, const int8_t *in, float *out);
  * clamp(in1 + in2, act_min, act_max), the sum wrapping around. */
 ta_status ta_add_s32(const ta_add_params *p, const ta_bcast *shape, const int32_t *in1,
                      const int32_t *in2, int32_t *out);
+/* SUB int32 (TFLM sub.cc: reference_ops::SubWithActivation /
+ * BroadcastSubSlow for int32): out = clamp(in1 - in2, act_min, act_max),
+ * the difference wrapping around. */
+ta_status ta_sub_s32(const ta_add_params *p, const ta_bcast *shape, const int32_t *in1,
+                     const int32_t *in2, int32_t *out);
 
 /* DIV (reference_ops::Div / BroadcastDivSlow): int32 divides with C's
  * truncation toward zero, float32 in float; then the activation clamp.
