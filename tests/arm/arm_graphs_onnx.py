@@ -137,17 +137,9 @@ def one(cfg, g, name, k, work):
 def main(argv):
     count, seed = int(argv[0]), int(argv[1])
     cfg = hunter.parse([])
-    oracle = os.path.join(cfg.shared, "oracle", "tflite-oracle")
-    have_ort = os.path.isdir(os.path.join(cfg.oracle_home, "node_modules", "onnxruntime-node"))
-    if not os.path.exists(oracle) or not shutil.which("node") or not have_ort:
-        why = ("node is not installed" if not shutil.which("node") else
-               "no oracle at %s" % oracle if not os.path.exists(oracle) else
-               "onnxruntime-node is not installed in %s" % cfg.oracle_home)
-        if os.environ.get("TINYAOT_REQUIRE_SHARED") == "1":
-            print("not ok - ONNX Runtime runs (%s; TINYAOT_REQUIRE_SHARED=1)" % why)
-            return 1
-        print("skip - ONNX RUNTIME MISSING: %s; no random ONNX graph was run on Cortex-M" % why)
-        return 0
+    missing = hunter.ort_missing(cfg, "no random ONNX graph was run on Cortex-M")
+    if missing is not None:
+        return missing
     work = os.environ["ARM_WORK"]
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)

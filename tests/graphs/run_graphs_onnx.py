@@ -478,19 +478,29 @@ def cause(why):
     return s
 
 
-def main(argv):
-    cfg = parse(argv)
+def ort_missing(cfg, what):
+    """None when the oracle, node and onnxruntime-node are there; else
+    the exit status after saying what is missing: 1 (not ok) under
+    TINYAOT_REQUIRE_SHARED=1, 0 (a loud skip: nothing of WHAT ran)."""
     oracle = os.path.join(cfg.shared, "oracle", "tflite-oracle")
     have_ort = os.path.isdir(os.path.join(cfg.oracle_home, "node_modules", "onnxruntime-node"))
-    if not os.path.exists(oracle) or not shutil.which("node") or not have_ort:
-        why = ("node is not installed" if not shutil.which("node") else
-               "no oracle at %s" % oracle if not os.path.exists(oracle) else
-               "onnxruntime-node is not installed in %s" % cfg.oracle_home)
-        if os.environ.get("TINYAOT_REQUIRE_SHARED") == "1":
-            print("not ok - ONNX Runtime runs (%s; TINYAOT_REQUIRE_SHARED=1)" % why)
-            return 1
-        print("skip - ONNX RUNTIME MISSING: %s; no random ONNX graph was run" % why)
-        return 0
+    if os.path.exists(oracle) and shutil.which("node") and have_ort:
+        return None
+    why = ("node is not installed" if not shutil.which("node") else
+           "no oracle at %s" % oracle if not os.path.exists(oracle) else
+           "onnxruntime-node is not installed in %s" % cfg.oracle_home)
+    if os.environ.get("TINYAOT_REQUIRE_SHARED") == "1":
+        print("not ok - ONNX Runtime runs (%s; TINYAOT_REQUIRE_SHARED=1)" % why)
+        return 1
+    print("skip - ONNX RUNTIME MISSING: %s; %s" % (why, what))
+    return 0
+
+
+def main(argv):
+    cfg = parse(argv)
+    missing = ort_missing(cfg, "no random ONNX graph was run")
+    if missing is not None:
+        return missing
     tag = "%d-%d-%s-%d-%d" % (cfg.seed, cfg.count, cfg.runs, cfg.every, cfg.seconds)
     work = os.path.join(cfg.build, "graphs-onnx", tag)
     shutil.rmtree(work, ignore_errors=True)
