@@ -98,7 +98,6 @@ static int64_t qparams(Imp *m, const Val *x, float **scale, float **zp, DType *d
   return n;
 }
 
-static Quant quant1(float scale, int64_t zp);
 
 /* QuantizeLinear (int8, uint8, int16, int4, uint4, int2, uint2 outputs): ONNX's
  *   saturate(rint(x / scale) + zero_point)
@@ -427,15 +426,6 @@ static Val *qdq_bias(Imp *m, int k, bool *ok) {
   }
   *ok = true;
   return v;
-}
-
-static Quant quant1(float scale, int64_t zp) {
-  Quant q = {.nscale = 1, .axis = 0};
-  q.scale = arena_array(1, sizeof(float));
-  q.zero_point = arena_array(1, sizeof(int64_t));
-  q.scale[0] = scale;
-  q.zero_point[0] = zp;
-  return q;
 }
 
 /* Gives the integer source of x's IR tensors x's quantization. */
