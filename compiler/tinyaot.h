@@ -303,6 +303,10 @@ typedef struct Graph {
   Metadata *metadata;
   int nmetadata;
   int nsubgraphs;
+  /* Float ops pass infinities on (ONNX, IEEE arithmetic): an unbounded
+   * float activation range is +-INFINITY in the generated code, where
+   * TFLite's is +-FLT_MAX (which clamps an infinity to FLT_MAX). */
+  bool float_inf;
 } Graph;
 
 /* ----------------------------------------------------------- op table */

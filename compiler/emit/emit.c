@@ -970,7 +970,8 @@ static void emit_runner(Emit *e) {
           name, comment_safe(e->o->model), e->P);
   put_provenance(f, e, " * ");
   fprintf(f, " */\n");
-  fprintf(f, "#include \"%s.h\"\n\n#include <float.h>\n#include <stddef.h>\n\n#include \"ta_kernels.h\"\n\n", e->P);
+  fprintf(f, "#include \"%s.h\"\n\n#include <float.h>\n%s#include <stddef.h>\n\n#include \"ta_kernels.h\"\n\n",
+          e->P, e->g->float_inf ? "#include <math.h>\n" : "");
   fprintf(f,
           "/* Define %s_TENSOR_HOOK to a function name to see every tensor\n"
           " * right after it is produced: void hook(int tensor_index,\n"

@@ -120,6 +120,7 @@ bool lower_wide_binary(Lower *L, const char *op);
 /* ------------------------------------------- initializers (lower_common.c) */
 
 const char *flit(float f);   /* a float literal that reads back exactly */
+extern bool lower_float_inf; /* flit's +-FLT_MAX is +-INFINITY (Graph.float_inf) */
 const char *ilit(int64_t v);
 const char *dims_init(ta_dims d);
 const char *conv_init(const ta_conv_params *p);
