@@ -775,6 +775,10 @@ typedef struct Lowered {
    * lowering (overlap_conv() in lower_nn.c); the planner uses max_ahead,
    * the checker re-derives legality from the access pattern alone. */
   OverlapDecl overlap;
+  /* The kernel may return TA_PENDING (CIRCULAR_BUFFER): the runner then
+   * returns at once, so every op before this one in model order runs
+   * before it and every op after it after it, in every schedule. */
+  bool pends;
 } Lowered;
 
 /* A custom op the user implements: --custom-op NAME=function
@@ -1076,6 +1080,10 @@ typedef struct {
  * A file that cannot be written -> error_file(). */
 EmitResult emit_folder(const Graph *g, const Plan *p, const EmitOptions *o,
                        const char *dir);
+/* Does the lowered graph hold an op whose kernel returns TA_PENDING on
+ * some calls (CIRCULAR_BUFFER)?  Then <prefix>_run() may return
+ * <PREFIX>_PENDING, which the header defines. */
+bool model_pends(const Graph *g);
 
 /* ------------------------------------------------ emit/const_set.c */
 
