@@ -144,6 +144,13 @@ typedef struct Tensor {
   int buffer;          /* index in the model's buffer table (0 = none) */
   const uint8_t *data; /* constant bytes (points into the file), or NULL */
   size_t ndata;        /* bytes at data */
+  /* int4 weights the reader unpacked (data then holds int8): the file's
+   * packed bytes, two per byte, element 2i in the low nibble of byte i
+   * (points into the file), or NULL.  A kernel that unpacks at run time
+   * (ta_conv2d_fold_w4_s8) takes these instead, so flash keeps 4 bits a
+   * weight. */
+  const uint8_t *packed4;
+  size_t npacked4;     /* bytes at packed4: ceil(elements / 2) */
   bool is_variable;    /* persistent state (LSTM/SVDF, resource variables) */
   const uint8_t *init; /* a resource variable's initial value (CALL_ONCE's
                           init subgraph; points into the file), or NULL */
