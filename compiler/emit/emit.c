@@ -699,9 +699,12 @@ static void emit_header(Emit *e) {
   if (p->persistent_bytes)
     fprintf(f,
             "\n/* Resets the model state in the persistent area (real value 0;\n"
-            " * resource variables: their initial values):\n"
+            " * resource variables: their initial values%s):\n"
             " * call once before the first %s_run(). */\n"
             "void %s_reset(void *persistent);\n",
+            model_pends(g) ? ";\n * a CIRCULAR_BUFFER: no frames (zero bytes), the count "
+                             "restarted"
+                           : "",
             e->P, e->P);
   if (e->o->io_in_workspace)
     fprintf(f,
