@@ -14,7 +14,8 @@
  * (LSTM, SVDF); lower_s16.c the ops of the 16x8 scheme (int16
  * activations) that need int16 kernels; lower_signal.c the custom ops
  * (the signal library, user-supplied kernels); lower_detection.c the
- * custom op TFLite_Detection_PostProcess.  The host arithmetic that only
+ * custom op TFLite_Detection_PostProcess; lower_circular_buffer.c TFLM's
+ * custom op CIRCULAR_BUFFER.  The host arithmetic that only
  * these lowerings need (lookup tables, resize maps) is in quant_ops.c,
  * declared here so that tests can call it.
  *
@@ -344,5 +345,10 @@ bool rfft_tables(int32_t fft_length, ta_rfft_params *p, int16_t *twiddles,
 
 /* CUSTOM TFLite_Detection_PostProcess (lower_custom hands it over). */
 LowerFn lower_detection_postprocess;
+
+/* ------------------------------------------- lower_circular_buffer.c */
+
+/* CUSTOM CIRCULAR_BUFFER (TFLM; lower_custom hands it over). */
+LowerFn lower_circular_buffer;
 
 #endif
