@@ -151,7 +151,7 @@ static void quantize_minifloat(Imp *m, Val *x, DType dt, const float *scale, con
   OP(m, o)->opt.cast_no_saturate = float8(dt) && sat == 0;
 }
 
-/* QuantizeLinear (int8, uint8, int16, int4, uint4, int2, uint2 outputs): ONNX's
+/* QuantizeLinear (int8, uint8, int16, uint16, int4, uint4, int2, uint2 outputs): ONNX's
  *   saturate(rint(x / scale) + zero_point)
  * with the division in float32 and halves rounded to even, as
  *   DIV scale, ROUND, ADD zero point, MAXIMUM lo, MINIMUM hi, CAST
@@ -178,12 +178,13 @@ void import_quantize_linear(Imp *m) {
   if (dt == DT_INT8) lo = -128.0f, hi = 127.0f;
   else if (dt == DT_UINT8) lo = 0.0f, hi = 255.0f;
   else if (dt == DT_INT16) lo = -32768.0f, hi = 32767.0f;
+  else if (dt == DT_UINT16) lo = 0.0f, hi = 65535.0f;
   else if (dt == DT_INT4) lo = -8.0f, hi = 7.0f;
   else if (dt == DT_UINT4) lo = 0.0f, hi = 15.0f;
   else if (dt == DT_INT2) lo = -2.0f, hi = 1.0f;
   else if (dt == DT_UINT2) lo = 0.0f, hi = 3.0f;
-  else FAIL("quantizing to %s is not supported (int8, uint8, int16, int4, uint4, int2, uint2, "
-            "float8, float4e2m1)", dtype_name(dt));
+  else FAIL("quantizing to %s is not supported (int8, uint8, int16, uint16, int4, uint4, int2, "
+            "uint2, float8, float4e2m1)", dtype_name(dt));
   int l = n > 1 ? L_ONNX : pref(x);
   int t = ir(m, x, l);
   int r = T(m, t)->ndims;
@@ -241,10 +242,10 @@ void import_dequantize_linear(Imp *m) {
   Val *x = need_in(m, 0); /* the packed 4- and 2-bit types too: checked below */
   DType xt = x->dt;
   bool mini = float8(xt) || xt == DT_FLOAT4E2M1;
-  if (xt != DT_INT8 && xt != DT_UINT8 && xt != DT_INT16 && xt != DT_INT32 && xt != DT_INT4 &&
-      xt != DT_UINT4 && xt != DT_INT2 && xt != DT_UINT2 && !mini)
-    FAIL("dequantizing %s is not supported (int8, uint8, int16, int32, int4, uint4, int2, uint2, "
-         "float8, float4e2m1)", dtype_name(xt));
+  if (xt != DT_INT8 && xt != DT_UINT8 && xt != DT_INT16 && xt != DT_UINT16 && xt != DT_INT32 &&
+      xt != DT_INT4 && xt != DT_UINT4 && xt != DT_INT2 && xt != DT_UINT2 && !mini)
+    FAIL("dequantizing %s is not supported (int8, uint8, int16, uint16, int32, int4, uint4, int2, "
+         "uint2, float8, float4e2m1)", dtype_name(xt));
   Val *s = need_const_input(m, 1, "the scale");
   DType yt = s->dt == DT_FLOAT16 ? DT_FLOAT16 : DT_FLOAT32;
   int64_t od = attr_i(m, "output_dtype", 0);

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# tests/ops/test_onnx_float8.sh - seeded float8 QuantizeLinear ->
-# DequantizeLinear models (tests/ops/onnx_float8.py) through ONNX Runtime
+# tests/ops/test_onnx_qdq_types.sh - seeded float8 and uint16
+# QuantizeLinear -> DequantizeLinear models (tests/ops/onnx_qdq_types.py) through ONNX Runtime
 # (the oracle) and `tinyaot run`, the same bytes.  Plain pass only; needs Node, the oracle
 # with onnxruntime-node, python3-onnx and python3-numpy (a loud skip
 # without them, a failure when TINYAOT_REQUIRE_SHARED=1).
@@ -9,7 +9,7 @@
 [ "${TINYAOT_PASS:-plain}" = plain ] || exit 77
 build=${TINYAOT_BUILD:-build}
 need_shared
-need_ort "float8 suite"
-work=$(mktemp -d "${TMPDIR:-/tmp}/tinyaot-float8.XXXXXX")
+need_ort "float8 and uint16 suite"
+work=$(mktemp -d "${TMPDIR:-/tmp}/tinyaot-qdq-types.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-/usr/bin/python3 tests/ops/onnx_float8.py "$build" "$shared" "$work" 1 1
+/usr/bin/python3 tests/ops/onnx_qdq_types.py "$build" "$shared" "$work" 1 1
