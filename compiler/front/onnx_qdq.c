@@ -73,13 +73,59 @@ int64_t quant_params(Imp *m, int ks, int kz, bool half, float **scale, float **z
   return n;
 }
 
+/* Blocked quantization (opset 21): the scale (input 1) and zero point
+ * (input 2) have x's shape but for `axis`, where each covers block_size
+ * elements (the last block may be shorter).  *scale and *zp get one
+ * value per element of x; returns their count.  0: not blocked. */
+static int64_t blocked_qparams(Imp *m, const Val *x, float **scale, float **zp, DType *dt) {
+  int64_t bs = attr_i(m, "block_size", 0);
+  if (!bs)
+    return 0;
+  if (bs < 0)
+    FAIL("block_size %lld is negative", (long long)bs);
+  Val *s = need_const_input(m, 1, "the scale"), *z = in(m, 2);
+  if (z && !z->data)
+    FAIL("the zero point (input 2) must be constant");
+  int64_t axis = resolve(m, attr_i(m, "axis", 1), x->ndims, "axis");
+  if (s->dt != DT_FLOAT32 || s->ndims != x->ndims ||
+      (z && (z->ndims != s->ndims || memcmp(z->dims, s->dims, sizeof(int64_t) * (size_t)s->ndims))))
+    FAIL("blocked quantization needs a float32 scale (and a zero point) of the input's rank");
+  for (int d = 0; d < x->ndims; d++)
+    if (s->dims[d] != (d == axis ? (x->dims[d] + bs - 1) / bs : x->dims[d]))
+      FAIL("the scale's dimension %d is %lld; blocks of %lld along axis %lld need %lld", d,
+           (long long)s->dims[d], (long long)bs, (long long)axis,
+           (long long)(d == axis ? (x->dims[d] + bs - 1) / bs : x->dims[d]));
+  int64_t n = val_elems(x), inner = 1;
+  for (int d = (int)axis + 1; d < x->ndims; d++)
+    inner *= x->dims[d];
+  *scale = arena_array((size_t)(n ? n : 1), sizeof(float));
+  *zp = arena_array((size_t)(n ? n : 1), sizeof(float));
+  for (int64_t k = 0; k < n; k++) {
+    int64_t a = k / inner % x->dims[axis], outer = k / inner / x->dims[axis];
+    int64_t j = (outer * s->dims[axis] + a / bs) * inner + k % inner;
+    (*scale)[k] = (float)cget_d(s, j);
+    (*zp)[k] = z ? (float)cget_i(z, j) : 0.0f;
+    if (!((*scale)[k] > 0.0f) && strcmp(m->n->op_type, "DequantizeLinear"))
+      FAIL("scale %g is not positive", (double)(*scale)[k]);
+  }
+  if (z)
+    *dt = z->dt;
+  return n;
+}
+
+/* A float32 constant of x's shape (ONNX layout): a blocked parameter. */
+static int full_const(Imp *m, const float *v, const Val *x) {
+  return f32_tensor(m, "", x->ndims, x->dims, v);
+}
+
 /* QuantizeLinear's and DequantizeLinear's scale and zero point (inputs 1
  * and 2, as many of each) for input x: n of each and their axis; *dt
- * becomes the zero point's type when it is given. */
+ * becomes the zero point's type when it is given.  (Blocked ones:
+ * blocked_qparams().) */
 static int64_t qparams(Imp *m, const Val *x, float **scale, float **zp, DType *dt,
                        int64_t *axis, bool half) {
   if (attr_i(m, "block_size", 0))
-    FAIL("blocked quantization (block_size) is not supported");
+    FAIL("blocked quantization (block_size) is not supported here");
   const Val *z;
   int64_t n = quant_params(m, 1, 2, half, scale, zp, &z);
   if (z && val_elems(z) != n)
@@ -166,9 +212,14 @@ void import_quantize_linear(Imp *m) {
   if (od && !onnx_dtype((int)od, &dt))
     FAIL("output_dtype %lld is not supported", (long long)od);
   float *scale, *zp;
-  int64_t axis;
-  int64_t n = qparams(m, x, &scale, &zp, &dt, &axis, false);
+  int64_t axis = 0;
+  int64_t n = blocked_qparams(m, x, &scale, &zp, &dt);
+  bool blocked = n > 0;
+  if (!blocked)
+    n = qparams(m, x, &scale, &zp, &dt, &axis, false);
   if (float8(dt) || dt == DT_FLOAT4E2M1) {
+    if (blocked)
+      FAIL("blocked quantization to %s is not supported", dtype_name(dt));
     minifloat_zero_points(m, dt, zp, n, true);
     return quantize_minifloat(m, x, dt, scale, zp, n, axis);
   }
@@ -185,16 +236,17 @@ void import_quantize_linear(Imp *m) {
   else if (dt == DT_UINT2) lo = 0.0f, hi = 3.0f;
   else FAIL("quantizing to %s is not supported (int8, uint8, int16, uint16, int4, uint4, int2, "
             "uint2, float8, float4e2m1)", dtype_name(dt));
-  int l = n > 1 ? L_ONNX : pref(x);
+  int l = n > 1 || blocked ? L_ONNX : pref(x);
   int t = ir(m, x, l);
   int r = T(m, t)->ndims;
-  t = f32_binary(m, OP_DIV, t, qparam_const(m, scale, n, axis, r));
+  t = f32_binary(m, OP_DIV, t,
+                 blocked ? full_const(m, scale, x) : qparam_const(m, scale, n, axis, r));
   int64_t dims[MAX_DIMS];
   for (int d = 0; d < r; d++)
     dims[d] = T(m, t)->dims[d];
   int rd = new_tensor(m, "", DT_FLOAT32, r, dims);
   add_op(m, OP_ROUND, &t, 1, &rd, 1);
-  t = f32_binary(m, OP_ADD, rd, qparam_const(m, zp, n, axis, r));
+  t = f32_binary(m, OP_ADD, rd, blocked ? full_const(m, zp, x) : qparam_const(m, zp, n, axis, r));
   t = scalar_op(m, OP_MAXIMUM, t, lo, "");
   t = scalar_op(m, OP_MINIMUM, t, hi, "");
   int out = act_out(m, 0, dt, x->ndims, x->dims, l, NULL);
@@ -202,7 +254,7 @@ void import_quantize_linear(Imp *m) {
   OP(m, o)->opt.fields = OPTF_CAST;
   OP(m, o)->opt.in_dtype = DT_FLOAT32;
   OP(m, o)->opt.out_dtype = dt;
-  if (n == 1 && (dt == DT_INT8 || dt == DT_UINT8))
+  if (n == 1 && !blocked && (dt == DT_INT8 || dt == DT_UINT8))
     T(m, out)->q = quant1(scale[0], (int64_t)zp[0]); /* read by QDQ-fused ops */
 }
 
@@ -254,13 +306,30 @@ void import_dequantize_linear(Imp *m) {
   else if (od)
     FAIL("output_dtype %lld is not supported (float32 or float16)", (long long)od);
   float *scale, *zp;
-  int64_t axis;
+  int64_t axis = 0;
   DType zdt = x->dt;
-  int64_t n = qparams(m, x, &scale, &zp, &zdt, &axis, true);
+  int64_t n = blocked_qparams(m, x, &scale, &zp, &zdt);
+  bool blocked = n > 0;
+  if (blocked && (mini || yt != DT_FLOAT32))
+    FAIL("blocked quantization of %s to %s is not supported", dtype_name(xt), dtype_name(yt));
+  if (!blocked)
+    n = qparams(m, x, &scale, &zp, &zdt, &axis, true);
   if (zdt != x->dt)
     FAIL("the zero point has type %s, the input %s", dtype_name(zdt), dtype_name(x->dt));
   if (mini)
     minifloat_zero_points(m, xt, zp, n, false);
+  if (blocked) { /* CAST, SUB, MUL with a constant of x's shape each */
+    int t = ir(m, x, L_ONNX);
+    int f = f32_like(m, t);
+    int o = add_op(m, OP_CAST, &t, 1, &f, 1);
+    OP(m, o)->opt.fields = OPTF_CAST;
+    OP(m, o)->opt.in_dtype = xt;
+    OP(m, o)->opt.out_dtype = DT_FLOAT32;
+    f = f32_binary(m, OP_SUB, f, full_const(m, zp, x));
+    int ins[2] = {f, full_const(m, scale, x)};
+    add_op(m, OP_MUL, ins, 2, (int[]){act_out(m, 0, DT_FLOAT32, x->ndims, x->dims, L_ONNX, NULL)}, 1);
+    return;
+  }
   int l = n > 1 ? L_ONNX : pref(x);
   int t = ir(m, x, l);
   if (yt == DT_FLOAT32) {
@@ -325,7 +394,7 @@ static bool qdq_dequantize(Imp *m) {
   Val *x = in(m, 0);
   Val *s = in(m, 1);
   if (!x || (x->dt != DT_INT8 && x->dt != DT_UINT8 && x->dt != DT_INT32) ||
-      attr_i(m, "output_dtype", 0) > 1 || (s && s->dt == DT_FLOAT16))
+      attr_i(m, "output_dtype", 0) > 1 || (s && s->dt == DT_FLOAT16) || attr_i(m, "block_size", 0))
     return false;
   float *scale, *zp;
   int64_t axis;

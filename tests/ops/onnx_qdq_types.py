@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: Apache-2.0
 """tests/ops/onnx_qdq_types.py - seeded QuantizeLinear -> DequantizeLinear
 models through the float8 types (e4m3fn, e4m3fnuz, e5m2, e5m2fnuz;
-saturate 1 and 0) and uint16 (with a zero point), run by ONNX Runtime (the
-oracle) and by `tinyaot run`; the outputs must be the same bytes (uint16:
-the quantized values too).  Each input holds signed
+saturate 1 and 0), uint16 (with a zero point) and blocked int8 / uint8
+quantization, run by ONNX Runtime (the oracle) and by `tinyaot run`; the
+outputs must be the same bytes (uint16 and blocked: the quantized values
+too).  Each input holds signed
 zeros, values far below the smallest float8, values beyond its largest,
 infinities and a NaN, so rounding, saturation and the special values all
 show.  ONNX Runtime's Node binding takes no float8 tensors, so the
@@ -80,4 +81,48 @@ for case in range(count):
             else:
                 print("ok - %s saturate=%d QuantizeLinear/DequantizeLinear agrees with ONNX Runtime "
                       "(%d bytes, scale %.4g)" % (name, sat, len(a), scale))
+# Blocked int8 and uint8 quantization (opset 21): blocks of 3 along an axis
+# of 8 (the last block shorter), the quantized bytes compared too.
+for case in range(count):
+    for et, npdt in ((3, np.int8), (2, np.uint8)):
+        axis, bs, shape = int(rng.integers(0, 2)), 3, [4, 8]
+        sshape = list(shape)
+        sshape[axis] = (shape[axis] + bs - 1) // bs
+        scale = rng.uniform(0.01, 0.5, sshape).astype(np.float32)
+        info = np.iinfo(npdt)
+        zp = rng.integers(info.min // 2, info.max // 2 + 1, sshape).astype(npdt)
+        x = (rng.standard_normal(shape) * 20).astype(np.float32)
+        q = helper.make_node("QuantizeLinear", ["x", "s", "zp"], ["q"], axis=axis, block_size=bs)
+        dq = helper.make_node("DequantizeLinear", ["q", "s", "zp"], ["y"], axis=axis, block_size=bs)
+        g = helper.make_graph([q, dq], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, shape)],
+                              [helper.make_tensor_value_info("q", et, shape),
+                               helper.make_tensor_value_info("y", TensorProto.FLOAT, shape)],
+                              [numpy_helper.from_array(scale, "s"), numpy_helper.from_array(zp, "zp")])
+        m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 21)])
+        m.ir_version = 10
+        d = os.path.join(work, "blocked_%s_axis%d_%d_%d" % (npdt.__name__, axis, seed, case))
+        os.makedirs(d, exist_ok=True)
+        onnx.save(m, os.path.join(d, "model.onnx"))
+        x.tofile(os.path.join(d, "in0.bin"))
+        ref = [os.path.join(d, "ort_q.bin"), os.path.join(d, "ort_y.bin")]
+        got = [os.path.join(d, "tinyaot_q.bin"), os.path.join(d, "tinyaot_y.bin")]
+        r = subprocess.run([os.path.join(shared, "oracle", "tflite-oracle"), os.path.join(d, "model.onnx"),
+                            os.path.join(d, "in0.bin")] + ref, capture_output=True, text=True)
+        if r.returncode:
+            print("not ok - ONNX Runtime runs %s: %s" % (d, (r.stderr or r.stdout).strip()[-200:]))
+            failed += 1
+            continue
+        r = subprocess.run([os.path.join(build, "tinyaot"), "run", os.path.join(d, "model.onnx"),
+                            "-i", os.path.join(d, "in0.bin"), "-o", got[0], "-o", got[1]],
+                           capture_output=True, text=True)
+        if r.returncode:
+            print("not ok - tinyaot runs %s: %s" % (d, (r.stderr or r.stdout).strip()[-200:]))
+            failed += 1
+            continue
+        a = b"".join(open(f, "rb").read() for f in ref)
+        b = b"".join(open(f, "rb").read() for f in got)
+        ok = a == b
+        print("%s - blocked %s quantization (axis %d, blocks of %d) agrees with ONNX Runtime (%d bytes)" %
+              ("ok" if ok else "not ok", npdt.__name__, axis, bs, len(a)))
+        failed += not ok
 sys.exit(1 if failed else 0)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# tests/ops/test_onnx_qdq_types.sh - seeded float8 and uint16
+# tests/ops/test_onnx_qdq_types.sh - seeded float8, uint16 and blocked
 # QuantizeLinear -> DequantizeLinear models (tests/ops/onnx_qdq_types.py) through ONNX Runtime
 # (the oracle) and `tinyaot run`, the same bytes.  Plain pass only; needs Node, the oracle
 # with onnxruntime-node, python3-onnx and python3-numpy (a loud skip
