@@ -500,7 +500,8 @@ int main(void) {
   }
   refused(one_node("DequantizeLinear", 1, f1, 1, NULL), &none,
           "node 0 (n0, op_type DequantizeLinear, domain '', opset 13): dequantizing float32 is "
-          "not supported (int8, uint8, int16, int32, int4, uint4, int2, uint2)",
+          "not supported (int8, uint8, int16, uint16, int32, int4, uint4, int2, uint2, float8, "
+          "float4e2m1)",
           "DequantizeLinear of float32");
 
   /* --constant-input: the weights as a graph input bound to a file. */
