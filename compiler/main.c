@@ -134,6 +134,7 @@ static bool parse_size(const char *s, size_t *out) {
 typedef struct {
   bool views;    /* run the graph passes (--no-views: every RESHAPE copies) */
   bool int8_io;  /* --int8-io: drop the boundary QUANTIZE/DEQUANTIZE */
+  int patch_end, patch_bands; /* --patch END:N (patch_end -1: none) */
   unsigned dump; /* DUMP_* */
   LowerOptions lower;
   PlanOptions plan;
@@ -153,6 +154,8 @@ static Plan *compile(Graph *g, const CompileOptions *o) {
   if (o->views)
     run_passes(g);
   lower(g, &o->lower);
+  if (o->patch_end >= 0)
+    patch_graph(g, o->patch_end, o->patch_bands);
   if (verify_each_pass)
     verify(g);
   if (o->dump & DUMP_LOWER)
@@ -337,6 +340,16 @@ static bool parse_compile_option(int argc, char **argv, int *i, CompileOptions *
     o->int8_io = true;
   } else if (!strcmp(a, "--no-inplace")) {
     o->plan.no_inplace = true;
+  } else if (!strcmp(a, "--patch")) {
+    const char *v = VALUE();
+    char *end;
+    long e = strtol(v, &end, 10), nb = 0;
+    if (end != v && *end == ':')
+      nb = strtol(end + 1, &end, 10);
+    if (e < 1 || nb < 1 || e > INT32_MAX || nb > INT32_MAX || *end)
+      usage(arena_printf("--patch %s: expected END_OP:BANDS, both positive", v));
+    o->patch_end = (int)e;
+    o->patch_bands = (int)nb;
   } else if (!strcmp(a, "--no-overlap")) {
     o->plan.no_overlap = true;
   } else if (!strcmp(a, "--no-views")) {
@@ -388,6 +401,7 @@ static void default_options(CompileOptions *o) {
   o->plan.align = 16;
   o->plan.algo = "best";
   o->plan.schedule = "best";
+  o->patch_end = -1;
 }
 
 /* Fills what the model decides (prefix, the default pool). */

@@ -751,6 +751,37 @@ typedef struct {
   int64_t min_above;
 } OverlapDecl;
 
+/*
+ * A patched run (passes/patch.c, doc/memory-plan.md section 2d): ops
+ * ops[0..nops-1], a chain of int8 CONV_2D / DEPTHWISE_CONV_2D, computed
+ * band by band: band b produces output rows [rows[b*nops+nops-1].a, .e)
+ * of the last op, each op j of it its output rows [a, e) from its input
+ * rows [r0, r1) (halo rows recomputed).  The intermediates live only as
+ * band buffers inside the last op's scratch: op j's (j < nops-1) at
+ * buf_off[j], buf_bytes[j] bytes (the largest band's rows), the kernels'
+ * scratch at scratch_off; total_bytes in all.  The run's input is op 0's
+ * input 0, its output the last op's output 0.
+ */
+typedef struct {
+  int32_t a, e;   /* output rows of the op in this band */
+  int32_t r0, r1; /* input rows it reads */
+} PatchRows;
+
+typedef struct PatchRun {
+  int nops;
+  int *ops;               /* op indices, in run order */
+  int *in_t, *out_t;      /* each op's input 0 and output 0 tensor */
+  int *w_t;               /* each op's filter tensor (input 1) */
+  size_t *op_scratch;     /* each op's kernel scratch bytes */
+  struct Lowered **orig;  /* each op's lowering before the run took it */
+  int nbands;
+  PatchRows *rows;        /* rows[b * nops + j] */
+  size_t *buf_off, *buf_bytes; /* j < nops - 1 */
+  size_t scratch_off, scratch_bytes;
+  size_t total_bytes;
+  int64_t macs, plain_macs; /* MACs of the run's ops: patched, unpatched */
+} PatchRun;
+
 typedef struct Lowered {
   const char *kernel; /* "ta_conv2d_s8"; NULL: no call (a view) */
   bool user_kernel;   /* a function the user supplies (--custom-op): declared
@@ -775,6 +806,10 @@ typedef struct Lowered {
    * lowering (overlap_conv() in lower_nn.c); the planner uses max_ahead,
    * the checker re-derives legality from the access pattern alone. */
   OverlapDecl overlap;
+  /* Non-NULL: the op belongs to this patched run (patch.c); only the
+   * run's last op (patch_end) makes calls, those of every band. */
+  const PatchRun *patch;
+  bool patch_end;
 } Lowered;
 
 /* A custom op the user implements: --custom-op NAME=function
@@ -802,6 +837,20 @@ void lower(Graph *g, const LowerOptions *o);
  * The Lowered records of a graph with refusals serve reports only. */
 int check_lowering(Graph *g, const LowerOptions *o);
 static inline Lowered *op_lowered(const Op *op) { return (Lowered *)op->lowered; }
+
+/* ------------------------------------------------------- passes/patch.c */
+
+/* Turns ops 0..end (a chain of int8 CONV_2D / DEPTHWISE_CONV_2D whose
+ * intermediates nothing else reads) into a patched run of nbands row
+ * bands of op end's output (doc/memory-plan.md, 2d).  Needs lower().
+ * Ops 0..end-1 keep their constants but no longer read or write tensors;
+ * op end reads the run's input (input 0) and its own constants, writes
+ * the run's output, and its scratch holds the band buffers.  A run that
+ * cannot be patched -> error_at() naming the op. */
+const PatchRun *patch_graph(Graph *g, int end, int nbands);
+/* The last op of the longest chain from op 0 patch_graph() accepts, or
+ * -1 (no chain of two ops). */
+int patch_max_end(const Graph *g);
 
 /* ------------------------------ memory/: storage.c, schedule.c, plan.c */
 

@@ -821,6 +821,71 @@ static void put_hooks(FILE *f, Emit *e, const Op *op) {
   }
 }
 
+/* A patched run (passes/patch.c): for each band, each op of the run
+ * called with its band's params and dims, reading the run's input (op 0)
+ * or the previous op's band buffer and writing its own band buffer or
+ * the run's output, rows offset as the band's rows say. */
+static void put_patched_run(FILE *f, Emit *e, int end) {
+  const Graph *g = e->g;
+  const Op *eop = &g->ops[end];
+  const PatchRun *r = op_lowered(eop)->patch;
+  const char *base = buffer_addr(e, &e->p->bufs[eop->scratch_buffer]);
+  int n = r->nops;
+  fprintf(f, "  /* ops %d-%d in %d bands of op %d's output rows (halo rows "
+             "recomputed); band buffers in op %d's scratch */\n",
+          r->ops[0], end, r->nbands, end, end);
+  for (int b = 0; b < r->nbands; b++) {
+    const PatchRows *last = &r->rows[(size_t)b * n + n - 1];
+    fprintf(f, "  /* band %d: output rows %d-%d */\n", b, (int)last->a, (int)last->e - 1);
+    for (int j = 0; j < n; j++) {
+      int i = r->ops[j];
+      const Lowered *o = r->orig[j], *l = op_lowered(&g->ops[i]);
+      const PatchRows *pr = &r->rows[(size_t)b * n + j];
+      const Tensor *in = &g->tensors[r->in_t[j]], *out = &g->tensors[r->out_t[j]];
+      size_t irow = (size_t)(in->dims[2] * in->dims[3]), orow = (size_t)(out->dims[2] * out->dims[3]);
+      const char **args = arena_array((size_t)o->nargs + 1, sizeof(char *));
+      for (int k = 0; k < o->nargs; k++) {
+        const KernelArg *a = &o->args[k];
+        if (a->kind == ARG_TENSOR && a->index == r->in_t[j])
+          args[k] = j == 0 ? arena_printf("%s + %zu", tensor_addr(e, r->in_t[0], false),
+                                          (size_t)pr->r0 * irow)
+                           : arena_printf("(const int8_t *)(%s + %zu)", base, r->buf_off[j - 1]);
+        else if (a->kind == ARG_TENSOR && a->index == r->out_t[j])
+          args[k] = j == n - 1 ? arena_printf("%s + %zu", tensor_addr(e, r->out_t[j], true),
+                                              (size_t)pr->a * orow)
+                               : arena_printf("(int8_t *)(%s + %zu)", base, r->buf_off[j]);
+        else if (a->kind == ARG_SCRATCH)
+          args[k] = arena_printf("(void *)(%s + %zu)", base, r->scratch_off);
+        else if (a->kind == ARG_CONST &&
+                 (!strcmp(o->consts[a->index].name, "params") ||
+                  !strcmp(o->consts[a->index].name, "in_dims") ||
+                  !strcmp(o->consts[a->index].name, "out_dims"))) {
+          const char *name = arena_printf("b%d_%s", b, o->consts[a->index].name);
+          const ConstObj *c = NULL;
+          for (int m = 0; m < l->nconsts && !c; m++)
+            if (!strcmp(l->consts[m].name, name))
+              c = &l->consts[m];
+          if (!c)
+            die("op %d: no constant %s in its patched run", i, name);
+          args[k] = arena_printf("&%s", const_symbol(e, i, c));
+        } else if (a->kind == ARG_CONST) {
+          const ConstObj *oc = &o->consts[a->index];
+          const ConstObj *c = NULL;
+          for (int m = 0; m < l->nconsts && !c; m++)
+            if (!strcmp(l->consts[m].name, oc->name))
+              c = &l->consts[m];
+          if (!c)
+            die("op %d: no constant %s in its patched run", i, oc->name);
+          args[k] = arena_printf("%s%s", c->init && !c->count ? "&" : "", const_symbol(e, i, c));
+        } else
+          args[k] = arg_text(e, i, o, a);
+      }
+      put_wrapped(f, arena_printf("  st = %s(", o->kernel), args, o->nargs, ");\n", "      ");
+      fprintf(f, "  if (st != TA_OK)\n    return st;\n");
+    }
+  }
+}
+
 static const int *schedule(const Plan *p, const Graph *g, int *n) {
   if (p->order && p->norder) {
     *n = p->norder;
@@ -914,10 +979,17 @@ static void emit_runner(Emit *e) {
     const Op *op = &g->ops[i];
     const Lowered *l = op_lowered(op);
     fputc('\n', b);
+    if (l->patch && !l->patch_end) {
+      fprintf(b, "  /* op %d: %s, computed band by band in op %d's patched run */\n", i,
+              comment_safe(op_display_name(g, i)), l->patch->ops[l->patch->nops - 1]);
+      continue;
+    }
     put_op_comment(b, e, i);
     if (e->o->profile)
       put_profile_call(b, g, e->P, i, 0);
-    if (l->kernel) {
+    if (l->patch)
+      put_patched_run(b, e, i);
+    else if (l->kernel) {
       const char *fn = l->kernel;
       int ob = op->noutputs > 0 && op->outputs[0] >= 0 ? g->tensors[op->outputs[0]].storage : -1;
       if (ob >= 0 && ob < p->nbufs && p->bufs[ob].overlap_rev) {
