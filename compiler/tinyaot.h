@@ -848,6 +848,9 @@ static inline Lowered *op_lowered(const Op *op) { return (Lowered *)op->lowered;
  * the run's output, and its scratch holds the band buffers.  A run that
  * cannot be patched -> error_at() naming the op. */
 const PatchRun *patch_graph(Graph *g, int end, int nbands);
+/* patch_graph() that returns NULL, the graph untouched, and *why when a
+ * band of this run would read no row of some op's input. */
+const PatchRun *try_patch_graph(Graph *g, int end, int nbands, const char **why);
 /* The last op of the longest chain from op 0 patch_graph() accepts, or
  * -1 (no chain of two ops). */
 int patch_max_end(const Graph *g);
@@ -924,6 +927,8 @@ typedef struct {
   const char *schedule; /* "model", "memory", NULL/"best" (schedule.c) */
   bool no_inplace;      /* never let an op's output take over its input */
   bool no_overlap;      /* never let an op's output overlap its input */
+  bool may_miss;        /* a plan that does not fit is returned (Plan.missing
+                           > 0, unchecked) instead of refused */
 } PlanOptions;
 
 /* What one algorithm achieved on the buffers. */
@@ -958,6 +963,7 @@ typedef struct {
   size_t model_order_bytes; /* the workspace in model order (the same as
                                workspace_bytes when that was kept) */
   int ninplace;         /* buffers planned in place (inplace_of >= 0) */
+  size_t missing;       /* bytes beyond the pools (PlanOptions.may_miss) */
   AlgoResult results[PLAN_NALGOS]; /* every algorithm that ran */
   int nresults;
 } Plan;

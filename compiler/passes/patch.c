@@ -118,6 +118,10 @@ int patch_max_end(const Graph *g) {
 }
 
 const PatchRun *patch_graph(Graph *g, int end, int nbands) {
+  return try_patch_graph(g, end, nbands, NULL);
+}
+
+const PatchRun *try_patch_graph(Graph *g, int end, int nbands, const char **why_not) {
   if (end < 1 || end >= g->nops)
     error_at(g, end >= 0 && end < g->nops ? end : -1,
              "--patch %d:%d: a patched run is ops 0 to at least op 1, and the model "
@@ -171,9 +175,15 @@ const PatchRun *patch_graph(Graph *g, int end, int nbands) {
         r0 = 0;
       if (r1 > H)
         r1 = H;
-      if (r1 <= r0)
-        error_at(g, j, "--patch %d:%d: band %d reads no input row of this op", end,
-                 nbands, b);
+      if (r1 <= r0) {
+        const char *why = arena_printf("--patch %d:%d: band %d reads no input row of "
+                                       "this op", end, nbands, b);
+        if (why_not) {
+          *why_not = why;
+          return NULL;
+        }
+        error_at(g, j, "%s", why);
+      }
       PatchRows *pr = &r->rows[(size_t)b * n + j];
       *pr = (PatchRows){a, e, (int32_t)r0, (int32_t)r1};
       a = (int32_t)r0;

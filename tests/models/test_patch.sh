@@ -73,5 +73,41 @@ expect_error "--patch 3:25 (24 output rows)" "op 3 (DEPTHWISE_CONV_2D): --patch 
 expect_error "--patch 28:2 (op 27 is an AVERAGE_POOL_2D)" "op 27 (AVERAGE_POOL_2D): cannot be part of a patched run: it is not an int8 CONV_2D or DEPTHWISE_CONV_2D" --patch 28:2
 expect_error "--patch 0:2" "--patch 0:2: expected END_OP:BANDS, both positive" --patch 0:2
 
+# --ram-limit: the unpatched plan when it fits, else the patched run with
+# the fewest MACs recomputed that fits, else a refusal naming the least
+# RAM reached and the op at its peak.
+ram_case() { # MODEL LIMIT EXPECTED-KEPT EXPECTED-WORKSPACE
+  "$TINYAOT" plan "$shared/models/$1.tflite" --io-in-workspace --ram-limit "$2" \
+    > "$tmp/r.log" 2>&1 || { notok "$1 --ram-limit $2 fits: $(head -n1 "$tmp/r.log")"; return; }
+  kept=$(grep -E '<- kept \(fits\)' "$tmp/r.log" | awk '{print $1}')
+  ws=$(sed -n 's/^workspace: \([0-9]*\) bytes.*/\1/p' "$tmp/r.log")
+  [ "$kept" = "$3" ] && [ "$ws" = "$4" ] \
+    && ok "$1 --ram-limit $2 keeps --patch $3 ($4 bytes)" \
+    || notok "$1 --ram-limit $2 keeps '$kept' ($ws bytes), expected '$3' ($4 bytes)"
+}
+ram_case vww_96_int8 65536 none 36896
+ram_case vww_96_int8 32768 3:24 31240
+ram_case person_detect_int8 24000 3:5 22128
+expect_error "vww_96_int8 --ram-limit 24576" \
+  "vww_96_int8.tflite: --ram-limit 24576: needs at least 31240 bytes (op 3 DEPTHWISE_CONV_2D at the peak, with --patch 3:24)" \
+  --io-in-workspace --ram-limit 24576
+if "$TINYAOT" plan "$vww" --io-in-workspace --ram-limit 24576 > /dev/null 2>&1; then
+  notok "a refused --ram-limit exits non-zero"
+else
+  ok "a refused --ram-limit exits non-zero"
+fi
+
+# The kept plan runs: person_detect_int8 under 24,000 bytes.
+gold=$shared/goldens/person_detect_int8
+io=""
+for c in person no_person; do io="$io -i $gold/$c/input0.bin -o $tmp/r_$c.bin"; done
+if "$TINYAOT" run "$shared/models/person_detect_int8.tflite" --io-in-workspace \
+    --ram-limit 24000 $io > "$tmp/r.log" 2>&1 && cmp -s "$gold/person/output0.bin" "$tmp/r_person.bin" \
+    && cmp -s "$gold/no_person/output0.bin" "$tmp/r_no_person.bin"; then
+  ok "person_detect_int8 --ram-limit 24000 runs and equals TFLM's goldens"
+else
+  notok "person_detect_int8 --ram-limit 24000 runs and equals TFLM's goldens: $(head -n2 "$tmp/r.log" | tr '\n' ' ')"
+fi
+
 rm -rf "$tmp"
 exit $fail
