@@ -254,10 +254,15 @@ static Plan *compile(Graph **gp, const CompileOptions *o) {
           (tries[i].missing == tries[least].missing && tries[i].ram < tries[least].ram))
         least = i;
     const PatchTry *t = &tries[least];
-    error_at(g, -1, "--ram-limit %zu: needs at least %zu bytes (op %d %s at the peak%s)",
+    const char *pools = "";
+    for (int i = 0; i < o->plan.npools; i++)
+      if (o->plan.pools[i].limit != SIZE_MAX)
+        pools = arena_printf("%s%s %s of %zu", pools, *pools ? "," : "; pools:",
+                             o->plan.pools[i].name, o->plan.pools[i].limit);
+    error_at(g, -1, "--ram-limit %zu: needs at least %zu bytes (op %d %s at the peak%s)%s",
              o->ram_limit, t->ram + t->missing, t->peak_op,
              t->peak_op >= 0 ? op_display_name(g, t->peak_op) : "-",
-             t->end >= 0 ? arena_printf(", with --patch %d:%d", t->end, t->bands) : "");
+             t->end >= 0 ? arena_printf(", with --patch %d:%d", t->end, t->bands) : "", pools);
   }
   chosen_try = best;
   /* The kept configuration, planned again with the dumps and the check. */
@@ -502,8 +507,6 @@ static bool parse_compile_option(int argc, char **argv, int *i, CompileOptions *
     const char *v = VALUE();
     if (!parse_size(v, &o->ram_limit) || o->ram_limit == 0)
       usage(arena_printf("--ram-limit %s: not a size in bytes", v));
-  } else if (!strcmp(a, "--patch-table")) {
-    o->patch_table = true;
   } else if (!strcmp(a, "--no-overlap")) {
     o->plan.no_overlap = true;
   } else if (!strcmp(a, "--no-views")) {
@@ -592,6 +595,8 @@ static int cmd_plan(int argc, char **argv) {
       continue;
     if (!strcmp(argv[i], "--json")) {
       json = true;
+    } else if (!strcmp(argv[i], "--patch-table")) {
+      o.patch_table = true;
     } else if (!strcmp(argv[i], "--svg")) {
       if (i + 1 >= argc)
         usage("--svg needs a file");
