@@ -223,12 +223,13 @@ const PatchRun *try_patch_graph(Graph *g, int end, int nbands, const char **why_
     r->macs += op_macs(g, &g->ops[j]) / (OHj ? OHj : 1) * rows;
   }
 
-  /* Per band: the params (top padding) and dims of each op's call. */
+  /* Per band: the params (top padding) and dims of each op's call, as
+   * tables the band loop indexes; the run's input and output offsets. */
   for (int j = 0; j < n; j++) {
     const Lowered *o = r->orig[j];
     Lowered *l = arena_alloc(sizeof *l);
     *l = *o;
-    l->consts = arena_array((size_t)(o->nconsts + 3 * nbands), sizeof(ConstObj));
+    l->consts = arena_array((size_t)(o->nconsts + 6), sizeof(ConstObj));
     l->nconsts = 0;
     for (int k = 0; k < o->nconsts; k++)
       if (strcmp(o->consts[k].name, "params") && strcmp(o->consts[k].name, "in_dims") &&
@@ -237,17 +238,54 @@ const PatchRun *try_patch_graph(Graph *g, int end, int nbands, const char **why_
     const Tensor *in = &g->tensors[r->in_t[j]], *out = &g->tensors[r->out_t[j]];
     const char *init = find_const(o, "params")->init;
     int32_t sh = init_field(init, "stride_h"), ph = init_field(init, "pad_h");
+    /* Bands with the same padding and rows share one entry (most inner
+     * bands): the entries, then each band's entry number. */
+    const char **ep = arena_array((size_t)nbands, sizeof(char *));
+    const char **ei = arena_array((size_t)nbands, sizeof(char *));
+    const char **eo = arena_array((size_t)nbands, sizeof(char *));
+    int nent = 0;
+    const char *bp = "{", *bi = "{", *bo = "{", *sel = "{", *ioff = "{", *ooff = "{";
     for (int b = 0; b < nbands; b++) {
       const PatchRows *pr = &r->rows[(size_t)b * n + j];
       ta_dims di = {1, pr->r1 - pr->r0, (int32_t)in->dims[2], (int32_t)in->dims[3]};
       ta_dims dout = {1, pr->e - pr->a, (int32_t)out->dims[2], (int32_t)out->dims[3]};
-      l->consts[l->nconsts++] = (ConstObj){.name = arena_printf("b%d_params", b),
-                                           .ctype = "ta_conv_params",
-                                           .init = init_with(init, "pad_h", ph + pr->r0 - pr->a * sh)};
-      l->consts[l->nconsts++] = (ConstObj){.name = arena_printf("b%d_in_dims", b),
-                                           .ctype = "ta_dims", .init = dims_init(di)};
-      l->consts[l->nconsts++] = (ConstObj){.name = arena_printf("b%d_out_dims", b),
-                                           .ctype = "ta_dims", .init = dims_init(dout)};
+      const char *p1 = init_with(init, "pad_h", ph + pr->r0 - pr->a * sh);
+      const char *i1 = dims_init(di), *o1 = dims_init(dout);
+      int k = 0;
+      while (k < nent && (strcmp(ep[k], p1) || strcmp(ei[k], i1) || strcmp(eo[k], o1)))
+        k++;
+      if (k == nent) {
+        const char *sep = k ? ",\n    " : "";
+        ep[k] = p1, ei[k] = i1, eo[k] = o1;
+        bp = arena_printf("%s%s%s", bp, sep, p1);
+        bi = arena_printf("%s%s%s", bi, sep, i1);
+        bo = arena_printf("%s%s%s", bo, sep, o1);
+        nent++;
+      }
+      const PatchRows *first = &r->rows[(size_t)b * n];
+      const Tensor *x = &g->tensors[r->in_t[0]];
+      const char *nsep = b == 0 ? "" : b % 8 ? ", " : ",\n    ";
+      sel = arena_printf("%s%s%du", sel, nsep, k);
+      ioff = arena_printf("%s%s%lldu", ioff, nsep,
+                          (long long)first->r0 * x->dims[2] * x->dims[3]);
+      ooff = arena_printf("%s%s%lldu", ooff, nsep,
+                          (long long)pr->a * out->dims[2] * out->dims[3]);
+    }
+    l->consts[l->nconsts++] = (ConstObj){.name = "bparams", .ctype = "ta_conv_params",
+                                         .init = arena_printf("%s}", bp), .count = (size_t)nent};
+    l->consts[l->nconsts++] = (ConstObj){.name = "bin_dims", .ctype = "ta_dims",
+                                         .init = arena_printf("%s}", bi), .count = (size_t)nent};
+    l->consts[l->nconsts++] = (ConstObj){.name = "bout_dims", .ctype = "ta_dims",
+                                         .init = arena_printf("%s}", bo), .count = (size_t)nent};
+    l->consts[l->nconsts++] = (ConstObj){.name = "bsel", .ctype = "uint16_t",
+                                         .init = arena_printf("%s}", sel), .count = (size_t)nbands};
+    if (j == end) {
+      l->consts[l->nconsts++] = (ConstObj){.name = "bin_off", .ctype = "uint32_t",
+                                           .init = arena_printf("%s}", ioff),
+                                           .count = (size_t)nbands};
+      l->consts[l->nconsts++] = (ConstObj){.name = "bout_off", .ctype = "uint32_t",
+                                           .init = arena_printf("%s}", ooff),
+                                           .count = (size_t)nbands};
     }
     l->args = NULL;
     l->nargs = 0;

@@ -7,9 +7,11 @@
  *    and 3x3 windows, strides 1 and 2, dilations 1 and 2, SAME and
  *    VALID, 1 to 8 channels) patched at a random end op into a random
  *    number of bands: the plan passes its check; the bands, run on the
- *    host kernels exactly as the band table says (each op's call with the
- *    band's rows, top padding and dims, over the band buffers at their
- *    offsets), give the bytes of the unpatched calls over whole tensors;
+ *    host kernels as the band table says (each op's call with the band's
+ *    rows, the top padding and dims worked out from them, over the band
+ *    buffers at their offsets), give the bytes of the unpatched calls
+ *    over whole tensors, and the tables the generated loop indexes hold
+ *    that padding and those rows;
  *  - the checker re-derives legality from the graph and the rows, not
  *    from the planner's numbers: with the run's output placed exactly
  *    the declared distance above its input it accepts the plan, one byte
@@ -94,12 +96,13 @@ static ta_dims dims_of(const char *init) {
   return d;
 }
 
-/* One call of a lowered int8 convolution, its constants from lowering l
- * (params, dims and the quantization), `band` naming the band's params
- * and dims ("b3_") or "" for the whole-tensor call. */
-static ta_status call(const Graph *g, const Lowered *l, const Lowered *orig, int filter_t,
-                      const char *band, const int8_t *in, int8_t *out, void *scratch) {
-  const char *pi = const_of(l, arena_printf("%sparams", band))->init;
+/* One call of a lowered int8 convolution, its constants from its
+ * lowering (params, dims and the quantization): over whole tensors when
+ * band is NULL, else over the band's rows, the top padding and dims
+ * worked out here from the rows (pad_h = ph + r0 - a * sh). */
+static ta_status call(const Graph *g, const Lowered *orig, int filter_t, const PatchRows *band,
+                      const int8_t *in, int8_t *out, void *scratch) {
+  const char *pi = const_of(orig, "params")->init;
   ta_conv_params p = {.stride_h = pfield(pi, "stride_h"), .stride_w = pfield(pi, "stride_w"),
                       .dilation_h = pfield(pi, "dilation_h"),
                       .dilation_w = pfield(pi, "dilation_w"), .pad_h = pfield(pi, "pad_h"),
@@ -108,8 +111,13 @@ static ta_status call(const Graph *g, const Lowered *l, const Lowered *orig, int
                       .input_offset = pfield(pi, "input_offset"),
                       .output_offset = pfield(pi, "output_offset"),
                       .act_min = pfield(pi, "act_min"), .act_max = pfield(pi, "act_max")};
-  ta_dims di = dims_of(const_of(l, arena_printf("%sin_dims", band))->init);
-  ta_dims dout = dims_of(const_of(l, arena_printf("%sout_dims", band))->init);
+  ta_dims di = dims_of(const_of(orig, "in_dims")->init);
+  ta_dims dout = dims_of(const_of(orig, "out_dims")->init);
+  if (band) {
+    p.pad_h += band->r0 - band->a * p.stride_h;
+    di.h = band->r1 - band->r0;
+    dout.h = band->e - band->a;
+  }
   ta_dims df = dims_of(const_of(orig, "filter_dims")->init);
   const char *qi = const_of(orig, "quant")->init;
   int per_channel = 0, mmla = 0;
@@ -126,6 +134,43 @@ static ta_status call(const Graph *g, const Lowered *l, const Lowered *orig, int
   if (!strcmp(orig->kernel, "ta_conv2d_fold_s8"))
     return ta_conv2d_fold_s8(&p, &q, &di, in, &df, f, bias, &dout, out, scratch);
   return ta_depthwise_conv2d_fold_s8(&p, &q, &di, in, &df, f, bias, &dout, out, scratch);
+}
+
+/* Entry k of a braced list of structs ("{{...}, {...}}"), or NULL. */
+static const char *entry(const char *list, int k) {
+  const char *s = list + 1;
+  for (int i = 0; s && i <= k; i++) {
+    s = strchr(s, '{');
+    if (s && i < k)
+      s = strchr(s, '}');
+  }
+  return s;
+}
+
+/* The band tables the lowering made for op j (what the generated loop
+ * indexes: entry bsel[b] of bparams and bin_dims) hold, for band b,
+ * exactly the top padding and input rows of its rows. */
+static bool tables_agree(const Graph *g, const PatchRun *r, int j) {
+  const Lowered *l = op_lowered(&g->ops[r->ops[j]]);
+  const char *bp = const_of(l, "bparams")->init, *bi = const_of(l, "bin_dims")->init;
+  const char *sel = const_of(l, "bsel")->init;
+  const char *po = const_of(r->orig[j], "params")->init;
+  int32_t ph = pfield(po, "pad_h"), sh = pfield(po, "stride_h");
+  const char *sp = sel + 1;
+  for (int b = 0; b < r->nbands; b++) {
+    const PatchRows *pr = &r->rows[(size_t)b * r->nops + j];
+    char *endp;
+    long k = strtol(sp, &endp, 10);
+    sp = strchr(endp, ',');
+    sp = sp ? sp + 1 : endp;
+    const char *pe = entry(bp, (int)k), *ie = entry(bi, (int)k);
+    const char *s = pe ? strstr(pe, ".pad_h = ") : NULL;
+    ta_dims d;
+    if (!s || (int32_t)strtol(s + 9, NULL, 10) != ph + pr->r0 - pr->a * sh || !ie ||
+        sscanf(ie, "{%d, %d, %d, %d}", &d.n, &d.h, &d.w, &d.c) != 4 || d.h != pr->r1 - pr->r0)
+      return false;
+  }
+  return true;
 }
 
 /* A deep copy of the run op `end` belongs to, which every op of the run
@@ -185,7 +230,7 @@ static void test_random_chain(Rng *rng) {
     const Op *op = &g->ops[j];
     whole[j] = arena_alloc(tensor_bytes(&g->tensors[op->outputs[0]]));
     const Lowered *l = op_lowered(op);
-    if (call(g, l, l, op->inputs[1], "", in, whole[j], scratch) != TA_OK)
+    if (call(g, l, op->inputs[1], NULL, in, whole[j], scratch) != TA_OK)
       return;
     in = whole[j];
   }
@@ -214,14 +259,16 @@ static void test_random_chain(Rng *rng) {
       const int8_t *src = j == 0 ? input + (size_t)pr->r0 * irow
                                  : (const int8_t *)(bufs + r->buf_off[j - 1]);
       int8_t *dst = j == n - 1 ? out + (size_t)pr->a * orow : (int8_t *)(bufs + r->buf_off[j]);
-      ok = call(g, op_lowered(&g->ops[r->ops[j]]), r->orig[j], r->w_t[j],
-                arena_printf("b%d_", b), src, dst, bufs + r->scratch_off) == TA_OK;
+      ok = call(g, r->orig[j], r->w_t[j], pr, src, dst, bufs + r->scratch_off) == TA_OK;
     }
   ok = ok && !memcmp(out, whole[end], tensor_bytes(y));
+  for (int j = 0; j < n && ok; j++)
+    ok = tables_agree(g, r, j);
   exact += ok;
   if (!ok)
     CHECK(false, "a chain of %d ops patched at op %d in %d bands gives the whole-tensor "
-                 "bytes", nops, end, nb);
+                 "bytes, and its band tables hold each band's padding and rows", nops, end,
+          nb);
 
   /* Placement by hand: input A, output C exactly max_ahead above it,
    * the band buffers above both. */
@@ -384,7 +431,8 @@ int main(void) {
   for (int i = 0; i < 300; i++)
     test_random_chain(&rng);
   CHECK(cases > 200 && exact == cases,
-        "%d of %d random patched chains give the whole-tensor bytes", exact, cases);
+        "%d of %d random patched chains give the whole-tensor bytes, their band tables holding "
+        "each band's padding and rows", exact, cases);
   CHECK(placed_ok > 50 && tight == placed_ok,
         "the checker accepts the run's output exactly max_ahead above its input and "
         "rejects it one byte higher (%d of %d plans)", tight, placed_ok);
