@@ -6,7 +6,11 @@
  * kernel per op, the weights as const arrays, and a static memory plan.
  * The pipeline (main.c, load() and compile()) is a plain list of calls:
  *
- *   read_tflite | read_onnx -> verify -> run_passes -> lower -> plan_graph -> emit_folder
+ *   read_tflite | read_onnx -> verify -> run_passes -> lower [-> patch_graph]
+ *     -> plan_graph -> emit_folder
+ *
+ * (patch_graph with --patch; --ram-limit runs the pipeline up to
+ * plan_graph once per patched run it tries, on fresh copies, main.c.)
  *
  * plan_graph() is storage, schedule and placement: assign_storage ->
  * model_order / memory_order -> set_lifetimes -> mark_inplace ->
@@ -21,7 +25,8 @@
  *   verify.c  the IR's invariants, after the reader and after every pass
  *   passes/   graph passes (passes.c) and the lowering: lower.c's table,
  *             one file per op family, their shared helpers in
- *             lower_common.c, the host quantization arithmetic (quant*.c)
+ *             lower_common.c, the host quantization arithmetic (quant*.c),
+ *             patch-based execution of the first convolutions (patch.c)
  *   memory/   storage, schedule, plan and the independent checker: they
  *             know neither the file format nor how C is written
  *   emit/     the generated folder, the plan's JSON and SVG, inspect,
