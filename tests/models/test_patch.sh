@@ -97,6 +97,19 @@ else
   ok "a refused --ram-limit exits non-zero"
 fi
 
+# plan prints the plan compile writes, patched too; the JSON reports the run.
+"$TINYAOT" plan "$vww" --io-in-workspace --ram-limit 32768 --json > "$tmp/p.json" 2> "$tmp/p.err"
+"$TINYAOT" compile "$vww" --io-in-workspace --ram-limit 32768 -o "$tmp/c" --prefix v > /dev/null 2>&1
+if [ "$(grep -v '"model":' "$tmp/p.json")" = "$(grep -v '"model":' "$tmp/c/v_plan.json")" ] &&
+   grep -q '"patch": {"ops": \[0, 1, 2, 3\], "bands": 24, "band_bytes": 3592, "macs": 1977600, "unpatched_macs": 1041408, "extra_macs": 936192' "$tmp/p.json"; then
+  ok "plan --json under --ram-limit 32768 is compile's v_plan.json (but the model's path), with the run, its band bytes and MACs"
+else
+  notok "plan --json under --ram-limit 32768 is compile's v_plan.json, with the run: $(grep -o '"patch": [^]]*' "$tmp/p.json" | head -c 200)"
+fi
+grep -q '"workspace_bytes": 31240' "$tmp/c/v_plan.json" && grep -q "V_WORKSPACE_SIZE 31240" "$tmp/c/v.h" \
+  && ok "the header's workspace is the plan's 31240 bytes" \
+  || notok "the header's workspace is the plan's 31240 bytes"
+
 # The kept plan runs: person_detect_int8 under 24,000 bytes.
 gold=$shared/goldens/person_detect_int8
 io=""
