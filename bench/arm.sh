@@ -38,6 +38,10 @@
 #           run of more than ARM_CYCLES_MAX instructions (default
 #           300000000: the trace runs some 30 times slower than the
 #           plain run) is not estimated;
+# ARM_COMPILE_OPTS adds compile options (for instance "--io-in-workspace
+# --ram-limit 32768"; with --io-in-workspace the runner takes the inputs
+# and outputs where <prefix>_io() puts them, and I/O is 0 bytes).
+#
 # and the ratio to TensorFlow Lite Micro's instruction counts on the same
 # emulated board (reference kernels and CMSIS-NN) from anchors.md, and the
 # estimated cycles beside the best published MLPerf Tiny Cortex-M4 cycles
@@ -57,7 +61,7 @@ ARM_JOBS=${ARM_JOBS:-2}
 ARM_M4_CYCLES=$TINYAOT_BUILD/tools/m4_cycles
 ARM_CYCLES_MAX=${ARM_CYCLES_MAX:-300000000}
 ARM_ONNX_TOL=${ARM_ONNX_TOL:-1e-4}
-export TINYAOT TINYAOT_SHARED ARM_WORK ARM_BENCH_TARGETS ARM_ROOT ARM_M4_CYCLES ARM_CYCLES_MAX \
+export TINYAOT TINYAOT_SHARED ARM_WORK ARM_BENCH_TARGETS ARM_ROOT ARM_M4_CYCLES ARM_CYCLES_MAX ARM_COMPILE_OPTS \
   ARM_ONNX_TOL
 
 # header_value FILE NAME: the value of #define NAME in FILE, 0 without one.
@@ -82,7 +86,7 @@ bench_model() {
     onnx/*) model=$TINYAOT_SHARED/models/$m.onnx ARM_RELATIVE=$ARM_ONNX_TOL ;;
   esac
   rm -rf "$dir/gen" && mkdir -p "$dir"
-  if ! "$TINYAOT" compile "$model" -o "$dir/gen" --prefix net \
+  if ! "$TINYAOT" compile "$model" -o "$dir/gen" --prefix net $ARM_COMPILE_OPTS \
        > "$dir/compile.log" 2>&1; then
     echo "$m	unsupported	$(head -n1 "$dir/compile.log" | sed "s|^$TINYAOT_SHARED/models/||" | tr '\t' ' ')"
     return

@@ -109,6 +109,16 @@ static const Option options[] = {
      "never write an element-wise op's output over its dying input"},
     {"--no-overlap", NULL, C_BUILD,
      "never let an op's output overlap part of its dying input"},
+    {"--patch", "END:N", C_BUILD,
+     "run ops 0..END (a chain of int8 CONV_2D and DEPTHWISE_CONV_2D) in N "
+     "row bands of op END's output, halo rows recomputed: less RAM, more "
+     "MACs (doc/memory-plan.md)"},
+    {"--ram-limit", "BYTES", C_BUILD,
+     "fit workspace and persistent area in BYTES: the plan without patches "
+     "when it fits, else the patched run with the fewest MACs recomputed "
+     "that fits, else an error naming the least RAM reachable"},
+    {"--patch-table", NULL, C_PLAN,
+     "also plan every patched run and list RAM against the MACs recomputed"},
     {"--no-views", NULL, C_BUILD,
      "skip the graph passes: every RESHAPE and the like copies"},
     {"--custom-op", "NAME=FUNCTION", C_BUILD,

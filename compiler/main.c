@@ -134,6 +134,10 @@ static bool parse_size(const char *s, size_t *out) {
 typedef struct {
   bool views;    /* run the graph passes (--no-views: every RESHAPE copies) */
   bool int8_io;  /* --int8-io: drop the boundary QUANTIZE/DEQUANTIZE */
+  int patch_end, patch_bands; /* --patch END:N (patch_end -1: none) */
+  size_t ram_limit;   /* --ram-limit BYTES (0: none) */
+  bool patch_table;   /* --patch-table: plan every patched run, list the best */
+  bool int8_io_done;  /* the caller dropped the I/O conversions before compile */
   unsigned dump; /* DUMP_* */
   LowerOptions lower;
   PlanOptions plan;
@@ -145,22 +149,174 @@ typedef struct {
  * so that `tinyaot plan` shows exactly the plan `compile` emits: graph
  * passes, lowering (kernels and their scratch), then storage, schedule
  * and placement with the checker (plan_graph).  The caller emits. */
-static Plan *compile(Graph *g, const CompileOptions *o) {
-  if (o->int8_io) {
+static Plan *compile_one(Graph *g, const CompileOptions *o, int end, int bands,
+                         bool quiet, const char **why_not) {
+  if (o->int8_io || (quiet && o->int8_io_done)) {
     drop_io_conversions(g);
     verify(g);
   }
   if (o->views)
     run_passes(g);
   lower(g, &o->lower);
+  if (end >= 0 && !quiet)
+    patch_graph(g, end, bands);
+  else if (end >= 0 && !try_patch_graph(g, end, bands, why_not))
+    return NULL;
   if (verify_each_pass)
     verify(g);
-  if (o->dump & DUMP_LOWER)
+  if (!quiet && (o->dump & DUMP_LOWER))
     print_lowering(stderr, g);
-  Plan *p = plan_graph(g, &o->plan);
-  if (o->dump & DUMP_PLAN)
+  PlanOptions po = o->plan;
+  po.may_miss = quiet;
+  Plan *p = plan_graph(g, &po);
+  if (!quiet && (o->dump & DUMP_PLAN))
     print_plan(stderr, g, p);
   return p;
+}
+
+/* --ram-limit: what was tried (for `tinyaot plan`'s table). */
+typedef struct {
+  int end, bands;   /* end -1: unpatched */
+  size_t ram;       /* workspace + persistent */
+  size_t missing;   /* bytes the pools lacked */
+  int64_t extra;    /* MACs recomputed */
+  int peak_op;      /* the op at the largest live set */
+  bool fits;
+} PatchTry;
+static PatchTry *tries;
+static int ntries, chosen_try = -1;
+
+/* Band counts tried for an output of `rows` rows: every count up to 16,
+ * then counts that split the rows evenly or nearly. */
+static bool band_count_tried(int n, int rows) {
+  return n <= 16 || n == rows || rows % n == 0 || n == 24 || n == 32 || n == 48;
+}
+
+static PatchTry plan_try(const CompileOptions *o, const Graph *g, const Plan *p,
+                         int end, int bands) {
+  PatchTry t = {.end = end, .bands = bands, .ram = p->workspace_bytes + p->persistent_bytes,
+                .missing = p->missing, .peak_op = p->norder ? p->order[p->peak_step] : -1};
+  if (end >= 0) {
+    const PatchRun *r = op_lowered(&g->ops[end])->patch;
+    t.extra = r->macs - r->plain_macs;
+  }
+  t.fits = t.missing == 0 && (!o->ram_limit || t.ram <= o->ram_limit);
+  return t;
+}
+
+/*
+ * The pipeline.  With --ram-limit (or --patch-table) the unpatched plan
+ * first (every algorithm, the overlaps); when it does not fit, every
+ * patched run (end op, bands) of the chain from op 0, each planned on a
+ * fresh copy of the model, and the one with the fewest MACs recomputed
+ * that fits is kept (*g becomes its graph).  None fits -> error naming
+ * the least RAM reached and the op at its peak.
+ */
+static Plan *compile(Graph **gp, const CompileOptions *o) {
+  if (!o->ram_limit && !o->patch_table)
+    return compile_one(*gp, o, o->patch_end, o->patch_bands, false, NULL);
+  if (o->patch_end >= 0)
+    usage("--patch and --ram-limit/--patch-table exclude each other");
+  Graph *g = load(o->emit.model_path, 0, &o->onnx, NULL);
+  Plan *p = compile_one(g, o, -1, 0, true, NULL);
+  int max_end = patch_max_end(g);
+  ntries = 0;
+  tries = arena_array((size_t)(max_end + 2) * 64 + 1, sizeof(PatchTry));
+  tries[ntries++] = plan_try(o, g, p, -1, 0);
+  if (!tries[0].fits || o->patch_table)
+    for (int end = 1; end <= max_end; end++) {
+      int rows = (int)g->tensors[g->ops[end].outputs[0]].dims[1];
+      for (int n = 1; n <= rows && ntries < (max_end + 2) * 64; n++) {
+        if (!band_count_tried(n, rows))
+          continue;
+        Graph *h = load(o->emit.model_path, 0, &o->onnx, NULL);
+        const char *why = NULL;
+        Plan *q = compile_one(h, o, end, n, true, &why);
+        if (q)
+          tries[ntries++] = plan_try(o, h, q, end, n);
+      }
+    }
+  int best = -1;
+  for (int i = 0; i < ntries; i++) {
+    const PatchTry *t = &tries[i];
+    if (!t->fits)
+      continue;
+    if (best < 0 || t->extra < tries[best].extra ||
+        (t->extra == tries[best].extra && t->ram < tries[best].ram))
+      best = i;
+  }
+  if (best < 0 || (!o->ram_limit && o->patch_table))
+    best = 0;
+  if (o->ram_limit && !tries[best].fits) {
+    int least = 0;
+    for (int i = 1; i < ntries; i++)
+      if (tries[i].missing < tries[least].missing ||
+          (tries[i].missing == tries[least].missing && tries[i].ram < tries[least].ram))
+        least = i;
+    const PatchTry *t = &tries[least];
+    const char *pools = "";
+    for (int i = 0; i < o->plan.npools; i++)
+      if (o->plan.pools[i].limit != SIZE_MAX)
+        pools = arena_printf("%s%s %s of %zu", pools, *pools ? "," : "; pools:",
+                             o->plan.pools[i].name, o->plan.pools[i].limit);
+    error_at(g, -1, "--ram-limit %zu: needs at least %zu bytes (op %d %s at the peak%s)%s",
+             o->ram_limit, t->ram + t->missing, t->peak_op,
+             t->peak_op >= 0 ? op_display_name(g, t->peak_op) : "-",
+             t->end >= 0 ? arena_printf(", with --patch %d:%d", t->end, t->bands) : "", pools);
+  }
+  chosen_try = best;
+  /* The kept configuration, planned again with the dumps and the check. */
+  Graph *h = load(o->emit.model_path, 0, &o->onnx, NULL);
+  CompileOptions oo = *o;
+  if (o->int8_io_done)
+    oo.int8_io = true;
+  *gp = h;
+  return compile_one(h, &oo, tries[best].end, tries[best].bands, false, NULL);
+}
+
+/* The table of what --ram-limit / --patch-table tried: the unpatched
+ * plan, then the patched runs that need less RAM than every run with
+ * fewer MACs recomputed (the trade-off), and the one kept. */
+static void print_patch_table(FILE *out, const Graph *g, const CompileOptions *o) {
+  if (ntries == 0)
+    return;
+  fprintf(out, "\npatched runs tried (%d configurations)%s:\n", ntries,
+          o->ram_limit ? arena_printf(", --ram-limit %zu", o->ram_limit) : "");
+  fprintf(out, "  %-14s %10s %14s %8s  %s\n", "patch", "RAM B", "extra MACs", "+MACs",
+          "peak");
+  int64_t total = 0;
+  for (int i = 0; i < g->nops; i++) {
+    const Lowered *l = op_lowered(&g->ops[i]);
+    total += l && l->patch ? 0 : op_macs(g, &g->ops[i]);
+    if (l && l->patch && l->patch_end)
+      total += l->patch->plain_macs;
+  }
+  /* Sorted by extra MACs, then RAM; kept when it lowers the RAM. */
+  int *idx = arena_array((size_t)ntries, sizeof(int));
+  for (int i = 0; i < ntries; i++)
+    idx[i] = i;
+  for (int i = 1; i < ntries; i++)
+    for (int j = i; j > 0; j--) {
+      const PatchTry *a = &tries[idx[j - 1]], *b = &tries[idx[j]];
+      if (a->extra < b->extra || (a->extra == b->extra && a->ram <= b->ram))
+        break;
+      int x = idx[j];
+      idx[j] = idx[j - 1];
+      idx[j - 1] = x;
+    }
+  size_t low = SIZE_MAX;
+  for (int k = 0; k < ntries; k++) {
+    const PatchTry *t = &tries[idx[k]];
+    size_t need = t->ram + t->missing;
+    if (need >= low && idx[k] != chosen_try && idx[k] != 0)
+      continue;
+    if (need < low)
+      low = need;
+    const char *name = t->end < 0 ? "none" : arena_printf("%d:%d", t->end, t->bands);
+    fprintf(out, "  %-14s %10zu %14lld %7.2f%%  op %d%s\n", name, need, (long long)t->extra,
+            total ? 100.0 * (double)t->extra / (double)total : 0.0, t->peak_op,
+            idx[k] == chosen_try ? (o->ram_limit ? "  <- kept (fits)" : "  <- kept") : "");
+  }
 }
 
 static bool is_c_identifier(const char *s) {
@@ -337,6 +493,20 @@ static bool parse_compile_option(int argc, char **argv, int *i, CompileOptions *
     o->int8_io = true;
   } else if (!strcmp(a, "--no-inplace")) {
     o->plan.no_inplace = true;
+  } else if (!strcmp(a, "--patch")) {
+    const char *v = VALUE();
+    char *end;
+    long e = strtol(v, &end, 10), nb = 0;
+    if (end != v && *end == ':')
+      nb = strtol(end + 1, &end, 10);
+    if (e < 1 || nb < 1 || e > INT32_MAX || nb > INT32_MAX || *end)
+      usage(arena_printf("--patch %s: expected END_OP:BANDS, both positive", v));
+    o->patch_end = (int)e;
+    o->patch_bands = (int)nb;
+  } else if (!strcmp(a, "--ram-limit")) {
+    const char *v = VALUE();
+    if (!parse_size(v, &o->ram_limit) || o->ram_limit == 0)
+      usage(arena_printf("--ram-limit %s: not a size in bytes", v));
   } else if (!strcmp(a, "--no-overlap")) {
     o->plan.no_overlap = true;
   } else if (!strcmp(a, "--no-views")) {
@@ -388,6 +558,7 @@ static void default_options(CompileOptions *o) {
   o->plan.align = 16;
   o->plan.algo = "best";
   o->plan.schedule = "best";
+  o->patch_end = -1;
 }
 
 /* Fills what the model decides (prefix, the default pool). */
@@ -424,6 +595,8 @@ static int cmd_plan(int argc, char **argv) {
       continue;
     if (!strcmp(argv[i], "--json")) {
       json = true;
+    } else if (!strcmp(argv[i], "--patch-table")) {
+      o.patch_table = true;
     } else if (!strcmp(argv[i], "--svg")) {
       if (i + 1 >= argc)
         usage("--svg needs a file");
@@ -442,11 +615,13 @@ static int cmd_plan(int argc, char **argv) {
     usage("plan needs a model");
   finish_options(&o, path);
   Graph *g = load(path, o.dump, &o.onnx, &o.emit.model_sha256);
-  Plan *p = compile(g, &o);
+  Plan *p = compile(&g, &o);
   if (json)
     print_plan_json(stdout, g, p);
   else
     print_plan(stdout, g, p);
+  if (!json)
+    print_patch_table(stdout, g, &o);
   if (svg) {
     if (same_file(svg, path))
       error_file(svg, "is the input model: refusing to overwrite it with the SVG");
@@ -511,7 +686,7 @@ static int cmd_compile(int argc, char **argv) {
   Graph *g = load(path, o.dump, &o.onnx, &o.emit.model_sha256);
   if (package && o.emit.runtime_dir)
     usage("--package embeds the kernels: it does not take --runtime DIR");
-  Plan *p = compile(g, &o);
+  Plan *p = compile(&g, &o);
   o.emit.package = package;
   emit_folder(g, p, &o.emit, dir);
   return 0;
@@ -596,6 +771,7 @@ static int cmd_run(int argc, char **argv) {
     drop_io_conversions(g);
     verify(g);
     o.int8_io = false;
+    o.int8_io_done = true;
   }
   if (nins == 0 || nins % (g->ninputs ? g->ninputs : 1) ||
       nouts != nins / (g->ninputs ? g->ninputs : 1) * g->noutputs)
@@ -621,7 +797,7 @@ static int cmd_run(int argc, char **argv) {
                  i % g->ninputs, t->name, dtype_name(t->dtype), tensor_bytes(t));
   }
   check_compiler(ro.cc);
-  Plan *p = compile(g, &o);
+  Plan *p = compile(&g, &o);
   const char *dir = ro.keep;
   char tmp[] = "/tmp/tinyaot-run-XXXXXX";
   if (!dir) {
@@ -680,7 +856,7 @@ static int cmd_report(int argc, char **argv) {
   ro.prefix = o.emit.prefix;
   Graph *g = load(path, o.dump, &o.onnx, &o.emit.model_sha256);
   ro.sha256 = o.emit.model_sha256;
-  Plan *p = compile(g, &o);
+  Plan *p = compile(&g, &o);
   const char *t = getenv("TMPDIR");
   char *dir = arena_printf("%s/tinyaot-report-XXXXXX", t && *t ? t : "/tmp");
   if (!mkdtemp(dir))

@@ -6,7 +6,11 @@
  * kernel per op, the weights as const arrays, and a static memory plan.
  * The pipeline (main.c, load() and compile()) is a plain list of calls:
  *
- *   read_tflite | read_onnx -> verify -> run_passes -> lower -> plan_graph -> emit_folder
+ *   read_tflite | read_onnx -> verify -> run_passes -> lower [-> patch_graph]
+ *     -> plan_graph -> emit_folder
+ *
+ * (patch_graph with --patch; --ram-limit runs the pipeline up to
+ * plan_graph once per patched run it tries, on fresh copies, main.c.)
  *
  * plan_graph() is storage, schedule and placement: assign_storage ->
  * model_order / memory_order -> set_lifetimes -> mark_inplace ->
@@ -21,7 +25,8 @@
  *   verify.c  the IR's invariants, after the reader and after every pass
  *   passes/   graph passes (passes.c) and the lowering: lower.c's table,
  *             one file per op family, their shared helpers in
- *             lower_common.c, the host quantization arithmetic (quant*.c)
+ *             lower_common.c, the host quantization arithmetic (quant*.c),
+ *             patch-based execution of the first convolutions (patch.c)
  *   memory/   storage, schedule, plan and the independent checker: they
  *             know neither the file format nor how C is written
  *   emit/     the generated folder, the plan's JSON and SVG, inspect,
@@ -762,6 +767,37 @@ typedef struct {
   int64_t min_above;
 } OverlapDecl;
 
+/*
+ * A patched run (passes/patch.c, doc/memory-plan.md section 2d): ops
+ * ops[0..nops-1], a chain of int8 CONV_2D / DEPTHWISE_CONV_2D, computed
+ * band by band: band b produces output rows [rows[b*nops+nops-1].a, .e)
+ * of the last op, each op j of it its output rows [a, e) from its input
+ * rows [r0, r1) (halo rows recomputed).  The intermediates live only as
+ * band buffers inside the last op's scratch: op j's (j < nops-1) at
+ * buf_off[j], buf_bytes[j] bytes (the largest band's rows), the kernels'
+ * scratch at scratch_off; total_bytes in all.  The run's input is op 0's
+ * input 0, its output the last op's output 0.
+ */
+typedef struct {
+  int32_t a, e;   /* output rows of the op in this band */
+  int32_t r0, r1; /* input rows it reads */
+} PatchRows;
+
+typedef struct PatchRun {
+  int nops;
+  int *ops;               /* op indices, in run order */
+  int *in_t, *out_t;      /* each op's input 0 and output 0 tensor */
+  int *w_t;               /* each op's filter tensor (input 1) */
+  size_t *op_scratch;     /* each op's kernel scratch bytes */
+  struct Lowered **orig;  /* each op's lowering before the run took it */
+  int nbands;
+  PatchRows *rows;        /* rows[b * nops + j] */
+  size_t *buf_off, *buf_bytes; /* j < nops - 1 */
+  size_t scratch_off, scratch_bytes;
+  size_t total_bytes;
+  int64_t macs, plain_macs; /* MACs of the run's ops: patched, unpatched */
+} PatchRun;
+
 typedef struct Lowered {
   const char *kernel; /* "ta_conv2d_s8"; NULL: no call (a view) */
   bool user_kernel;   /* a function the user supplies (--custom-op): declared
@@ -790,6 +826,10 @@ typedef struct Lowered {
    * returns at once, so every op before this one in model order runs
    * before it and every op after it after it, in every schedule. */
   bool pends;
+  /* Non-NULL: the op belongs to this patched run (patch.c); only the
+   * run's last op (patch_end) makes calls, those of every band. */
+  const PatchRun *patch;
+  bool patch_end;
 } Lowered;
 
 /* A custom op the user implements: --custom-op NAME=function
@@ -817,6 +857,23 @@ void lower(Graph *g, const LowerOptions *o);
  * The Lowered records of a graph with refusals serve reports only. */
 int check_lowering(Graph *g, const LowerOptions *o);
 static inline Lowered *op_lowered(const Op *op) { return (Lowered *)op->lowered; }
+
+/* ------------------------------------------------------- passes/patch.c */
+
+/* Turns ops 0..end (a chain of int8 CONV_2D / DEPTHWISE_CONV_2D whose
+ * intermediates nothing else reads) into a patched run of nbands row
+ * bands of op end's output (doc/memory-plan.md, 2d).  Needs lower().
+ * Ops 0..end-1 keep their constants but no longer read or write tensors;
+ * op end reads the run's input (input 0) and its own constants, writes
+ * the run's output, and its scratch holds the band buffers.  A run that
+ * cannot be patched -> error_at() naming the op. */
+const PatchRun *patch_graph(Graph *g, int end, int nbands);
+/* patch_graph() that returns NULL, the graph untouched, and *why when a
+ * band of this run would read no row of some op's input. */
+const PatchRun *try_patch_graph(Graph *g, int end, int nbands, const char **why);
+/* The last op of the longest chain from op 0 patch_graph() accepts, or
+ * -1 (no chain of two ops). */
+int patch_max_end(const Graph *g);
 
 /* ------------------------------ memory/: storage.c, schedule.c, plan.c */
 
@@ -890,6 +947,8 @@ typedef struct {
   const char *schedule; /* "model", "memory", NULL/"best" (schedule.c) */
   bool no_inplace;      /* never let an op's output take over its input */
   bool no_overlap;      /* never let an op's output overlap its input */
+  bool may_miss;        /* a plan that does not fit is returned (Plan.missing
+                           > 0, unchecked) instead of refused */
 } PlanOptions;
 
 /* What one algorithm achieved on the buffers. */
@@ -924,6 +983,7 @@ typedef struct {
   size_t model_order_bytes; /* the workspace in model order (the same as
                                workspace_bytes when that was kept) */
   int ninplace;         /* buffers planned in place (inplace_of >= 0) */
+  size_t missing;       /* bytes beyond the pools (PlanOptions.may_miss) */
   AlgoResult results[PLAN_NALGOS]; /* every algorithm that ran */
   int nresults;
 } Plan;

@@ -35,7 +35,8 @@ doc-plan: $(BUILD)/bench/bench_plan
 	   echo "with $$($(BUILD)/tinyaot --version | head -n 1). Do not edit: rerun the command."; \
 	   echo "doc/memory-plan.md explains the planner, the bounds and overlaps. Overlaps"; \
 	   echo "cost no instructions (every kernel runs as before, over other bytes);"; \
-	   echo "patch-based execution, which would, is not built yet."; echo; \
+	   echo "patch-based execution (--patch, --ram-limit), which does, is off here: these are"; \
+	   echo "the plans without it."; echo; \
 	   $(BUILD)/bench/bench_plan $(or $(TINYAOT_SHARED),../shared) | \
 	     awk '/^Synthetic graph/ {exit} \
 	          /^\|/ && !t {print "```"; print ""; t = 1} \

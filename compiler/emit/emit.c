@@ -853,6 +853,72 @@ static void put_hooks(FILE *f, Emit *e, const Op *op) {
   }
 }
 
+/* The symbol of op i's constant `name` (a table of the patched run). */
+static const char *patch_const(Emit *e, int i, const char *name) {
+  const Lowered *l = op_lowered(&e->g->ops[i]);
+  for (int m = 0; m < l->nconsts; m++)
+    if (!strcmp(l->consts[m].name, name))
+      return const_symbol(e, i, &l->consts[m]);
+  die("op %d: no constant %s in its patched run", i, name);
+}
+
+/* A patched run (passes/patch.c): a loop over the bands, each calling
+ * every op of the run with its band's params and dims (entry
+ * P_op<j>_bsel[b] of the tables P_op<j>_bparams, _bin_dims, _bout_dims,
+ * which hold each distinct one once), reading the run's input at
+ * the band's first row (op 0) or the previous op's band buffer, writing
+ * its own band buffer or the run's output at the band's first row
+ * (P_op<end>_bin_off, _bout_off: byte offsets). */
+static void put_patched_run(FILE *f, Emit *e, int end) {
+  const Graph *g = e->g;
+  const Op *eop = &g->ops[end];
+  const PatchRun *r = op_lowered(eop)->patch;
+  const char *base = buffer_addr(e, &e->p->bufs[eop->scratch_buffer]);
+  int n = r->nops;
+  fprintf(f, "  /* ops %d-%d in %d bands of op %d's output rows (halo rows "
+             "recomputed); band buffers in op %d's scratch */\n",
+          r->ops[0], end, r->nbands, end, end);
+  fprintf(f, "  {\n    int b;\n    for (b = 0; b < %d; b++) {\n", r->nbands);
+  for (int j = 0; j < n; j++) {
+    int i = r->ops[j];
+    const Lowered *o = r->orig[j], *l = op_lowered(&g->ops[i]);
+    const char **args = arena_array((size_t)o->nargs + 1, sizeof(char *));
+    for (int k = 0; k < o->nargs; k++) {
+      const KernelArg *a = &o->args[k];
+      const char *cn = a->kind == ARG_CONST ? o->consts[a->index].name : "";
+      if (a->kind == ARG_TENSOR && a->index == r->in_t[j])
+        args[k] = j == 0 ? arena_printf("%s + %s[b]", tensor_addr(e, r->in_t[0], false),
+                                        patch_const(e, end, "bin_off"))
+                         : arena_printf("(const int8_t *)(%s + %zu)", base, r->buf_off[j - 1]);
+      else if (a->kind == ARG_TENSOR && a->index == r->out_t[j])
+        args[k] = j == n - 1 ? arena_printf("%s + %s[b]", tensor_addr(e, r->out_t[j], true),
+                                            patch_const(e, end, "bout_off"))
+                             : arena_printf("(int8_t *)(%s + %zu)", base, r->buf_off[j]);
+      else if (a->kind == ARG_SCRATCH)
+        args[k] = arena_printf("(void *)(%s + %zu)", base, r->scratch_off);
+      else if (a->kind == ARG_CONST &&
+               (!strcmp(cn, "params") || !strcmp(cn, "in_dims") || !strcmp(cn, "out_dims")))
+        args[k] = arena_printf("&%s[%s[b]]", patch_const(e, i, arena_printf("b%s", cn)),
+                               patch_const(e, i, "bsel"));
+      else if (a->kind == ARG_CONST) {
+        const ConstObj *c = NULL;
+        for (int m = 0; m < l->nconsts && !c; m++)
+          if (!strcmp(l->consts[m].name, cn))
+            c = &l->consts[m];
+        if (!c)
+          die("op %d: no constant %s in its patched run", i, cn);
+        args[k] = arena_printf("%s%s", c->init && !c->count ? "&" : "", const_symbol(e, i, c));
+      } else
+        args[k] = arg_text(e, i, o, a);
+    }
+    fprintf(f, "      /* op %d: %s */\n", i, comment_safe(op_display_name(g, i)));
+    put_wrapped(f, arena_printf("      st = %s(", o->kernel), args, o->nargs, ");\n",
+                "          ");
+    fprintf(f, "      if (st != TA_OK)\n        return st;\n");
+  }
+  fprintf(f, "    }\n  }\n");
+}
+
 static const int *schedule(const Plan *p, const Graph *g, int *n) {
   if (p->order && p->norder) {
     *n = p->norder;
@@ -946,10 +1012,17 @@ static void emit_runner(Emit *e) {
     const Op *op = &g->ops[i];
     const Lowered *l = op_lowered(op);
     fputc('\n', b);
+    if (l->patch && !l->patch_end) {
+      fprintf(b, "  /* op %d: %s, computed band by band in op %d's patched run */\n", i,
+              comment_safe(op_display_name(g, i)), l->patch->ops[l->patch->nops - 1]);
+      continue;
+    }
     put_op_comment(b, e, i);
     if (e->o->profile)
       put_profile_call(b, g, e->P, i, 0);
-    if (l->kernel) {
+    if (l->patch)
+      put_patched_run(b, e, i);
+    else if (l->kernel) {
       const char *fn = l->kernel;
       int ob = op->noutputs > 0 && op->outputs[0] >= 0 ? g->tensors[op->outputs[0]].storage : -1;
       if (ob >= 0 && ob < p->nbufs && p->bufs[ob].overlap_rev) {

@@ -13,6 +13,30 @@
 
 #include <string.h>
 
+
+/* The graph's patched run (passes/patch.c), or NULL. */
+static const PatchRun *plan_patch(const Graph *g) {
+  for (int i = 0; i < g->nops; i++) {
+    const Lowered *l = g->ops[i].lowered ? op_lowered(&g->ops[i]) : NULL;
+    if (l && l->patch && l->patch_end)
+      return l->patch;
+  }
+  return NULL;
+}
+
+/* The model's MACs without the patched run's recomputation. */
+static int64_t plain_model_macs(const Graph *g) {
+  int64_t total = 0;
+  for (int i = 0; i < g->nops; i++) {
+    const Lowered *l = g->ops[i].lowered ? op_lowered(&g->ops[i]) : NULL;
+    if (l && l->patch)
+      total += l->patch_end ? l->patch->plain_macs : 0;
+    else
+      total += op_macs(g, &g->ops[i]);
+  }
+  return total > 0 ? total : 1;
+}
+
 static const char *pool_name(const Plan *p, const Buffer *b) {
   if (b->external)
     return "(caller)";
@@ -74,7 +98,19 @@ void print_plan(FILE *out, const Graph *g, const Plan *p) {
           p->noverlap == 1 ? "" : "s", p->noverlap == 1 ? "its" : "their");
   fprintf(out, "lower bound: %zu bytes live at step %d (%s)\n",
           p->lower_bound, p->peak_step, op_at(g, p, p->peak_step));
-  fprintf(out, "lower bound with overlaps: %zu bytes\n\n", p->overlap_bound);
+  fprintf(out, "lower bound with overlaps: %zu bytes\n", p->overlap_bound);
+  const PatchRun *r = plan_patch(g);
+  if (r) {
+    int end = r->ops[r->nops - 1];
+    fprintf(out, "patched run: ops %d-%d in %d bands of op %d's output rows; band "
+                 "buffers and scratch %zu bytes (in op %d's scratch); MACs of the run "
+                 "%lld -> %lld (%lld recomputed, %.2f%% of the model's %lld)\n",
+            r->ops[0], end, r->nbands, end, r->total_bytes, end, (long long)r->plain_macs,
+            (long long)r->macs, (long long)(r->macs - r->plain_macs),
+            100.0 * (double)(r->macs - r->plain_macs) / (double)plain_model_macs(g),
+            (long long)plain_model_macs(g));
+  }
+  fputc('\n', out);
   fprintf(out, "%-18s %12s %12s %10s\n", "algorithm", "workspace B",
           "/ lower bnd", "time ms");
   for (int i = 0; i < p->nresults; i++) {
@@ -154,6 +190,24 @@ void print_plan_json(FILE *out, const Graph *g, const Plan *p) {
   fprintf(out, ",\n  \"lower_bound_bytes\": %zu", p->lower_bound);
   fprintf(out, ",\n  \"whole_tensor_bound_bytes\": %zu", p->lower_bound);
   fprintf(out, ",\n  \"overlap_bound_bytes\": %zu", p->overlap_bound);
+  const PatchRun *r = plan_patch(g);
+  if (r) {
+    fprintf(out, ",\n  \"patch\": {\"ops\": [");
+    for (int j = 0; j < r->nops; j++)
+      fprintf(out, "%s%d", j ? ", " : "", r->ops[j]);
+    fprintf(out, "], \"bands\": %d, \"band_bytes\": %zu, \"macs\": %lld, "
+                 "\"unpatched_macs\": %lld, \"extra_macs\": %lld, \"model_macs\": %lld, "
+                 "\"rows\": [",
+            r->nbands, r->total_bytes, (long long)r->macs, (long long)r->plain_macs,
+            (long long)(r->macs - r->plain_macs), (long long)plain_model_macs(g));
+    for (int b = 0; b < r->nbands; b++) {
+      const PatchRows *pr = &r->rows[(size_t)b * r->nops + r->nops - 1];
+      fprintf(out, "%s[%d, %d]", b ? ", " : "", (int)pr->a, (int)pr->e);
+    }
+    fprintf(out, "]}");
+  } else {
+    fprintf(out, ",\n  \"patch\": null");
+  }
   fprintf(out, ",\n  \"lower_bound_step\": %d", p->peak_step);
   fprintf(out, ",\n  \"workspace_bytes\": %zu", p->workspace_bytes);
   fprintf(out, ",\n  \"persistent_bytes\": %zu", p->persistent_bytes);

@@ -63,6 +63,7 @@ typedef struct {
   Row *rows; /* one per step */
   int nrows;
   int64_t macs;
+  int64_t patch_extra; /* MACs the patched run recomputes (in macs) */
   size_t io_bytes; /* model inputs and outputs outside the workspace */
   Profile prof;
   bool has_prof;
@@ -163,6 +164,10 @@ static void gather(Report *r) {
     const Lowered *l = op_lowered(op);
     w->kernel = l ? l->kernel : NULL;
     w->macs = op_macs(g, op);
+    if (l && l->patch) /* a patched run: its last op makes every band's calls */
+      w->macs = l->patch_end ? l->patch->macs : 0;
+    if (l && l->patch && l->patch_end)
+      r->patch_extra = l->patch->macs - l->patch->plain_macs;
     w->scratch = op->scratch_bytes;
     w->live = live[s];
     for (int k = 0; k < op->ninputs; k++) {
@@ -176,7 +181,8 @@ static void gather(Report *r) {
     }
     for (int k = 0; k < op->noutputs; k++)
       w->act_out += tensor_bytes(&g->tensors[op->outputs[k]]);
-    r->calls += w->kernel != NULL;
+    r->calls += !l || !l->patch ? w->kernel != NULL
+                : l->patch_end ? l->patch->nbands * l->patch->nops : 0;
     r->macs = r->macs > INT64_MAX - w->macs ? INT64_MAX : r->macs + w->macs;
   }
   for (int i = 0; i < p->nbufs; i++)
@@ -266,6 +272,7 @@ static void write_json(FILE *out, const Report *r) {
   fprintf(out, ",\n  \"prefix\": ");
   js(out, r->o->prefix);
   fprintf(out, ",\n  \"ops\": %d,\n  \"macs\": %" PRId64, g->nops, r->macs);
+  fprintf(out, ",\n  \"patch_extra_macs\": %" PRId64, r->patch_extra);
   fprintf(out, ",\n  \"flash\": {\"measured\": %s, \"target\": ",
           fl->measured ? "true" : "false");
   js(out, fl->target);
@@ -578,6 +585,9 @@ static void summary_html(FILE *out, const Report *r) {
   fprintf(out, "<div class=\"card\" id=\"compute\"><h3>Compute</h3><div class=\"big\">%s MACs</div>"
                "<table><tr><td>ops</td><td>%d</td></tr><tr><td>kernel calls</td><td>%d</td></tr>",
           num((unsigned long long)r->macs), g->nops, r->calls);
+  if (r->patch_extra)
+    fprintf(out, "<tr><td>recomputed by the patched run</td><td>%s MACs</td></tr>",
+            num((unsigned long long)r->patch_extra));
   if (r->has_prof) {
     fprintf(out, "<tr><td>profile, all ops</td><td>%s %s</td></tr>", num(r->prof.ops_total),
             r->prof.unit);

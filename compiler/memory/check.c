@@ -269,6 +269,164 @@ static int64_t window_high(const OverlapDecl *d, int64_t n, int64_t oy,
   return 0;
 }
 
+/*
+ * A patched run (passes/patch.c, doc/memory-plan.md 2d), re-derived from
+ * the graph alone: the band table's output rows of the last op cover its
+ * rows once each; each op's rows, worked back from them with the op's
+ * own stride, dilation, filter height and padding (computed here, not
+ * read from the lowering), are exactly the rows the run records (those
+ * the calls use); every band buffer holds its op's largest band; the
+ * buffers an op's call touches (its input band, its output band, the
+ * kernels' scratch) are apart and inside the op's scratch buffer.
+ */
+static const char *patch_rows_derived(const Graph *g, const PatchRun *r, int b,
+                                      int j, int32_t a, int32_t e, int32_t *r0,
+                                      int32_t *r1) {
+  const Op *op = &g->ops[r->ops[j]];
+  const Tensor *in = &g->tensors[r->in_t[j]], *out = &g->tensors[r->out_t[j]];
+  const Tensor *w = &g->tensors[r->w_t[j]];
+  if (in->ndims != 4 || out->ndims != 4 || w->ndims != 4)
+    return arena_printf("op %d of a patched run is not over NHWC tensors", r->ops[j]);
+  int64_t H = in->dims[1], OH = out->dims[1], kh = w->dims[1];
+  int64_t sh = op->opt.stride_h, dh = op->opt.dilation_h, ph = 0;
+  if (sh < 1 || dh < 1)
+    return arena_printf("op %d of a patched run has stride %lld, dilation %lld",
+                        r->ops[j], (long long)sh, (long long)dh);
+  if (op->opt.padding == PAD_SAME) {
+    int64_t total = (OH - 1) * sh + (kh - 1) * dh + 1 - H;
+    ph = total > 0 ? total / 2 : 0;
+  }
+  if (a < 0 || e > OH || a >= e)
+    return arena_printf("band %d of op %d's patched run has output rows %d-%d of %lld",
+                        b, r->ops[j], (int)a, (int)e - 1, (long long)OH);
+  int64_t lo = (int64_t)a * sh - ph, hi = (int64_t)(e - 1) * sh - ph + (kh - 1) * dh + 1;
+  *r0 = (int32_t)(lo < 0 ? 0 : lo);
+  *r1 = (int32_t)(hi > H ? H : hi);
+  return NULL;
+}
+
+static bool ranges_meet(int64_t a0, int64_t a1, int64_t b0, int64_t b1) {
+  return a0 < b1 && b0 < a1;
+}
+
+static const char *check_patch(const Graph *g, const Plan *p, int o) {
+  const Op *op = &g->ops[o];
+  const PatchRun *r = op_lowered(op)->patch;
+  int n = r->nops;
+  if (n < 2 || r->nbands < 1 || r->ops[n - 1] != o)
+    return arena_printf("op %d's patched run has %d ops and %d bands", o, n, r->nbands);
+  for (int j = 0; j < n; j++) {
+    int i = r->ops[j];
+    if (i < 0 || i >= g->nops || (j > 0 && r->in_t[j] != r->out_t[j - 1]))
+      return arena_printf("op %d's patched run is not a chain at its op %d", o, j);
+    const Lowered *l = op_lowered(&g->ops[i]);
+    if (!l || l->patch != r || l->patch_end != (j == n - 1) ||
+        (j < n - 1 && (g->ops[i].ninputs || g->ops[i].noutputs)))
+      return arena_printf("op %d is in op %d's patched run but not marked so", i, o);
+  }
+  if (op->ninputs < 1 || op->inputs[0] != r->in_t[0] || op->noutputs < 1 ||
+      op->outputs[0] != r->out_t[n - 1])
+    return arena_printf("op %d, a patched run, does not read its input t%d and "
+                        "write its output t%d", o, r->in_t[0], r->out_t[n - 1]);
+  int64_t OH = g->tensors[r->out_t[n - 1]].dims[1];
+  int *seen = arena_array((size_t)OH + 1, sizeof(int));
+  for (int b = 0; b < r->nbands; b++) {
+    const PatchRows *last = &r->rows[(size_t)b * n + n - 1];
+    int32_t a = last->a, e = last->e;
+    for (int j = n - 1; j >= 0; j--) {
+      int32_t r0 = 0, r1 = 0;
+      const char *why = patch_rows_derived(g, r, b, j, a, e, &r0, &r1);
+      if (why)
+        return why;
+      const PatchRows *pr = &r->rows[(size_t)b * n + j];
+      if (pr->a != a || pr->e != e || pr->r0 != r0 || pr->r1 != r1)
+        return arena_printf("band %d of op %d's patched run: op %d computes output "
+                            "rows %d-%d from input rows %d-%d, but its rows give "
+                            "%d-%d from %d-%d", b, o, r->ops[j], (int)pr->a,
+                            (int)pr->e - 1, (int)pr->r0, (int)pr->r1 - 1, (int)a,
+                            (int)e - 1, (int)r0, (int)r1 - 1);
+      if (j < n - 1) {
+        const Tensor *x = &g->tensors[r->out_t[j]];
+        size_t need = (size_t)(e - a) * (size_t)(x->dims[2] * x->dims[3]);
+        if (r->buf_bytes[j] < need)
+          return arena_printf("band %d of op %d's patched run needs %zu bytes of op "
+                              "%d's output in its band buffer of %zu", b, o, need,
+                              r->ops[j], r->buf_bytes[j]);
+      }
+      a = r0;
+      e = r1;
+    }
+    for (int32_t y = last->a; y < last->e; y++)
+      seen[y]++;
+  }
+  for (int64_t y = 0; y < OH; y++)
+    if (seen[y] != 1)
+      return arena_printf("op %d's patched run computes output row %lld %d times",
+                          o, (long long)y, seen[y]);
+  size_t room = op->scratch_buffer >= 0 && op->scratch_buffer < p->nbufs
+                    ? p->bufs[op->scratch_buffer].bytes : 0;
+  if (r->total_bytes > room)
+    return arena_printf("op %d's patched run needs %zu bytes of band buffers and "
+                        "scratch in a scratch buffer of %zu", o, r->total_bytes, room);
+  for (int j = 0; j < n; j++) {
+    /* The byte ranges op j's call touches inside the scratch buffer. */
+    int64_t lo[3], hi[3];
+    int m = 0;
+    if (j > 0)
+      lo[m] = (int64_t)r->buf_off[j - 1], hi[m] = lo[m] + (int64_t)r->buf_bytes[j - 1], m++;
+    if (j < n - 1)
+      lo[m] = (int64_t)r->buf_off[j], hi[m] = lo[m] + (int64_t)r->buf_bytes[j], m++;
+    if (r->op_scratch[j] > r->scratch_bytes)
+      return arena_printf("op %d's kernel needs %zu bytes of scratch, its patched "
+                          "run gives %zu", r->ops[j], r->op_scratch[j], r->scratch_bytes);
+    lo[m] = (int64_t)r->scratch_off, hi[m] = lo[m] + (int64_t)r->scratch_bytes, m++;
+    for (int u = 0; u < m; u++) {
+      if (hi[u] > (int64_t)r->total_bytes)
+        return arena_printf("op %d's band buffers end past its patched run's %zu bytes",
+                            r->ops[j], r->total_bytes);
+      for (int v = u + 1; v < m; v++)
+        if (ranges_meet(lo[u], hi[u], lo[v], hi[v]))
+          return arena_printf("op %d of a patched run reads and writes band buffers "
+                              "sharing bytes [%lld, %lld) and [%lld, %lld)", r->ops[j],
+                              (long long)lo[u], (long long)hi[u], (long long)lo[v],
+                              (long long)hi[v]);
+    }
+  }
+  return NULL;
+}
+
+/* The run's output C (at c) over its input A (at a): band k's output rows
+ * are written after band k's input rows are read (the run has at least
+ * two ops, so its last writes only after its first has read), so they
+ * must miss every input byte a later band reads. */
+static const char *check_patch_overlap(const Graph *g, const Plan *p, int o,
+                                       const Buffer *A, const Buffer *C) {
+  (void)p;
+  const PatchRun *r = op_lowered(&g->ops[o])->patch;
+  const char *why = check_patch(g, p, o);
+  if (why)
+    return why;
+  int n = r->nops;
+  const Tensor *x = &g->tensors[r->in_t[0]], *y = &g->tensors[r->out_t[n - 1]];
+  int64_t irow = x->dims[2] * x->dims[3], orow = y->dims[2] * y->dims[3];
+  int64_t a = (int64_t)A->offset, c = (int64_t)C->offset;
+  for (int k = 0; k < r->nbands; k++) {
+    const PatchRows *w = &r->rows[(size_t)k * n + n - 1];
+    int64_t w0 = c + w->a * orow, w1 = c + w->e * orow;
+    for (int m = k + 1; m < r->nbands; m++) {
+      const PatchRows *rd = &r->rows[(size_t)m * n];
+      int64_t r0 = a + rd->r0 * irow, r1 = a + rd->r1 * irow;
+      if (ranges_meet(w0, w1, r0, r1))
+        return arena_printf("op %d's patched run: band %d writes output bytes [%lld, "
+                            "%lld) over input bytes [%lld, %lld) band %d still reads "
+                            "(output at %lld, input at %lld)", o, k, (long long)w0,
+                            (long long)w1, (long long)r0, (long long)r1, m,
+                            (long long)c, (long long)a);
+    }
+  }
+  return NULL;
+}
+
 static const char *check_overlap(const Graph *g, const Plan *p, int ci,
                                  const int *step_of, const int *lo,
                                  const int *hi) {
@@ -315,6 +473,8 @@ static const char *check_overlap(const Graph *g, const Plan *p, int ci,
   if (A->pool != C->pool ||
       !bytes_overlap(A->offset, A->bytes, C->offset, C->bytes))
     return NULL; /* apart after all: no byte shared */
+  if (l->patch)
+    return check_patch_overlap(g, p, o, A, C);
   /* The shapes: NHWC input and output of rank 4 (leading 1s allowed). */
   const Tensor *in = &g->tensors[op->inputs[d->input]], *out = &g->tensors[t];
   int64_t id[4] = {1, 1, 1, 1}, od[4] = {1, 1, 1, 1};
@@ -651,6 +811,14 @@ const char *check_plan(const Graph *g, const Plan *p) {
       if (k > 0 && g->tensors[t].view_of != base)
         return arena_printf("buffer %d holds %s, which is not a view of %s", i,
                             tensor_label(g, t), tensor_label(g, base));
+    }
+  }
+  for (int o = 0; o < g->nops; o++) {
+    const Lowered *l = op_lowered(&g->ops[o]);
+    if (l && l->patch && l->patch_end) {
+      const char *why = check_patch(g, p, o);
+      if (why)
+        return why;
     }
   }
   const char *why = check_outputs_written(g, p, step_of);

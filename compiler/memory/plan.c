@@ -899,6 +899,12 @@ Plan *plan_graph(Graph *g, const PlanOptions *opt_in) {
   if (!is_schedule_name(opt.schedule))
     die("unknown schedule '%s'", opt.schedule);
 
+  /* A patched run's ops read and write nothing of their own but must stay
+   * in order around the op that runs them all: the model order. */
+  for (int i = 0; i < g->nops; i++)
+    if (g->ops[i].lowered && op_lowered(&g->ops[i])->patch)
+      opt.schedule = "model";
+
   /* The model order first; then "memory" takes the memory order, and
    * "best" plans it too when its peak is lower and keeps whichever plan
    * is smaller (the model order on a tie). */
@@ -926,6 +932,9 @@ Plan *plan_graph(Graph *g, const PlanOptions *opt_in) {
   p->model_order_bytes = model_bytes;
 
   size_t missing = missing_of(p);
+  p->missing = missing;
+  if (missing > 0 && opt.may_miss)
+    return p;
   if (missing > 0) {
     char *pools = "";
     for (int i = 0; i < p->npools; i++) {

@@ -86,7 +86,9 @@ static uint8_t persistent[NET_PERSISTENT_SIZE]
 
 /* Input and output buffers: IO_BYTES is the sum of the rounded sizes,
  * computed by lib.sh. */
+#ifndef NET_INPUT0_OFFSET
 static uint8_t io[IO_BYTES] __attribute__((aligned(16), section(".bss.io_buffers")));
+#endif
 
 /* ------------------------------------------------------------- faults */
 
@@ -213,6 +215,11 @@ int main(void) {
 
   union inputs in;
   union outputs out;
+#ifdef NET_INPUT0_OFFSET
+  /* Compiled with --io-in-workspace: the inputs and outputs are where
+   * the plan put them inside the workspace. */
+  net_io(workspace, &in.s, &out.s);
+#else
   uint32_t off = 0;
   for (uint32_t i = 0; i < NIN; i++) {
     in.p[i] = io + off;
@@ -222,6 +229,7 @@ int main(void) {
     out.p[i] = io + off;
     off += IO_ROUND(out_sizes[i]);
   }
+#endif
 
 #ifdef HAS_STATE
   net_reset(persistent);
@@ -255,7 +263,11 @@ int main(void) {
       sh_put_kv("stack_size", (uint32_t)((uintptr_t)__stack_top - (uintptr_t)__stack_limit));
       sh_put_kv("workspace", NET_WORKSPACE_SIZE);
       sh_put_kv("persistent", NET_PERSISTENT_SIZE);
+#ifdef NET_INPUT0_OFFSET
+      sh_put_kv("io", 0); /* inside the workspace */
+#else
       sh_put_kv("io", IO_BYTES);
+#endif
 #ifdef NET_NUM_OPS
       /* Built from `compile --profile` (bench/arm_profile.sh): the per-op
        * counts the generated hook summed, in timer ticks. */

@@ -16,7 +16,8 @@
 # Runs in the plain pass of make test only (exit 77 in the san pass:
 # nothing here is built for the host).  Environment: see tests/arm/lib.sh;
 # ARM_TARGETS ("m4:-O2 m4:-Os m7:-O2 m33:-O2"; targets m4 m7 m33), ARM_MODELS (default:
-# every model with goldens), ARM_JOBS (parallel models, default 2).
+# every model with goldens), ARM_JOBS (parallel models, default 2),
+# ARM_PATCHED (models also run patched under --ram-limit, NAME:BYTES).
 [ "${TINYAOT_PASS:-plain}" = san ] && exit 77
 
 ARM_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -79,16 +80,21 @@ check_standin() {
   fi
 }
 
-# check_model NAME: every case of one model, on every target.
+# check_model NAME [OPTIONS]: every case of one model compiled with
+# OPTIONS, on every target.
 check_model() {
-  local m gold dir ins outs dts how cases c steps reserve tc t opt b rc msg k bad log top
-  m=$1
+  local m gold dir ins outs dts how cases c steps reserve tc t opt b rc msg k bad log top opts name
+  m=$1 opts=$2 name=$1
   gold=$TINYAOT_SHARED/goldens/$m
   dir=$ARM_WORK/$m
+  if [ -n "$opts" ]; then
+    name="$m ($opts)"
+    dir=$ARM_WORK/$m$(echo "$opts" | tr -c 'a-zA-Z0-9\n' '_')
+  fi
   rm -rf "$dir/gen" && mkdir -p "$dir"
-  if ! "$TINYAOT" compile "$TINYAOT_SHARED/models/$m.tflite" -o "$dir/gen" --prefix net \
+  if ! "$TINYAOT" compile "$TINYAOT_SHARED/models/$m.tflite" -o "$dir/gen" --prefix net $opts \
        > "$dir/compile.log" 2>&1; then
-    echo "skip - not supported yet: $m (tinyaot compile: $(head -n1 "$dir/compile.log" | sed "s|^$TINYAOT_SHARED/models/||"))"
+    echo "skip - not supported yet: $name (tinyaot compile: $(head -n1 "$dir/compile.log" | sed "s|^$TINYAOT_SHARED/models/||"))"
     return
   fi
   ins=$(sizes_of "$gold/case0" input)
@@ -111,25 +117,25 @@ check_model() {
     target_info "$t"
     b=$dir/$t$opt
     if ! arm_build "$dir/gen" "$b" "$t" "$opt" "$ins" "$outs"; then
-      echo "not ok - $m builds for $T_NAME $opt: $(grep -m1 -i error "$b/build.log")"
+      echo "not ok - $name builds for $T_NAME $opt: $(grep -m1 -i error "$b/build.log")"
       continue
     fi
     for c in $cases; do
       arm_run "$b/runner.elf" "$t" "$gold/$c" "$b/$c"
       rc=$?
       if [ $rc -ne 0 ]; then
-        echo "not ok - $m $c runs on $T_NAME $opt in QEMU: exit $rc, $(tail -n1 "$b/$c/run.log")"
+        echo "not ok - $name $c runs on $T_NAME $opt in QEMU: exit $rc, $(tail -n1 "$b/$c/run.log")"
       elif msg=$(compare_outputs "$gold/$c" "$b/$c" "$dts" ""); then
-        echo "ok - $m $c on $T_NAME $opt $how"
+        echo "ok - $name $c on $T_NAME $opt $how"
       else
-        echo "not ok - $m $c on $T_NAME $opt $how: $msg"
+        echo "not ok - $name $c on $T_NAME $opt $how: $msg"
       fi
     done
     if [ $steps -gt 0 ]; then
       arm_run "$b/runner.elf" "$t" "$gold/stream0" "$b/stream0" $steps
       rc=$?
       if [ $rc -ne 0 ]; then
-        echo "not ok - $m stream0 ($steps steps) runs on $T_NAME $opt in QEMU: exit $rc, $(tail -n1 "$b/stream0/run.log")"
+        echo "not ok - $name stream0 ($steps steps) runs on $T_NAME $opt in QEMU: exit $rc, $(tail -n1 "$b/stream0/run.log")"
       else
         k=0 bad=""
         while [ $k -lt $steps ]; do
@@ -138,18 +144,18 @@ check_model() {
           k=$((k + 1))
         done
         if [ -z "$bad" ]; then
-          echo "ok - $m stream0 ($steps steps, state carried over) on $T_NAME $opt $how"
+          echo "ok - $name stream0 ($steps steps, state carried over) on $T_NAME $opt $how"
         else
-          echo "not ok - $m stream0 ($steps steps, state carried over) on $T_NAME $opt $how: $bad"
+          echo "not ok - $name stream0 ($steps steps, state carried over) on $T_NAME $opt $how: $bad"
         fi
       fi
     fi
     log=$b/case0/run.log
     top=$(log_value "$log" stack_top)
     if [ -n "$top" ] && [ "$top" -le "$reserve" ]; then
-      echo "ok - $m on $T_NAME $opt needs $top bytes of stack, within the example's $reserve"
+      echo "ok - $name on $T_NAME $opt needs $top bytes of stack, within the example's $reserve"
     else
-      echo "not ok - $m on $T_NAME $opt needs ${top:-?} bytes of stack, within the example's $reserve"
+      echo "not ok - $name on $T_NAME $opt needs ${top:-?} bytes of stack, within the example's $reserve"
     fi
   done
 }
@@ -184,6 +190,7 @@ check_example() {
 
 case $1 in
   --model) shift; check_model "$1"; exit 0 ;;
+  --patched) shift; check_model "${1%%:*}" "--io-in-workspace --ram-limit ${1#*:}"; exit 0 ;;
 esac
 
 need_arm_tools "the Cortex-M model runs"
@@ -211,4 +218,12 @@ echo $models | tr ' ' '\n' |
   xargs -P "$ARM_JOBS" -I{} sh -c 'sh "$0" --model "$1" > "$ARM_WORK/results/$1.txt" 2>&1' \
     "$0" {}
 for m in $models; do cat "$ARM_WORK/results/$m.txt"; done
+# Patched runs (doc/memory-plan.md, 2d) on Cortex-M: the plans --ram-limit
+# keeps for these models (NAME:BYTES; ARM_PATCHED, empty to skip).
+patched=${ARM_PATCHED-"vww_96_int8:32768 person_detect_int8:24000"}
+for p in $patched; do
+  [ -f "$TINYAOT_SHARED/goldens/${p%%:*}/manifest.json" ] || continue
+  sh "$0" --patched "$p" > "$ARM_WORK/results/patched.$p.txt" 2>&1
+  cat "$ARM_WORK/results/patched.$p.txt"
+done
 exit 0

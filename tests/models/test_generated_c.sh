@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # The generated C itself: for every model of the golden set, and for
 # kws_ref_model with the other layouts (inputs and outputs in the
-# workspace, two pools, single rounding), every generated file compiles
+# workspace, two pools, single rounding) and vww_96_int8 with patched runs,
+# every generated file compiles
 # with gcc and clang under -std=c99 -Wall -Wextra -Werror -pedantic; the
 # output is byte-identical when compiled twice, from another directory;
 # a model with an op no kernel handles is refused with a message naming
@@ -50,6 +51,18 @@ for variant in "--io-in-workspace" "--pool sram:20000 --pool ext" \
     strict "$d" "kws_ref_model's generated code with $variant"
   else
     notok "kws_ref_model compiles with $variant: $(head -n1 "$tmp/c.log")"
+  fi
+done
+
+# A patched run (the band loop and its tables).
+vww=$shared/models/vww_96_int8.tflite
+for variant in "--io-in-workspace --patch 3:24" "--patch 7:5"; do
+  d=$tmp/variant
+  rm -rf "$d"
+  if "$TINYAOT" compile "$vww" -o "$d" $variant > "$tmp/c.log" 2>&1; then
+    strict "$d" "vww_96_int8's generated code with $variant"
+  else
+    notok "vww_96_int8 compiles with $variant: $(head -n1 "$tmp/c.log")"
   fi
 done
 
