@@ -153,6 +153,8 @@ typedef struct Tensor {
   int producer;        /* index of the op that writes it, or -1 */
   int storage;         /* storage id (storage.c), -1 when not planned */
   int view_of;         /* tensor this one aliases (passes.c), or -1 */
+  bool loop_var;       /* a WHILE's loop variable (one of its outputs),
+                          written again by its END_WHILE (control.c) */
 } Tensor;
 
 /* Groups of Options fields; Options.fields says which ones an op has. */
@@ -185,6 +187,7 @@ enum {
   OPTF_BIAS_TYPE = 1 << 25,
   OPTF_MIRROR = 1 << 26,   /* mirror_mode */
   OPTF_CUMSUM = 1 << 27,   /* exclusive, reverse */
+  OPTF_SUBGRAPHS = 1 << 28, /* IF then/else, WHILE cond/body subgraph */
   OPTF_VAR_HANDLE = 1 << 29, /* container, shared_name */
   OPTF_CALL_ONCE = 1 << 30,  /* init_subgraph */
 };
@@ -236,6 +239,8 @@ typedef struct {
   bool exclusive, reverse;    /* CUMSUM */
   const char *container, *shared_name; /* VAR_HANDLE ("" when absent) */
   int init_subgraph;          /* CALL_ONCE init_subgraph_index */
+  int subgraph[2];            /* IF then_ and else_subgraph_index, WHILE
+                                 cond_ and body_subgraph_index */
 } Options;
 
 /* One attribute of an op beyond its builtin Options: an entry of a custom
@@ -504,6 +509,21 @@ void verify(const Graph *g);
  * built with NDEBUG; the environment variable TINYAOT_VERIFY=0 or 1
  * overrides it (main.c). */
 extern bool verify_each_pass;
+
+/* ---------------------------------------------------------- control.c */
+
+/* The structure ops IF, ELSE, END_IF, WHILE, WHILE_COND, END_WHILE
+ * (control.c's opening comment has their layout). */
+bool is_structure_op(OpKind k);
+bool has_control_flow(const Graph *g);
+/* Checks the markers' nesting, arities, copies, conditions and scoping
+ * (control.c); nothing for a graph without them.  Bad input ->
+ * error_at().  Called by verify(). */
+void verify_control(const Graph *g);
+/* Per op (arena): IF -> its ELSE -> its END_IF -> the IF, WHILE -> its
+ * WHILE_COND -> its END_WHILE -> the WHILE; -1 for the other ops.  Needs
+ * a graph verify_control() accepted (else die()). */
+int *control_partners(const Graph *g);
 
 /* ------------------------------------------------------- emit/print.c */
 
