@@ -874,6 +874,20 @@ static void put_copies(FILE *b, Emit *e, int depth, const int *from, const int *
   }
 }
 
+/* The tensor hook of a structure op's outputs (IF's at END_IF, the loop
+ * variables' first values at WHILE), depth levels in. */
+static void put_structure_hooks(FILE *b, Emit *e, const Op *op, int depth) {
+  char *text = NULL;
+  size_t n = 0;
+  FILE *h = open_memstream(&text, &n);
+  if (!h)
+    die("open_memstream failed");
+  put_hooks(h, e, op);
+  fclose(h);
+  put_indented(b, text, n, depth);
+  free(text);
+}
+
 /*
  * Structure op i (control.c) as C, its comment first; *depth is the
  * nesting of the code around it and becomes that of the code after it:
@@ -902,7 +916,10 @@ static void put_structure(FILE *b, Emit *e, int i, int *depth) {
   FILE *c = open_memstream(&text, &n);
   if (!c)
     die("open_memstream failed");
-  put_op_comment(c, e, i);
+  if (op->ninputs + op->noutputs == 0)
+    fprintf(c, "  /* op %d: %s */\n", i, op_name(op->kind));
+  else
+    put_op_comment(c, e, i);
   fclose(c);
   int d = *depth;
   if (op->kind == OP_ELSE || op->kind == OP_END_IF) {
@@ -931,11 +948,13 @@ static void put_structure(FILE *b, Emit *e, int i, int *depth) {
     int m = op->noutputs;
     put_copies(b, e, d + 1, op->inputs + 1 + m, op->outputs, m);
     put_line(b, d, "}");
+    put_structure_hooks(b, e, op, d);
     *depth = d;
     break;
   }
   case OP_WHILE:
     put_copies(b, e, d, op->inputs, op->outputs, op->noutputs);
+    put_structure_hooks(b, e, op, d);
     put_line(b, d, "for (;;) {");
     *depth = d + 1;
     break;
@@ -1053,17 +1072,6 @@ static void emit_runner(Emit *e) {
     fputc('\n', b);
     if (is_structure_op(op->kind)) {
       put_structure(b, e, i, &depth);
-      if (op->kind == OP_END_IF || op->kind == OP_WHILE) {
-        char *text = NULL;
-        size_t len = 0;
-        FILE *h = open_memstream(&text, &len);
-        if (!h)
-          die("open_memstream failed");
-        put_hooks(h, e, op);
-        fclose(h);
-        put_indented(b, text, len, op->kind == OP_WHILE ? depth - 1 : depth);
-        free(text);
-      }
       continue;
     }
     /* The op's code, indented into the branches and loops around it. */
