@@ -19,6 +19,7 @@
  *             onnx.c and onnx_import.c with its onnx_*.c parts on
  *             protobuf.c)
  *   verify.c  the IR's invariants, after the reader and after every pass
+ *             (control.c: IF's and WHILE's structure ops)
  *   passes/   graph passes (passes.c) and the lowering: lower.c's table,
  *             one file per op family, their shared helpers in
  *             lower_common.c, the host quantization arithmetic (quant*.c)
@@ -384,8 +385,10 @@ const Attr *op_attr(const Op *op, const char *key);
 
 /* Parses a .tflite file held in memory (not copied: the Graph points into
  * `buf`, which must outlive it).  Every offset is bounds-checked; any
- * problem ends in error_at()/error_file().  Reads subgraph 0 only and
- * refuses models with control flow.  Contract: doc/ir.md. */
+ * problem ends in error_at()/error_file().  Reads subgraph 0, with the
+ * subgraphs CALL_ONCE, STABLEHLO_COMPOSITE, IF and WHILE call inlined or
+ * evaluated (IF and WHILE between structure ops, control.c); refuses
+ * CALL.  Contract: doc/ir.md. */
 Graph *read_tflite(const char *path, const uint8_t *buf, size_t size);
 /* The metadata entry named `key`, or NULL. */
 const Metadata *find_metadata(const Graph *g, const char *key);

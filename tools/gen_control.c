@@ -28,8 +28,10 @@
  *
  * OUTDIR/manifest.txt gets one line per model: NAME NCASES NINPUTS
  * NOUTPUTS DTYPE... (one per output).  OUTDIR/bad/ (which must exist)
- * holds models to refuse and expect.txt one line per model: NAME and a
- * piece of its message.
+ * holds models to refuse (a branch index out of range, an int32
+ * condition of IF and of WHILE, a body output of another shape or of a
+ * dynamic one, a body that calls itself) and expect.txt one line per
+ * model: NAME and a piece of its message.
  */
 #include "tflite_writer.h"
 
@@ -171,7 +173,8 @@ static void if_cases(const char *name, int dt) {
 /* ---------------------------------------------------------- WHILE */
 
 /* while_i32; bad: 0 good, 1 cond output int32, 2 body output of another
- * shape, 3 the body calls itself (a WHILE in subgraph 2 whose body is 2). */
+ * shape, 3 the body calls itself (a WHILE in subgraph 2 whose body is 2),
+ * 4 a body output of dynamic shape (-1 in shape_signature). */
 static TfwModel *while_i32(int bad) {
   TfwModel *m = tfw_new();
   int32_t one = 1, four = 4, zero = 0;
@@ -212,6 +215,10 @@ static TfwModel *while_i32(int bad) {
   int ni = tfw_tensor(m, "i_next", TFW_INT32, 1, &one, 0);
   int32_t two = 2;
   int na = tfw_tensor(m, "acc_next", TFW_INT32, 1, bad == 2 ? &two : &four, 0);
+  if (bad == 4) {
+    int32_t dynamic = -1;
+    tfw_shape_signature(m, na, 1, &dynamic);
+  }
   binary(m, TFW_OP_ADD, bi, k1, ni);
   if (bad == 2) {
     int32_t begin = 0, size = 2;
@@ -407,6 +414,8 @@ int main(int argc, char **argv) {
   fprintf(exp, "while_body_shape op 0 (WHILE): body subgraph 2: output 2 (tensor 9) is int32[2], but loop variable 2 (tensor 5) is int32[4]\n");
   save(while_i32(3), path, "while_recursive");
   fprintf(exp, "while_recursive op 4 (WHILE): body subgraph 2: subgraph 2 is already being inlined\n");
+  save(while_i32(4), path, "while_dynamic");
+  fprintf(exp, "while_dynamic op 0 (WHILE): body subgraph 2: output 2 (tensor 9) has a dynamic shape\n");
   fclose(man);
   fclose(exp);
   return 0;

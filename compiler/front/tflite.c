@@ -1514,10 +1514,11 @@ static int push_structure(Reader *r, OpKind kind, int *in, int nin, int *out,
   return i;
 }
 
-/* Has t a dynamic dimension (-1 in shape_signature)? */
+/* Has t a dynamic dimension (-1 in shape_signature)?  Keras' batch
+ * dimension, -1 over a static 1, is taken as 1 (as verify() does). */
 static bool is_dynamic(const Tensor *t) {
-  for (int i = 0; i < t->nsignature; i++)
-    if (t->signature[i] < 0)
+  for (int i = 0; i < t->nsignature && i < t->ndims; i++)
+    if (t->signature[i] < 0 && !(i == 0 && t->dims[0] == 1))
       return true;
   return false;
 }
