@@ -875,7 +875,7 @@ static void put_copies(FILE *b, Emit *e, int depth, const int *from, const int *
 }
 
 /* The tensor hook of a structure op's outputs (IF's at END_IF, the loop
- * variables' first values at WHILE), depth levels in. */
+ * variables at WHILE and after the loop), depth levels in. */
 static void put_structure_hooks(FILE *b, Emit *e, const Op *op, int depth) {
   char *text = NULL;
   size_t n = 0;
@@ -968,6 +968,10 @@ static void put_structure(FILE *b, Emit *e, int i, int *depth) {
     if (d < 1)
       die("END_WHILE %d outside a loop", i);
     put_line(b, d - 1, "}");
+    if (!e->partner)
+      e->partner = control_partners(g);
+    /* The loop variables again: their values after the last iteration. */
+    put_structure_hooks(b, e, &g->ops[e->partner[i]], d - 1);
     *depth = d - 1;
     break;
   }
