@@ -256,24 +256,19 @@ void verify_control(const Graph *g) {
   int nregions = 1, cur = 0;
   parent[0] = -1;
   owner[0] = -1;
+  /* An op's region is the innermost branch or loop it runs in: IF, ELSE,
+   * END_IF and WHILE in the one around them, WHILE_COND and END_WHILE in
+   * their loop (they run every iteration). */
   for (int i = 0; i < g->nops; i++) {
     OpKind k = g->ops[i].kind;
-    if (k == OP_END_IF || k == OP_ELSE)
-      cur = parent[cur];
+    if (k == OP_ELSE || k == OP_END_IF)
+      cur = parent[cur]; /* the then (else) branch ends */
+    region[i] = cur;
     if (k == OP_END_WHILE)
-      region[i] = cur; /* inside the loop: it runs every iteration */
-    if (k == OP_END_WHILE)
-      cur = parent[cur];
-    if (k != OP_END_WHILE)
-      region[i] = cur;
+      cur = parent[cur]; /* the loop ends after it */
     if (k == OP_IF || k == OP_ELSE || k == OP_WHILE) {
-      int opener = k == OP_ELSE ? -1 : i;
-      if (k == OP_ELSE)
-        for (int j = i - 1; j >= 0 && opener < 0; j--)
-          if (next[j] == i)
-            opener = j;
       parent[nregions] = cur;
-      owner[nregions] = opener;
+      owner[nregions] = k == OP_ELSE ? next[next[i]] : i; /* ELSE -> END_IF -> IF */
       part[nregions] = k == OP_ELSE;
       cur = nregions++;
     }

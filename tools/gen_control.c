@@ -29,7 +29,7 @@
  * OUTDIR/manifest.txt gets one line per model: NAME NCASES NINPUTS
  * NOUTPUTS DTYPE... (one per output).  OUTDIR/bad/ (which must exist)
  * holds models to refuse (a branch index out of range, an int32
- * condition of IF and of WHILE, a body output of another shape or of a
+ * condition of IF and of WHILE, a blockwise-quantized tensor in a branch, a body output of another shape or of a
  * dynamic one, a body that calls itself) and expect.txt one line per
  * model: NAME and a piece of its message.
  */
@@ -98,7 +98,8 @@ static int q8(TfwModel *m, const char *name, int ndims, const int32_t *dims, flo
 
 /* ------------------------------------------------------------- IF */
 
-/* IF models; bad: 0 good, 1 then index out of range, 2 cond int32. */
+/* IF models; bad: 0 good, 1 then index out of range, 2 cond int32, 3 a
+ * blockwise-quantized tensor in the then branch. */
 static TfwModel *if_model(int dt, int bad) {
   TfwModel *m = tfw_new();
   int32_t one = 1, four[2] = {1, 4};
@@ -133,6 +134,13 @@ static TfwModel *if_model(int dt, int bad) {
   tfw_subgraph(m);
   int a = i8 ? q8(m, "a", 2, four, 0.05f, -3) : tfw_tensor(m, "a", dt, 2, four, 0);
   int r = i8 ? q8(m, "r", 2, four, 0.1f, 2) : tfw_tensor(m, "r", dt, 2, four, 0);
+  if (bad == 3) { /* a blockwise-quantized constant in the branch */
+    uint16_t h = 0x3c00;
+    int sc = tfw_const(m, "scales", TFW_FLOAT16, 1, &one, &h);
+    int8_t w[4] = {1, 2, 3, 4};
+    int wt = tfw_const(m, "w", TFW_INT8, 2, four, w);
+    tfw_blockwise(m, wt, sc, -1, 4);
+  }
   binary(m, TFW_OP_ADD, a, a, r);
   tfw_inputs(m, 1, &a);
   tfw_outputs(m, 1, &r);
@@ -414,6 +422,8 @@ int main(int argc, char **argv) {
   fprintf(exp, "while_body_shape op 0 (WHILE): body subgraph 2: output 2 (tensor 9) is int32[2], but loop variable 2 (tensor 5) is int32[4]\n");
   save(while_i32(3), path, "while_recursive");
   fprintf(exp, "while_recursive op 4 (WHILE): body subgraph 2: subgraph 2 is already being inlined\n");
+  save(if_model(TFW_FLOAT32, 3), path, "if_blockwise");
+  fprintf(exp, "if_blockwise op 1 (IF): subgraph 1 tensor 3: blockwise quantization is not supported\n");
   save(while_i32(4), path, "while_dynamic");
   fprintf(exp, "while_dynamic op 0 (WHILE): body subgraph 2: output 2 (tensor 9) has a dynamic shape\n");
   fclose(man);

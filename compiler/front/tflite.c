@@ -71,6 +71,8 @@ typedef struct {
    * size (0: none) and the tensor holding the scales, refused by the
    * first op that reads one (blockwise_refusal()). */
   int32_t *block_size, *block_scales;
+  bool other_subgraph; /* reading a tensor of another subgraph than 0
+                          (read_tensor_at): its index is that subgraph's */
 } Reader;
 
 
@@ -315,7 +317,7 @@ enum { QD_CUSTOM = 1, QD_BLOCKWISE = 2 };
 static void read_quant(Reader *r, Tensor *t, const Table *q) {
   uint64_t details = get_u(r, q, 4, 1, 0, "quantization details type");
   Table bw;
-  if (details == QD_BLOCKWISE && r->block_size && !r->map &&
+  if (details == QD_BLOCKWISE && r->block_size && !r->map && !r->other_subgraph &&
       get_table(r, q, 5, &bw, "blockwise quantization")) {
     /* BlockwiseQuantization {scales, zero_points, block_size}: kept for
      * the refusal, which names the op that reads the tensor. */
@@ -1092,7 +1094,9 @@ static void read_tensor_at(Reader *r, Vec tv, int i, Vec buffers, Tensor *t,
   t->name = "";
   *resource = false;
   Table tt = vec_table(r, tv, (size_t)i, "tensor");
+  r->other_subgraph = true;
   read_tensor(r, t, &tt, buffers, resource);
+  r->other_subgraph = false;
 }
 
 /* Evaluates CALL_ONCE's init subgraph k: VAR_HANDLE and ASSIGN_VARIABLE of
@@ -1314,7 +1318,8 @@ static bool same_quant(const Quant *a, const Quant *b) {
   return true;
 }
 
-/* A new graph tensor (g->tensors and r->resource grow as needed). */
+/* A new graph tensor (g->tensors, r->resource and the blockwise tables
+ * grow as needed). */
 static int add_tensor(Reader *r) {
   Graph *g = r->g;
   if (g->ntensors == INT32_MAX)
@@ -1323,12 +1328,17 @@ static int add_tensor(Reader *r) {
     size_t cap = (size_t)r->captensors * 2 + 16;
     Tensor *t = arena_array(cap, sizeof *t);
     bool *res = arena_array(cap, sizeof *res);
+    int32_t *bs = arena_array(cap, sizeof *bs), *bsc = arena_array(cap, sizeof *bsc);
     if (g->ntensors) {
       memcpy(t, g->tensors, (size_t)g->ntensors * sizeof *t);
       memcpy(res, r->resource, (size_t)g->ntensors * sizeof *res);
+      memcpy(bs, r->block_size, (size_t)g->ntensors * sizeof *bs);
+      memcpy(bsc, r->block_scales, (size_t)g->ntensors * sizeof *bsc);
     }
     g->tensors = t;
     r->resource = res;
+    r->block_size = bs; /* an inlined tensor's: 0 (its blockwise */
+    r->block_scales = bsc; /* quantization is refused as it is read) */
     r->captensors = cap > INT32_MAX ? INT32_MAX : (int)cap;
   }
   return g->ntensors++;
