@@ -52,7 +52,9 @@ static const Command commands[] = {
      "and a harness, runs it on raw little-endian tensor files and writes the "
      "raw outputs.  The workspace is exactly <PREFIX>_WORKSPACE_SIZE bytes "
      "between guard zones, checked after every inference.  k times the inputs "
-     "and outputs run k inferences in one process."},
+     "and outputs run k inferences in one process; an inference a streaming "
+     "model (CIRCULAR_BUFFER) leaves pending writes no output files and says "
+     "so on stderr."},
     {"runtime", C_RUNTIME, "runtime -o DIR [--kernels LIST|all]",
      "write the kernel library once, for models compiled with --runtime DIR",
      "Writes the runtime sources (runtime/include and one .c per kernel) into "

@@ -26,6 +26,11 @@
  * carries over from one inference to the next (a stream), or before every
  * inference with --reset-each.  --dump-state DIR writes every variable
  * tensor after inference k as DIR/step<k>/t<index>.bin.
+ *
+ * Streaming models (CIRCULAR_BUFFER): an inference whose run returns
+ * <PREFIX>_PENDING stored its frame and wrote no outputs; the harness
+ * says so on stderr ("inference K: pending ..."), leaves that
+ * inference's output files unwritten, and goes on (exit status 0).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "tinyaot.h"
@@ -137,6 +142,7 @@ static void write_harness(FILE *f, const Graph *g, const Plan *p,
   int nin = g->ninputs, nout = g->noutputs;
   bool multi = p->npools > 1;
   bool ps = p->persistent_bytes > 0;
+  bool pends = model_pends(g);
 
   fprintf(f,
           "/* tinyaot_harness.c - runs %s_run() on raw files (tinyaot run). */\n"
@@ -312,7 +318,7 @@ static void write_harness(FILE *f, const Graph *g, const Plan *p,
       fprintf(f, "  pools.%s = pool[%d].data;\n", p->pools[i].name, i);
   fprintf(f, "\n  for (run = 0; a < argc; run++, a += NIN + NOUT) {\n");
   fprintf(f,
-          "    int st, ok = 1;\n"
+          "    int st, ok = 1, skip_outputs = 0;\n"
           "    for (i = 0; i < NPOOLS; i++)\n"
           "      memset(pool[i].data, run %% 2 ? 0xc3 : 0x3c, pool[i].size);\n");
   if (ps)
@@ -336,8 +342,18 @@ static void write_harness(FILE *f, const Graph *g, const Plan *p,
           multi ? "&pools" : "pool[0].data", ps ? ", persistent.data" : "");
   if (eo->profile)
     fprintf(f, "    whole += %s_profile_now() - t0;\n", P);
+  fprintf(f, "    dump_dir = NULL;\n");
+  /* A streaming model's call that only stored its frame: no outputs. */
+  if (pends)
+    fprintf(f,
+            "    if (st == %s_PENDING) {\n"
+            "      fprintf(stderr, \"harness: inference %%d: pending (a CIRCULAR_BUFFER "
+            "waits for more frames): outputs not written\\n\", run);\n"
+            "      skip_outputs = 1;\n"
+            "      st = 0;\n"
+            "    }\n",
+            U);
   fprintf(f,
-          "    dump_dir = NULL;\n"
           "    if (st != 0) {\n"
           "      fprintf(stderr, \"harness: inference %%d: %s_run returned %%d\\n\", run, st);\n"
           "      status = 3;\n"
@@ -365,7 +381,8 @@ static void write_harness(FILE *f, const Graph *g, const Plan *p,
     fprintf(f, "    if (state_dir)\n      dump_state(state_dir, run, persistent.data);\n");
   for (int i = 0; i < nout; i++)
     fprintf(f,
-            "    write_all(argv[a + NIN + %d], (const unsigned char *)outputs.%s, "
+            "    if (!skip_outputs)\n"
+            "      write_all(argv[a + NIN + %d], (const unsigned char *)outputs.%s, "
             "out_size[%d]);\n",
             i, er->out_names[i], i);
   fprintf(f, "  }\n");

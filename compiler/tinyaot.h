@@ -145,6 +145,13 @@ typedef struct Tensor {
   int buffer;          /* index in the model's buffer table (0 = none) */
   const uint8_t *data; /* constant bytes (points into the file), or NULL */
   size_t ndata;        /* bytes at data */
+  /* int4 weights the reader unpacked (data then holds int8): the file's
+   * packed bytes, two per byte, element 2i in the low nibble of byte i
+   * (points into the file), or NULL.  A kernel that unpacks at run time
+   * (ta_conv2d_fold_w4_s8) takes these instead, so flash keeps 4 bits a
+   * weight. */
+  const uint8_t *packed4;
+  size_t npacked4;     /* bytes at packed4: ceil(elements / 2) */
   bool is_variable;    /* persistent state (LSTM/SVDF, resource variables) */
   const uint8_t *init; /* a resource variable's initial value (CALL_ONCE's
                           init subgraph; points into the file), or NULL */
@@ -309,6 +316,10 @@ typedef struct Graph {
   Metadata *metadata;
   int nmetadata;
   int nsubgraphs;
+  /* Float ops pass infinities on (ONNX, IEEE arithmetic): an unbounded
+   * float activation range is +-INFINITY in the generated code, where
+   * TFLite's is +-FLT_MAX (which clamps an infinity to FLT_MAX). */
+  bool float_inf;
 } Graph;
 
 /* ----------------------------------------------------------- op table */
@@ -798,6 +809,10 @@ typedef struct Lowered {
    * lowering (overlap_conv() in lower_nn.c); the planner uses max_ahead,
    * the checker re-derives legality from the access pattern alone. */
   OverlapDecl overlap;
+  /* The kernel may return TA_PENDING (CIRCULAR_BUFFER): the runner then
+   * returns at once, so every op before this one in model order runs
+   * before it and every op after it after it, in every schedule. */
+  bool pends;
 } Lowered;
 
 /* A custom op the user implements: --custom-op NAME=function
@@ -1099,6 +1114,10 @@ typedef struct {
  * A file that cannot be written -> error_file(). */
 EmitResult emit_folder(const Graph *g, const Plan *p, const EmitOptions *o,
                        const char *dir);
+/* Does the lowered graph hold an op whose kernel returns TA_PENDING on
+ * some calls (CIRCULAR_BUFFER)?  Then <prefix>_run() may return
+ * <PREFIX>_PENDING, which the header defines. */
+bool model_pends(const Graph *g);
 
 /* ------------------------------------------------ emit/const_set.c */
 

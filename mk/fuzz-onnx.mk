@@ -7,7 +7,9 @@
 #   make fuzz-onnx                  run for FUZZ_SECONDS (default 60)
 #
 # The corpus (build/fuzz-onnx-corpus) is seeded from the shared ONNX
-# models up to FUZZ_SEED_MAX bytes (raise it to seed the larger ones);
+# models up to FUZZ_ONNX_MAX bytes (raise it to seed the larger ones) and
+# from the model of every ONNX node test (one small graph per operator,
+# attribute and type the importer knows);
 # findings go to build/fuzz-onnx-findings.  Ends with one line:
 # executions, exec/s and the exit status.
 
@@ -27,6 +29,9 @@ fuzz-onnx: $(FUZZ_ONNX_BIN)
 	@mkdir -p $(BUILD)/fuzz-onnx-corpus $(BUILD)/fuzz-onnx-findings
 	@find $(FUZZ_SHARED)/models/onnx -name '*.onnx' -size -$(FUZZ_ONNX_MAX)c \
 	  -exec cp -n {} $(BUILD)/fuzz-onnx-corpus/ \; 2>/dev/null || true
+	@for d in $(FUZZ_SHARED)/onnx-node-tests/test_*; do \
+	  [ -f "$$d/model.onnx" ] && cp -n "$$d/model.onnx" "$(BUILD)/fuzz-onnx-corpus/node-$${d##*/}.onnx"; \
+	done 2>/dev/null || true
 	@echo "fuzz-onnx: $$(ls $(BUILD)/fuzz-onnx-corpus | wc -l) corpus files, $(FUZZ_SECONDS) s"
 	@$(FUZZ_ONNX_BIN) -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 	  -artifact_prefix=$(BUILD)/fuzz-onnx-findings/ -max_len=$(FUZZ_ONNX_MAX) \

@@ -568,6 +568,14 @@ static const char *ws_params(const Emit *e) {
   return s;
 }
 
+/* Does an op's kernel return TA_PENDING on some calls (CIRCULAR_BUFFER)? */
+bool model_pends(const Graph *g) {
+  for (int i = 0; i < g->nops; i++)
+    if (g->ops[i].lowered && op_lowered(&g->ops[i])->pends)
+      return true;
+  return false;
+}
+
 static void emit_header(Emit *e) {
   const Graph *g = e->g;
   const Plan *p = e->p;
@@ -587,11 +595,19 @@ static void emit_header(Emit *e) {
           " * first kernel's error status.  Nothing is allocated; the\n"
           " * workspace holds every intermediate tensor and the kernels'\n"
           " * scratch, and its content between calls does not matter%s.\n"
+          "%s"
           " */\n",
           e->P,
           p->npools > 1 ? arena_printf("one region\n * per memory pool (struct %s_pools)", e->P)
                         : arena_printf("a workspace\n * of %s_WORKSPACE_SIZE bytes", e->U),
-          e->U, p->persistent_bytes ? " (the persistent area does)" : "");
+          e->U, p->persistent_bytes ? " (the persistent area does)" : "",
+          model_pends(g)
+              ? arena_printf(" *\n * The model streams (TFLite Micro's CIRCULAR_BUFFER): "
+                             "each call takes\n * one frame.  %s_PENDING (not an error) "
+                             "says that the call\n * only stored it: the ops after the "
+                             "buffer did not run and\n * their outputs were not written; "
+                             "0 says the outputs are new.\n", e->U)
+              : "");
   fprintf(f, "#ifndef %s_H\n#define %s_H\n\n#include <stdint.h>\n\n", e->U,
           e->U);
   fprintf(f, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
@@ -666,16 +682,32 @@ static void emit_header(Emit *e) {
   }
   if (e->blob_off)
     put_blob_interface(f, e->P, e->U, e->blob_size);
-  fprintf(f, "/* Runs the model once.  Returns 0 or the first error status. */\n");
+  if (model_pends(g)) {
+    fprintf(f,
+            "/* Returned by %s_run() (not an error) when a CIRCULAR_BUFFER has not\n"
+            " * gathered enough frames since its last output (TFLite Micro's\n"
+            " * kTfLiteAbort): the frame was taken into the model state, the ops\n"
+            " * after the buffer did not run, and the outputs they write were not\n"
+            " * written.  Give the next frame with the next call. */\n"
+            "#define %s_PENDING %d\n\n",
+            e->P, e->U, TA_PENDING);
+    fprintf(f, "/* Runs the model once.  Returns 0, %s_PENDING or the first\n"
+               " * error status. */\n", e->U);
+  } else {
+    fprintf(f, "/* Runs the model once.  Returns 0 or the first error status. */\n");
+  }
   fprintf(f, "int %s_run(const struct %s_inputs *inputs, struct %s_outputs *outputs,\n"
              "    %s);\n",
           e->P, e->P, e->P, ws_params(e));
   if (p->persistent_bytes)
     fprintf(f,
             "\n/* Resets the model state in the persistent area (real value 0;\n"
-            " * resource variables: their initial values):\n"
+            " * resource variables: their initial values%s):\n"
             " * call once before the first %s_run(). */\n"
             "void %s_reset(void *persistent);\n",
+            model_pends(g) ? ";\n * a CIRCULAR_BUFFER: no frames (zero bytes), the count "
+                             "restarted"
+                           : "",
             e->P, e->P);
   if (e->o->io_in_workspace)
     fprintf(f,
@@ -1153,7 +1185,8 @@ static void emit_runner(Emit *e) {
           name, comment_safe(e->o->model), e->P);
   put_provenance(f, e, " * ");
   fprintf(f, " */\n");
-  fprintf(f, "#include \"%s.h\"\n\n#include <float.h>\n#include <stddef.h>\n\n#include \"ta_kernels.h\"\n\n", e->P);
+  fprintf(f, "#include \"%s.h\"\n\n#include <float.h>\n%s#include <stddef.h>\n\n#include \"ta_kernels.h\"\n\n",
+          e->P, e->g->float_inf ? "#include <math.h>\n" : "");
   fprintf(f,
           "/* Define %s_TENSOR_HOOK to a function name to see every tensor\n"
           " * right after it is produced: void hook(int tensor_index,\n"

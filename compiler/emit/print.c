@@ -353,8 +353,14 @@ static void print_text(FILE *out, const Graph *g) {
   if (nrefused)
     fprintf(out, "%d of %d ops are not supported (marked \"refused\")\n", nrefused, g->nops);
 
+  int dw = 8; /* the dtype column: as wide as its longest name */
+  for (int i = 0; i < g->ntensors; i++) {
+    int w = (int)strlen(dtype_name(g->tensors[i].dtype));
+    if (w > dw)
+      dw = w;
+  }
   fprintf(out, "\ntensors:\n");
-  fprintf(out, "%5s  %-8s %-18s %-26s %-10s %10s  %s\n", "index", "dtype",
+  fprintf(out, "%5s  %-*s %-18s %-26s %-10s %10s  %s\n", "index", dw, "dtype",
           "shape", "quantization", "kind", "bytes", "name");
   for (int i = 0; i < g->ntensors; i++) {
     const Tensor *t = &g->tensors[i];
@@ -368,7 +374,7 @@ static void print_text(FILE *out, const Graph *g) {
     else
       snprintf(quant, sizeof quant, "per-channel x%d axis %d", t->q.nscale,
                t->q.axis);
-    fprintf(out, "%5d  %-8s %-18s %-26s %-10s %10zu  %s\n", i,
+    fprintf(out, "%5d  %-*s %-18s %-26s %-10s %10zu  %s\n", i, dw,
             dtype_name(t->dtype), shape, quant, kind_name(t),
             is_const(t) ? t->ndata : tensor_bytes(t), t->name);
   }

@@ -521,7 +521,6 @@ void import_pool(Imp *m, bool max) {
   Val *x = act_in(m, 0);
   if (x->ndims != 4 || (m->n->noutputs > 1 && m->n->outputs[1][0]))
     return import_pool_nd(m, max);
-  need_f32(m, x);
   int64_t k[2], s[2], d[2];
   if (attr_ints(m, "kernel_shape", k, 2) != 2)
     FAIL("kernel_shape must have 2 entries");
@@ -531,6 +530,12 @@ void import_pool(Imp *m, bool max) {
   spatial_attrs(m, "dilations", d, 1);
   if (d[0] != 1 || d[1] != 1)
     return import_pool_nd(m, max);
+  /* MaxPool also takes int8 and uint8 (opset 12): the integer kernel
+   * with the identity quantization on both sides, padding with the
+   * type's minimum. */
+  bool narrow = max && !x->qsrc && (x->dt == DT_INT8 || x->dt == DT_UINT8);
+  if (!narrow)
+    need_f32(m, x);
   bool ceil_mode = attr_i(m, "ceil_mode", 0) != 0;
   bool include = attr_i(m, "count_include_pad", 0) != 0;
   PadPlan pp;
@@ -540,11 +545,25 @@ void import_pool(Imp *m, bool max) {
   if (pp.explicit_pad && !max && !include)
     return import_pool_nd(m, max);
   int t = ir(m, x, L_NHWC);
+  if (narrow)
+    T(m, t)->q = quant1(1.0f, 0);
   if (pp.explicit_pad) {
     t = pad_nhwc(m, t, &pp, max, -FLT_MAX);
+    if (narrow) {
+      Op *p = OP(m, m->nops - 1);
+      Tensor *c = T(m, p->inputs[2]);
+      uint8_t *lo = arena_alloc(1);
+      lo[0] = x->dt == DT_INT8 ? 0x80 : 0;
+      c->data = lo;
+      c->ndata = 1;
+      c->dtype = x->dt;
+      c->q = T(m, t)->q = quant1(1.0f, 0);
+    }
   }
   int64_t od[4] = {x->dims[0], x->dims[1], pp.out[0], pp.out[1]};
-  int out = act_out(m, 0, DT_FLOAT32, 4, od, L_NHWC, NULL);
+  int out = act_out(m, 0, narrow ? x->dt : DT_FLOAT32, 4, od, L_NHWC, NULL);
+  if (narrow)
+    T(m, out)->q = quant1(1.0f, 0);
   int o = add_op(m, max ? OP_MAX_POOL_2D : OP_AVERAGE_POOL_2D, &t, 1, &out, 1);
   Options *opt = &OP(m, o)->opt;
   opt->fields = OPTF_PADDING | OPTF_STRIDE | OPTF_FILTER | OPTF_ACTIVATION;

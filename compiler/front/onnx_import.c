@@ -241,6 +241,7 @@ Graph *onnx_import(Onnx *x) {
   g->path = x->path;
   g->description = x->producer ? x->producer : "";
   g->nsubgraphs = 1;
+  g->float_inf = true;
   m->g = g;
   /* Every name once in the table; reads counted for the fusions. */
   size_t names = (size_t)x->ninits + (size_t)x->nins;

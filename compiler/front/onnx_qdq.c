@@ -73,15 +73,61 @@ int64_t quant_params(Imp *m, int ks, int kz, bool half, float **scale, float **z
   return n;
 }
 
+/* Blocked quantization (opset 21): the scale (input 1) and zero point
+ * (input 2) have x's shape but for `axis`, where each covers block_size
+ * elements (the last block may be shorter).  *scale and *zp get one
+ * value per element of x; returns their count.  0: not blocked. */
+static int64_t blocked_qparams(Imp *m, const Val *x, float **scale, float **zp, DType *dt) {
+  int64_t bs = attr_i(m, "block_size", 0);
+  if (!bs)
+    return 0;
+  if (bs < 0)
+    FAIL("block_size %lld is negative", (long long)bs);
+  Val *s = need_const_input(m, 1, "the scale"), *z = in(m, 2);
+  if (z && !z->data)
+    FAIL("the zero point (input 2) must be constant");
+  int64_t axis = resolve(m, attr_i(m, "axis", 1), x->ndims, "axis");
+  if (s->dt != DT_FLOAT32 || s->ndims != x->ndims ||
+      (z && (z->ndims != s->ndims || memcmp(z->dims, s->dims, sizeof(int64_t) * (size_t)s->ndims))))
+    FAIL("blocked quantization needs a float32 scale (and a zero point) of the input's rank");
+  for (int d = 0; d < x->ndims; d++)
+    if (s->dims[d] != (d == axis ? (x->dims[d] + bs - 1) / bs : x->dims[d]))
+      FAIL("the scale's dimension %d is %lld; blocks of %lld along axis %lld need %lld", d,
+           (long long)s->dims[d], (long long)bs, (long long)axis,
+           (long long)(d == axis ? (x->dims[d] + bs - 1) / bs : x->dims[d]));
+  int64_t n = val_elems(x), inner = 1;
+  for (int d = (int)axis + 1; d < x->ndims; d++)
+    inner *= x->dims[d];
+  *scale = arena_array((size_t)(n ? n : 1), sizeof(float));
+  *zp = arena_array((size_t)(n ? n : 1), sizeof(float));
+  for (int64_t k = 0; k < n; k++) {
+    int64_t a = k / inner % x->dims[axis], outer = k / inner / x->dims[axis];
+    int64_t j = (outer * s->dims[axis] + a / bs) * inner + k % inner;
+    (*scale)[k] = (float)cget_d(s, j);
+    (*zp)[k] = z ? (float)cget_i(z, j) : 0.0f;
+    if (!((*scale)[k] > 0.0f) && strcmp(m->n->op_type, "DequantizeLinear"))
+      FAIL("scale %g is not positive", (double)(*scale)[k]);
+  }
+  if (z)
+    *dt = z->dt;
+  return n;
+}
+
+/* A float32 constant of x's shape (ONNX layout): a blocked parameter. */
+static int full_const(Imp *m, const float *v, const Val *x) {
+  return f32_tensor(m, "", x->ndims, x->dims, v);
+}
+
 /* QuantizeLinear's and DequantizeLinear's scale and zero point (inputs 1
  * and 2, as many of each) for input x: n of each and their axis; *dt
- * becomes the zero point's type when it is given. */
+ * becomes the zero point's type when it is given.  (Blocked ones:
+ * blocked_qparams().) */
 static int64_t qparams(Imp *m, const Val *x, float **scale, float **zp, DType *dt,
-                       int64_t *axis) {
+                       int64_t *axis, bool half) {
   if (attr_i(m, "block_size", 0))
-    FAIL("blocked quantization (block_size) is not supported");
+    FAIL("blocked quantization (block_size) is not supported here");
   const Val *z;
-  int64_t n = quant_params(m, 1, 2, false, scale, zp, &z);
+  int64_t n = quant_params(m, 1, 2, half, scale, zp, &z);
   if (z && val_elems(z) != n)
     FAIL("the scale and zero point must be one value, or one per index of the axis");
   *axis = 0;
@@ -98,14 +144,66 @@ static int64_t qparams(Imp *m, const Val *x, float **scale, float **zp, DType *d
   return n;
 }
 
-static Quant quant1(float scale, int64_t zp);
 
-/* QuantizeLinear (int8, uint8, int16, int4, uint4, int2, uint2 outputs): ONNX's
+static bool float8(DType t) {
+  return t == DT_FLOAT8E4M3FN || t == DT_FLOAT8E4M3FNUZ || t == DT_FLOAT8E5M2 ||
+         t == DT_FLOAT8E5M2FNUZ;
+}
+
+/* The value of a float4 e2m1 nibble: sign, 2 exponent bits (bias 1),
+ * 1 mantissa bit; no infinity or NaN. */
+static float e2m1_value(unsigned b) {
+  static const float mag[8] = {0.0f, 0.5f, 1.0f, 1.5f, 2.0f, 3.0f, 4.0f, 6.0f};
+  return b & 8 ? -mag[b & 7] : mag[b & 7];
+}
+
+/* A float8 zero point must be 0 (ONNX's reference refuses others); a
+ * float4 one is read as its value (QuantizeLinear adds it; the
+ * reference's DequantizeLinear ignores it). */
+static void minifloat_zero_points(Imp *m, DType t, float *zp, int64_t n, bool add) {
+  const Val *z = in(m, 2);
+  for (int64_t k = 0; k < n; k++) {
+    int64_t i = z && val_elems(z) > 1 ? k : 0;
+    unsigned b = !z ? 0 : t == DT_FLOAT4E2M1 ? (z->data[i / 2] >> (4 * (i % 2))) & 15 : z->data[i];
+    if (float8(t) && b)
+      FAIL("a %s zero point must be 0", dtype_name(t));
+    zp[k] = add && t == DT_FLOAT4E2M1 ? e2m1_value(b) : 0.0f;
+  }
+}
+
+/* QuantizeLinear to float8 or float4 e2m1, as ONNX's reference: float8
+ * casts x / scale (saturating, or not with saturate = 0; the zero point
+ * is 0), float4 casts x / scale + zero point; each cast to nearest, ties
+ * to even (the Cast kernels). */
+static void quantize_minifloat(Imp *m, Val *x, DType dt, const float *scale, const float *zp,
+                               int64_t n, int64_t axis) {
+  int64_t sat = attr_i(m, "saturate", 1);
+  if (sat != 0 && sat != 1)
+    FAIL("saturate is %lld (0 or 1)", (long long)sat);
+  int l = n > 1 ? L_ONNX : pref(x);
+  int t = ir(m, x, l);
+  int r = T(m, t)->ndims;
+  t = f32_binary(m, OP_DIV, t, qparam_const(m, scale, n, axis, r));
+  bool any_zp = false;
+  for (int64_t k = 0; k < n; k++)
+    any_zp |= zp[k] != 0.0f;
+  if (any_zp || dt == DT_FLOAT4E2M1) /* the reference adds even 0: -0 + 0 is +0 */
+    t = f32_binary(m, OP_ADD, t, qparam_const(m, zp, n, axis, r));
+  int out = act_out(m, 0, dt, x->ndims, x->dims, l, NULL);
+  int o = add_op(m, OP_CAST, &t, 1, &out, 1);
+  OP(m, o)->opt.fields = OPTF_CAST;
+  OP(m, o)->opt.in_dtype = DT_FLOAT32;
+  OP(m, o)->opt.out_dtype = dt;
+  OP(m, o)->opt.cast_no_saturate = float8(dt) && sat == 0;
+}
+
+/* QuantizeLinear (int8, uint8, int16, uint16, int4, uint4, int2, uint2 outputs): ONNX's
  *   saturate(rint(x / scale) + zero_point)
  * with the division in float32 and halves rounded to even, as
  *   DIV scale, ROUND, ADD zero point, MAXIMUM lo, MINIMUM hi, CAST
  * (each step exact: the rounded value is an integer, adding the zero
- * point to it is exact below 2^24, and anything larger saturates). */
+ * point to it is exact below 2^24, and anything larger saturates).
+ * float8 and float4 outputs: quantize_minifloat(). */
 void import_quantize_linear(Imp *m) {
   Val *x = act_in(m, 0);
   need_f32(m, x);
@@ -113,31 +211,42 @@ void import_quantize_linear(Imp *m) {
   int64_t od = attr_i(m, "output_dtype", 0);
   if (od && !onnx_dtype((int)od, &dt))
     FAIL("output_dtype %lld is not supported", (long long)od);
+  float *scale, *zp;
+  int64_t axis = 0;
+  int64_t n = blocked_qparams(m, x, &scale, &zp, &dt);
+  bool blocked = n > 0;
+  if (!blocked)
+    n = qparams(m, x, &scale, &zp, &dt, &axis, false);
+  if (float8(dt) || dt == DT_FLOAT4E2M1) {
+    if (blocked)
+      FAIL("blocked quantization to %s is not supported", dtype_name(dt));
+    minifloat_zero_points(m, dt, zp, n, true);
+    return quantize_minifloat(m, x, dt, scale, zp, n, axis);
+  }
   if (attr_i(m, "saturate", 1) != 1)
     FAIL("saturate = 0 is not supported");
-  float *scale, *zp;
-  int64_t axis;
-  int64_t n = qparams(m, x, &scale, &zp, &dt, &axis);
   float lo, hi;
   if (dt == DT_INT8) lo = -128.0f, hi = 127.0f;
   else if (dt == DT_UINT8) lo = 0.0f, hi = 255.0f;
   else if (dt == DT_INT16) lo = -32768.0f, hi = 32767.0f;
+  else if (dt == DT_UINT16) lo = 0.0f, hi = 65535.0f;
   else if (dt == DT_INT4) lo = -8.0f, hi = 7.0f;
   else if (dt == DT_UINT4) lo = 0.0f, hi = 15.0f;
   else if (dt == DT_INT2) lo = -2.0f, hi = 1.0f;
   else if (dt == DT_UINT2) lo = 0.0f, hi = 3.0f;
-  else FAIL("quantizing to %s is not supported (int8, uint8, int16, int4, uint4, int2, uint2)",
-            dtype_name(dt));
-  int l = n > 1 ? L_ONNX : pref(x);
+  else FAIL("quantizing to %s is not supported (int8, uint8, int16, uint16, int4, uint4, int2, "
+            "uint2, float8, float4e2m1)", dtype_name(dt));
+  int l = n > 1 || blocked ? L_ONNX : pref(x);
   int t = ir(m, x, l);
   int r = T(m, t)->ndims;
-  t = f32_binary(m, OP_DIV, t, qparam_const(m, scale, n, axis, r));
+  t = f32_binary(m, OP_DIV, t,
+                 blocked ? full_const(m, scale, x) : qparam_const(m, scale, n, axis, r));
   int64_t dims[MAX_DIMS];
   for (int d = 0; d < r; d++)
     dims[d] = T(m, t)->dims[d];
   int rd = new_tensor(m, "", DT_FLOAT32, r, dims);
   add_op(m, OP_ROUND, &t, 1, &rd, 1);
-  t = f32_binary(m, OP_ADD, rd, qparam_const(m, zp, n, axis, r));
+  t = f32_binary(m, OP_ADD, rd, blocked ? full_const(m, zp, x) : qparam_const(m, zp, n, axis, r));
   t = scalar_op(m, OP_MAXIMUM, t, lo, "");
   t = scalar_op(m, OP_MINIMUM, t, hi, "");
   int out = act_out(m, 0, dt, x->ndims, x->dims, l, NULL);
@@ -145,7 +254,7 @@ void import_quantize_linear(Imp *m) {
   OP(m, o)->opt.fields = OPTF_CAST;
   OP(m, o)->opt.in_dtype = DT_FLOAT32;
   OP(m, o)->opt.out_dtype = dt;
-  if (n == 1 && (dt == DT_INT8 || dt == DT_UINT8))
+  if (n == 1 && !blocked && (dt == DT_INT8 || dt == DT_UINT8))
     T(m, out)->q = quant1(scale[0], (int64_t)zp[0]); /* read by QDQ-fused ops */
 }
 
@@ -174,29 +283,65 @@ int dq_ops(Imp *m, int t, DType dt, const float *scale, const float *zp, int64_t
   return out;
 }
 
-/* DequantizeLinear (int8, uint8, int16, int32, int4, uint4, int2, uint2 inputs, float32 output):
- * ONNX's (float(x) - float(zero_point)) * scale as CAST, SUB, MUL (the
- * subtraction of small integers is exact; the product is rounded once,
- * as ONNX's reference rounds it). */
+/* DequantizeLinear (int8, uint8, int16, int32, int4, uint4, int2, uint2,
+ * float8 and float4 e2m1 inputs; float32 output, or float16 with a
+ * float16 scale or output_dtype): ONNX's (float(x) - float(zero_point)) *
+ * scale as CAST, SUB, MUL (the subtraction of small integers is exact;
+ * the product is rounded once, as ONNX's reference rounds it), then CAST
+ * to float16 (the reference multiplies in float32 too).  A float8's zero
+ * point must be 0; a float4's is ignored, as the reference does. */
 void import_dequantize_linear(Imp *m) {
   Val *x = need_in(m, 0); /* the packed 4- and 2-bit types too: checked below */
   DType xt = x->dt;
-  if (xt != DT_INT8 && xt != DT_UINT8 && xt != DT_INT16 && xt != DT_INT32 && xt != DT_INT4 &&
-      xt != DT_UINT4 && xt != DT_INT2 && xt != DT_UINT2)
-    FAIL("dequantizing %s is not supported (int8, uint8, int16, int32, int4, uint4, int2, uint2)",
-         dtype_name(xt));
+  bool mini = float8(xt) || xt == DT_FLOAT4E2M1;
+  if (xt != DT_INT8 && xt != DT_UINT8 && xt != DT_INT16 && xt != DT_UINT16 && xt != DT_INT32 &&
+      xt != DT_INT4 && xt != DT_UINT4 && xt != DT_INT2 && xt != DT_UINT2 && !mini)
+    FAIL("dequantizing %s is not supported (int8, uint8, int16, uint16, int32, int4, uint4, int2, "
+         "uint2, float8, float4e2m1)", dtype_name(xt));
+  Val *s = need_const_input(m, 1, "the scale");
+  DType yt = s->dt == DT_FLOAT16 ? DT_FLOAT16 : DT_FLOAT32;
   int64_t od = attr_i(m, "output_dtype", 0);
-  if (od && od != 1)
-    FAIL("output_dtype %lld is not supported (float32 only)", (long long)od);
+  if (od == 1 || od == 10)
+    yt = od == 1 ? DT_FLOAT32 : DT_FLOAT16;
+  else if (od)
+    FAIL("output_dtype %lld is not supported (float32 or float16)", (long long)od);
   float *scale, *zp;
-  int64_t axis;
+  int64_t axis = 0;
   DType zdt = x->dt;
-  int64_t n = qparams(m, x, &scale, &zp, &zdt, &axis);
+  int64_t n = blocked_qparams(m, x, &scale, &zp, &zdt);
+  bool blocked = n > 0;
+  if (blocked && (mini || yt != DT_FLOAT32))
+    FAIL("blocked quantization of %s to %s is not supported", dtype_name(xt), dtype_name(yt));
+  if (!blocked)
+    n = qparams(m, x, &scale, &zp, &zdt, &axis, true);
   if (zdt != x->dt)
     FAIL("the zero point has type %s, the input %s", dtype_name(zdt), dtype_name(x->dt));
+  if (mini)
+    minifloat_zero_points(m, xt, zp, n, false);
+  if (blocked) { /* CAST, SUB, MUL with a constant of x's shape each */
+    int t = ir(m, x, L_ONNX);
+    int f = f32_like(m, t);
+    int o = add_op(m, OP_CAST, &t, 1, &f, 1);
+    OP(m, o)->opt.fields = OPTF_CAST;
+    OP(m, o)->opt.in_dtype = xt;
+    OP(m, o)->opt.out_dtype = DT_FLOAT32;
+    f = f32_binary(m, OP_SUB, f, full_const(m, zp, x));
+    int ins[2] = {f, full_const(m, scale, x)};
+    add_op(m, OP_MUL, ins, 2, (int[]){act_out(m, 0, DT_FLOAT32, x->ndims, x->dims, L_ONNX, NULL)}, 1);
+    return;
+  }
   int l = n > 1 ? L_ONNX : pref(x);
   int t = ir(m, x, l);
-  dq_ops(m, t, x->dt, scale, zp, n, axis, act_out(m, 0, DT_FLOAT32, x->ndims, x->dims, l, NULL));
+  if (yt == DT_FLOAT32) {
+    dq_ops(m, t, x->dt, scale, zp, n, axis, act_out(m, 0, DT_FLOAT32, x->ndims, x->dims, l, NULL));
+    return;
+  }
+  int f = dq_ops(m, t, x->dt, scale, zp, n, axis, -1);
+  int out = act_out(m, 0, DT_FLOAT16, x->ndims, x->dims, l, NULL);
+  int o = add_op(m, OP_CAST, &f, 1, &out, 1);
+  OP(m, o)->opt.fields = OPTF_CAST;
+  OP(m, o)->opt.in_dtype = DT_FLOAT32;
+  OP(m, o)->opt.out_dtype = DT_FLOAT16;
 }
 
 /* ------------------------------------------------------------ QDQ */
@@ -247,13 +392,14 @@ void settle_dq(Imp *m, Val *v) {
  * it to import_dequantize_linear). */
 static bool qdq_dequantize(Imp *m) {
   Val *x = in(m, 0);
+  Val *s = in(m, 1);
   if (!x || (x->dt != DT_INT8 && x->dt != DT_UINT8 && x->dt != DT_INT32) ||
-      attr_i(m, "output_dtype", 0) > 1)
+      attr_i(m, "output_dtype", 0) > 1 || (s && s->dt == DT_FLOAT16) || attr_i(m, "block_size", 0))
     return false;
   float *scale, *zp;
   int64_t axis;
   DType zdt = x->dt;
-  int64_t n = qparams(m, x, &scale, &zp, &zdt, &axis);
+  int64_t n = qparams(m, x, &scale, &zp, &zdt, &axis, false);
   if (zdt != x->dt)
     FAIL("the zero point has type %s, the input %s", dtype_name(zdt), dtype_name(x->dt));
   for (int64_t k = 0; k < n; k++)
@@ -427,15 +573,6 @@ static Val *qdq_bias(Imp *m, int k, bool *ok) {
   }
   *ok = true;
   return v;
-}
-
-static Quant quant1(float scale, int64_t zp) {
-  Quant q = {.nscale = 1, .axis = 0};
-  q.scale = arena_array(1, sizeof(float));
-  q.zero_point = arena_array(1, sizeof(int64_t));
-  q.scale[0] = scale;
-  q.zero_point[0] = zp;
-  return q;
 }
 
 /* Gives the integer source of x's IR tensors x's quantization. */

@@ -523,6 +523,16 @@ Val *act4(Imp *m, int k) {
   return v;
 }
 
+/* One scale and zero point. */
+Quant quant1(float scale, int64_t zp) {
+  Quant q = {.nscale = 1, .axis = 0};
+  q.scale = arena_array(1, sizeof(float));
+  q.zero_point = arena_array(1, sizeof(int64_t));
+  q.scale[0] = scale;
+  q.zero_point[0] = zp;
+  return q;
+}
+
 void need_f32(Imp *m, const Val *v) {
   if (v->dt != DT_FLOAT32)
     FAIL("'%s' is %s; this op is imported for float32 only", v->name, dtype_name(v->dt));

@@ -1805,7 +1805,10 @@ const Metadata *find_metadata(const Graph *g, const char *key) {
  * two per byte, element 2i in the low nibble of byte i, as TFLite's
  * UnpackDenseInt4IntoInt8 reads them) become int8 constants here, as
  * TFLite Micro unpacks them before the int8 kernels run; every later
- * stage sees int8 weights.  The flash then holds one byte per weight. */
+ * stage sees int8 weights.  Tensor.packed4 keeps the file's packed bytes
+ * for the kernels that unpack at run time (int8 CONV_2D and
+ * FULLY_CONNECTED), whose flash then holds 4 bits a weight; the others
+ * (DEPTHWISE_CONV_2D, 16x8) read the int8 bytes. */
 static void unpack_int4_weights(Graph *g) {
   for (int i = 0; i < g->nops; i++) {
     Op *op = &g->ops[i];
@@ -1823,6 +1826,8 @@ static void unpack_int4_weights(Graph *g) {
       int u = (t->data[k / 2] >> (k % 2 ? 4 : 0)) & 0xf;
       w[k] = (uint8_t)(int8_t)(u >= 8 ? u - 16 : u);
     }
+    t->packed4 = t->data;
+    t->npacked4 = (n + 1) / 2;
     t->dtype = DT_INT8;
     t->data = w;
     t->ndata = n;

@@ -6,8 +6,10 @@
  * Needs: a verified Graph (every tensor read is produced earlier in model
  * order), lowered (Op.lowered: the in-place flags; without it no op runs
  * in place), and its storage (assign_storage).  Guarantees: an order runs
- * every op once, producers before readers, and ops touching the same
- * variable in model order; every Buffer's [first, last] holds every step
+ * every op once, producers before readers, ops touching the same
+ * variable in model order, and an op that may stop the run
+ * (Lowered.pends: CIRCULAR_BUFFER) after every op before it and before
+ * every op after it in model order; every Buffer's [first, last] holds every step
  * that writes or reads one of its tensors; a buffer planned in place
  * (inplace_of) takes over a buffer that dies at the very step it is
  * written.
@@ -400,6 +402,12 @@ static Sched *new_sched(const Graph *g, const Plan *p, bool inplace) {
       if (in_pool(&p->bufs[b]))
         add_pair(&touch, o, b);
     }
+    /* An op that may stop the run (Lowered.pends) is a barrier: the ops
+     * before it in model order run before it, those after it after it. */
+    if (op->lowered && op_lowered(op)->pends)
+      for (int j = 0; j < n; j++)
+        if (j != o)
+          add_pair(&pred, j < o ? o : j, j < o ? j : o);
     if (op->scratch_buffer >= 0)
       S->scratch[o] = p->bufs[op->scratch_buffer].bytes;
     S->inplace_c[o] = -1;

@@ -256,6 +256,7 @@ static const char *op_types(const Graph *g, const Op *op) {
 
 int check_lowering(Graph *g, const LowerOptions *o) {
   int n = 0;
+  lower_float_inf = g->float_inf;
   for (int i = 0; i < g->nops; i++) {
     const char *why = try_lower_op(g, i, o);
     g->ops[i].refused = why;

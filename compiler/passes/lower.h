@@ -14,8 +14,9 @@
  * (LSTM, SVDF); lower_s16.c the ops of the 16x8 scheme (int16
  * activations) that need int16 kernels; lower_signal.c the custom ops
  * (the signal library, user-supplied kernels); lower_detection.c the
- * custom op TFLite_Detection_PostProcess; lower_control.c the structure
- * ops of IF and WHILE.  The host arithmetic that only
+ * custom op TFLite_Detection_PostProcess; lower_circular_buffer.c TFLM's
+ * custom op CIRCULAR_BUFFER; lower_control.c the structure ops of IF and
+ * WHILE.  The host arithmetic that only
  * these lowerings need (lookup tables, resize maps) is in quant_ops.c,
  * declared here so that tests can call it.
  *
@@ -121,6 +122,7 @@ bool lower_wide_binary(Lower *L, const char *op);
 /* ------------------------------------------- initializers (lower_common.c) */
 
 const char *flit(float f);   /* a float literal that reads back exactly */
+extern bool lower_float_inf; /* flit's +-FLT_MAX is +-INFINITY (Graph.float_inf) */
 const char *ilit(int64_t v);
 const char *dims_init(ta_dims d);
 const char *conv_init(const ta_conv_params *p);
@@ -350,5 +352,10 @@ LowerFn lower_structure;
 
 /* CUSTOM TFLite_Detection_PostProcess (lower_custom hands it over). */
 LowerFn lower_detection_postprocess;
+
+/* ------------------------------------------- lower_circular_buffer.c */
+
+/* CUSTOM CIRCULAR_BUFFER (TFLM; lower_custom hands it over). */
+LowerFn lower_circular_buffer;
 
 #endif

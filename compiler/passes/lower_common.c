@@ -195,12 +195,17 @@ int32_t elems32(const Tensor *t) { return (int32_t)tensor_elems(t); }
 
 /* ------------------------------------------------------- initializers */
 
-/* A float as a C literal that reads back exactly. */
+/* Set by check_lowering() from Graph.float_inf. */
+bool lower_float_inf;
+
+/* A float as a C literal that reads back exactly; +-FLT_MAX, the bound
+ * of an unbounded float range, is +-INFINITY for a graph whose float ops
+ * pass infinities on. */
 const char *flit(float f) {
   if (f == FLT_MAX)
-    return "FLT_MAX";
+    return lower_float_inf ? "INFINITY" : "FLT_MAX";
   if (f == -FLT_MAX)
-    return "-FLT_MAX";
+    return lower_float_inf ? "-INFINITY" : "-FLT_MAX";
   if (isnan(f) || isinf(f))
     die("non-finite parameter");
   char buf[64];

@@ -222,6 +222,15 @@ void overlap_pixels(Lower *L, int64_t npix, int32_t in_elems, int32_t ielem,
   memcpy(o->out_view, ov, sizeof ov);
 }
 
+/* Weights the reader unpacked from int4 whose packed bytes it kept (as
+ * many as the int8 elements need), few enough for the unpacking kernels'
+ * int32 count. */
+static bool packed_int4(const Tensor *filter) {
+  int64_t n = tensor_elems(filter);
+  return filter->packed4 && n > 0 && n <= INT32_MAX &&
+         filter->npacked4 == (size_t)(n + 1) / 2 && filter->dtype == DT_INT8;
+}
+
 static void conv_common(Lower *L, bool depthwise) {
   need_arity(L, 2, 1);
   Tensor *in = input(L, 0), *filter = input(L, 1), *bias = optional_input(L, 2);
@@ -324,7 +333,13 @@ static void conv_common(Lower *L, bool depthwise) {
   else
     fold_bias_s8(w, nout, df.h * df.w * df.c, b, p.input_offset, fold);
 
-  L->l->kernel = depthwise ? "ta_depthwise_conv2d_fold_s8" : "ta_conv2d_fold_s8";
+  /* int4 weights (the reader kept the file's packed bytes): the kernel
+   * unpacks them into its scratch, as TFLM does, and flash keeps them
+   * packed. */
+  bool w4 = !depthwise && packed_int4(filter);
+  L->l->kernel = depthwise ? "ta_depthwise_conv2d_fold_s8"
+                 : w4      ? "ta_conv2d_fold_w4_s8"
+                           : "ta_conv2d_fold_s8";
   const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
   /* Records for the ungrouped CONV_2D only (the kernel's DSP path). */
   size_t nbias;
@@ -335,13 +350,17 @@ static void conv_common(Lower *L, bool depthwise) {
   const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
   arg_tensor(L, in->index);
   const_struct(L, "filter_dims", "ta_dims", dims_init(df), true);
-  arg_tensor(L, filter->index);
+  if (w4)
+    const_array(L, "filter4", DT_UINT8, filter->packed4, filter->npacked4, true);
+  else
+    arg_tensor(L, filter->index);
   const_i32(L, "bias", bias_arg, nbias, true);
   const_struct(L, "out_dims", "ta_dims", dims_init(dout), true);
   arg_tensor(L, out->index);
   arg_scratch(L);
   L->op->scratch_bytes =
       depthwise ? ta_depthwise_conv2d_fold_s8_scratch_size(&p, &di, &df, &dout)
+      : w4      ? ta_conv2d_fold_w4_s8_scratch_size(&p, &di, &df, &dout)
                 : ta_conv2d_fold_s8_scratch_size(&p, &di, &df, &dout);
   if (!depthwise && df.c == di.c)
     overlap_windows(L, &p, di, df.h, df.w, dout, 2, false, 1);
@@ -431,15 +450,24 @@ void lower_fully_connected(Lower *L) {
   fold_bias_s8((const int8_t *)filter->data, p.out_depth, p.in_depth, b,
                p.input_offset, fold);
 
-  L->l->kernel = "ta_fully_connected_fold_s8";
+  /* int4 weights: kept packed, unpacked by the kernel (see conv_common). */
+  bool w4 = packed_int4(filter);
+  L->l->kernel = w4 ? "ta_fully_connected_fold_w4_s8" : "ta_fully_connected_fold_s8";
   const_struct(L, "params", "ta_fc_params", fc_init(&p), true);
   const_i32(L, "mult", mult, (size_t)n, false);
   const_i32(L, "shift", shift, (size_t)n, false);
   const_struct(L, "quant", "ta_quant", quant_init(per, L->rounding, 0), true);
   arg_tensor(L, in->index);
-  arg_tensor(L, filter->index);
+  if (w4)
+    const_array(L, "filter4", DT_UINT8, filter->packed4, filter->npacked4, true);
+  else
+    arg_tensor(L, filter->index);
   const_i32(L, "bias", fold, (size_t)p.out_depth, true);
   arg_tensor(L, out->index);
+  if (w4) {
+    arg_scratch(L);
+    L->op->scratch_bytes = ta_fully_connected_fold_w4_s8_scratch_size(&p);
+  }
 }
 
 /* -------------------------------------------------------------- pools */

@@ -634,6 +634,12 @@ void lower_cast(Lower *L) {
   }
   const char *a = in->dtype == DT_INT32 ? "s32" : short_type(in->dtype);
   const char *b = out->dtype == DT_INT32 ? "s32" : short_type(out->dtype);
+  /* uint16 (ONNX): to and from float32 only. */
+  if ((in->dtype == DT_UINT16 && out->dtype == DT_FLOAT32) ||
+      (in->dtype == DT_FLOAT32 && out->dtype == DT_UINT16)) {
+    a = in->dtype == DT_UINT16 ? "u16" : "f32";
+    b = out->dtype == DT_UINT16 ? "u16" : "f32";
+  }
   /* float16 and float64 (ONNX Cast): to and from the floats only. */
   bool f16_f64 = in->dtype == DT_FLOAT16 || in->dtype == DT_FLOAT64 ||
                  out->dtype == DT_FLOAT16 || out->dtype == DT_FLOAT64;

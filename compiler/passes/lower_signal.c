@@ -16,7 +16,8 @@
  * of the op, becomes Op.state_bytes: persistent, zeroed by reset.
  *
  * Precedence: a --custom-op for the op's name, then
- * TFLite_Detection_PostProcess (lower_detection.c) or a known signal op;
+ * TFLite_Detection_PostProcess (lower_detection.c), CIRCULAR_BUFFER
+ * (lower_circular_buffer.c) or a known signal op;
  * anything else is refused with a message naming the op and the flag.
  */
 #include <math.h>
@@ -580,6 +581,10 @@ void lower_custom(Lower *L) {
     }
   if (!strcmp(name, "TFLite_Detection_PostProcess")) {
     lower_detection_postprocess(L); /* lower_detection.c */
+    return;
+  }
+  if (!strcmp(name, "CIRCULAR_BUFFER")) {
+    lower_circular_buffer(L); /* lower_circular_buffer.c */
     return;
   }
   for (size_t i = 0; i < sizeof signal_ops / sizeof *signal_ops; i++)

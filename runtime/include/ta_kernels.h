@@ -75,6 +75,25 @@ ta_status ta_conv2d_fold_s8(const ta_conv_params *p, const ta_quant *q,
                             const ta_dims *out_dims, int8_t *out, void *scratch);
 
 /*
+ * ta_conv2d_fold_w4_s8 - ta_conv2d_fold_s8 with an int4 filter kept
+ * packed in flash (two per byte, element 2i in the low nibble of byte i):
+ * each call unpacks it into the front of scratch (ta_cast_s4_s8: the
+ * nibbles sign-extended, as
+ * TFLite Micro unpacks int4 filters into a scratch buffer before its int8
+ * kernel) and runs ta_conv2d_fold_s8 on the rest.  scratch:
+ * ta_conv2d_fold_w4_s8_scratch_size() bytes = the filter's elements
+ * rounded up to 4, plus ta_conv2d_fold_s8_scratch_size().
+ */
+size_t ta_conv2d_fold_w4_s8_scratch_size(const ta_conv_params *p, const ta_dims *in_dims,
+                                         const ta_dims *filter_dims,
+                                         const ta_dims *out_dims);
+ta_status ta_conv2d_fold_w4_s8(const ta_conv_params *p, const ta_quant *q,
+                               const ta_dims *in_dims, const int8_t *in,
+                               const ta_dims *filter_dims, const uint8_t *filter,
+                               const int32_t *bias_fold,
+                               const ta_dims *out_dims, int8_t *out, void *scratch);
+
+/*
  * ta_conv2d_f32 - float CONV_2D (reference_ops::Conv):
  *   out = clamp(sum_{ky,kx,ic} in*filter (in that order) + bias[oc],
  *               act_min_f32, act_max_f32)
@@ -166,6 +185,18 @@ ta_status ta_fully_connected_s8(const ta_fc_params *p, const ta_quant *q,
 ta_status ta_fully_connected_fold_s8(const ta_fc_params *p, const ta_quant *q,
                                      const int8_t *in, const int8_t *filter,
                                      const int32_t *bias_fold, int8_t *out);
+
+/*
+ * ta_fully_connected_fold_w4_s8 - ta_fully_connected_fold_s8 with an int4
+ * filter kept packed in flash (as ta_conv2d_fold_w4_s8): each call
+ * unpacks it into scratch, ta_fully_connected_fold_w4_s8_scratch_size()
+ * = in_depth * out_depth bytes, and runs the int8 kernel on it.
+ */
+size_t ta_fully_connected_fold_w4_s8_scratch_size(const ta_fc_params *p);
+ta_status ta_fully_connected_fold_w4_s8(const ta_fc_params *p, const ta_quant *q,
+                                        const int8_t *in, const uint8_t *filter,
+                                        const int32_t *bias_fold, int8_t *out,
+                                        void *scratch);
 
 /* ta_fully_connected_f32 - float (reference_ops::FullyConnected):
  * out = clamp(sum_i in*filter (i ascending) + bias[o]).  bias may be NULL. */

@@ -334,6 +334,9 @@ ta_status ta_cast_f32_s8(int32_t size, const float *in, int8_t *out);
 ta_status ta_cast_f32_u8(int32_t size, const float *in, uint8_t *out);
 ta_status ta_cast_f32_s16(int32_t size, const float *in, int16_t *out);
 ta_status ta_cast_f32_s32(int32_t size, const float *in, int32_t *out);
+/* uint16 to and from float32 (ONNX Cast, Quantize/DequantizeLinear). */
+ta_status ta_cast_u16_f32(int32_t size, const uint16_t *in, float *out);
+ta_status ta_cast_f32_u16(int32_t size, const float *in, uint16_t *out);
 
 /*
  * ta_cast_<from>_<to> - CAST to and from ONNX's small types (bf16

@@ -17,6 +17,36 @@
 
 #include "ta_types.h"
 
+/* ============================================ CIRCULAR_BUFFER (custom, TFLM) */
+
+/*
+ * ta_circular_buffer_s8 - TFLite Micro's CIRCULAR_BUFFER custom op
+ * (kernels/circular_buffer.cc), which strided streaming models (the
+ * micro_speech family) put in front of a convolution over time.  The
+ * state holds num_slots frames of frame_bytes each (TFLM keeps them in
+ * the op's output tensor) and a count of the calls since the last one
+ * that ran the rest of the graph.  Every call:
+ *   frames = frames[1..num_slots-1], input      (the oldest frame dropped)
+ *   count += 1
+ *   count <  cycles_max: return TA_PENDING     (TFLM: kTfLiteAbort, the
+ *                                               interpreter stops there)
+ *   count == cycles_max: count = 0, output = frames, return TA_OK
+ * TFLM's cycles_until_run counts down from cycles_max; count is
+ * cycles_max - cycles_until_run, so that a zeroed state (what
+ * <prefix>_reset() writes: every frame 0, count 0) is TFLM's state after
+ * Prepare.  The output is written only when the call returns TA_OK.
+ * The count is kept in the state's first 4 bytes (little-endian, read
+ * byte by byte: no alignment needed), the frames after it.
+ */
+typedef struct {
+  int32_t frame_bytes; /* one frame: the input's bytes */
+  int32_t num_slots;   /* frames kept: the output's dimension 1 */
+  int32_t cycles_max;  /* calls per output, >= 1 */
+} ta_circular_buffer_params;
+size_t ta_circular_buffer_s8_state_size(const ta_circular_buffer_params *p);
+ta_status ta_circular_buffer_s8(const ta_circular_buffer_params *p, const int8_t *in,
+                                int8_t *out, void *state);
+
 /* ============================================ UNIDIRECTIONAL_SEQUENCE_LSTM */
 
 /* Gate indices, the order of ta_lstm_params.gate[] and of the weights. */

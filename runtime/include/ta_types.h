@@ -26,6 +26,11 @@ typedef int ta_status;
 #define TA_OK 0
 #define TA_ERR_ARG 1         /* a parameter the kernel cannot work with */
 #define TA_ERR_UNSUPPORTED 2 /* a legal case this kernel does not handle */
+/* Not an error: a CIRCULAR_BUFFER has not gathered enough frames since
+ * its last output (TFLM's kTfLiteAbort).  The run stops there: the ops
+ * after it do not run and their outputs are not written; the next call
+ * goes on with the next frame. */
+#define TA_PENDING 3
 
 /* Requantization rounding: TFLite Micro's reference kernels round twice
  * (saturating rounding doubling high multiply, then rounding right

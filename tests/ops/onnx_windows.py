@@ -4,7 +4,9 @@
 3-D MaxPool / AveragePool (dilations, pads, ceil_mode, count_include_pad)
 and grouped / dilated ConvTranspose models, run by ONNX Runtime (the
 oracle, SHARED/oracle) and by `tinyaot run`; outputs must agree within
-1e-4 of the reference's largest magnitude.  Usage: onnx_windows.py BUILD
+1e-4 of the reference's largest magnitude.  Also 2-D MaxPool of int8 and
+uint8 (pads, strides, ceil_mode; values near the type's minimum, so that a
+wrong padding value shows), which must be the same bytes.  Usage: onnx_windows.py BUILD
 SHARED WORK [SEED] [COUNT]."""
 import os, subprocess, sys
 import numpy as np
@@ -16,10 +18,10 @@ seed = int(sys.argv[4]) if len(sys.argv) > 4 else 1
 count = int(sys.argv[5]) if len(sys.argv) > 5 else 2
 rng = np.random.default_rng(seed)
 
-def model(node, x, inits, yshape_rank):
+def model(node, x, inits, yshape_rank, et=TensorProto.FLOAT):
     g = helper.make_graph([node], "g",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, list(x.shape))],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+        [helper.make_tensor_value_info("x", et, list(x.shape))],
+        [helper.make_tensor_value_info("y", et, None)],
         [numpy_helper.from_array(v, k) for k, v in inits.items()])
     return helper.make_model(g, opset_imports=[helper.make_opsetid("", 19)])
 
@@ -46,6 +48,18 @@ def pool():
     n = helper.make_node("MaxPool" if mx else "AveragePool", ["x"], ["y"], **attrs)
     return "%s_%dd" % ("MaxPool" if mx else "AveragePool", nsp), model(n, x, {}, nsp + 2), x
 
+def int_maxpool():
+    u8 = bool(rng.integers(0, 2))
+    k = [int(rng.integers(2, 4)), int(rng.integers(1, 4))]  # the top row always padded
+    lo = 0 if u8 else -128
+    x = rng.integers(lo, lo + 40, (1, int(rng.integers(1, 4)), int(rng.integers(5, 9)),
+                                   int(rng.integers(5, 9)))).astype(np.uint8 if u8 else np.int8)
+    n = helper.make_node("MaxPool", ["x"], ["y"], kernel_shape=k,
+                         pads=[1, int(rng.integers(0, k[1]))] * 2,
+                         strides=[int(rng.integers(1, 3)) for _ in k], ceil_mode=int(rng.integers(0, 2)))
+    et = TensorProto.UINT8 if u8 else TensorProto.INT8
+    return "MaxPool_2d_%s" % ("uint8" if u8 else "int8"), model(n, x, {}, 4, et), x
+
 def conv_transpose():
     nsp = int(rng.integers(1, 4)); g = int(rng.integers(1, 3))
     ci = g * int(rng.integers(1, 3)); cog = int(rng.integers(1, 3))
@@ -61,7 +75,7 @@ def conv_transpose():
 
 failed = 0
 for case in range(count):
-    for make in (grouped_conv, pool, conv_transpose):
+    for make in (grouped_conv, pool, conv_transpose, int_maxpool):
         name, m, x = make()
         d = os.path.join(work, "%s_%d_%d" % (name, seed, case))
         os.makedirs(d, exist_ok=True)
@@ -80,8 +94,9 @@ for case in range(count):
             print("not ok - tinyaot runs %s: %s" % (d, (r.stderr or r.stdout).strip()[-200:]))
             failed += 1
             continue
-        a, b = np.fromfile(ref, dtype=np.float32), np.fromfile(got, dtype=np.float32)
-        tol = 1e-4 * max(1.0, float(np.abs(a).max()) if a.size else 1.0)
+        a, b = np.fromfile(ref, dtype=x.dtype), np.fromfile(got, dtype=x.dtype)
+        tol = 1e-4 * max(1.0, float(np.abs(a).max()) if a.size else 1.0) \
+            if x.dtype == np.float32 else 0
         if a.shape != b.shape or not np.all(np.abs(a - b) <= tol):
             i = int(np.argmax(np.abs(a - b))) if a.shape == b.shape else -1
             print("not ok - tinyaot agrees with ONNX Runtime on %s: %s" % (d,

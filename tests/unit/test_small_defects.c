@@ -9,7 +9,9 @@
  *   - DEPTHWISE_CONV_2D's depth_multiplier must agree with the shapes
  *     (TFLite Micro's kernel loops over the option);
  *   - a model is mapped, not read whole: a 256 MB file (sparse, a small
- *     model followed by zeros) costs far less than 256 MB of memory.
+ *     model followed by zeros) costs far less than 256 MB of memory;
+ *   - inspect's tensor table keeps its columns when a dtype's name is
+ *     longer than eight characters (complex64).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "test.h"
@@ -125,8 +127,48 @@ static void mapped_models(void) {
   unlink(path);
 }
 
+/* inspect of an RFFT2D: every row's shape starts under the header's. */
+static void inspect_columns(void) {
+  TfwModel *m = tfw_new();
+  int32_t di[2] = {5, 32}, dl[1] = {2}, dout[2] = {1, 33};
+  int32_t fl[2] = {1, 64};
+  int in = tfw_tensor(m, "input", TFW_FLOAT32, 2, di, 0);
+  int len = tfw_const(m, "fft_length", TFW_INT32, 1, dl, fl);
+  int out = tfw_tensor(m, "output", TFW_COMPLEX64, 2, dout, 0);
+  tfw_op(m, TFW_OP_RFFT2D, 2, (int[]){in, len}, 1, &out);
+  tfw_inputs(m, 1, &in);
+  tfw_outputs(m, 1, &out);
+  Graph *g = compile_model(m, "rfft.tflite", NULL);
+  tfw_free(m);
+  CHECK(g != NULL, "an RFFT2D model is read: %s", error_message);
+  if (!g)
+    return;
+  char *text = NULL;
+  size_t n = 0;
+  FILE *f = open_memstream(&text, &n);
+  print_inspect(f, g, false);
+  fclose(f);
+  const char *h = strstr(text, "index  dtype");
+  CHECK(h != NULL, "inspect prints the tensor table");
+  if (!h) {
+    free(text);
+    return;
+  }
+  long col = strstr(h, "shape") - h;
+  int rows = 0, aligned = 0;
+  for (const char *l = strchr(h, '\n') + 1; *l && *l != '\n'; l = strchr(l, '\n') + 1) {
+    const char *b = strchr(l, '[');
+    rows++;
+    aligned += b && b - l == col;
+  }
+  CHECK(rows == 3 && aligned == rows,
+        "inspect's shape column stays aligned beside complex64 (%d of %d rows)", aligned, rows);
+  free(text);
+}
+
 int main(void) {
   long_paths();
+  inspect_columns();
   depth_multipliers();
   mapped_models();
   arena_reset();

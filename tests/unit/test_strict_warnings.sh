@@ -47,7 +47,8 @@ for cc in $compilers; do
   strict "$cc" "every runtime file" "-Iruntime/include" runtime/*/*.c
 done
 
-models="kws_ref_model kws_ref_model_float32 hello_world_float audio_preprocessor_int8 mnist_lstm_float"
+models="kws_ref_model kws_ref_model_float32 hello_world_float audio_preprocessor_int8 mnist_lstm_float
+onnx/ds_cnn_kws.onnx"
 if [ ! -d "$shared/models" ]; then
   if [ "${TINYAOT_REQUIRE_SHARED:-}" = 1 ]; then
     echo "not ok - the shared models are at $shared/models (TINYAOT_REQUIRE_SHARED=1)"
@@ -58,10 +59,12 @@ if [ ! -d "$shared/models" ]; then
 fi
 for m in $models; do
   for opts in "" "--io-in-workspace" "--pool fast:4096 --pool slow"; do
-    d="$tmp/$m"
+    d="$tmp/${m##*/}"
+    f="$shared/models/$m"
+    case $m in *.onnx) ;; *) f="$f.tflite" ;; esac
     rm -rf "$d"
     # shellcheck disable=SC2086
-    if ! "$tinyaot" compile "$shared/models/$m.tflite" -o "$d" $opts > "$tmp/compile.log" 2>&1; then
+    if ! "$tinyaot" compile "$f" -o "$d" $opts > "$tmp/compile.log" 2>&1; then
       echo "not ok - tinyaot compiles $m ${opts:-(defaults)}: $(tail -1 "$tmp/compile.log")"
       rc=1
       continue
