@@ -125,3 +125,11 @@ X(RESIZE_TAPS,                -1, "RESIZE_TAPS")
 X(MAX_POOL_ND,                -1, "MAX_POOL_ND")
 X(AVERAGE_POOL_ND,            -1, "AVERAGE_POOL_ND")
 X(CONV_TRANSPOSE_ND,          -1, "CONV_TRANSPOSE_ND")
+/* Structure ops (no TFLite builtin): the reader inlines IF's branches and
+ * WHILE's cond and body subgraphs between these markers (compiler/control.c):
+ *   IF(cond) <then ops> ELSE <else ops> END_IF(cond, then outs, else outs) -> outs
+ *   WHILE(inits) -> vars <cond ops> WHILE_COND(c) <body ops> END_WHILE(nexts, vars) */
+X(ELSE,                       -1, "ELSE")
+X(END_IF,                     -1, "END_IF")
+X(WHILE_COND,                 -1, "WHILE_COND")
+X(END_WHILE,                  -1, "END_WHILE")

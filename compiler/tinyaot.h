@@ -23,6 +23,7 @@
  *             onnx.c and onnx_import.c with its onnx_*.c parts on
  *             protobuf.c)
  *   verify.c  the IR's invariants, after the reader and after every pass
+ *             (control.c: IF's and WHILE's structure ops)
  *   passes/   graph passes (passes.c) and the lowering: lower.c's table,
  *             one file per op family, their shared helpers in
  *             lower_common.c, the host quantization arithmetic (quant*.c),
@@ -165,6 +166,8 @@ typedef struct Tensor {
   int producer;        /* index of the op that writes it, or -1 */
   int storage;         /* storage id (storage.c), -1 when not planned */
   int view_of;         /* tensor this one aliases (passes.c), or -1 */
+  bool loop_var;       /* a WHILE's loop variable (one of its outputs),
+                          written again by its END_WHILE (control.c) */
 } Tensor;
 
 /* Groups of Options fields; Options.fields says which ones an op has. */
@@ -197,6 +200,7 @@ enum {
   OPTF_BIAS_TYPE = 1 << 25,
   OPTF_MIRROR = 1 << 26,   /* mirror_mode */
   OPTF_CUMSUM = 1 << 27,   /* exclusive, reverse */
+  OPTF_SUBGRAPHS = 1 << 28, /* IF then/else, WHILE cond/body subgraph */
   OPTF_VAR_HANDLE = 1 << 29, /* container, shared_name */
   OPTF_CALL_ONCE = 1 << 30,  /* init_subgraph */
 };
@@ -248,6 +252,8 @@ typedef struct {
   bool exclusive, reverse;    /* CUMSUM */
   const char *container, *shared_name; /* VAR_HANDLE ("" when absent) */
   int init_subgraph;          /* CALL_ONCE init_subgraph_index */
+  int subgraph[2];            /* IF then_ and else_subgraph_index, WHILE
+                                 cond_ and body_subgraph_index */
 } Options;
 
 /* One attribute of an op beyond its builtin Options: an entry of a custom
@@ -395,8 +401,10 @@ const Attr *op_attr(const Op *op, const char *key);
 
 /* Parses a .tflite file held in memory (not copied: the Graph points into
  * `buf`, which must outlive it).  Every offset is bounds-checked; any
- * problem ends in error_at()/error_file().  Reads subgraph 0 only and
- * refuses models with control flow.  Contract: doc/ir.md. */
+ * problem ends in error_at()/error_file().  Reads subgraph 0, with the
+ * subgraphs CALL_ONCE, STABLEHLO_COMPOSITE, IF and WHILE call inlined or
+ * evaluated (IF and WHILE between structure ops, control.c); refuses
+ * CALL.  Contract: doc/ir.md. */
 Graph *read_tflite(const char *path, const uint8_t *buf, size_t size);
 /* The metadata entry named `key`, or NULL. */
 const Metadata *find_metadata(const Graph *g, const char *key);
@@ -520,6 +528,21 @@ void verify(const Graph *g);
  * built with NDEBUG; the environment variable TINYAOT_VERIFY=0 or 1
  * overrides it (main.c). */
 extern bool verify_each_pass;
+
+/* ---------------------------------------------------------- control.c */
+
+/* The structure ops IF, ELSE, END_IF, WHILE, WHILE_COND, END_WHILE
+ * (control.c's opening comment has their layout). */
+bool is_structure_op(OpKind k);
+bool has_control_flow(const Graph *g);
+/* Checks the markers' nesting, arities, copies, conditions and scoping
+ * (control.c); nothing for a graph without them.  Bad input ->
+ * error_at().  Called by verify(). */
+void verify_control(const Graph *g);
+/* Per op (arena): IF -> its ELSE -> its END_IF -> the IF, WHILE -> its
+ * WHILE_COND -> its END_WHILE -> the WHILE; -1 for the other ops.  Needs
+ * a graph verify_control() accepted (else die()). */
+int *control_partners(const Graph *g);
 
 /* ------------------------------------------------------- emit/print.c */
 

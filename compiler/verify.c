@@ -12,6 +12,8 @@
  *     output is produced (or is an input or a constant);
  *   - shapes are static: no -1 in shape_signature, except a batch
  *     dimension (dim 0) whose static size is 1, as Keras writes it;
+ *   - IF and WHILE: their structure ops nest, and what a branch or loop
+ *     computes is read only inside it (verify_control, control.c);
  *   - every tensor's byte size is bounded (tensor_bytes() cannot
  *     overflow) and constant data is exactly that size;
  *   - quantization is well formed: per-channel scales match the size of
@@ -283,9 +285,8 @@ void verify(const Graph *g) {
     const Op *op = &g->ops[i];
     if (op->index != i)
       die("op %d has index %d", i, op->index);
-    if (op->kind == OP_IF || op->kind == OP_WHILE || op->kind == OP_CALL ||
-        (op->kind == OP_CALL_ONCE && !op->folded))
-      error_at(g, i, "control flow is not supported");
+    if (op->kind == OP_CALL || (op->kind == OP_CALL_ONCE && !op->folded))
+      error_at(g, i, "control flow other than IF and WHILE is not supported");
     verify_options(g, op);
     for (int k = 0; k < op->ninputs; k++) {
       int ti = op->inputs[k];
@@ -341,6 +342,7 @@ void verify(const Graph *g) {
                t->index, t->name);
   }
 
+  verify_control(g);
   verify_views(g);
   for (int i = 0; i < g->nops; i++)
     if (g->ops[i].lowered)

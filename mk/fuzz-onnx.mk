@@ -16,7 +16,7 @@
 FUZZ_ONNX_BIN     := $(BUILD)/fuzz/fuzz_onnx
 FUZZ_ONNX_MAX     ?= 262144
 FUZZ_ONNX_LIB_SRC := compiler/front/onnx.c $(wildcard compiler/front/onnx_*.c) compiler/front/protobuf.c \
-                     compiler/verify.c compiler/emit/print.c compiler/util.c compiler/passes/quant.c \
+                     compiler/verify.c compiler/control.c compiler/emit/print.c compiler/util.c compiler/passes/quant.c \
                      compiler/front/tflite.c compiler/front/flexbuf.c
 
 $(FUZZ_ONNX_BIN): tests/fuzz/fuzz_onnx.c $(FUZZ_ONNX_LIB_SRC) compiler/tinyaot.h compiler/ops.h \

@@ -16,7 +16,7 @@ FUZZ_SHARED   ?= $(or $(TINYAOT_SHARED),../shared)
 FUZZ_FLAGS    := -std=c11 -O1 -g -fsanitize=fuzzer,address,undefined \
                  -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_BIN      := $(BUILD)/fuzz/fuzz_tflite
-FUZZ_LIB_SRC  := compiler/front/tflite.c compiler/front/flexbuf.c compiler/verify.c compiler/emit/print.c compiler/util.c
+FUZZ_LIB_SRC  := compiler/front/tflite.c compiler/front/flexbuf.c compiler/verify.c compiler/control.c compiler/emit/print.c compiler/util.c
 
 $(FUZZ_BIN): tests/fuzz/fuzz_tflite.c $(FUZZ_LIB_SRC) compiler/tinyaot.h compiler/ops.h
 	@mkdir -p $(dir $@)

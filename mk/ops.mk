@@ -133,10 +133,11 @@ export TINYAOT_OPS_TEST_COUNT := $(OPS_TEST_COUNT)
 
 TOOLS_BIN := $(BUILD)/tools/gen_ops $(BUILD)/tools/gen_tiny_cnn $(BUILD)/tools/cmp_tensors \
              $(BUILD)/tools/gen_chain $(BUILD)/tools/gen_detection \
-             $(BUILD)/tools/gen_composite
+             $(BUILD)/tools/gen_composite $(BUILD)/tools/gen_control
 
 $(BUILD)/tools/gen_ops $(BUILD)/tools/gen_tiny_cnn $(BUILD)/tools/gen_chain \
-    $(BUILD)/tools/gen_detection $(BUILD)/tools/gen_composite: $(BUILD)/tools/%: tools/%.c \
+    $(BUILD)/tools/gen_detection $(BUILD)/tools/gen_composite \
+    $(BUILD)/tools/gen_control: $(BUILD)/tools/%: tools/%.c \
     tools/tflite_writer.c tools/tflite_writer.h tools/rng.h tools/gen_ops_data.c tools/gen_ops_math.h
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 $(WARN) $(CFLAGS) -Itools $(LDFLAGS) -o $@ $< tools/tflite_writer.c $(LDLIBS)

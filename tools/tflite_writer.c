@@ -22,7 +22,7 @@
  *              buffers 4
  *   SubGraph:  tensors 0, inputs 1, outputs 2, operators 3, name 4
  *   Tensor:    shape 0, type 1, buffer 2, name 3, quantization 4,
- *              is_variable 5
+ *              is_variable 5, shape_signature 7
  *   QuantizationParameters: scale 2, zero_point 3, quantized_dimension 6
  *   OperatorCode: deprecated_builtin_code 0, custom_code 1, version 2,
  *              builtin_code 3
@@ -273,6 +273,8 @@ typedef struct {
   int qdim;
   int block_size, block_scales, block_zero_points; /* block_size 0: none */
   int is_variable;
+  int nsig;           /* shape_signature entries (0: none) */
+  int32_t sig[8];
   int sg; /* its subgraph */
 } WTensor;
 
@@ -493,6 +495,14 @@ void tfw_blockwise(TfwModel *m, int tensor, int scales, int zero_points, int blo
 
 void tfw_quant1(TfwModel *m, int tensor, float scale, int64_t zero_point) {
   tfw_quant(m, tensor, 1, &scale, &zero_point, 0);
+}
+
+void tfw_shape_signature(TfwModel *m, int tensor, int n, const int32_t *sig) {
+  WTensor *t = tensor_at(m, tensor);
+  if (n < 0 || n > 8)
+    fail("shape_signature of %d entries", n);
+  t->nsig = n;
+  memcpy(t->sig, sig, (size_t)n * sizeof *sig);
 }
 
 void tfw_set_variable(TfwModel *m, int tensor) {
@@ -949,8 +959,11 @@ static size_t write_tensor(Fb *b, const WTensor *t) {
       fb_field(b, 6, (uint32_t)t->qdim, 4);
     quant = fb_end(b);
   }
+  size_t sig = t->nsig ? fb_i32s(b, t->sig, (size_t)t->nsig) : 0;
   fb_start(b);
   fb_field_offset(b, 0, shape);
+  if (sig)
+    fb_field_offset(b, 7, sig);
   fb_field(b, 2, (uint32_t)t->buffer, 4);
   fb_field_offset(b, 3, name);
   if (quant)

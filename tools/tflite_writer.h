@@ -152,6 +152,8 @@ void tfw_quant1(TfwModel *m, int tensor, float scale, int64_t zero_point);
 void tfw_blockwise(TfwModel *m, int tensor, int scales, int zero_points, int block_size);
 
 void tfw_set_variable(TfwModel *m, int tensor);
+/* shape_signature: n entries (-1: a dynamic dimension). */
+void tfw_shape_signature(TfwModel *m, int tensor, int n, const int32_t *sig);
 
 /* Adds an operator (its operator code is added or reused; version 1 unless
  * tfw_op_version says otherwise).  Input index -1 = optional input left

@@ -37,6 +37,7 @@
 #include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,6 +68,8 @@ typedef struct {
   const char ***const_alias; /* per op, per constant array: the symbol of
                                 an identical earlier array, or NULL */
   int **const_shared;      /* per op, per array: how many others use it */
+  bool uses_copy;          /* the structure ops copy bytes (<p>_copy) */
+  int *partner;            /* control_partners(), once needed */
 } Emit;
 
 /* ------------------------------------------------------------ helpers */
@@ -919,6 +922,162 @@ static void put_patched_run(FILE *f, Emit *e, int end) {
   fprintf(f, "    }\n  }\n");
 }
 
+/* ------------------------------------------------- IF and WHILE */
+
+/* Writes text (lines of the runner's body, indented for depth 0) into b,
+ * depth levels further in. */
+static void put_indented(FILE *b, const char *text, size_t n, int depth) {
+  if (depth == 0) {
+    fwrite(text, 1, n, b);
+    return;
+  }
+  bool start = true;
+  for (size_t i = 0; i < n; i++) {
+    if (start && text[i] != '\n')
+      fprintf(b, "%*s", 2 * depth, "");
+    fputc(text[i], b);
+    start = text[i] == '\n';
+  }
+}
+
+/* One line of the body, depth levels in. */
+static TA_PRINTF(3, 4) void put_line(FILE *b, int depth, const char *fmt, ...) {
+  char *text = NULL;
+  size_t n = 0;
+  FILE *f = open_memstream(&text, &n);
+  if (!f)
+    die("open_memstream failed");
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("  ", f);
+  vfprintf(f, fmt, ap);
+  va_end(ap);
+  fputc('\n', f);
+  fclose(f);
+  put_indented(b, text, n, depth);
+  free(text);
+}
+
+/* Byte copies of tensors from[k] into to[k], k < n, depth levels in
+ * (none where both are the same bytes). */
+static void put_copies(FILE *b, Emit *e, int depth, const int *from, const int *to, int n) {
+  for (int k = 0; k < n; k++) {
+    const char *src = tensor_addr(e, from[k], false);
+    const char *dst = tensor_addr(e, to[k], true);
+    const Tensor *s = &e->g->tensors[from[k]], *d = &e->g->tensors[to[k]];
+    if (from[k] == to[k] || (s->storage >= 0 && s->storage == d->storage))
+      continue;
+    e->uses_copy = true;
+    put_line(b, depth, "(void)%s_copy(%zu, %s, %s);", e->P, tensor_bytes(d), src, dst);
+  }
+}
+
+/* The tensor hook of a structure op's outputs (IF's at END_IF, the loop
+ * variables at WHILE and after the loop), depth levels in. */
+static void put_structure_hooks(FILE *b, Emit *e, const Op *op, int depth) {
+  char *text = NULL;
+  size_t n = 0;
+  FILE *h = open_memstream(&text, &n);
+  if (!h)
+    die("open_memstream failed");
+  put_hooks(h, e, op);
+  fclose(h);
+  put_indented(b, text, n, depth);
+  free(text);
+}
+
+/*
+ * Structure op i (control.c) as C, its comment first; *depth is the
+ * nesting of the code around it and becomes that of the code after it:
+ *
+ *   IF          if ((c)[0]) {
+ *   ELSE          <then outputs copied into IF's outputs>
+ *               } else {
+ *   END_IF        <else outputs copied into IF's outputs>
+ *               }
+ *   WHILE       <inputs copied into the loop variables>
+ *               for (;;) {
+ *   WHILE_COND    if (!(b)[0])
+ *                   break;
+ *   END_WHILE     <body outputs copied into the loop variables>
+ *               }
+ *
+ * END_IF is where the plan has IF's outputs written; each branch writes
+ * them at its own end instead, which is the same: the steps in between
+ * belong to the other branch, which does not run.
+ */
+static void put_structure(FILE *b, Emit *e, int i, int *depth) {
+  const Graph *g = e->g;
+  const Op *op = &g->ops[i];
+  char *text = NULL;
+  size_t n = 0;
+  FILE *c = open_memstream(&text, &n);
+  if (!c)
+    die("open_memstream failed");
+  if (op->ninputs + op->noutputs == 0)
+    fprintf(c, "  /* op %d: %s */\n", i, op_name(op->kind));
+  else
+    put_op_comment(c, e, i);
+  fclose(c);
+  int d = *depth;
+  if (op->kind == OP_ELSE || op->kind == OP_END_IF) {
+    if (!e->partner)
+      e->partner = control_partners(g);
+    d = *depth - 1;
+  }
+  if (d < 0)
+    die("op %d closes more than was opened", i);
+  put_indented(b, text, n, op->kind == OP_ELSE || op->kind == OP_END_IF ? d + 1 : d);
+  free(text);
+  switch (op->kind) {
+  case OP_IF:
+    put_line(b, d, "if ((%s)[0]) {", tensor_addr(e, op->inputs[0], false));
+    *depth = d + 1;
+    break;
+  case OP_ELSE: {
+    const Op *end = &g->ops[e->partner[i]];
+    int m = end->noutputs;
+    put_copies(b, e, d + 1, end->inputs + 1, end->outputs, m);
+    put_line(b, d, "} else {");
+    *depth = d + 1;
+    break;
+  }
+  case OP_END_IF: {
+    int m = op->noutputs;
+    put_copies(b, e, d + 1, op->inputs + 1 + m, op->outputs, m);
+    put_line(b, d, "}");
+    put_structure_hooks(b, e, op, d);
+    *depth = d;
+    break;
+  }
+  case OP_WHILE:
+    put_copies(b, e, d, op->inputs, op->outputs, op->noutputs);
+    put_structure_hooks(b, e, op, d);
+    put_line(b, d, "for (;;) {");
+    *depth = d + 1;
+    break;
+  case OP_WHILE_COND:
+    put_line(b, d, "if (!(%s)[0])", tensor_addr(e, op->inputs[0], false));
+    put_line(b, d + 1, "break;");
+    break;
+  case OP_END_WHILE: {
+    int nv = op->ninputs / 2;
+    put_copies(b, e, d, op->inputs, op->inputs + nv, nv);
+    if (d < 1)
+      die("END_WHILE %d outside a loop", i);
+    put_line(b, d - 1, "}");
+    if (!e->partner)
+      e->partner = control_partners(g);
+    /* The loop variables again: their values after the last iteration. */
+    put_structure_hooks(b, e, &g->ops[e->partner[i]], d - 1);
+    *depth = d - 1;
+    break;
+  }
+  default:
+    unreachable();
+  }
+}
+
 static const int *schedule(const Plan *p, const Graph *g, int *n) {
   if (p->order && p->norder) {
     *n = p->norder;
@@ -1007,15 +1166,29 @@ static void emit_runner(Emit *e) {
             e->in_name[i], tensor_bytes(&g->tensors[g->inputs[i]]));
   int n;
   const int *order = schedule(p, g, &n);
+  int depth = 0; /* inside how many IF branches and WHILE loops */
   for (int s = 0; s < n; s++) {
     int i = order[s];
     const Op *op = &g->ops[i];
     const Lowered *l = op_lowered(op);
     fputc('\n', b);
+    if (is_structure_op(op->kind)) {
+      put_structure(b, e, i, &depth);
+      continue;
+    }
     if (l->patch && !l->patch_end) {
       fprintf(b, "  /* op %d: %s, computed band by band in op %d's patched run */\n", i,
               comment_safe(op_display_name(g, i)), l->patch->ops[l->patch->nops - 1]);
       continue;
+    }
+    /* The op's code, indented into the branches and loops around it. */
+    FILE *outer = b;
+    char *optext = NULL;
+    size_t oplen = 0;
+    if (depth > 0) {
+      b = open_memstream(&optext, &oplen);
+      if (!b)
+        die("open_memstream failed");
     }
     put_op_comment(b, e, i);
     if (e->o->profile)
@@ -1046,7 +1219,17 @@ static void emit_runner(Emit *e) {
     if (e->o->profile)
       put_profile_call(b, g, e->P, i, 1);
     put_hooks(b, e, op);
+    if (depth > 0) {
+      fclose(b);
+      b = outer;
+      put_indented(b, optext, oplen, depth);
+      free(optext);
+    }
   }
+  if (depth != 0)
+    die("the runner's body ends %d levels deep", depth);
+  if (e->uses_copy)
+    uses_copy = true;
   for (int i = 0; i < g->noutputs; i++) {
     const char *from = copy_aliased_output(e, i);
     if (!from)

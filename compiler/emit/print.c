@@ -133,7 +133,7 @@ static void json_str(FILE *out, const char *s);
 
 /* The options the op has (Options.fields): "  key=value key=value" in
  * text, "\"key\": value, ..." in JSON. */
-static void print_options(FILE *out, const Options *o, bool json) {
+static void print_options(FILE *out, OpKind kind, const Options *o, bool json) {
   const char *sep = json ? ", " : " ";
   const char *fmt_s = json ? "\"%s\": \"%s\"" : "%s=%s";
   const char *fmt_d = json ? "\"%s\": %d" : "%s=%d";
@@ -248,6 +248,11 @@ static void print_options(FILE *out, const Options *o, bool json) {
   }
   if (f & OPTF_CALL_ONCE)
     PD("init_subgraph_index", o->init_subgraph);
+  if (f & OPTF_SUBGRAPHS) {
+    bool w = kind == OP_WHILE;
+    PD(w ? "cond_subgraph_index" : "then_subgraph_index", o->subgraph[0]);
+    PD(w ? "body_subgraph_index" : "else_subgraph_index", o->subgraph[1]);
+  }
 #undef SEP
 #undef PS
 #undef PD
@@ -334,7 +339,7 @@ static void print_text(FILE *out, const Graph *g) {
         fputs(", ", out);
       print_ref(out, g, op->outputs[k]);
     }
-    print_options(out, &op->opt, false);
+    print_options(out, op->kind, &op->opt, false);
     int64_t macs = op_macs(g, op);
     if (macs)
       fprintf(out, "  MACs=%lld", (long long)macs);
@@ -450,7 +455,7 @@ static void print_json(FILE *out, const Graph *g) {
       json_ints(out, op->intermediates, op->nintermediates);
     }
     fputs(", \"options\": {", out);
-    print_options(out, &op->opt, true);
+    print_options(out, op->kind, &op->opt, true);
     fprintf(out, "}, \"macs\": %lld", (long long)op_macs(g, op));
     if (op->refused) {
       fputs(", \"refused\": ", out);

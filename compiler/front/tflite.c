@@ -23,8 +23,9 @@
  * names, constant data, custom options and metadata.  Resource
  * variables are resolved into variable tensors, CALL_ONCE's init
  * subgraph evaluated (resolve_variables, below), STABLEHLO_COMPOSITE
- * decompositions inlined (inline_composite, below); no other subgraph is
- * read.  Anything else ends in one error_at()/error_file() message.
+ * decompositions inlined (inline_composite, below), IF's branches and
+ * WHILE's cond and body inlined between structure ops (inline_if,
+ * inline_while, below); no other subgraph is read.  Anything else ends in one error_at()/error_file() message.
  */
 #include "tinyaot.h"
 
@@ -70,6 +71,8 @@ typedef struct {
    * size (0: none) and the tensor holding the scales, refused by the
    * first op that reads one (blockwise_refusal()). */
   int32_t *block_size, *block_scales;
+  bool other_subgraph; /* reading a tensor of another subgraph than 0
+                          (read_tensor_at): its index is that subgraph's */
 } Reader;
 
 
@@ -314,7 +317,7 @@ enum { QD_CUSTOM = 1, QD_BLOCKWISE = 2 };
 static void read_quant(Reader *r, Tensor *t, const Table *q) {
   uint64_t details = get_u(r, q, 4, 1, 0, "quantization details type");
   Table bw;
-  if (details == QD_BLOCKWISE && r->block_size && !r->map &&
+  if (details == QD_BLOCKWISE && r->block_size && !r->map && !r->other_subgraph &&
       get_table(r, q, 5, &bw, "blockwise quantization")) {
     /* BlockwiseQuantization {scales, zero_points, block_size}: kept for
      * the refusal, which names the op that reads the tensor. */
@@ -643,6 +646,14 @@ static void read_options(Reader *r, Op *op, const Table *t) {
     o->fields = OPTF_CALL_ONCE;
     o->init_subgraph = get_i32(r, t, 0, 0, "init_subgraph_index");
     break;
+  case BO_IF: /* IfOptions: then_, else_subgraph_index */
+  case BO_WHILE: /* WhileOptions: cond_, body_subgraph_index */
+    o->fields = OPTF_SUBGRAPHS;
+    o->subgraph[0] = get_i32(r, t, 0, 0, op->kind == OP_IF ? "then_subgraph_index"
+                                                             : "cond_subgraph_index");
+    o->subgraph[1] = get_i32(r, t, 1, 0, op->kind == OP_IF ? "else_subgraph_index"
+                                                             : "body_subgraph_index");
+    break;
   case BO_CONV2D:
     o->fields = OPTF_PADDING | OPTF_STRIDE | OPTF_ACTIVATION | OPTF_DILATION |
                 OPTF_BIAS_TYPE;
@@ -934,8 +945,8 @@ static void read_op(Reader *r, int i, const Table *t, const OpCode *codes,
   g->nops = i + 1;
   r->op = i;
   r->where[0] = 0;
-  if (op->kind == OP_IF || op->kind == OP_WHILE || op->kind == OP_CALL)
-    fail(r, "control flow is not supported (only subgraph 0 is read)");
+  if (op->kind == OP_CALL)
+    fail(r, "CALL is not supported (IF and WHILE are)");
 
   op->inputs = read_indices(r, t, 1, &op->ninputs, -1, "inputs");
   op->outputs = read_indices(r, t, 2, &op->noutputs, 0, "outputs");
@@ -1083,7 +1094,9 @@ static void read_tensor_at(Reader *r, Vec tv, int i, Vec buffers, Tensor *t,
   t->name = "";
   *resource = false;
   Table tt = vec_table(r, tv, (size_t)i, "tensor");
+  r->other_subgraph = true;
   read_tensor(r, t, &tt, buffers, resource);
+  r->other_subgraph = false;
 }
 
 /* Evaluates CALL_ONCE's init subgraph k: VAR_HANDLE and ASSIGN_VARIABLE of
@@ -1163,11 +1176,11 @@ static void resolve_variables(Reader *r, Vec subgraphs, Vec buffers,
   bool once = g->nops > 0 && g->ops[0].kind == OP_CALL_ONCE;
   size_t extra = subgraphs.n - 1 - (size_t)r->ndecomp; /* neither 0 nor inlined */
   if (extra > 0 && !once)
-    fail(r, "the model has %zu subgraphs: control flow (WHILE, IF) is not "
-            "supported; more subgraphs than one are read only for a "
-            "CALL_ONCE that is subgraph 0's first op or a "
-            "STABLEHLO_COMPOSITE's decomposition",
-         subgraphs.n);
+    fail(r, "the model has %zu subgraphs, and %zu of them are neither the "
+            "init subgraph of a CALL_ONCE that is subgraph 0's first op, a "
+            "STABLEHLO_COMPOSITE's decomposition nor an IF or WHILE "
+            "subgraph: a subgraph no op calls is not supported",
+         subgraphs.n, extra);
   Vars vs = {.cap = g->nops};
   if (once) {
     Op *op = &g->ops[0];
@@ -1180,10 +1193,12 @@ static void resolve_variables(Reader *r, Vec subgraphs, Vec buffers,
       fail(r, "init_subgraph_index %d is no subgraph other than 0 (the model "
               "has %zu)", k, subgraphs.n);
     if (r->decomp[k])
-      fail(r, "init_subgraph_index %d is also a composite's decomposition", k);
+      fail(r, "init_subgraph_index %d is also a composite's decomposition or "
+              "an IF or WHILE subgraph", k);
     if (extra > 1)
       fail(r, "the model has %zu subgraphs; only subgraph 0, CALL_ONCE's "
-              "init subgraph and composite decompositions are supported",
+              "init subgraph, composite decompositions and IF and WHILE "
+              "subgraphs are supported",
            subgraphs.n);
     Table init = vec_table(r, subgraphs, (size_t)k, "subgraph");
     Vec ov = get_vec(r, &init, 3, 4, "operators");
@@ -1303,7 +1318,8 @@ static bool same_quant(const Quant *a, const Quant *b) {
   return true;
 }
 
-/* A new graph tensor (g->tensors and r->resource grow as needed). */
+/* A new graph tensor (g->tensors, r->resource and the blockwise tables
+ * grow as needed). */
 static int add_tensor(Reader *r) {
   Graph *g = r->g;
   if (g->ntensors == INT32_MAX)
@@ -1312,12 +1328,17 @@ static int add_tensor(Reader *r) {
     size_t cap = (size_t)r->captensors * 2 + 16;
     Tensor *t = arena_array(cap, sizeof *t);
     bool *res = arena_array(cap, sizeof *res);
+    int32_t *bs = arena_array(cap, sizeof *bs), *bsc = arena_array(cap, sizeof *bsc);
     if (g->ntensors) {
       memcpy(t, g->tensors, (size_t)g->ntensors * sizeof *t);
       memcpy(res, r->resource, (size_t)g->ntensors * sizeof *res);
+      memcpy(bs, r->block_size, (size_t)g->ntensors * sizeof *bs);
+      memcpy(bsc, r->block_scales, (size_t)g->ntensors * sizeof *bsc);
     }
     g->tensors = t;
     r->resource = res;
+    r->block_size = bs; /* an inlined tensor's: 0 (its blockwise */
+    r->block_scales = bsc; /* quantization is refused as it is read) */
     r->captensors = cap > INT32_MAX ? INT32_MAX : (int)cap;
   }
   return g->ntensors++;
@@ -1448,7 +1469,285 @@ static void inline_composite(Reader *r, const Table *t, const char *prefix,
   }
 }
 
-/* Reads subgraph sg's ops onto the end of g->ops, inlining composites. */
+/* ---------------------------------------------------- control flow */
+
+/*
+ * IF and WHILE call other subgraphs: IF one of its two branches, WHILE
+ * its cond and body subgraphs again and again.  The reader inlines them
+ * between structure ops (ops.h, compiler/control.c), so the rest of the
+ * compiler sees one op list whose markers the emitter turns into C's
+ * `if` and `for`:
+ *
+ *   IF(cond)  <then ops>  ELSE  <else ops>  END_IF(cond, then outs, else outs) -> outs
+ *   WHILE(inits) -> vars  <cond ops>  WHILE_COND(c)  <body ops>  END_WHILE(nexts, vars)
+ *
+ * Each inlined subgraph's inputs are bound to tensors of the caller: a
+ * branch's to IF's inputs 1..n, cond's and body's to the loop variables,
+ * which are WHILE's outputs (WHILE copies its inputs into them, END_WHILE
+ * the body's outputs, once the iteration is done).  A bound input must
+ * have its tensor's type, shape and quantization (TFLite copies the
+ * bytes, so the subgraph reads the same numbers only then).  Every other
+ * tensor of the subgraph becomes a new graph tensor named
+ * "subgraph<k>/<name>" (prefixed by the outer names when nested); a
+ * subgraph inlined twice gets new tensors each time.  Branch outputs must
+ * have the type and shape of IF's outputs, the body's those of the loop
+ * variables (no shape may change across iterations), cond's one output
+ * is one bool.  Control flow nests MAX_CONTROL_DEPTH deep at most, and a
+ * subgraph that reaches itself is refused.  Messages name the IF or
+ * WHILE op and the subgraph.
+ */
+
+#define MAX_CONTROL_DEPTH 8
+
+/* Appends structure op `kind` (arrays are kept). */
+static int push_structure(Reader *r, OpKind kind, int *in, int nin, int *out,
+                          int nout, const Options *opt) {
+  reserve_op(r);
+  Graph *g = r->g;
+  int i = g->nops++;
+  Op *op = &g->ops[i];
+  memset(op, 0, sizeof *op);
+  op->index = i;
+  op->kind = kind;
+  op->version = 1;
+  op->scratch_buffer = -1;
+  op->inputs = in;
+  op->ninputs = nin;
+  op->outputs = out;
+  op->noutputs = nout;
+  op->opt.dilation_w = op->opt.dilation_h = 1;
+  op->opt.pot_scale_int16 = true;
+  op->opt.subgraph[0] = opt->subgraph[0];
+  op->opt.subgraph[1] = opt->subgraph[1];
+  for (int k = 0; k < nout; k++)
+    g->tensors[out[k]].producer = i;
+  return i;
+}
+
+/* Has t a dynamic dimension (-1 in shape_signature)?  Keras' batch
+ * dimension, -1 over a static 1, is taken as 1 (as verify() does). */
+static bool is_dynamic(const Tensor *t) {
+  for (int i = 0; i < t->nsignature && i < t->ndims; i++)
+    if (t->signature[i] < 0 && !(i == 0 && t->dims[0] == 1))
+      return true;
+  return false;
+}
+
+/* Inlines subgraph k as the `role` ("then", "else", "cond", "body") of
+ * control-flow op `at`: its inputs bound to bind[0..nbind), its other
+ * tensors new, its ops appended.  Returns its outputs as graph tensors
+ * (*nout of them). */
+static int *inline_subgraph(Reader *r, int at, const char *role, int k,
+                            const int *bind, int nbind, int *nout,
+                            const char *prefix, int depth) {
+  Graph *g = r->g;
+  r->op = at;
+  snprintf(r->where, sizeof r->where, "%s subgraph %d", role, k);
+  if (k < 1 || (size_t)k >= r->subgraphs.n)
+    fail(r, "%s_subgraph_index %d is no subgraph other than 0 (the model has "
+            "%zu)", role, k, r->subgraphs.n);
+  if (r->active[k])
+    fail(r, "subgraph %d is already being inlined: a subgraph may not call "
+            "itself", k);
+  if (depth >= MAX_CONTROL_DEPTH)
+    fail(r, "control flow and composites nested more than %d deep",
+         MAX_CONTROL_DEPTH);
+  Table sg = vec_table(r, r->subgraphs, (size_t)k, "subgraph");
+  Vec tv = get_vec(r, &sg, 0, 4, "tensors");
+  if (tv.n > INT32_MAX)
+    fail(r, "too many tensors");
+  int ntv = (int)tv.n, sin, sout;
+  int *si = read_indices_in(r, &sg, 1, &sin, 0, ntv, "subgraph inputs");
+  int *so = read_indices_in(r, &sg, 2, &sout, 0, ntv, "subgraph outputs");
+  if (sin != nbind)
+    fail(r, "has %d inputs, but the %s passes %d", sin, op_name(g->ops[at].kind),
+         nbind);
+  charge(r, tv.n, "subgraph tensors");
+  int *map = arena_array(tv.n + 1, sizeof *map);
+  for (int i = 0; i < ntv; i++)
+    map[i] = -1;
+  char where[64];
+  snprintf(where, sizeof where, "%s", r->where);
+  for (int j = 0; j < sin; j++) {
+    int s = si[j], x = bind[j];
+    if (map[s] >= 0 && map[s] != x)
+      fail(r, "input %d (its tensor %d) is also another of its inputs", j, s);
+    map[s] = x;
+    Tensor st;
+    bool res;
+    snprintf(r->where, sizeof r->where, "subgraph %d tensor %d", k, s);
+    read_tensor_at(r, tv, s, r->buffers, &st, &res);
+    snprintf(r->where, sizeof r->where, "%s", where);
+    const Tensor *gt = &g->tensors[x];
+    if (res || r->resource[x])
+      fail(r, "input %d is a RESOURCE tensor", j);
+    if (is_dynamic(&st))
+      fail(r, "input %d (its tensor %d) has a dynamic shape (-1 in "
+              "shape_signature): not supported", j, s);
+    if (!same_type(&st, gt) || !same_quant(&st.q, &gt->q))
+      fail(r, "input %d (its tensor %d) is %s%s, but the tensor bound to it "
+              "(tensor %d) is %s%s", j, s, type_label(&st),
+           st.q.nscale ? " quantized" : "", x, type_label(gt),
+           gt->q.nscale ? " quantized" : "");
+  }
+  const char *inner = arena_printf("%ssubgraph%d/", prefix, k);
+  for (int i = 0; i < ntv; i++) {
+    if (map[i] >= 0)
+      continue;
+    int x = add_tensor(r);
+    map[i] = x;
+    snprintf(r->where, sizeof r->where, "subgraph %d tensor %d", k, i);
+    Tensor *t = &g->tensors[x];
+    memset(t, 0, sizeof *t);
+    read_tensor_at(r, tv, i, r->buffers, t, &r->resource[x]);
+    t->index = x;
+    t->producer = t->storage = t->view_of = -1;
+    t->name = arena_printf("%s%s", inner, t->name);
+    if (t->is_variable)
+      fail(r, "is a variable tensor: state inside control flow is not "
+              "supported");
+  }
+  r->where[0] = 0;
+  int *outs = arena_array((size_t)sout + 1, sizeof *outs);
+  for (int j = 0; j < sout; j++)
+    outs[j] = map[so[j]];
+  *nout = sout;
+
+  const int *outer_map = r->map;
+  int outer_nmap = r->nmap;
+  r->map = map;
+  r->nmap = ntv;
+  r->active[k] = true;
+  if (!r->decomp[k]) {
+    r->decomp[k] = true;
+    r->ndecomp++;
+  }
+  r->op = -1;
+  read_ops(r, &sg, inner, depth + 1);
+  r->active[k] = false;
+  r->map = outer_map;
+  r->nmap = outer_nmap;
+  r->op = at;
+  snprintf(r->where, sizeof r->where, "%s subgraph %d", role, k);
+  for (int j = 0; j < sout; j++) {
+    const Tensor *t = &g->tensors[outs[j]];
+    if (is_dynamic(t))
+      fail(r, "output %d (tensor %d) has a dynamic shape (-1 in "
+              "shape_signature): not supported", j, outs[j]);
+  }
+  return outs;
+}
+
+/* Checks that n outputs of a subgraph (got) have the types and shapes of
+ * the tensors they are copied into (want). */
+static void same_outputs(Reader *r, const int *got, int ngot, const int *want,
+                         int nwant, const char *into) {
+  Graph *g = r->g;
+  if (ngot != nwant)
+    fail(r, "has %d outputs, but the op has %d %ss", ngot, nwant, into);
+  for (int j = 0; j < ngot; j++) {
+    const Tensor *a = &g->tensors[got[j]], *b = &g->tensors[want[j]];
+    if (!same_type(a, b))
+      fail(r, "output %d (tensor %d) is %s, but %s %d (tensor %d) is %s: "
+              "shapes and types must match", j, got[j], type_label(a), into, j,
+           want[j], type_label(b));
+  }
+}
+
+/* Inlines IF op `at` (read as a TFLite op: cond, inputs -> outputs). */
+static void inline_if(Reader *r, int at, const char *prefix, int depth) {
+  Graph *g = r->g;
+  Op *op = &g->ops[at];
+  Options opt = op->opt;
+  int nin = op->ninputs, nout = op->noutputs;
+  int *in = op->inputs, *out = op->outputs;
+  r->op = at;
+  r->where[0] = 0;
+  if (nin < 1)
+    fail(r, "has no condition input");
+  for (int j = 0; j < nin; j++)
+    if (in[j] < 0 || r->resource[in[j]])
+      fail(r, "input %d is absent or a RESOURCE tensor", j);
+  for (int j = 0; j < nout; j++)
+    g->tensors[out[j]].producer = -1;
+  op->ninputs = 1;
+  op->noutputs = 0;
+  int n1, n2;
+  int *then_out = inline_subgraph(r, at, "then", opt.subgraph[0], in + 1, nin - 1,
+                                  &n1, prefix, depth);
+  same_outputs(r, then_out, n1, out, nout, "output");
+  push_structure(r, OP_ELSE, NULL, 0, NULL, 0, &opt);
+  int *else_out = inline_subgraph(r, at, "else", opt.subgraph[1], in + 1, nin - 1,
+                                  &n2, prefix, depth);
+  same_outputs(r, else_out, n2, out, nout, "output");
+  int *ein = arena_array((size_t)(1 + 2 * nout), sizeof *ein);
+  ein[0] = in[0];
+  memcpy(ein + 1, then_out, (size_t)nout * sizeof *ein);
+  memcpy(ein + 1 + nout, else_out, (size_t)nout * sizeof *ein);
+  push_structure(r, OP_END_IF, ein, 1 + 2 * nout, out, nout, &opt);
+  r->op = -1;
+  r->where[0] = 0;
+}
+
+/* Inlines WHILE op `at` (read as a TFLite op: inits -> outputs). */
+static void inline_while(Reader *r, int at, const char *prefix, int depth) {
+  Graph *g = r->g;
+  Op *op = &g->ops[at];
+  Options opt = op->opt;
+  int n = op->noutputs;
+  int *in = op->inputs, *vars = op->outputs;
+  r->op = at;
+  r->where[0] = 0;
+  if (op->ninputs != n)
+    fail(r, "has %d inputs and %d outputs; a loop variable is both",
+         op->ninputs, n);
+  if (n < 1)
+    fail(r, "has no loop variables");
+  for (int j = 0; j < n; j++) {
+    if (in[j] < 0 || r->resource[in[j]] || r->resource[vars[j]])
+      fail(r, "input %d is absent or a RESOURCE tensor", j);
+    Tensor *v = &g->tensors[vars[j]];
+    const Tensor *x = &g->tensors[in[j]];
+    if (is_dynamic(v) || is_dynamic(x))
+      fail(r, "loop variable %d (tensor %d) has a dynamic shape (-1 in "
+              "shape_signature): not supported", j, vars[j]);
+    if (!same_type(v, x))
+      fail(r, "output %d (tensor %d) is %s, but input %d (tensor %d) is %s: "
+              "a loop variable keeps its type and shape", j, vars[j], type_label(v),
+           j, in[j], type_label(x));
+    for (int i = 0; i < n; i++)
+      if (in[i] == vars[j])
+        fail(r, "output %d is also input %d", j, i);
+    v->loop_var = true;
+  }
+  int nc, nb;
+  int *c = inline_subgraph(r, at, "cond", opt.subgraph[0], vars, n, &nc, prefix,
+                           depth);
+  if (nc != 1)
+    fail(r, "has %d outputs; a loop condition is one bool", nc);
+  const Tensor *ct = &g->tensors[c[0]];
+  if (ct->dtype != DT_BOOL || tensor_elems(ct) != 1)
+    fail(r, "output 0 (tensor %d) is %s; a loop condition is one bool", c[0],
+         type_label(ct));
+  push_structure(r, OP_WHILE_COND, c, 1, NULL, 0, &opt);
+  int *next = inline_subgraph(r, at, "body", opt.subgraph[1], vars, n, &nb, prefix,
+                              depth);
+  same_outputs(r, next, nb, vars, n, "loop variable");
+  for (int j = 0; j < n; j++)
+    for (int i = 0; i < n; i++)
+      if (i != j && next[j] == vars[i])
+        fail(r, "output %d is loop variable %d unchanged: loop variables that "
+                "trade places are not supported", j, i);
+  int *ein = arena_array((size_t)(2 * n), sizeof *ein);
+  memcpy(ein, next, (size_t)n * sizeof *ein);
+  memcpy(ein + n, vars, (size_t)n * sizeof *ein);
+  push_structure(r, OP_END_WHILE, ein, 2 * n, NULL, 0, &opt);
+  r->op = -1;
+  r->where[0] = 0;
+}
+
+/* Reads subgraph sg's ops onto the end of g->ops, inlining composites,
+ * IF and WHILE. */
 static void read_ops(Reader *r, const Table *sg, const char *prefix, int depth) {
   Vec ov = get_vec(r, sg, 3, 4, "operators");
   if (ov.n > INT32_MAX)
@@ -1463,7 +1762,12 @@ static void read_ops(Reader *r, const Table *sg, const char *prefix, int depth) 
       continue;
     }
     reserve_op(r);
-    read_op(r, r->g->nops, &ot, r->codes, r->ncodes);
+    int at = r->g->nops;
+    read_op(r, at, &ot, r->codes, r->ncodes);
+    if (r->g->ops[at].kind == OP_IF)
+      inline_if(r, at, prefix, depth);
+    else if (r->g->ops[at].kind == OP_WHILE)
+      inline_while(r, at, prefix, depth);
   }
   r->where[0] = 0;
 }

@@ -22,6 +22,9 @@
  * proves that each buffer is live at least then and is large enough, and
  * that every in-place pair is one the op's lowering allows, its input
  * read by nothing after the op and written by nothing before it.
+ * Inside a loop (WHILE ... END_WHILE), a tensor that exists before the
+ * loop and is read in it must live to the loop's end (loop_needs(),
+ * derived from the structure ops, not from the planner's lifetimes).
  * check_outputs_written() proves that every byte of every model output
  * is written by the run function (below).
  */
@@ -599,6 +602,54 @@ static const char *check_overlap(const Graph *g, const Plan *p, int ci,
   return NULL;
 }
 
+/*
+ * Loops, derived here from the structure ops alone: the steps from a
+ * WHILE to its END_WHILE run again and again, so a tensor that exists
+ * at the WHILE's step (written there or earlier) and is read at a step
+ * after it, up to the END_WHILE, is read again by the next iteration:
+ * it must stay live to the END_WHILE.  A graph with structure ops must
+ * run in its own order (the markers bracket their steps).
+ */
+static const char *loop_needs(const Graph *g, const Plan *p, int *lo, int *hi) {
+  int *open = arena_array((size_t)p->norder + 1, sizeof(int));
+  int depth = 0;
+  bool structured = false;
+  for (int s = 0; s < p->norder; s++) {
+    OpKind k = g->ops[p->order[s]].kind;
+    structured |= k == OP_IF || k == OP_ELSE || k == OP_END_IF || k == OP_WHILE ||
+                  k == OP_WHILE_COND || k == OP_END_WHILE;
+  }
+  if (!structured)
+    return NULL;
+  for (int s = 0; s < p->norder; s++)
+    if (p->order[s] != s)
+      return arena_printf("step %d runs op %d: a graph with IF or WHILE runs in "
+                          "its own order", s, p->order[s]);
+  for (int s = 0; s < p->norder; s++) {
+    OpKind k = g->ops[s].kind;
+    if (k == OP_WHILE)
+      open[depth++] = s;
+    if (k != OP_END_WHILE)
+      continue;
+    if (depth == 0)
+      return arena_printf("op %d ends a loop no WHILE began", s);
+    int w = open[--depth];
+    for (int r = w + 1; r <= s; r++) {
+      const Op *op = &g->ops[r];
+      for (int j = 0; j < op->ninputs; j++) {
+        int t = op->inputs[j];
+        if (t < 0 || is_const(&g->tensors[t]) || lo[t] < 0 || lo[t] > w)
+          continue;
+        if (hi[t] < s)
+          hi[t] = s;
+      }
+    }
+  }
+  if (depth)
+    return arena_printf("the loop of op %d never ends", open[depth - 1]);
+  return NULL;
+}
+
 const char *check_plan(const Graph *g, const Plan *p) {
   int nsteps = p->norder > 0 ? p->norder : 1;
   if (p->nsteps != nsteps)
@@ -674,6 +725,10 @@ const char *check_plan(const Graph *g, const Plan *p) {
                             o->scratch_bytes, s);
     }
   }
+
+  const char *loops = loop_needs(g, p, lo, hi);
+  if (loops)
+    return loops;
 
   /* A view's needs are its base's needs. */
   for (int t = 0; t < g->ntensors; t++) {

@@ -912,7 +912,10 @@ Plan *plan_graph(Graph *g, const PlanOptions *opt_in) {
   int *order = model_order(g, &norder);
   Plan *p = plan_in_order(g, &opt, order, norder, "model");
   size_t model_bytes = p->workspace_bytes, model_missing = missing_of(p);
-  if (strcmp(opt.schedule, "model") != 0 && g->nops > 0) { /* no ops: one order */
+  /* Control flow (IF, WHILE) keeps the model order: its structure ops
+   * bracket the steps of branches and loops. */
+  if (strcmp(opt.schedule, "model") != 0 && g->nops > 0 && /* no ops: one order */
+      !has_control_flow(g)) {
     size_t peak;
     int *mem = memory_order(g, p, !opt.no_inplace, &peak);
     if (!strcmp(opt.schedule, "memory") || peak < p->lower_bound) {

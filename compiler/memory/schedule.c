@@ -44,7 +44,9 @@
  *   model input     from step 0;   model output  to the last step;
  *   view            joins its base's buffer: the buffer spans both;
  *   kernel scratch  exactly the step of its op;
- *   variable        persistent: every step.
+ *   variable        persistent: every step;
+ *   read in a loop  written before a WHILE, read inside it: to its
+ *                   END_WHILE (extend_over_loops).
  *
  * In place (mark_inplace): an op whose lowering allows output 0 at the
  * address of input k (Lowered.inplace) takes over input k's buffer A with
@@ -216,6 +218,42 @@ static void live_at(Plan *p, int id, int s) {
     b->last = s;
 }
 
+/*
+ * Loops (WHILE ... END_WHILE, control.c): the steps of a loop run again
+ * and again, so a buffer written before the loop (at the WHILE's step or
+ * earlier) and read at a step inside it must hold its bytes until the
+ * loop's last step, END_WHILE: the next iteration reads it again.  That
+ * covers the loop variables (written by WHILE, read by END_WHILE, which
+ * writes them anew).  A buffer written inside the loop is written again
+ * before every read in each iteration, so its own steps suffice; IF's
+ * branches need nothing more either: the steps of the branch that does
+ * not run only make lifetimes longer.  Such graphs are planned in model
+ * order only (plan.c), so steps are op indices.
+ */
+static void extend_over_loops(const Graph *g, Plan *p) {
+  if (!has_control_flow(g))
+    return;
+  if (p->norder != g->nops)
+    die("a graph with control flow is planned in model order only");
+  for (int s = 0; s < p->norder; s++)
+    if (p->order[s] != s)
+      die("a graph with control flow is planned in model order only");
+  const int *partner = control_partners(g);
+  for (int w = 0; w < g->nops; w++) {
+    if (g->ops[w].kind != OP_WHILE)
+      continue;
+    int end = partner[partner[w]];
+    for (int s = w + 1; s <= end; s++) {
+      const Op *op = &g->ops[s];
+      for (int k = 0; k < op->ninputs; k++) {
+        int id = op->inputs[k] >= 0 ? g->tensors[op->inputs[k]].storage : -1;
+        if (id >= 0 && p->bufs[id].first <= w && p->bufs[id].last < end)
+          p->bufs[id].last = end;
+      }
+    }
+  }
+}
+
 void set_lifetimes(const Graph *g, Plan *p) {
   int last_step = p->nsteps - 1;
   for (int i = 0; i < p->nbufs; i++) {
@@ -237,6 +275,7 @@ void set_lifetimes(const Graph *g, Plan *p) {
   }
   for (int i = 0; i < g->noutputs; i++)
     live_at(p, g->tensors[g->outputs[i]].storage, last_step);
+  extend_over_loops(g, p);
   for (int i = 0; i < p->nbufs; i++) {
     Buffer *b = &p->bufs[i];
     if (b->persistent) {

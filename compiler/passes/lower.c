@@ -141,6 +141,12 @@ static LowerFn *const lowerings[OP_COUNT] = {
     [OP_ASSIGN_VARIABLE] = lower_assign_variable,
     [OP_RFFT2D] = lower_rfft2d, /* lower_signal.c */
     [OP_COMPLEX_ABS] = lower_complex_abs,
+    [OP_IF] = lower_structure, /* lower_control.c */
+    [OP_ELSE] = lower_structure,
+    [OP_END_IF] = lower_structure,
+    [OP_WHILE] = lower_structure,
+    [OP_WHILE_COND] = lower_structure,
+    [OP_END_WHILE] = lower_structure,
 };
 
 /*

@@ -15,7 +15,8 @@
  * activations) that need int16 kernels; lower_signal.c the custom ops
  * (the signal library, user-supplied kernels); lower_detection.c the
  * custom op TFLite_Detection_PostProcess; lower_circular_buffer.c TFLM's
- * custom op CIRCULAR_BUFFER.  The host arithmetic that only
+ * custom op CIRCULAR_BUFFER; lower_control.c the structure ops of IF and
+ * WHILE.  The host arithmetic that only
  * these lowerings need (lookup tables, resize maps) is in quant_ops.c,
  * declared here so that tests can call it.
  *
@@ -340,6 +341,12 @@ LowerFn lower_rfft2d, lower_complex_abs;
  * power of two (at least 2). */
 bool rfft_tables(int32_t fft_length, ta_rfft_params *p, int16_t *twiddles,
                  int16_t *split_twiddles);
+
+/* ---------------------------------------------------- lower_control.c */
+
+/* IF, ELSE, END_IF, WHILE, WHILE_COND, END_WHILE: no kernel, C control
+ * flow the emitter writes ("@if" ...). */
+LowerFn lower_structure;
 
 /* -------------------------------------------------- lower_detection.c */
 

@@ -17,7 +17,10 @@
  *     inputs and outputs as caller pointers, and one group cannot live in
  *     two caller buffers, nor can an output alias the caller's input;
  *   - a view of a constant stays in flash (storage -1), so it must not be
- *     a model output (those are written into the caller's buffer).
+ *     a model output (those are written into the caller's buffer);
+ *   - no WHILE loop variable as the base: END_WHILE rewrites it, and a
+ *     view of one copied into another loop variable would be overwritten
+ *     halfway through those copies.
  * When it is not legal, the op stays a copy.
  */
 #include "tinyaot.h"
@@ -67,7 +70,7 @@ void mark_views(Graph *g) {
     const Tensor *b = &g->tensors[base];
     if (view->view_of >= 0 || out == base || view->is_variable ||
         is_const(view) || view->is_input || b->is_variable ||
-        g->tensors[in].is_variable)
+        g->tensors[in].is_variable || b->loop_var)
       continue;
     if (is_const(b)) {
       if (!view->is_output)

@@ -8,12 +8,14 @@
  * shared models: a model with resource variables and CALL_ONCE (two
  * subgraphs), built with the test writer, so the reading of an init
  * subgraph and of RESOURCE tensors is mutated too, and one with nested
- * STABLEHLO_COMPOSITE ops (three subgraphs), so is their inlining.
+ * STABLEHLO_COMPOSITE ops (three subgraphs), so is their inlining, and
+ * one with an IF inside a WHILE body (five subgraphs), so is theirs.
  */
 #include "robust.h"
 
 #include "../../tools/tflite_writer.c"
 #include "composite_model.h"
+#include "control_model.h"
 #include "resvars_model.h"
 
 static Graph *read_one(const char *path, const uint8_t *bytes, size_t size) {
@@ -66,6 +68,10 @@ int main(void) {
   free(bytes);
   composite_model(&bytes, &size); /* the model of composite_model.h */
   robust_stress_bytes(&tflite, "composite.tflite", bytes, size, 6,
+                      only_padding_accepted);
+  free(bytes);
+  control_model(&bytes, &size); /* the model of control_model.h */
+  robust_stress_bytes(&tflite, "control_flow.tflite", bytes, size, 7,
                       only_padding_accepted);
   free(bytes);
   return test_exit();

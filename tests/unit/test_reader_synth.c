@@ -465,13 +465,15 @@ int main(void) {
   s.code = 119;
   s.options_type = 0;
   m = try_spec(&s);
-  CHECK(has(m, "op 0 (WHILE)") && has(m, "control flow"),
-        "a WHILE op is refused as control flow (got '%s')", m);
+  CHECK(has(m, "op 0 (WHILE)") && has(m, "has 2 inputs and 1 outputs") &&
+            has(m, "a loop variable is both"),
+        "a WHILE op with two inputs and one output is refused: its inputs "
+        "and outputs are its loop variables (got '%s')", m);
   s = base();
   s.nsubgraphs = 2;
   m = try_spec(&s);
-  CHECK(has(m, "2 subgraphs") && has(m, "control flow"),
-        "a model with two subgraphs is refused (got '%s')", m);
+  CHECK(has(m, "2 subgraphs") && has(m, "no op calls"),
+        "a model with a second subgraph that no op calls is refused (got '%s')", m);
   s = base();
   s.version = 2;
   m = try_spec(&s);
