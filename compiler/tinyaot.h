@@ -789,6 +789,9 @@ typedef struct {
   int rounding; /* TA_ROUND_DOUBLE (TFLite Micro, default), TA_ROUND_SINGLE or TA_ROUND_ORT */
   const CustomKernel *custom; /* user-supplied kernels for custom ops */
   int ncustom;
+  /* The plan's buffer alignment (--align; 0: the default, 16): kernel
+   * paths that need an aligned scratch are picked only when it is. */
+  size_t align;
 } LowerOptions;
 
 /* Picks a kernel for every op, computes its constant parameters and asks

@@ -43,6 +43,14 @@
  * output pixels from the last to the first (images, rows and columns
  * backwards; channels and taps as above), so that its output may lie
  * above its input (doc/memory-plan.md, 2c).
+ *
+ * Entry points, each way: _dsp_ (the DSP path; the portable one on
+ * cores without the extension), _portable_ (TFLite's roundings) and
+ * _ort_ (ONNX Runtime's float requantization) run one path each and
+ * refuse the ops it does not take, so that a program links only the
+ * paths its calls name: the compiler picks one per op
+ * (ta_depthwise_conv2d_fold_dsp_ok()).  ta_depthwise_conv2d_fold_s8 and
+ * _rev_s8 pick per call, for code that calls the kernel itself.
  */
 #include "ta_fixedpoint.h"
 #include "ta_kernels.h"
@@ -62,16 +70,26 @@ size_t ta_depthwise_conv2d_fold_s8_scratch_size(const ta_conv_params *p,
   return 0;
 }
 
-static inline int8_t finish(int32_t acc, const ta_conv_params *p, const ta_quant *q, int32_t oc) {
+/* The requantized, offset and clamped output of channel oc: TFLite's
+ * roundings (finish_fixed), ONNX Runtime's (finish_ort). */
+static inline int8_t finish_fixed(int32_t acc, const ta_conv_params *p, const ta_quant *q,
+                                  int32_t oc) {
   const int32_t ch = q->per_channel ? oc : 0;
-  acc = ta_requant(acc, q->multiplier[ch], q->shift[ch], q->rounding) + p->output_offset;
+  acc = ta_requant_fixed(acc, q->multiplier[ch], q->shift[ch], q->rounding) + p->output_offset;
+  return (int8_t)ta_clamp_i32(acc, p->act_min, p->act_max);
+}
+static inline int8_t finish_ort(int32_t acc, const ta_conv_params *p, const ta_quant *q,
+                                int32_t oc) {
+  const int32_t ch = q->per_channel ? oc : 0;
+  acc = ta_requant_ort(acc, q->multiplier[ch]) + p->output_offset;
   return (int8_t)ta_clamp_i32(acc, p->act_min, p->act_max);
 }
 
-#if defined(TA_DSP)
-/* Filter taps of the DSP path (8 x 8 and smaller; the table of widened
- * taps is a variable-length array of that many 8-byte entries). */
+/* The most filter taps of the DSP path (8 x 8 and smaller; the table of
+ * widened taps is a variable-length array of that many 8-byte entries). */
 #define TA_DW_MAX_TAPS 64
+
+#if defined(TA_DSP)
 
 /* What one group of four channels needs, prepared once per group. */
 typedef struct {
@@ -525,22 +543,17 @@ static void dw_dsp(const ta_conv_params *p, const ta_quant *q, const ta_dims *in
 #undef DW_ASM_PAIR_OPERANDS
 #endif
 
-/* The kernel, pixels walked forwards (rev 0) or backwards (rev 1). */
-static ta_status dw_fold(const ta_conv_params *p, const ta_quant *q, const ta_dims *in_dims,
-                         const int8_t *in, const ta_dims *filter_dims, const int8_t *filter,
-                         const int32_t *bias_fold, const ta_dims *out_dims, int8_t *out,
-                         int rev) {
-  if (!ta_dw_shapes_ok(p, in_dims, filter_dims, out_dims) || !bias_fold)
-    return TA_ERR_ARG;
+/* The portable path, pixels walked forwards (rev 0) or backwards (rev
+ * 1); ort: ONNX Runtime's rounding, else TFLite's (a constant in each of
+ * the two copies below). */
+TA_INLINE void dw_portable(const ta_conv_params *p, const ta_quant *q, const ta_dims *in_dims,
+                           const int8_t *in, const ta_dims *filter_dims, const int8_t *filter,
+                           const int32_t *bias_fold, const ta_dims *out_dims, int8_t *out,
+                           int rev, int ort) {
   const int32_t H = in_dims->h, W = in_dims->w, C = in_dims->c;
   const int32_t KH = filter_dims->h, KW = filter_dims->w, M = p->depth_multiplier;
   const int32_t OH = out_dims->h, OW = out_dims->w, OC = out_dims->c;
-#if defined(TA_DSP)
-  if (M == 1 && (C & 3) == 0 && KH * KW <= TA_DW_MAX_TAPS && q->mmla) {
-    dw_dsp(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, rev);
-    return TA_OK;
-  }
-#endif
+#define FINISH(acc, p, q, oc) (ort ? finish_ort(acc, p, q, oc) : finish_fixed(acc, p, q, oc))
   const int8_t zp = (int8_t)ta_clamp_i32(-p->input_offset, -128, 127);
   int8_t zrow[TA_DW_BLOCK];
   int32_t acc[TA_DW_BLOCK];
@@ -583,7 +596,7 @@ static ta_status dw_fold(const ta_conv_params *p, const ta_quant *q, const ta_di
               }
             }
             for (int32_t j = 0; j < n; j++)
-              o[c0 + j] = finish(acc[j], p, q, c0 + j);
+              o[c0 + j] = FINISH(acc[j], p, q, c0 + j);
           }
         } else {
           for (int32_t ic = 0; ic < C; ic++) {
@@ -613,31 +626,156 @@ static ta_status dw_fold(const ta_conv_params *p, const ta_quant *q, const ta_di
                 }
               }
               for (int32_t j = 0; j < n; j++)
-                o[oc0 + j] = finish(acc[j], p, q, oc0 + j);
+                o[oc0 + j] = FINISH(acc[j], p, q, oc0 + j);
             }
           }
         }
       }
     }
   }
+#undef FINISH
+}
+
+TA_NOINLINE static void dw_fixed(const ta_conv_params *p, const ta_quant *q,
+                                 const ta_dims *in_dims, const int8_t *in,
+                                 const ta_dims *filter_dims, const int8_t *filter,
+                                 const int32_t *bias_fold, const ta_dims *out_dims, int8_t *out,
+                                 int rev) {
+  dw_portable(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, rev, 0);
+}
+
+TA_NOINLINE static void dw_ort(const ta_conv_params *p, const ta_quant *q,
+                               const ta_dims *in_dims, const int8_t *in,
+                               const ta_dims *filter_dims, const int8_t *filter,
+                               const int32_t *bias_fold, const ta_dims *out_dims, int8_t *out,
+                               int rev) {
+  dw_portable(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, rev, 1);
+}
+
+int ta_depthwise_conv2d_fold_dsp_ok(const ta_conv_params *p, const ta_quant *q,
+                                    const ta_dims *in_dims, const ta_dims *filter_dims) {
+  return p->depth_multiplier == 1 && (in_dims->c & 3) == 0 &&
+         (int64_t)filter_dims->h * filter_dims->w <= TA_DW_MAX_TAPS && q->mmla &&
+         q->rounding == TA_ROUND_DOUBLE;
+}
+
+/* Which code runs an op: */
+enum {
+  DW_DSP,      /* the DSP path (the portable one without the extension) */
+  DW_PORTABLE, /* the portable path, TFLite's roundings */
+  DW_ORT       /* the portable path, ONNX Runtime's rounding */
+};
+
+/* The entry points: arguments checked, then the path of `how` (inlined
+ * into each, so that each refers to its own path only). */
+TA_INLINE ta_status dw_fold(const ta_conv_params *p, const ta_quant *q, const ta_dims *in_dims,
+                         const int8_t *in, const ta_dims *filter_dims, const int8_t *filter,
+                         const int32_t *bias_fold, const ta_dims *out_dims, int8_t *out,
+                         int rev, int how) {
+  if (!ta_dw_shapes_ok(p, in_dims, filter_dims, out_dims) || !bias_fold)
+    return TA_ERR_ARG;
+  const int ort = q->rounding == TA_ROUND_ORT;
+  if ((how == DW_PORTABLE && ort) || (how == DW_ORT && !ort))
+    return TA_ERR_ARG;
+  if (how == DW_DSP && !ta_depthwise_conv2d_fold_dsp_ok(p, q, in_dims, filter_dims))
+    return TA_ERR_ARG;
+#if defined(TA_DSP)
+  if (how == DW_DSP) {
+    dw_dsp(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, rev);
+    return TA_OK;
+  }
+#endif
+  if (how == DW_ORT)
+    dw_ort(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, rev);
+  else
+    dw_fixed(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, rev);
   return TA_OK;
 }
 
+/* The DSP path where the core has one (TA_ERR_ARG for an op it does not
+ * take), the portable path elsewhere. */
+ta_status ta_depthwise_conv2d_fold_dsp_s8(const ta_conv_params *p, const ta_quant *q,
+                                          const ta_dims *in_dims, const int8_t *in,
+                                          const ta_dims *filter_dims, const int8_t *filter,
+                                          const int32_t *bias_fold, const ta_dims *out_dims,
+                                          int8_t *out, void *scratch) {
+  (void)scratch;
+  return dw_fold(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, 0, DW_DSP);
+}
+
+ta_status ta_depthwise_conv2d_fold_rev_dsp_s8(const ta_conv_params *p, const ta_quant *q,
+                                              const ta_dims *in_dims, const int8_t *in,
+                                              const ta_dims *filter_dims, const int8_t *filter,
+                                              const int32_t *bias_fold, const ta_dims *out_dims,
+                                              int8_t *out, void *scratch) {
+  (void)scratch;
+  return dw_fold(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, 1, DW_DSP);
+}
+
+/* The portable path, TFLite's roundings. */
+ta_status ta_depthwise_conv2d_fold_portable_s8(const ta_conv_params *p, const ta_quant *q,
+                                               const ta_dims *in_dims, const int8_t *in,
+                                               const ta_dims *filter_dims, const int8_t *filter,
+                                               const int32_t *bias_fold, const ta_dims *out_dims,
+                                               int8_t *out, void *scratch) {
+  (void)scratch;
+  return dw_fold(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, 0, DW_PORTABLE);
+}
+
+ta_status ta_depthwise_conv2d_fold_rev_portable_s8(const ta_conv_params *p, const ta_quant *q,
+                                                   const ta_dims *in_dims, const int8_t *in,
+                                                   const ta_dims *filter_dims, const int8_t *filter,
+                                                   const int32_t *bias_fold, const ta_dims *out_dims,
+                                                   int8_t *out, void *scratch) {
+  (void)scratch;
+  return dw_fold(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, 1, DW_PORTABLE);
+}
+
+/* The portable path, ONNX Runtime's rounding. */
+ta_status ta_depthwise_conv2d_fold_ort_s8(const ta_conv_params *p, const ta_quant *q,
+                                          const ta_dims *in_dims, const int8_t *in,
+                                          const ta_dims *filter_dims, const int8_t *filter,
+                                          const int32_t *bias_fold, const ta_dims *out_dims,
+                                          int8_t *out, void *scratch) {
+  (void)scratch;
+  return dw_fold(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, 0, DW_ORT);
+}
+
+ta_status ta_depthwise_conv2d_fold_rev_ort_s8(const ta_conv_params *p, const ta_quant *q,
+                                              const ta_dims *in_dims, const int8_t *in,
+                                              const ta_dims *filter_dims, const int8_t *filter,
+                                              const int32_t *bias_fold, const ta_dims *out_dims,
+                                              int8_t *out, void *scratch) {
+  (void)scratch;
+  return dw_fold(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, 1, DW_ORT);
+}
+
+/* Every path, chosen per call: the entry point above that takes the op. */
+#define DW_ARGS p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, scratch
 ta_status ta_depthwise_conv2d_fold_s8(const ta_conv_params *p, const ta_quant *q,
                                       const ta_dims *in_dims, const int8_t *in,
                                       const ta_dims *filter_dims, const int8_t *filter,
-                                      const int32_t *bias_fold,
-                                      const ta_dims *out_dims, int8_t *out, void *scratch) {
-  (void)scratch;
-  return dw_fold(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, 0);
+                                      const int32_t *bias_fold, const ta_dims *out_dims,
+                                      int8_t *out, void *scratch) {
+#if defined(TA_DSP)
+  if (ta_depthwise_conv2d_fold_dsp_ok(p, q, in_dims, filter_dims))
+    return ta_depthwise_conv2d_fold_dsp_s8(DW_ARGS);
+#endif
+  if (q->rounding == TA_ROUND_ORT)
+    return ta_depthwise_conv2d_fold_ort_s8(DW_ARGS);
+  return ta_depthwise_conv2d_fold_portable_s8(DW_ARGS);
 }
 
 ta_status ta_depthwise_conv2d_fold_rev_s8(const ta_conv_params *p, const ta_quant *q,
                                           const ta_dims *in_dims, const int8_t *in,
                                           const ta_dims *filter_dims, const int8_t *filter,
-                                          const int32_t *bias_fold,
-                                          const ta_dims *out_dims, int8_t *out,
-                                          void *scratch) {
-  (void)scratch;
-  return dw_fold(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, 1);
+                                          const int32_t *bias_fold, const ta_dims *out_dims,
+                                          int8_t *out, void *scratch) {
+#if defined(TA_DSP)
+  if (ta_depthwise_conv2d_fold_dsp_ok(p, q, in_dims, filter_dims))
+    return ta_depthwise_conv2d_fold_rev_dsp_s8(DW_ARGS);
+#endif
+  if (q->rounding == TA_ROUND_ORT)
+    return ta_depthwise_conv2d_fold_rev_ort_s8(DW_ARGS);
+  return ta_depthwise_conv2d_fold_rev_portable_s8(DW_ARGS);
 }
