@@ -88,6 +88,20 @@ static const char *path_kernel(Lower *L, const char *stem, bool dsp) {
                       dsp ? "dsp" : L->rounding == TA_ROUND_ORT ? "ort" : "portable");
 }
 
+/* The same for DEPTHWISE_CONV_2D (`rev`: its backward walk), whose DSP
+ * path has a 3 x 3 form of its own: stem[_rev]_3x3_ring_dsp_s8 when the
+ * rows with border pixels fit the kernel's stack ring
+ * (ta_depthwise_conv2d_fold_ring_ok()), else stem[_rev]_3x3_dsp_s8, the
+ * border pixels one by one; other filter sizes stem[_rev]_dsp_s8. */
+static const char *dw_kernel(Lower *L, bool dsp, bool rev, const ta_conv_params *p,
+                             ta_dims di, ta_dims df, ta_dims dout) {
+  const char *stem = rev ? "ta_depthwise_conv2d_fold_rev" : "ta_depthwise_conv2d_fold";
+  if (!dsp || df.h != 3 || df.w != 3)
+    return path_kernel(L, stem, dsp);
+  const bool ring = ta_depthwise_conv2d_fold_ring_ok(p, &di, &df, &dout);
+  return arena_printf("%s_3x3%s_dsp_s8", stem, ring ? "_ring" : "");
+}
+
 /* Whether the plan aligns the scratch for a DSP path's paired loads. */
 static bool scratch_aligned4(const Lower *L) { return L->o->align == 0 || L->o->align >= 4; }
 
@@ -356,7 +370,8 @@ static void conv_common(Lower *L, bool depthwise) {
                  &nbias, &q);
   const bool dsp = depthwise ? ta_depthwise_conv2d_fold_dsp_ok(&p, &q, &di, &df)
                              : ta_conv2d_fold_dsp_ok(&q, &di, &df) && scratch_aligned4(L);
-  L->l->kernel = path_kernel(L, depthwise ? "ta_depthwise_conv2d_fold" : "ta_conv2d_fold", dsp);
+  L->l->kernel = depthwise ? dw_kernel(L, dsp, false, &p, di, df, dout)
+                           : path_kernel(L, "ta_conv2d_fold", dsp);
   const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
   arg_tensor(L, in->index);
   const_struct(L, "filter_dims", "ta_dims", dims_init(df), true);
@@ -376,7 +391,7 @@ static void conv_common(Lower *L, bool depthwise) {
      * (both paths; the DSP one channel group after group): per channel
      * the backward pixel walk with blocks of 1. */
     if (L->l->overlap.declared)
-      L->l->overlap.reverse_kernel = path_kernel(L, "ta_depthwise_conv2d_fold_rev", dsp);
+      L->l->overlap.reverse_kernel = dw_kernel(L, dsp, true, &p, di, df, dout);
   }
 }
 

@@ -362,15 +362,16 @@ static inline int conv_args_ok(const ta_conv_params *p, const ta_dims *in_dims,
   return ta_conv_shapes_ok(p, in_dims, filter_dims, out_dims) && bias_fold && scratch;
 }
 
-int ta_conv2d_fold_dsp_ok(const ta_quant *q, const ta_dims *in_dims, const ta_dims *filter_dims) {
+/* ta_conv2d_fold_dsp_ok(), with the scratch aligned for the DSP path's
+ * paired loads. */
+TA_INLINE int conv_dsp_ok(const ta_quant *q, const ta_dims *in_dims, const ta_dims *filter_dims,
+                          const void *scratch) {
   return in_dims->c == filter_dims->c && (q->mmla & TA_MMLA_RECORDS) &&
-         q->rounding == TA_ROUND_DOUBLE;
+         q->rounding == TA_ROUND_DOUBLE && ((uintptr_t)scratch & 3) == 0;
 }
 
-/* The same, with the scratch aligned for the DSP path's paired loads. */
-static inline int conv_dsp_ok(const ta_quant *q, const ta_dims *in_dims,
-                              const ta_dims *filter_dims, const void *scratch) {
-  return ta_conv2d_fold_dsp_ok(q, in_dims, filter_dims) && ((uintptr_t)scratch & 3) == 0;
+int ta_conv2d_fold_dsp_ok(const ta_quant *q, const ta_dims *in_dims, const ta_dims *filter_dims) {
+  return conv_dsp_ok(q, in_dims, filter_dims, NULL);
 }
 
 /* The DSP path where the core has one (TA_ERR_ARG for an op it does not

@@ -201,7 +201,7 @@ int ta_fully_connected_fold_dsp_ok(const ta_fc_params *p, const ta_quant *q) {
 ta_status ta_fully_connected_fold_dsp_s8(const ta_fc_params *p, const ta_quant *q,
                                          const int8_t *in, const int8_t *filter,
                                          const int32_t *bias_fold, int8_t *out) {
-  if (!fc_args_ok(p, bias_fold) || !ta_fully_connected_fold_dsp_ok(p, q))
+  if (!fc_args_ok(p, bias_fold) || !ta_quant_rs_ok(q, p->out_depth))
     return TA_ERR_ARG;
 #if defined(TA_DSP)
   fc_dsp(p, q, in, filter, bias_fold, out);

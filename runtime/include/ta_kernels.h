@@ -165,13 +165,20 @@ ta_status ta_depthwise_conv2d_fold_rev_s8(const ta_conv_params *p, const ta_quan
                                           void *scratch);
 /*
  * The same through one path each, as ta_conv2d_fold_dsp_s8 and its
- * kin above: _dsp_ for an op ta_depthwise_conv2d_fold_dsp_ok() accepts
- * (depth multiplier 1, channels a multiple of 4, at most 64 taps, double
- * rounding, q->mmla set), _portable_ for TFLite's roundings, _ort_ for
- * TA_ROUND_ORT; each forwards and backwards (_rev_).
+ * kin above, each forwards and backwards (_rev_):
+ *  - _dsp_, _3x3_dsp_, _3x3_ring_dsp_ for an op
+ *    ta_depthwise_conv2d_fold_dsp_ok() accepts (depth multiplier 1,
+ *    channels a multiple of 4, at most 64 taps, double rounding, q->mmla
+ *    set): any filter size; 3 x 3 filters with the border pixels one by
+ *    one; 3 x 3 filters with the rows that have border pixels copied,
+ *    padded, to the stack first, only where
+ *    ta_depthwise_conv2d_fold_ring_ok() (those rows fit 512 bytes);
+ *  - _portable_ for TFLite's roundings, _ort_ for TA_ROUND_ORT.
  */
 int ta_depthwise_conv2d_fold_dsp_ok(const ta_conv_params *p, const ta_quant *q,
                                     const ta_dims *in_dims, const ta_dims *filter_dims);
+int ta_depthwise_conv2d_fold_ring_ok(const ta_conv_params *p, const ta_dims *in_dims,
+                                     const ta_dims *filter_dims, const ta_dims *out_dims);
 ta_status ta_depthwise_conv2d_fold_dsp_s8(const ta_conv_params *p, const ta_quant *q,
                                           const ta_dims *in_dims, const int8_t *in,
                                           const ta_dims *filter_dims, const int8_t *filter,
@@ -182,16 +189,33 @@ ta_status ta_depthwise_conv2d_fold_rev_dsp_s8(const ta_conv_params *p, const ta_
                                               const ta_dims *filter_dims, const int8_t *filter,
                                               const int32_t *bias_fold, const ta_dims *out_dims,
                                               int8_t *out, void *scratch);
+ta_status ta_depthwise_conv2d_fold_3x3_dsp_s8(const ta_conv_params *p, const ta_quant *q,
+                                              const ta_dims *in_dims, const int8_t *in,
+                                              const ta_dims *filter_dims, const int8_t *filter,
+                                              const int32_t *bias_fold, const ta_dims *out_dims,
+                                              int8_t *out, void *scratch);
+ta_status ta_depthwise_conv2d_fold_rev_3x3_dsp_s8(const ta_conv_params *p, const ta_quant *q,
+                                                  const ta_dims *in_dims, const int8_t *in,
+                                                  const ta_dims *filter_dims, const int8_t *filter,
+                                                  const int32_t *bias_fold, const ta_dims *out_dims,
+                                                  int8_t *out, void *scratch);
+ta_status ta_depthwise_conv2d_fold_3x3_ring_dsp_s8(
+    const ta_conv_params *p, const ta_quant *q, const ta_dims *in_dims, const int8_t *in,
+    const ta_dims *filter_dims, const int8_t *filter, const int32_t *bias_fold,
+    const ta_dims *out_dims, int8_t *out, void *scratch);
+ta_status ta_depthwise_conv2d_fold_rev_3x3_ring_dsp_s8(
+    const ta_conv_params *p, const ta_quant *q, const ta_dims *in_dims, const int8_t *in,
+    const ta_dims *filter_dims, const int8_t *filter, const int32_t *bias_fold,
+    const ta_dims *out_dims, int8_t *out, void *scratch);
 ta_status ta_depthwise_conv2d_fold_portable_s8(const ta_conv_params *p, const ta_quant *q,
                                                const ta_dims *in_dims, const int8_t *in,
                                                const ta_dims *filter_dims, const int8_t *filter,
                                                const int32_t *bias_fold, const ta_dims *out_dims,
                                                int8_t *out, void *scratch);
-ta_status ta_depthwise_conv2d_fold_rev_portable_s8(const ta_conv_params *p, const ta_quant *q,
-                                                   const ta_dims *in_dims, const int8_t *in,
-                                                   const ta_dims *filter_dims, const int8_t *filter,
-                                                   const int32_t *bias_fold, const ta_dims *out_dims,
-                                                   int8_t *out, void *scratch);
+ta_status ta_depthwise_conv2d_fold_rev_portable_s8(
+    const ta_conv_params *p, const ta_quant *q, const ta_dims *in_dims, const int8_t *in,
+    const ta_dims *filter_dims, const int8_t *filter, const int32_t *bias_fold,
+    const ta_dims *out_dims, int8_t *out, void *scratch);
 ta_status ta_depthwise_conv2d_fold_ort_s8(const ta_conv_params *p, const ta_quant *q,
                                           const ta_dims *in_dims, const int8_t *in,
                                           const ta_dims *filter_dims, const int8_t *filter,

@@ -156,7 +156,12 @@ static void random_quant(int32_t n, int32_t *mult, int32_t *shift, int rounding,
 
 /* Cases of random_conv_case() whose ta_quant.mmla was set, and those
  * that ran the kernel's _dsp_ entry point. */
-static int mmla_cases, dsp_entries;
+static int mmla_cases, dsp_entries, dsp_3x3_cases;
+
+/* A depthwise kernel entry point. */
+typedef ta_status (*dw_fn)(const ta_conv_params *, const ta_quant *, const ta_dims *,
+                           const int8_t *, const ta_dims *, const int8_t *, const int32_t *,
+                           const ta_dims *, int8_t *, void *);
 
 static int random_conv_case(int depthwise, int k, int dsp) {
   ta_conv_params p;
@@ -238,13 +243,38 @@ static int random_conv_case(int depthwise, int k, int dsp) {
     /* The entry points of one path each, as the compiler picks them
      * (lower_nn.c): the same bytes, forwards and (o4) backwards. */
     const int dsp_path = ta_depthwise_conv2d_fold_dsp_ok(&p, &q, &id, &fd);
+    const int k3 = fd.h == 3 && fd.w == 3;
+    const int ring = ta_depthwise_conv2d_fold_ring_ok(&p, &id, &fd, &od);
     dsp_entries += dsp_path;
-    s5 = (dsp_path ? ta_depthwise_conv2d_fold_dsp_s8 : ta_depthwise_conv2d_fold_portable_s8)(
-        &p, &q, &id, in, &fd, filter, bf, &od, o5, scratch);
+    dw_fn fwd = ta_depthwise_conv2d_fold_portable_s8;
+    dw_fn back = ta_depthwise_conv2d_fold_rev_portable_s8;
+    if (dsp_path && k3 && ring)
+      fwd = ta_depthwise_conv2d_fold_3x3_ring_dsp_s8,
+      back = ta_depthwise_conv2d_fold_rev_3x3_ring_dsp_s8;
+    else if (dsp_path && k3)
+      fwd = ta_depthwise_conv2d_fold_3x3_dsp_s8, back = ta_depthwise_conv2d_fold_rev_3x3_dsp_s8;
+    else if (dsp_path)
+      fwd = ta_depthwise_conv2d_fold_dsp_s8, back = ta_depthwise_conv2d_fold_rev_dsp_s8;
+    s5 = fwd(&p, &q, &id, in, &fd, filter, bf, &od, o5, scratch);
     if (s2 == TA_OK)
-      s2 = (dsp_path ? ta_depthwise_conv2d_fold_rev_dsp_s8
-                     : ta_depthwise_conv2d_fold_rev_portable_s8)(&p, &q, &id, in, &fd, filter,
-                                                                 bf, &od, o4, scratch);
+      s2 = back(&p, &q, &id, in, &fd, filter, bf, &od, o4, scratch);
+    /* The other DSP entries that take a 3 x 3 op: the border pixels one
+     * by one, and the loops for any filter size (both ways each). */
+    if (dsp_path && k3 && s5 == TA_OK) {
+      const dw_fn other[4] = {ta_depthwise_conv2d_fold_3x3_dsp_s8,
+                              ta_depthwise_conv2d_fold_rev_3x3_dsp_s8,
+                              ta_depthwise_conv2d_fold_dsp_s8,
+                              ta_depthwise_conv2d_fold_rev_dsp_s8};
+      for (int e = 0; e < 4 && s5 == TA_OK; e++) {
+        int8_t *oe = canary_alloc(no);
+        s5 = other[e](&p, &q, &id, in, &fd, filter, bf, &od, oe, scratch);
+        if (s5 == TA_OK && (memcmp(oe, o5, no) || !canary_ok(oe, no)))
+          s5 = TA_ERR_ARG; /* reported as a status */
+        canary_free(oe);
+      }
+      dsp_3x3_cases++;
+    }
+
   } else {
     ref_conv_s8(&p, &q, &id, in, &fd, filter, with_bias ? bias : NULL, &od, expect);
     fold_bias_s8(filter, fd.n, fd.h * fd.w * fd.c, with_bias ? bias : NULL, p.input_offset, bf);
@@ -306,7 +336,7 @@ static int random_conv_case(int depthwise, int k, int dsp) {
 
 static void test_random(int depthwise, int dsp) {
   int run = 0, bad = 0;
-  mmla_cases = dsp_entries = 0;
+  mmla_cases = dsp_entries = dsp_3x3_cases = 0;
   for (int k = 0; k < 400; k++) {
     int r = random_conv_case(depthwise, k, dsp);
     run += r != 0;
@@ -323,8 +353,12 @@ static void test_random(int depthwise, int dsp) {
           mmla_cases, run, depthwise ? "DEPTHWISE_CONV_2D" : "CONV_2D");
   if (dsp)
     CHECK(dsp_entries > run / 2,
-          "%d of %d of them ran through the kernel's _dsp_ entry point, the same bytes", dsp_entries,
-          run);
+          "%d of %d of them ran through the kernel's _dsp_ entry point, the same bytes",
+          dsp_entries, run);
+  if (dsp && depthwise)
+    CHECK(dsp_3x3_cases > run / 8,
+          "%d 3x3 cases ran through all three DSP forms, forwards and backwards, the same bytes",
+          dsp_3x3_cases);
 }
 
 static void test_bad_args(void) {

@@ -364,13 +364,13 @@ static TfwModel *fc_model(float out_scale) {
   return m;
 }
 
-/* DEPTHWISE_CONV_2D int8 [1,4,4,4] -> [1,4,4,4], depth multiplier 1,
- * filter 1x3x3x4 of ones, SAME padding, output scale out_scale. */
-static TfwModel *dw1_model(float out_scale) {
+/* DEPTHWISE_CONV_2D int8 [1,4,w,4] -> [1,4,w,4], depth multiplier 1,
+ * filter 1xkxkx4 of ones, SAME padding, output scale out_scale. */
+static TfwModel *dw1_model_shape(int32_t w, int32_t k, float out_scale) {
   TfwModel *m = tfw_new();
-  int32_t di[4] = {1, 4, 4, 4}, df[4] = {1, 3, 3, 4};
-  int8_t f[36];
-  for (int i = 0; i < 36; i++)
+  int32_t di[4] = {1, 4, w, 4}, df[4] = {1, k, k, 4};
+  int8_t f[100];
+  for (int i = 0; i < 100; i++)
     f[i] = 1;
   int in = tfw_tensor(m, "in", TFW_INT8, 4, di, 0);
   int fi = tfw_const(m, "f", TFW_INT8, 4, df, f);
@@ -385,6 +385,8 @@ static TfwModel *dw1_model(float out_scale) {
   tfw_outputs(m, 1, &out);
   return m;
 }
+
+static TfwModel *dw1_model(float out_scale) { return dw1_model_shape(4, 3, out_scale); }
 
 /* Each int8 convolution and FULLY_CONNECTED calls the entry point of the
  * one path that runs it (doc/cortex-m.md, "Paths chosen by the
@@ -409,10 +411,19 @@ static void test_kernel_paths(void) {
         "ONNX Runtime's rounding: the CONV_2D with the float requantization (%s) %s", k,
         error_message);
   k = kernel_of(dw1_model(1.0f), TA_ROUND_DOUBLE, 16, &rev);
+  CHECK(!strcmp(k, "ta_depthwise_conv2d_fold_3x3_ring_dsp_s8") &&
+            !strcmp(rev, "ta_depthwise_conv2d_fold_rev_3x3_ring_dsp_s8"),
+        "a four-channel 3x3 DEPTHWISE_CONV_2D on rows that fit the stack ring calls the DSP "
+        "entries of that form, forwards and backwards (%s, %s) %s", k, rev, error_message);
+  k = kernel_of(dw1_model_shape(40, 3, 1.0f), TA_ROUND_DOUBLE, 16, &rev);
+  CHECK(!strcmp(k, "ta_depthwise_conv2d_fold_3x3_dsp_s8") &&
+            !strcmp(rev, "ta_depthwise_conv2d_fold_rev_3x3_dsp_s8"),
+        "rows 40 pixels wide (too wide for the ring) the 3x3 entries that take border pixels "
+        "one by one (%s, %s) %s", k, rev, error_message);
+  k = kernel_of(dw1_model_shape(4, 5, 1.0f), TA_ROUND_DOUBLE, 16, &rev);
   CHECK(!strcmp(k, "ta_depthwise_conv2d_fold_dsp_s8") &&
             !strcmp(rev, "ta_depthwise_conv2d_fold_rev_dsp_s8"),
-        "a four-channel DEPTHWISE_CONV_2D calls the DSP entries, forwards and backwards "
-        "(%s, %s) %s", k, rev, error_message);
+        "a 5x5 filter the entries for any filter size (%s, %s) %s", k, rev, error_message);
   k = kernel_of(dw1_model(1.0f), TA_ROUND_ORT, 16, &rev);
   CHECK(!strcmp(k, "ta_depthwise_conv2d_fold_ort_s8") &&
             !strcmp(rev, "ta_depthwise_conv2d_fold_rev_ort_s8"),

@@ -116,6 +116,14 @@ static void run_conv(const Graph *g, int8_t *ws, size_t a, size_t c, const int8_
                   void *) = NULL;
   if (!strcmp(k, "ta_depthwise_conv2d_fold_rev_dsp_s8"))
     fn = ta_depthwise_conv2d_fold_rev_dsp_s8;
+  else if (!strcmp(k, "ta_depthwise_conv2d_fold_rev_3x3_dsp_s8"))
+    fn = ta_depthwise_conv2d_fold_rev_3x3_dsp_s8;
+  else if (!strcmp(k, "ta_depthwise_conv2d_fold_rev_3x3_ring_dsp_s8"))
+    fn = ta_depthwise_conv2d_fold_rev_3x3_ring_dsp_s8;
+  else if (!strcmp(k, "ta_depthwise_conv2d_fold_3x3_dsp_s8"))
+    fn = ta_depthwise_conv2d_fold_3x3_dsp_s8;
+  else if (!strcmp(k, "ta_depthwise_conv2d_fold_3x3_ring_dsp_s8"))
+    fn = ta_depthwise_conv2d_fold_3x3_ring_dsp_s8;
   else if (!strcmp(k, "ta_depthwise_conv2d_fold_rev_portable_s8"))
     fn = ta_depthwise_conv2d_fold_rev_portable_s8;
   else if (!strcmp(k, "ta_depthwise_conv2d_fold_dsp_s8"))
