@@ -527,6 +527,18 @@ TA_INLINE void dw_dsp(const ta_conv_params *p, const ta_quant *q, const ta_dims 
             dw_run(&g, KH, KW, x, step * sw * 4, wrs, dw * 4, o + first * C, step * C, OW);
           continue;
         }
+        if (ring_mode == 1) {
+          /* The ring took every row with border pixels, so this one lies
+           * inside (x0 = 0, x1 = OW): one run, forwards or backwards, and
+           * no border-pixel code in this copy. */
+          const int32_t first = rev ? OW - 1 : 0, step = rev ? -1 : 1;
+          const int8_t *x = in_b + ((size_t)iy0 * W + (first * sw - p->pad_w)) * C;
+          if (k3)
+            dw_run3x3(&g, x, step * sw * C, rs, cs, o + first * C, step * C, OW);
+          else
+            dw_run(&g, KH, KW, x, step * sw * C, rs, cs, o + first * C, step * C, OW);
+          continue;
+        }
         if (rev) {
           /* The same pixels from the last to the first: the interior
            * run [x0, x1) backwards, from x1 - 1. */
