@@ -418,8 +418,8 @@ typedef struct {
 
 /* Makes rows [iy0, iy0 + R) present (only the missing ones are copied);
  * returns the first one's slot. */
-static const int8_t *dw_rows(dw_ring *r, const int8_t *in_b, int32_t H, int32_t W, int32_t C,
-                             uint32_t zp4, int32_t iy0) {
+TA_INLINE const int8_t *dw_rows(dw_ring *r, const int8_t *in_b, int32_t H, int32_t W, int32_t C,
+                                uint32_t zp4, int32_t iy0) {
   const int32_t R = r->R, Wp = r->Wp;
   for (int32_t y = iy0; y < iy0 + R; y++) {
     if (y >= r->have_lo && y < r->have_hi)
