@@ -467,7 +467,7 @@ static bool parse_compile_option(int argc, char **argv, int *i, CompileOptions *
     size_t n;
     if (!parse_size(v, &n) || n == 0 || (n & (n - 1)))
       usage(arena_printf("--align %s is not a power of two", v));
-    o->plan.align = n;
+    o->plan.align = o->lower.align = n;
   } else if (!strcmp(a, "--algo")) {
     o->plan.algo = VALUE();
     if (!is_plan_algo(o->plan.algo))
@@ -555,7 +555,7 @@ static void default_options(CompileOptions *o) {
   memset(o, 0, sizeof *o);
   o->views = true;
   o->lower.rounding = TA_ROUND_DOUBLE;
-  o->plan.align = 16;
+  o->plan.align = o->lower.align = 16;
   o->plan.algo = "best";
   o->plan.schedule = "best";
   o->patch_end = -1;

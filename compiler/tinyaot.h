@@ -867,6 +867,9 @@ typedef struct {
   int rounding; /* TA_ROUND_DOUBLE (TFLite Micro, default), TA_ROUND_SINGLE or TA_ROUND_ORT */
   const CustomKernel *custom; /* user-supplied kernels for custom ops */
   int ncustom;
+  /* The plan's buffer alignment (--align; 0: the default, 16): kernel
+   * paths that need an aligned scratch are picked only when it is. */
+  size_t align;
 } LowerOptions;
 
 /* Picks a kernel for every op, computes its constant parameters and asks
@@ -891,6 +894,9 @@ static inline Lowered *op_lowered(const Op *op) { return (Lowered *)op->lowered;
  * the run's output, and its scratch holds the band buffers.  A run that
  * cannot be patched -> error_at() naming the op. */
 const PatchRun *patch_graph(Graph *g, int end, int nbands);
+/* The kernel each band of a run calls for op l (its kind's per-call
+ * dispatcher, which takes any band's rows and padding). */
+const char *patch_band_kernel(const Lowered *l);
 /* patch_graph() that returns NULL, the graph untouched, and *why when a
  * band of this run would read no row of some op's input. */
 const PatchRun *try_patch_graph(Graph *g, int end, int nbands, const char **why);

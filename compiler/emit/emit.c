@@ -915,7 +915,7 @@ static void put_patched_run(FILE *f, Emit *e, int end) {
         args[k] = arg_text(e, i, o, a);
     }
     fprintf(f, "      /* op %d: %s */\n", i, comment_safe(op_display_name(g, i)));
-    put_wrapped(f, arena_printf("      st = %s(", o->kernel), args, o->nargs, ");\n",
+    put_wrapped(f, arena_printf("      st = %s(", patch_band_kernel(o)), args, o->nargs, ");\n",
                 "          ");
     fprintf(f, "      if (st != TA_OK)\n        return st;\n");
   }

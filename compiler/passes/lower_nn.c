@@ -31,7 +31,7 @@
  * itself; its length goes to *nbias. */
 static const int32_t *conv_quant(Lower *L, const Tensor *in, const Tensor *filter,
                                  const Tensor *out, int nch, int axis, const int32_t *fold,
-                                 int32_t taps, bool records, size_t *nbias) {
+                                 int32_t taps, bool records, size_t *nbias, ta_quant *qout) {
   int per = filter->q.nscale > 1;
   if (filter->q.nscale < 1)
     error_at(L->g, L->op->index, "the filter is not quantized");
@@ -69,8 +69,41 @@ static const int32_t *conv_quant(Lower *L, const Tensor *in, const Tensor *filte
   const_i32(L, "mult", mult, (size_t)n, false);
   const_i32(L, "shift", shift, (size_t)n, false);
   const_struct(L, "quant", "ta_quant", quant_init(per, L->rounding, mmla), true);
+  *qout = q;
+  qout->mmla = (uint16_t)mmla;
   return bias;
 }
+
+/*
+ * The entry point of an int8 kernel with several paths (doc/cortex-m.md,
+ * "Paths chosen by the compiler"): stem_dsp_s8 when its Arm DSP path
+ * takes the op (`dsp`, the kernel's own ..._dsp_ok()), which is the
+ * portable path on cores without the extension; else stem_ort_s8 for
+ * ONNX Runtime's rounding or stem_portable_s8.  A program then links
+ * only the paths its ops run: no portable fallback beside a DSP path
+ * that always runs, no float requantization in a fixed-point kernel.
+ */
+static const char *path_kernel(Lower *L, const char *stem, bool dsp) {
+  return arena_printf("%s_%s_s8", stem,
+                      dsp ? "dsp" : L->rounding == TA_ROUND_ORT ? "ort" : "portable");
+}
+
+/* The same for DEPTHWISE_CONV_2D (`rev`: its backward walk), whose DSP
+ * path has a 3 x 3 form of its own: stem[_rev]_3x3_ring_dsp_s8 when the
+ * rows with border pixels fit the kernel's stack ring
+ * (ta_depthwise_conv2d_fold_ring_ok()), else stem[_rev]_3x3_dsp_s8, the
+ * border pixels one by one; other filter sizes stem[_rev]_dsp_s8. */
+static const char *dw_kernel(Lower *L, bool dsp, bool rev, const ta_conv_params *p,
+                             ta_dims di, ta_dims df, ta_dims dout) {
+  const char *stem = rev ? "ta_depthwise_conv2d_fold_rev" : "ta_depthwise_conv2d_fold";
+  if (!dsp || df.h != 3 || df.w != 3)
+    return path_kernel(L, stem, dsp);
+  const bool ring = ta_depthwise_conv2d_fold_ring_ok(p, &di, &df, &dout);
+  return arena_printf("%s_3x3%s_dsp_s8", stem, ring ? "_ring" : "");
+}
+
+/* Whether the plan aligns the scratch for a DSP path's paired loads. */
+static bool scratch_aligned4(const Lower *L) { return L->o->align == 0 || L->o->align >= 4; }
 
 /* ------------------------------------------------ CONV_2D, DEPTHWISE */
 
@@ -309,10 +342,13 @@ static void conv_common(Lower *L, bool depthwise) {
     fold_bias_s8(t, nout, taps, b, p.input_offset, fold);
     ta_dims dc = {nout, df.h, df.w, 1};
     p.depth_multiplier = 1;
-    L->l->kernel = "ta_conv2d_fold_s8";
     const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
     size_t nbias;
-    const int32_t *bias_arg = conv_quant(L, in, filter, out, nout, 3, fold, taps, true, &nbias);
+    ta_quant q;
+    const int32_t *bias_arg =
+        conv_quant(L, in, filter, out, nout, 3, fold, taps, true, &nbias, &q);
+    L->l->kernel = path_kernel(L, "ta_conv2d_fold",
+                               ta_conv2d_fold_dsp_ok(&q, &di, &dc) && scratch_aligned4(L));
     const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
     arg_tensor(L, in->index);
     const_struct(L, "filter_dims", "ta_dims", dims_init(dc), true);
@@ -335,18 +371,21 @@ static void conv_common(Lower *L, bool depthwise) {
 
   /* int4 weights (the reader kept the file's packed bytes): the kernel
    * unpacks them into its scratch, as TFLM does, and flash keeps them
-   * packed. */
+   * packed; it then runs ta_conv2d_fold_s8, which picks its path per call. */
   bool w4 = !depthwise && packed_int4(filter);
-  L->l->kernel = depthwise ? "ta_depthwise_conv2d_fold_s8"
-                 : w4      ? "ta_conv2d_fold_w4_s8"
-                           : "ta_conv2d_fold_s8";
   const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
   /* Records for the ungrouped CONV_2D only (the kernel's DSP path). */
   size_t nbias;
+  ta_quant q;
   const int32_t *bias_arg =
       conv_quant(L, in, filter, out, nout, depthwise ? 3 : 0, fold,
                  depthwise ? df.h * df.w : df.h * df.w * df.c, !depthwise && df.c == di.c,
-                 &nbias);
+                 &nbias, &q);
+  const bool dsp = depthwise ? ta_depthwise_conv2d_fold_dsp_ok(&p, &q, &di, &df)
+                             : ta_conv2d_fold_dsp_ok(&q, &di, &df) && scratch_aligned4(L);
+  L->l->kernel = depthwise ? dw_kernel(L, dsp, false, &p, di, df, dout)
+                 : w4      ? "ta_conv2d_fold_w4_s8"
+                           : path_kernel(L, "ta_conv2d_fold", dsp);
   const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
   arg_tensor(L, in->index);
   const_struct(L, "filter_dims", "ta_dims", dims_init(df), true);
@@ -370,7 +409,7 @@ static void conv_common(Lower *L, bool depthwise) {
      * (both paths; the DSP one channel group after group): per channel
      * the backward pixel walk with blocks of 1. */
     if (L->l->overlap.declared)
-      L->l->overlap.reverse_kernel = "ta_depthwise_conv2d_fold_rev_s8";
+      L->l->overlap.reverse_kernel = dw_kernel(L, dsp, true, &p, di, df, dout);
   }
 }
 
@@ -450,9 +489,11 @@ void lower_fully_connected(Lower *L) {
   fold_bias_s8((const int8_t *)filter->data, p.out_depth, p.in_depth, b,
                p.input_offset, fold);
 
+  const ta_quant q = {mult, shift, per, L->rounding, 0};
   /* int4 weights: kept packed, unpacked by the kernel (see conv_common). */
   bool w4 = packed_int4(filter);
-  L->l->kernel = w4 ? "ta_fully_connected_fold_w4_s8" : "ta_fully_connected_fold_s8";
+  L->l->kernel = w4 ? "ta_fully_connected_fold_w4_s8"
+                    : path_kernel(L, "ta_fully_connected_fold", ta_fully_connected_fold_dsp_ok(&p, &q));
   const_struct(L, "params", "ta_fc_params", fc_init(&p), true);
   const_i32(L, "mult", mult, (size_t)n, false);
   const_i32(L, "shift", shift, (size_t)n, false);

@@ -32,10 +32,25 @@
 
 #include "lower.h"
 
+/* The int8 convolution kernels a run may hold: the forward entries of
+ * CONV_2D and DEPTHWISE_CONV_2D (any path the lowering picked; not the
+ * int4 ones, nor the backward depthwise). */
 static bool is_patchable_kernel(const Lowered *l) {
-  return l && l->kernel && !l->patch &&
-         (!strcmp(l->kernel, "ta_conv2d_fold_s8") ||
-          !strcmp(l->kernel, "ta_depthwise_conv2d_fold_s8"));
+  if (!l || !l->kernel || l->patch)
+    return false;
+  const char *k = l->kernel;
+  bool conv = !strncmp(k, "ta_conv2d_fold_", 15), dw = !strncmp(k, "ta_depthwise_conv2d_fold_", 25);
+  size_t n = strlen(k);
+  return (conv || dw) && n > 3 && !strcmp(k + n - 3, "_s8") && !strstr(k, "_w4_") &&
+         !strstr(k, "_rev");
+}
+
+/* The kernel a band calls: the per-call dispatcher of the op's kind, since
+ * the path the lowering picked for the whole op (the DSP forms check the
+ * shapes and padding) need not take each band's rows and padding. */
+const char *patch_band_kernel(const Lowered *l) {
+  return !strncmp(l->kernel, "ta_conv2d_fold_", 15) ? "ta_conv2d_fold_s8"
+                                                    : "ta_depthwise_conv2d_fold_s8";
 }
 
 /* The integer after "FIELD = " in a params initializer. */

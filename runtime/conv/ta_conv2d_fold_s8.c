@@ -42,6 +42,14 @@
  * Scratch: 4 * K bytes, two int16 columns (the portable path uses the
  * first), plus K rounded up to 4 for gathering a window as int8 when the
  * filter's channels are not a multiple of 4 (ta_conv2d_fold_s8_scratch_size()).
+ *
+ * Entry points: ta_conv2d_fold_dsp_s8 (the DSP path; the portable one on
+ * cores without the extension), ta_conv2d_fold_portable_s8 (TFLite's
+ * roundings) and ta_conv2d_fold_ort_s8 (ONNX Runtime's float
+ * requantization) each run one path and refuse the ops it does not take,
+ * so that a program links only the paths its calls name: the compiler
+ * picks one per op (ta_conv2d_fold_dsp_ok()).  ta_conv2d_fold_s8 picks
+ * per call, for code that calls the kernel itself.
  */
 #include "ta_fixedpoint.h"
 #include "ta_kernels.h"
@@ -58,9 +66,18 @@ size_t ta_conv2d_fold_s8_scratch_size(const ta_conv_params *p, const ta_dims *in
   return 4 * K + (filter_dims->c % 4 ? (K + 3) & ~(size_t)3 : 0);
 }
 
-static inline int8_t finish(int32_t acc, const ta_conv_params *p, const ta_quant *q, int32_t oc) {
+/* The requantized, offset and clamped output of channel oc: TFLite's
+ * roundings (finish_fixed), ONNX Runtime's (finish_ort). */
+static inline int8_t finish_fixed(int32_t acc, const ta_conv_params *p, const ta_quant *q,
+                                  int32_t oc) {
   const int32_t ch = q->per_channel ? oc : 0;
-  acc = ta_requant(acc, q->multiplier[ch], q->shift[ch], q->rounding) + p->output_offset;
+  acc = ta_requant_fixed(acc, q->multiplier[ch], q->shift[ch], q->rounding) + p->output_offset;
+  return (int8_t)ta_clamp_i32(acc, p->act_min, p->act_max);
+}
+static inline int8_t finish_ort(int32_t acc, const ta_conv_params *p, const ta_quant *q,
+                                int32_t oc) {
+  const int32_t ch = q->per_channel ? oc : 0;
+  acc = ta_requant_ort(acc, q->multiplier[ch]) + p->output_offset;
   return (int8_t)ta_clamp_i32(acc, p->act_min, p->act_max);
 }
 
@@ -261,29 +278,21 @@ static void conv_dsp(const ta_conv_params *p, const ta_dims *in_dims,
 }
 #endif
 
-ta_status ta_conv2d_fold_s8(const ta_conv_params *p, const ta_quant *q,
-                            const ta_dims *in_dims, const int8_t *in,
-                            const ta_dims *filter_dims, const int8_t *filter,
-                            const int32_t *bias_fold,
-                            const ta_dims *out_dims, int8_t *out, void *scratch) {
-  if (!ta_conv_shapes_ok(p, in_dims, filter_dims, out_dims) || !bias_fold)
-    return TA_ERR_ARG;
+/* The portable path, every group: per output pixel each group's window
+ * widened into the column, then that group's channels, four at a time
+ * (ta_dot_s8.h).  ort: ONNX Runtime's rounding, else TFLite's (a
+ * constant in each of the two copies below). */
+TA_INLINE void conv_portable(const ta_conv_params *p, const ta_quant *q, const ta_dims *in_dims,
+                             const int8_t *in, const ta_dims *filter_dims, const int8_t *filter,
+                             const int32_t *bias_fold, const ta_dims *out_dims, int8_t *out,
+                             int16_t *col, int ort) {
   const int32_t H = in_dims->h, W = in_dims->w, C = in_dims->c;
   const int32_t KH = filter_dims->h, KW = filter_dims->w, FC = filter_dims->c;
   const int32_t OH = out_dims->h, OW = out_dims->w, OC = out_dims->c;
   const int32_t groups = C / FC, per_group = OC / groups;
   const int32_t K = KH * KW * FC; /* column length = filter row length */
   const int16_t zp = (int16_t)ta_clamp_i32(-p->input_offset, -128, 127);
-  int16_t *col = (int16_t *)scratch;
-  if (!col)
-    return TA_ERR_ARG;
-#if defined(TA_DSP)
-  if (groups == 1 && ((uintptr_t)col & 3) == 0 && (q->mmla & TA_MMLA_RECORDS)) {
-    conv_dsp(p, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, col);
-    return TA_OK;
-  }
-#endif
-
+#define FINISH(acc, p, q, oc) (ort ? finish_ort(acc, p, q, oc) : finish_fixed(acc, p, q, oc))
   for (int32_t b = 0; b < in_dims->n; b++) {
     const int8_t *in_b = in + (size_t)b * (size_t)H * (size_t)W * (size_t)C;
     for (int32_t oy = 0; oy < OH; oy++) {
@@ -315,17 +324,114 @@ ta_status ta_conv2d_fold_s8(const ta_conv_params *p, const ta_quant *q,
             int32_t acc[4] = {bias_fold[oc], bias_fold[oc + 1], bias_fold[oc + 2],
                               bias_fold[oc + 3]};
             ta_dot4_s16s8(col, filter + (size_t)oc * (size_t)K, K, K, acc);
-            o[oc] = finish(acc[0], p, q, oc);
-            o[oc + 1] = finish(acc[1], p, q, oc + 1);
-            o[oc + 2] = finish(acc[2], p, q, oc + 2);
-            o[oc + 3] = finish(acc[3], p, q, oc + 3);
+            o[oc] = FINISH(acc[0], p, q, oc);
+            o[oc + 1] = FINISH(acc[1], p, q, oc + 1);
+            o[oc + 2] = FINISH(acc[2], p, q, oc + 2);
+            o[oc + 3] = FINISH(acc[3], p, q, oc + 3);
           }
           for (; oc < oc_end; oc++)
             o[oc] =
-                finish(bias_fold[oc] + ta_dot1_s16s8(col, filter + (size_t)oc * (size_t)K, K), p, q, oc);
+                FINISH(bias_fold[oc] + ta_dot1_s16s8(col, filter + (size_t)oc * (size_t)K, K), p, q, oc);
         }
       }
     }
   }
+#undef FINISH
+}
+
+TA_NOINLINE static void conv_fixed(const ta_conv_params *p, const ta_quant *q,
+                                   const ta_dims *in_dims, const int8_t *in,
+                                   const ta_dims *filter_dims, const int8_t *filter,
+                                   const int32_t *bias_fold, const ta_dims *out_dims,
+                                   int8_t *out, int16_t *col) {
+  conv_portable(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, col, 0);
+}
+
+TA_NOINLINE static void conv_ort(const ta_conv_params *p, const ta_quant *q,
+                                 const ta_dims *in_dims, const int8_t *in,
+                                 const ta_dims *filter_dims, const int8_t *filter,
+                                 const int32_t *bias_fold, const ta_dims *out_dims, int8_t *out,
+                                 int16_t *col) {
+  conv_portable(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, col, 1);
+}
+
+/* The arguments every entry point checks. */
+static inline int conv_args_ok(const ta_conv_params *p, const ta_dims *in_dims,
+                               const ta_dims *filter_dims, const ta_dims *out_dims,
+                               const int32_t *bias_fold, const void *scratch) {
+  return ta_conv_shapes_ok(p, in_dims, filter_dims, out_dims) && bias_fold && scratch;
+}
+
+/* ta_conv2d_fold_dsp_ok(), with the scratch aligned for the DSP path's
+ * paired loads. */
+TA_INLINE int conv_dsp_ok(const ta_quant *q, const ta_dims *in_dims, const ta_dims *filter_dims,
+                          const void *scratch) {
+  return in_dims->c == filter_dims->c && (q->mmla & TA_MMLA_RECORDS) &&
+         q->rounding == TA_ROUND_DOUBLE && ((uintptr_t)scratch & 3) == 0;
+}
+
+int ta_conv2d_fold_dsp_ok(const ta_quant *q, const ta_dims *in_dims, const ta_dims *filter_dims) {
+  return conv_dsp_ok(q, in_dims, filter_dims, NULL);
+}
+
+/* The DSP path where the core has one (TA_ERR_ARG for an op it does not
+ * take), the portable path elsewhere. */
+ta_status ta_conv2d_fold_dsp_s8(const ta_conv_params *p, const ta_quant *q,
+                                const ta_dims *in_dims, const int8_t *in,
+                                const ta_dims *filter_dims, const int8_t *filter,
+                                const int32_t *bias_fold,
+                                const ta_dims *out_dims, int8_t *out, void *scratch) {
+  if (!conv_args_ok(p, in_dims, filter_dims, out_dims, bias_fold, scratch) ||
+      !conv_dsp_ok(q, in_dims, filter_dims, scratch))
+    return TA_ERR_ARG;
+#if defined(TA_DSP)
+  conv_dsp(p, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, scratch);
+#else
+  conv_fixed(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, scratch);
+#endif
   return TA_OK;
+}
+
+/* The portable path, TFLite's roundings. */
+ta_status ta_conv2d_fold_portable_s8(const ta_conv_params *p, const ta_quant *q,
+                                     const ta_dims *in_dims, const int8_t *in,
+                                     const ta_dims *filter_dims, const int8_t *filter,
+                                     const int32_t *bias_fold,
+                                     const ta_dims *out_dims, int8_t *out, void *scratch) {
+  if (!conv_args_ok(p, in_dims, filter_dims, out_dims, bias_fold, scratch) ||
+      q->rounding == TA_ROUND_ORT)
+    return TA_ERR_ARG;
+  conv_fixed(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, scratch);
+  return TA_OK;
+}
+
+/* The portable path, ONNX Runtime's rounding. */
+ta_status ta_conv2d_fold_ort_s8(const ta_conv_params *p, const ta_quant *q,
+                                const ta_dims *in_dims, const int8_t *in,
+                                const ta_dims *filter_dims, const int8_t *filter,
+                                const int32_t *bias_fold,
+                                const ta_dims *out_dims, int8_t *out, void *scratch) {
+  if (!conv_args_ok(p, in_dims, filter_dims, out_dims, bias_fold, scratch) ||
+      q->rounding != TA_ROUND_ORT)
+    return TA_ERR_ARG;
+  conv_ort(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, scratch);
+  return TA_OK;
+}
+
+/* Every path, chosen per call: the entry point above that takes the op. */
+ta_status ta_conv2d_fold_s8(const ta_conv_params *p, const ta_quant *q,
+                            const ta_dims *in_dims, const int8_t *in,
+                            const ta_dims *filter_dims, const int8_t *filter,
+                            const int32_t *bias_fold,
+                            const ta_dims *out_dims, int8_t *out, void *scratch) {
+#if defined(TA_DSP)
+  if (conv_dsp_ok(q, in_dims, filter_dims, scratch))
+    return ta_conv2d_fold_dsp_s8(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims,
+                                 out, scratch);
+#endif
+  if (q->rounding == TA_ROUND_ORT)
+    return ta_conv2d_fold_ort_s8(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims,
+                                 out, scratch);
+  return ta_conv2d_fold_portable_s8(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims,
+                                    out, scratch);
 }

@@ -43,6 +43,14 @@
  * output pixels from the last to the first (images, rows and columns
  * backwards; channels and taps as above), so that its output may lie
  * above its input (doc/memory-plan.md, 2c).
+ *
+ * Entry points, each way: _dsp_ (the DSP path; the portable one on
+ * cores without the extension), _portable_ (TFLite's roundings) and
+ * _ort_ (ONNX Runtime's float requantization) run one path each and
+ * refuse the ops it does not take, so that a program links only the
+ * paths its calls name: the compiler picks one per op
+ * (ta_depthwise_conv2d_fold_dsp_ok()).  ta_depthwise_conv2d_fold_s8 and
+ * _rev_s8 pick per call, for code that calls the kernel itself.
  */
 #include "ta_fixedpoint.h"
 #include "ta_kernels.h"
@@ -62,16 +70,55 @@ size_t ta_depthwise_conv2d_fold_s8_scratch_size(const ta_conv_params *p,
   return 0;
 }
 
-static inline int8_t finish(int32_t acc, const ta_conv_params *p, const ta_quant *q, int32_t oc) {
+/* The requantized, offset and clamped output of channel oc: TFLite's
+ * roundings (finish_fixed), ONNX Runtime's (finish_ort). */
+static inline int8_t finish_fixed(int32_t acc, const ta_conv_params *p, const ta_quant *q,
+                                  int32_t oc) {
   const int32_t ch = q->per_channel ? oc : 0;
-  acc = ta_requant(acc, q->multiplier[ch], q->shift[ch], q->rounding) + p->output_offset;
+  acc = ta_requant_fixed(acc, q->multiplier[ch], q->shift[ch], q->rounding) + p->output_offset;
+  return (int8_t)ta_clamp_i32(acc, p->act_min, p->act_max);
+}
+static inline int8_t finish_ort(int32_t acc, const ta_conv_params *p, const ta_quant *q,
+                                int32_t oc) {
+  const int32_t ch = q->per_channel ? oc : 0;
+  acc = ta_requant_ort(acc, q->multiplier[ch]) + p->output_offset;
   return (int8_t)ta_clamp_i32(acc, p->act_min, p->act_max);
 }
 
-#if defined(TA_DSP)
-/* Filter taps of the DSP path (8 x 8 and smaller; the table of widened
- * taps is a variable-length array of that many 8-byte entries). */
+/* The most filter taps of the DSP path (8 x 8 and smaller; the table of
+ * widened taps is a variable-length array of that many 8-byte entries). */
 #define TA_DW_MAX_TAPS 64
+
+/* The most bytes of a group's padded window rows (dw_rows()), on the
+ * stack: 3 x 3 filters on inputs up to 19 pixels wide. */
+#define TA_DW_ROWS_BYTES 512
+
+/* The padded rows of the DSP path's ring (dw_rows()): a window's height
+ * R of rows, Wp words each, from column -pad_w to the last window's last
+ * column or the input's. */
+static inline int32_t dw_ring_rows(const ta_conv_params *p, const ta_dims *filter_dims) {
+  return (filter_dims->h - 1) * p->dilation_h + 1;
+}
+static inline int32_t dw_ring_width(const ta_conv_params *p, const ta_dims *in_dims,
+                                    const ta_dims *filter_dims, const ta_dims *out_dims) {
+  const int32_t reach = (out_dims->w - 1) * p->stride_w - p->pad_w +
+                        (filter_dims->w - 1) * p->dilation_w + 1;
+  return p->pad_w + (reach > in_dims->w ? reach : in_dims->w);
+}
+
+TA_INLINE int dw_ring_ok(const ta_conv_params *p, const ta_dims *in_dims,
+                         const ta_dims *filter_dims, const ta_dims *out_dims) {
+  return p->pad_w >= 0 && (int64_t)dw_ring_width(p, in_dims, filter_dims, out_dims) *
+                                  dw_ring_rows(p, filter_dims) * 8 <=
+                              TA_DW_ROWS_BYTES;
+}
+
+int ta_depthwise_conv2d_fold_ring_ok(const ta_conv_params *p, const ta_dims *in_dims,
+                                     const ta_dims *filter_dims, const ta_dims *out_dims) {
+  return dw_ring_ok(p, in_dims, filter_dims, out_dims);
+}
+
+#if defined(TA_DSP)
 
 /* What one group of four channels needs, prepared once per group. */
 typedef struct {
@@ -353,10 +400,6 @@ TA_NOINLINE static void dw_pixel(const dw_group *g, const int8_t *in_b, int32_t 
   DW_STORE(o);
 }
 
-/* The most bytes of a group's padded window rows (dw_rows()), on the
- * stack: 3 x 3 filters on inputs up to 19 pixels wide. */
-#define TA_DW_ROWS_BYTES 512
-
 /*
  * Padded copies of one group's input rows, so that rows with border
  * pixels run through the interior loops: a ring of R = (KH - 1) dh + 1
@@ -375,8 +418,8 @@ typedef struct {
 
 /* Makes rows [iy0, iy0 + R) present (only the missing ones are copied);
  * returns the first one's slot. */
-static const int8_t *dw_rows(dw_ring *r, const int8_t *in_b, int32_t H, int32_t W, int32_t C,
-                             uint32_t zp4, int32_t iy0) {
+TA_INLINE const int8_t *dw_rows(dw_ring *r, const int8_t *in_b, int32_t H, int32_t W, int32_t C,
+                                uint32_t zp4, int32_t iy0) {
   const int32_t R = r->R, Wp = r->Wp;
   for (int32_t y = iy0; y < iy0 + R; y++) {
     if (y >= r->have_lo && y < r->have_hi)
@@ -400,9 +443,19 @@ static const int8_t *dw_rows(dw_ring *r, const int8_t *in_b, int32_t H, int32_t 
   return (const int8_t *)(r->buf + (((iy0 % R) + R) % R) * Wp);
 }
 
-static void dw_dsp(const ta_conv_params *p, const ta_quant *q, const ta_dims *in_dims,
-                   const int8_t *in, const ta_dims *filter_dims, const int8_t *filter,
-                   const int32_t *bias_fold, const ta_dims *out_dims, int8_t *out, int rev) {
+/*
+ * The DSP path, pixels forwards (rev 0) or backwards (rev 1).  k3: the
+ * filter is 3 x 3 and runs through the 3 x 3 loops (else the loops for
+ * any size); ring 1: rows with border pixels run from the padded rows
+ * (ta_depthwise_conv2d_fold_ring_ok() holds), 0: their border pixels
+ * one by one, 2: whichever that predicate says.  k3 and ring_mode are
+ * constants in each copy (dw_dsp_any(), dw_dsp_3x3(), dw_dsp_3x3_ring()),
+ * so each has only the loops it runs.
+ */
+TA_INLINE void dw_dsp(const ta_conv_params *p, const ta_quant *q, const ta_dims *in_dims,
+                      const int8_t *in, const ta_dims *filter_dims, const int8_t *filter,
+                      const int32_t *bias_fold, const ta_dims *out_dims, int8_t *out, int rev,
+                      int k3, int ring_mode) {
   const int32_t H = in_dims->h, W = in_dims->w, C = in_dims->c;
   const int32_t KH = filter_dims->h, KW = filter_dims->w, taps = KH * KW;
   const int32_t OH = out_dims->h, OW = out_dims->w;
@@ -415,14 +468,13 @@ static void dw_dsp(const ta_conv_params *p, const ta_quant *q, const ta_dims *in
   while (xb > xa && (xb - 1) * sw - p->pad_w + (KW - 1) * dw >= W)
     xb--;
   /* Rows with border pixels run from padded copies of their window rows
-   * when those fit TA_DW_ROWS_BYTES: Wp words per row, from column
-   * -pad_w to the last window's last column or the input's. */
-  const int32_t reach = (OW - 1) * sw - p->pad_w + (KW - 1) * dw + 1;
+   * when those fit TA_DW_ROWS_BYTES (dw_ring_width(), dw_ring_rows()). */
   dw_ring ring;
-  ring.R = (KH - 1) * dh + 1;
-  ring.Wp = p->pad_w + (reach > W ? reach : W);
+  ring.R = dw_ring_rows(p, filter_dims);
+  ring.Wp = dw_ring_width(p, in_dims, filter_dims, out_dims);
   ring.pad_w = p->pad_w;
-  const int use_rows = p->pad_w >= 0 && (int64_t)ring.Wp * ring.R * 8 <= TA_DW_ROWS_BYTES;
+  const int use_rows =
+      ring_mode == 2 ? dw_ring_ok(p, in_dims, filter_dims, out_dims) : ring_mode;
   uint32_t rows[use_rows ? 2 * ring.R * ring.Wp : 1];
   ring.buf = rows;
   uint64_t wt[taps];
@@ -439,7 +491,7 @@ static void dw_dsp(const ta_conv_params *p, const ta_quant *q, const ta_dims *in
   g.clamp = p->act_min > -128 || p->act_max < 127;
   for (int32_t c0 = 0; c0 < C; c0 += 4) {
 #if defined(TA_DSP_GEMM_ASM)
-    if (KH == 3 && KW == 3) /* the 3 x 3 loops read only the pairs */
+    if (k3) /* the 3 x 3 loops read only the pairs */
       dw_pairs3x3(filter + c0, C, wp);
     else
 #endif
@@ -469,10 +521,22 @@ static void dw_dsp(const ta_conv_params *p, const ta_quant *q, const ta_dims *in
           const int32_t first = rev ? OW - 1 : 0, step = rev ? -1 : 1;
           const int8_t *x = dw_rows(&ring, in_b, H, W, C, g.zp4, iy0) + first * sw * 4;
           const int32_t wrs = dh * ring.Wp * 4; /* tap rows dh slots apart */
-          if (KH == 3 && KW == 3)
+          if (k3)
             dw_run3x3(&g, x, step * sw * 4, wrs, dw * 4, o + first * C, step * C, OW);
           else
             dw_run(&g, KH, KW, x, step * sw * 4, wrs, dw * 4, o + first * C, step * C, OW);
+          continue;
+        }
+        if (ring_mode == 1) {
+          /* The ring took every row with border pixels, so this one lies
+           * inside (x0 = 0, x1 = OW): one run, forwards or backwards, and
+           * no border-pixel code in this copy. */
+          const int32_t first = rev ? OW - 1 : 0, step = rev ? -1 : 1;
+          const int8_t *x = in_b + ((size_t)iy0 * W + (first * sw - p->pad_w)) * C;
+          if (k3)
+            dw_run3x3(&g, x, step * sw * C, rs, cs, o + first * C, step * C, OW);
+          else
+            dw_run(&g, KH, KW, x, step * sw * C, rs, cs, o + first * C, step * C, OW);
           continue;
         }
         if (rev) {
@@ -481,14 +545,14 @@ static void dw_dsp(const ta_conv_params *p, const ta_quant *q, const ta_dims *in
           for (int32_t ox = OW - 1; ox >= 0; ox--) {
             if (ox == x1 - 1 && x1 > x0) {
               const int8_t *x = in_b + ((size_t)iy0 * W + ((x1 - 1) * sw - p->pad_w)) * C;
-              if (KH == 3 && KW == 3)
+              if (k3)
                 dw_run3x3(&g, x, -sw * C, rs, cs, o + (x1 - 1) * C, -C, x1 - x0);
               else
                 dw_run(&g, KH, KW, x, -sw * C, rs, cs, o + (x1 - 1) * C, -C, x1 - x0);
               ox = x0;
               continue;
             }
-            if (KH == 3 && KW == 3)
+            if (k3)
               dw_pixel3x3(&g, in_b, H, W, C, dh, dw, iy0, ox * sw - p->pad_w, o + ox * C);
             else
               dw_pixel(&g, in_b, H, W, C, KH, KW, dh, dw, iy0, ox * sw - p->pad_w, o + ox * C);
@@ -500,14 +564,14 @@ static void dw_dsp(const ta_conv_params *p, const ta_quant *q, const ta_dims *in
         for (int32_t ox = 0; ox < OW; ox++) {
           if (ox == x0 && x1 > x0) {
             const int8_t *x = in_b + ((size_t)iy0 * W + (x0 * sw - p->pad_w)) * C;
-            if (KH == 3 && KW == 3)
+            if (k3)
               dw_run3x3(&g, x, sw * C, rs, cs, o + x0 * C, C, x1 - x0);
             else
               dw_run(&g, KH, KW, x, sw * C, rs, cs, o + x0 * C, C, x1 - x0);
             ox = x1 - 1;
             continue;
           }
-          if (KH == 3 && KW == 3)
+          if (k3)
             dw_pixel3x3(&g, in_b, H, W, C, dh, dw, iy0, ox * sw - p->pad_w, o + ox * C);
           else
             dw_pixel(&g, in_b, H, W, C, KH, KW, dh, dw, iy0, ox * sw - p->pad_w, o + ox * C);
@@ -516,6 +580,30 @@ static void dw_dsp(const ta_conv_params *p, const ta_quant *q, const ta_dims *in
     }
   }
 }
+/* The three copies of dw_dsp(), each shared by its forward and backward
+ * entry points. */
+TA_NOINLINE static void dw_dsp_any(const ta_conv_params *p, const ta_quant *q,
+                                   const ta_dims *in_dims, const int8_t *in,
+                                   const ta_dims *filter_dims, const int8_t *filter,
+                                   const int32_t *bias_fold, const ta_dims *out_dims,
+                                   int8_t *out, int rev) {
+  dw_dsp(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, rev, 0, 2);
+}
+TA_NOINLINE static void dw_dsp_3x3(const ta_conv_params *p, const ta_quant *q,
+                                   const ta_dims *in_dims, const int8_t *in,
+                                   const ta_dims *filter_dims, const int8_t *filter,
+                                   const int32_t *bias_fold, const ta_dims *out_dims,
+                                   int8_t *out, int rev) {
+  dw_dsp(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, rev, 1, 0);
+}
+TA_NOINLINE static void dw_dsp_3x3_ring(const ta_conv_params *p, const ta_quant *q,
+                                        const ta_dims *in_dims, const int8_t *in,
+                                        const ta_dims *filter_dims, const int8_t *filter,
+                                        const int32_t *bias_fold, const ta_dims *out_dims,
+                                        int8_t *out, int rev) {
+  dw_dsp(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, rev, 1, 1);
+}
+
 #undef DW_TAP
 #undef DW_STORE
 #undef DW_ASM_TAP
@@ -525,22 +613,17 @@ static void dw_dsp(const ta_conv_params *p, const ta_quant *q, const ta_dims *in
 #undef DW_ASM_PAIR_OPERANDS
 #endif
 
-/* The kernel, pixels walked forwards (rev 0) or backwards (rev 1). */
-static ta_status dw_fold(const ta_conv_params *p, const ta_quant *q, const ta_dims *in_dims,
-                         const int8_t *in, const ta_dims *filter_dims, const int8_t *filter,
-                         const int32_t *bias_fold, const ta_dims *out_dims, int8_t *out,
-                         int rev) {
-  if (!ta_dw_shapes_ok(p, in_dims, filter_dims, out_dims) || !bias_fold)
-    return TA_ERR_ARG;
+/* The portable path, pixels walked forwards (rev 0) or backwards (rev
+ * 1); ort: ONNX Runtime's rounding, else TFLite's (a constant in each of
+ * the two copies below). */
+TA_INLINE void dw_portable(const ta_conv_params *p, const ta_quant *q, const ta_dims *in_dims,
+                           const int8_t *in, const ta_dims *filter_dims, const int8_t *filter,
+                           const int32_t *bias_fold, const ta_dims *out_dims, int8_t *out,
+                           int rev, int ort) {
   const int32_t H = in_dims->h, W = in_dims->w, C = in_dims->c;
   const int32_t KH = filter_dims->h, KW = filter_dims->w, M = p->depth_multiplier;
   const int32_t OH = out_dims->h, OW = out_dims->w, OC = out_dims->c;
-#if defined(TA_DSP)
-  if (M == 1 && (C & 3) == 0 && KH * KW <= TA_DW_MAX_TAPS && q->mmla) {
-    dw_dsp(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, rev);
-    return TA_OK;
-  }
-#endif
+#define FINISH(acc, p, q, oc) (ort ? finish_ort(acc, p, q, oc) : finish_fixed(acc, p, q, oc))
   const int8_t zp = (int8_t)ta_clamp_i32(-p->input_offset, -128, 127);
   int8_t zrow[TA_DW_BLOCK];
   int32_t acc[TA_DW_BLOCK];
@@ -583,7 +666,7 @@ static ta_status dw_fold(const ta_conv_params *p, const ta_quant *q, const ta_di
               }
             }
             for (int32_t j = 0; j < n; j++)
-              o[c0 + j] = finish(acc[j], p, q, c0 + j);
+              o[c0 + j] = FINISH(acc[j], p, q, c0 + j);
           }
         } else {
           for (int32_t ic = 0; ic < C; ic++) {
@@ -613,31 +696,226 @@ static ta_status dw_fold(const ta_conv_params *p, const ta_quant *q, const ta_di
                 }
               }
               for (int32_t j = 0; j < n; j++)
-                o[oc0 + j] = finish(acc[j], p, q, oc0 + j);
+                o[oc0 + j] = FINISH(acc[j], p, q, oc0 + j);
             }
           }
         }
       }
     }
   }
+#undef FINISH
+}
+
+TA_NOINLINE static void dw_fixed(const ta_conv_params *p, const ta_quant *q,
+                                 const ta_dims *in_dims, const int8_t *in,
+                                 const ta_dims *filter_dims, const int8_t *filter,
+                                 const int32_t *bias_fold, const ta_dims *out_dims, int8_t *out,
+                                 int rev) {
+  dw_portable(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, rev, 0);
+}
+
+TA_NOINLINE static void dw_ort(const ta_conv_params *p, const ta_quant *q,
+                               const ta_dims *in_dims, const int8_t *in,
+                               const ta_dims *filter_dims, const int8_t *filter,
+                               const int32_t *bias_fold, const ta_dims *out_dims, int8_t *out,
+                               int rev) {
+  dw_portable(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, rev, 1);
+}
+
+TA_INLINE int dw_dsp_ok(const ta_conv_params *p, const ta_quant *q, const ta_dims *in_dims,
+                        const ta_dims *filter_dims) {
+  return p->depth_multiplier == 1 && (in_dims->c & 3) == 0 &&
+         (int64_t)filter_dims->h * filter_dims->w <= TA_DW_MAX_TAPS && q->mmla &&
+         q->rounding == TA_ROUND_DOUBLE;
+}
+
+int ta_depthwise_conv2d_fold_dsp_ok(const ta_conv_params *p, const ta_quant *q,
+                                    const ta_dims *in_dims, const ta_dims *filter_dims) {
+  return dw_dsp_ok(p, q, in_dims, filter_dims);
+}
+
+/* Which code runs an op: */
+enum {
+  DW_DSP,          /* the DSP path, any filter (the portable one without the extension) */
+  DW_DSP_3X3,      /* the same, 3 x 3 filters, border pixels one by one */
+  DW_DSP_3X3_RING, /* the same, 3 x 3 filters, border rows from the padded rows */
+  DW_PORTABLE,     /* the portable path, TFLite's roundings */
+  DW_ORT           /* the portable path, ONNX Runtime's rounding */
+};
+
+/* The entry points: arguments checked, then the path of `how` (inlined
+ * into each, so that each refers to its own path only). */
+TA_INLINE ta_status dw_fold(const ta_conv_params *p, const ta_quant *q, const ta_dims *in_dims,
+                            const int8_t *in, const ta_dims *filter_dims, const int8_t *filter,
+                            const int32_t *bias_fold, const ta_dims *out_dims, int8_t *out,
+                            int rev, int how) {
+  if (!ta_dw_shapes_ok(p, in_dims, filter_dims, out_dims) || !bias_fold)
+    return TA_ERR_ARG;
+  const int ort = q->rounding == TA_ROUND_ORT;
+  const int dsp = how == DW_DSP || how == DW_DSP_3X3 || how == DW_DSP_3X3_RING;
+  if ((how == DW_PORTABLE && ort) || (how == DW_ORT && !ort))
+    return TA_ERR_ARG;
+  if (dsp && !dw_dsp_ok(p, q, in_dims, filter_dims))
+    return TA_ERR_ARG;
+  if ((how == DW_DSP_3X3 || how == DW_DSP_3X3_RING) &&
+      (filter_dims->h != 3 || filter_dims->w != 3))
+    return TA_ERR_ARG;
+  if (how == DW_DSP_3X3_RING && !dw_ring_ok(p, in_dims, filter_dims, out_dims))
+    return TA_ERR_ARG;
+#if defined(TA_DSP)
+  if (how == DW_DSP) {
+    dw_dsp_any(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, rev);
+    return TA_OK;
+  }
+  if (how == DW_DSP_3X3) {
+    dw_dsp_3x3(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, rev);
+    return TA_OK;
+  }
+  if (how == DW_DSP_3X3_RING) {
+    dw_dsp_3x3_ring(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, rev);
+    return TA_OK;
+  }
+#endif
+  if (how == DW_ORT)
+    dw_ort(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, rev);
+  else
+    dw_fixed(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, rev);
   return TA_OK;
 }
+
+/* The DSP path where the core has one (TA_ERR_ARG for an op it does not
+ * take), the portable path elsewhere: any filter size; 3 x 3 filters
+ * only, border pixels one by one; 3 x 3 only, border rows from the
+ * padded rows (only where ta_depthwise_conv2d_fold_ring_ok()). */
+ta_status ta_depthwise_conv2d_fold_dsp_s8(const ta_conv_params *p, const ta_quant *q,
+                                          const ta_dims *in_dims, const int8_t *in,
+                                          const ta_dims *filter_dims, const int8_t *filter,
+                                          const int32_t *bias_fold, const ta_dims *out_dims,
+                                          int8_t *out, void *scratch) {
+  (void)scratch;
+  return dw_fold(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, 0, DW_DSP);
+}
+
+ta_status ta_depthwise_conv2d_fold_rev_dsp_s8(const ta_conv_params *p, const ta_quant *q,
+                                              const ta_dims *in_dims, const int8_t *in,
+                                              const ta_dims *filter_dims, const int8_t *filter,
+                                              const int32_t *bias_fold, const ta_dims *out_dims,
+                                              int8_t *out, void *scratch) {
+  (void)scratch;
+  return dw_fold(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, 1, DW_DSP);
+}
+
+ta_status ta_depthwise_conv2d_fold_3x3_dsp_s8(const ta_conv_params *p, const ta_quant *q,
+                                              const ta_dims *in_dims, const int8_t *in,
+                                              const ta_dims *filter_dims, const int8_t *filter,
+                                              const int32_t *bias_fold, const ta_dims *out_dims,
+                                              int8_t *out, void *scratch) {
+  (void)scratch;
+  return dw_fold(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, 0, DW_DSP_3X3);
+}
+
+ta_status ta_depthwise_conv2d_fold_rev_3x3_dsp_s8(const ta_conv_params *p, const ta_quant *q,
+                                                  const ta_dims *in_dims, const int8_t *in,
+                                                  const ta_dims *filter_dims, const int8_t *filter,
+                                                  const int32_t *bias_fold, const ta_dims *out_dims,
+                                                  int8_t *out, void *scratch) {
+  (void)scratch;
+  return dw_fold(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, 1, DW_DSP_3X3);
+}
+
+ta_status ta_depthwise_conv2d_fold_3x3_ring_dsp_s8(
+    const ta_conv_params *p, const ta_quant *q, const ta_dims *in_dims, const int8_t *in,
+    const ta_dims *filter_dims, const int8_t *filter, const int32_t *bias_fold,
+    const ta_dims *out_dims, int8_t *out, void *scratch) {
+  (void)scratch;
+  return dw_fold(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, 0,
+                 DW_DSP_3X3_RING);
+}
+
+ta_status ta_depthwise_conv2d_fold_rev_3x3_ring_dsp_s8(
+    const ta_conv_params *p, const ta_quant *q, const ta_dims *in_dims, const int8_t *in,
+    const ta_dims *filter_dims, const int8_t *filter, const int32_t *bias_fold,
+    const ta_dims *out_dims, int8_t *out, void *scratch) {
+  (void)scratch;
+  return dw_fold(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, 1,
+                 DW_DSP_3X3_RING);
+}
+
+/* The portable path, TFLite's roundings. */
+ta_status ta_depthwise_conv2d_fold_portable_s8(const ta_conv_params *p, const ta_quant *q,
+                                               const ta_dims *in_dims, const int8_t *in,
+                                               const ta_dims *filter_dims, const int8_t *filter,
+                                               const int32_t *bias_fold, const ta_dims *out_dims,
+                                               int8_t *out, void *scratch) {
+  (void)scratch;
+  return dw_fold(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, 0, DW_PORTABLE);
+}
+
+ta_status ta_depthwise_conv2d_fold_rev_portable_s8(
+    const ta_conv_params *p, const ta_quant *q, const ta_dims *in_dims, const int8_t *in,
+    const ta_dims *filter_dims, const int8_t *filter, const int32_t *bias_fold,
+    const ta_dims *out_dims, int8_t *out, void *scratch) {
+  (void)scratch;
+  return dw_fold(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, 1, DW_PORTABLE);
+}
+
+/* The portable path, ONNX Runtime's rounding. */
+ta_status ta_depthwise_conv2d_fold_ort_s8(const ta_conv_params *p, const ta_quant *q,
+                                          const ta_dims *in_dims, const int8_t *in,
+                                          const ta_dims *filter_dims, const int8_t *filter,
+                                          const int32_t *bias_fold, const ta_dims *out_dims,
+                                          int8_t *out, void *scratch) {
+  (void)scratch;
+  return dw_fold(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, 0, DW_ORT);
+}
+
+ta_status ta_depthwise_conv2d_fold_rev_ort_s8(const ta_conv_params *p, const ta_quant *q,
+                                              const ta_dims *in_dims, const int8_t *in,
+                                              const ta_dims *filter_dims, const int8_t *filter,
+                                              const int32_t *bias_fold, const ta_dims *out_dims,
+                                              int8_t *out, void *scratch) {
+  (void)scratch;
+  return dw_fold(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, 1, DW_ORT);
+}
+
+/* Every path, chosen per call: the entry point above that takes the op
+ * (the compiler's choice, lower_nn.c). */
+#define DW_ARGS p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, scratch
 
 ta_status ta_depthwise_conv2d_fold_s8(const ta_conv_params *p, const ta_quant *q,
                                       const ta_dims *in_dims, const int8_t *in,
                                       const ta_dims *filter_dims, const int8_t *filter,
-                                      const int32_t *bias_fold,
-                                      const ta_dims *out_dims, int8_t *out, void *scratch) {
-  (void)scratch;
-  return dw_fold(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, 0);
+                                      const int32_t *bias_fold, const ta_dims *out_dims,
+                                      int8_t *out, void *scratch) {
+#if defined(TA_DSP)
+  if (ta_depthwise_conv2d_fold_dsp_ok(p, q, in_dims, filter_dims)) {
+    if (filter_dims->h != 3 || filter_dims->w != 3)
+      return ta_depthwise_conv2d_fold_dsp_s8(DW_ARGS);
+    if (ta_depthwise_conv2d_fold_ring_ok(p, in_dims, filter_dims, out_dims))
+      return ta_depthwise_conv2d_fold_3x3_ring_dsp_s8(DW_ARGS);
+    return ta_depthwise_conv2d_fold_3x3_dsp_s8(DW_ARGS);
+  }
+#endif
+  if (q->rounding == TA_ROUND_ORT)
+    return ta_depthwise_conv2d_fold_ort_s8(DW_ARGS);
+  return ta_depthwise_conv2d_fold_portable_s8(DW_ARGS);
 }
 
 ta_status ta_depthwise_conv2d_fold_rev_s8(const ta_conv_params *p, const ta_quant *q,
                                           const ta_dims *in_dims, const int8_t *in,
                                           const ta_dims *filter_dims, const int8_t *filter,
-                                          const int32_t *bias_fold,
-                                          const ta_dims *out_dims, int8_t *out,
-                                          void *scratch) {
-  (void)scratch;
-  return dw_fold(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, 1);
+                                          const int32_t *bias_fold, const ta_dims *out_dims,
+                                          int8_t *out, void *scratch) {
+#if defined(TA_DSP)
+  if (ta_depthwise_conv2d_fold_dsp_ok(p, q, in_dims, filter_dims)) {
+    if (filter_dims->h != 3 || filter_dims->w != 3)
+      return ta_depthwise_conv2d_fold_rev_dsp_s8(DW_ARGS);
+    if (ta_depthwise_conv2d_fold_ring_ok(p, in_dims, filter_dims, out_dims))
+      return ta_depthwise_conv2d_fold_rev_3x3_ring_dsp_s8(DW_ARGS);
+    return ta_depthwise_conv2d_fold_rev_3x3_dsp_s8(DW_ARGS);
+  }
+#endif
+  if (q->rounding == TA_ROUND_ORT)
+    return ta_depthwise_conv2d_fold_rev_ort_s8(DW_ARGS);
+  return ta_depthwise_conv2d_fold_rev_portable_s8(DW_ARGS);
 }

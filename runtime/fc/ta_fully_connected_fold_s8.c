@@ -12,6 +12,14 @@
  * values per step widened once by two SXTB16 and shared by the rows,
  * each row's filter word widened by two more and two SMLADs: 23
  * instructions for 16 multiply-adds.
+ *
+ * Entry points: ta_fully_connected_fold_dsp_s8 (the DSP path; the
+ * portable one on cores without the extension), _portable_s8 (TFLite's
+ * roundings) and _ort_s8 (ONNX Runtime's float requantization) run one
+ * path each and refuse the ops it does not take, so that a program links
+ * only the paths its calls name: the compiler picks one per op
+ * (ta_fully_connected_fold_dsp_ok()).  ta_fully_connected_fold_s8 picks
+ * per call.
  */
 #include "ta_dot_s8.h"
 #include "ta_dsp.h"
@@ -88,54 +96,63 @@ TA_NOINLINE static void fc_dot4(const int8_t *x, const int8_t *w, int32_t D, int
 }
 #endif
 
-ta_status ta_fully_connected_fold_s8(const ta_fc_params *p, const ta_quant *q,
-                                     const int8_t *in, const int8_t *filter,
-                                     const int32_t *bias_fold, int8_t *out) {
-  const int32_t B = p->batches, D = p->in_depth, O = p->out_depth;
-  if (B < 0 || D < 0 || O < 0 || p->filter_offset != 0 || !bias_fold)
-    return TA_ERR_ARG;
-  /* Locals: the int8 output may alias the parameters. */
-  const int32_t *mult = q->multiplier, *shift = q->shift;
-  const int32_t step = q->per_channel ? 1 : 0, rounding = q->rounding;
-  const int32_t out_off = p->output_offset, lo = p->act_min, hi = p->act_max;
+/* The locals every path reads (the int8 output may alias the
+ * parameters). */
+#define FC_LOCALS                                                                    \
+  const int32_t B = p->batches, D = p->in_depth, O = p->out_depth;                  \
+  const int32_t *mult = q->multiplier, *shift = q->shift;                           \
+  const int32_t step = q->per_channel ? 1 : 0, rounding = q->rounding;              \
+  const int32_t out_off = p->output_offset, lo = p->act_min, hi = p->act_max;       \
+  (void)rounding
+
 #if defined(TA_DSP)
-  if (ta_dsp_requant_ok(q, O)) {
-    /* Four rows, then their four outputs requantized (ta_dsp_requant()),
-     * saturated and clamped together and stored as one word. */
-    const uint32_t lo4 = ta_dsp_bytes4(lo), hi4 = ta_dsp_bytes4(hi);
-    const int clamp = lo > -128 || hi < 127;
-    for (int32_t b = 0; b < B; b++) {
-      const int8_t *x = in + (size_t)b * D;
-      int8_t *y = out + (size_t)b * O;
-      int32_t o = 0;
-      for (; o + 4 <= O; o += 4) {
-        int32_t acc[4] = {bias_fold[o], bias_fold[o + 1], bias_fold[o + 2], bias_fold[o + 3]};
-        fc_dot4(x, filter + (size_t)o * D, D, acc);
-        ta_dsp_rq r = ta_dsp_rq_make(mult[o * step], shift[o * step], out_off);
-        const int32_t y0 = ta_dsp_requant(acc[0], &r);
-        if (step)
-          r = ta_dsp_rq_make(mult[o + 1], shift[o + 1], out_off);
-        const int32_t y1 = ta_dsp_requant(acc[1], &r);
-        if (step)
-          r = ta_dsp_rq_make(mult[o + 2], shift[o + 2], out_off);
-        const int32_t y2 = ta_dsp_requant(acc[2], &r);
-        if (step)
-          r = ta_dsp_rq_make(mult[o + 3], shift[o + 3], out_off);
-        uint32_t v = ta_dsp_sat4(y0, y1, y2, ta_dsp_requant(acc[3], &r));
-        if (clamp)
-          v = ta_dsp_clamp4(v, lo4, hi4);
-        ta_st32(y + o, v);
-      }
-      for (; o < O; o++) {
-        const ta_dsp_rq r = ta_dsp_rq_make(mult[o * step], shift[o * step], out_off);
-        const int32_t v =
-            ta_dsp_requant(bias_fold[o] + ta_dot1_s8(x, filter + (size_t)o * D, D), &r);
-        y[o] = (int8_t)(v < lo ? lo : v > hi ? hi : v);
-      }
+/* Four rows, then their four outputs requantized (ta_dsp_requant()),
+ * saturated and clamped together and stored as one word; only where
+ * ta_quant_rs_ok(). */
+static void fc_dsp(const ta_fc_params *p, const ta_quant *q, const int8_t *in,
+                   const int8_t *filter, const int32_t *bias_fold, int8_t *out) {
+  FC_LOCALS;
+  const uint32_t lo4 = ta_dsp_bytes4(lo), hi4 = ta_dsp_bytes4(hi);
+  const int clamp = lo > -128 || hi < 127;
+  for (int32_t b = 0; b < B; b++) {
+    const int8_t *x = in + (size_t)b * D;
+    int8_t *y = out + (size_t)b * O;
+    int32_t o = 0;
+    for (; o + 4 <= O; o += 4) {
+      int32_t acc[4] = {bias_fold[o], bias_fold[o + 1], bias_fold[o + 2], bias_fold[o + 3]};
+      fc_dot4(x, filter + (size_t)o * D, D, acc);
+      ta_dsp_rq r = ta_dsp_rq_make(mult[o * step], shift[o * step], out_off);
+      const int32_t y0 = ta_dsp_requant(acc[0], &r);
+      if (step)
+        r = ta_dsp_rq_make(mult[o + 1], shift[o + 1], out_off);
+      const int32_t y1 = ta_dsp_requant(acc[1], &r);
+      if (step)
+        r = ta_dsp_rq_make(mult[o + 2], shift[o + 2], out_off);
+      const int32_t y2 = ta_dsp_requant(acc[2], &r);
+      if (step)
+        r = ta_dsp_rq_make(mult[o + 3], shift[o + 3], out_off);
+      uint32_t v = ta_dsp_sat4(y0, y1, y2, ta_dsp_requant(acc[3], &r));
+      if (clamp)
+        v = ta_dsp_clamp4(v, lo4, hi4);
+      ta_st32(y + o, v);
     }
-    return TA_OK;
+    for (; o < O; o++) {
+      const ta_dsp_rq r = ta_dsp_rq_make(mult[o * step], shift[o * step], out_off);
+      const int32_t v =
+          ta_dsp_requant(bias_fold[o] + ta_dot1_s8(x, filter + (size_t)o * D, D), &r);
+      y[o] = (int8_t)(v < lo ? lo : v > hi ? hi : v);
+    }
   }
+}
 #endif
+
+/* The portable path, four rows at a time (ta_dot_s8.h); ort: ONNX
+ * Runtime's rounding, else TFLite's (a constant in each of the two
+ * copies below). */
+TA_INLINE void fc_portable(const ta_fc_params *p, const ta_quant *q, const int8_t *in,
+                           const int8_t *filter, const int32_t *bias_fold, int8_t *out,
+                           int ort) {
+  FC_LOCALS;
   for (int32_t b = 0; b < B; b++) {
     const int8_t *x = in + (size_t)b * (size_t)D;
     int8_t *y = out + (size_t)b * (size_t)O;
@@ -152,10 +169,77 @@ ta_status ta_fully_connected_fold_s8(const ta_fc_params *p, const ta_quant *q,
       for (int32_t j = 0; j < n; j++) {
         const int32_t ch = (o + j) * step;
         const int32_t v =
-            ta_requant(acc[j] + bias_fold[o + j], mult[ch], shift[ch], rounding) + out_off;
+            (ort ? ta_requant_ort(acc[j] + bias_fold[o + j], mult[ch])
+                 : ta_requant_fixed(acc[j] + bias_fold[o + j], mult[ch], shift[ch], rounding)) + out_off;
         y[o + j] = (int8_t)(v < lo ? lo : v > hi ? hi : v);
       }
     }
   }
+}
+
+TA_NOINLINE static void fc_fixed(const ta_fc_params *p, const ta_quant *q, const int8_t *in,
+                                 const int8_t *filter, const int32_t *bias_fold, int8_t *out) {
+  fc_portable(p, q, in, filter, bias_fold, out, 0);
+}
+
+TA_NOINLINE static void fc_ort(const ta_fc_params *p, const ta_quant *q, const int8_t *in,
+                               const int8_t *filter, const int32_t *bias_fold, int8_t *out) {
+  fc_portable(p, q, in, filter, bias_fold, out, 1);
+}
+
+static inline int fc_args_ok(const ta_fc_params *p, const int32_t *bias_fold) {
+  return p->batches >= 0 && p->in_depth >= 0 && p->out_depth >= 0 && p->filter_offset == 0 &&
+         bias_fold;
+}
+
+int ta_fully_connected_fold_dsp_ok(const ta_fc_params *p, const ta_quant *q) {
+  return ta_quant_rs_ok(q, p->out_depth);
+}
+
+/* The DSP path where the core has one (TA_ERR_ARG for an op it does not
+ * take), the portable path elsewhere. */
+ta_status ta_fully_connected_fold_dsp_s8(const ta_fc_params *p, const ta_quant *q,
+                                         const int8_t *in, const int8_t *filter,
+                                         const int32_t *bias_fold, int8_t *out) {
+  if (!fc_args_ok(p, bias_fold) || !ta_quant_rs_ok(q, p->out_depth))
+    return TA_ERR_ARG;
+#if defined(TA_DSP)
+  fc_dsp(p, q, in, filter, bias_fold, out);
+#else
+  fc_fixed(p, q, in, filter, bias_fold, out);
+#endif
   return TA_OK;
+}
+
+/* The portable path, TFLite's roundings. */
+ta_status ta_fully_connected_fold_portable_s8(const ta_fc_params *p, const ta_quant *q,
+                                              const int8_t *in, const int8_t *filter,
+                                              const int32_t *bias_fold, int8_t *out) {
+  if (!fc_args_ok(p, bias_fold) || q->rounding == TA_ROUND_ORT)
+    return TA_ERR_ARG;
+  fc_fixed(p, q, in, filter, bias_fold, out);
+  return TA_OK;
+}
+
+/* The portable path, ONNX Runtime's rounding. */
+ta_status ta_fully_connected_fold_ort_s8(const ta_fc_params *p, const ta_quant *q,
+                                         const int8_t *in, const int8_t *filter,
+                                         const int32_t *bias_fold, int8_t *out) {
+  if (!fc_args_ok(p, bias_fold) || q->rounding != TA_ROUND_ORT)
+    return TA_ERR_ARG;
+  fc_ort(p, q, in, filter, bias_fold, out);
+  return TA_OK;
+}
+
+/* Every path, chosen per call: the entry point above that takes the op. */
+ta_status ta_fully_connected_fold_s8(const ta_fc_params *p, const ta_quant *q,
+                                     const int8_t *in, const int8_t *filter,
+                                     const int32_t *bias_fold, int8_t *out) {
+#if defined(TA_DSP)
+  if (ta_fully_connected_fold_dsp_ok(p, q))
+    return ta_fully_connected_fold_dsp_s8(p, q, in, filter, bias_fold, out);
+#endif
+  if (q->rounding == TA_ROUND_ORT)
+    return ta_fully_connected_fold_ort_s8(p, q, in, filter, bias_fold, out);
+  return ta_fully_connected_fold_portable_s8(p, q, in, filter, bias_fold, out);
 }

@@ -38,14 +38,6 @@
 #include "ta_fixedpoint.h"
 #include "ta_types.h"
 
-/* Keeps a kernel's inner function out of line, so its loop gets the
- * registers to itself. */
-#if defined(__GNUC__)
-#define TA_NOINLINE __attribute__((noinline))
-#else
-#define TA_NOINLINE
-#endif
-
 /* Unaligned 32-bit loads and stores (one LDR/STR: M-profile cores with
  * the DSP extension allow unaligned word access). */
 static inline uint32_t ta_ld32(const void *p) {
@@ -299,21 +291,6 @@ static inline void ta_st16(void *p, uint32_t v) {
 
 /* A byte repeated in a word. */
 static inline uint32_t ta_dsp_bytes4(int32_t b) { return (uint8_t)b * UINT32_C(0x01010101); }
-
-/* Whether every channel's requantization is double rounding with a right
- * shift of 1..31 and a non-negative multiplier, or a zero multiplier -
- * the form ta_dsp_requant() computes; else a kernel takes its portable
- * path. */
-static inline int ta_dsp_requant_ok(const ta_quant *q, int32_t channels) {
-  const int32_t n = q->per_channel ? channels : 1;
-  if (q->rounding != TA_ROUND_DOUBLE)
-    return 0;
-  for (int32_t c = 0; c < n; c++)
-    if (q->multiplier[c] != 0 &&
-        (q->shift[c] > -1 || q->shift[c] < -31 || q->multiplier[c] < 0))
-      return 0;
-  return 1;
-}
 
 #endif /* __ARM_FEATURE_DSP */
 #endif

@@ -10,7 +10,8 @@
  *   ta_sat_shl        SaturatingRoundingMultiplyByPOT<+e> (saturating << e)
  *   ta_rounding_half_sum  RoundingHalfSum
  *   ta_requant        MultiplyByQuantizedMultiplier, double or single rounding
- *                     (or ONNX Runtime's float requantization, ta_requant_ort)
+ *                     (ta_requant_fixed), or ONNX Runtime's float
+ *                     requantization (ta_requant_ort)
  *   ta_requant_le1    MultiplyByQuantizedMultiplierSmallerThanOneExp
  *   ta_requant_ge1    MultiplyByQuantizedMultiplierGreaterThanOne
  *   ta_exp_on_negative_values_5   exp_on_negative_values for Q5.26 input
@@ -32,6 +33,15 @@
 #define TA_INLINE static __inline__ __attribute__((always_inline))
 #else
 #define TA_INLINE static inline
+#endif
+
+/* Keeps a function out of line: a kernel's inner function gets the
+ * registers to itself, and a path shared by several entry points is
+ * one copy. */
+#if defined(__GNUC__)
+#define TA_NOINLINE __attribute__((noinline))
+#else
+#define TA_NOINLINE
 #endif
 
 /* Two's-complement wrapping helpers (defined behaviour in C). */
@@ -235,6 +245,21 @@ TA_INLINE int32_t ta_requant_double(int32_t x, int32_t mult, int32_t shift) {
   return ta_rdbpot_fast(r, right);
 }
 
+/* Whether every one of `channels` requantizations (one if per tensor)
+ * is double rounding with a right shift of 1..31 and a non-negative
+ * multiplier, or a zero multiplier: the form ta_requant_double_rs()
+ * computes in one step (the Arm DSP path of ta_fully_connected_fold_s8). */
+TA_INLINE int ta_quant_rs_ok(const ta_quant *q, int32_t channels) {
+  const int32_t n = q->per_channel ? channels : 1;
+  if (q->rounding != TA_ROUND_DOUBLE)
+    return 0;
+  for (int32_t c = 0; c < n; c++)
+    if (q->multiplier[c] != 0 &&
+        (q->shift[c] > -1 || q->shift[c] < -31 || q->multiplier[c] < 0))
+      return 0;
+  return 1;
+}
+
 /* MultiplyByQuantizedMultiplier with TFLITE_SINGLE_ROUNDING:
  * (x * mult + 2^(30 - shift)) >> (31 - shift); -31 <= shift <= 30. */
 TA_INLINE int32_t ta_requant_single(int32_t x, int32_t mult, int32_t shift) {
@@ -277,11 +302,17 @@ TA_INLINE int32_t ta_requant_ort(int32_t x, int32_t mult) {
   return ta_round_even_f32((float)x * u.f);
 }
 
+/* TFLite's two roundings only (no float code): for the kernel variants
+ * the compiler picks when it knows the rounding is not ONNX Runtime's. */
+TA_INLINE int32_t ta_requant_fixed(int32_t x, int32_t mult, int32_t shift, int32_t rounding) {
+  return rounding == TA_ROUND_SINGLE ? ta_requant_single(x, mult, shift)
+                                     : ta_requant_double(x, mult, shift);
+}
+
 TA_INLINE int32_t ta_requant(int32_t x, int32_t mult, int32_t shift, int32_t rounding) {
   if (rounding == TA_ROUND_ORT)
     return ta_requant_ort(x, mult);
-  return rounding == TA_ROUND_SINGLE ? ta_requant_single(x, mult, shift)
-                                     : ta_requant_double(x, mult, shift);
+  return ta_requant_fixed(x, mult, shift, rounding);
 }
 
 /* MultiplyByQuantizedMultiplierSmallerThanOneExp (shift <= 0).  With

@@ -73,6 +73,36 @@ ta_status ta_conv2d_fold_s8(const ta_conv_params *p, const ta_quant *q,
                             const ta_dims *filter_dims, const int8_t *filter,
                             const int32_t *bias_fold,
                             const ta_dims *out_dims, int8_t *out, void *scratch);
+/*
+ * The same bytes through one path each, so that a program links only the
+ * paths its calls use (the compiler picks one per op; "Paths chosen by the
+ * compiler" in doc/cortex-m.md):
+ *  - ta_conv2d_fold_dsp_s8: the Arm DSP path on a core with the DSP
+ *    extension, the portable path elsewhere; only for an op
+ *    ta_conv2d_fold_dsp_ok() accepts, with a 4-byte aligned scratch
+ *    (TA_ERR_ARG otherwise, on every core);
+ *  - ta_conv2d_fold_portable_s8: the portable path, TFLite's roundings
+ *    (TA_ROUND_DOUBLE, TA_ROUND_SINGLE; TA_ERR_ARG for TA_ROUND_ORT);
+ *  - ta_conv2d_fold_ort_s8: the portable path, TA_ROUND_ORT only.
+ * ta_conv2d_fold_dsp_ok: ungrouped (filter c = in c), double rounding and
+ * q->mmla with TA_MMLA_RECORDS.
+ */
+int ta_conv2d_fold_dsp_ok(const ta_quant *q, const ta_dims *in_dims, const ta_dims *filter_dims);
+ta_status ta_conv2d_fold_dsp_s8(const ta_conv_params *p, const ta_quant *q,
+                                const ta_dims *in_dims, const int8_t *in,
+                                const ta_dims *filter_dims, const int8_t *filter,
+                                const int32_t *bias_fold,
+                                const ta_dims *out_dims, int8_t *out, void *scratch);
+ta_status ta_conv2d_fold_portable_s8(const ta_conv_params *p, const ta_quant *q,
+                                     const ta_dims *in_dims, const int8_t *in,
+                                     const ta_dims *filter_dims, const int8_t *filter,
+                                     const int32_t *bias_fold,
+                                     const ta_dims *out_dims, int8_t *out, void *scratch);
+ta_status ta_conv2d_fold_ort_s8(const ta_conv_params *p, const ta_quant *q,
+                                const ta_dims *in_dims, const int8_t *in,
+                                const ta_dims *filter_dims, const int8_t *filter,
+                                const int32_t *bias_fold,
+                                const ta_dims *out_dims, int8_t *out, void *scratch);
 
 /*
  * ta_conv2d_fold_w4_s8 - ta_conv2d_fold_s8 with an int4 filter kept
@@ -152,6 +182,69 @@ ta_status ta_depthwise_conv2d_fold_rev_s8(const ta_conv_params *p, const ta_quan
                                           const int32_t *bias_fold,
                                           const ta_dims *out_dims, int8_t *out,
                                           void *scratch);
+/*
+ * The same through one path each, as ta_conv2d_fold_dsp_s8 and its
+ * kin above, each forwards and backwards (_rev_):
+ *  - _dsp_, _3x3_dsp_, _3x3_ring_dsp_ for an op
+ *    ta_depthwise_conv2d_fold_dsp_ok() accepts (depth multiplier 1,
+ *    channels a multiple of 4, at most 64 taps, double rounding, q->mmla
+ *    set): any filter size; 3 x 3 filters with the border pixels one by
+ *    one; 3 x 3 filters with the rows that have border pixels copied,
+ *    padded, to the stack first, only where
+ *    ta_depthwise_conv2d_fold_ring_ok() (those rows fit 512 bytes);
+ *  - _portable_ for TFLite's roundings, _ort_ for TA_ROUND_ORT.
+ */
+int ta_depthwise_conv2d_fold_dsp_ok(const ta_conv_params *p, const ta_quant *q,
+                                    const ta_dims *in_dims, const ta_dims *filter_dims);
+int ta_depthwise_conv2d_fold_ring_ok(const ta_conv_params *p, const ta_dims *in_dims,
+                                     const ta_dims *filter_dims, const ta_dims *out_dims);
+ta_status ta_depthwise_conv2d_fold_dsp_s8(const ta_conv_params *p, const ta_quant *q,
+                                          const ta_dims *in_dims, const int8_t *in,
+                                          const ta_dims *filter_dims, const int8_t *filter,
+                                          const int32_t *bias_fold, const ta_dims *out_dims,
+                                          int8_t *out, void *scratch);
+ta_status ta_depthwise_conv2d_fold_rev_dsp_s8(const ta_conv_params *p, const ta_quant *q,
+                                              const ta_dims *in_dims, const int8_t *in,
+                                              const ta_dims *filter_dims, const int8_t *filter,
+                                              const int32_t *bias_fold, const ta_dims *out_dims,
+                                              int8_t *out, void *scratch);
+ta_status ta_depthwise_conv2d_fold_3x3_dsp_s8(const ta_conv_params *p, const ta_quant *q,
+                                              const ta_dims *in_dims, const int8_t *in,
+                                              const ta_dims *filter_dims, const int8_t *filter,
+                                              const int32_t *bias_fold, const ta_dims *out_dims,
+                                              int8_t *out, void *scratch);
+ta_status ta_depthwise_conv2d_fold_rev_3x3_dsp_s8(const ta_conv_params *p, const ta_quant *q,
+                                                  const ta_dims *in_dims, const int8_t *in,
+                                                  const ta_dims *filter_dims, const int8_t *filter,
+                                                  const int32_t *bias_fold, const ta_dims *out_dims,
+                                                  int8_t *out, void *scratch);
+ta_status ta_depthwise_conv2d_fold_3x3_ring_dsp_s8(
+    const ta_conv_params *p, const ta_quant *q, const ta_dims *in_dims, const int8_t *in,
+    const ta_dims *filter_dims, const int8_t *filter, const int32_t *bias_fold,
+    const ta_dims *out_dims, int8_t *out, void *scratch);
+ta_status ta_depthwise_conv2d_fold_rev_3x3_ring_dsp_s8(
+    const ta_conv_params *p, const ta_quant *q, const ta_dims *in_dims, const int8_t *in,
+    const ta_dims *filter_dims, const int8_t *filter, const int32_t *bias_fold,
+    const ta_dims *out_dims, int8_t *out, void *scratch);
+ta_status ta_depthwise_conv2d_fold_portable_s8(const ta_conv_params *p, const ta_quant *q,
+                                               const ta_dims *in_dims, const int8_t *in,
+                                               const ta_dims *filter_dims, const int8_t *filter,
+                                               const int32_t *bias_fold, const ta_dims *out_dims,
+                                               int8_t *out, void *scratch);
+ta_status ta_depthwise_conv2d_fold_rev_portable_s8(
+    const ta_conv_params *p, const ta_quant *q, const ta_dims *in_dims, const int8_t *in,
+    const ta_dims *filter_dims, const int8_t *filter, const int32_t *bias_fold,
+    const ta_dims *out_dims, int8_t *out, void *scratch);
+ta_status ta_depthwise_conv2d_fold_ort_s8(const ta_conv_params *p, const ta_quant *q,
+                                          const ta_dims *in_dims, const int8_t *in,
+                                          const ta_dims *filter_dims, const int8_t *filter,
+                                          const int32_t *bias_fold, const ta_dims *out_dims,
+                                          int8_t *out, void *scratch);
+ta_status ta_depthwise_conv2d_fold_rev_ort_s8(const ta_conv_params *p, const ta_quant *q,
+                                              const ta_dims *in_dims, const int8_t *in,
+                                              const ta_dims *filter_dims, const int8_t *filter,
+                                              const int32_t *bias_fold, const ta_dims *out_dims,
+                                              int8_t *out, void *scratch);
 
 /* ta_depthwise_conv2d_f32 - float (reference_ops::DepthwiseConv): sum over
  * ky, kx in that order, then + bias, then clamp.  bias may be NULL. */
@@ -185,6 +278,20 @@ ta_status ta_fully_connected_s8(const ta_fc_params *p, const ta_quant *q,
 ta_status ta_fully_connected_fold_s8(const ta_fc_params *p, const ta_quant *q,
                                      const int8_t *in, const int8_t *filter,
                                      const int32_t *bias_fold, int8_t *out);
+/* The same through one path each, as ta_conv2d_fold_dsp_s8 and its kin:
+ * _dsp_ for an op ta_fully_connected_fold_dsp_ok() accepts (double
+ * rounding, every right shift 1..31, multipliers >= 0: ta_quant_rs_ok()),
+ * _portable_ for TFLite's roundings, _ort_ for TA_ROUND_ORT. */
+int ta_fully_connected_fold_dsp_ok(const ta_fc_params *p, const ta_quant *q);
+ta_status ta_fully_connected_fold_dsp_s8(const ta_fc_params *p, const ta_quant *q,
+                                         const int8_t *in, const int8_t *filter,
+                                         const int32_t *bias_fold, int8_t *out);
+ta_status ta_fully_connected_fold_portable_s8(const ta_fc_params *p, const ta_quant *q,
+                                              const int8_t *in, const int8_t *filter,
+                                              const int32_t *bias_fold, int8_t *out);
+ta_status ta_fully_connected_fold_ort_s8(const ta_fc_params *p, const ta_quant *q,
+                                         const int8_t *in, const int8_t *filter,
+                                         const int32_t *bias_fold, int8_t *out);
 
 /*
  * ta_fully_connected_fold_w4_s8 - ta_fully_connected_fold_s8 with an int4

@@ -154,8 +154,14 @@ static void random_quant(int32_t n, int32_t *mult, int32_t *shift, int rounding,
   }
 }
 
-/* Cases of random_conv_case() whose ta_quant.mmla was set. */
-static int mmla_cases;
+/* Cases of random_conv_case() whose ta_quant.mmla was set, and those
+ * that ran the kernel's _dsp_ entry point. */
+static int mmla_cases, dsp_entries, dsp_3x3_cases;
+
+/* A depthwise kernel entry point. */
+typedef ta_status (*dw_fn)(const ta_conv_params *, const ta_quant *, const ta_dims *,
+                           const int8_t *, const ta_dims *, const int8_t *, const int32_t *,
+                           const ta_dims *, int8_t *, void *);
 
 static int random_conv_case(int depthwise, int k, int dsp) {
   ta_conv_params p;
@@ -218,11 +224,11 @@ static int random_conv_case(int depthwise, int k, int dsp) {
   for (int i = 0; i < od.c; i++)
     bias[i] = ref_rand(-20000, 20000);
   int8_t *expect = malloc(no), *o1 = canary_alloc(no), *o2 = canary_alloc(no);
-  int8_t *o3 = canary_alloc(no), *o4 = canary_alloc(no);
+  int8_t *o3 = canary_alloc(no), *o4 = canary_alloc(no), *o5 = canary_alloc(no);
   size_t ns = depthwise ? ta_depthwise_conv2d_fold_s8_scratch_size(&p, &id, &fd, &od)
                         : ta_conv2d_fold_s8_scratch_size(&p, &id, &fd, &od);
   void *scratch = canary_alloc(ns);
-  ta_status s1, s2, s3;
+  ta_status s1, s2, s3, s5 = TA_OK;
   if (depthwise) {
     ref_dw_s8(&p, &q, &id, in, &fd, filter, with_bias ? bias : NULL, &od, expect);
     fold_bias_depthwise_s8(filter, fd.h * fd.w, fd.c, with_bias ? bias : NULL, p.input_offset,
@@ -234,9 +240,41 @@ static int random_conv_case(int depthwise, int k, int dsp) {
     s3 = ta_depthwise_conv2d_fold_s8(&p, &q, &id, in, &fd, filter, bf, &od, o3, scratch);
     q.mmla = ta_quant_mmla_ok(&q, od.c, bf, fd.h * fd.w);
     s2 = ta_depthwise_conv2d_fold_s8(&p, &q, &id, in, &fd, filter, bf, &od, o2, scratch);
-    /* The backward walk: the same bytes. */
+    /* The entry points of one path each, as the compiler picks them
+     * (lower_nn.c): the same bytes, forwards and (o4) backwards. */
+    const int dsp_path = ta_depthwise_conv2d_fold_dsp_ok(&p, &q, &id, &fd);
+    const int k3 = fd.h == 3 && fd.w == 3;
+    const int ring = ta_depthwise_conv2d_fold_ring_ok(&p, &id, &fd, &od);
+    dsp_entries += dsp_path;
+    dw_fn fwd = ta_depthwise_conv2d_fold_portable_s8;
+    dw_fn back = ta_depthwise_conv2d_fold_rev_portable_s8;
+    if (dsp_path && k3 && ring)
+      fwd = ta_depthwise_conv2d_fold_3x3_ring_dsp_s8,
+      back = ta_depthwise_conv2d_fold_rev_3x3_ring_dsp_s8;
+    else if (dsp_path && k3)
+      fwd = ta_depthwise_conv2d_fold_3x3_dsp_s8, back = ta_depthwise_conv2d_fold_rev_3x3_dsp_s8;
+    else if (dsp_path)
+      fwd = ta_depthwise_conv2d_fold_dsp_s8, back = ta_depthwise_conv2d_fold_rev_dsp_s8;
+    s5 = fwd(&p, &q, &id, in, &fd, filter, bf, &od, o5, scratch);
     if (s2 == TA_OK)
-      s2 = ta_depthwise_conv2d_fold_rev_s8(&p, &q, &id, in, &fd, filter, bf, &od, o4, scratch);
+      s2 = back(&p, &q, &id, in, &fd, filter, bf, &od, o4, scratch);
+    /* The other DSP entries that take a 3 x 3 op: the border pixels one
+     * by one, and the loops for any filter size (both ways each). */
+    if (dsp_path && k3 && s5 == TA_OK) {
+      const dw_fn other[4] = {ta_depthwise_conv2d_fold_3x3_dsp_s8,
+                              ta_depthwise_conv2d_fold_rev_3x3_dsp_s8,
+                              ta_depthwise_conv2d_fold_dsp_s8,
+                              ta_depthwise_conv2d_fold_rev_dsp_s8};
+      for (int e = 0; e < 4 && s5 == TA_OK; e++) {
+        int8_t *oe = canary_alloc(no);
+        s5 = other[e](&p, &q, &id, in, &fd, filter, bf, &od, oe, scratch);
+        if (s5 == TA_OK && (memcmp(oe, o5, no) || !canary_ok(oe, no)))
+          s5 = TA_ERR_ARG; /* reported as a status */
+        canary_free(oe);
+      }
+      dsp_3x3_cases++;
+    }
+
   } else {
     ref_conv_s8(&p, &q, &id, in, &fd, filter, with_bias ? bias : NULL, &od, expect);
     fold_bias_s8(filter, fd.n, fd.h * fd.w * fd.c, with_bias ? bias : NULL, p.input_offset, bf);
@@ -248,6 +286,10 @@ static int random_conv_case(int depthwise, int k, int dsp) {
       q.mmla |= TA_MMLA_RECORDS;
     }
     s2 = ta_conv2d_fold_s8(&p, &q, &id, in, &fd, filter, bf, &od, o2, scratch);
+    const int dsp_path = ta_conv2d_fold_dsp_ok(&q, &id, &fd);
+    dsp_entries += dsp_path;
+    s5 = (dsp_path ? ta_conv2d_fold_dsp_s8 : ta_conv2d_fold_portable_s8)(
+        &p, &q, &id, in, &fd, filter, bf, &od, o5, scratch);
   }
   mmla_cases += q.mmla != 0;
   long d1 = first_diff(o1, expect, no), d2 = first_diff(o2, expect, no);
@@ -257,7 +299,10 @@ static int random_conv_case(int depthwise, int k, int dsp) {
       memcpy(o2, o4, no); /* report the backward kernel's byte */
   }
   long d3 = first_diff(o3, expect, no);
-  int ok = s1 == TA_OK && s2 == TA_OK && s3 == TA_OK && d1 < 0 && d2 < 0 && d3 < 0 &&
+  if (d3 < 0 && (d3 = first_diff(o5, expect, no)) >= 0)
+    memcpy(o3, o5, no); /* report the path entry's byte */
+  int ok = s1 == TA_OK && s2 == TA_OK && s3 == TA_OK && s5 == TA_OK && d1 < 0 && d2 < 0 &&
+           d3 < 0 && canary_ok(o5, no) &&
            canary_ok(o1, no) && canary_ok(o2, no) && canary_ok(o3, no) && canary_ok(o4, no) &&
            canary_ok(in, ni) &&
            canary_ok(filter, nf) && canary_ok(scratch, ns);
@@ -279,6 +324,7 @@ static int random_conv_case(int depthwise, int k, int dsp) {
   canary_free(o2);
   canary_free(o3);
   canary_free(o4);
+  canary_free(o5);
   canary_free(scratch);
   free(expect);
   free(bias);
@@ -290,7 +336,7 @@ static int random_conv_case(int depthwise, int k, int dsp) {
 
 static void test_random(int depthwise, int dsp) {
   int run = 0, bad = 0;
-  mmla_cases = 0;
+  mmla_cases = dsp_entries = dsp_3x3_cases = 0;
   for (int k = 0; k < 400; k++) {
     int r = random_conv_case(depthwise, k, dsp);
     run += r != 0;
@@ -305,6 +351,14 @@ static void test_random(int depthwise, int dsp) {
           "%d of %d random %s cases in the DSP paths' form fit their SMMLAR requantization "
           "(ta_quant_mmla_ok())",
           mmla_cases, run, depthwise ? "DEPTHWISE_CONV_2D" : "CONV_2D");
+  if (dsp)
+    CHECK(dsp_entries > run / 2,
+          "%d of %d of them ran through the kernel's _dsp_ entry point, the same bytes",
+          dsp_entries, run);
+  if (dsp && depthwise)
+    CHECK(dsp_3x3_cases > run / 8,
+          "%d 3x3 cases ran through all three DSP forms, forwards and backwards, the same bytes",
+          dsp_3x3_cases);
 }
 
 static void test_bad_args(void) {
@@ -334,6 +388,28 @@ static void test_bad_args(void) {
   p.pad_h = 1;
   CHECK(ta_conv2d_fold_s8(&p, &q, &id, buf, &fd, buf, &b, &od, buf, NULL) == TA_ERR_ARG,
         "the folded CONV_2D without its scratch is TA_ERR_ARG");
+  /* Each path's entry point refuses the ops it does not take, on every
+   * core, instead of running another path. */
+  p.pad_h = 0;
+  fd.h = fd.w = 1;
+  int32_t sc[64];
+  ta_dims dd = {1, 2, 2, 4}, dfd = {1, 1, 1, 4};
+  CHECK(ta_conv2d_fold_dsp_s8(&p, &q, &id, buf, &fd, buf, &b, &od, buf, sc) == TA_ERR_ARG &&
+            ta_depthwise_conv2d_fold_dsp_s8(&p, &q, &dd, buf, &dfd, buf, &b, &dd, buf, NULL) ==
+                TA_ERR_ARG,
+        "a _dsp_ entry without ta_quant.mmla is TA_ERR_ARG");
+  q.rounding = TA_ROUND_ORT;
+  CHECK(ta_conv2d_fold_portable_s8(&p, &q, &id, buf, &fd, buf, &b, &od, buf, sc) == TA_ERR_ARG &&
+            ta_depthwise_conv2d_fold_rev_portable_s8(&p, &q, &dd, buf, &dfd, buf, &b, &dd, buf,
+                                                     NULL) == TA_ERR_ARG,
+        "a _portable_ entry given ONNX Runtime's rounding is TA_ERR_ARG");
+  q.rounding = TA_ROUND_SINGLE;
+  CHECK(ta_conv2d_fold_ort_s8(&p, &q, &id, buf, &fd, buf, &b, &od, buf, sc) == TA_ERR_ARG &&
+            ta_depthwise_conv2d_fold_ort_s8(&p, &q, &dd, buf, &dfd, buf, &b, &dd, buf, NULL) ==
+                TA_ERR_ARG,
+        "an _ort_ entry given another rounding is TA_ERR_ARG");
+  CHECK(ta_conv2d_fold_portable_s8(&p, &q, &id, buf, &fd, buf, &b, &od, buf, sc) == TA_OK,
+        "and the _portable_ entry takes single rounding");
 }
 
 /*

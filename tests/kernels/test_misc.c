@@ -20,7 +20,7 @@
 /* ----------------------------------------------------- FULLY_CONNECTED */
 
 static void test_fc_random(void) {
-  int bad = 0, n = 300;
+  int bad = 0, n = 300, dsp_entries = 0;
   for (int k = 0; k < n; k++) {
     ta_fc_params p;
     memset(&p, 0, sizeof p);
@@ -58,6 +58,16 @@ static void test_fc_random(void) {
     if (fold) {
       fold_bias_s8(w, p.out_depth, p.in_depth, with_bias ? bias : NULL, p.input_offset, bf);
       st = ta_fully_connected_fold_s8(&p, &q, in, w, bf, out);
+      /* And through the entry point of the one path the compiler picks
+       * for the op (lower_nn.c): the same bytes. */
+      const int dsp_path = ta_fully_connected_fold_dsp_ok(&p, &q);
+      dsp_entries += dsp_path;
+      int8_t *o2 = canary_alloc(no);
+      ta_status st2 = (dsp_path ? ta_fully_connected_fold_dsp_s8
+                                : ta_fully_connected_fold_portable_s8)(&p, &q, in, w, bf, o2);
+      if (st == TA_OK && (st2 != TA_OK || memcmp(o2, out, no) || !canary_ok(o2, no)))
+        st = TA_ERR_ARG; /* reported as a mismatch below */
+      canary_free(o2);
     } else {
       st = ta_fully_connected_s8(&p, &q, in, w, with_bias ? bias : NULL, out);
     }
@@ -76,6 +86,8 @@ static void test_fc_random(void) {
   CHECK(bad == 0, "%d random FULLY_CONNECTED cases (filter offsets, per-channel, both "
                   "roundings, both forms) match TFLite's reference loop",
         n);
+  CHECK(dsp_entries > n / 8, "%d of them ran through ta_fully_connected_fold_dsp_s8 too",
+        dsp_entries);
   ta_fc_params p = {1, 2, 1, 0, 3, 0, -128, 127, 0, 0};
   int32_t m = 1 << 30, s = 0, b = 0;
   ta_quant q = {&m, &s, 0, 0, 0};

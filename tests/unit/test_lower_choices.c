@@ -235,7 +235,7 @@ static void test_depthwise_one_channel(void) {
   const Lowered *l = g ? op_lowered(&g->ops[0]) : NULL;
   const ConstObj *f = g ? find_const(g, 0, "filter") : NULL;
   const ConstObj *b = g ? find_const(g, 0, "bias") : NULL;
-  int ok = l && f && b && !strcmp(l->kernel, "ta_conv2d_fold_s8") && f->count == 12;
+  int ok = l && f && b && !strcmp(l->kernel, "ta_conv2d_fold_dsp_s8") && f->count == 12;
   /* OHWI: output channel o, tap t holds 10 t + o; the folded bias is
    * -3 * (sum of the row) = -3 * (60 + 4 o). */
   for (int o = 0; ok && o < 3; o++) {
@@ -248,7 +248,7 @@ static void test_depthwise_one_channel(void) {
         l ? l->kernel : "-", error_message);
   g = lowered(depthwise_model(2), TA_ROUND_DOUBLE);
   l = g ? op_lowered(&g->ops[0]) : NULL;
-  CHECK(l && !strcmp(l->kernel, "ta_depthwise_conv2d_fold_s8"),
+  CHECK(l && !strcmp(l->kernel, "ta_depthwise_conv2d_fold_portable_s8"),
         "a two-channel DEPTHWISE_CONV_2D stays depthwise (%s) %s", l ? l->kernel : "-",
         error_message);
 }
@@ -332,9 +332,126 @@ static void test_conv_mmla(void) {
         error_message);
 }
 
+/* The kernel entry (and the backward one, or "-") of op 0 of m lowered
+ * with rounding and alignment align; "refused" when it is. */
+static const char *kernel_of(TfwModel *m, int rounding, size_t align, const char **rev) {
+  LowerOptions o = {.rounding = rounding, .align = align};
+  Graph *g = compile_model(m, "test.tflite", &o);
+  tfw_free(m);
+  const Lowered *l = g ? op_lowered(&g->ops[0]) : NULL;
+  *rev = l && l->overlap.reverse_kernel ? l->overlap.reverse_kernel : "-";
+  return l ? l->kernel : "refused";
+}
+
+/* int8 FULLY_CONNECTED [1,8] -> [1,4], weights of ones; input scale
+ * 0.5, filter 0.25, output out_scale. */
+static TfwModel *fc_model(float out_scale) {
+  TfwModel *m = tfw_new();
+  int32_t di[2] = {1, 8}, dout[2] = {1, 4}, df[2] = {4, 8};
+  int8_t f[32];
+  for (int i = 0; i < 32; i++)
+    f[i] = 1;
+  int in = tfw_tensor(m, "in", TFW_INT8, 2, di, 0);
+  int fi = tfw_const(m, "f", TFW_INT8, 2, df, f);
+  int out = tfw_tensor(m, "out", TFW_INT8, 2, dout, 0);
+  tfw_quant1(m, in, 0.5f, 3);
+  tfw_quant1(m, fi, 0.25f, 0);
+  tfw_quant1(m, out, out_scale, -1);
+  int ins[2] = {in, fi};
+  tfw_op(m, TFW_OP_FULLY_CONNECTED, 2, ins, 1, &out);
+  tfw_inputs(m, 1, &in);
+  tfw_outputs(m, 1, &out);
+  return m;
+}
+
+/* DEPTHWISE_CONV_2D int8 [1,4,w,4] -> [1,4,w,4], depth multiplier 1,
+ * filter 1xkxkx4 of ones, SAME padding, output scale out_scale. */
+static TfwModel *dw1_model_shape(int32_t w, int32_t k, float out_scale) {
+  TfwModel *m = tfw_new();
+  int32_t di[4] = {1, 4, w, 4}, df[4] = {1, k, k, 4};
+  int8_t f[100];
+  for (int i = 0; i < 100; i++)
+    f[i] = 1;
+  int in = tfw_tensor(m, "in", TFW_INT8, 4, di, 0);
+  int fi = tfw_const(m, "f", TFW_INT8, 4, df, f);
+  int out = tfw_tensor(m, "out", TFW_INT8, 4, di, 0);
+  tfw_quant1(m, in, 0.5f, 3);
+  tfw_quant1(m, fi, 0.25f, 0);
+  tfw_quant1(m, out, out_scale, -1);
+  int ins[2] = {in, fi};
+  int op = tfw_op(m, TFW_OP_DEPTHWISE_CONV_2D, 2, ins, 1, &out);
+  tfw_depthwise_options(m, op, TFW_PAD_SAME, 1, 1, 1, TFW_ACT_NONE, 1, 1);
+  tfw_inputs(m, 1, &in);
+  tfw_outputs(m, 1, &out);
+  return m;
+}
+
+static TfwModel *dw1_model(float out_scale) { return dw1_model_shape(4, 3, out_scale); }
+
+/* Each int8 convolution and FULLY_CONNECTED calls the entry point of the
+ * one path that runs it (doc/cortex-m.md, "Paths chosen by the
+ * compiler"): _dsp_ where the kernel's DSP path takes the op (the
+ * kernel's own ..._dsp_ok()), else _portable_, or _ort_ under ONNX
+ * Runtime's rounding. */
+static void test_kernel_paths(void) {
+  const char *rev, *k;
+  k = kernel_of(conv_model(), TA_ROUND_DOUBLE, 16, &rev);
+  CHECK(!strcmp(k, "ta_conv2d_fold_dsp_s8"),
+        "a CONV_2D whose requantization fits SMMLAR calls its DSP entry (%s) %s", k,
+        error_message);
+  k = kernel_of(conv_model(), TA_ROUND_DOUBLE, 2, &rev);
+  CHECK(!strcmp(k, "ta_conv2d_fold_portable_s8"),
+        "with --align 2 (a scratch the DSP path's paired loads cannot take) the portable "
+        "one (%s) %s", k, error_message);
+  k = kernel_of(conv_model(), TA_ROUND_SINGLE, 16, &rev);
+  CHECK(!strcmp(k, "ta_conv2d_fold_portable_s8"),
+        "single rounding: the portable CONV_2D (%s) %s", k, error_message);
+  k = kernel_of(conv_model(), TA_ROUND_ORT, 16, &rev);
+  CHECK(!strcmp(k, "ta_conv2d_fold_ort_s8"),
+        "ONNX Runtime's rounding: the CONV_2D with the float requantization (%s) %s", k,
+        error_message);
+  k = kernel_of(dw1_model(1.0f), TA_ROUND_DOUBLE, 16, &rev);
+  CHECK(!strcmp(k, "ta_depthwise_conv2d_fold_3x3_ring_dsp_s8") &&
+            !strcmp(rev, "ta_depthwise_conv2d_fold_rev_3x3_ring_dsp_s8"),
+        "a four-channel 3x3 DEPTHWISE_CONV_2D on rows that fit the stack ring calls the DSP "
+        "entries of that form, forwards and backwards (%s, %s) %s", k, rev, error_message);
+  k = kernel_of(dw1_model_shape(40, 3, 1.0f), TA_ROUND_DOUBLE, 16, &rev);
+  CHECK(!strcmp(k, "ta_depthwise_conv2d_fold_3x3_dsp_s8") &&
+            !strcmp(rev, "ta_depthwise_conv2d_fold_rev_3x3_dsp_s8"),
+        "rows 40 pixels wide (too wide for the ring) the 3x3 entries that take border pixels "
+        "one by one (%s, %s) %s", k, rev, error_message);
+  k = kernel_of(dw1_model_shape(4, 5, 1.0f), TA_ROUND_DOUBLE, 16, &rev);
+  CHECK(!strcmp(k, "ta_depthwise_conv2d_fold_dsp_s8") &&
+            !strcmp(rev, "ta_depthwise_conv2d_fold_rev_dsp_s8"),
+        "a 5x5 filter the entries for any filter size (%s, %s) %s", k, rev, error_message);
+  k = kernel_of(dw1_model(1.0f), TA_ROUND_ORT, 16, &rev);
+  CHECK(!strcmp(k, "ta_depthwise_conv2d_fold_ort_s8") &&
+            !strcmp(rev, "ta_depthwise_conv2d_fold_rev_ort_s8"),
+        "and under ONNX Runtime's rounding the _ort_ ones (%s, %s) %s", k, rev,
+        error_message);
+  k = kernel_of(dw1_model(0.05f), TA_ROUND_DOUBLE, 16, &rev);
+  CHECK(!strcmp(k, "ta_depthwise_conv2d_fold_portable_s8") &&
+            !strcmp(rev, "ta_depthwise_conv2d_fold_rev_portable_s8"),
+        "a depthwise requantization with a left shift: the portable ones (%s, %s) %s", k, rev,
+        error_message);
+  k = kernel_of(depthwise_model(4), TA_ROUND_DOUBLE, 16, &rev);
+  CHECK(!strcmp(k, "ta_depthwise_conv2d_fold_portable_s8"),
+        "and depth multiplier 3 the portable one (%s) %s", k, error_message);
+  k = kernel_of(fc_model(1.0f), TA_ROUND_DOUBLE, 16, &rev);
+  CHECK(!strcmp(k, "ta_fully_connected_fold_dsp_s8"),
+        "a FULLY_CONNECTED with a right shift calls its DSP entry (%s) %s", k, error_message);
+  k = kernel_of(fc_model(0.05f), TA_ROUND_DOUBLE, 16, &rev);
+  CHECK(!strcmp(k, "ta_fully_connected_fold_portable_s8"),
+        "one with a left shift the portable entry (%s) %s", k, error_message);
+  k = kernel_of(fc_model(1.0f), TA_ROUND_ORT, 16, &rev);
+  CHECK(!strcmp(k, "ta_fully_connected_fold_ort_s8"),
+        "and under ONNX Runtime's rounding the _ort_ one (%s) %s", k, error_message);
+}
+
 int main(void) {
   test_depthwise_one_channel();
   test_conv_mmla();
+  test_kernel_paths();
   test_add_tables();
   test_softmax();
   test_log_softmax();

@@ -119,13 +119,13 @@ check $? "the plan holds the kernels' scratch buffers" "no scratch_op >= 0 in $(
 rc=$?
 cmp -s "$tmp/d.out" "$tmp/a.json"
 check $? "-dILP leaves stdout alone" "exit $rc; $(diff "$tmp/d.out" "$tmp/a.json" | head -3)"
-grep -q "CONV_2D" "$tmp/d.err" && grep -q "ta_conv2d_fold_s8" "$tmp/d.err" &&
+grep -q "CONV_2D" "$tmp/d.err" && grep -q "ta_conv2d_fold_dsp_s8" "$tmp/d.err" &&
   grep -q "scratch B" "$tmp/d.err" && grep -q "^lower bound: $lb" "$tmp/d.err" &&
   grep -q "SOFTMAX *ta_softmax_s8 .*input 0" "$tmp/d.err"
 check $? "-dILP prints the IR, the lowering (kernel, scratch, in place) and the plan to stderr" \
   "$(head -c 400 "$tmp/d.err")"
 "$TINYAOT" compile "$model" -o "$tmp/out2" -dL 2> "$tmp/c.err" > /dev/null
-grep -q "ta_depthwise_conv2d_fold_s8" "$tmp/c.err"
+grep -q "ta_depthwise_conv2d_fold_3x3_dsp_s8" "$tmp/c.err"
 check $? "compile -dL prints the lowering" "$(head -c 200 "$tmp/c.err")"
 "$TINYAOT" plan "$model" -dX > /dev/null 2>&1
 rc=$?
