@@ -131,7 +131,7 @@ static ta_status call(const Graph *g, const Lowered *orig, int filter_t, const P
   const int32_t *bias = (const int32_t *)const_of(orig, "bias")->data;
   const ConstObj *fc = const_of(orig, "filter");
   const int8_t *f = fc ? (const int8_t *)fc->data : (const int8_t *)g->tensors[filter_t].data;
-  if (!strcmp(orig->kernel, "ta_conv2d_fold_s8"))
+  if (!strcmp(patch_band_kernel(orig), "ta_conv2d_fold_s8"))
     return ta_conv2d_fold_s8(&p, &q, &di, in, &df, f, bias, &dout, out, scratch);
   return ta_depthwise_conv2d_fold_s8(&p, &q, &di, in, &df, f, bias, &dout, out, scratch);
 }
