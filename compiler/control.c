@@ -48,23 +48,6 @@ bool has_control_flow(const Graph *g) {
   return false;
 }
 
-/* "int8[1,4]" (arena). */
-static const char *type_str(const Tensor *t) {
-  const char *s = arena_printf("%s[", dtype_name(t->dtype));
-  for (int i = 0; i < t->ndims; i++)
-    s = arena_printf("%s%s%d", s, i ? "," : "", (int)t->dims[i]);
-  return arena_printf("%s]", s);
-}
-
-static bool same_shape(const Tensor *a, const Tensor *b) {
-  if (a->dtype != b->dtype || a->ndims != b->ndims)
-    return false;
-  for (int i = 0; i < a->ndims; i++)
-    if (a->dims[i] != b->dims[i])
-      return false;
-  return true;
-}
-
 /* The op's subgraph that tensors computed in region kind come from, for
  * messages: "then subgraph 1". */
 static const char *part_name(const Op *op, int part) {
@@ -156,7 +139,7 @@ static void check_condition(const Graph *g, int i, int k, const char *subgraph) 
   const Tensor *x = &g->tensors[t];
   if (x->dtype != DT_BOOL || tensor_elems(x) != 1)
     error_at(g, i, "the condition (tensor %d%s) is %s; it must be one bool", t,
-             subgraph, type_str(x));
+             subgraph, tensor_type_label(x));
 }
 
 /* Tensors a[k] are copied into b[k]: same type and shape. */
@@ -166,9 +149,9 @@ static void check_copies(const Graph *g, int i, const int *a, const int *b, int 
     if (a[k] < 0 || b[k] < 0)
       error_at(g, i, "%s %d is missing", what, k);
     const Tensor *x = &g->tensors[a[k]], *y = &g->tensors[b[k]];
-    if (!same_shape(x, y))
+    if (!same_dtype_and_shape(x, y))
       error_at(g, i, "%s %d: tensor %d is %s, but it is copied into tensor %d, which is %s",
-               what, k, a[k], type_str(x), b[k], type_str(y));
+               what, k, a[k], tensor_type_label(x), b[k], tensor_type_label(y));
   }
 }
 

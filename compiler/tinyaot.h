@@ -394,6 +394,8 @@ uint32_t crc32(const void *data, size_t n);
 int64_t tensor_elems(const Tensor *t);
 size_t tensor_bytes(const Tensor *t);   /* elems * ceil(bits / 8) */
 bool is_const(const Tensor *t);         /* has data in the model */
+const char *tensor_type_label(const Tensor *t); /* "int8[1,4]" (arena) */
+bool same_dtype_and_shape(const Tensor *a, const Tensor *b);
 /* The attribute `key` of op (Op.attrs), or NULL. */
 const Attr *op_attr(const Op *op, const char *key);
 

@@ -363,6 +363,22 @@ size_t tensor_bytes(const Tensor *t) {
 
 bool is_const(const Tensor *t) { return t->data != NULL; }
 
+const char *tensor_type_label(const Tensor *t) {
+  const char *s = arena_printf("%s[", dtype_name(t->dtype));
+  for (int i = 0; i < t->ndims; i++)
+    s = arena_printf("%s%s%d", s, i ? "," : "", (int)t->dims[i]);
+  return arena_printf("%s]", s);
+}
+
+bool same_dtype_and_shape(const Tensor *a, const Tensor *b) {
+  if (a->dtype != b->dtype || a->ndims != b->ndims)
+    return false;
+  for (int i = 0; i < a->ndims; i++)
+    if (a->dims[i] != b->dims[i])
+      return false;
+  return true;
+}
+
 const Attr *op_attr(const Op *op, const char *key) {
   for (int i = 0; i < op->nattrs; i++)
     if (!strcmp(op->attrs[i].key, key))

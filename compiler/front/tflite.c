@@ -1051,22 +1051,6 @@ static const char *var_label(const Var *v) {
                       v->name);
 }
 
-static const char *type_label(const Tensor *t) {
-  const char *s = arena_printf("%s[", dtype_name(t->dtype));
-  for (int i = 0; i < t->ndims; i++)
-    s = arena_printf("%s%s%d", s, i ? "," : "", t->dims[i]);
-  return arena_printf("%s]", s);
-}
-
-static bool same_type(const Tensor *a, const Tensor *b) {
-  if (a->dtype != b->dtype || a->ndims != b->ndims)
-    return false;
-  for (int i = 0; i < a->ndims; i++)
-    if (a->dims[i] != b->dims[i])
-      return false;
-  return true;
-}
-
 /* Tensor t (what) meets variable v: the first assignment types v, every
  * other use must match. */
 static void var_use(Reader *r, Var *v, const Tensor *t, bool assign,
@@ -1080,9 +1064,9 @@ static void var_use(Reader *r, Var *v, const Tensor *t, bool assign,
     fail(r, "reads variable %s before any value is assigned to it (no "
             "CALL_ONCE init subgraph assigns it)",
          var_label(v));
-  if (!same_type(&v->value, t))
-    fail(r, "%s is %s, but variable %s holds %s", what, type_label(t),
-         var_label(v), type_label(&v->value));
+  if (!same_dtype_and_shape(&v->value, t))
+    fail(r, "%s is %s, but variable %s holds %s", what, tensor_type_label(t),
+         var_label(v), tensor_type_label(&v->value));
 }
 
 /* Reads tensor i of a subgraph's tensor vector into t. */
@@ -1161,7 +1145,7 @@ static void read_init_subgraph(Reader *r, Vec subgraphs, int k, Vec buffers,
               "values are supported", in[1]);
     if (t.ndata != tensor_bytes(&t))
       fail(r, "input 1 (tensor %d) has %zu bytes of data, its shape %s "
-              "needs %zu", in[1], t.ndata, type_label(&t), tensor_bytes(&t));
+              "needs %zu", in[1], t.ndata, tensor_type_label(&t), tensor_bytes(&t));
     Var *v = &vs->v[handle[in[0]]];
     var_use(r, v, &t, true, "the initial value");
     v->init = t.data;
@@ -1361,6 +1345,26 @@ static void reserve_op(Reader *r) {
 
 static void read_ops(Reader *r, const Table *sg, const char *prefix, int depth);
 
+/* Reads subgraph k's ops (sg) into the graph, its tensors through map
+ * (ntv of them, named with prefix inner), marked active while they are
+ * read (recursion is refused) and counted as inlined. */
+static void read_inlined(Reader *r, const Table *sg, const char *inner, int depth, int k,
+                         const int *map, int ntv) {
+  const int *outer_map = r->map;
+  int outer_nmap = r->nmap;
+  r->map = map;
+  r->nmap = ntv;
+  r->active[k] = true;
+  if (!r->decomp[k]) {
+    r->decomp[k] = true;
+    r->ndecomp++;
+  }
+  read_ops(r, sg, inner, depth + 1);
+  r->active[k] = false;
+  r->map = outer_map;
+  r->nmap = outer_nmap;
+}
+
 /* Inlines the STABLEHLO_COMPOSITE op table t (see above). */
 static void inline_composite(Reader *r, const Table *t, const char *prefix,
                              int depth) {
@@ -1427,10 +1431,10 @@ static void inline_composite(Reader *r, const Table *t, const char *prefix,
     const Tensor *gt = &g->tensors[x];
     if (res || r->resource[x])
       fail(r, "%s %d is a RESOURCE tensor", what, jj);
-    if (!same_type(&st, gt) || !same_quant(&st.q, &gt->q))
+    if (!same_dtype_and_shape(&st, gt) || !same_quant(&st.q, &gt->q))
       fail(r, "%s %d (tensor %d) is %s%s, but its decomposition's (subgraph "
-              "%d tensor %d) is %s%s", what, jj, x, type_label(gt),
-           gt->q.nscale ? " quantized" : "", k, s, type_label(&st),
+              "%d tensor %d) is %s%s", what, jj, x, tensor_type_label(gt),
+           gt->q.nscale ? " quantized" : "", k, s, tensor_type_label(&st),
            st.q.nscale ? " quantized" : "");
   }
   const char *inner = arena_printf("%s%s/", prefix, name);
@@ -1446,20 +1450,8 @@ static void inline_composite(Reader *r, const Table *t, const char *prefix,
   }
   r->where[0] = 0;
 
-  const int *outer_map = r->map;
-  int outer_nmap = r->nmap;
-  r->map = map;
-  r->nmap = ntv;
-  r->active[k] = true;
-  if (!r->decomp[k]) {
-    r->decomp[k] = true;
-    r->ndecomp++;
-  }
   int first = g->nops;
-  read_ops(r, &sg, inner, depth + 1);
-  r->active[k] = false;
-  r->map = outer_map;
-  r->nmap = outer_nmap;
+  read_inlined(r, &sg, inner, depth, k, map, ntv);
   for (int j = 0; j < nout; j++) {
     int p = g->tensors[out[j]].producer;
     if (p < first)
@@ -1584,10 +1576,10 @@ static int *inline_subgraph(Reader *r, int at, const char *role, int k,
     if (is_dynamic(&st))
       fail(r, "input %d (its tensor %d) has a dynamic shape (-1 in "
               "shape_signature): not supported", j, s);
-    if (!same_type(&st, gt) || !same_quant(&st.q, &gt->q))
+    if (!same_dtype_and_shape(&st, gt) || !same_quant(&st.q, &gt->q))
       fail(r, "input %d (its tensor %d) is %s%s, but the tensor bound to it "
-              "(tensor %d) is %s%s", j, s, type_label(&st),
-           st.q.nscale ? " quantized" : "", x, type_label(gt),
+              "(tensor %d) is %s%s", j, s, tensor_type_label(&st),
+           st.q.nscale ? " quantized" : "", x, tensor_type_label(gt),
            gt->q.nscale ? " quantized" : "");
   }
   const char *inner = arena_printf("%ssubgraph%d/", prefix, k);
@@ -1613,20 +1605,8 @@ static int *inline_subgraph(Reader *r, int at, const char *role, int k,
     outs[j] = map[so[j]];
   *nout = sout;
 
-  const int *outer_map = r->map;
-  int outer_nmap = r->nmap;
-  r->map = map;
-  r->nmap = ntv;
-  r->active[k] = true;
-  if (!r->decomp[k]) {
-    r->decomp[k] = true;
-    r->ndecomp++;
-  }
   r->op = -1;
-  read_ops(r, &sg, inner, depth + 1);
-  r->active[k] = false;
-  r->map = outer_map;
-  r->nmap = outer_nmap;
+  read_inlined(r, &sg, inner, depth, k, map, ntv);
   r->op = at;
   snprintf(r->where, sizeof r->where, "%s subgraph %d", role, k);
   for (int j = 0; j < sout; j++) {
@@ -1647,10 +1627,10 @@ static void same_outputs(Reader *r, const int *got, int ngot, const int *want,
     fail(r, "has %d outputs, but the op has %d %ss", ngot, nwant, into);
   for (int j = 0; j < ngot; j++) {
     const Tensor *a = &g->tensors[got[j]], *b = &g->tensors[want[j]];
-    if (!same_type(a, b))
+    if (!same_dtype_and_shape(a, b))
       fail(r, "output %d (tensor %d) is %s, but %s %d (tensor %d) is %s: "
-              "shapes and types must match", j, got[j], type_label(a), into, j,
-           want[j], type_label(b));
+              "shapes and types must match", j, got[j], tensor_type_label(a), into, j,
+           want[j], tensor_type_label(b));
   }
 }
 
@@ -1711,10 +1691,10 @@ static void inline_while(Reader *r, int at, const char *prefix, int depth) {
     if (is_dynamic(v) || is_dynamic(x))
       fail(r, "loop variable %d (tensor %d) has a dynamic shape (-1 in "
               "shape_signature): not supported", j, vars[j]);
-    if (!same_type(v, x))
+    if (!same_dtype_and_shape(v, x))
       fail(r, "output %d (tensor %d) is %s, but input %d (tensor %d) is %s: "
-              "a loop variable keeps its type and shape", j, vars[j], type_label(v),
-           j, in[j], type_label(x));
+              "a loop variable keeps its type and shape", j, vars[j], tensor_type_label(v),
+           j, in[j], tensor_type_label(x));
     for (int i = 0; i < n; i++)
       if (in[i] == vars[j])
         fail(r, "output %d is also input %d", j, i);
@@ -1728,7 +1708,7 @@ static void inline_while(Reader *r, int at, const char *prefix, int depth) {
   const Tensor *ct = &g->tensors[c[0]];
   if (ct->dtype != DT_BOOL || tensor_elems(ct) != 1)
     fail(r, "output 0 (tensor %d) is %s; a loop condition is one bool", c[0],
-         type_label(ct));
+         tensor_type_label(ct));
   push_structure(r, OP_WHILE_COND, c, 1, NULL, 0, &opt);
   int *next = inline_subgraph(r, at, "body", opt.subgraph[1], vars, n, &nb, prefix,
                               depth);
