@@ -173,7 +173,7 @@ static LowerFn *const lowerings[OP_COUNT] = {
  * (QLinearConv, QLinearMatMul, QGemm) requantize with a float32 scale,
  * rounding half to even (ta_requant_ort()), and ADD is QLinearAdd's float
  * arithmetic (lower_add_ort(), lower_nn.c), MUL QLinearMul's
- * (lower_mul_ort(), lower_ops.c), and the int8 MEAN is
+ * (lower_mul_ort(), lower_ops.c), and the int8 and uint8 MEAN is
  * QLinearGlobalAveragePool's (lower_mean(), lower_ops.c); every other op
  * keeps the default arithmetic.
  */

@@ -160,13 +160,14 @@ ta_fc_params fc_params_of(Lower *L, const Tensor *in, const Tensor *filter,
                           const Tensor *out);
 /* The broadcast of inputs a and b; an error unless it has out's size. */
 ta_bcast broadcast_of(Lower *L, const Tensor *a, const Tensor *b, const Tensor *out);
-/* Whether a, b and out are all int8 or all uint8 and of out's shape (no
- * broadcast): the element-wise ops ONNX Runtime's arithmetic covers. */
-bool same_shape_x8(const Tensor *a, const Tensor *b, const Tensor *out);
-/* The arguments of such a kernel: out's element count, a, b, out; out[i]
- * is written after a[i] and b[i] are read, so either input may be
- * overwritten. */
-void same_shape_args(Lower *L, const Tensor *a, const Tensor *b, const Tensor *out);
+/* Whether a, b and out are all int8 or all uint8: the element-wise ops
+ * ONNX Runtime's arithmetic covers. */
+bool same_type_x8(const Tensor *a, const Tensor *b, const Tensor *out);
+/* The arguments of such a kernel (ta_add_ort_*, ta_mul_ort_*): the
+ * broadcast walk (a one-element a gets stride 0 throughout), a, b, out;
+ * out[i] is written after a's and b's elements for i are read, so an
+ * input of out's size may be overwritten. */
+void ort_binary_args(Lower *L, const Tensor *a, const Tensor *b, const Tensor *out);
 
 /* Walks, axes and constant operands (lower_common.c), shared by the
  * data-movement and reduction lowerings. */
