@@ -28,7 +28,9 @@ uint8 with int8 weights, and with uint8 weights of a random zero point
 Runtime's com.microsoft QLinearAdd and QLinearMul (one shape, or
 broadcast (_bc): a scalar, a per-channel [C, 1, 1] or [1, C, 1, 1], a
 row or a column against a 4-D tensor, either way round) and
-QLinearGlobalAveragePool (int8, uint8, int8 with channels_last (_cl));
+QLinearGlobalAveragePool (int8, uint8, int8 with channels_last (_cl)),
+QLinearLeakyRelu (int8, uint8), QLinearConcat along the channels
+(int8, uint8; inputs of other scales than the output's);
 QLinearAdd _tie: a per-channel A against every value in B, with
 scales searched so that the order of the fused multiply-adds
 (add_tie_case()) changes some outputs - ONNX Runtime's order along a
@@ -69,6 +71,8 @@ ROWS = [
     "QLinearAdd:uint8_bc", "QLinearMul:int8", "QLinearMul:uint8", "QLinearMul:int8_bc",
     "QLinearMul:uint8_bc", "QLinearGlobalAveragePool:int8", "QLinearGlobalAveragePool:uint8",
     "QLinearGlobalAveragePool:int8_cl", "QLinearAdd:int8_tie", "QLinearAdd:uint8_tie",
+    "QLinearLeakyRelu:int8", "QLinearLeakyRelu:uint8", "QLinearConcat:int8",
+    "QLinearConcat:uint8",
 ]
 
 NP = {"int8": np.int8, "uint8": np.uint8}
@@ -276,8 +280,8 @@ def make_qop(op, variant, seed):
     pc = variant.endswith("_pc")
     b = Builder(rng, op)
     xq = act_q(rng, dt)
-    domain = "com.microsoft" if op in ("QLinearAdd", "QLinearMul",
-                                       "QLinearGlobalAveragePool") else ""
+    domain = "com.microsoft" if op in ("QLinearAdd", "QLinearMul", "QLinearGlobalAveragePool",
+                                       "QLinearLeakyRelu", "QLinearConcat") else ""
     s = lambda v: b.const("scale", np.array(v, dtype=np.float32))
     z = lambda v, t=dt: b.const("zp", np.array(v, dtype=NP[t]))
     shapes = []
@@ -357,6 +361,24 @@ def make_qop(op, variant, seed):
         b.nodes.append(helper.make_node(
             op, ["x", s(xq[0]), z(xq[1]), s(yq[0]), z(yq[1])], ["y"], domain=domain,
             channels_last=1 if cl else 0))
+    elif op == "QLinearLeakyRelu":
+        shapes = [[1, int(rng.integers(1, 9)), int(rng.integers(1, 9)), int(rng.integers(1, 9))]]
+        oshape = shapes[0]
+        yq = (float(f32(xq[0] * rng.uniform(0.3, 1.2))),
+              int(rng.integers(-10, 11)) + (0 if dt == "int8" else 128))
+        b.nodes.append(helper.make_node(
+            op, ["x", s(xq[0]), z(xq[1]), s(yq[0]), z(yq[1])], ["y"], domain=domain,
+            alpha=float(f32(rng.uniform(0.01, 0.3)))))
+    elif op == "QLinearConcat":
+        c, h, w = int(rng.integers(1, 5)), int(rng.integers(1, 8)), int(rng.integers(1, 8))
+        c1 = int(rng.integers(1, 5))
+        shapes = [[1, c, h, w], [1, c1, h, w]]
+        oshape = [1, c + c1, h, w]
+        x1q = act_q(rng, dt) if rng.integers(0, 4) else xq  # sometimes one copies
+        yq = act_q(rng, dt)
+        b.nodes.append(helper.make_node(
+            op, [s(yq[0]), z(yq[1]), "x", s(xq[0]), z(xq[1]), "x1", s(x1q[0]), z(x1q[1])],
+            ["y"], domain=domain, axis=1))
     else:
         raise SystemExit("gen_qdq: unknown op %s" % op)
     names = ["x", "x1"]

@@ -37,7 +37,7 @@ static void import_node(Imp *m) {
     return;
   if (ms)
     FAIL("%s of domain com.microsoft is not supported (QLinearAdd, QLinearMul, "
-         "QLinearGlobalAveragePool only)", op);
+         "QLinearGlobalAveragePool, QLinearLeakyRelu, QLinearConcat only)", op);
   if (import_qdq(m))
     return;
   if (try_fold(m))

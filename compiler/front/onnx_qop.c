@@ -3,8 +3,9 @@
  * onnx_qop.c - the QOperator nodes: QLinearConv and QLinearMatMul on
  * the integer kernels where their types allow, else (and ConvInteger,
  * MatMulInteger) composed exactly in float32 (comment "QOperator"
- * below); ONNX Runtime's com.microsoft QLinearAdd, QLinearMul and
- * QLinearGlobalAveragePool on ADD, MUL and MEAN.
+ * below); ONNX Runtime's com.microsoft QLinearAdd, QLinearMul,
+ * QLinearGlobalAveragePool, QLinearLeakyRelu and QLinearConcat on ADD,
+ * MUL, MEAN, LEAKY_RELU and CONCATENATION.
  */
 #include "onnx_import.h"
 
@@ -386,7 +387,12 @@ static void import_qop_matmul(Imp *m, bool qlinear) {
  *     B_zero_point, C_scale, C_zero_point; zero points optional, 0;
  *     multidirectional broadcasting) -> ADD, MUL;
  *   QLinearGlobalAveragePool (X, x_scale, x_zero_point, y_scale,
- *     y_zero_point; channels_last) -> MEAN over H and W.
+ *     y_zero_point; channels_last) -> MEAN over H and W;
+ *   QLinearLeakyRelu (X, X_scale, X_zero_point, Y_scale, Y_zero_point;
+ *     alpha) -> LEAKY_RELU (a 256-entry table either way);
+ *   QLinearConcat (Y_scale, Y_zero_point, (X, X_scale, X_zero_point)...;
+ *     axis) -> CONCATENATION, with a QUANTIZE before each input of
+ *     another quantization.
  * All per tensor, int8 or uint8, one type throughout.  --rounding
  * onnxruntime lowers them to MLAS's float arithmetic (lower.c's
  * op_rounding()); the default rounding to TFLite's fixed point.
@@ -472,6 +478,81 @@ static void import_qop_global_average(Imp *m) {
   OP(m, o)->opt.keep_dims = true;
 }
 
+/* QLinearLeakyRelu (X, X_scale, X_zero_point, Y_scale, Y_zero_point;
+ * alpha): LEAKY_RELU of the integer tensor. */
+static void import_qop_leaky_relu(Imp *m) {
+  Val *x = act_in(m, 0);
+  need_x8(m, x, 0);
+  float xs, ys;
+  int64_t xz, yz;
+  qop_scalar_params(m, 1, 2, x->dt, &xs, &xz);
+  qop_scalar_params(m, 3, 4, x->dt, &ys, &yz);
+  int l = pref(x);
+  int t = qop_operand(m, x, l, xs, xz);
+  int out = act_out(m, 0, x->dt, x->ndims, x->dims, l, NULL);
+  T(m, out)->q = quant1(ys, yz);
+  int o = add_op(m, OP_LEAKY_RELU, &t, 1, &out, 1);
+  OP(m, o)->opt.fields = OPTF_ALPHA;
+  OP(m, o)->opt.alpha = attr_f(m, "alpha", 0.01f);
+}
+
+/* QLinearConcat (Y_scale, Y_zero_point, then X, X_scale, X_zero_point
+ * per input; axis): CONCATENATION, each input whose scale or zero point
+ * is not the output's first requantized by a QUANTIZE (ONNX Runtime's
+ * identity table: dequantize in float, MlasQuantizeLinear). */
+static void import_qop_concat(Imp *m) {
+  int nin = m->n->ninputs;
+  if (nin < 5 || (nin - 2) % 3)
+    FAIL("QLinearConcat takes Y_scale, Y_zero_point and (X, X_scale, X_zero_point) triples");
+  int n = (nin - 2) / 3;
+  Val *a = act_in(m, 2);
+  need_x8(m, a, 2);
+  float ys;
+  int64_t yz;
+  qop_scalar_params(m, 0, 1, a->dt, &ys, &yz);
+  int64_t axis = resolve(m, attr_i(m, "axis", 0), a->ndims, "axis");
+  int l = L_ONNX;
+  for (int k = 0; k < n; k++) {
+    Val *v = act_in(m, 2 + 3 * k);
+    if (a->ndims == 4 && !v->data && pref(v) == L_NHWC)
+      l = L_NHWC;
+  }
+  int64_t dims[MAX_DIMS];
+  memcpy(dims, a->dims, sizeof dims);
+  dims[axis] = 0;
+  int *ins = arena_array((size_t)n, sizeof(int));
+  for (int k = 0; k < n; k++) {
+    int kx = 2 + 3 * k;
+    Val *v = act_in(m, kx);
+    if (v->ndims != a->ndims || v->dt != a->dt)
+      FAIL("input %d has another rank or type than input 2", kx);
+    for (int d = 0; d < a->ndims; d++)
+      if (d != axis && v->dims[d] != a->dims[d])
+        FAIL("input %d's shape does not fit", kx);
+    dims[axis] += v->dims[axis];
+    float xs;
+    int64_t xz;
+    qop_scalar_params(m, kx + 1, kx + 2, a->dt, &xs, &xz);
+    int t = qop_operand(m, v, l, xs, xz);
+    if (xs != ys || xz != yz) {
+      Tensor *src = T(m, t);
+      int64_t d[MAX_DIMS];
+      for (int i = 0; i < src->ndims; i++)
+        d[i] = src->dims[i];
+      int r = new_tensor(m, "", a->dt, src->ndims, d);
+      T(m, r)->q = quant1(ys, yz);
+      add_op(m, OP_QUANTIZE, &t, 1, &r, 1);
+      t = r;
+    }
+    ins[k] = t;
+  }
+  int out = act_out(m, 0, a->dt, a->ndims, dims, l, NULL);
+  T(m, out)->q = quant1(ys, yz);
+  int o = add_op(m, OP_CONCATENATION, ins, n, &out, 1);
+  OP(m, o)->opt.fields = OPTF_AXIS | OPTF_ACTIVATION;
+  OP(m, o)->opt.axis = l == L_NHWC ? nhwc_axis((int)axis) : (int)axis;
+}
+
 /* The QOperator nodes; false: not one of them. */
 bool import_qop(Imp *m) {
   const char *op = m->n->op_type;
@@ -479,6 +560,8 @@ bool import_qop(Imp *m) {
     if (!strcmp(op, "QLinearAdd")) import_qop_binary(m, OP_ADD);
     else if (!strcmp(op, "QLinearMul")) import_qop_binary(m, OP_MUL);
     else if (!strcmp(op, "QLinearGlobalAveragePool")) import_qop_global_average(m);
+    else if (!strcmp(op, "QLinearLeakyRelu")) import_qop_leaky_relu(m);
+    else if (!strcmp(op, "QLinearConcat")) import_qop_concat(m);
     else return false;
     return true;
   }

@@ -208,7 +208,16 @@ bool tanh_table(DType dt, float in_scale, int32_t in_zp, int rounding, uint8_t t
 /* HARD_SWISH (int8, uint8): reference_ops::HardSwish. */
 bool hard_swish_table(DType dt, float in_scale, int32_t in_zp, float out_scale,
                       int32_t out_zp, int rounding, uint8_t table[256]);
-/* LEAKY_RELU (int8, uint8): reference_ops::QuantizeLeakyRelu. */
+/* ONNX Runtime's lookup table (QlinearBuildLookupTable) of
+ * QLinearLeakyRelu, and with alpha 1 of QLinearConcat's requantization:
+ * each byte dequantized in float, x_scale * (x - x_zp); v >= 0 ? v :
+ * alpha * v; then MlasQuantizeLinear: v / y_scale, clamped to the type's
+ * range less the zero point, rounded half to even, plus the zero point.
+ * false for an output scale that is not a positive finite float. */
+bool leaky_relu_table_ort(DType dt, float in_scale, int32_t in_zp, float alpha,
+                          float out_scale, int32_t out_zp, uint8_t table[256]);
+/* LEAKY_RELU (int8, uint8): reference_ops::QuantizeLeakyRelu; under
+ * TA_ROUND_ORT leaky_relu_table_ort(). */
 bool leaky_relu_table(DType dt, float in_scale, int32_t in_zp, float alpha, float out_scale,
                       int32_t out_zp, int rounding, uint8_t table[256]);
 /* RELU (act [0, inf]), RELU_N1_TO_1 ([-1, 1]), uint8 RELU6 ([0, 6]):

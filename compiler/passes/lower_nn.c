@@ -692,6 +692,24 @@ void lower_quantize(Lower *L) {
    * with --rounding single, the TFLite arithmetic. */
   if (in->dtype == DT_FLOAT32 && out->dtype == DT_INT16 && tflite_arithmetic(L))
     k = "ta_quantize_double_f32_s16";
+  if (L->rounding == TA_ROUND_ORT && in->dtype == out->dtype) {
+    /* ONNX Runtime's requantization of a QLinearConcat input: its
+     * identity lookup table. */
+    uint8_t t[256];
+    if (!leaky_relu_table_ort(in->dtype, scale_of(L, in), zp_of(in), 1.0f, scale_of(L, out),
+                              zp_of(out), t))
+      error_at(L->g, L->op->index, "cannot represent the rescaling");
+    L->l->kernel = "ta_lut_x8";
+    const_array(L, "table", DT_UINT8, t, 256, false);
+    const_struct(L, "params", "ta_lut_params",
+                 arena_printf("{.size = %d, .table = @table}", (int)elems32(in)), true);
+    arg_tensor(L, in->index);
+    arg_tensor(L, out->index);
+    may_run_in_place(L, 0);
+    return;
+  }
+  if (L->rounding == TA_ROUND_ORT)
+    L->rounding = TA_ROUND_DOUBLE;
   static const char *const kernels[] = {
       "ta_quantize_f32_s8",    "ta_quantize_f32_u8",    "ta_quantize_f32_s16",
       "ta_quantize_double_f32_s16",

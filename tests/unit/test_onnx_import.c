@@ -11,7 +11,8 @@
  *     dimension; --input-shape binds it;
  *   - --constant-input turns a graph input into a constant;
  *   - opsets outside 11..21, other domains (and com.microsoft nodes other
- *     than QLinearAdd, QLinearMul, QLinearGlobalAveragePool) and unknown
+ *     than QLinearAdd, QLinearMul, QLinearGlobalAveragePool,
+ *     QLinearLeakyRelu, QLinearConcat) and unknown
  *     ops are refused with a message naming the node index, name,
  *     op_type, domain and opset;
  *   - external data: read relative to the model; absolute paths and '..'
@@ -352,8 +353,8 @@ int main(void) {
   refused(conv_model(1, 13, "QLinearSigmoid", "com.microsoft", NULL), &none,
           "node 1 (act1, op_type QLinearSigmoid, domain 'com.microsoft', opset 13): "
           "QLinearSigmoid of domain com.microsoft is not supported (QLinearAdd, QLinearMul, "
-          "QLinearGlobalAveragePool only)",
-          "a com.microsoft node other than the three QOperator ones");
+          "QLinearGlobalAveragePool, QLinearLeakyRelu, QLinearConcat only)",
+          "a com.microsoft node other than the five QOperator ones");
 
   /* Comparisons, Where, unary float ops: what they become, what they refuse
    * (elem_types: 1 float, 3 int8, 7 int64, 9 bool). */
