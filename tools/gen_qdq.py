@@ -21,6 +21,22 @@ Cnn, a small
 multi-layer network with float input and output (Quantize, Conv + Relu,
 depthwise Conv, Conv, Gemm, Dequantize).
 
+The QOperator rows write each integer op as one node instead:
+QLinearConv (int8 per tensor, per channel (_pc), depthwise (_dw);
+uint8 with int8 weights, and with uint8 weights of a random zero point
+(_u8w)), QLinearMatMul (constant b; int8, int8_pc, uint8), and ONNX
+Runtime's com.microsoft QLinearAdd and QLinearMul (one shape, or
+broadcast (_bc): a scalar, a per-channel [C, 1, 1] or [1, C, 1, 1], a
+row or a column against a 4-D tensor, either way round) and
+QLinearGlobalAveragePool (int8, uint8, int8 with channels_last (_cl)),
+QLinearLeakyRelu (int8, uint8), QLinearConcat along the channels
+(int8, uint8; inputs of other scales than the output's);
+QLinearAdd _tie: a per-channel A against every value in B, with
+scales searched so that the order of the fused multiply-adds
+(add_tie_case()) changes some outputs - ONNX Runtime's order along a
+span where one input is a single value is then the only one that gives
+its bytes.
+
 Weights are drawn from [-64, 63]: ONNX Runtime's x86 kernels without
 VNNI sum pairs of uint8 x int8 products in 16 bits (VPMADDUBSW), which
 saturates for larger weights; that is why its quantizer offers
@@ -45,7 +61,18 @@ ROWS = [
     "MaxPool:int8", "MaxPool:uint8", "Transpose:int8", "Reshape:uint8",
     "Concat:int8", "Concat:uint8", "GlobalAveragePool:int8",
     "Cnn:int8",
-    "Conv:int8_relu6",  # last: a case's seed follows its row's index
+    "Conv:int8_relu6",
+    # The QOperator form (one node per integer op; QLinearAdd, QLinearMul
+    # and QLinearGlobalAveragePool from ONNX Runtime's com.microsoft
+    # domain).  New rows go last: a case's seed follows its row's index.
+    "QLinearConv:int8", "QLinearConv:int8_pc", "QLinearConv:uint8", "QLinearConv:uint8_u8w",
+    "QLinearConv:int8_dw", "QLinearMatMul:int8", "QLinearMatMul:int8_pc",
+    "QLinearMatMul:uint8", "QLinearAdd:int8", "QLinearAdd:uint8", "QLinearAdd:int8_bc",
+    "QLinearAdd:uint8_bc", "QLinearMul:int8", "QLinearMul:uint8", "QLinearMul:int8_bc",
+    "QLinearMul:uint8_bc", "QLinearGlobalAveragePool:int8", "QLinearGlobalAveragePool:uint8",
+    "QLinearGlobalAveragePool:int8_cl", "QLinearAdd:int8_tie", "QLinearAdd:uint8_tie",
+    "QLinearLeakyRelu:int8", "QLinearLeakyRelu:uint8", "QLinearConcat:int8",
+    "QLinearConcat:uint8",
 ]
 
 NP = {"int8": np.int8, "uint8": np.uint8}
@@ -194,8 +221,185 @@ def rand_act(rng, dt, shape):
     return rng.integers(0, 256, size=shape).astype(np.uint8)
 
 
+def bcast_shapes(rng):
+    """Two shapes that broadcast: one operand a scalar, a [C, 1, 1] or
+    [1, C, 1, 1] per-channel tensor, a row, or a column, either way round."""
+    n, c, h, w = 1, int(rng.integers(1, 7)), int(rng.integers(1, 7)), int(rng.integers(2, 9))
+    full = [n, c, h, w]
+    other = [[1], [], [c, 1, 1], [1, c, 1, 1], [w], [1, 1, h, 1], [h, w]][int(rng.integers(0, 7))]
+    return (full, other) if rng.integers(0, 2) else (other, full)
+
+
+def f32(v):
+    return np.float32(v)
+
+
+def fma32(x, y, z):
+    """fmaf: x * y is exact in float64; the sum rounds there, then to float32."""
+    return (np.float64(x) * np.float64(y) + np.float64(z)).astype(np.float32)
+
+
+def add_tie_case(rng, dt):
+    """QLinearAdd operands where the order of the two fused multiply-adds
+    matters: along a span where input A is a single value s, ONNX
+    Runtime swaps the operands and folds s into the fixed term first
+    (for a single-valued B both orders are one).  Searches scales and
+    zero points until some (B value, s) pairs round differently in the
+    two orders, then returns (xq, x1q, yq, the [1, C, 1, 1] tensor A of
+    the s values found, B [1, C, 16, 16] holding every value in each
+    channel)."""
+    lo, hi = (-128, 127) if dt == "int8" else (0, 255)
+    v = np.arange(lo, hi + 1, dtype=np.float32)
+    for _ in range(400):
+        xq, x1q = act_q(rng, dt), act_q(rng, dt)
+        yq = (float(f32(max(xq[0], x1q[0]) * rng.uniform(0.8, 2.0))),
+              int(rng.integers(-10, 11)) + (0 if dt == "int8" else 128))
+        r1, r2 = f32(f32(xq[0]) / f32(yq[0])), f32(f32(x1q[0]) / f32(yq[0]))
+        fixed = f32(f32(yq[1]) - f32(f32(r1 * f32(xq[1])) + f32(r2 * f32(x1q[1]))))
+        found = []
+        for sv in rng.permutation(np.arange(lo, hi + 1)):
+            sv = f32(sv)
+            general = fma32(sv, r1, fma32(v, r2, fixed))
+            swapped = fma32(v, r2, fma32(sv, r1, fixed))
+            if np.any(np.clip(np.rint(general), lo, hi) != np.clip(np.rint(swapped), lo, hi)):
+                found.append(int(sv))
+                if len(found) == 4:
+                    break
+        if found:
+            c = len(found)
+            full = np.stack([rng.permutation(np.arange(lo, hi + 1)) for _ in range(c)])
+            full = full.reshape(1, c, 16, 16).astype(NP[dt])
+            return xq, x1q, yq, np.array(found, dtype=NP[dt]).reshape(1, c, 1, 1), full
+    raise SystemExit("gen_qdq: no QLinearAdd rounding difference found")
+
+
+def make_qop(op, variant, seed):
+    """(model, [inputs], output dtype) of one QOperator case."""
+    rng = np.random.default_rng(seed)
+    dt = "uint8" if variant.startswith("uint8") else "int8"
+    pc = variant.endswith("_pc")
+    b = Builder(rng, op)
+    xq = act_q(rng, dt)
+    domain = "com.microsoft" if op in ("QLinearAdd", "QLinearMul", "QLinearGlobalAveragePool",
+                                       "QLinearLeakyRelu", "QLinearConcat") else ""
+    s = lambda v: b.const("scale", np.array(v, dtype=np.float32))
+    z = lambda v, t=dt: b.const("zp", np.array(v, dtype=NP[t]))
+    shapes = []
+    ins = []
+    if op == "QLinearConv":
+        dw = variant.endswith("_dw")
+        cin = int(rng.integers(1, 9))
+        cout = cin * int(rng.integers(1, 3)) if dw else int(rng.integers(1, 9))
+        k = int(rng.choice([1, 3, 5]))
+        h, w = int(rng.integers(k, 12)), int(rng.integers(k, 12))
+        stride = int(rng.integers(1, 3))
+        pad = int(rng.integers(0, k // 2 + 1))
+        wshape = (cout, 1 if dw else cin, k, k)
+        if variant.endswith("_u8w"):
+            wzp = int(rng.integers(100, 156))
+            wt = (weights(rng, wshape).astype(np.int32) + wzp).astype(np.uint8)
+            wz = np.uint8(wzp)
+        else:
+            wt = weights(rng, wshape)
+            wz = np.zeros(cout, dtype=np.int8) if pc else np.int8(0)
+        ws = w_scales(rng, cout, pc)
+        bias = rng.integers(-3000, 3001, size=cout).astype(np.int32)
+        taps = k * k * (1 if dw else cin)
+        yq = out_q(rng, dt, xq[0], float(np.mean(ws)), taps)
+        shapes = [[1, cin, h, w]]
+        oshape = [1, cout, (h + 2 * pad - k) // stride + 1, (w + 2 * pad - k) // stride + 1]
+        b.nodes.append(helper.make_node(
+            "QLinearConv", ["x", s(xq[0]), z(xq[1]), b.const("w", wt), b.const("w_scale", ws),
+                            b.const("w_zp", wz), s(yq[0]), z(yq[1]), b.const("b", bias)],
+            ["y"], kernel_shape=[k, k], strides=[stride, stride], pads=[pad] * 4,
+            group=cin if dw else 1))
+    elif op == "QLinearMatMul":
+        k, n = int(rng.integers(1, 40)), int(rng.integers(1, 20))
+        m = int(rng.integers(1, 4))
+        shape = [m, k] if rng.integers(0, 2) else [2, m, k]
+        wt = weights(rng, (k, n))
+        ws = w_scales(rng, n, pc)
+        wz = np.zeros(n, dtype=np.int8) if pc else np.int8(0)
+        yq = out_q(rng, dt, xq[0], float(np.mean(ws)), k)
+        shapes = [shape]
+        oshape = shape[:-1] + [n]
+        b.nodes.append(helper.make_node(
+            "QLinearMatMul", ["x", s(xq[0]), z(xq[1]), b.const("w", wt), b.const("w_scale", ws),
+                              b.const("w_zp", wz), s(yq[0]), z(yq[1])], ["y"]))
+    elif op == "QLinearAdd" and variant.endswith("_tie"):
+        xq, x1q, yq, one, full = add_tie_case(rng, dt)
+        ins = [one, full]
+        shapes = [list(a.shape) for a in ins]
+        oshape = list(full.shape)
+        b.nodes.append(helper.make_node(
+            op, ["x", s(xq[0]), z(xq[1]), "x1", s(x1q[0]), z(x1q[1]), s(yq[0]), z(yq[1])],
+            ["y"], domain=domain))
+    elif op in ("QLinearAdd", "QLinearMul"):
+        if variant.endswith("_bc"):
+            sa, sb = bcast_shapes(rng)
+        else:
+            sa = [1, int(rng.integers(1, 9)), int(rng.integers(1, 9)), int(rng.integers(1, 9))]
+            if rng.integers(0, 2):
+                sa = [int(rng.integers(1, 5)), int(rng.integers(1, 40))]
+            sb = sa
+        x1q = act_q(rng, dt)
+        big = max(xq[0], x1q[0]) if op == "QLinearAdd" else xq[0] * x1q[0] * 60
+        yq = (float(np.float32(big * rng.uniform(0.8, 2.0))),
+              int(rng.integers(-10, 11)) + (0 if dt == "int8" else 128))
+        shapes = [sa, sb]
+        oshape = list(np.broadcast_shapes(tuple(sa), tuple(sb)))
+        b.nodes.append(helper.make_node(
+            op, ["x", s(xq[0]), z(xq[1]), "x1", s(x1q[0]), z(x1q[1]), s(yq[0]), z(yq[1])],
+            ["y"], domain=domain))
+    elif op == "QLinearGlobalAveragePool":
+        cl = variant.endswith("_cl")
+        c, h, w = int(rng.integers(1, 9)), int(rng.integers(1, 12)), int(rng.integers(1, 12))
+        shapes = [[1, h, w, c] if cl else [1, c, h, w]]
+        oshape = [1, 1, 1, c] if cl else [1, c, 1, 1]
+        yq = (float(np.float32(xq[0] * rng.uniform(0.3, 1.2))),
+              int(rng.integers(-10, 11)) + (0 if dt == "int8" else 128))
+        b.nodes.append(helper.make_node(
+            op, ["x", s(xq[0]), z(xq[1]), s(yq[0]), z(yq[1])], ["y"], domain=domain,
+            channels_last=1 if cl else 0))
+    elif op == "QLinearLeakyRelu":
+        shapes = [[1, int(rng.integers(1, 9)), int(rng.integers(1, 9)), int(rng.integers(1, 9))]]
+        oshape = shapes[0]
+        yq = (float(f32(xq[0] * rng.uniform(0.3, 1.2))),
+              int(rng.integers(-10, 11)) + (0 if dt == "int8" else 128))
+        b.nodes.append(helper.make_node(
+            op, ["x", s(xq[0]), z(xq[1]), s(yq[0]), z(yq[1])], ["y"], domain=domain,
+            alpha=float(f32(rng.uniform(0.01, 0.3)))))
+    elif op == "QLinearConcat":
+        c, h, w = int(rng.integers(1, 5)), int(rng.integers(1, 8)), int(rng.integers(1, 8))
+        c1 = int(rng.integers(1, 5))
+        shapes = [[1, c, h, w], [1, c1, h, w]]
+        oshape = [1, c + c1, h, w]
+        x1q = act_q(rng, dt) if rng.integers(0, 4) else xq  # sometimes one copies
+        yq = act_q(rng, dt)
+        b.nodes.append(helper.make_node(
+            op, [s(yq[0]), z(yq[1]), "x", s(xq[0]), z(xq[1]), "x1", s(x1q[0]), z(x1q[1])],
+            ["y"], domain=domain, axis=1))
+    else:
+        raise SystemExit("gen_qdq: unknown op %s" % op)
+    names = ["x", "x1"]
+    inputs = [helper.make_tensor_value_info(names[i], TP[dt], sh) for i, sh in enumerate(shapes)]
+    graph = helper.make_graph(
+        b.nodes, "qop_" + op, inputs, [helper.make_tensor_value_info("y", TP[dt], oshape)],
+        b.inits)
+    opsets = [helper.make_opsetid("", OPSET)]
+    if domain:
+        opsets.append(helper.make_opsetid(domain, 1))
+    model = helper.make_model(graph, opset_imports=opsets, producer_name="tinyaot gen_qdq")
+    model.ir_version = 7
+    if not ins:
+        ins = [rand_act(rng, dt, sh) for sh in shapes]
+    return model, ins, dt
+
+
 def make_case(op, variant, seed):
     """(model, [inputs], output dtype) of one case."""
+    if op.startswith("QLinear"):
+        return make_qop(op, variant, seed)
     rng = np.random.default_rng(seed)
     dt = "uint8" if variant.startswith("uint8") else "int8"
     pc = variant.endswith("_pc")
@@ -349,7 +553,8 @@ def main(argv):
             name = "%s_%s_%d" % (op, variant, c)
             case_seed = seed * 1000003 + ROWS.index(row) * 1009 + c
             model, ins, odt = make_case(op, variant, case_seed)
-            onnx.checker.check_model(model)
+            if not op.startswith("QLinear"):
+                onnx.checker.check_model(model)  # it knows no com.microsoft node
             d = os.path.join(out, name)
             os.makedirs(d, exist_ok=True)
             onnx.save(model, os.path.join(d, "model.onnx"))

@@ -23,8 +23,10 @@ static void old_opset(Imp *m) {
 
 static void import_node(Imp *m) {
   const char *op = m->n->op_type;
-  if (m->n->domain[0] && strcmp(m->n->domain, "ai.onnx"))
-    FAIL("the domain '%s' is not supported (default domain only)", m->n->domain);
+  bool ms = !strcmp(m->n->domain, "com.microsoft");
+  if (m->n->domain[0] && strcmp(m->n->domain, "ai.onnx") && !ms)
+    FAIL("the domain '%s' is not supported (default domain and com.microsoft's QOperator "
+         "nodes only)", m->n->domain);
   for (int k = 0; k < m->n->nattrs; k++)
     if (m->n->attrs[k].has & 16)
       FAIL("subgraph attributes (control flow) are not supported");
@@ -33,6 +35,9 @@ static void import_node(Imp *m) {
   old_opset(m);
   if (import_qop(m))
     return;
+  if (ms)
+    FAIL("%s of domain com.microsoft is not supported (QLinearAdd, QLinearMul, "
+         "QLinearGlobalAveragePool, QLinearLeakyRelu, QLinearConcat only)", op);
   if (import_qdq(m))
     return;
   if (try_fold(m))

@@ -212,6 +212,18 @@ void import_lstm(Imp *m);
 
 /* ---------------- QuantizeLinear, DequantizeLinear, QDQ (onnx_qdq.c) */
 
+/* The output side of an integer op: its type, scale and zero point, its
+ * fused activation, and the QuantizeLinear (and Relu or Clip) a QDQ
+ * group folds into it (both NULL for a QOperator node). */
+typedef struct {
+  const ONode *act, *q;
+  Activation activation;
+  DType dt;
+  float scale;
+  int64_t zp;
+} QOut;
+
+
 int64_t quant_params(Imp *m, int ks, int kz, bool half, float **scale, float **zp,
                      const Val **zv);
 int qparam_const(Imp *m, const float *v, int64_t n, int64_t axis, int rank);
@@ -222,6 +234,10 @@ int dq_ops(Imp *m, int t, DType dt, const float *scale, const float *zp, int64_t
 void import_dequantize_linear(Imp *m);
 void settle_dq(Imp *m, Val *v);
 bool import_qdq(Imp *m);
+bool quant_fits(Imp *m, const Val *x, float scale, int64_t zp);
+void mark_act(Imp *m, const Val *v);
+void fused_conv(Imp *m, const Val *x, const Val *w, const Val *b, const QOut *o);
+void fused_fc(Imp *m, Val *a, const Val *w, const Val *b, bool tb, const QOut *o);
 
 /* -------------------------------------------- QOperator (onnx_qop.c) */
 

@@ -465,14 +465,6 @@ static bool node_scalar(Imp *m, const ONode *c, int k, double *v) {
   return true;
 }
 
-typedef struct {
-  const ONode *act, *q; /* the Relu/Clip (or NULL) and the QuantizeLinear */
-  Activation activation;
-  DType dt;
-  float scale;
-  int64_t zp;
-} QOut;
-
 /* The QuantizeLinear taking the node's output 0, through at most one
  * Relu or Clip(0, 6) / Clip(0, inf): per tensor, int8 or uint8. */
 static bool qdq_output(Imp *m, QOut *o) {
@@ -530,13 +522,18 @@ static Val *qdq_act(Imp *m, int k) {
   Val *x = v->qsrc;
   if (x->dt != DT_INT8 && x->dt != DT_UINT8)
     return NULL;
+  return quant_fits(m, x, v->q.scale[0], v->q.zero_point[0]) ? v : NULL;
+}
+
+/* Whether the IR tensors of integer activation x carry quantization
+ * (scale, zp), or none yet. */
+bool quant_fits(Imp *m, const Val *x, float scale, int64_t zp) {
   for (int l = 0; l < 2; l++) {
     const Quant *q = x->t[l] >= 0 ? &T(m, x->t[l])->q : NULL;
-    if (q && q->nscale && (q->nscale != 1 || q->scale[0] != v->q.scale[0] ||
-                           q->zero_point[0] != v->q.zero_point[0]))
-      return NULL;
+    if (q && q->nscale && (q->nscale != 1 || q->scale[0] != scale || q->zero_point[0] != zp))
+      return false;
   }
-  return v;
+  return true;
 }
 
 /* Weights read through a DequantizeLinear of an int8 constant with zero
@@ -576,7 +573,7 @@ static Val *qdq_bias(Imp *m, int k, bool *ok) {
 }
 
 /* Gives the integer source of x's IR tensors x's quantization. */
-static void mark_act(Imp *m, const Val *v) {
+void mark_act(Imp *m, const Val *v) {
   Val *x = v->qsrc;
   for (int l = 0; l < 2; l++)
     if (x->t[l] >= 0 && !T(m, x->t[l])->q.nscale)
@@ -607,7 +604,9 @@ static void retype_const(Imp *m, int t, DType dt) {
 }
 
 /* The filter's and bias's quantization: per channel along `axis` of the
- * IR filter when the weights have several scales. */
+ * IR filter when the weights have several scales.  w->qsrc holds int8
+ * values with zero points w->q.zero_point (0 for the int8 kernels); the
+ * uint8 kernels get them plus 128. */
 static void quant_weights(Imp *m, int filter, int bias, const Val *x, const Val *w,
                           DType act_dt, int axis) {
   int n = w->q.nscale;
@@ -618,7 +617,7 @@ static void quant_weights(Imp *m, int filter, int bias, const Val *x, const Val 
   fq->scale = w->q.scale;
   fq->zero_point = arena_array((size_t)n, sizeof(int64_t));
   for (int c = 0; c < n; c++)
-    fq->zero_point[c] = act_dt == DT_UINT8 ? 128 : 0;
+    fq->zero_point[c] = (act_dt == DT_UINT8 ? 128 : 0) + w->q.zero_point[c];
   if (bias < 0)
     return;
   retype_const(m, bias, DT_INT32);
@@ -652,6 +651,8 @@ static void finish_qdq(Imp *m, int op0, int main, const QOut *o) {
     OP(m, main)->opt.activation = o->activation;
   Val *v = lookup(m, m->n->outputs[0]);
   v->dt = o->dt;
+  if (!o->q)
+    return; /* a QOperator node: its own output */
   bind(m, o->q->outputs[0], v);
   m->fused[o->q - m->x->nodes] = true;
   if (o->act)
@@ -668,6 +669,14 @@ static bool qdq_conv(Imp *m) {
     return false;
   if (x->qsrc->dt == DT_UINT8 && w->q.nscale > 1)
     return false; /* the uint8 kernels are per tensor */
+  fused_conv(m, x, w, b, &o);
+  return true;
+}
+
+/* The integer CONV_2D / DEPTHWISE_CONV_2D of node m->n, whose inputs 0,
+ * 1 and 2 (when b) are the DequantizeLinear Vals x, w and b; o its
+ * output.  The caller has checked the types (qdq_conv()). */
+void fused_conv(Imp *m, const Val *x, const Val *w, const Val *b, const QOut *o) {
   mark_act(m, x);
   int op0 = m->nops;
   m->qdq = true;
@@ -676,11 +685,10 @@ static bool qdq_conv(Imp *m) {
   int main = m->nops - 1;
   Op *op = OP(m, main);
   bool dw = op->kind == OP_DEPTHWISE_CONV_2D;
-  quant_weights(m, op->inputs[1], op->inputs[2], x, w, o.dt, dw ? 3 : 0);
+  quant_weights(m, op->inputs[1], op->inputs[2], x, w, o->dt, dw ? 3 : 0);
   if (!b)
     memset((void *)T(m, op->inputs[2])->data, 0, T(m, op->inputs[2])->ndata);
-  finish_qdq(m, op0, main, &o);
-  return true;
+  finish_qdq(m, op0, main, o);
 }
 
 /* Gemm (A not transposed, alpha = beta = 1, C a vector) and MatMul with
@@ -704,6 +712,15 @@ static bool qdq_fc(Imp *m, bool gemm) {
     return false;
   if (a->ndims < 2 || a->dims[a->ndims - 1] != K)
     return false;
+  fused_fc(m, a, w, b, tb, &o);
+  return true;
+}
+
+/* The integer FULLY_CONNECTED of the DequantizeLinear Vals a (rank 2 or
+ * more, last dim K) times w (2-D, [K, N], or [N, K] when tb) plus b (or
+ * none); o its output.  The caller has checked the types (qdq_fc()). */
+void fused_fc(Imp *m, Val *a, const Val *w, const Val *b, bool tb, const QOut *o) {
+  int64_t N = tb ? w->dims[0] : w->dims[1], K = tb ? w->dims[1] : w->dims[0];
   mark_act(m, a);
   int op0 = m->nops;
   const float *wf = floats_of(m, w->qsrc);
@@ -720,9 +737,8 @@ static bool qdq_fc(Imp *m, bool gemm) {
   m->qdq = false;
   int main = m->nops - 1;
   Op *op = OP(m, main);
-  quant_weights(m, op->inputs[1], op->inputs[2], a, w, o.dt, 0);
-  finish_qdq(m, op0, main, &o);
-  return true;
+  quant_weights(m, op->inputs[1], op->inputs[2], a, w, o->dt, 0);
+  finish_qdq(m, op0, main, o);
 }
 
 /* Add or Mul of two activations of the same shape and type as ADD or

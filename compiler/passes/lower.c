@@ -179,16 +179,19 @@ static LowerFn *const lowerings[OP_COUNT] = {
  * (QLinearConv, QLinearMatMul, QGemm) requantize with a float32 scale,
  * rounding half to even (ta_requant_ort()), and ADD is QLinearAdd's float
  * arithmetic (lower_add_ort(), lower_nn.c), MUL QLinearMul's
- * (lower_mul_ort(), lower_ops.c), and the int8 MEAN is
- * QLinearGlobalAveragePool's (lower_mean(), lower_ops.c); every other op
- * keeps the default arithmetic.
+ * (lower_mul_ort(), lower_ops.c), the int8 and uint8 MEAN
+ * QLinearGlobalAveragePool's (lower_mean(), lower_ops.c) and LEAKY_RELU
+ * QLinearLeakyRelu's float table (leaky_relu_table(), quant_ops.c), and
+ * an int8 -> int8 or uint8 -> uint8 QUANTIZE QLinearConcat's identity
+ * table (lower_quantize(), lower_nn.c); every other op keeps the default
+ * arithmetic.
  */
 static int op_rounding(const Graph *g, const Op *op, const LowerOptions *o) {
   if (o->rounding == TA_ROUND_ORT && op->ninputs >= 1 && op->inputs[0] >= 0) {
     DType dt = g->tensors[op->inputs[0]].dtype;
     bool gemm = op->kind == OP_CONV_2D || op->kind == OP_DEPTHWISE_CONV_2D ||
                 op->kind == OP_FULLY_CONNECTED || op->kind == OP_ADD || op->kind == OP_MUL ||
-                op->kind == OP_MEAN;
+                op->kind == OP_MEAN || op->kind == OP_LEAKY_RELU || op->kind == OP_QUANTIZE;
     return gemm && (dt == DT_INT8 || dt == DT_UINT8) ? TA_ROUND_ORT : TA_ROUND_DOUBLE;
   }
   if (o->rounding != TA_ROUND_SINGLE || op->ninputs < 1 || op->inputs[0] < 0)

@@ -163,13 +163,14 @@ ta_fc_params fc_params_of(Lower *L, const Tensor *in, const Tensor *filter,
                           const Tensor *out);
 /* The broadcast of inputs a and b; an error unless it has out's size. */
 ta_bcast broadcast_of(Lower *L, const Tensor *a, const Tensor *b, const Tensor *out);
-/* Whether a, b and out are all int8 or all uint8 and of out's shape (no
- * broadcast): the element-wise ops ONNX Runtime's arithmetic covers. */
-bool same_shape_x8(const Tensor *a, const Tensor *b, const Tensor *out);
-/* The arguments of such a kernel: out's element count, a, b, out; out[i]
- * is written after a[i] and b[i] are read, so either input may be
- * overwritten. */
-void same_shape_args(Lower *L, const Tensor *a, const Tensor *b, const Tensor *out);
+/* Whether a, b and out are all int8 or all uint8: the element-wise ops
+ * ONNX Runtime's arithmetic covers. */
+bool same_type_x8(const Tensor *a, const Tensor *b, const Tensor *out);
+/* The arguments of such a kernel (ta_add_ort_*, ta_mul_ort_*): the
+ * broadcast walk (a one-element a gets stride 0 throughout), a, b, out;
+ * out[i] is written after a's and b's elements for i are read, so an
+ * input of out's size may be overwritten. */
+void ort_binary_args(Lower *L, const Tensor *a, const Tensor *b, const Tensor *out);
 
 /* Walks, axes and constant operands (lower_common.c), shared by the
  * data-movement and reduction lowerings. */
@@ -210,7 +211,16 @@ bool tanh_table(DType dt, float in_scale, int32_t in_zp, int rounding, uint8_t t
 /* HARD_SWISH (int8, uint8): reference_ops::HardSwish. */
 bool hard_swish_table(DType dt, float in_scale, int32_t in_zp, float out_scale,
                       int32_t out_zp, int rounding, uint8_t table[256]);
-/* LEAKY_RELU (int8, uint8): reference_ops::QuantizeLeakyRelu. */
+/* ONNX Runtime's lookup table (QlinearBuildLookupTable) of
+ * QLinearLeakyRelu, and with alpha 1 of QLinearConcat's requantization:
+ * each byte dequantized in float, x_scale * (x - x_zp); v >= 0 ? v :
+ * alpha * v; then MlasQuantizeLinear: v / y_scale, clamped to the type's
+ * range less the zero point, rounded half to even, plus the zero point.
+ * false for an output scale that is not a positive finite float. */
+bool leaky_relu_table_ort(DType dt, float in_scale, int32_t in_zp, float alpha,
+                          float out_scale, int32_t out_zp, uint8_t table[256]);
+/* LEAKY_RELU (int8, uint8): reference_ops::QuantizeLeakyRelu; under
+ * TA_ROUND_ORT leaky_relu_table_ort(). */
 bool leaky_relu_table(DType dt, float in_scale, int32_t in_zp, float alpha, float out_scale,
                       int32_t out_zp, int rounding, uint8_t table[256]);
 /* RELU (act [0, inf]), RELU_N1_TO_1 ([-1, 1]), uint8 RELU6 ([0, 6]):

@@ -370,18 +370,17 @@ ta_fc_params fc_params_of(Lower *L, const Tensor *in, const Tensor *filter,
   return p;
 }
 
-bool same_shape_x8(const Tensor *a, const Tensor *b, const Tensor *out) {
-  bool same = (out->dtype == DT_INT8 || out->dtype == DT_UINT8) && a->dtype == out->dtype &&
-              b->dtype == out->dtype && a->ndims == out->ndims && b->ndims == out->ndims;
-  for (int d = 0; same && d < out->ndims; d++)
-    same = a->dims[d] == out->dims[d] && b->dims[d] == out->dims[d];
-  return same;
+bool same_type_x8(const Tensor *a, const Tensor *b, const Tensor *out) {
+  return (out->dtype == DT_INT8 || out->dtype == DT_UINT8) && a->dtype == out->dtype &&
+         b->dtype == out->dtype;
 }
 
-void same_shape_args(Lower *L, const Tensor *a, const Tensor *b, const Tensor *out) {
-  if (tensor_elems(out) > INT32_MAX)
-    error_at(L->g, L->op->index, "too many elements for one kernel call");
-  add_arg(L, ARG_INT, -1, (int64_t)tensor_elems(out));
+void ort_binary_args(Lower *L, const Tensor *a, const Tensor *b, const Tensor *out) {
+  ta_bcast bc = broadcast_of(L, a, b, out);
+  if (tensor_elems(a) == 1)
+    for (int d = 0; d < bc.ndims; d++)
+      bc.stride1[d] = 0; /* ONNX Runtime's scalar input 0, even against a scalar */
+  const_struct(L, "shape", "ta_bcast", bcast_init(&bc), true);
   arg_tensor(L, a->index);
   arg_tensor(L, b->index);
   arg_tensor(L, out->index);

@@ -578,34 +578,38 @@ void lower_l2_pool2d(Lower *L) { pool_common(L, "ta_l2_pool2d"); }
 #define ADD_TABLE_MIN 1024
 
 /*
- * --rounding onnxruntime, int8 or uint8 inputs of the output's shape:
- * ONNX Runtime's QLinearAdd (MLAS's AVX2 kernel, qladd_avx2.cpp): the
- * scale ratios in float, the zero points folded into one float term, two
- * fused multiply-adds and a round half to even per element
- * (ta_add_ort_*).  Other shapes keep the default arithmetic: MLAS folds a
- * scalar operand into the fixed term in a different order, and tinyaot
- * does not reproduce that.
+ * --rounding onnxruntime, int8 or uint8 inputs and output: ONNX
+ * Runtime's QLinearAdd (MLAS's AVX2 kernel, qladd_avx2.cpp): the scale
+ * ratios in float, the zero points folded into one float term, two fused
+ * multiply-adds and a round half to even per element; along a row where
+ * input 1 is a single value (ONNX Runtime's broadcast spans) it is
+ * folded into the fixed term first (ta_add_ort_*).
  */
 static bool lower_add_ort(Lower *L, Tensor *a, Tensor *b, Tensor *out) {
-  if (!same_shape_x8(a, b, out))
+  if (!same_type_x8(a, b, out))
     return false;
   ta_add_ort_params p;
   volatile float r1 = scale_of(L, a) / scale_of(L, out);
   volatile float r2 = scale_of(L, b) / scale_of(L, out);
+  /* ONNX Runtime's build contracts ratio1 * zp1 + ratio2 * zp2 into
+   * fmaf(ratio1, zp1, ratio2 * zp2); along rows where input 1 is one
+   * value it has swapped the operands (fixed21).  tools/gen_qdq.py's
+   * QLinearAdd rows, _tie ones above all, tell the orders apart. */
   volatile float z1 = r1 * (float)zp_of(a), z2 = r2 * (float)zp_of(b);
-  volatile float zs = z1 + z2;
+  volatile float zs = fmaf(r1, (float)zp_of(a), z2), zs21 = fmaf(r2, (float)zp_of(b), z1);
   p.ratio1 = r1, p.ratio2 = r2;
   p.fixed = (float)zp_of(out) - zs;
+  p.fixed21 = (float)zp_of(out) - zs21;
   float flo, fhi;
   act_range(L, out, &p.act_min, &p.act_max, &flo, &fhi);
   L->l->kernel = out->dtype == DT_INT8 ? "ta_add_ort_s8" : "ta_add_ort_u8";
   const_struct(L, "params", "ta_add_ort_params",
-               arena_printf("{.ratio1 = %s, .ratio2 = %s, .fixed = %s, .act_min = %s, "
-                            ".act_max = %s}",
-                            flit(p.ratio1), flit(p.ratio2), flit(p.fixed), ilit(p.act_min),
-                            ilit(p.act_max)),
+               arena_printf("{.ratio1 = %s, .ratio2 = %s, .fixed = %s, .fixed21 = %s, "
+                            ".act_min = %s, .act_max = %s}",
+                            flit(p.ratio1), flit(p.ratio2), flit(p.fixed), flit(p.fixed21),
+                            ilit(p.act_min), ilit(p.act_max)),
                true);
-  same_shape_args(L, a, b, out);
+  ort_binary_args(L, a, b, out);
   return true;
 }
 
@@ -757,6 +761,24 @@ void lower_quantize(Lower *L) {
    * with --rounding single, the TFLite arithmetic. */
   if (in->dtype == DT_FLOAT32 && out->dtype == DT_INT16 && tflite_arithmetic(L))
     k = "ta_quantize_double_f32_s16";
+  if (L->rounding == TA_ROUND_ORT && in->dtype == out->dtype) {
+    /* ONNX Runtime's requantization of a QLinearConcat input: its
+     * identity lookup table. */
+    uint8_t t[256];
+    if (!leaky_relu_table_ort(in->dtype, scale_of(L, in), zp_of(in), 1.0f, scale_of(L, out),
+                              zp_of(out), t))
+      error_at(L->g, L->op->index, "cannot represent the rescaling");
+    L->l->kernel = "ta_lut_x8";
+    const_array(L, "table", DT_UINT8, t, 256, false);
+    const_struct(L, "params", "ta_lut_params",
+                 arena_printf("{.size = %d, .table = @table}", (int)elems32(in)), true);
+    arg_tensor(L, in->index);
+    arg_tensor(L, out->index);
+    may_run_in_place(L, 0);
+    return;
+  }
+  if (L->rounding == TA_ROUND_ORT)
+    L->rounding = TA_ROUND_DOUBLE;
   static const char *const kernels[] = {
       "ta_quantize_f32_s8",    "ta_quantize_f32_u8",    "ta_quantize_f32_s16",
       "ta_quantize_double_f32_s16",

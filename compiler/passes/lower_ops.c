@@ -207,11 +207,11 @@ void lower_mean(Lower *L) {
   const int64_t count = p.count;
   if (in->dtype == DT_FLOAT32) {
     L->l->kernel = "ta_mean_f32";
-  } else if (in->dtype == DT_INT8 && L->rounding == TA_ROUND_ORT) {
+  } else if ((in->dtype == DT_INT8 || in->dtype == DT_UINT8) && L->rounding == TA_ROUND_ORT) {
     /* ONNX Runtime's QLinearGlobalAveragePool (MLAS): the int32 sum less
      * zp * count, times the float scale in / (out * count), rounded half
      * to even (ta_requant_ort()), plus the output zero point. */
-    L->l->kernel = "ta_mean_s8";
+    L->l->kernel = in->dtype == DT_INT8 ? "ta_mean_s8" : "ta_mean_ort_u8";
     p.rounding = TA_ROUND_ORT;
     p.input_zero_point = zp_of(in);
     p.output_zero_point = zp_of(out);
@@ -292,14 +292,14 @@ void lower_sub(Lower *L) {
 }
 
 /*
- * --rounding onnxruntime, int8 or uint8 inputs of the output's shape:
- * ONNX Runtime's QLinearMul (MLAS's SSE2 kernel, qlmul.cpp): the exact
- * int32 product of the offset inputs, times the float ratio
- * in1 * in2 / out, plus the output zero point in float, rounded half to
- * even (ta_mul_ort_*).  Other shapes keep the default arithmetic.
+ * --rounding onnxruntime, int8 or uint8 inputs and output: ONNX
+ * Runtime's QLinearMul (MLAS's SSE2 kernel, qlmul.cpp): the exact int32
+ * product of the offset inputs, times the float ratio in1 * in2 / out,
+ * plus the output zero point in float, rounded half to even, with any
+ * broadcast (ta_mul_ort_*).
  */
 static bool lower_mul_ort(Lower *L, Tensor *a, Tensor *b, Tensor *out) {
-  if (!same_shape_x8(a, b, out))
+  if (!same_type_x8(a, b, out))
     return false;
   ta_mul_ort_params p;
   volatile float ab = scale_of(L, a) * scale_of(L, b);
@@ -317,7 +317,7 @@ static bool lower_mul_ort(Lower *L, Tensor *a, Tensor *b, Tensor *out) {
                             flit(p.ratio), flit(p.output_zero_point), ilit(p.zp1),
                             ilit(p.zp2), ilit(p.act_min), ilit(p.act_max)),
                true);
-  same_shape_args(L, a, b, out);
+  ort_binary_args(L, a, b, out);
   return true;
 }
 

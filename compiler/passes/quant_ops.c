@@ -393,10 +393,29 @@ bool hard_swish_table(DType dt, float in_scale, int32_t in_zp, float out_scale,
 
 /* --------------------------------------------------------- LEAKY_RELU */
 
+bool leaky_relu_table_ort(DType dt, float in_scale, int32_t in_zp, float alpha,
+                          float out_scale, int32_t out_zp, uint8_t table[256]) {
+  int32_t lo, hi;
+  dtype_range(dt, &lo, &hi);
+  if (!(out_scale > 0.0f) || !(out_scale < FLT_MAX))
+    return false;
+  for (int i = 0; i < 256; i++) {
+    volatile float v = in_scale * (float)(lut_input(dt, i) - in_zp);
+    volatile float y = v >= 0.0f ? v : alpha * v;
+    volatile float q = y / out_scale;
+    float c = q > (float)(lo - out_zp) ? q : (float)(lo - out_zp);
+    c = c < (float)(hi - out_zp) ? c : (float)(hi - out_zp);
+    table[i] = (uint8_t)(ta_round_even_f32(c) + out_zp);
+  }
+  return true;
+}
+
 bool leaky_relu_table(DType dt, float in_scale, int32_t in_zp, float alpha, float out_scale,
                       int32_t out_zp, int rounding, uint8_t table[256]) {
   if (dt != DT_INT8 && dt != DT_UINT8)
     return false;
+  if (rounding == TA_ROUND_ORT)
+    return leaky_relu_table_ort(dt, in_scale, in_zp, alpha, out_scale, out_zp, table);
   /* CalculateOpDataLeakyRelu: both ratios in float, then widened. */
   int32_t m_alpha, s_alpha, m_id, s_id;
   if (!quantize_multiplier((double)(in_scale * alpha / out_scale), rounding, &m_alpha,

@@ -350,21 +350,23 @@ ta_status ta_max_pool2d_f32(const ta_pool_params *p,
  */
 ta_status ta_add_s8(const ta_add_params *p, const ta_bcast *shape,
                     const int8_t *in1, const int8_t *in2, int8_t *out);
-/* ta_add_ort_s8, ta_add_ort_u8 - ADD of two inputs of the same shape (n
- * elements) as ONNX Runtime's QLinearAdd (--rounding onnxruntime):
+/* ta_add_ort_s8, ta_add_ort_u8 - ADD with broadcasting as ONNX Runtime's
+ * QLinearAdd (--rounding onnxruntime), per row of the walk
  *   out = clamp(round_half_even(fmaf(x1, ratio1, fmaf(x2, ratio2, fixed))),
- *               act_min, act_max). */
-ta_status ta_add_ort_s8(const ta_add_ort_params *p, int32_t n, const int8_t *in1,
+ *               act_min, act_max)
+ * except along a row where input 1 is a single value: fmaf(x2, ratio2,
+ * fmaf(x1, ratio1, fixed21)), ONNX Runtime's order there. */
+ta_status ta_add_ort_s8(const ta_add_ort_params *p, const ta_bcast *shape, const int8_t *in1,
                         const int8_t *in2, int8_t *out);
-ta_status ta_add_ort_u8(const ta_add_ort_params *p, int32_t n, const uint8_t *in1,
+ta_status ta_add_ort_u8(const ta_add_ort_params *p, const ta_bcast *shape, const uint8_t *in1,
                         const uint8_t *in2, uint8_t *out);
-/* ta_mul_ort_s8, ta_mul_ort_u8 - MUL of two inputs of the same shape (n
- * elements) as ONNX Runtime's QLinearMul (--rounding onnxruntime):
+/* ta_mul_ort_s8, ta_mul_ort_u8 - MUL with broadcasting as ONNX Runtime's
+ * QLinearMul (--rounding onnxruntime):
  *   out = clamp(round_half_even((float)((x1 - zp1) * (x2 - zp2)) * ratio
  *                               + output_zero_point), act_min, act_max). */
-ta_status ta_mul_ort_s8(const ta_mul_ort_params *p, int32_t n, const int8_t *in1,
+ta_status ta_mul_ort_s8(const ta_mul_ort_params *p, const ta_bcast *shape, const int8_t *in1,
                         const int8_t *in2, int8_t *out);
-ta_status ta_mul_ort_u8(const ta_mul_ort_params *p, int32_t n, const uint8_t *in1,
+ta_status ta_mul_ort_u8(const ta_mul_ort_params *p, const ta_bcast *shape, const uint8_t *in1,
                         const uint8_t *in2, uint8_t *out);
 /* ta_add_f32 - out = clamp(in1 + in2, act_min_f32, act_max_f32). */
 ta_status ta_add_f32(const ta_add_params *p, const ta_bcast *shape,

@@ -431,6 +431,10 @@ ta_status ta_mean_f32(const ta_mean_params *p, const float *in, float *out);
 ta_status ta_mean_u8(const ta_mean_params *p, const uint8_t *in, uint8_t *out);
 ta_status ta_mean_hw_u8(const ta_mean_params *p, const uint8_t *in, uint8_t *out);
 ta_status ta_mean_div_u8(const ta_mean_params *p, const uint8_t *in, uint8_t *out);
+/* ta_mean_ort_u8 - uint8 MEAN in ta_mean_s8's arithmetic, for rounding
+ * TA_ROUND_ORT only: ONNX Runtime's QLinearGlobalAveragePool of uint8
+ * (the multiplier holds the float scale's bits, shift 0). */
+ta_status ta_mean_ort_u8(const ta_mean_params *p, const uint8_t *in, uint8_t *out);
 /*
  * int8 and int16 MEAN as TFLite computes them (`--rounding single`; the
  * compiler picks the path TFLite's EvalMean takes):

@@ -144,9 +144,11 @@ typedef struct {
 
 /* ADD as ONNX Runtime's QLinearAdd (MLAS, x86 AVX2; --rounding
  * onnxruntime): ratio1 = in1 scale / out scale, ratio2 likewise (float
- * divisions), fixed = out zero point - (ratio1 * zp1 + ratio2 * zp2). */
+ * divisions), fixed = out zero point - fmaf(ratio1, zp1, ratio2 * zp2)
+ * (its build contracts ratio1 * zp1 + ratio2 * zp2 so), fixed21 the
+ * same with the inputs swapped, for rows where input 1 is one value. */
 typedef struct {
-  float ratio1, ratio2, fixed;
+  float ratio1, ratio2, fixed, fixed21;
   int32_t act_min, act_max;
 } ta_add_ort_params;
 

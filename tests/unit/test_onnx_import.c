@@ -10,9 +10,11 @@
  *   - a symbolic input dimension is refused naming the input and the
  *     dimension; --input-shape binds it;
  *   - --constant-input turns a graph input into a constant;
- *   - opsets outside 11..21, other domains and unknown ops are refused
- *     with a message naming the node index, name, op_type, domain and
- *     opset;
+ *   - opsets outside 11..21, other domains (and com.microsoft nodes other
+ *     than QLinearAdd, QLinearMul, QLinearGlobalAveragePool,
+ *     QLinearLeakyRelu, QLinearConcat) and unknown
+ *     ops are refused with a message naming the node index, name,
+ *     op_type, domain and opset;
  *   - external data: read relative to the model; absolute paths and '..'
  *     are refused;
  *   - comparisons, Where, Elu/Selu, Softplus, Round, ReduceMin become
@@ -348,6 +350,11 @@ int main(void) {
           "supported", "an unknown op_type");
   refused(conv_model(1, 13, "Relu", "com.example", NULL), &none,
           "node 1 (act1, op_type Relu, domain 'com.example', opset 13): the domain", "another domain");
+  refused(conv_model(1, 13, "QLinearSigmoid", "com.microsoft", NULL), &none,
+          "node 1 (act1, op_type QLinearSigmoid, domain 'com.microsoft', opset 13): "
+          "QLinearSigmoid of domain com.microsoft is not supported (QLinearAdd, QLinearMul, "
+          "QLinearGlobalAveragePool, QLinearLeakyRelu, QLinearConcat only)",
+          "a com.microsoft node other than the five QOperator ones");
 
   /* Comparisons, Where, unary float ops: what they become, what they refuse
    * (elem_types: 1 float, 3 int8, 7 int64, 9 bool). */
