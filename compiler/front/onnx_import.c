@@ -144,10 +144,7 @@ static void import_node(Imp *m) {
       return;
     }
     int out = act_out(m, 0, dt, x->ndims, x->dims, l, NULL);
-    int o = add_op(m, OP_CAST, &t, 1, &out, 1);
-    OP(m, o)->opt.fields = OPTF_CAST;
-    OP(m, o)->opt.in_dtype = x->dt;
-    OP(m, o)->opt.out_dtype = dt;
+    int o = cast_op(m, t, out, x->dt, dt);
     onnx_cast_attrs(m, OP(m, o), dt);
   } else if (IS("Expand")) {
     import_expand(m);

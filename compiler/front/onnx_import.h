@@ -125,6 +125,7 @@ Val *act_in(Imp *m, int k);
 Val *act4(Imp *m, int k);
 void need_f32(Imp *m, const Val *v);
 Quant quant1(float scale, int64_t zp);
+int cast_op(Imp *m, int in, int out, DType from, DType to);
 float *floats_of(Imp *m, const Val *v);
 int f32_tensor(Imp *m, const char *name, int ndims, const int64_t *dims, const float *data);
 bool can_fuse(Imp *m, const Val *v, int t);

@@ -113,9 +113,21 @@ static int64_t blocked_qparams(Imp *m, const Val *x, float **scale, float **zp, 
   return n;
 }
 
-/* A float32 constant of x's shape (ONNX layout): a blocked parameter. */
-static int full_const(Imp *m, const float *v, const Val *x) {
-  return f32_tensor(m, "", x->ndims, x->dims, v);
+/* The axis of a blocked parameter: one value per element of the
+ * tensor it applies to. */
+#define QP_FULL (-1)
+
+/* The constant of a Quantize/DequantizeLinear parameter for IR tensor t:
+ * qparam_const()'s per-tensor or per-axis shape, or t's own shape for
+ * axis QP_FULL (blocked quantization, n = t's elements). */
+static int qp_tensor(Imp *m, const float *v, int64_t n, int64_t axis, int t) {
+  const Tensor *x = T(m, t);
+  if (axis != QP_FULL)
+    return qparam_const(m, v, n, axis, x->ndims);
+  int64_t dims[MAX_DIMS];
+  for (int d = 0; d < x->ndims; d++)
+    dims[d] = x->dims[d];
+  return f32_tensor(m, "", x->ndims, dims, v);
 }
 
 /* QuantizeLinear's and DequantizeLinear's scale and zero point (inputs 1
@@ -182,18 +194,14 @@ static void quantize_minifloat(Imp *m, Val *x, DType dt, const float *scale, con
     FAIL("saturate is %lld (0 or 1)", (long long)sat);
   int l = n > 1 ? L_ONNX : pref(x);
   int t = ir(m, x, l);
-  int r = T(m, t)->ndims;
-  t = f32_binary(m, OP_DIV, t, qparam_const(m, scale, n, axis, r));
+  t = f32_binary(m, OP_DIV, t, qp_tensor(m, scale, n, axis, t));
   bool any_zp = false;
   for (int64_t k = 0; k < n; k++)
     any_zp |= zp[k] != 0.0f;
   if (any_zp || dt == DT_FLOAT4E2M1) /* the reference adds even 0: -0 + 0 is +0 */
-    t = f32_binary(m, OP_ADD, t, qparam_const(m, zp, n, axis, r));
+    t = f32_binary(m, OP_ADD, t, qp_tensor(m, zp, n, axis, t));
   int out = act_out(m, 0, dt, x->ndims, x->dims, l, NULL);
-  int o = add_op(m, OP_CAST, &t, 1, &out, 1);
-  OP(m, o)->opt.fields = OPTF_CAST;
-  OP(m, o)->opt.in_dtype = DT_FLOAT32;
-  OP(m, o)->opt.out_dtype = dt;
+  int o = cast_op(m, t, out, DT_FLOAT32, dt);
   OP(m, o)->opt.cast_no_saturate = float8(dt) && sat == 0;
 }
 
@@ -215,7 +223,9 @@ void import_quantize_linear(Imp *m) {
   int64_t axis = 0;
   int64_t n = blocked_qparams(m, x, &scale, &zp, &dt);
   bool blocked = n > 0;
-  if (!blocked)
+  if (blocked)
+    axis = QP_FULL;
+  else
     n = qparams(m, x, &scale, &zp, &dt, &axis, false);
   if (float8(dt) || dt == DT_FLOAT4E2M1) {
     if (blocked)
@@ -238,22 +248,14 @@ void import_quantize_linear(Imp *m) {
             "uint2, float8, float4e2m1)", dtype_name(dt));
   int l = n > 1 || blocked ? L_ONNX : pref(x);
   int t = ir(m, x, l);
-  int r = T(m, t)->ndims;
-  t = f32_binary(m, OP_DIV, t,
-                 blocked ? full_const(m, scale, x) : qparam_const(m, scale, n, axis, r));
-  int64_t dims[MAX_DIMS];
-  for (int d = 0; d < r; d++)
-    dims[d] = T(m, t)->dims[d];
-  int rd = new_tensor(m, "", DT_FLOAT32, r, dims);
+  t = f32_binary(m, OP_DIV, t, qp_tensor(m, scale, n, axis, t));
+  int rd = f32_like(m, t);
   add_op(m, OP_ROUND, &t, 1, &rd, 1);
-  t = f32_binary(m, OP_ADD, rd, blocked ? full_const(m, zp, x) : qparam_const(m, zp, n, axis, r));
+  t = f32_binary(m, OP_ADD, rd, qp_tensor(m, zp, n, axis, rd));
   t = scalar_op(m, OP_MAXIMUM, t, lo, "");
   t = scalar_op(m, OP_MINIMUM, t, hi, "");
   int out = act_out(m, 0, dt, x->ndims, x->dims, l, NULL);
-  int o = add_op(m, OP_CAST, &t, 1, &out, 1);
-  OP(m, o)->opt.fields = OPTF_CAST;
-  OP(m, o)->opt.in_dtype = DT_FLOAT32;
-  OP(m, o)->opt.out_dtype = dt;
+  cast_op(m, t, out, DT_FLOAT32, dt);
   if (n == 1 && !blocked && (dt == DT_INT8 || dt == DT_UINT8))
     T(m, out)->q = quant1(scale[0], (int64_t)zp[0]); /* read by QDQ-fused ops */
 }
@@ -263,22 +265,18 @@ void import_quantize_linear(Imp *m) {
  * tensor, which out (when >= 0) is. */
 int dq_ops(Imp *m, int t, DType dt, const float *scale, const float *zp, int64_t n,
            int64_t axis, int out) {
-  int r = T(m, t)->ndims;
   int f = f32_like(m, t);
-  int o = add_op(m, OP_CAST, &t, 1, &f, 1);
-  OP(m, o)->opt.fields = OPTF_CAST;
-  OP(m, o)->opt.in_dtype = dt;
-  OP(m, o)->opt.out_dtype = DT_FLOAT32;
+  cast_op(m, t, f, dt, DT_FLOAT32);
   bool any_zp = false;
   for (int64_t k = 0; k < n; k++)
     any_zp |= zp[k] != 0.0f;
   if (any_zp)
-    f = f32_binary(m, OP_SUB, f, qparam_const(m, zp, n, axis, r));
+    f = f32_binary(m, OP_SUB, f, qp_tensor(m, zp, n, axis, t));
   if (out < 0 && n == 1 && scale[0] == 1.0f)
     return f; /* x - zero point: no scale */
   if (out < 0)
     out = f32_like(m, t);
-  int ins[2] = {f, qparam_const(m, scale, n, axis, r)};
+  int ins[2] = {f, qp_tensor(m, scale, n, axis, t)};
   add_op(m, OP_MUL, ins, 2, &out, 1);
   return out;
 }
@@ -310,27 +308,17 @@ void import_dequantize_linear(Imp *m) {
   DType zdt = x->dt;
   int64_t n = blocked_qparams(m, x, &scale, &zp, &zdt);
   bool blocked = n > 0;
-  if (blocked && (mini || yt != DT_FLOAT32))
-    FAIL("blocked quantization of %s to %s is not supported", dtype_name(xt), dtype_name(yt));
-  if (!blocked)
+  if (blocked && mini)
+    FAIL("blocked quantization of %s is not supported", dtype_name(xt));
+  if (blocked)
+    axis = QP_FULL;
+  else
     n = qparams(m, x, &scale, &zp, &zdt, &axis, true);
   if (zdt != x->dt)
     FAIL("the zero point has type %s, the input %s", dtype_name(zdt), dtype_name(x->dt));
   if (mini)
     minifloat_zero_points(m, xt, zp, n, false);
-  if (blocked) { /* CAST, SUB, MUL with a constant of x's shape each */
-    int t = ir(m, x, L_ONNX);
-    int f = f32_like(m, t);
-    int o = add_op(m, OP_CAST, &t, 1, &f, 1);
-    OP(m, o)->opt.fields = OPTF_CAST;
-    OP(m, o)->opt.in_dtype = xt;
-    OP(m, o)->opt.out_dtype = DT_FLOAT32;
-    f = f32_binary(m, OP_SUB, f, full_const(m, zp, x));
-    int ins[2] = {f, full_const(m, scale, x)};
-    add_op(m, OP_MUL, ins, 2, (int[]){act_out(m, 0, DT_FLOAT32, x->ndims, x->dims, L_ONNX, NULL)}, 1);
-    return;
-  }
-  int l = n > 1 ? L_ONNX : pref(x);
+  int l = n > 1 || blocked ? L_ONNX : pref(x);
   int t = ir(m, x, l);
   if (yt == DT_FLOAT32) {
     dq_ops(m, t, x->dt, scale, zp, n, axis, act_out(m, 0, DT_FLOAT32, x->ndims, x->dims, l, NULL));
@@ -338,10 +326,7 @@ void import_dequantize_linear(Imp *m) {
   }
   int f = dq_ops(m, t, x->dt, scale, zp, n, axis, -1);
   int out = act_out(m, 0, DT_FLOAT16, x->ndims, x->dims, l, NULL);
-  int o = add_op(m, OP_CAST, &f, 1, &out, 1);
-  OP(m, o)->opt.fields = OPTF_CAST;
-  OP(m, o)->opt.in_dtype = DT_FLOAT32;
-  OP(m, o)->opt.out_dtype = DT_FLOAT16;
+  cast_op(m, f, out, DT_FLOAT32, DT_FLOAT16);
 }
 
 /* ------------------------------------------------------------ QDQ */

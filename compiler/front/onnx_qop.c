@@ -133,10 +133,7 @@ static void qop_finish(Imp *m, Val *acc, const float *mult, int64_t n, int axis,
     dt = DT_INT32;
   }
   int out = act_out(m, 0, dt, acc->ndims, acc->dims, l, NULL);
-  int o = add_op(m, OP_CAST, &t, 1, &out, 1);
-  OP(m, o)->opt.fields = OPTF_CAST;
-  OP(m, o)->opt.in_dtype = DT_FLOAT32;
-  OP(m, o)->opt.out_dtype = dt;
+  cast_op(m, t, out, DT_FLOAT32, dt);
 }
 
 /* ---------------------------------------------- on the integer kernels */

@@ -73,10 +73,7 @@ void small_int_binary(Imp *m, OpKind kind, int ta, int tb, int out) {
   int w = new_tensor(m, "", DT_INT32, T(m, out)->ndims, dims);
   int ins[2] = {ta, tb};
   add_op(m, kind, ins, 2, &w, 1);
-  int o = add_op(m, OP_CAST, &w, 1, &out, 1);
-  OP(m, o)->opt.fields = OPTF_CAST;
-  OP(m, o)->opt.in_dtype = DT_INT32;
-  OP(m, o)->opt.out_dtype = T(m, out)->dtype;
+  cast_op(m, w, out, DT_INT32, T(m, out)->dtype);
 }
 
 /* Clip of int8, uint8, int16, int32: MAXIMUM then MINIMUM with constants
@@ -123,9 +120,6 @@ int widen_i32(Imp *m, int t) {
   for (int d = 0; d < T(m, t)->ndims; d++)
     dims[d] = T(m, t)->dims[d];
   int o = new_tensor(m, "", DT_INT32, T(m, t)->ndims, dims);
-  int k = add_op(m, OP_CAST, &t, 1, &o, 1);
-  OP(m, k)->opt.fields = OPTF_CAST;
-  OP(m, k)->opt.in_dtype = dt;
-  OP(m, k)->opt.out_dtype = DT_INT32;
+  cast_op(m, t, o, dt, DT_INT32);
   return o;
 }

@@ -523,6 +523,15 @@ Val *act4(Imp *m, int k) {
   return v;
 }
 
+/* CAST of IR tensor in (of type from) into out (of type to); returns the op. */
+int cast_op(Imp *m, int in, int out, DType from, DType to) {
+  int o = add_op(m, OP_CAST, &in, 1, &out, 1);
+  OP(m, o)->opt.fields = OPTF_CAST;
+  OP(m, o)->opt.in_dtype = from;
+  OP(m, o)->opt.out_dtype = to;
+  return o;
+}
+
 /* One scale and zero point. */
 Quant quant1(float scale, int64_t zp) {
   Quant q = {.nscale = 1, .axis = 0};
