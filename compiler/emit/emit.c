@@ -786,8 +786,9 @@ static void put_op_comment(FILE *f, const Emit *e, int i) {
         tail = arena_printf(" (in place over t%d) */\n", op->inputs[k]);
         break;
       }
-  put_wrapped(f, arena_printf("  /* op %d: %s ", i, comment_safe(op_display_name(g, i))), items,
-              n, tail, "     ");
+  const char *head =
+      arena_printf("  /* op %d: %s%s", i, comment_safe(op_display_name(g, i)), n ? " " : "");
+  put_wrapped(f, head, items, n, tail, "     ");
 }
 
 /* Whether op writes tensor t: its outputs, and the variable tensors

@@ -130,9 +130,16 @@ static void run_test(const char *root, const char *tinyaot, const char *tmp, con
     const char *pbname;
     const char *bin = arena_printf("%s/input_%d.bin", work, k);
     if (!load_pb(pb, &pbname, &dt, &n, &bytes)) {
-      /* tinyaot reads the .pb as it reads the model: a type it lacks. */
+      /* tinyaot reads the .pb as it reads the model: a type it lacks.
+       * An input that is no TensorProto (an optional, a sequence) does
+       * not parse as one; the model's own refusal names it better. */
+      const char *why = error_message;
+      const char *log = arena_printf("%s/inspect.txt", work);
+      if (run_command(arena_printf("%s inspect %s > %s", quote(tinyaot), quote(model),
+                                   quote(log))) == 1)
+        why = first_line(log);
       c->refused++;
-      printf("# refused %s: %s\n", name, error_message);
+      printf("# refused %s: %s\n", name, why);
       return;
     }
     if (!write_bytes(bin, bytes, n)) {
