@@ -109,10 +109,10 @@ static const Option options[] = {
      "never write an element-wise op's output over its dying input"},
     {"--no-overlap", NULL, C_BUILD,
      "never let an op's output overlap part of its dying input"},
-    {"--patch", "END:N", C_BUILD,
-     "run ops 0..END (a chain of int8 CONV_2D and DEPTHWISE_CONV_2D) in N "
-     "row bands of op END's output, halo rows recomputed: less RAM, more "
-     "MACs (doc/memory-plan.md)"},
+    {"--patch", "[START:]END:N", C_BUILD,
+     "run ops START..END (default START 0; a chain of int8 CONV_2D and "
+     "DEPTHWISE_CONV_2D) in N row bands of op END's output, halo rows "
+     "recomputed: less RAM, more MACs (doc/memory-plan.md)"},
     {"--ram-limit", "BYTES", C_BUILD,
      "fit workspace and persistent area in BYTES: the plan without patches "
      "when it fits, else the patched run with the fewest MACs recomputed "

@@ -134,7 +134,7 @@ static bool parse_size(const char *s, size_t *out) {
 typedef struct {
   bool views;    /* run the graph passes (--no-views: every RESHAPE copies) */
   bool int8_io;  /* --int8-io: drop the boundary QUANTIZE/DEQUANTIZE */
-  int patch_end, patch_bands; /* --patch END:N (patch_end -1: none) */
+  int patch_start, patch_end, patch_bands; /* --patch [START:]END:N (end -1: none) */
   size_t ram_limit;   /* --ram-limit BYTES (0: none) */
   bool patch_table;   /* --patch-table: plan every patched run, list the best */
   bool int8_io_done;  /* the caller dropped the I/O conversions before compile */
@@ -149,7 +149,7 @@ typedef struct {
  * so that `tinyaot plan` shows exactly the plan `compile` emits: graph
  * passes, lowering (kernels and their scratch), then storage, schedule
  * and placement with the checker (plan_graph).  The caller emits. */
-static Plan *compile_one(Graph *g, const CompileOptions *o, int end, int bands,
+static Plan *compile_one(Graph *g, const CompileOptions *o, int start, int end, int bands,
                          bool quiet, const char **why_not) {
   if (o->int8_io || (quiet && o->int8_io_done)) {
     drop_io_conversions(g);
@@ -159,8 +159,8 @@ static Plan *compile_one(Graph *g, const CompileOptions *o, int end, int bands,
     run_passes(g);
   lower(g, &o->lower);
   if (end >= 0 && !quiet)
-    patch_graph(g, end, bands);
-  else if (end >= 0 && !try_patch_graph(g, end, bands, why_not))
+    try_patch_run(g, start, end, bands, NULL);
+  else if (end >= 0 && !try_patch_run(g, start, end, bands, why_not))
     return NULL;
   if (verify_each_pass)
     verify(g);
@@ -176,7 +176,7 @@ static Plan *compile_one(Graph *g, const CompileOptions *o, int end, int bands,
 
 /* --ram-limit: what was tried (for `tinyaot plan`'s table). */
 typedef struct {
-  int end, bands;   /* end -1: unpatched */
+  int start, end, bands; /* end -1: unpatched */
   size_t ram;       /* workspace + persistent */
   size_t missing;   /* bytes the pools lacked */
   int64_t extra;    /* MACs recomputed */
@@ -184,6 +184,8 @@ typedef struct {
   bool fits;
 } PatchTry;
 static PatchTry *tries;
+#define MAX_PATCH_TRIES 2048
+#define MAX_RUN_FROM 3
 static int ntries, chosen_try = -1;
 
 /* Band counts tried for an output of `rows` rows: every count up to 16,
@@ -192,9 +194,15 @@ static bool band_count_tried(int n, int rows) {
   return n <= 16 || n == rows || rows % n == 0 || n == 24 || n == 32 || n == 48;
 }
 
+/* A try as --patch takes it: END:N from op 0, START:END:N else. */
+static const char *patch_label(const PatchTry *t) {
+  return t->start ? arena_printf("%d:%d:%d", t->start, t->end, t->bands)
+                  : arena_printf("%d:%d", t->end, t->bands);
+}
+
 static PatchTry plan_try(const CompileOptions *o, const Graph *g, const Plan *p,
-                         int end, int bands) {
-  PatchTry t = {.end = end, .bands = bands, .ram = p->workspace_bytes + p->persistent_bytes,
+                         int start, int end, int bands) {
+  PatchTry t = {.start = start, .end = end, .bands = bands, .ram = p->workspace_bytes + p->persistent_bytes,
                 .missing = p->missing, .peak_op = p->norder ? p->order[p->peak_step] : -1};
   if (end >= 0) {
     const PatchRun *r = op_lowered(&g->ops[end])->patch;
@@ -214,26 +222,32 @@ static PatchTry plan_try(const CompileOptions *o, const Graph *g, const Plan *p,
  */
 static Plan *compile(Graph **gp, const CompileOptions *o) {
   if (!o->ram_limit && !o->patch_table)
-    return compile_one(*gp, o, o->patch_end, o->patch_bands, false, NULL);
+    return compile_one(*gp, o, o->patch_start, o->patch_end, o->patch_bands, false, NULL);
   if (o->patch_end >= 0)
     usage("--patch and --ram-limit/--patch-table exclude each other");
   Graph *g = load(o->emit.model_path, 0, &o->onnx, NULL);
-  Plan *p = compile_one(g, o, -1, 0, true, NULL);
-  int max_end = patch_max_end(g);
+  Plan *p = compile_one(g, o, 0, -1, 0, true, NULL);
   ntries = 0;
-  tries = arena_array((size_t)(max_end + 2) * 64 + 1, sizeof(PatchTry));
-  tries[ntries++] = plan_try(o, g, p, -1, 0);
+  tries = arena_array(MAX_PATCH_TRIES + 1, sizeof(PatchTry));
+  tries[ntries++] = plan_try(o, g, p, 0, -1, 0);
+  /* Runs from op 0 as far as the chain goes; from a later op, up to
+   * MAX_RUN_FROM ops (the high-resolution stages are short). */
   if (!tries[0].fits || o->patch_table)
-    for (int end = 1; end <= max_end; end++) {
-      int rows = (int)g->tensors[g->ops[end].outputs[0]].dims[1];
-      for (int n = 1; n <= rows && ntries < (max_end + 2) * 64; n++) {
-        if (!band_count_tried(n, rows))
-          continue;
-        Graph *h = load(o->emit.model_path, 0, &o->onnx, NULL);
-        const char *why = NULL;
-        Plan *q = compile_one(h, o, end, n, true, &why);
-        if (q)
-          tries[ntries++] = plan_try(o, h, q, end, n);
+    for (int start = 0; start < g->nops; start++) {
+      int max_end = patch_max_end_from(g, start);
+      if (start > 0 && max_end > start + MAX_RUN_FROM - 1)
+        max_end = start + MAX_RUN_FROM - 1;
+      for (int end = start + 1; end <= max_end; end++) {
+        int rows = (int)g->tensors[g->ops[end].outputs[0]].dims[1];
+        for (int n = 1; n <= rows && ntries < MAX_PATCH_TRIES; n++) {
+          if (!band_count_tried(n, rows))
+            continue;
+          Graph *h = load(o->emit.model_path, 0, &o->onnx, NULL);
+          const char *why = NULL;
+          Plan *q = compile_one(h, o, start, end, n, true, &why);
+          if (q)
+            tries[ntries++] = plan_try(o, h, q, start, end, n);
+        }
       }
     }
   int best = -1;
@@ -262,7 +276,7 @@ static Plan *compile(Graph **gp, const CompileOptions *o) {
     error_at(g, -1, "--ram-limit %zu: needs at least %zu bytes (op %d %s at the peak%s)%s",
              o->ram_limit, t->ram + t->missing, t->peak_op,
              t->peak_op >= 0 ? op_display_name(g, t->peak_op) : "-",
-             t->end >= 0 ? arena_printf(", with --patch %d:%d", t->end, t->bands) : "", pools);
+             t->end >= 0 ? arena_printf(", with --patch %s", patch_label(t)) : "", pools);
   }
   chosen_try = best;
   /* The kept configuration, planned again with the dumps and the check. */
@@ -271,7 +285,8 @@ static Plan *compile(Graph **gp, const CompileOptions *o) {
   if (o->int8_io_done)
     oo.int8_io = true;
   *gp = h;
-  return compile_one(h, &oo, tries[best].end, tries[best].bands, false, NULL);
+  return compile_one(h, &oo, tries[best].start, tries[best].end, tries[best].bands, false,
+                     NULL);
 }
 
 /* The table of what --ram-limit / --patch-table tried: the unpatched
@@ -312,7 +327,7 @@ static void print_patch_table(FILE *out, const Graph *g, const CompileOptions *o
       continue;
     if (need < low)
       low = need;
-    const char *name = t->end < 0 ? "none" : arena_printf("%d:%d", t->end, t->bands);
+    const char *name = t->end < 0 ? "none" : patch_label(t);
     fprintf(out, "  %-14s %10zu %14lld %7.2f%%  op %d%s\n", name, need, (long long)t->extra,
             total ? 100.0 * (double)t->extra / (double)total : 0.0, t->peak_op,
             idx[k] == chosen_try ? (o->ram_limit ? "  <- kept (fits)" : "  <- kept") : "");
@@ -495,12 +510,24 @@ static bool parse_compile_option(int argc, char **argv, int *i, CompileOptions *
     o->plan.no_inplace = true;
   } else if (!strcmp(a, "--patch")) {
     const char *v = VALUE();
-    char *end;
-    long e = strtol(v, &end, 10), nb = 0;
-    if (end != v && *end == ':')
-      nb = strtol(end + 1, &end, 10);
-    if (e < 1 || nb < 1 || e > INT32_MAX || nb > INT32_MAX || *end)
-      usage(arena_printf("--patch %s: expected END_OP:BANDS, both positive", v));
+    long f[3] = {0, 0, 0};
+    int nf = 0;
+    const char *c = v;
+    char *end = NULL;
+    while (nf < 3) {
+      if (*c < '0' || *c > '9')
+        break;
+      f[nf++] = strtol(c, &end, 10);
+      if (*end != ':')
+        break;
+      c = end + 1;
+    }
+    long s0 = nf == 3 ? f[0] : 0, e = nf == 3 ? f[1] : f[0], nb = nf == 3 ? f[2] : f[1];
+    if (nf < 2 || !end || *end || e < 1 || nb < 1 || e <= s0 || e > INT32_MAX ||
+        nb > INT32_MAX)
+      usage(arena_printf("--patch %s: expected [START_OP:]END_OP:BANDS, END_OP after "
+                         "START_OP (default 0), BANDS positive", v));
+    o->patch_start = (int)s0;
     o->patch_end = (int)e;
     o->patch_bands = (int)nb;
   } else if (!strcmp(a, "--ram-limit")) {

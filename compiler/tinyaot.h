@@ -905,6 +905,11 @@ const PatchRun *try_patch_graph(Graph *g, int end, int nbands, const char **why)
 /* The last op of the longest chain from op 0 patch_graph() accepts, or
  * -1 (no chain of two ops). */
 int patch_max_end(const Graph *g);
+/* The same for runs from op start (-1: none longer than one op). */
+int patch_max_end_from(const Graph *g, int start);
+/* try_patch_graph() for the run of ops start..end (--patch START:END:N);
+ * the run's input, op start's, is a whole planned tensor. */
+const PatchRun *try_patch_run(Graph *g, int start, int end, int nbands, const char **why);
 
 /* ------------------------------ memory/: storage.c, schedule.c, plan.c */
 

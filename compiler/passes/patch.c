@@ -119,11 +119,15 @@ static const char *intermediate_refusal(const Graph *g, int i, int t) {
 }
 
 int patch_max_end(const Graph *g) {
+  return patch_max_end_from(g, 0);
+}
+
+int patch_max_end_from(const Graph *g, int start) {
   int end = -1, prev = -1;
-  for (int i = 0; i < g->nops; i++) {
+  for (int i = start; i >= 0 && i < g->nops; i++) {
     if (refusal(g, i, prev))
       break;
-    if (i > 0)
+    if (i > start)
       end = i;
     if (intermediate_refusal(g, i, g->ops[i].outputs[0]))
       break;
@@ -133,15 +137,25 @@ int patch_max_end(const Graph *g) {
 }
 
 const PatchRun *patch_graph(Graph *g, int end, int nbands) {
-  return try_patch_graph(g, end, nbands, NULL);
+  return try_patch_run(g, 0, end, nbands, NULL);
 }
 
 const PatchRun *try_patch_graph(Graph *g, int end, int nbands, const char **why_not) {
-  if (end < 1 || end >= g->nops)
+  return try_patch_run(g, 0, end, nbands, why_not);
+}
+
+/* The option as given: --patch END:N for runs from op 0. */
+static const char *patch_arg(int start, int end, int nbands) {
+  return start ? arena_printf("--patch %d:%d:%d", start, end, nbands)
+               : arena_printf("--patch %d:%d", end, nbands);
+}
+
+const PatchRun *try_patch_run(Graph *g, int start, int end, int nbands, const char **why_not) {
+  if (start < 0 || end <= start || end >= g->nops)
     error_at(g, end >= 0 && end < g->nops ? end : -1,
-             "--patch %d:%d: a patched run is ops 0 to at least op 1, and the model "
-             "has %d ops", end, nbands, g->nops);
-  int n = end + 1;
+             "%s: a patched run is at least two ops, from op %d to a later one, and the "
+             "model has %d ops", patch_arg(start, end, nbands), start, g->nops);
+  int n = end - start + 1;
   PatchRun *r = arena_alloc(sizeof *r);
   r->nops = n;
   r->ops = arena_array((size_t)n, sizeof(int));
@@ -152,24 +166,25 @@ const PatchRun *try_patch_graph(Graph *g, int end, int nbands, const char **why_
   r->op_scratch = arena_array((size_t)n, sizeof(size_t));
   int prev = -1;
   for (int j = 0; j < n; j++) {
-    const char *why = refusal(g, j, prev);
+    int i = start + j;
+    const char *why = refusal(g, i, prev);
     if (why)
-      error_at(g, j, "cannot be part of a patched run: it %s", why);
-    if (j < end && (why = intermediate_refusal(g, j, g->ops[j].outputs[0])))
-      error_at(g, j, "cannot be inside a patched run: %s", why);
-    r->ops[j] = j;
-    r->in_t[j] = g->ops[j].inputs[0];
-    r->out_t[j] = prev = g->ops[j].outputs[0];
-    r->orig[j] = op_lowered(&g->ops[j]);
-    r->w_t[j] = g->ops[j].inputs[1];
-    r->op_scratch[j] = g->ops[j].scratch_bytes;
-    r->plain_macs += op_macs(g, &g->ops[j]);
+      error_at(g, i, "cannot be part of a patched run: it %s", why);
+    if (j < n - 1 && (why = intermediate_refusal(g, i, g->ops[i].outputs[0])))
+      error_at(g, i, "cannot be inside a patched run: %s", why);
+    r->ops[j] = i;
+    r->in_t[j] = g->ops[i].inputs[0];
+    r->out_t[j] = prev = g->ops[i].outputs[0];
+    r->orig[j] = op_lowered(&g->ops[i]);
+    r->w_t[j] = g->ops[i].inputs[1];
+    r->op_scratch[j] = g->ops[i].scratch_bytes;
+    r->plain_macs += op_macs(g, &g->ops[i]);
   }
-  const Tensor *last = &g->tensors[r->out_t[end]];
+  const Tensor *last = &g->tensors[r->out_t[n - 1]];
   int32_t OH = (int32_t)last->dims[1];
   if (nbands < 1 || nbands > OH)
-    error_at(g, end, "--patch %d:%d: the output has %d rows, so 1 to %d bands", end,
-             nbands, (int)OH, (int)OH);
+    error_at(g, end, "%s: the output has %d rows, so 1 to %d bands",
+             patch_arg(start, end, nbands), (int)OH, (int)OH);
   r->nbands = nbands;
   r->rows = arena_array((size_t)nbands * (size_t)n, sizeof(PatchRows));
   r->buf_off = arena_array((size_t)n, sizeof(size_t));
@@ -178,10 +193,10 @@ const PatchRun *try_patch_graph(Graph *g, int end, int nbands, const char **why_
   /* Rows, band by band, from the last op back to the first. */
   for (int b = 0; b < nbands; b++) {
     int32_t a = (int32_t)((int64_t)b * OH / nbands), e = (int32_t)((int64_t)(b + 1) * OH / nbands);
-    for (int j = end; j >= 0; j--) {
+    for (int j = n - 1; j >= 0; j--) {
       const Lowered *l = r->orig[j];
       const char *init = find_const(l, "params")->init;
-      const Tensor *in = &g->tensors[r->in_t[j]], *w = &g->tensors[g->ops[j].inputs[1]];
+      const Tensor *in = &g->tensors[r->in_t[j]], *w = &g->tensors[r->w_t[j]];
       int32_t sh = init_field(init, "stride_h"), ph = init_field(init, "pad_h");
       int32_t dh = init_field(init, "dilation_h"), kh = (int32_t)w->dims[1];
       int32_t H = (int32_t)in->dims[1];
@@ -191,13 +206,13 @@ const PatchRun *try_patch_graph(Graph *g, int end, int nbands, const char **why_
       if (r1 > H)
         r1 = H;
       if (r1 <= r0) {
-        const char *why = arena_printf("--patch %d:%d: band %d reads no input row of "
-                                       "this op", end, nbands, b);
+        const char *why = arena_printf("%s: band %d reads no input row of this op",
+                                       patch_arg(start, end, nbands), b);
         if (why_not) {
           *why_not = why;
           return NULL;
         }
-        error_at(g, j, "%s", why);
+        error_at(g, start + j, "%s", why);
       }
       PatchRows *pr = &r->rows[(size_t)b * n + j];
       *pr = (PatchRows){a, e, (int32_t)r0, (int32_t)r1};
@@ -211,22 +226,22 @@ const PatchRun *try_patch_graph(Graph *g, int end, int nbands, const char **why_
   for (int j = 0; j < n; j++) {
     const Tensor *out = &g->tensors[r->out_t[j]];
     size_t row = (size_t)out->dims[2] * (size_t)out->dims[3];
-    for (int b = 0; b < nbands && j < end; b++) {
+    for (int b = 0; b < nbands && j < n - 1; b++) {
       const PatchRows *pr = &r->rows[(size_t)b * n + j];
       size_t bytes = (size_t)(pr->e - pr->a) * row;
       if (bytes > r->buf_bytes[j])
         r->buf_bytes[j] = bytes;
     }
-    if (j < end && r->buf_bytes[j] > region[j & 1])
+    if (j < n - 1 && r->buf_bytes[j] > region[j & 1])
       region[j & 1] = r->buf_bytes[j];
-    if (g->ops[j].scratch_bytes > scratch)
-      scratch = g->ops[j].scratch_bytes;
+    if (r->op_scratch[j] > scratch)
+      scratch = r->op_scratch[j];
   }
   size_t off1 = (region[0] + 15) & ~(size_t)15;
   r->scratch_off = (off1 + region[1] + 15) & ~(size_t)15;
   r->scratch_bytes = scratch;
   r->total_bytes = r->scratch_off + scratch;
-  for (int j = 0; j < end; j++)
+  for (int j = 0; j < n - 1; j++)
     r->buf_off[j] = j & 1 ? off1 : 0;
 
   /* MACs with the halo rows recomputed: each op's unpatched count scaled
@@ -235,7 +250,7 @@ const PatchRun *try_patch_graph(Graph *g, int end, int nbands, const char **why_
     int64_t rows = 0, OHj = g->tensors[r->out_t[j]].dims[1];
     for (int b = 0; b < nbands; b++)
       rows += r->rows[(size_t)b * n + j].e - r->rows[(size_t)b * n + j].a;
-    r->macs += op_macs(g, &g->ops[j]) / (OHj ? OHj : 1) * rows;
+    r->macs += op_macs(g, &g->ops[start + j]) / (OHj ? OHj : 1) * rows;
   }
 
   /* Per band: the params (top padding) and dims of each op's call, as
@@ -294,7 +309,7 @@ const PatchRun *try_patch_graph(Graph *g, int end, int nbands, const char **why_
                                          .init = arena_printf("%s}", bo), .count = (size_t)nent};
     l->consts[l->nconsts++] = (ConstObj){.name = "bsel", .ctype = "uint16_t",
                                          .init = arena_printf("%s}", sel), .count = (size_t)nbands};
-    if (j == end) {
+    if (j == n - 1) {
       l->consts[l->nconsts++] = (ConstObj){.name = "bin_off", .ctype = "uint32_t",
                                            .init = arena_printf("%s}", ioff),
                                            .count = (size_t)nbands};
@@ -307,10 +322,10 @@ const PatchRun *try_patch_graph(Graph *g, int end, int nbands, const char **why_
     l->inplace = 0;
     l->overlap = (OverlapDecl){0};
     l->patch = r;
-    l->patch_end = j == end;
-    Op *op = &g->ops[j];
+    l->patch_end = j == n - 1;
+    Op *op = &g->ops[start + j];
     op->lowered = l;
-    if (j < end) {
+    if (j < n - 1) {
       op->ninputs = op->noutputs = 0;
       g->tensors[r->out_t[j]].producer = -1; /* lives only in band buffers */
       op->scratch_bytes = 0;
@@ -327,7 +342,7 @@ const PatchRun *try_patch_graph(Graph *g, int end, int nbands, const char **why_
     int64_t ahead = (int64_t)tensor_bytes(x);
     for (int b = 0; b + 1 < nbands; b++) {
       int64_t d = (int64_t)r->rows[(size_t)(b + 1) * n].r0 * irow -
-                  (int64_t)r->rows[(size_t)b * n + end].e * orow;
+                  (int64_t)r->rows[(size_t)b * n + n - 1].e * orow;
       if (d < ahead)
         ahead = d;
     }

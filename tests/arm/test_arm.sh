@@ -220,7 +220,7 @@ echo $models | tr ' ' '\n' |
 for m in $models; do cat "$ARM_WORK/results/$m.txt"; done
 # Patched runs (doc/memory-plan.md, 2d) on Cortex-M: the plans --ram-limit
 # keeps for these models (NAME:BYTES; ARM_PATCHED, empty to skip).
-patched=${ARM_PATCHED-"vww_96_int8:32768 person_detect_int8:24000"}
+patched=${ARM_PATCHED-"vww_96_int8:30000 person_detect_int8:24000"}
 for p in $patched; do
   [ -f "$TINYAOT_SHARED/goldens/${p%%:*}/manifest.json" ] || continue
   sh "$0" --patched "$p" > "$ARM_WORK/results/patched.$p.txt" 2>&1

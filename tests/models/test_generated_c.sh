@@ -56,7 +56,7 @@ done
 
 # A patched run (the band loop and its tables).
 vww=$shared/models/vww_96_int8.tflite
-for variant in "--io-in-workspace --patch 3:24" "--patch 7:5"; do
+for variant in "--io-in-workspace --patch 3:24" "--patch 7:5" "--io-in-workspace --patch 2:3:5"; do
   d=$tmp/variant
   rm -rf "$d"
   if "$TINYAOT" compile "$vww" -o "$d" $variant > "$tmp/c.log" 2>&1; then

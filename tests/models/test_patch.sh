@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # Patch-based execution (doc/memory-plan.md, 2d): vww_96_int8 and
 # person_detect_int8 compiled with their early ops run band by band
-# (--patch END:N, several runs and band counts), built and run on every
+# (--patch [START:]END:N, runs from op 0 and from later ops, several band
+# counts), built and run on every
 # golden case: every output equals TensorFlow Lite Micro's golden bytes,
 # and every tensor case0 dumps (the run's output and everything after it)
 # equals TFLM's dump.  Runs that cannot be patched are refused naming
@@ -14,9 +15,9 @@ fail=0
 ok() { echo "ok - $1"; }
 notok() { echo "not ok - $1"; fail=1; }
 
-specs='vww_96_int8 3:24 7:12 1:1|person_detect_int8 3:24 6:7 13:2'
+specs='vww_96_int8 3:24 7:12 1:1 2:3:5 1:3:8|person_detect_int8 3:24 6:7 13:2 2:4:12'
 # The sanitizer pass builds every run with ASan and UBSan: one run each.
-[ "${TINYAOT_PASS:-plain}" = san ] && specs='vww_96_int8 3:24|person_detect_int8 6:7'
+[ "${TINYAOT_PASS:-plain}" = san ] && specs='vww_96_int8 3:24 2:3:5|person_detect_int8 6:7'
 old_ifs=$IFS
 IFS='|'
 set -- $specs
@@ -78,7 +79,10 @@ expect_error() { # WHAT MESSAGE ARGS...
 }
 expect_error "--patch 3:25 (24 output rows)" "op 3 (DEPTHWISE_CONV_2D): --patch 3:25: the output has 24 rows, so 1 to 24 bands" --patch 3:25
 expect_error "--patch 28:2 (op 27 is an AVERAGE_POOL_2D)" "op 27 (AVERAGE_POOL_2D): cannot be part of a patched run: it is not an int8 CONV_2D or DEPTHWISE_CONV_2D" --patch 28:2
-expect_error "--patch 0:2" "--patch 0:2: expected END_OP:BANDS, both positive" --patch 0:2
+expect_error "--patch 0:2" "--patch 0:2: expected [START_OP:]END_OP:BANDS, END_OP after START_OP (default 0), BANDS positive" --patch 0:2
+expect_error "--patch 3:2:4 (end before start)" "--patch 3:2:4: expected [START_OP:]END_OP:BANDS, END_OP after START_OP (default 0), BANDS positive" --patch 3:2:4
+expect_error "--patch 26:28:2 (op 27 is an AVERAGE_POOL_2D)" "op 27 (AVERAGE_POOL_2D): cannot be part of a patched run" --patch 26:28:2
+expect_error "--patch 2:3:25 (24 output rows)" "op 3 (DEPTHWISE_CONV_2D): --patch 2:3:25: the output has 24 rows, so 1 to 24 bands" --patch 2:3:25
 
 # --ram-limit: the unpatched plan when it fits, else the patched run with
 # the fewest MACs recomputed that fits, else a refusal naming the least
@@ -93,10 +97,11 @@ ram_case() { # MODEL LIMIT EXPECTED-KEPT EXPECTED-WORKSPACE
     || notok "$1 --ram-limit $2 keeps '$kept' ($ws bytes), expected '$3' ($4 bytes)"
 }
 ram_case vww_96_int8 65536 none 36896
-ram_case vww_96_int8 32768 3:24 31240
-ram_case person_detect_int8 24000 3:5 22128
+ram_case vww_96_int8 32768 2:3:3 31520
+ram_case vww_96_int8 30000 2:3:4 28448
+ram_case person_detect_int8 24000 2:4:12 23104
 expect_error "vww_96_int8 --ram-limit 24576" \
-  "vww_96_int8.tflite: --ram-limit 24576: needs at least 31240 bytes (op 3 DEPTHWISE_CONV_2D at the peak, with --patch 3:24)" \
+  "vww_96_int8.tflite: --ram-limit 24576: needs at least 27880 bytes (op 0 CONV_2D at the peak, with --patch 1:3:8)" \
   --io-in-workspace --ram-limit 24576
 if "$TINYAOT" plan "$vww" --io-in-workspace --ram-limit 24576 > /dev/null 2>&1; then
   notok "a refused --ram-limit exits non-zero"
@@ -108,14 +113,14 @@ fi
 "$TINYAOT" plan "$vww" --io-in-workspace --ram-limit 32768 --json > "$tmp/p.json" 2> "$tmp/p.err"
 "$TINYAOT" compile "$vww" --io-in-workspace --ram-limit 32768 -o "$tmp/c" --prefix v > /dev/null 2>&1
 if [ "$(grep -v '"model":' "$tmp/p.json")" = "$(grep -v '"model":' "$tmp/c/v_plan.json")" ] &&
-   grep -q '"patch": {"ops": \[0, 1, 2, 3\], "bands": 24, "band_bytes": 3592, "macs": 1977600, "unpatched_macs": 1041408, "extra_macs": 936192' "$tmp/p.json"; then
+   grep -q '"patch": {"ops": \[2, 3\], "bands": 3, "band_bytes": 13088, "macs": 390144, "unpatched_macs": 377856, "extra_macs": 12288' "$tmp/p.json"; then
   ok "plan --json under --ram-limit 32768 is compile's v_plan.json (but the model's path), with the run, its band bytes and MACs"
 else
   notok "plan --json under --ram-limit 32768 is compile's v_plan.json, with the run: $(grep -o '"patch": [^]]*' "$tmp/p.json" | head -c 200)"
 fi
-grep -q '"workspace_bytes": 31240' "$tmp/c/v_plan.json" && grep -q "V_WORKSPACE_SIZE 31240" "$tmp/c/v.h" \
-  && ok "the header's workspace is the plan's 31240 bytes" \
-  || notok "the header's workspace is the plan's 31240 bytes"
+grep -q '"workspace_bytes": 31520' "$tmp/c/v_plan.json" && grep -q "V_WORKSPACE_SIZE 31520" "$tmp/c/v.h" \
+  && ok "the header's workspace is the plan's 31520 bytes" \
+  || notok "the header's workspace is the plan's 31520 bytes"
 
 # The kept plan runs: person_detect_int8 under 24,000 bytes.
 gold=$shared/goldens/person_detect_int8

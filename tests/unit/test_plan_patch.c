@@ -204,7 +204,7 @@ static void swap_bands(PatchRun *r, int a, int b) {
   }
 }
 
-static int cases, exact, placed_ok, tight, small_buf, bad_rows, shared_buf, big, order_cases,
+static int cases, late, exact, placed_ok, tight, small_buf, bad_rows, shared_buf, big, order_cases,
     order_right, order_illegal;
 
 static void test_random_chain(Rng *rng) {
@@ -235,13 +235,17 @@ static void test_random_chain(Rng *rng) {
     in = whole[j];
   }
   int end = rint_in(rng, 1, nops - 1);
+  /* Half the runs from op 0, half from a later op (its input a whole
+   * planned tensor, the output of the op before). */
+  int start = rnext(rng) % 2 ? 0 : rint_in(rng, 0, end - 1);
   int rows = (int)g->tensors[g->ops[end].outputs[0]].dims[1];
   int nb = rint_in(rng, 1, rows);
   const char *why = NULL;
-  const PatchRun *r = try_patch_graph(g, end, nb, &why);
+  const PatchRun *r = try_patch_run(g, start, end, nb, &why);
   if (!r)
     return; /* a band that reads no row of some op (VALID edges) */
   cases++;
+  late += start > 0;
   PlanOptions po = {.align = 1, .io_in_workspace = true};
   Plan *p = plan_graph(g, &po); /* checked: a rejected plan dies */
 
@@ -256,7 +260,8 @@ static void test_random_chain(Rng *rng) {
       const PatchRows *pr = &r->rows[(size_t)b * n + j];
       const Tensor *ti = &g->tensors[r->in_t[j]], *to = &g->tensors[r->out_t[j]];
       size_t irow = (size_t)(ti->dims[2] * ti->dims[3]), orow = (size_t)(to->dims[2] * to->dims[3]);
-      const int8_t *src = j == 0 ? input + (size_t)pr->r0 * irow
+      const int8_t *run_in = start ? whole[start - 1] : input;
+      const int8_t *src = j == 0 ? run_in + (size_t)pr->r0 * irow
                                  : (const int8_t *)(bufs + r->buf_off[j - 1]);
       int8_t *dst = j == n - 1 ? out + (size_t)pr->a * orow : (int8_t *)(bufs + r->buf_off[j]);
       ok = call(g, r->orig[j], r->w_t[j], pr, src, dst, bufs + r->scratch_off) == TA_OK;
@@ -266,9 +271,9 @@ static void test_random_chain(Rng *rng) {
     ok = tables_agree(g, r, j);
   exact += ok;
   if (!ok)
-    CHECK(false, "a chain of %d ops patched at op %d in %d bands gives the whole-tensor "
-                 "bytes, and its band tables hold each band's padding and rows", nops, end,
-          nb);
+    CHECK(false, "a chain of %d ops patched from op %d to op %d in %d bands gives the "
+                 "whole-tensor bytes, and its band tables hold each band's padding and rows",
+          nops, start, end, nb);
 
   /* Placement by hand: input A, output C exactly max_ahead above it,
    * the band buffers above both. */
@@ -281,7 +286,9 @@ static void test_random_chain(Rng *rng) {
     if (i != ai && i != ci && i != si && !p->bufs[i].external && !p->bufs[i].persistent &&
         p->bufs[i].first <= C->first && p->bufs[i].last >= C->first)
       only_three = false;
-  if (C->overlap && C->overlap_of == ai && only_three && end == nops - 1 &&
+  /* (From op 0 only: a later run's input is an op's output, placed in
+   * relation to that op's own input, which this would move.) */
+  if (start == 0 && C->overlap && C->overlap_of == ai && only_three && end == nops - 1 &&
       ahead < (int64_t)A->bytes) {
     size_t base = C->bytes + 64;
     A->offset = base;
@@ -433,6 +440,7 @@ int main(void) {
   CHECK(cases > 200 && exact == cases,
         "%d of %d random patched chains give the whole-tensor bytes, their band tables holding "
         "each band's padding and rows", exact, cases);
+  CHECK(late > 50, "%d of them start after op 0", late);
   CHECK(placed_ok > 50 && tight == placed_ok,
         "the checker accepts the run's output exactly max_ahead above its input and "
         "rejects it one byte higher (%d of %d plans)", tight, placed_ok);
