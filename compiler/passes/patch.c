@@ -3,10 +3,11 @@
  * patch.c - patch-based execution of a chain of convolutions
  * (doc/memory-plan.md, section 2d).
  *
- * Needs: lower() done.  The run is ops 0..end, each an int8 CONV_2D
- * (ta_conv2d_fold_s8) or DEPTHWISE_CONV_2D (ta_depthwise_conv2d_fold_s8)
- * over NHWC tensors of batch 1, op j reading op j-1's output, which
- * nothing else reads.  Guarantees: a PatchRun with the rows of every
+ * Needs: lower() done.  The run is ops start..end (0..end for
+ * --patch END:N), each an int8 CONV_2D (ta_conv2d_fold_s8) or
+ * DEPTHWISE_CONV_2D (ta_depthwise_conv2d_fold_s8) over NHWC tensors of
+ * batch 1, each op reading the previous one's output, which nothing else
+ * reads; the first op's input (the run's) is a whole planned tensor.  Guarantees: a PatchRun with the rows of every
  * band worked backwards from op end's output, band buffers sized for
  * the largest band, and the graph rewritten so that the planner sees
  * one op (op end) reading the run's input and writing its output with
@@ -23,9 +24,9 @@
  * image read exactly the bytes of the whole-tensor call: the same sums,
  * the same bytes.
  *
- * The band buffers: op j's output band (j < end) goes to one of two
- * regions, even j to the first and odd j to the second (op j reads j-1's
- * and writes j's), then the largest scratch of the run's kernels.
+ * The band buffers: the output band of the run's op j (all but the
+ * last) goes to one of two regions, even j to the first and odd j to the
+ * second (op j reads j-1's and writes j's), then the largest scratch of the run's kernels.
  */
 #include <stdlib.h>
 #include <string.h>
