@@ -158,9 +158,7 @@ static Plan *compile_one(Graph *g, const CompileOptions *o, int start, int end, 
   if (o->views)
     run_passes(g);
   lower(g, &o->lower);
-  if (end >= 0 && !quiet)
-    try_patch_run(g, start, end, bands, NULL);
-  else if (end >= 0 && !try_patch_run(g, start, end, bands, why_not))
+  if (end >= 0 && !patch_graph(g, start, end, bands, why_not))
     return NULL;
   if (verify_each_pass)
     verify(g);
@@ -192,12 +190,6 @@ static int ntries, chosen_try = -1;
  * then counts that split the rows evenly or nearly. */
 static bool band_count_tried(int n, int rows) {
   return n <= 16 || n == rows || rows % n == 0 || n == 24 || n == 32 || n == 48;
-}
-
-/* A try as --patch takes it: END:N from op 0, START:END:N else. */
-static const char *patch_label(const PatchTry *t) {
-  return t->start ? arena_printf("%d:%d:%d", t->start, t->end, t->bands)
-                  : arena_printf("%d:%d", t->end, t->bands);
 }
 
 static PatchTry plan_try(const CompileOptions *o, const Graph *g, const Plan *p,
@@ -234,7 +226,7 @@ static Plan *compile(Graph **gp, const CompileOptions *o) {
    * MAX_RUN_FROM ops (the high-resolution stages are short). */
   if (!tries[0].fits || o->patch_table)
     for (int start = 0; start < g->nops; start++) {
-      int max_end = patch_max_end_from(g, start);
+      int max_end = patch_max_end(g, start);
       if (start > 0 && max_end > start + MAX_RUN_FROM - 1)
         max_end = start + MAX_RUN_FROM - 1;
       for (int end = start + 1; end <= max_end; end++) {
@@ -276,7 +268,7 @@ static Plan *compile(Graph **gp, const CompileOptions *o) {
     error_at(g, -1, "--ram-limit %zu: needs at least %zu bytes (op %d %s at the peak%s)%s",
              o->ram_limit, t->ram + t->missing, t->peak_op,
              t->peak_op >= 0 ? op_display_name(g, t->peak_op) : "-",
-             t->end >= 0 ? arena_printf(", with --patch %s", patch_label(t)) : "", pools);
+             t->end >= 0 ? arena_printf(", with --patch %s", patch_spec(t->start, t->end, t->bands)) : "", pools);
   }
   chosen_try = best;
   /* The kept configuration, planned again with the dumps and the check. */
@@ -327,7 +319,7 @@ static void print_patch_table(FILE *out, const Graph *g, const CompileOptions *o
       continue;
     if (need < low)
       low = need;
-    const char *name = t->end < 0 ? "none" : patch_label(t);
+    const char *name = t->end < 0 ? "none" : patch_spec(t->start, t->end, t->bands);
     fprintf(out, "  %-14s %10zu %14lld %7.2f%%  op %d%s\n", name, need, (long long)t->extra,
             total ? 100.0 * (double)t->extra / (double)total : 0.0, t->peak_op,
             idx[k] == chosen_try ? (o->ram_limit ? "  <- kept (fits)" : "  <- kept") : "");

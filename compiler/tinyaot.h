@@ -888,28 +888,24 @@ static inline Lowered *op_lowered(const Op *op) { return (Lowered *)op->lowered;
 
 /* ------------------------------------------------------- passes/patch.c */
 
-/* Turns ops 0..end (a chain of int8 CONV_2D / DEPTHWISE_CONV_2D whose
- * intermediates nothing else reads) into a patched run of nbands row
- * bands of op end's output (doc/memory-plan.md, 2d).  Needs lower().
- * Ops 0..end-1 keep their constants but no longer read or write tensors;
- * op end reads the run's input (input 0) and its own constants, writes
- * the run's output, and its scratch holds the band buffers.  A run that
- * cannot be patched -> error_at() naming the op. */
-const PatchRun *patch_graph(Graph *g, int end, int nbands);
+/* Turns ops start..end (a chain of int8 CONV_2D / DEPTHWISE_CONV_2D
+ * whose intermediates nothing else reads) into a patched run of nbands
+ * row bands of op end's output (doc/memory-plan.md, 2d).  Needs lower().
+ * Ops start..end-1 keep their constants but no longer read or write
+ * tensors; op end reads the run's input (op start's input 0, a whole
+ * planned tensor) and its own constants, writes the run's output, and its
+ * scratch holds the band buffers.  A run that cannot be patched ->
+ * error_at() naming the op; but with why non-NULL, a band that would read
+ * no row of some op's input -> NULL, the graph untouched, *why saying so. */
+const PatchRun *patch_graph(Graph *g, int start, int end, int nbands, const char **why);
+/* A run as --patch takes it: "END:N" from op 0, "START:END:N" else. */
+const char *patch_spec(int start, int end, int nbands);
 /* The kernel each band of a run calls for op l (its kind's per-call
  * dispatcher, which takes any band's rows and padding). */
 const char *patch_band_kernel(const Lowered *l);
-/* patch_graph() that returns NULL, the graph untouched, and *why when a
- * band of this run would read no row of some op's input. */
-const PatchRun *try_patch_graph(Graph *g, int end, int nbands, const char **why);
-/* The last op of the longest chain from op 0 patch_graph() accepts, or
- * -1 (no chain of two ops). */
-int patch_max_end(const Graph *g);
-/* The same for runs from op start (-1: none longer than one op). */
-int patch_max_end_from(const Graph *g, int start);
-/* try_patch_graph() for the run of ops start..end (--patch START:END:N);
- * the run's input, op start's, is a whole planned tensor. */
-const PatchRun *try_patch_run(Graph *g, int start, int end, int nbands, const char **why);
+/* The last op of the longest chain from op start patch_graph() accepts,
+ * or -1 (no chain of two ops). */
+int patch_max_end(const Graph *g, int start);
 
 /* ------------------------------ memory/: storage.c, schedule.c, plan.c */
 

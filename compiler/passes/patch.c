@@ -7,8 +7,8 @@
  * --patch END:N), each an int8 CONV_2D (ta_conv2d_fold_s8) or
  * DEPTHWISE_CONV_2D (ta_depthwise_conv2d_fold_s8) over NHWC tensors of
  * batch 1, each op reading the previous one's output, which nothing else
- * reads; the first op's input (the run's) is a whole planned tensor.  Guarantees: a PatchRun with the rows of every
- * band worked backwards from op end's output, band buffers sized for
+ * reads; the first op's input (the run's) is a whole planned tensor.
+ * Guarantees: a PatchRun with the rows of every band worked backwards from op end's output, band buffers sized for
  * the largest band, and the graph rewritten so that the planner sees
  * one op (op end) reading the run's input and writing its output with
  * the band buffers as its scratch.
@@ -26,7 +26,8 @@
  *
  * The band buffers: the output band of the run's op j (all but the
  * last) goes to one of two regions, even j to the first and odd j to the
- * second (op j reads j-1's and writes j's), then the largest scratch of the run's kernels.
+ * second (op j reads j-1's and writes j's), then the largest scratch of
+ * the run's kernels.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -119,11 +120,7 @@ static const char *intermediate_refusal(const Graph *g, int i, int t) {
   return NULL;
 }
 
-int patch_max_end(const Graph *g) {
-  return patch_max_end_from(g, 0);
-}
-
-int patch_max_end_from(const Graph *g, int start) {
+int patch_max_end(const Graph *g, int start) {
   int end = -1, prev = -1;
   for (int i = start; i >= 0 && i < g->nops; i++) {
     if (refusal(g, i, prev))
@@ -137,25 +134,16 @@ int patch_max_end_from(const Graph *g, int start) {
   return end;
 }
 
-const PatchRun *patch_graph(Graph *g, int end, int nbands) {
-  return try_patch_run(g, 0, end, nbands, NULL);
+const char *patch_spec(int start, int end, int nbands) {
+  return start ? arena_printf("%d:%d:%d", start, end, nbands)
+               : arena_printf("%d:%d", end, nbands);
 }
 
-const PatchRun *try_patch_graph(Graph *g, int end, int nbands, const char **why_not) {
-  return try_patch_run(g, 0, end, nbands, why_not);
-}
-
-/* The option as given: --patch END:N for runs from op 0. */
-static const char *patch_arg(int start, int end, int nbands) {
-  return start ? arena_printf("--patch %d:%d:%d", start, end, nbands)
-               : arena_printf("--patch %d:%d", end, nbands);
-}
-
-const PatchRun *try_patch_run(Graph *g, int start, int end, int nbands, const char **why_not) {
+const PatchRun *patch_graph(Graph *g, int start, int end, int nbands, const char **why_not) {
   if (start < 0 || end <= start || end >= g->nops)
     error_at(g, end >= 0 && end < g->nops ? end : -1,
-             "%s: a patched run is at least two ops, from op %d to a later one, and the "
-             "model has %d ops", patch_arg(start, end, nbands), start, g->nops);
+             "--patch %s: a patched run is at least two ops, from op %d to a later one, and "
+             "the model has %d ops", patch_spec(start, end, nbands), start, g->nops);
   int n = end - start + 1;
   PatchRun *r = arena_alloc(sizeof *r);
   r->nops = n;
@@ -184,8 +172,8 @@ const PatchRun *try_patch_run(Graph *g, int start, int end, int nbands, const ch
   const Tensor *last = &g->tensors[r->out_t[n - 1]];
   int32_t OH = (int32_t)last->dims[1];
   if (nbands < 1 || nbands > OH)
-    error_at(g, end, "%s: the output has %d rows, so 1 to %d bands",
-             patch_arg(start, end, nbands), (int)OH, (int)OH);
+    error_at(g, end, "--patch %s: the output has %d rows, so 1 to %d bands",
+             patch_spec(start, end, nbands), (int)OH, (int)OH);
   r->nbands = nbands;
   r->rows = arena_array((size_t)nbands * (size_t)n, sizeof(PatchRows));
   r->buf_off = arena_array((size_t)n, sizeof(size_t));
@@ -207,8 +195,8 @@ const PatchRun *try_patch_run(Graph *g, int start, int end, int nbands, const ch
       if (r1 > H)
         r1 = H;
       if (r1 <= r0) {
-        const char *why = arena_printf("%s: band %d reads no input row of this op",
-                                       patch_arg(start, end, nbands), b);
+        const char *why = arena_printf("--patch %s: band %d reads no input row of this op",
+                                       patch_spec(start, end, nbands), b);
         if (why_not) {
           *why_not = why;
           return NULL;

@@ -212,7 +212,7 @@ static void test_random_chain(Rng *rng) {
   Graph *g = lowered(chain_model(rng, nops), TA_ROUND_DOUBLE);
   if (!g)
     return;
-  int max_end = patch_max_end(g);
+  int max_end = patch_max_end(g, 0);
   if (max_end != nops - 1) {
     CHECK(false, "a chain of %d convolutions is patchable to its last op (got %d)", nops,
           max_end);
@@ -241,7 +241,7 @@ static void test_random_chain(Rng *rng) {
   int rows = (int)g->tensors[g->ops[end].outputs[0]].dims[1];
   int nb = rint_in(rng, 1, rows);
   const char *why = NULL;
-  const PatchRun *r = try_patch_run(g, start, end, nb, &why);
+  const PatchRun *r = patch_graph(g, start, end, nb, &why);
   if (!r)
     return; /* a band that reads no row of some op (VALID edges) */
   cases++;
@@ -393,9 +393,9 @@ static void test_vww(void) {
   run_passes(g);
   LowerOptions lo = {.rounding = TA_ROUND_DOUBLE};
   lower(g, &lo);
-  CHECK(patch_max_end(g) == 26, "vww_96_int8's chain of convolutions from op 0 ends at op "
-                                "26 (got %d)", patch_max_end(g));
-  const PatchRun *r = patch_graph(g, 3, 24);
+  CHECK(patch_max_end(g, 0) == 26, "vww_96_int8's chain of convolutions from op 0 ends at op "
+                                   "26 (got %d)", patch_max_end(g, 0));
+  const PatchRun *r = patch_graph(g, 0, 3, 24, NULL);
   verify(g);
   PlanOptions po = {.io_in_workspace = true};
   Plan *p = plan_graph(g, &po);
