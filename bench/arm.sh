@@ -38,9 +38,10 @@
 #           run of more than ARM_CYCLES_MAX instructions (default
 #           300000000: the trace runs some 30 times slower than the
 #           plain run) is not estimated;
-# ARM_COMPILE_OPTS adds compile options (for instance "--io-in-workspace
-# --ram-limit 32768"; with --io-in-workspace the runner takes the inputs
-# and outputs where <prefix>_io() puts them, and I/O is 0 bytes).
+# ARM_COMPILE_OPTS adds compile options (for instance "--ram-limit
+# 32768"; by default the inputs and outputs are inside the workspace and
+# the runner takes them where <prefix>_io() puts them, I/O 0 bytes; with
+# --io-in-caller-buffers they are the runner's own buffers).
 #
 # and the ratio to TensorFlow Lite Micro's instruction counts on the same
 # emulated board (reference kernels and CMSIS-NN) from anchors.md, and the

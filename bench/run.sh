@@ -4,17 +4,18 @@
 # TensorFlow Lite Micro's anchors (make bench-run).
 #
 # For every model of the golden set that `tinyaot compile` accepts:
-#   RAM      what the caller provides: <PREFIX>_WORKSPACE_SIZE (all pools)
-#            + <PREFIX>_PERSISTENT_SIZE + the inputs and outputs when they
-#            are outside the workspace (<PREFIX>_IO_SIZE), against TFLM's
+#   RAM      what the caller provides with the default layout (inputs and
+#            outputs inside the workspace): <PREFIX>_WORKSPACE_SIZE (all
+#            pools) + <PREFIX>_PERSISTENT_SIZE + the inputs and outputs
+#            outside the workspace (<PREFIX>_IO_SIZE, 0 here), against TFLM's
 #            arena_used (anchors.md: planned activations and scratch plus
 #            its persistent tail; TFLM's I/O lives inside that arena);
 #   instructions per inference: valgrind --tool=callgrind counting only
 #            <prefix>_run() (--toggle-collect), one call on an all-zero-bytes
 #            input, generated code and kernels built with -O2 - measured
 #            the way anchors.md measured TFLM's Invoke().
-#   RAM with --io-in-workspace: the same when the inputs and outputs are
-#            planned inside the workspace (as TFLM keeps them in its arena).
+#   RAM with --io-in-caller-buffers: the same when the inputs and outputs
+#            are kept out of the plan, in buffers of the caller's own.
 # Also: anchors.md's lower bound for TFLM's order (activations only).
 #
 # Environment: TINYAOT, TINYAOT_BUILD, TINYAOT_SHARED, CC, BENCH_MODELS.
@@ -46,7 +47,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else
 commas() { echo "$1" | sed -e ':a' -e 's/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\2\3/;ta'; }
 
 {
-  echo "| model | our RAM (B) | = workspace + persistent + I/O | with --io-in-workspace (B) | TFLM arena_used (B) | RAM ratio (best of ours) | TFLM-order lower bound (B) | our instructions | TFLM instructions | instr. ratio |"
+  echo "| model | our RAM (B) | = workspace + persistent + I/O | with --io-in-caller-buffers (B) | TFLM arena_used (B) | RAM ratio | TFLM-order lower bound (B) | our instructions | TFLM instructions | instr. ratio |"
   echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|"
 } > "$out"
 
@@ -78,17 +79,16 @@ for m in $BENCH_MODELS; do
   ps=$(macro "$h" "${U}_PERSISTENT_SIZE"); ps=${ps:-0}
   io=$(macro "$h" "${U}_IO_SIZE"); io=${io:-0}
   ram=$((ws + ps + io))
-  "$TINYAOT" compile "$model" -o "$d/iows" --prefix "$m" --io-in-workspace > /dev/null 2>&1
-  h2=$d/iows/$m.h
+  "$TINYAOT" compile "$model" -o "$d/ioext" --prefix "$m" --io-in-caller-buffers > /dev/null 2>&1
+  h2=$d/ioext/$m.h
   ws2=$(macro "$h2" "${U}_WORKSPACE_SIZE")
-  ram2=$((ws2 + ps))
-  best=$ram
-  [ "$ram2" -lt "$best" ] && best=$ram2
+  io2=$(macro "$h2" "${U}_IO_SIZE"); io2=${io2:-0}
+  ram2=$((ws2 + ps + io2))
   valgrind --tool=callgrind --toggle-collect="${m}_run" \
     --callgrind-out-file="$d/callgrind.out" "$d/gen/tinyaot_harness" \
     $(echo "$ins $outs" | sed 's/-[io] //g') > "$d/valgrind.log" 2>&1
   instr=$(awk '/^(summary|totals):/ { print $2; exit }' "$d/callgrind.out")
   tram=$(anchor "$m" 2); tlb=$(anchor "$m" 4); tins=$(anchor "$m" 6)
-  echo "| $m | $(commas $ram) | $ws + $ps + $io | $(commas $ram2) | $(commas "$tram") | $(ratio $best "$tram") | $(commas "$tlb") | $(commas "$instr") | $(commas "$tins") | $(ratio "$instr" "$tins") |" >> "$out"
+  echo "| $m | $(commas $ram) | $ws + $ps + $io | $(commas $ram2) | $(commas "$tram") | $(ratio $ram "$tram") | $(commas "$tlb") | $(commas "$instr") | $(commas "$tins") | $(ratio "$instr" "$tins") |" >> "$out"
 done
 cat "$out"

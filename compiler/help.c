@@ -94,7 +94,11 @@ static const Option options[] = {
      "TFLite's builtin kernels, onnxruntime ONNX Runtime's for QDQ models "
      "(doc/operators.md)"},
     {"--io-in-workspace", NULL, C_BUILD,
-     "plan the inputs and outputs inside the workspace (adds <prefix>_io())"},
+     "plan the inputs and outputs inside the workspace, <prefix>_io() "
+     "pointing at them (the default)"},
+    {"--io-in-caller-buffers", NULL, C_BUILD,
+     "keep the inputs and outputs out of the plan, in buffers the caller "
+     "passes (<prefix>_IO_SIZE bytes more RAM)"},
     {"--pool", "NAME[:BYTES]", C_BUILD,
      "a memory pool (repeatable, fastest first; BYTES may end in k or M): "
      "tensors go to the first pool with room"},

@@ -469,6 +469,8 @@ static bool parse_compile_option(int argc, char **argv, int *i, CompileOptions *
       usage("--rounding takes double, single or onnxruntime");
   } else if (!strcmp(a, "--io-in-workspace")) {
     o->plan.io_in_workspace = o->emit.io_in_workspace = true;
+  } else if (!strcmp(a, "--io-in-caller-buffers")) {
+    o->plan.io_in_workspace = o->emit.io_in_workspace = false;
   } else if (!strcmp(a, "--align")) {
     const char *v = VALUE();
     size_t n;
@@ -575,6 +577,9 @@ static void default_options(CompileOptions *o) {
   o->views = true;
   o->lower.rounding = TA_ROUND_DOUBLE;
   o->plan.align = o->lower.align = 16;
+  /* The smaller layout: a model's input and output share the workspace
+   * with the tensors that are dead while they live (doc/memory-plan.md). */
+  o->plan.io_in_workspace = o->emit.io_in_workspace = true;
   o->plan.algo = "best";
   o->plan.schedule = "best";
   o->patch_end = -1;

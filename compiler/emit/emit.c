@@ -336,18 +336,17 @@ static void find_io_buffers(Emit *e) {
 
 /* Output position i, when no kernel writes it: the expression its bytes
  * are copied from at the end of the run function, else NULL.  That is
- * an output that is a constant (or a view of one), and, with inputs and
- * outputs in caller buffers, an output that is also a model input or
- * that an earlier position already lists (the kernels write the first
- * position only).  Inside the workspace, <prefix>_io() points such
- * aliases at the one place instead, and only constants are copied.  The
- * plan checker (check_outputs_written) proves the same cases complete. */
-static const char *copy_aliased_output(Emit *e, int i) {
+ * an output that is a constant (or a view of one), an output that is
+ * also a model input, and one that an earlier position already lists
+ * (the kernels write the first position only).  Inside the workspace,
+ * <prefix>_io() points such aliases at the one place, so the copy is
+ * made only when the caller's pointers differ (*guarded).  The plan
+ * checker (check_outputs_written) proves the same cases complete. */
+static const char *copy_aliased_output(Emit *e, int i, bool *guarded) {
   const Graph *g = e->g;
   int t = g->outputs[i];
-  bool alias = in_flash(g, t) ||
-               (!e->o->io_in_workspace &&
-                (input_pos(g, t) >= 0 || output_pos(g, t) < i));
+  *guarded = !in_flash(g, t) && e->o->io_in_workspace;
+  bool alias = in_flash(g, t) || input_pos(g, t) >= 0 || output_pos(g, t) < i;
   return alias ? tensor_addr(e, t, false) : NULL;
 }
 
@@ -559,6 +558,41 @@ static void put_io_macros(FILE *f, const Emit *e, const char *kind, int i,
             b->offset, e->p->pools[b->pool].name);
 }
 
+/* Inside the workspace: for every input and output planned there, a
+ * writable pointer to its place (struct <p>_inputs holds `const`
+ * pointers, as the run only reads its inputs). */
+static void put_io_places(FILE *f, const Emit *e) {
+  const Graph *g = e->g;
+  for (int k = 0; k < g->ninputs + g->noutputs; k++) {
+    bool in = k < g->ninputs;
+    int i = in ? k : k - g->ninputs, t = in ? g->inputs[i] : g->outputs[i];
+    if (in_flash(g, t))
+      continue;
+    const Buffer *b = buffer_of(e, t);
+    if (b->external || b->persistent)
+      continue;
+    const char *ct = ctype_of(g->tensors[t].dtype);
+    const char *base = e->p->npools == 1
+                           ? "(uint8_t *)workspace"
+                           : arena_printf("(uint8_t *)pools->%s", e->p->pools[b->pool].name);
+    fprintf(f,
+            "\n/* %s %d's place in the workspace, where %s_io() points\n"
+            " * %s->%s: %s */\n"
+            "static inline %s *%s_%s%d(%s) {\n"
+            "  return (%s *)(void *)(%s + %s_%s%d_OFFSET);\n"
+            "}\n",
+            in ? "Input" : "Output", i, e->P, in ? "inputs" : "outputs",
+            in ? e->in_name[i] : e->out_name[i],
+            in ? arena_printf("write the input there, then call\n"
+                              " * %s_run() (which may overwrite it).", e->P)
+               : arena_printf("read the output there after\n * %s_run().", e->P),
+            ct, e->P, in ? "input" : "output", i,
+            e->p->npools == 1 ? "void *workspace"
+                              : arena_printf("const struct %s_pools *pools", e->P),
+            ct, base, e->U, in ? "INPUT" : "OUTPUT", i);
+  }
+}
+
 static const char *ws_params(const Emit *e) {
   const char *s = e->p->npools == 1
                       ? "void *workspace"
@@ -596,6 +630,7 @@ static void emit_header(Emit *e) {
           " * workspace holds every intermediate tensor and the kernels'\n"
           " * scratch, and its content between calls does not matter%s.\n"
           "%s"
+          "%s"
           " */\n",
           e->P,
           p->npools > 1 ? arena_printf("one region\n * per memory pool (struct %s_pools)", e->P)
@@ -607,6 +642,13 @@ static void emit_header(Emit *e) {
                              "says that the call\n * only stored it: the ops after the "
                              "buffer did not run and\n * their outputs were not written; "
                              "0 says the outputs are new.\n", e->U)
+              : "",
+          e->o->io_in_workspace
+              ? arena_printf(" *\n * The inputs and outputs were planned inside the workspace:\n"
+                             " * %s_io() points the structs there, %s_input0() and\n"
+                             " * %s_output0() and the like give each place.  Buffers of\n"
+                             " * your own, outside the workspace, work too.\n",
+                             e->P, e->P, e->P)
               : "");
   fprintf(f, "#ifndef %s_H\n#define %s_H\n\n#include <stdint.h>\n\n", e->U,
           e->U);
@@ -720,6 +762,8 @@ static void emit_header(Emit *e) {
             e->p->npools == 1 ? "void *workspace"
                               : arena_printf("const struct %s_pools *pools", e->P),
             e->P, e->P);
+  if (e->o->io_in_workspace)
+    put_io_places(f, e);
   if (e->o->profile)
     put_profile_decls(f, g, e->P, e->U);
   fprintf(f, "\n#ifdef __cplusplus\n}\n#endif\n\n#endif /* %s_H */\n", e->U);
@@ -1232,7 +1276,8 @@ static void emit_runner(Emit *e) {
   if (e->uses_copy)
     uses_copy = true;
   for (int i = 0; i < g->noutputs; i++) {
-    const char *from = copy_aliased_output(e, i);
+    bool guarded;
+    const char *from = copy_aliased_output(e, i, &guarded);
     if (!from)
       continue;
     uses_copy = true;
@@ -1240,7 +1285,11 @@ static void emit_runner(Emit *e) {
     const char *what = in_flash(g, t)          ? "a constant"
                        : input_pos(g, t) >= 0 ? arena_printf("also model input %d", input_pos(g, t))
                                               : arena_printf("also output %d", output_pos(g, t));
-    fprintf(b, "\n  /* output %d (t%d) is %s: copied from it */\n", i, t, what);
+    fprintf(b, "\n  /* output %d (t%d) is %s: copied from it%s */\n", i, t, what,
+            guarded ? " unless <prefix>_io()'s pointers make them one" : "");
+    if (guarded)
+      fprintf(b, "  if ((const void *)outputs->%s != (const void *)%s)\n  ",
+              e->out_name[i], from);
     fprintf(b, "  (void)%s_copy(%zu, %s, outputs->%s);\n", e->P,
             tensor_bytes(&g->tensors[g->outputs[i]]), from, e->out_name[i]);
   }

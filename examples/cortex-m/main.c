@@ -3,17 +3,22 @@
  * main.c - a bare-metal keyword spotter: kws_ref_model (MLPerf Tiny KWS,
  * DS-CNN, int8) compiled by tinyaot with --prefix kws, on a Cortex-M4F.
  *
- * Everything the model needs is three things the application owns:
+ * Everything the model needs is one thing the application owns:
  *
  *   the workspace   one static array of KWS_WORKSPACE_SIZE bytes, aligned
  *                   to KWS_WORKSPACE_ALIGN, in its own section
  *                   (.tinyaot_workspace) that the linker script puts in RAM
  *                   without zeroing it (NOLOAD): nothing in it survives or
- *                   needs to survive from one inference to the next;
- *   the inputs      buffers the application fills (here: one array of
- *                   KWS_INPUT0_SIZE bytes, the 49x10 MFCC features a front
- *                   end would write, e.g. from a DMA-driven audio pipeline);
- *   the outputs     buffers kws_run() writes (12 int8 class scores).
+ *                   needs to survive from one inference to the next.
+ *
+ * The inputs and outputs were planned inside it: kws_io() points the
+ * input and output structs at their places, the application writes the
+ * 49x10 MFCC features through kws_input0() (a front end would, e.g. from
+ * a DMA-driven audio pipeline), and reads the 12 int8 class scores
+ * through kws_output0() after the run.  Buffers of the application's own
+ * work too (struct kws_inputs in = {features}), at the cost of
+ * their bytes beside the workspace; or compile with
+ * --io-in-caller-buffers to keep them out of the plan.
  *
  * kws_run() is a plain function: no allocation, no globals, no interrupts;
  * it returns 0 or the first kernel's error status.  The weights are const
@@ -30,9 +35,6 @@
 
 static uint8_t workspace[KWS_WORKSPACE_SIZE]
     __attribute__((aligned(KWS_WORKSPACE_ALIGN), section(".tinyaot_workspace")));
-
-static int8_t features[KWS_INPUT0_SIZE]; /* int8 [1, 49, 10, 1] */
-static int8_t scores[KWS_OUTPUT0_SIZE];  /* int8 [1, 12] */
 
 static const char *const labels[12] = {"silence", "unknown", "yes",  "no",
                                        "up",      "down",    "left", "right",
@@ -90,16 +92,17 @@ static void report(const int8_t *s, int n) {
 static void board_exit(int status) { sh_exit(status); }
 
 int main(void) {
-  struct kws_inputs in = {features};
-  struct kws_outputs out = {scores};
+  struct kws_inputs in;
+  struct kws_outputs out;
 
-  read_features(features, sizeof features);
+  kws_io(workspace, &in, &out);
+  read_features(kws_input0(workspace), KWS_INPUT0_SIZE); /* int8 [1, 49, 10, 1] */
   int status = kws_run(&in, &out, workspace);
   if (status != 0) {
     sh_puts("kws_run failed\n");
     board_exit(1);
   }
-  report(scores, (int)sizeof scores);
+  report(kws_output0(workspace), KWS_OUTPUT0_SIZE); /* int8 [1, 12] */
   board_exit(0);
   return 0;
 }

@@ -11,8 +11,9 @@
  * bytes unchanged, as TFLM's person_detection_test does.
  *
  * Everything the model needs is here: a workspace of
- * PERSON_WORKSPACE_SIZE bytes (static, aligned), the input and output
- * buffers, and one call of person_run().  Nothing is allocated.
+ * PERSON_WORKSPACE_SIZE bytes (static, aligned) that holds the input and
+ * the output too (person_io() points at them), and one call of
+ * person_run() per image.  Nothing is allocated.
  */
 #include <stdio.h>
 
@@ -23,8 +24,6 @@ static uint8_t workspace[PERSON_WORKSPACE_SIZE > 0 ? PERSON_WORKSPACE_SIZE : 1]
     __attribute__((aligned(PERSON_WORKSPACE_ALIGN)))
 #endif
     ;
-static int8_t image[PERSON_INPUT0_SIZE];
-static int8_t scores[PERSON_OUTPUT0_SIZE]; /* [0] no person, [1] person */
 
 static float real_value(int8_t q) {
   return PERSON_OUTPUT0_SCALE * (float)(q - PERSON_OUTPUT0_ZERO_POINT);
@@ -39,13 +38,14 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: %s IMAGE.bin...\n", argv[0]);
     return 2;
   }
-  in.input = image;
-  out.reshape_1 = scores;
+  person_io(workspace, &in, &out);
   for (i = 1; i < argc; i++) {
     FILE *f = fopen(argv[i], "rb");
+    int8_t *image = person_input0(workspace);   /* written before every run */
+    const int8_t *scores = person_output0(workspace); /* [0] no person, [1] person */
     int status;
-    if (!f || fread(image, 1, sizeof image, f) != sizeof image) {
-      fprintf(stderr, "%s: cannot read %d bytes\n", argv[i], (int)sizeof image);
+    if (!f || fread(image, 1, PERSON_INPUT0_SIZE, f) != PERSON_INPUT0_SIZE) {
+      fprintf(stderr, "%s: cannot read %d bytes\n", argv[i], PERSON_INPUT0_SIZE);
       return 1;
     }
     fclose(f);

@@ -38,7 +38,7 @@ import gen_graphs_onnx  # noqa: E402
 import run_graphs_onnx as hunter  # noqa: E402
 
 # Options by graph index; QDQ graphs add --rounding onnxruntime.
-OPTIONS = ["", "--io-in-workspace", "--no-inplace --algo linear", "--layout nhwc",
+OPTIONS = ["", "--io-in-caller-buffers", "--no-inplace --algo linear", "--layout nhwc",
            "--align 4 --schedule memory --no-views", "--algo search --no-overlap"]
 LIB = os.path.join(ROOT, "tests", "arm", "lib.sh")
 

@@ -6,7 +6,7 @@
 #
 # $ARM_GRAPHS graphs (default 5) from seed $ARM_GRAPHS_SEED (default 1),
 # each compiled under one option combination (cycling through default
-# rounding, --rounding single, --io-in-workspace, --no-inplace with
+# rounding, --rounding single, --io-in-caller-buffers, --no-inplace with
 # --algo linear, --align 4 with the memory schedule and no views; the
 # Cortex-M runner takes one workspace, so no pools), run on the host (`tinyaot run`) and on
 # Cortex-M4F at -O2 (tests/arm/lib.sh), outputs compared: integers bit
@@ -42,7 +42,7 @@ while read -r name mode atol rtol nin nout key outs nops; do
   case $((k % 5)) in
     0) opts="" ;;
     1) opts="--rounding single" ;;
-    2) opts="--io-in-workspace" ;;
+    2) opts="--io-in-caller-buffers" ;;
     3) opts="--no-inplace --algo linear" ;;
     *) opts="--align 4 --schedule memory --no-views" ;;
   esac

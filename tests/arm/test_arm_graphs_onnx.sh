@@ -6,7 +6,7 @@
 # float graphs within 1e-3 + 1e-3|x| per element (the host hunter's
 # tolerance), QDQ graphs under --rounding onnxruntime byte for byte, each
 # graph under one option combination (cycling through the default,
-# --io-in-workspace, --no-inplace --algo linear, --layout nhwc, --align 4
+# --io-in-caller-buffers, --no-inplace --algo linear, --layout nhwc, --align 4
 # with the memory schedule and no views, --algo search --no-overlap).
 #
 # $ARM_GRAPHS_ONNX graphs (default 3 in make test, two float and one QDQ,

@@ -89,18 +89,18 @@ COMBOS='s0 --rounding single
 s1 --rounding single --algo linear --schedule model
 s2 --rounding single --algo greedy-size --no-views
 s3 --rounding single --algo greedy-conflicts --no-inplace
-s4 --rounding single --algo search --schedule memory --io-in-workspace
-s5 --rounding single --align 1 --io-in-workspace --no-views
+s4 --rounding single --algo search --schedule memory --io-in-caller-buffers
+s5 --rounding single --align 1 --io-in-caller-buffers --no-views
 s6 --rounding single --pool fast:256 --pool slow --align 4
-s7 --rounding single --no-views --no-inplace --algo linear --io-in-workspace
+s7 --rounding single --no-views --no-inplace --algo linear --io-in-caller-buffers
 s8 --rounding single --align 64 --schedule memory --algo greedy-conflicts
 s9 --rounding single --pool a:1024 --pool b:2048 --pool c --no-inplace --schedule model
 d0 --rounding double
 d1 --rounding double --algo linear --no-views --no-inplace
-d2 --rounding double --algo search --io-in-workspace --schedule memory
+d2 --rounding double --algo search --io-in-caller-buffers --schedule memory
 d3 --rounding double --pool fast:512 --pool slow --align 8
 d4 --rounding double --algo greedy-size --schedule model --align 1
-d5 --rounding double --algo greedy-conflicts --io-in-workspace --no-views'
+d5 --rounding double --algo greedy-conflicts --io-in-caller-buffers --no-views'
 ncombos=$(echo "$COMBOS" | wc -l)
 combo_flags() { echo "$COMBOS" | awk -v id="$1" '$1 == id { $1 = ""; print substr($0, 2) }'; }
 

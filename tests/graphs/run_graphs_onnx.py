@@ -69,10 +69,10 @@ COMBOS = [
     ("r1", "--rounding onnxruntime --algo linear --schedule model"),
     ("r2", "--rounding onnxruntime --algo greedy-size --no-views"),
     ("r3", "--rounding onnxruntime --algo greedy-conflicts --no-inplace"),
-    ("r4", "--rounding onnxruntime --algo search --schedule memory --io-in-workspace"),
-    ("r5", "--rounding onnxruntime --align 1 --io-in-workspace --no-views --layout nhwc"),
+    ("r4", "--rounding onnxruntime --algo search --schedule memory --io-in-caller-buffers"),
+    ("r5", "--rounding onnxruntime --align 1 --io-in-caller-buffers --no-views --layout nhwc"),
     ("r6", "--rounding onnxruntime --pool fast:256 --pool slow --align 4 --no-overlap"),
-    ("r7", "--rounding onnxruntime --no-views --no-inplace --algo linear --io-in-workspace "
+    ("r7", "--rounding onnxruntime --no-views --no-inplace --algo linear --io-in-caller-buffers "
            "--layout nhwc"),
     ("r8", "--rounding onnxruntime --align 64 --schedule memory --algo greedy-conflicts "
            "--layout nhwc"),
@@ -80,11 +80,11 @@ COMBOS = [
            "--schedule model"),
     ("d0", "--rounding double"),
     ("d1", "--rounding double --algo linear --no-views --no-inplace --layout nhwc"),
-    ("d2", "--rounding double --algo search --io-in-workspace --schedule memory"),
+    ("d2", "--rounding double --algo search --io-in-caller-buffers --schedule memory"),
     ("s0", "--rounding single"),
     ("s1", "--rounding single --pool fast:512 --pool slow --align 8 --layout nhwc"),
     ("s2", "--rounding single --algo greedy-size --schedule model --align 1 --no-views "
-           "--io-in-workspace"),
+           "--io-in-caller-buffers"),
 ]
 FLAGS = dict(COMBOS)
 DTYPES = {"f32": np.float32, "s8": np.int8, "u8": np.uint8}

@@ -43,7 +43,7 @@ for m in kws_ref_model ds_cnn_s_int8 vww_96_int8 person_detect_int8 resnet8_int8
 done
 
 kws=$shared/models/kws_ref_model.tflite
-for variant in "--io-in-workspace" "--pool sram:20000 --pool ext" \
+for variant in "--io-in-caller-buffers" "--pool sram:20000 --pool ext" \
                "--rounding single --align 64" "--prefix a_b2"; do
   d=$tmp/variant
   rm -rf "$d"

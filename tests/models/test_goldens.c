@@ -117,7 +117,7 @@ int main(void) {
   for (size_t i = 0; i < sizeof models / sizeof *models; i++)
     test_model(shared, tinyaot, tmp, models[i], "");
   /* The other layouts give the same bytes. */
-  test_model(shared, tinyaot, tmp, "kws_ref_model", "--io-in-workspace");
+  test_model(shared, tinyaot, tmp, "kws_ref_model", "--io-in-caller-buffers");
   test_model(shared, tinyaot, tmp, "resnet8_int8",
              "--pool sram:32k --pool ext --align 64");
   return test_end(tmp, "outputs");

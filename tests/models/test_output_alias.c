@@ -4,8 +4,10 @@
  * an output that is also the model's input, an output listed twice,
  * outputs that are views of one another (RESHAPE), an output that is a
  * constant or a view of one, an output that is a view of the input -
- * each with inputs and outputs in caller buffers and inside the
- * workspace (--io-in-workspace).  The models are built with the test
+ * each with inputs and outputs in caller buffers
+ * (--io-in-caller-buffers), inside the workspace where <prefix>_io()
+ * points them (the default), and planned inside the workspace but
+ * passed in buffers of the caller's own (a small C main).  The models are built with the test
  * writer (tools/tflite_writer.c) around one float32 RELU, y = max(x, 0),
  * so each output's bytes follow from the model's own semantics (a copy
  * of x, of y or of the constant), compared bit-exactly, and equal what
@@ -136,6 +138,56 @@ static void check_checker(void) {
   l->kernel = kernel;
 }
 
+/* A main for a plan with the I/O inside the workspace that passes
+ * buffers of its own instead of <prefix>_io()'s: x from argv[1], the
+ * outputs (each first filled with a pattern) to the files after each
+ * "-o" (tinyaot run's arguments), exit 1 when
+ * the run fails or changes the input. */
+static const char caller_main[] =
+    "#include <stdio.h>\n#include <string.h>\n#include \"net.h\"\n"
+    "static union { double d; unsigned char b[NET_WORKSPACE_SIZE + 1]; } ws;\n"
+    "int main(int argc, char **argv) {\n"
+    "  float x[8], saved[8], o[NET_NUM_OUTPUTS][8];\n"
+    "  float *op[NET_NUM_OUTPUTS];\n"
+    "  const float *ip = x;\n"
+    "  struct net_inputs in;\n  struct net_outputs out;\n  int k;\n"
+    "  FILE *f = fopen(argv[1], \"rb\");\n"
+    "  if (argc != 2 + 2 * NET_NUM_OUTPUTS || !f || fread(x, 4, 8, f) != 8) return 1;\n"
+    "  fclose(f);\n  memcpy(saved, x, sizeof x);\n"
+    "  memset(o, 0x5a, sizeof o);\n  memset(ws.b, 0xc3, sizeof ws.b);\n"
+    "  for (k = 0; k < NET_NUM_OUTPUTS; k++) op[k] = o[k];\n"
+    "  memcpy(&in, &ip, sizeof in);\n  memcpy(&out, op, sizeof out);\n"
+    "  if (net_run(&in, &out, ws.b) != 0 || memcmp(saved, x, sizeof x)) return 1;\n"
+    "  for (k = 0; k < NET_NUM_OUTPUTS; k++) {\n"
+    "    f = fopen(argv[3 + 2 * k], \"wb\");\n"
+    "    if (!f || fwrite(o[k], 4, 8, f) != 8 || fclose(f)) return 1;\n"
+    "  }\n  return 0;\n}\n";
+
+/* Compiles `model` with the default layout and caller_main into
+ * dir/caller; the command that runs it, NULL when it does not build. */
+static const char *build_caller(const char *model, const char *dir) {
+  const char *gen = arena_printf("%s/gen", dir);
+  if (run_command(arena_printf("%s compile %s --prefix net -o %s > /dev/null",
+                               quote(test_tinyaot()), quote(model), quote(gen))))
+    return NULL;
+  const char *main_c = arena_printf("%s/main.c", dir);
+  FILE *f = fopen(main_c, "w");
+  if (!f)
+    return NULL;
+  fputs(caller_main, f);
+  fclose(f);
+  const char *cc = getenv("CC");
+  const char *cflags = getenv("TINYAOT_CFLAGS");
+  const char *exe = arena_printf("%s/caller", dir);
+  if (run_command(arena_printf(
+          "%s -std=c99 -Wall -Wextra -Werror -pedantic %s -I%s -I%s/runtime/include -o %s "
+          "%s %s/*.c $(find %s/runtime -name '*.c') -lm",
+          cc && *cc ? cc : "cc", cflags ? cflags : "", quote(gen), quote(gen), quote(exe),
+          quote(main_c), quote(gen), quote(gen))))
+    return NULL;
+  return quote(exe);
+}
+
 int main(void) {
   check_checker();
   char *tmp = test_tmpdir("output-alias");
@@ -175,11 +227,22 @@ int main(void) {
     bool have_oracle = use_oracle && run_command(arena_printf("%s > /dev/null", ocmd)) == 0;
     if (use_oracle)
       CHECK(have_oracle, "TFLite (the oracle) runs %s", c->name);
-    for (int mode = 0; mode < 2; mode++) {
-      const char *where = mode ? "inside the workspace" : "in caller buffers";
-      const char *cmd = arena_printf("%s run %s -i %s%s", quote(test_tinyaot()),
-                                     quote(model), quote(in),
-                                     mode ? " --io-in-workspace" : "");
+    for (int mode = 0; mode < 3; mode++) {
+      const char *where = mode == 0   ? "in caller buffers"
+                          : mode == 1 ? "inside the workspace"
+                                      : "planned inside the workspace, passed in caller buffers";
+      const char *cmd;
+      if (mode < 2) {
+        cmd = arena_printf("%s run %s -i %s%s", quote(test_tinyaot()), quote(model),
+                           quote(in), mode ? "" : " --io-in-caller-buffers");
+      } else {
+        const char *dir = arena_printf("%s/%s_caller", tmp, c->name);
+        mkdir(dir, 0777);
+        cmd = build_caller(model, dir);
+        if (!cmd)
+          cmd = "false";
+        cmd = arena_printf("%s %s", cmd, quote(in));
+      }
       for (int o = 0; o < c->nout; o++)
         cmd = arena_printf("%s -o %s", cmd,
                            quote(arena_printf("%s/%s_%d_%d.bin", tmp, c->name, mode, o)));

@@ -58,7 +58,7 @@ if [ ! -d "$shared/models" ]; then
   exit $rc
 fi
 for m in $models; do
-  for opts in "" "--io-in-workspace" "--pool fast:4096 --pool slow"; do
+  for opts in "" "--io-in-caller-buffers" "--pool fast:4096 --pool slow"; do
     d="$tmp/${m##*/}"
     f="$shared/models/$m"
     case $m in *.onnx) ;; *) f="$f.tflite" ;; esac
