@@ -418,6 +418,65 @@ void lower_depthwise_conv2d(Lower *L) { conv_common(L, true); }
 
 /* ---------------------------------------------------- FULLY_CONNECTED */
 
+/*
+ * An int8 FULLY_CONNECTED run by CONV_2D's DSP entry
+ * (ta_conv2d_fold_dsp_s8) as a 1x1 convolution over `batches` pixels,
+ * when an earlier op of the model already calls that entry: the FC
+ * kernel's code (1.6 KB on a Cortex-M4) is then not linked.  The same
+ * arithmetic: TFLite Micro's FULLY_CONNECTED and CONV_2D both sum
+ * (x + input offset) * w plus the bias and requantize with
+ * MultiplyByQuantizedMultiplier (double rounding), the FC's multiplier
+ * and shift passed as they are; the OC x K filter is the 1x1 OHWI one.
+ * Taken only where the convolution's DSP path takes the op (records:
+ * every channel fits the SMMLAR form) and its column scratch (4 K bytes)
+ * stays within 1 KiB, so the plan barely notices; else the FC kernel.
+ */
+static bool fc_as_conv(Lower *L, const ta_fc_params *fp, const ta_quant *fq, const Tensor *in,
+                       const Tensor *filter, const int32_t *fold) {
+  if (L->rounding != TA_ROUND_DOUBLE || !scratch_aligned4(L))
+    return false;
+  bool linked = false;
+  for (int i = 0; i < L->op->index && !linked; i++) {
+    const Op *o = &L->g->ops[i];
+    linked = o->lowered && op_lowered(o)->kernel &&
+             !strcmp(op_lowered(o)->kernel, "ta_conv2d_fold_dsp_s8");
+  }
+  if (!linked)
+    return false;
+  const int32_t K = fp->in_depth, OC = fp->out_depth;
+  ta_dims di = {1, 1, fp->batches, K}, df = {OC, 1, 1, K}, dout = {1, 1, fp->batches, OC};
+  ta_conv_params p = pixelwise;
+  p.input_offset = fp->input_offset;
+  p.output_offset = fp->output_offset;
+  p.act_min = fp->act_min;
+  p.act_max = fp->act_max;
+  size_t scratch = ta_conv2d_fold_s8_scratch_size(&p, &di, &df, &dout);
+  ta_quant q = *fq;
+  if (scratch > 1024 || !ta_quant_mmla_ok(&q, OC, fold, K))
+    return false;
+  q.mmla = 1 | TA_MMLA_RECORDS;
+  if (!ta_conv2d_fold_dsp_ok(&q, &di, &df))
+    return false;
+  int32_t *b = arena_array(3 * (size_t)OC, sizeof(int32_t));
+  memcpy(b, fold, (size_t)OC * sizeof(int32_t));
+  ta_conv_records(&q, OC, b + OC);
+  L->l->kernel = "ta_conv2d_fold_dsp_s8";
+  const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
+  const_i32(L, "mult", q.multiplier, q.per_channel ? (size_t)OC : 1, false);
+  const_i32(L, "shift", q.shift, q.per_channel ? (size_t)OC : 1, false);
+  const_struct(L, "quant", "ta_quant", quant_init(q.per_channel, L->rounding, q.mmla), true);
+  const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
+  arg_tensor(L, in->index);
+  const_struct(L, "filter_dims", "ta_dims", dims_init(df), true);
+  arg_tensor(L, filter->index);
+  const_i32(L, "bias", b, 3 * (size_t)OC, true);
+  const_struct(L, "out_dims", "ta_dims", dims_init(dout), true);
+  arg_tensor(L, L->op->outputs[0]);
+  arg_scratch(L);
+  L->op->scratch_bytes = scratch;
+  return true;
+}
+
 void lower_fully_connected(Lower *L) {
   need_arity(L, 2, 1);
   Tensor *in = input(L, 0), *filter = input(L, 1), *bias = optional_input(L, 2);
@@ -492,6 +551,8 @@ void lower_fully_connected(Lower *L) {
   const ta_quant q = {mult, shift, per, L->rounding, 0};
   /* int4 weights: kept packed, unpacked by the kernel (see conv_common). */
   bool w4 = packed_int4(filter);
+  if (!w4 && fc_as_conv(L, &p, &q, in, filter, fold))
+    return;
   L->l->kernel = w4 ? "ta_fully_connected_fold_w4_s8"
                     : path_kernel(L, "ta_fully_connected_fold", ta_fully_connected_fold_dsp_ok(&p, &q));
   const_struct(L, "params", "ta_fc_params", fc_init(&p), true);

@@ -20,6 +20,9 @@
  *  - a DEPTHWISE_CONV_2D of a one-channel input runs as CONV_2D with its
  *    filter 1HW(M) transposed to OHWI, the folded bias computed from it,
  *    and two or more input channels stay depthwise;
+ *  - an int8 FULLY_CONNECTED after a CONV_2D on its DSP entry runs on
+ *    that entry as a 1x1 convolution (fc_as_conv() in lower_nn.c) when
+ *    its requantization fits and its column stays within 1 KiB;
  *  - the int8 convolutions' ta_quant.mmla is ta_quant_mmla_ok() of the
  *    lowered multipliers, shifts and folded bias: 1 when the SMMLAR
  *    requantization fits (3 for CONV_2D, whose bias then carries the
@@ -448,7 +451,78 @@ static void test_kernel_paths(void) {
         "and under ONNX Runtime's rounding the _ort_ one (%s) %s", k, error_message);
 }
 
+/* CONV_2D 1x1 int8 [1,1,b,8] -> [1,1,b,8] (filter of ones), then
+ * FULLY_CONNECTED [b,8] -> [b,4] with k inputs per output (weights of
+ * ones, fc_model()'s scales, output scale fc_scale). */
+static TfwModel *conv_fc_model(int32_t b, int32_t k, float fc_scale) {
+  TfwModel *m = tfw_new();
+  int32_t dc[4] = {1, 1, b, 8}, dcf[4] = {8, 1, 1, 8}, dfi[2] = {b * 8 / k, k},
+          dff[2] = {4, k}, dout[2] = {b * 8 / k, 4};
+  int8_t f[256];
+  for (int i = 0; i < 256; i++)
+    f[i] = 1;
+  int in = tfw_tensor(m, "in", TFW_INT8, 4, dc, 0);
+  int cf = tfw_const(m, "cf", TFW_INT8, 4, dcf, f);
+  int mid = tfw_tensor(m, "mid", TFW_INT8, 4, dc, 0);
+  int flat = tfw_tensor(m, "flat", TFW_INT8, 2, dfi, 0);
+  int ff = tfw_const(m, "ff", TFW_INT8, 2, dff, f);
+  int out = tfw_tensor(m, "out", TFW_INT8, 2, dout, 0);
+  tfw_quant1(m, in, 0.5f, 3);
+  tfw_quant1(m, cf, 0.25f, 0);
+  tfw_quant1(m, mid, 0.5f, 3);
+  tfw_quant1(m, flat, 0.5f, 3);
+  tfw_quant1(m, ff, 0.25f, 0);
+  tfw_quant1(m, out, fc_scale, -1);
+  int op = tfw_op(m, TFW_OP_CONV_2D, 2, (int[]){in, cf}, 1, &mid);
+  tfw_conv2d_options(m, op, TFW_PAD_VALID, 1, 1, TFW_ACT_NONE, 1, 1);
+  int shape = tfw_const(m, "shape", TFW_INT32, 1, (int32_t[]){2}, dfi);
+  op = tfw_op(m, TFW_OP_RESHAPE, 2, (int[]){mid, shape}, 1, &flat);
+  tfw_reshape_options(m, op, 2, dfi);
+  tfw_op(m, TFW_OP_FULLY_CONNECTED, 2, (int[]){flat, ff}, 1, &out);
+  tfw_inputs(m, 1, &in);
+  tfw_outputs(m, 1, &out);
+  return m;
+}
+
+/* The kernel and in_dims of op 2 (the FULLY_CONNECTED) of conv_fc_model(). */
+static const char *fc_kernel(TfwModel *m, int rounding, const char **in_dims) {
+  LowerOptions o = {.rounding = rounding, .align = 16};
+  Graph *g = compile_model(m, "test.tflite", &o);
+  tfw_free(m);
+  const Lowered *l = g && g->nops == 3 ? op_lowered(&g->ops[2]) : NULL;
+  const ConstObj *d = g ? find_const(g, 2, "in_dims") : NULL;
+  *in_dims = d ? d->init : "-";
+  return l ? l->kernel : "refused";
+}
+
+/* An int8 FULLY_CONNECTED runs on CONV_2D's DSP entry as a 1x1
+ * convolution over its rows when an earlier op calls that entry, its
+ * requantization fits the records and the column stays within 1 KiB;
+ * otherwise its own kernel.  (The bytes: every golden model with a
+ * CONV_2D before its FULLY_CONNECTED, on the host and on Cortex-M.) */
+static void test_fc_as_conv(void) {
+  const char *dims, *k;
+  k = fc_kernel(conv_fc_model(3, 8, 1.0f), TA_ROUND_DOUBLE, &dims);
+  CHECK(!strcmp(k, "ta_conv2d_fold_dsp_s8") && strstr(dims, "1, 1, 3, 8"),
+        "a FULLY_CONNECTED of 3 rows after a CONV_2D on its DSP entry runs on that entry "
+        "over 3 pixels (%s, in_dims %s) %s", k, dims, error_message);
+  k = fc_kernel(conv_fc_model(32, 256, 1.0f), TA_ROUND_DOUBLE, &dims);
+  CHECK(!strcmp(k, "ta_conv2d_fold_dsp_s8") && strstr(dims, "1, 1, 1, 256"),
+        "so does one of 256 inputs, a column of 1 KiB (%s, %s) %s", k, dims, error_message);
+  k = fc_kernel(conv_fc_model(64, 512, 1.0f), TA_ROUND_DOUBLE, &dims);
+  CHECK(!strcmp(k, "ta_fully_connected_fold_dsp_s8"),
+        "one of 512 inputs (a 2 KiB column) keeps its own kernel (%s) %s", k, error_message);
+  k = fc_kernel(conv_fc_model(3, 8, 0.05f), TA_ROUND_DOUBLE, &dims);
+  CHECK(!strcmp(k, "ta_fully_connected_fold_portable_s8"),
+        "one whose requantization has a left shift keeps its own (portable) kernel (%s) %s", k,
+        error_message);
+  k = fc_kernel(conv_fc_model(3, 8, 1.0f), TA_ROUND_SINGLE, &dims);
+  CHECK(!strcmp(k, "ta_fully_connected_fold_portable_s8"),
+        "and so does every one under single rounding (%s) %s", k, error_message);
+}
+
 int main(void) {
+  test_fc_as_conv();
   test_depthwise_one_channel();
   test_conv_mmla();
   test_kernel_paths();
