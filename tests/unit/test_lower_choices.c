@@ -458,8 +458,8 @@ static TfwModel *conv_fc_model(int32_t b, int32_t k, float fc_scale) {
   TfwModel *m = tfw_new();
   int32_t dc[4] = {1, 1, b, 8}, dcf[4] = {8, 1, 1, 8}, dfi[2] = {b * 8 / k, k},
           dff[2] = {4, k}, dout[2] = {b * 8 / k, 4};
-  int8_t f[256];
-  for (int i = 0; i < 256; i++)
+  static int8_t f[4 * 512]; /* the largest filter: 4 x k, k <= 512 */
+  for (int i = 0; i < 4 * 512; i++)
     f[i] = 1;
   int in = tfw_tensor(m, "in", TFW_INT8, 4, dc, 0);
   int cf = tfw_const(m, "cf", TFW_INT8, 4, dcf, f);
