@@ -339,13 +339,12 @@ static void find_io_buffers(Emit *e) {
  * an output that is a constant (or a view of one), an output that is
  * also a model input, and one that an earlier position already lists
  * (the kernels write the first position only).  Inside the workspace,
- * <prefix>_io() points such aliases at the one place, so the copy is
- * made only when the caller's pointers differ (*guarded).  The plan
- * checker (check_outputs_written) proves the same cases complete. */
-static const char *copy_aliased_output(Emit *e, int i, bool *guarded) {
+ * <prefix>_io() points such aliases (not constants) at the one place,
+ * so the runner copies them only when the caller's pointers differ.  The
+ * plan checker (check_outputs_written) proves the same cases complete. */
+static const char *copy_aliased_output(Emit *e, int i) {
   const Graph *g = e->g;
   int t = g->outputs[i];
-  *guarded = !in_flash(g, t) && e->o->io_in_workspace;
   bool alias = in_flash(g, t) || input_pos(g, t) >= 0 || output_pos(g, t) < i;
   return alias ? tensor_addr(e, t, false) : NULL;
 }
@@ -1276,12 +1275,12 @@ static void emit_runner(Emit *e) {
   if (e->uses_copy)
     uses_copy = true;
   for (int i = 0; i < g->noutputs; i++) {
-    bool guarded;
-    const char *from = copy_aliased_output(e, i, &guarded);
+    const char *from = copy_aliased_output(e, i);
     if (!from)
       continue;
     uses_copy = true;
     int t = g->outputs[i];
+    bool guarded = e->o->io_in_workspace && !in_flash(g, t);
     const char *what = in_flash(g, t)          ? "a constant"
                        : input_pos(g, t) >= 0 ? arena_printf("also model input %d", input_pos(g, t))
                                               : arena_printf("also output %d", output_pos(g, t));

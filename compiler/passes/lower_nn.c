@@ -20,15 +20,39 @@
 #include "lower.h"
 #include "ta_fixedpoint.h"
 
+/* The requantization constants of q (its multipliers and shifts
+ * computed): the arrays "mult" and "shift" and the struct "quant" with
+ * q->mmla set from ta_quant_mmla_ok(), and the bias to pass: fold[]
+ * followed by the records (ta_conv_records()) when `records` and the
+ * channels fit, else fold[] itself; its length goes to *nbias. */
+static const int32_t *quant_consts(Lower *L, ta_quant *q, int nch, const int32_t *fold,
+                                   int32_t taps, bool records, size_t *nbias) {
+  int mmla = ta_quant_mmla_ok(q, nch, fold, taps);
+  const int32_t *bias = fold;
+  *nbias = (size_t)nch;
+  if (mmla && records) {
+    int32_t *b = arena_array(3 * (size_t)nch, sizeof(int32_t));
+    memcpy(b, fold, (size_t)nch * sizeof(int32_t));
+    ta_conv_records(q, nch, b + nch);
+    mmla |= TA_MMLA_RECORDS;
+    bias = b;
+    *nbias = 3 * (size_t)nch;
+  }
+  size_t n = q->per_channel ? (size_t)nch : 1;
+  const_i32(L, "mult", q->multiplier, n, false);
+  const_i32(L, "shift", q->shift, n, false);
+  const_struct(L, "quant", "ta_quant", quant_init(q->per_channel, L->rounding, mmla), true);
+  q->mmla = (uint16_t)mmla;
+  return bias;
+}
+
 /* The requantization constants of an int8 convolution with nch output
  * channels, its folded bias fold[] and `taps` products per accumulator
  * (the filter row length); ta_quant.mmla says whether the kernels' Arm
  * DSP paths may requantize in SMMLAR form, decided here once with the
- * predicate they used to evaluate per call (ta_quant_mmla_ok()).  With
- * `records` (ta_conv2d_fold_s8) and that form, mmla also has
- * TA_MMLA_RECORDS and the bias to pass is fold[] followed by the
- * channels' requantization records (ta_conv_records()), else fold[]
- * itself; its length goes to *nbias. */
+ * predicate they used to evaluate per call (ta_quant_mmla_ok()); the
+ * records and the bias to pass as quant_consts() says (`records`: a
+ * ta_conv2d_fold_s8 call). */
 static const int32_t *conv_quant(Lower *L, const Tensor *in, const Tensor *filter,
                                  const Tensor *out, int nch, int axis, const int32_t *fold,
                                  int32_t taps, bool records, size_t *nbias, ta_quant *qout) {
@@ -54,23 +78,9 @@ static const int32_t *conv_quant(Lower *L, const Tensor *in, const Tensor *filte
                          L->rounding, &mult[c], &shift[c]))
       error_at(L->g, L->op->index,
                "cannot represent the requantization scale of channel %d", c);
-  const ta_quant q = {mult, shift, per, L->rounding, 0};
-  int mmla = ta_quant_mmla_ok(&q, nch, fold, taps);
-  const int32_t *bias = fold;
-  *nbias = (size_t)nch;
-  if (mmla && records) {
-    int32_t *b = arena_array(3 * (size_t)nch, sizeof(int32_t));
-    memcpy(b, fold, (size_t)nch * sizeof(int32_t));
-    ta_conv_records(&q, nch, b + nch);
-    mmla |= TA_MMLA_RECORDS;
-    bias = b;
-    *nbias = 3 * (size_t)nch;
-  }
-  const_i32(L, "mult", mult, (size_t)n, false);
-  const_i32(L, "shift", shift, (size_t)n, false);
-  const_struct(L, "quant", "ta_quant", quant_init(per, L->rounding, mmla), true);
+  ta_quant q = {mult, shift, per, L->rounding, 0};
+  const int32_t *bias = quant_consts(L, &q, nch, fold, taps, records, nbias);
   *qout = q;
-  qout->mmla = (uint16_t)mmla;
   return bias;
 }
 
@@ -452,24 +462,18 @@ static bool fc_as_conv(Lower *L, const ta_fc_params *fp, const ta_quant *fq, con
   p.act_max = fp->act_max;
   size_t scratch = ta_conv2d_fold_s8_scratch_size(&p, &di, &df, &dout);
   ta_quant q = *fq;
-  if (scratch > 1024 || !ta_quant_mmla_ok(&q, OC, fold, K))
+  q.mmla = 1 | TA_MMLA_RECORDS; /* what quant_consts() sets where the channels fit */
+  if (scratch > 1024 || !ta_quant_mmla_ok(&q, OC, fold, K) || !ta_conv2d_fold_dsp_ok(&q, &di, &df))
     return false;
-  q.mmla = 1 | TA_MMLA_RECORDS;
-  if (!ta_conv2d_fold_dsp_ok(&q, &di, &df))
-    return false;
-  int32_t *b = arena_array(3 * (size_t)OC, sizeof(int32_t));
-  memcpy(b, fold, (size_t)OC * sizeof(int32_t));
-  ta_conv_records(&q, OC, b + OC);
   L->l->kernel = "ta_conv2d_fold_dsp_s8";
   const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
-  const_i32(L, "mult", q.multiplier, q.per_channel ? (size_t)OC : 1, false);
-  const_i32(L, "shift", q.shift, q.per_channel ? (size_t)OC : 1, false);
-  const_struct(L, "quant", "ta_quant", quant_init(q.per_channel, L->rounding, q.mmla), true);
+  size_t nbias;
+  const int32_t *bias = quant_consts(L, &q, OC, fold, K, true, &nbias);
   const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
   arg_tensor(L, in->index);
   const_struct(L, "filter_dims", "ta_dims", dims_init(df), true);
   arg_tensor(L, filter->index);
-  const_i32(L, "bias", b, 3 * (size_t)OC, true);
+  const_i32(L, "bias", bias, nbias, true);
   const_struct(L, "out_dims", "ta_dims", dims_init(dout), true);
   arg_tensor(L, L->op->outputs[0]);
   arg_scratch(L);
