@@ -150,6 +150,10 @@ static const Option options[] = {
     {"--constant-input", "NAME=FILE", C_BUILD,
      "make model input NAME a constant: raw little-endian bytes, or an ONNX "
      "TensorProto .pb (repeatable)"},
+    {"--probe", "NAME", C_BUILD,
+     "also output the value or tensor NAME the model computes, after the "
+     "model's own outputs; unlike a graph output it leaves ONNX Runtime's "
+     "QDQ float groups alone (repeatable)"},
     {"--profile", NULL, C_BUILD,
      "call <prefix>_profile_hook() around every op (ready counters for "
      "Cortex-M DWT and the host; run prints the per-op table)"},

@@ -81,6 +81,7 @@ static Graph *load(const char *path, unsigned dump, const ImportOptions *onnx,
   } else {
     g = read_tflite(path, buf, size);
     bind_constant_inputs(g, onnx);
+    bind_probes(g, onnx);
   }
   verify(g);
   if (dump & DUMP_IR)
@@ -382,12 +383,20 @@ static void split_pair(const char *opt, const char *v, const char **name,
 }
 
 /* --layout nchw|nhwc, --input-shape NAME=D0xD1..., --constant-input
- * NAME=FILE: the ONNX import's options. */
+ * NAME=FILE, --probe NAME: the import's options. */
 static void onnx_option(const char *opt, const char *v, ImportOptions *o) {
   if (!strcmp(opt, "--layout")) {
     if (strcmp(v, "nchw") && strcmp(v, "nhwc"))
       usage("--layout takes nchw or nhwc");
     o->nhwc_io = !strcmp(v, "nhwc");
+    return;
+  }
+  if (!strcmp(opt, "--probe")) {
+    const char **p = arena_array((size_t)o->nprobes + 1, sizeof *p);
+    if (o->nprobes)
+      memcpy(p, o->probes, (size_t)o->nprobes * sizeof *p);
+    p[o->nprobes++] = v;
+    o->probes = p;
     return;
   }
   const char *name, *value;
@@ -487,7 +496,7 @@ static bool parse_compile_option(int argc, char **argv, int *i, CompileOptions *
       usage(arena_printf("unknown schedule '%s' (model, memory or best)",
                          o->plan.schedule));
   } else if (!strcmp(a, "--layout") || !strcmp(a, "--input-shape") ||
-             !strcmp(a, "--constant-input")) {
+             !strcmp(a, "--constant-input") || !strcmp(a, "--probe")) {
     onnx_option(a, VALUE(), &o->onnx);
   } else if (!strcmp(a, "--weights-section")) {
     const char *v = VALUE();

@@ -296,6 +296,14 @@ typedef struct Op {
   bool folded;          /* fold_constants(): computed at compile time; the
                            op reads and writes nothing, outputs[0] is the
                            constant it became */
+  /* A quantized op that the model's reference runtime computes in
+   * float32 (dequantize, float op, quantize): ONNX Runtime's x86 build
+   * leaves such QDQ convolutions unfused (the ONNX front end decides,
+   * onnx_qdq.c).  The lowering follows it under --rounding onnxruntime
+   * only.  ref_bias_scale: the model's own bias scales, one per output
+   * channel, or NULL (no bias). */
+  bool ref_float;
+  const float *ref_bias_scale;
 } Op;
 
 /* One Model.metadata entry ("min_runtime_version", "OfflineMemoryAllocation",
@@ -497,11 +505,18 @@ typedef struct {
   int nshapes;
   const ConstantInput *constants;
   int nconstants;
+  /* --probe NAME: values the model computes that become extra outputs,
+   * after the model's own, without changing how it is compiled. */
+  const char *const *probes;
+  int nprobes;
 } ImportOptions;
 /* --constant-input for a .tflite Graph (front/constant_input.c): each
  * named model input becomes a constant with the file's bytes (raw, or a
  * TensorProto .pb); error_file() for an unknown name or a size mismatch. */
 void bind_constant_inputs(Graph *g, const ImportOptions *o);
+/* --probe for a .tflite Graph (front/constant_input.c): each named tensor
+ * becomes an extra model output; error_file() for an unknown name. */
+void bind_probes(Graph *g, const ImportOptions *o);
 /* Is buf an ONNX ModelProto (by content: field 1 ir_version varint and a
  * graph field 7)?  Cheap; never fails. */
 bool looks_like_onnx(const uint8_t *buf, size_t size);

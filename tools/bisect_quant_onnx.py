@@ -14,9 +14,11 @@ Runtime really runs: its optimized model (tools/ort_tensors.mjs
 --optimize), every tensor of it made a graph output, run with the
 optimizations off.  Each QuantizeLinear output of MODEL, run through
 `tinyaot run --rounding R` (default onnxruntime) with all of them as
-outputs, is matched to the optimized graph's tensor of as many elements
-that agrees best with it, read back from ONNX Runtime's forms (uint8 for
-an int8 tensor it converted: the value plus 128; NHWC for an NCHW one).
+--probe outputs (graph outputs of their own would change which groups
+ONNX Runtime, and so tinyaot, leaves in float32), is matched to the
+optimized graph's tensor of as many elements that agrees best with it,
+read back from ONNX Runtime's forms (uint8 for an int8 tensor it
+converted: the value plus 128; NHWC for an NCHW one).
 
 --all goes on past the first difference: one line per tensor that
 differs.  Also lists the QDQ groups ONNX Runtime does not fuse (a float
@@ -112,18 +114,16 @@ def tinyaot_tensors(tinyaot, model, ins, rounding, work):
     qs = [n.output[0] for n in m.graph.node
           if n.op_type == "QuantizeLinear" and n.output[0] in shapes]
     names = [o.name for o in m.graph.output]
-    for q in qs:
-        if q not in names:
-            m.graph.output.append(helper.make_tensor_value_info(q, shapes[q][0], shapes[q][1]))
-            names.append(q)
-    wide = os.path.join(work, "tinyaot_all.onnx")
-    onnx.save(m, wide)
+    probes = [q for q in qs if q not in names]
+    names += probes
     outs = [os.path.join(work, "t%d.bin" % k) for k in range(len(names))]
-    cmd = [tinyaot, "run", wide]
+    cmd = [tinyaot, "run", model]
     for i in ins:
         cmd += ["-i", i]
     for o in outs:
         cmd += ["-o", o]
+    for q in probes:
+        cmd += ["--probe", q]
     if rounding != "default":
         cmd += ["--rounding", rounding]
     run(cmd)

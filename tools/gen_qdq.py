@@ -14,7 +14,11 @@ Rows (OP:dtype, dtype = the activations' type): Conv, DepthwiseConv
 channel (_pc) for int8 and per tensor for uint8; Conv:int8_relu6, a
 Conv followed by Clip(0, 6) whose bounds are Constant nodes written
 between the Conv and the Clip, as PyTorch exports ReLU6; Add and Mul (two
-activations of one shape, sometimes with a Relu); MaxPool, Transpose, Reshape and
+activations of one shape, sometimes with a Relu; _mixed: input 0 float,
+quantized in the model, so that ONNX Runtime leaves the group in float32,
+and scales searched so that its float arithmetic and the fused op's
+round some of the 256 x 256 input pairs differently (mixed_tie_case()));
+MaxPool, Transpose, Reshape and
 Concat between a DequantizeLinear and a QuantizeLinear of one scale;
 GlobalAveragePool (int8); and
 Cnn, a small
@@ -73,6 +77,7 @@ ROWS = [
     "QLinearGlobalAveragePool:int8_cl", "QLinearAdd:int8_tie", "QLinearAdd:uint8_tie",
     "QLinearLeakyRelu:int8", "QLinearLeakyRelu:uint8", "QLinearConcat:int8",
     "QLinearConcat:uint8",
+    "Add:int8_mixed", "Mul:int8_mixed",
 ]
 
 NP = {"int8": np.int8, "uint8": np.uint8}
@@ -273,6 +278,36 @@ def add_tie_case(rng, dt):
     raise SystemExit("gen_qdq: no QLinearAdd rounding difference found")
 
 
+def mixed_tie_case(rng, op):
+    """Scales and zero points for an int8 Add or Mul group that ONNX
+    Runtime computes in float32 (DequantizeLinear, the float op,
+    QuantizeLinear) where that float arithmetic and QLinearAdd's or
+    QLinearMul's (the fused group's) round some input pair differently:
+    searched over every pair of input values.  Returns (xq, x1q, yq)."""
+    v = np.arange(-128, 128, dtype=np.float32)
+    a, c = v[:, None], v[None, :]
+    for _ in range(400):
+        xq, x1q = act_q(rng, "int8"), act_q(rng, "int8")
+        big = max(xq[0], x1q[0]) if op == "Add" else xq[0] * x1q[0] * 60
+        yq = (float(f32(big * rng.uniform(0.8, 2.0))), int(rng.integers(-10, 11)))
+        fa = f32(a - f32(xq[1])) * f32(xq[0])
+        fc = f32(c - f32(x1q[1])) * f32(x1q[0])
+        fv = (fa * fc if op == "Mul" else fa + fc) / f32(yq[0])
+        float_q = np.clip(np.rint(np.clip(fv, -128 - yq[1], 127 - yq[1])) + yq[1], -128, 127)
+        if op == "Add":
+            r1, r2 = f32(f32(xq[0]) / f32(yq[0])), f32(f32(x1q[0]) / f32(yq[0]))
+            fixed = f32(f32(yq[1]) - fma32(r1, f32(xq[1]), f32(r2 * f32(x1q[1]))))
+            t = fma32(a, r1, fma32(c, r2, fixed))
+        else:
+            ratio = f32(f32(f32(xq[0]) * f32(x1q[0])) / f32(yq[0]))
+            prod = ((a - xq[1]) * (c - x1q[1])).astype(np.float32)
+            t = f32(prod * ratio) + f32(yq[1])
+        fused_q = np.clip(np.rint(t), -128, 127)
+        if np.any(float_q != fused_q):
+            return xq, x1q, yq
+    raise SystemExit("gen_qdq: no %s float/fused rounding difference found" % op)
+
+
 def make_qop(op, variant, seed):
     """(model, [inputs], output dtype) of one QOperator case."""
     rng = np.random.default_rng(seed)
@@ -427,20 +462,33 @@ def make_case(op, variant, seed):
         shape = [1, int(rng.integers(1, 9)), int(rng.integers(1, 9)), int(rng.integers(1, 9))]
         if rng.integers(0, 2):
             shape = [int(rng.integers(1, 5)), int(rng.integers(1, 40))]
-        oshape = shape
+        mixed = variant.endswith("_mixed")
         x1q = act_q(rng, dt)
-        a = b.dq("x", xq[0], xq[1], dt)
+        if mixed:
+            # Every pair of input values, at scales where the float group
+            # and the fused op's arithmetic round some pair differently.
+            xq, x1q, yq_mixed = mixed_tie_case(rng, op)
+            shape = [1, 1, 256, 256]
+        oshape = shape
+        # _mixed: x is float and quantized in the model (a QuantizeLinear
+        # ONNX Runtime turns into uint8), x1 an int8 input (left int8), so
+        # ONNX Runtime computes the group in float32.
+        a = b.dq(b.q("x", xq[0], xq[1], dt) if mixed else "x", xq[0], xq[1], dt)
         c = b.dq("x1", x1q[0], x1q[1], dt)
         y = b.node(op, [a, c])
-        relu = bool(rng.integers(0, 2))
+        relu = bool(rng.integers(0, 2)) and not mixed
         if relu:
             y = b.node("Relu", [y])
         big = max(xq[0], x1q[0]) if op == "Add" else xq[0] * x1q[0] * 60
         yq = (float(np.float32(big * rng.uniform(0.8, 2.0))),
               (-128 if dt == "int8" else 0) if relu else int(rng.integers(-10, 11)) +
               (0 if dt == "int8" else 128))
+        if mixed:
+            yq = yq_mixed
         y = b.q(y, yq[0], yq[1], dt)
         extra = [rand_act(rng, dt, shape)]
+        if mixed:
+            extra = [np.tile(np.arange(-128, 128, dtype=np.int8), (256, 1)).reshape(shape)]
     elif op in ("MaxPool", "Transpose", "Reshape", "Concat"):
         c, h, w = int(rng.integers(1, 7)), int(rng.integers(2, 10)), int(rng.integers(2, 10))
         shape = [1, c, h, w]
@@ -479,7 +527,8 @@ def make_case(op, variant, seed):
     else:
         raise SystemExit("gen_qdq: unknown op %s" % op)
     b.nodes[-1].output[0] = "y"
-    inputs = [helper.make_tensor_value_info("x", TP[dt], shape)]
+    x_float = op in ("Add", "Mul") and variant.endswith("_mixed")
+    inputs = [helper.make_tensor_value_info("x", TensorProto.FLOAT if x_float else TP[dt], shape)]
     if op in ("Add", "Mul"):
         inputs.append(helper.make_tensor_value_info("x1", TP[dt], shape))
     if op == "Concat":
@@ -491,6 +540,11 @@ def make_case(op, variant, seed):
                               producer_name="tinyaot gen_qdq")
     model.ir_version = 7
     ins = [rand_act(rng, dt, shape)]
+    if x_float:
+        # Each value of input 0 once per row, as the float its quantization
+        # gives back: (q - zp) * scale.
+        q0 = np.repeat(np.arange(-128, 128, dtype=np.float32), 256).reshape(shape)
+        ins = [((q0 - np.float32(xq[1])) * np.float32(xq[0])).astype(np.float32)]
     if op in ("Add", "Mul", "Concat"):
         ins += extra
     return model, ins, dt

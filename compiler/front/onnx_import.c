@@ -249,13 +249,30 @@ Graph *onnx_import(Onnx *x) {
   size_t names = (size_t)x->ninits + (size_t)x->nins;
   for (int i = 0; i < x->nnodes; i++)
     names += (size_t)x->nodes[i].noutputs + (size_t)x->nodes[i].ninputs;
-  grow_slots(m, names + 16);
+  grow_slots(m, names + (size_t)x->opt->nprobes + 16);
   for (int i = 0; i < x->nnodes; i++)
     for (int k = 0; k < x->nodes[i].ninputs; k++)
       if (x->nodes[i].inputs[k][0])
         slot(m, x->nodes[i].inputs[k], true)->uses++;
   for (int i = 0; i < x->nouts; i++)
     slot(m, x->outs[i].name, true)->uses += 2; /* never fused away */
+  /* --probe: outputs after the model's own.  Like an output, a probed
+   * value is never fused away; ONNX Runtime's float-group decision
+   * (onnx_qdq.c) leaves the probe's uses out. */
+  const int nmodel_outs = x->nouts;
+  for (int k = 0; k < x->opt->nprobes; k++) {
+    Slot *s = slot(m, x->opt->probes[k], true);
+    s->uses += 2;
+    s->probe = true;
+  }
+  if (x->opt->nprobes) {
+    VInfo *outs = arena_array((size_t)(x->nouts + x->opt->nprobes) + 1, sizeof(VInfo));
+    memcpy(outs, x->outs, (size_t)x->nouts * sizeof(VInfo));
+    for (int k = 0; k < x->opt->nprobes; k++)
+      outs[x->nouts + k] = (VInfo){.name = x->opt->probes[k]};
+    x->outs = outs;
+    x->nouts += x->opt->nprobes;
+  }
 
   for (int i = 0; i < x->ninits; i++) {
     Val *v = x->inits[i];
@@ -302,6 +319,9 @@ Graph *onnx_import(Onnx *x) {
   int *outs = arena_array((size_t)x->nouts + 1, sizeof(int));
   for (int i = 0; i < x->nouts; i++) {
     Val *v = lookup(m, x->outs[i].name);
+    if (!v && i >= nmodel_outs)
+      FAIL("--probe %s: the model computes no such value (or it was fused into another "
+           "node)", x->outs[i].name);
     if (!v)
       FAIL("graph output '%s' is produced by no node", x->outs[i].name);
     int l = v->ndims == 4 && x->opt->nhwc_io ? L_NHWC : L_ONNX;

@@ -51,7 +51,8 @@
 typedef struct {
   const char *name;
   Val *v;
-  int uses; /* nodes and graph outputs reading it */
+  int uses;   /* nodes and graph outputs reading it */
+  bool probe; /* --probe: an output (two of the uses) the model does not have */
 } Slot;
 
 typedef struct {

@@ -415,11 +415,8 @@ static bool qdq_dequantize(Imp *m) {
   return true;
 }
 
-/* The one node reading value `name` (read once, by a later node), or
- * NULL. */
-static const ONode *sole_reader(Imp *m, const ONode *after, const char *name) {
-  if (!name[0] || uses_of(m, name) != 1)
-    return NULL;
+/* The first node after `after` reading value `name`, or NULL. */
+static const ONode *reader_after(Imp *m, const ONode *after, const char *name) {
   for (int i = (int)(after - m->x->nodes) + 1; i < m->x->nnodes; i++) {
     const ONode *c = &m->x->nodes[i];
     for (int k = 0; k < c->ninputs; k++)
@@ -427,6 +424,18 @@ static const ONode *sole_reader(Imp *m, const ONode *after, const char *name) {
         return c->domain[0] && strcmp(c->domain, "ai.onnx") ? NULL : c;
   }
   return NULL;
+}
+
+/* The one node reading value `name` (read once, by a later node), or
+ * NULL. */
+static const ONode *sole_reader(Imp *m, const ONode *after, const char *name) {
+  return name[0] && uses_of(m, name) == 1 ? reader_after(m, after, name) : NULL;
+}
+
+/* The model's own uses of value `name`: a --probe's left out. */
+static int model_uses(Imp *m, const char *name) {
+  Slot *s = slot(m, name, false);
+  return s ? s->uses - (s->probe ? 2 : 0) : 0;
 }
 
 /* A constant scalar input k of node c as a double; false when absent or
@@ -644,6 +653,86 @@ static void finish_qdq(Imp *m, int op0, int main, const QOut *o) {
     m->fused[o->act - m->x->nodes] = true;
 }
 
+/* The node writing value `name`, or NULL. */
+static const ONode *writer_of(Imp *m, const char *name) {
+  for (int i = 0; i < m->x->nnodes; i++)
+    for (int k = 0; k < m->x->nodes[i].noutputs; k++)
+      if (!strcmp(m->x->nodes[i].outputs[k], name))
+        return &m->x->nodes[i];
+  return NULL;
+}
+
+/* Input k of node c as a constant int8 scalar in *v; false otherwise. */
+static bool int8_scalar(Imp *m, const ONode *c, int k, int64_t *v) {
+  Val *z = k < c->ninputs && c->inputs[k][0] ? lookup(m, c->inputs[k]) : NULL;
+  if (!z || !z->data || z->dt != DT_INT8 || val_elems(z) != 1)
+    return false;
+  *v = cget_i(z, 0);
+  return true;
+}
+
+/*
+ * Whether ONNX Runtime's x86 build turns int8 value `name` into uint8
+ * (its QDQS8ToU8Transformer): only the output of a QuantizeLinear with
+ * a constant int8 scalar zero point, that is no graph output and is read
+ * by exactly one DequantizeLinear, with the same zero point, whose output
+ * has one reader (a shared DequantizeLinear is first copied per reader,
+ * which leaves the QuantizeLinear with several).
+ */
+static bool ort_converts_to_u8(Imp *m, const char *name) {
+  const ONode *q = writer_of(m, name);
+  int64_t zq, zd;
+  if (!q || strcmp(q->op_type, "QuantizeLinear") || !int8_scalar(m, q, 2, &zq))
+    return false;
+  /* A graph output counts as two uses: no sole reader. */
+  const ONode *d = model_uses(m, name) == 1 ? reader_after(m, q, name) : NULL;
+  return d && !strcmp(d->op_type, "DequantizeLinear") && d->noutputs == 1 &&
+         int8_scalar(m, d, 2, &zd) && zd == zq && model_uses(m, d->outputs[0]) == 1;
+}
+
+/*
+ * Whether ONNX Runtime (x86) computes the QDQ Conv group of node m->n in
+ * float32: it fuses an int8 convolution into QLinearConv only when both
+ * its input and its output became uint8 (ort_converts_to_u8(); its x86
+ * kernels take uint8 activations with int8 weights), else it runs the
+ * DequantizeLinear, the float Conv and the QuantizeLinear as they are.
+ * Checked against the graphs ONNX Runtime 1.30 makes of the shared
+ * models' QDQ versions (tools/bisect_quant_onnx.py lists its float
+ * groups): the same Conv groups on all six with QDQ Conv groups.
+ */
+static bool ort_float_conv(Imp *m, const Val *x, const QOut *o) {
+  const ONode *d = writer_of(m, m->n->inputs[0]);
+  if (x->qsrc->dt != DT_INT8 || !d || strcmp(d->op_type, "DequantizeLinear"))
+    return false;
+  return !ort_converts_to_u8(m, d->inputs[0]) || !ort_converts_to_u8(m, o->q->outputs[0]);
+}
+
+/* Whether ONNX Runtime (x86) computes the QDQ Add or Mul group of node
+ * m->n in float32: it fuses one into QLinearAdd / QLinearMul only when
+ * both inputs and the output have one type after its int8 -> uint8
+ * conversion (ort_converts_to_u8()).  Checked like ort_float_conv(): the
+ * same Add and Mul groups on the shared models' QDQ versions. */
+static bool ort_float_binary(Imp *m, const QOut *o) {
+  const ONode *d0 = writer_of(m, m->n->inputs[0]), *d1 = writer_of(m, m->n->inputs[1]);
+  if (!d0 || !d1 || strcmp(d0->op_type, "DequantizeLinear") ||
+      strcmp(d1->op_type, "DequantizeLinear"))
+    return false;
+  const bool u = ort_converts_to_u8(m, o->q->outputs[0]);
+  return ort_converts_to_u8(m, d0->inputs[0]) != u || ort_converts_to_u8(m, d1->inputs[0]) != u;
+}
+
+/* Marks the integer op `op` as one the reference runtime computes in
+ * float32, with bias b's own scales (b: its DequantizeLinear, or NULL). */
+static void mark_ref_float(Op *op, const Val *b, int64_t nout) {
+  op->ref_float = true;
+  if (!b)
+    return;
+  float *s = arena_array((size_t)nout, sizeof(float));
+  for (int64_t c = 0; c < nout; c++)
+    s[c] = b->q.scale[b->q.nscale > 1 ? c : 0];
+  op->ref_bias_scale = s;
+}
+
 /* Conv (depthwise through group) as CONV_2D / DEPTHWISE_CONV_2D. */
 static bool qdq_conv(Imp *m) {
   QOut o;
@@ -654,7 +743,10 @@ static bool qdq_conv(Imp *m) {
     return false;
   if (x->qsrc->dt == DT_UINT8 && w->q.nscale > 1)
     return false; /* the uint8 kernels are per tensor */
+  bool ref_float = ort_float_conv(m, x, &o);
   fused_conv(m, x, w, b, &o);
+  if (ref_float)
+    mark_ref_float(OP(m, m->nops - 1), b, w->dims[0]);
   return true;
 }
 
@@ -738,6 +830,7 @@ static bool qdq_binary(Imp *m, OpKind kind) {
   for (int d = 0; d < a->ndims; d++)
     if (a->dims[d] != b->dims[d])
       return false;
+  bool ref_float = a->qsrc->dt == DT_INT8 && ort_float_binary(m, &o);
   mark_act(m, a);
   mark_act(m, b);
   int op0 = m->nops;
@@ -747,6 +840,7 @@ static bool qdq_binary(Imp *m, OpKind kind) {
   int out = act_out(m, 0, o.dt, a->ndims, a->dims, l, NULL);
   int main = add_op(m, kind, ins, 2, &out, 1);
   OP(m, main)->opt.fields = OPTF_ACTIVATION;
+  OP(m, main)->ref_float = ref_float;
   finish_qdq(m, op0, main, &o);
   return true;
 }

@@ -171,6 +171,10 @@ bool same_type_x8(const Tensor *a, const Tensor *b, const Tensor *out);
  * out[i] is written after a's and b's elements for i are read, so an
  * input of out's size may be overwritten. */
 void ort_binary_args(Lower *L, const Tensor *a, const Tensor *b, const Tensor *out);
+/* An int8 ADD or MUL that ONNX Runtime computes in float32 (Op.ref_float,
+ * --rounding onnxruntime): ta_binary_ort_f32_s8; false when it does not
+ * apply. */
+bool lower_binary_ort_float(Lower *L, bool mul);
 
 /* Walks, axes and constant operands (lower_common.c), shared by the
  * data-movement and reduction lowerings. */

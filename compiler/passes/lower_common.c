@@ -388,6 +388,29 @@ void ort_binary_args(Lower *L, const Tensor *a, const Tensor *b, const Tensor *o
   may_run_in_place(L, 1);
 }
 
+/* --rounding onnxruntime, an int8 ADD or MUL the front end marked
+ * Op.ref_float (ONNX Runtime leaves its QDQ group in float32):
+ * ta_binary_ort_f32_s8.  false (nothing emitted) for other types or a
+ * fused activation without a float range. */
+bool lower_binary_ort_float(Lower *L, bool mul) {
+  const Tensor *a = input(L, 0), *b = input(L, 1), *out = output(L, 0);
+  float lo, hi;
+  if (a->dtype != DT_INT8 || b->dtype != DT_INT8 || out->dtype != DT_INT8 ||
+      !activation_range_float(L->op->opt.activation, &lo, &hi))
+    return false;
+  L->l->kernel = "ta_binary_ort_f32_s8";
+  const_struct(L, "params", "ta_binary_ort_params",
+               arena_printf("{.scale1 = %s, .scale2 = %s, .out_scale = %s, .zp1 = %s, "
+                            ".zp2 = %s, .out_zp = %s, .act_min_f32 = %s, .act_max_f32 = %s, "
+                            ".mul = %d}",
+                            flit(scale_of(L, a)), flit(scale_of(L, b)), flit(scale_of(L, out)),
+                            ilit(zp_of(a)), ilit(zp_of(b)), ilit(zp_of(out)), flit(lo),
+                            flit(hi), mul ? 1 : 0),
+               true);
+  ort_binary_args(L, a, b, out);
+  return true;
+}
+
 ta_bcast broadcast_of(Lower *L, const Tensor *a, const Tensor *b, const Tensor *out) {
   ta_bcast bc;
   int32_t shape[TA_MAX_DIMS];

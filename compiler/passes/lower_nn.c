@@ -274,6 +274,98 @@ static bool packed_int4(const Tensor *filter) {
          filter->npacked4 == (size_t)(n + 1) / 2 && filter->dtype == DT_INT8;
 }
 
+/* MLAS's K slice for an SGEMM (or a convolution segment) of N columns
+ * and K taps (MlasSgemmOperation's and MlasConvOperation's strides,
+ * MLAS_SGEMM_STRIDEN = MLAS_SGEMM_STRIDEK = 128 on x86-64): a small K
+ * widens the N slice, a small N deepens the K slice. */
+static int32_t mlas_stride_k(int64_t n, int64_t k) {
+  int64_t sn = 128, sk = 128;
+  if (n >= k) {
+    while (sk / 2 >= k)
+      sn *= 2, sk /= 2;
+  } else {
+    while (sn > 16 && sn / 2 >= n)
+      sk *= 2, sn /= 2;
+  }
+  return (int32_t)sk;
+}
+
+/*
+ * --rounding onnxruntime, an int8 convolution the front end marked
+ * Op.ref_float (ONNX Runtime leaves its QDQ group in float32):
+ * ta_conv2d_ort_f32_s8 with the weights and the bias dequantized here as
+ * ONNX Runtime's DequantizeLinear does ((float)q * scale, the model's own
+ * bias scales) and laid out in tap order.  MLAS's choices for one thread
+ * on x86-64 (MlasConvPrepare, MlasConv, MlasConvOperation,
+ * MlasSgemmOperation), per group of M filters of K taps over N output
+ * pixels: a pointwise convolution (1x1, stride 1, no padding) is one
+ * SGEMM, whose M = 1 case is the one-filter kernel over all K; any other
+ * sums K in slices of mlas_stride_k(N, K), with the one-filter kernel per
+ * slice when M = 1.  Not taken (false: the integer kernel with ONNX
+ * Runtime's requantization, as without the mark): N = 1 with M > 1
+ * (MLAS's transposed one-row kernel), one-input-channel convolutions
+ * whose filter spans the input's width or height (a transposed GEMM),
+ * and fused activations other than Relu, Relu6 and Relu(-1, 1).
+ */
+static bool lower_conv_ort_float(Lower *L, bool depthwise, ta_conv_params p, const Tensor *in,
+                                 const Tensor *filter, const Tensor *bias, const Tensor *out,
+                                 ta_dims di, ta_dims df, ta_dims dout) {
+  const int32_t nout = dout.c, cg = depthwise ? 1 : df.c, kh = df.h, kw = df.w;
+  const int32_t groups = di.c / cg, per_group = nout / groups;
+  const int64_t npix = (int64_t)dout.h * dout.w, taps = (int64_t)cg * kh * kw;
+  const bool unit = p.stride_h == 1 && p.stride_w == 1 && p.pad_h == 0 && p.pad_w == 0 &&
+                    dout.h == di.h - (kh - 1) * p.dilation_h &&
+                    dout.w == di.w - (kw - 1) * p.dilation_w;
+  const bool pointwise = unit && kh == 1 && kw == 1;
+  if ((npix == 1 && per_group > 1) ||
+      (unit && !pointwise && cg == 1 && p.dilation_h == 1 && p.dilation_w == 1 &&
+       (kw == di.w || (kh == di.h && kw == 1))))
+    return false;
+  float flo, fhi;
+  if (!activation_range_float(L->op->opt.activation, &flo, &fhi))
+    return false;
+  p.act_min_f32 = flo;
+  p.act_max_f32 = fhi;
+  const Quant *fq = &filter->q;
+  const int8_t *w = (const int8_t *)filter->data;
+  float *wf = arena_array((size_t)(nout * taps), sizeof(float));
+  for (int32_t o = 0; o < nout; o++) {
+    const float s = fq->scale[fq->nscale > 1 ? o : 0];
+    for (int32_t c = 0; c < cg; c++)
+      for (int32_t y = 0; y < kh; y++)
+        for (int32_t x = 0; x < kw; x++) {
+          /* OHWI, or 1HWC for a depthwise filter (channel o) */
+          size_t at = depthwise ? ((size_t)y * kw + x) * nout + o
+                                : (((size_t)o * kh + y) * kw + x) * cg + c;
+          wf[(size_t)o * taps + ((size_t)c * kh + y) * kw + x] = (float)w[at] * s;
+        }
+  }
+  float *bf = arena_array((size_t)nout, sizeof(float));
+  const float *bs = L->op->ref_bias_scale;
+  for (int32_t o = 0; o < nout; o++)
+    bf[o] = bias && bs ? (float)((const int32_t *)bias->data)[o] * bs[o] : 0.0f;
+  const bool m1 = per_group == 1;
+  const int32_t stride_k = pointwise && m1 ? (int32_t)taps : mlas_stride_k(npix, taps);
+  p.input_offset = -zp_of(in);
+  p.output_offset = zp_of(out);
+  L->l->kernel = "ta_conv2d_ort_f32_s8";
+  const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
+  const_struct(L, "ort", "ta_conv_ort_params",
+               arena_printf("{.in_scale = %s, .out_scale = %s, .stride_k = %d, .m1 = %d}",
+                            flit(scale_of(L, in)), flit(scale_of(L, out)), (int)stride_k,
+                            m1 ? 1 : 0),
+               true);
+  const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
+  arg_tensor(L, in->index);
+  ta_dims dt = {nout, kh, kw, cg};
+  const_struct(L, "filter_dims", "ta_dims", dims_init(dt), true);
+  const_array(L, "filter", DT_FLOAT32, wf, (size_t)(nout * taps), true);
+  const_array(L, "bias", DT_FLOAT32, bf, (size_t)nout, true);
+  const_struct(L, "out_dims", "ta_dims", dims_init(dout), true);
+  arg_tensor(L, out->index);
+  return true;
+}
+
 static void conv_common(Lower *L, bool depthwise) {
   need_arity(L, 2, 1);
   Tensor *in = input(L, 0), *filter = input(L, 1), *bias = optional_input(L, 2);
@@ -327,6 +419,9 @@ static void conv_common(Lower *L, bool depthwise) {
     return;
   }
 
+  if (L->rounding == TA_ROUND_ORT && L->op->ref_float &&
+      lower_conv_ort_float(L, depthwise, p, in, filter, bias, out, di, df, dout))
+    return;
   p.input_offset = -zp_of(in);
   p.output_offset = zp_of(out);
   /* The folded bias: bias + input_offset * sum of each output channel's
@@ -684,7 +779,7 @@ void lower_add(Lower *L) {
   need_arity(L, 2, 1);
   Tensor *a = input(L, 0), *b = input(L, 1), *out = output(L, 0);
   if (L->rounding == TA_ROUND_ORT) {
-    if (lower_add_ort(L, a, b, out))
+    if ((L->op->ref_float && lower_binary_ort_float(L, false)) || lower_add_ort(L, a, b, out))
       return;
     L->rounding = TA_ROUND_DOUBLE;
   }

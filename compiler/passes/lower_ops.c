@@ -328,7 +328,7 @@ void lower_mul(Lower *L) {
   Tensor *a = input(L, 0), *b = input(L, 1), *out = output(L, 0);
   need_same_types(L, -1, false);
   if (L->rounding == TA_ROUND_ORT) {
-    if (lower_mul_ort(L, a, b, out))
+    if ((L->op->ref_float && lower_binary_ort_float(L, true)) || lower_mul_ort(L, a, b, out))
       return;
     L->rounding = TA_ROUND_DOUBLE;
   }

@@ -105,6 +105,22 @@ ta_status ta_conv2d_fold_ort_s8(const ta_conv_params *p, const ta_quant *q,
                                 const ta_dims *out_dims, int8_t *out, void *scratch);
 
 /*
+ * ta_conv2d_ort_f32_s8 - an int8 convolution (grouped and depthwise
+ * ones too) as ONNX Runtime computes a QDQ Conv group it leaves in
+ * float32: the input dequantized, MLAS's float sums in MLAS's order, the
+ * bias, the float activation [p->act_min_f32, p->act_max_f32], then
+ * QuantizeLinear (runtime/conv/ta_conv2d_ort_f32_s8.c says how).
+ * filter: float32 [out_c][cg][kh][kw], filter_dims {out_c, kh, kw, cg};
+ * bias: float32 [out_c].  p's input_offset, output_offset, strides,
+ * padding and dilation are used, its integer activation range is not.
+ * No scratch.
+ */
+ta_status ta_conv2d_ort_f32_s8(const ta_conv_params *p, const ta_conv_ort_params *f,
+                               const ta_dims *in_dims, const int8_t *in,
+                               const ta_dims *filter_dims, const float *filter,
+                               const float *bias, const ta_dims *out_dims, int8_t *out);
+
+/*
  * ta_conv2d_fold_w4_s8 - ta_conv2d_fold_s8 with an int4 filter kept
  * packed in flash (two per byte, element 2i in the low nibble of byte i):
  * each call unpacks it into the front of scratch (ta_cast_s4_s8: the
@@ -360,6 +376,13 @@ ta_status ta_add_ort_s8(const ta_add_ort_params *p, const ta_bcast *shape, const
                         const int8_t *in2, int8_t *out);
 ta_status ta_add_ort_u8(const ta_add_ort_params *p, const ta_bcast *shape, const uint8_t *in1,
                         const uint8_t *in2, uint8_t *out);
+/* ta_binary_ort_f32_s8 - ADD or MUL (p->mul) with broadcasting as ONNX
+ * Runtime computes a QDQ Add or Mul group it leaves in float32: both
+ * inputs dequantized, the float op, the float activation, QuantizeLinear
+ * (runtime/elementwise/ta_binary_ort_f32_s8.c). */
+ta_status ta_binary_ort_f32_s8(const ta_binary_ort_params *p, const ta_bcast *shape,
+                               const int8_t *in1, const int8_t *in2, int8_t *out);
+
 /* ta_mul_ort_s8, ta_mul_ort_u8 - MUL with broadcasting as ONNX Runtime's
  * QLinearMul (--rounding onnxruntime):
  *   out = clamp(round_half_even((float)((x1 - zp1) * (x2 - zp2)) * ratio

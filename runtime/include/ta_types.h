@@ -89,6 +89,16 @@ typedef struct {
   float act_min_f32, act_max_f32; /* the same for the float kernels */
 } ta_conv_params;
 
+/* An int8 convolution that ONNX Runtime computes in float32
+ * (ta_conv2d_ort_f32_s8): the input's and the output's scales, the taps
+ * per block of MLAS's K slicing, and whether MLAS's one-filter kernel
+ * (m1 = 1) or its general GEMM kernel sums each block. */
+typedef struct {
+  float in_scale, out_scale;
+  int32_t stride_k;
+  int32_t m1;
+} ta_conv_ort_params;
+
 /* FULLY_CONNECTED: input [batches][in_depth], filter [out_depth][in_depth],
  * output [batches][out_depth]. */
 typedef struct {
@@ -160,6 +170,16 @@ typedef struct {
   int32_t zp1, zp2;
   int32_t act_min, act_max;
 } ta_mul_ort_params;
+
+/* An int8 ADD or MUL that ONNX Runtime computes in float32
+ * (ta_binary_ort_f32_s8): each input's and the output's scale and zero
+ * point, the float activation, and which op (mul = 1: MUL). */
+typedef struct {
+  float scale1, scale2, out_scale;
+  int32_t zp1, zp2, out_zp;
+  float act_min_f32, act_max_f32;
+  int32_t mul;
+} ta_binary_ort_params;
 
 /* SOFTMAX over the innermost dimension: outer rows of depth elements. */
 typedef struct {

@@ -109,9 +109,10 @@ def main(argv):
             print("not ok - ONNX Runtime runs %s: %s" % (name, msg))
             failed += 1
             continue
-        if op != "Cnn":
+        if op != "Cnn" and not variant.endswith("_mixed"):
             # A single-op model imports as integer ops only: no float
-            # tensor is left between the input and the output.
+            # tensor is left between the input and the output (a _mixed
+            # one quantizes its float input 0 first).
             rc, out = run([tinyaot, "inspect", os.path.join(d, "model.onnx")])
             if rc or "float32" in out:
                 print("not ok - %s imports as integer ops only: %s" %

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * ta_conv2d_ort_f32_s8 - an int8 convolution that ONNX Runtime computes
+ * in float32 (--rounding onnxruntime): a QDQ Conv group its x86 build
+ * does not fuse into QLinearConv, so it dequantizes the input, runs its
+ * float convolution (MLAS's MlasConv, one thread) and quantizes the
+ * result.  The bytes depend on the order of the float sums, which this
+ * kernel reproduces.
+ *
+ * Per output value of group g (filters of K = cg x kh x kw taps, in the
+ * order channel, filter row, filter column; a tap outside the input reads
+ * 0, as MLAS's im2col writes it):
+ *   x(k) = (float)(input + input_offset) * in_scale   (DequantizeLinear)
+ *   the taps in blocks of f->stride_k (MLAS's K slices), c = 0 and per
+ *   block c = c + s, where s is
+ *     - the general GEMM kernel: fmaf(w(k), x(k), s) in tap order from 0;
+ *     - f->m1 (MLAS's one-filter kernel, SgemmKernelM1Avx): the products
+ *       w(k) * x(k) summed four at a time (((p0 + p1) + p2) + p3), then
+ *       two, then one, each partial sum added to c as it is formed;
+ *   v = c + bias, clamped to [act_min_f32, act_max_f32] (the fused Relu
+ *   or Clip), then QuantizeLinear: v / out_scale clamped to the int8
+ *   range less the zero point, rounded half to even, plus the zero point.
+ *
+ * filter: float32 weights [out_c][cg][kh][kw] (the dequantized int8
+ * weights, laid out by the compiler in tap order); filter_dims holds
+ * {out_c, kh, kw, cg}.  Groups = in_c / cg, out_c / groups filters each
+ * (a depthwise convolution: cg = 1).  bias: float32 [out_c].  No scratch.
+ */
+#include "ta_kernels.h"
+#include "ta_fixedpoint.h"
+
+#include <math.h>
+
+/* w * x rounded to float on its own: never fused with the sum it goes
+ * into (a compiler contracting a + w * x into one FMA, as -ffp-contract
+ * allows, would change the bytes). */
+static float product(float w, float x) {
+  volatile float r = w * x;
+  return r;
+}
+
+static float tap(const ta_conv_params *p, const ta_conv_ort_params *f, const ta_dims *di,
+                 const int8_t *in, int32_t b, int32_t y0, int32_t x0, int32_t c0, int32_t khw,
+                 int32_t kw, int32_t k) {
+  const int32_t c = c0 + k / khw, ky = (k % khw) / kw, kx = k % kw;
+  const int32_t iy = y0 + ky * p->dilation_h, ix = x0 + kx * p->dilation_w;
+  if (iy < 0 || iy >= di->h || ix < 0 || ix >= di->w)
+    return 0.0f;
+  const int8_t v = in[(((size_t)b * di->h + iy) * di->w + ix) * di->c + c];
+  return (float)((int32_t)v + p->input_offset) * f->in_scale;
+}
+
+ta_status ta_conv2d_ort_f32_s8(const ta_conv_params *p, const ta_conv_ort_params *f,
+                               const ta_dims *in_dims, const int8_t *in,
+                               const ta_dims *filter_dims, const float *filter,
+                               const float *bias, const ta_dims *out_dims, int8_t *out) {
+  const int32_t cg = filter_dims->c, kh = filter_dims->h, kw = filter_dims->w;
+  if (cg <= 0 || in_dims->c % cg || filter_dims->n != out_dims->c || f->stride_k <= 0)
+    return TA_ERR_ARG;
+  const int32_t groups = in_dims->c / cg;
+  if (groups <= 0 || out_dims->c % groups)
+    return TA_ERR_ARG;
+  const int32_t per_group = out_dims->c / groups, khw = kh * kw, K = cg * khw;
+  const float lo = (float)(-128 - p->output_offset), hi = (float)(127 - p->output_offset);
+  int8_t *o = out;
+  for (int32_t b = 0; b < out_dims->n; b++)
+    for (int32_t oy = 0; oy < out_dims->h; oy++)
+      for (int32_t ox = 0; ox < out_dims->w; ox++) {
+        const int32_t y0 = oy * p->stride_h - p->pad_h, x0 = ox * p->stride_w - p->pad_w;
+        for (int32_t oc = 0; oc < out_dims->c; oc++) {
+          const int32_t c0 = (oc / per_group) * cg;
+          const float *w = filter + (size_t)oc * (size_t)K;
+          float c = 0.0f;
+          for (int32_t k0 = 0; k0 < K; k0 += f->stride_k) {
+            const int32_t end = K - k0 < f->stride_k ? K : k0 + f->stride_k;
+            int32_t k = k0;
+            if (f->m1) {
+              for (; end - k >= 4; k += 4) {
+                float s = product(w[k], tap(p, f, in_dims, in, b, y0, x0, c0, khw, kw, k));
+                s = s + product(w[k + 1], tap(p, f, in_dims, in, b, y0, x0, c0, khw, kw, k + 1));
+                s = s + product(w[k + 2], tap(p, f, in_dims, in, b, y0, x0, c0, khw, kw, k + 2));
+                s = s + product(w[k + 3], tap(p, f, in_dims, in, b, y0, x0, c0, khw, kw, k + 3));
+                c = s + c;
+              }
+              if (end - k >= 2) {
+                float s = product(w[k], tap(p, f, in_dims, in, b, y0, x0, c0, khw, kw, k));
+                s = s + product(w[k + 1], tap(p, f, in_dims, in, b, y0, x0, c0, khw, kw, k + 1));
+                c = s + c;
+                k += 2;
+              }
+              if (k < end)
+                c = product(w[k], tap(p, f, in_dims, in, b, y0, x0, c0, khw, kw, k)) + c;
+            } else {
+              float s = 0.0f;
+              for (; k < end; k++)
+                s = fmaf(w[k], tap(p, f, in_dims, in, b, y0, x0, c0, khw, kw, k), s);
+              c = c + s;
+            }
+          }
+          float v = c + bias[oc];
+          v = v < p->act_min_f32 ? p->act_min_f32 : v;
+          v = v > p->act_max_f32 ? p->act_max_f32 : v;
+          float q = v / f->out_scale;
+          q = q < lo ? lo : q;
+          q = q > hi ? hi : q;
+          *o++ = (int8_t)(ta_round_even_f32(q) + p->output_offset);
+        }
+      }
+  return TA_OK;
+}
