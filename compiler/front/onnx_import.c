@@ -245,15 +245,20 @@ Graph *onnx_import(Onnx *x) {
   g->nsubgraphs = 1;
   g->float_inf = true;
   m->g = g;
-  /* Every name once in the table; reads counted for the fusions. */
+  /* Every name once in the table; reads counted and writers noted for
+   * the fusions. */
   size_t names = (size_t)x->ninits + (size_t)x->nins;
   for (int i = 0; i < x->nnodes; i++)
     names += (size_t)x->nodes[i].noutputs + (size_t)x->nodes[i].ninputs;
   grow_slots(m, names + (size_t)x->opt->nprobes + 16);
-  for (int i = 0; i < x->nnodes; i++)
+  for (int i = 0; i < x->nnodes; i++) {
     for (int k = 0; k < x->nodes[i].ninputs; k++)
       if (x->nodes[i].inputs[k][0])
         slot(m, x->nodes[i].inputs[k], true)->uses++;
+    for (int k = 0; k < x->nodes[i].noutputs; k++)
+      if (x->nodes[i].outputs[k][0])
+        slot(m, x->nodes[i].outputs[k], true)->writer = &x->nodes[i];
+  }
   for (int i = 0; i < x->nouts; i++)
     slot(m, x->outs[i].name, true)->uses += 2; /* never fused away */
   /* --probe: outputs after the model's own.  Like an output, a probed

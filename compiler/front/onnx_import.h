@@ -53,6 +53,7 @@ typedef struct {
   Val *v;
   int uses;   /* nodes and graph outputs reading it */
   bool probe; /* --probe: an output (two of the uses) the model does not have */
+  const ONode *writer; /* the (last) node writing it, or NULL */
 } Slot;
 
 typedef struct {

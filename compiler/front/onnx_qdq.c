@@ -655,11 +655,8 @@ static void finish_qdq(Imp *m, int op0, int main, const QOut *o) {
 
 /* The node writing value `name`, or NULL. */
 static const ONode *writer_of(Imp *m, const char *name) {
-  for (int i = 0; i < m->x->nnodes; i++)
-    for (int k = 0; k < m->x->nodes[i].noutputs; k++)
-      if (!strcmp(m->x->nodes[i].outputs[k], name))
-        return &m->x->nodes[i];
-  return NULL;
+  Slot *s = slot(m, name, false);
+  return s ? s->writer : NULL;
 }
 
 /* Input k of node c as a constant int8 scalar in *v; false otherwise. */

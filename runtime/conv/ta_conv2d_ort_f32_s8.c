@@ -46,7 +46,9 @@ static float tap(const ta_conv_params *p, const ta_conv_ort_params *f, const ta_
   const int32_t iy = y0 + ky * p->dilation_h, ix = x0 + kx * p->dilation_w;
   if (iy < 0 || iy >= di->h || ix < 0 || ix >= di->w)
     return 0.0f;
-  const int8_t v = in[(((size_t)b * di->h + iy) * di->w + ix) * di->c + c];
+  const int8_t v = in[(((size_t)b * (size_t)di->h + (size_t)iy) * (size_t)di->w + (size_t)ix) *
+                         (size_t)di->c +
+                     (size_t)c];
   return (float)((int32_t)v + p->input_offset) * f->in_scale;
 }
 

@@ -14,7 +14,10 @@
 # (tests/arm/mps2-*-xweights.ld, chosen by tests/arm/lib.sh).
 #
 # Integer models: QDQ models from tools/gen_qdq.py (its multi-layer Cnn
-# and a few single-op rows, seed 1) compiled under the default rounding
+# and a few single-op rows, seed 1; Conv:int8_pc, DepthwiseConv:int8 and
+# Add:int8_mixed are groups ONNX Runtime computes in float32, so their
+# --rounding onnxruntime build runs the float kernels ta_conv2d_ort_f32_s8
+# and ta_binary_ort_f32_s8 on the core) compiled under the default rounding
 # and under --rounding onnxruntime, built for each target, and their
 # outputs compared bit for bit with the host build of the same model
 # (`tinyaot run`) and, for --rounding onnxruntime, with ONNX Runtime (the
@@ -39,7 +42,7 @@ ARM_WORK=$ARM_ONNX_WORK
 ARM_JOBS=${ARM_JOBS:-2}
 ARM_ONNX_TOL=1e-4
 ARM_ONNX_QUICK="ds_cnn_kws fc_autoencoder_ad lstm_mnist shape_chain_cnn_nofold"
-QDQ_ROWS="Cnn:int8 Conv:int8_pc DepthwiseConv:uint8 Gemm:int8 Add:int8"
+QDQ_ROWS="Cnn:int8 Conv:int8_pc DepthwiseConv:int8 DepthwiseConv:uint8 Gemm:int8 Add:int8 Add:int8_mixed"
 if [ "${ARM_ONNX_ALL:-}" = 1 ]; then
   ARM_TARGETS=${ARM_TARGETS:-"m4:-O2 m4:-Os m7:-O2 m33:-O2"}
 else
