@@ -298,10 +298,10 @@ typedef struct Op {
                            constant it became */
   /* A quantized op that the model's reference runtime computes in
    * float32 (dequantize, float op, quantize): ONNX Runtime's x86 build
-   * leaves such QDQ convolutions unfused (the ONNX front end decides,
-   * onnx_qdq.c).  The lowering follows it under --rounding onnxruntime
-   * only.  ref_bias_scale: the model's own bias scales, one per output
-   * channel, or NULL (no bias). */
+   * leaves such QDQ Conv, MatMul, Gemm, Add and Mul groups unfused (the
+   * ONNX front end decides, onnx_qdq.c).  The lowering follows it under
+   * --rounding onnxruntime only.  ref_bias_scale: the model's own bias
+   * scales, one per output channel, or NULL (no bias). */
   bool ref_float;
   const float *ref_bias_scale;
 } Op;

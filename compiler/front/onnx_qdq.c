@@ -688,16 +688,17 @@ static bool ort_converts_to_u8(Imp *m, const char *name) {
 }
 
 /*
- * Whether ONNX Runtime (x86) computes the QDQ Conv group of node m->n in
- * float32: it fuses an int8 convolution into QLinearConv only when both
- * its input and its output became uint8 (ort_converts_to_u8(); its x86
- * kernels take uint8 activations with int8 weights), else it runs the
- * DequantizeLinear, the float Conv and the QuantizeLinear as they are.
- * Checked against the graphs ONNX Runtime 1.30 makes of the shared
- * models' QDQ versions (tools/bisect_quant_onnx.py lists its float
- * groups): the same Conv groups on all six with QDQ Conv groups.
+ * Whether ONNX Runtime (x86) computes the QDQ Conv, MatMul or Gemm group
+ * of node m->n in float32: it fuses an int8 one into QLinearConv,
+ * QLinearMatMul or QGemm only when both its input and its output became
+ * uint8 (ort_converts_to_u8(); its x86 kernels take uint8 activations
+ * with int8 weights), else it runs the DequantizeLinear, the float op and
+ * the QuantizeLinear as they are.  Checked against the graphs ONNX
+ * Runtime 1.30 makes of the shared models' QDQ versions
+ * (tools/bisect_quant_onnx.py lists its float groups): the same Conv
+ * groups on all six with QDQ Conv groups.
  */
-static bool ort_float_conv(Imp *m, const Val *x, const QOut *o) {
+static bool ort_float_gemm(Imp *m, const Val *x, const QOut *o) {
   const ONode *d = writer_of(m, m->n->inputs[0]);
   if (x->qsrc->dt != DT_INT8 || !d || strcmp(d->op_type, "DequantizeLinear"))
     return false;
@@ -707,7 +708,7 @@ static bool ort_float_conv(Imp *m, const Val *x, const QOut *o) {
 /* Whether ONNX Runtime (x86) computes the QDQ Add or Mul group of node
  * m->n in float32: it fuses one into QLinearAdd / QLinearMul only when
  * both inputs and the output have one type after its int8 -> uint8
- * conversion (ort_converts_to_u8()).  Checked like ort_float_conv(): the
+ * conversion (ort_converts_to_u8()).  Checked like ort_float_gemm(): the
  * same Add and Mul groups on the shared models' QDQ versions. */
 static bool ort_float_binary(Imp *m, const QOut *o) {
   const ONode *d0 = writer_of(m, m->n->inputs[0]), *d1 = writer_of(m, m->n->inputs[1]);
@@ -740,7 +741,7 @@ static bool qdq_conv(Imp *m) {
     return false;
   if (x->qsrc->dt == DT_UINT8 && w->q.nscale > 1)
     return false; /* the uint8 kernels are per tensor */
-  bool ref_float = ort_float_conv(m, x, &o);
+  bool ref_float = ort_float_gemm(m, x, &o);
   fused_conv(m, x, w, b, &o);
   if (ref_float)
     mark_ref_float(OP(m, m->nops - 1), b, w->dims[0]);
@@ -786,7 +787,13 @@ static bool qdq_fc(Imp *m, bool gemm) {
     return false;
   if (a->ndims < 2 || a->dims[a->ndims - 1] != K)
     return false;
+  /* ONNX Runtime's float MatMul / Gemm of one row with transB runs MLAS's
+   * transposed one-row kernel, whose order lower_fc_ort_float() does not
+   * follow: that group keeps the integer kernel. */
+  bool ref_float = ort_float_gemm(m, a, &o) && !(tb && val_elems(a) == K);
   fused_fc(m, a, w, b, tb, &o);
+  if (ref_float)
+    mark_ref_float(OP(m, m->nops - 1), b, N);
   return true;
 }
 

@@ -184,10 +184,11 @@ static LowerFn *const lowerings[OP_COUNT] = {
  * QLinearLeakyRelu's float table (leaky_relu_table(), quant_ops.c), and
  * an int8 -> int8 or uint8 -> uint8 QUANTIZE QLinearConcat's identity
  * table (lower_quantize(), lower_nn.c); an int8 CONV_2D, DEPTHWISE_CONV_2D,
- * ADD or MUL the front end marked Op.ref_float (a QDQ group ONNX Runtime
- * leaves in float32) is ONNX Runtime's float computation instead
- * (lower_conv_ort_float(), lower_nn.c; lower_binary_ort_float(),
- * lower_common.c); every other op keeps the default arithmetic.
+ * FULLY_CONNECTED, ADD or MUL the front end marked Op.ref_float (a QDQ
+ * group ONNX Runtime leaves in float32) is ONNX Runtime's float
+ * computation instead (lower_conv_ort_float(), lower_fc_ort_float(),
+ * lower_nn.c; lower_binary_ort_float(), lower_common.c); every other op
+ * keeps the default arithmetic.
  */
 static int op_rounding(const Graph *g, const Op *op, const LowerOptions *o) {
   if (o->rounding == TA_ROUND_ORT && op->ninputs >= 1 && op->inputs[0] >= 0) {

@@ -290,6 +290,30 @@ static int32_t mlas_stride_k(int64_t n, int64_t k) {
   return (int32_t)sk;
 }
 
+/* The call of ta_conv2d_ort_f32_s8: p, its ta_conv_ort_params, the
+ * input, the float filter wf (df: {out_c, kh, kw, cg}) and bias bf, the
+ * output. */
+static void ort_float_args(Lower *L, const ta_conv_params *p, int32_t stride_k, bool m1,
+                           bool bias_first, const Tensor *in, ta_dims di, ta_dims df,
+                           const float *wf, const float *bf, const Tensor *out, ta_dims dout) {
+  L->l->kernel = "ta_conv2d_ort_f32_s8";
+  const_struct(L, "params", "ta_conv_params", conv_init(p), true);
+  const_struct(L, "ort", "ta_conv_ort_params",
+               arena_printf("{.in_scale = %s, .out_scale = %s, .stride_k = %d, .m1 = %d, "
+                            ".bias_first = %d}",
+                            flit(scale_of(L, in)), flit(scale_of(L, out)), (int)stride_k,
+                            m1 ? 1 : 0, bias_first ? 1 : 0),
+               true);
+  const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
+  arg_tensor(L, in->index);
+  const_struct(L, "filter_dims", "ta_dims", dims_init(df), true);
+  const size_t taps = (size_t)df.h * (size_t)df.w * (size_t)df.c;
+  const_array(L, "filter", DT_FLOAT32, wf, (size_t)df.n * taps, true);
+  const_array(L, "bias", DT_FLOAT32, bf, (size_t)df.n, true);
+  const_struct(L, "out_dims", "ta_dims", dims_init(dout), true);
+  arg_tensor(L, out->index);
+}
+
 /*
  * --rounding onnxruntime, an int8 convolution the front end marked
  * Op.ref_float (ONNX Runtime leaves its QDQ group in float32):
@@ -348,21 +372,8 @@ static bool lower_conv_ort_float(Lower *L, bool depthwise, ta_conv_params p, con
   const int32_t stride_k = pointwise && m1 ? (int32_t)taps : mlas_stride_k(npix, taps);
   p.input_offset = -zp_of(in);
   p.output_offset = zp_of(out);
-  L->l->kernel = "ta_conv2d_ort_f32_s8";
-  const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
-  const_struct(L, "ort", "ta_conv_ort_params",
-               arena_printf("{.in_scale = %s, .out_scale = %s, .stride_k = %d, .m1 = %d}",
-                            flit(scale_of(L, in)), flit(scale_of(L, out)), (int)stride_k,
-                            m1 ? 1 : 0),
-               true);
-  const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
-  arg_tensor(L, in->index);
-  ta_dims dt = {nout, kh, kw, cg};
-  const_struct(L, "filter_dims", "ta_dims", dims_init(dt), true);
-  const_array(L, "filter", DT_FLOAT32, wf, (size_t)(nout * taps), true);
-  const_array(L, "bias", DT_FLOAT32, bf, (size_t)nout, true);
-  const_struct(L, "out_dims", "ta_dims", dims_init(dout), true);
-  arg_tensor(L, out->index);
+  ort_float_args(L, &p, stride_k, m1, false, in, di, (ta_dims){nout, kh, kw, cg}, wf, bf, out,
+                 dout);
   return true;
 }
 
@@ -576,6 +587,41 @@ static bool fc_as_conv(Lower *L, const ta_fc_params *fp, const ta_quant *fq, con
   return true;
 }
 
+/*
+ * --rounding onnxruntime, an int8 FULLY_CONNECTED the front end marked
+ * Op.ref_float (a QDQ MatMul or Gemm group ONNX Runtime leaves in
+ * float32): ta_conv2d_ort_f32_s8 over a 1 x rows image, as ONNX
+ * Runtime's float Gemm / MatMul (MlasGemm, one thread) sums: the output
+ * starts as the bias (a Gemm's C, broadcast first; 0 without one), one
+ * row (M = 1) runs MLAS's one-row kernel over all of K, more rows the
+ * SGEMM kernel in K slices of mlas_stride_k(N, K).  The front end leaves
+ * unmarked the one-row Gemm with transB, MLAS's transposed one-row
+ * kernel.  false: the activation has no float range.
+ */
+static bool lower_fc_ort_float(Lower *L, const ta_fc_params *fp, const Tensor *in,
+                               const Tensor *filter, const Tensor *bias, const Tensor *out) {
+  ta_conv_params p = {.stride_h = 1, .stride_w = 1, .dilation_h = 1, .dilation_w = 1};
+  if (!activation_range_float(L->op->opt.activation, &p.act_min_f32, &p.act_max_f32))
+    return false;
+  const int32_t rows = fp->batches, n = fp->out_depth, k = fp->in_depth;
+  const int8_t *w = (const int8_t *)filter->data;
+  float *wf = arena_array((size_t)n * (size_t)k, sizeof(float));
+  float *bf = arena_array((size_t)n, sizeof(float));
+  const float *bs = L->op->ref_bias_scale;
+  for (int32_t o = 0; o < n; o++) {
+    const float s = filter->q.scale[filter->q.nscale > 1 ? o : 0];
+    for (int32_t i = 0; i < k; i++)
+      wf[(size_t)o * (size_t)k + (size_t)i] = (float)w[(size_t)o * (size_t)k + (size_t)i] * s;
+    bf[o] = bias && bs ? (float)((const int32_t *)bias->data)[o] * bs[o] : 0.0f;
+  }
+  p.input_offset = -zp_of(in);
+  p.output_offset = zp_of(out);
+  const bool m1 = rows == 1;
+  ort_float_args(L, &p, m1 ? k : mlas_stride_k(n, k), m1, true, in, (ta_dims){1, 1, rows, k},
+                 (ta_dims){n, 1, 1, k}, wf, bf, out, (ta_dims){1, 1, rows, n});
+  return true;
+}
+
 void lower_fully_connected(Lower *L) {
   need_arity(L, 2, 1);
   Tensor *in = input(L, 0), *filter = input(L, 1), *bias = optional_input(L, 2);
@@ -609,6 +655,9 @@ void lower_fully_connected(Lower *L) {
     return;
   }
 
+  if (L->rounding == TA_ROUND_ORT && L->op->ref_float &&
+      lower_fc_ort_float(L, &p, in, filter, bias, out))
+    return;
   p.input_offset = -zp_of(in);
   p.output_offset = zp_of(out);
   p.filter_offset = 0; /* conv_quant() insists on symmetric filters */

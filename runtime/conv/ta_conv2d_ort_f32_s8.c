@@ -11,13 +11,14 @@
  * order channel, filter row, filter column; a tap outside the input reads
  * 0, as MLAS's im2col writes it):
  *   x(k) = (float)(input + input_offset) * in_scale   (DequantizeLinear)
- *   the taps in blocks of f->stride_k (MLAS's K slices), c = 0 and per
- *   block c = c + s, where s is
+ *   the taps in blocks of f->stride_k (MLAS's K slices), c = 0 (or the
+ *   bias, f->bias_first) and per block c = c + s, where s is
  *     - the general GEMM kernel: fmaf(w(k), x(k), s) in tap order from 0;
  *     - f->m1 (MLAS's one-filter kernel, SgemmKernelM1Avx): the products
  *       w(k) * x(k) summed four at a time (((p0 + p1) + p2) + p3), then
  *       two, then one, each partial sum added to c as it is formed;
- *   v = c + bias, clamped to [act_min_f32, act_max_f32] (the fused Relu
+ *   v = c + bias (v = c when the bias came first), clamped to
+ *   [act_min_f32, act_max_f32] (the fused Relu
  *   or Clip), then QuantizeLinear: v / out_scale clamped to the int8
  *   range less the zero point, rounded half to even, plus the zero point.
  *
@@ -25,6 +26,8 @@
  * weights, laid out by the compiler in tap order); filter_dims holds
  * {out_c, kh, kw, cg}.  Groups = in_c / cg, out_c / groups filters each
  * (a depthwise convolution: cg = 1).  bias: float32 [out_c].  No scratch.
+ * A Gemm or MatMul of rows x K runs as a 1x1 convolution over a 1 x rows
+ * image (the compiler's lower_fc_ort_float()).
  */
 #include "ta_kernels.h"
 #include "ta_fixedpoint.h"
@@ -72,7 +75,7 @@ ta_status ta_conv2d_ort_f32_s8(const ta_conv_params *p, const ta_conv_ort_params
         for (int32_t oc = 0; oc < out_dims->c; oc++) {
           const int32_t c0 = (oc / per_group) * cg;
           const float *w = filter + (size_t)oc * (size_t)K;
-          float c = 0.0f;
+          float c = f->bias_first ? bias[oc] : 0.0f;
           for (int32_t k0 = 0; k0 < K; k0 += f->stride_k) {
             const int32_t end = K - k0 < f->stride_k ? K : k0 + f->stride_k;
             int32_t k = k0;
@@ -99,7 +102,7 @@ ta_status ta_conv2d_ort_f32_s8(const ta_conv_params *p, const ta_conv_ort_params
               c = c + s;
             }
           }
-          float v = c + bias[oc];
+          float v = f->bias_first ? c : c + bias[oc];
           v = v < p->act_min_f32 ? p->act_min_f32 : v;
           v = v > p->act_max_f32 ? p->act_max_f32 : v;
           float q = v / f->out_scale;

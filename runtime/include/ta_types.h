@@ -91,12 +91,15 @@ typedef struct {
 
 /* An int8 convolution that ONNX Runtime computes in float32
  * (ta_conv2d_ort_f32_s8): the input's and the output's scales, the taps
- * per block of MLAS's K slicing, and whether MLAS's one-filter kernel
- * (m1 = 1) or its general GEMM kernel sums each block. */
+ * per block of MLAS's K slicing, whether MLAS's one-filter kernel
+ * (m1 = 1) or its general GEMM kernel sums each block, and whether the
+ * bias comes first (bias_first = 1: a Gemm, whose output starts as the
+ * bias and accumulates the blocks) or last (a Conv). */
 typedef struct {
   float in_scale, out_scale;
   int32_t stride_k;
   int32_t m1;
+  int32_t bias_first;
 } ta_conv_ort_params;
 
 /* FULLY_CONNECTED: input [batches][in_depth], filter [out_depth][in_depth],
