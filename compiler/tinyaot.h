@@ -304,6 +304,8 @@ typedef struct Op {
    * scales, one per output channel, or NULL (no bias). */
   bool ref_float;
   const float *ref_bias_scale;
+  bool ref_trans_b; /* ref_float FULLY_CONNECTED: the reference reads the
+                       weights as rows of K (an ONNX Gemm with transB) */
 } Op;
 
 /* One Model.metadata entry ("min_runtime_version", "OfflineMemoryAllocation",

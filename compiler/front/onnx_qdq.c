@@ -787,13 +787,12 @@ static bool qdq_fc(Imp *m, bool gemm) {
     return false;
   if (a->ndims < 2 || a->dims[a->ndims - 1] != K)
     return false;
-  /* ONNX Runtime's float MatMul / Gemm of one row with transB runs MLAS's
-   * transposed one-row kernel, whose order lower_fc_ort_float() does not
-   * follow: that group keeps the integer kernel. */
-  bool ref_float = ort_float_gemm(m, a, &o) && !(tb && val_elems(a) == K);
+  bool ref_float = ort_float_gemm(m, a, &o);
   fused_fc(m, a, w, b, tb, &o);
-  if (ref_float)
+  if (ref_float) {
     mark_ref_float(OP(m, m->nops - 1), b, N);
+    OP(m, m->nops - 1)->ref_trans_b = tb;
+  }
   return true;
 }
 

@@ -293,7 +293,7 @@ static int32_t mlas_stride_k(int64_t n, int64_t k) {
 /* The call of ta_conv2d_ort_f32_s8: p, its ta_conv_ort_params, the
  * input, the float filter wf (df: {out_c, kh, kw, cg}) and bias bf, the
  * output. */
-static void ort_float_args(Lower *L, const ta_conv_params *p, int32_t stride_k, bool m1,
+static void ort_float_args(Lower *L, const ta_conv_params *p, int32_t stride_k, int m1,
                            bool bias_first, const Tensor *in, ta_dims di, ta_dims df,
                            const float *wf, const float *bf, const Tensor *out, ta_dims dout) {
   L->l->kernel = "ta_conv2d_ort_f32_s8";
@@ -301,8 +301,8 @@ static void ort_float_args(Lower *L, const ta_conv_params *p, int32_t stride_k, 
   const_struct(L, "ort", "ta_conv_ort_params",
                arena_printf("{.in_scale = %s, .out_scale = %s, .stride_k = %d, .m1 = %d, "
                             ".bias_first = %d}",
-                            flit(scale_of(L, in)), flit(scale_of(L, out)), (int)stride_k,
-                            m1 ? 1 : 0, bias_first ? 1 : 0),
+                            flit(scale_of(L, in)), flit(scale_of(L, out)), (int)stride_k, m1,
+                            bias_first ? 1 : 0),
                true);
   const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
   arg_tensor(L, in->index);
@@ -323,11 +323,11 @@ static void ort_float_args(Lower *L, const ta_conv_params *p, int32_t stride_k, 
  * on x86-64 (MlasConvPrepare, MlasConv, MlasConvOperation,
  * MlasSgemmOperation), per group of M filters of K taps over N output
  * pixels: a pointwise convolution (1x1, stride 1, no padding) is one
- * SGEMM, whose M = 1 case is the one-filter kernel over all K; any other
- * sums K in slices of mlas_stride_k(N, K), with the one-filter kernel per
- * slice when M = 1.  Not taken (false: the integer kernel with ONNX
- * Runtime's requantization, as without the mark): N = 1 with M > 1
- * (MLAS's transposed one-row kernel), one-input-channel convolutions
+ * SGEMM, whose M = 1 case is the one-filter kernel and N = 1 case the
+ * transposed one-row kernel over all K; any other sums K in slices of
+ * mlas_stride_k(N, K), with those kernels per slice when M = 1 or N = 1.
+ * Not taken (false: the integer kernel with ONNX Runtime's
+ * requantization, as without the mark): one-input-channel convolutions
  * whose filter spans the input's width or height (a transposed GEMM),
  * and fused activations other than Relu, Relu6 and Relu(-1, 1).
  */
@@ -341,9 +341,8 @@ static bool lower_conv_ort_float(Lower *L, bool depthwise, ta_conv_params p, con
                     dout.h == di.h - (kh - 1) * p.dilation_h &&
                     dout.w == di.w - (kw - 1) * p.dilation_w;
   const bool pointwise = unit && kh == 1 && kw == 1;
-  if ((npix == 1 && per_group > 1) ||
-      (unit && !pointwise && cg == 1 && p.dilation_h == 1 && p.dilation_w == 1 &&
-       (kw == di.w || (kh == di.h && kw == 1))))
+  if (unit && !pointwise && cg == 1 && p.dilation_h == 1 && p.dilation_w == 1 &&
+      (kw == di.w || (kh == di.h && kw == 1)))
     return false;
   float flo, fhi;
   if (!activation_range_float(L->op->opt.activation, &flo, &fhi))
@@ -368,7 +367,9 @@ static bool lower_conv_ort_float(Lower *L, bool depthwise, ta_conv_params p, con
   const float *bs = L->op->ref_bias_scale;
   for (int32_t o = 0; o < nout; o++)
     bf[o] = bias && bs ? (float)((const int32_t *)bias->data)[o] * bs[o] : 0.0f;
-  const bool m1 = per_group == 1;
+  /* One filter: the one-filter kernel; one output pixel: the transposed
+   * one-row kernel (MlasSgemmOperation's N = 1 case), per K slice. */
+  const int m1 = per_group == 1 ? 1 : npix == 1 ? 2 : 0;
   const int32_t stride_k = pointwise && m1 ? (int32_t)taps : mlas_stride_k(npix, taps);
   p.input_offset = -zp_of(in);
   p.output_offset = zp_of(out);
@@ -593,10 +594,10 @@ static bool fc_as_conv(Lower *L, const ta_fc_params *fp, const ta_quant *fq, con
  * float32): ta_conv2d_ort_f32_s8 over a 1 x rows image, as ONNX
  * Runtime's float Gemm / MatMul (MlasGemm, one thread) sums: the output
  * starts as the bias (a Gemm's C, broadcast first; 0 without one), one
- * row (M = 1) runs MLAS's one-row kernel over all of K, more rows the
- * SGEMM kernel in K slices of mlas_stride_k(N, K).  The front end leaves
- * unmarked the one-row Gemm with transB, MLAS's transposed one-row
- * kernel.  false: the activation has no float range.
+ * row (M = 1) runs MLAS's one-row kernel over all of K (its transposed
+ * form for a Gemm with transB, Op.ref_trans_b), more rows the SGEMM
+ * kernel in K slices of mlas_stride_k(N, K).  false: the activation has
+ * no float range.
  */
 static bool lower_fc_ort_float(Lower *L, const ta_fc_params *fp, const Tensor *in,
                                const Tensor *filter, const Tensor *bias, const Tensor *out) {
@@ -616,7 +617,7 @@ static bool lower_fc_ort_float(Lower *L, const ta_fc_params *fp, const Tensor *i
   }
   p.input_offset = -zp_of(in);
   p.output_offset = zp_of(out);
-  const bool m1 = rows == 1;
+  const int m1 = rows > 1 ? 0 : L->op->ref_trans_b ? 2 : 1;
   ort_float_args(L, &p, m1 ? k : mlas_stride_k(n, k), m1, true, in, (ta_dims){1, 1, rows, k},
                  (ta_dims){n, 1, 1, k}, wf, bf, out, (ta_dims){1, 1, rows, n});
   return true;

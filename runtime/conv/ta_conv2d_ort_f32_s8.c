@@ -14,9 +14,13 @@
  *   the taps in blocks of f->stride_k (MLAS's K slices), c = 0 (or the
  *   bias, f->bias_first) and per block c = c + s, where s is
  *     - the general GEMM kernel: fmaf(w(k), x(k), s) in tap order from 0;
- *     - f->m1 (MLAS's one-filter kernel, SgemmKernelM1Avx): the products
- *       w(k) * x(k) summed four at a time (((p0 + p1) + p2) + p3), then
- *       two, then one, each partial sum added to c as it is formed;
+ *     - f->m1 == 1 (MLAS's one-filter kernel, SgemmKernelM1Avx): the
+ *       products w(k) * x(k) summed four at a time (((p0 + p1) + p2) +
+ *       p3), then two, then one, each partial sum added to c as it is
+ *       formed;
+ *     - f->m1 == 2 (MLAS's transposed one-row kernel, one output pixel
+ *       or a one-row Gemm with transB): eight lanes of products, lane j
+ *       summing taps j, j + 8, ..., reduced as transposed_sum() says;
  *   v = c + bias (v = c when the bias came first), clamped to
  *   [act_min_f32, act_max_f32] (the fused Relu
  *   or Clip), then QuantizeLinear: v / out_scale clamped to the int8
@@ -40,6 +44,20 @@
 static float product(float w, float x) {
   volatile float r = w * x;
   return r;
+}
+
+/* MLAS's transposed one-row kernel (SgemmKernelM1TransposeBAvx): the
+ * eight lanes of one row's dot product (lane j: the taps j, j + 8, ...
+ * of the slice, each product added in turn), added up as that kernel
+ * does for the block of rows `row` falls in: rows go four at a time,
+ * then two, then one. */
+static float transposed_sum(const float *a, int32_t row, int32_t rows) {
+  const int32_t four = rows - rows % 4;
+  if (row < four) /* the 4 x 1 block: each half left to right, then the halves */
+    return (((a[0] + a[1]) + a[2]) + a[3]) + (((a[4] + a[5]) + a[6]) + a[7]);
+  if ((rows % 4) >= 2 && row < four + 2) /* the 2 x 1 block */
+    return ((a[0] + a[2]) + (a[4] + a[6])) + ((a[1] + a[3]) + (a[5] + a[7]));
+  return ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7])); /* 1 x 1 */
 }
 
 static float tap(const ta_conv_params *p, const ta_conv_ort_params *f, const ta_dims *di,
@@ -79,7 +97,13 @@ ta_status ta_conv2d_ort_f32_s8(const ta_conv_params *p, const ta_conv_ort_params
           for (int32_t k0 = 0; k0 < K; k0 += f->stride_k) {
             const int32_t end = K - k0 < f->stride_k ? K : k0 + f->stride_k;
             int32_t k = k0;
-            if (f->m1) {
+            if (f->m1 == 2) {
+              float lane[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+              for (; k < end; k++)
+                lane[(k - k0) % 8] +=
+                    product(w[k], tap(p, f, in_dims, in, b, y0, x0, c0, khw, kw, k));
+              c = transposed_sum(lane, oc % per_group, per_group) + c;
+            } else if (f->m1) {
               for (; end - k >= 4; k += 4) {
                 float s = product(w[k], tap(p, f, in_dims, in, b, y0, x0, c0, khw, kw, k));
                 s = s + product(w[k + 1], tap(p, f, in_dims, in, b, y0, x0, c0, khw, kw, k + 1));

@@ -92,7 +92,8 @@ typedef struct {
 /* An int8 convolution that ONNX Runtime computes in float32
  * (ta_conv2d_ort_f32_s8): the input's and the output's scales, the taps
  * per block of MLAS's K slicing, whether MLAS's one-filter kernel
- * (m1 = 1) or its general GEMM kernel sums each block, and whether the
+ * (m1 = 1), its transposed one-row kernel (m1 = 2) or its general GEMM
+ * kernel (m1 = 0) sums each block, and whether the
  * bias comes first (bias_first = 1: a Gemm, whose output starts as the
  * bias and accumulates the blocks) or last (a Conv). */
 typedef struct {
