@@ -252,15 +252,22 @@ Graph *onnx_import(Onnx *x) {
     names += (size_t)x->nodes[i].noutputs + (size_t)x->nodes[i].ninputs;
   grow_slots(m, names + (size_t)x->opt->nprobes + 16);
   for (int i = 0; i < x->nnodes; i++) {
+    const bool shape = !strcmp(x->nodes[i].op_type, "Shape") || !strcmp(x->nodes[i].op_type, "Size");
     for (int k = 0; k < x->nodes[i].ninputs; k++)
-      if (x->nodes[i].inputs[k][0])
-        slot(m, x->nodes[i].inputs[k], true)->uses++;
+      if (x->nodes[i].inputs[k][0]) {
+        Slot *s = slot(m, x->nodes[i].inputs[k], true);
+        s->uses++;
+        s->shape_uses += shape;
+      }
     for (int k = 0; k < x->nodes[i].noutputs; k++)
       if (x->nodes[i].outputs[k][0])
         slot(m, x->nodes[i].outputs[k], true)->writer = &x->nodes[i];
   }
-  for (int i = 0; i < x->nouts; i++)
-    slot(m, x->outs[i].name, true)->uses += 2; /* never fused away */
+  for (int i = 0; i < x->nouts; i++) {
+    Slot *s = slot(m, x->outs[i].name, true);
+    s->uses += 2; /* never fused away */
+    s->graph_output = true;
+  }
   /* --probe: outputs after the model's own.  Like an output, a probed
    * value is never fused away; ONNX Runtime's float-group decision
    * (onnx_qdq.c) leaves the probe's uses out. */

@@ -52,7 +52,9 @@ typedef struct {
   const char *name;
   Val *v;
   int uses;   /* nodes and graph outputs reading it */
-  bool probe; /* --probe: an output (two of the uses) the model does not have */
+  bool probe;        /* --probe: an output (two of the uses) the model does not have */
+  bool graph_output; /* one of the model's outputs (two of the uses) */
+  int shape_uses;    /* the uses by Shape and Size nodes, which read no value */
   const ONode *writer; /* the (last) node writing it, or NULL */
 } Slot;
 

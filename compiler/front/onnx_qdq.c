@@ -432,10 +432,13 @@ static const ONode *sole_reader(Imp *m, const ONode *after, const char *name) {
   return name[0] && uses_of(m, name) == 1 ? reader_after(m, after, name) : NULL;
 }
 
-/* The model's own uses of value `name`: a --probe's left out. */
-static int model_uses(Imp *m, const char *name) {
+/* The readers of value `name` as ONNX Runtime counts them when it
+ * converts int8 to uint8: its nodes but the Shape and Size nodes (which
+ * its constant folding has removed by then: every shape is static), and
+ * a graph output as one (a --probe not at all). */
+static int ort_readers(Imp *m, const char *name) {
   Slot *s = slot(m, name, false);
-  return s ? s->uses - (s->probe ? 2 : 0) : 0;
+  return s ? s->uses - s->shape_uses - (s->probe ? 2 : 0) - (s->graph_output ? 1 : 0) : 0;
 }
 
 /* A constant scalar input k of node c as a double; false when absent or
@@ -673,18 +676,20 @@ static bool int8_scalar(Imp *m, const ONode *c, int k, int64_t *v) {
  * (its QDQS8ToU8Transformer): only the output of a QuantizeLinear with
  * a constant int8 scalar zero point, that is no graph output and is read
  * by exactly one DequantizeLinear, with the same zero point, whose output
- * has one reader (a shared DequantizeLinear is first copied per reader,
- * which leaves the QuantizeLinear with several).
+ * has one reader, a node or a graph output (ort_readers(); a shared
+ * DequantizeLinear is first copied per reader, which leaves the
+ * QuantizeLinear with several).
  */
 static bool ort_converts_to_u8(Imp *m, const char *name) {
   const ONode *q = writer_of(m, name);
   int64_t zq, zd;
   if (!q || strcmp(q->op_type, "QuantizeLinear") || !int8_scalar(m, q, 2, &zq))
     return false;
-  /* A graph output counts as two uses: no sole reader. */
-  const ONode *d = model_uses(m, name) == 1 ? reader_after(m, q, name) : NULL;
+  Slot *s = slot(m, name, false);
+  const ONode *d = s && !s->graph_output && ort_readers(m, name) == 1 ? reader_after(m, q, name)
+                                                                    : NULL;
   return d && !strcmp(d->op_type, "DequantizeLinear") && d->noutputs == 1 &&
-         int8_scalar(m, d, 2, &zd) && zd == zq && model_uses(m, d->outputs[0]) == 1;
+         int8_scalar(m, d, 2, &zd) && zd == zq && ort_readers(m, d->outputs[0]) == 1;
 }
 
 /*
@@ -694,9 +699,9 @@ static bool ort_converts_to_u8(Imp *m, const char *name) {
  * uint8 (ort_converts_to_u8(); its x86 kernels take uint8 activations
  * with int8 weights), else it runs the DequantizeLinear, the float op and
  * the QuantizeLinear as they are.  Checked against the graphs ONNX
- * Runtime 1.30 makes of the shared models' QDQ versions
- * (tools/bisect_quant_onnx.py lists its float groups): the same Conv
- * groups on all six with QDQ Conv groups.
+ * Runtime 1.30 makes of the eight shared models' QDQ versions
+ * (tools/bisect_quant_onnx.py lists its float groups): the same Conv,
+ * MatMul and Gemm groups, none on three of them.
  */
 static bool ort_float_gemm(Imp *m, const Val *x, const QOut *o) {
   const ONode *d = writer_of(m, m->n->inputs[0]);
