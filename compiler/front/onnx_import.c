@@ -257,7 +257,7 @@ Graph *onnx_import(Onnx *x) {
       if (x->nodes[i].inputs[k][0]) {
         Slot *s = slot(m, x->nodes[i].inputs[k], true);
         s->uses++;
-        s->shape_uses += shape;
+        s->ort_reads += !shape;
       }
     for (int k = 0; k < x->nodes[i].noutputs; k++)
       if (x->nodes[i].outputs[k][0])
@@ -266,17 +266,14 @@ Graph *onnx_import(Onnx *x) {
   for (int i = 0; i < x->nouts; i++) {
     Slot *s = slot(m, x->outs[i].name, true);
     s->uses += 2; /* never fused away */
-    s->graph_output = true;
+    s->ort_reads++;
   }
   /* --probe: outputs after the model's own.  Like an output, a probed
-   * value is never fused away; ONNX Runtime's float-group decision
-   * (onnx_qdq.c) leaves the probe's uses out. */
+   * value is never fused away; unlike one, it is no reader for ONNX
+   * Runtime's float-group decision (Slot.ort_reads). */
   const int nmodel_outs = x->nouts;
-  for (int k = 0; k < x->opt->nprobes; k++) {
-    Slot *s = slot(m, x->opt->probes[k], true);
-    s->uses += 2;
-    s->probe = true;
-  }
+  for (int k = 0; k < x->opt->nprobes; k++)
+    slot(m, x->opt->probes[k], true)->uses += 2;
   if (x->opt->nprobes) {
     VInfo *outs = arena_array((size_t)(x->nouts + x->opt->nprobes) + 1, sizeof(VInfo));
     memcpy(outs, x->outs, (size_t)x->nouts * sizeof(VInfo));

@@ -51,10 +51,12 @@
 typedef struct {
   const char *name;
   Val *v;
-  int uses;   /* nodes and graph outputs reading it */
-  bool probe;        /* --probe: an output (two of the uses) the model does not have */
-  bool graph_output; /* one of the model's outputs (two of the uses) */
-  int shape_uses;    /* the uses by Shape and Size nodes, which read no value */
+  int uses; /* nodes and graph outputs reading it */
+  /* Its readers as ONNX Runtime counts them when it converts int8 to
+   * uint8 (onnx_qdq.c): the nodes but Shape and Size (its constant
+   * folding has removed those by then: every shape is static), and a
+   * graph output as one; a --probe not at all. */
+  int ort_reads;
   const ONode *writer; /* the (last) node writing it, or NULL */
 } Slot;
 

@@ -432,13 +432,10 @@ static const ONode *sole_reader(Imp *m, const ONode *after, const char *name) {
   return name[0] && uses_of(m, name) == 1 ? reader_after(m, after, name) : NULL;
 }
 
-/* The readers of value `name` as ONNX Runtime counts them when it
- * converts int8 to uint8: its nodes but the Shape and Size nodes (which
- * its constant folding has removed by then: every shape is static), and
- * a graph output as one (a --probe not at all). */
+/* The readers of value `name` as ONNX Runtime counts them (Slot.ort_reads). */
 static int ort_readers(Imp *m, const char *name) {
   Slot *s = slot(m, name, false);
-  return s ? s->uses - s->shape_uses - (s->probe ? 2 : 0) - (s->graph_output ? 1 : 0) : 0;
+  return s ? s->ort_reads : 0;
 }
 
 /* A constant scalar input k of node c as a double; false when absent or
@@ -685,9 +682,8 @@ static bool ort_converts_to_u8(Imp *m, const char *name) {
   int64_t zq, zd;
   if (!q || strcmp(q->op_type, "QuantizeLinear") || !int8_scalar(m, q, 2, &zq))
     return false;
-  Slot *s = slot(m, name, false);
-  const ONode *d = s && !s->graph_output && ort_readers(m, name) == 1 ? reader_after(m, q, name)
-                                                                    : NULL;
+  /* A graph output is a reader that is no DequantizeLinear node. */
+  const ONode *d = ort_readers(m, name) == 1 ? reader_after(m, q, name) : NULL;
   return d && !strcmp(d->op_type, "DequantizeLinear") && d->noutputs == 1 &&
          int8_scalar(m, d, 2, &zd) && zd == zq && ort_readers(m, d->outputs[0]) == 1;
 }

@@ -290,6 +290,41 @@ static int32_t mlas_stride_k(int64_t n, int64_t k) {
   return (int32_t)sk;
 }
 
+/* The filter of an int8 convolution (OHWI, or 1HWC when depthwise) or
+ * fully connected layer (as OHWI with kh = kw = 1) dequantized as ONNX
+ * Runtime's DequantizeLinear does, (float)q * scale, in tap order
+ * [out_c][cg][kh][kw]; and its bias, (float)b * the model's own bias
+ * scale (Op.ref_bias_scale), zeros without one. */
+static float *ort_float_filter(const Tensor *filter, int32_t nout, int32_t kh, int32_t kw,
+                               int32_t cg, bool depthwise) {
+  const Quant *fq = &filter->q;
+  const int8_t *w = (const int8_t *)filter->data;
+  const size_t taps = (size_t)cg * (size_t)kh * (size_t)kw;
+  float *wf = arena_array((size_t)nout * taps, sizeof(float));
+  for (int32_t o = 0; o < nout; o++) {
+    const float s = fq->scale[fq->nscale > 1 ? o : 0];
+    for (int32_t c = 0; c < cg; c++)
+      for (int32_t y = 0; y < kh; y++)
+        for (int32_t x = 0; x < kw; x++) {
+          size_t at = depthwise ? ((size_t)y * (size_t)kw + (size_t)x) * (size_t)nout + (size_t)o
+                                : (((size_t)o * (size_t)kh + (size_t)y) * (size_t)kw + (size_t)x) *
+                                          (size_t)cg +
+                                      (size_t)c;
+          wf[(size_t)o * taps + ((size_t)c * (size_t)kh + (size_t)y) * (size_t)kw + (size_t)x] =
+              (float)w[at] * s;
+        }
+  }
+  return wf;
+}
+
+static float *ort_float_bias(const Lower *L, const Tensor *bias, int32_t nout) {
+  float *bf = arena_array((size_t)nout, sizeof(float));
+  const float *bs = L->op->ref_bias_scale;
+  for (int32_t o = 0; o < nout; o++)
+    bf[o] = bias && bs ? (float)((const int32_t *)bias->data)[o] * bs[o] : 0.0f;
+  return bf;
+}
+
 /* The call of ta_conv2d_ort_f32_s8: p, its ta_conv_ort_params, the
  * input, the float filter wf (df: {out_c, kh, kw, cg}) and bias bf, the
  * output. */
@@ -349,32 +384,15 @@ static bool lower_conv_ort_float(Lower *L, bool depthwise, ta_conv_params p, con
     return false;
   p.act_min_f32 = flo;
   p.act_max_f32 = fhi;
-  const Quant *fq = &filter->q;
-  const int8_t *w = (const int8_t *)filter->data;
-  float *wf = arena_array((size_t)(nout * taps), sizeof(float));
-  for (int32_t o = 0; o < nout; o++) {
-    const float s = fq->scale[fq->nscale > 1 ? o : 0];
-    for (int32_t c = 0; c < cg; c++)
-      for (int32_t y = 0; y < kh; y++)
-        for (int32_t x = 0; x < kw; x++) {
-          /* OHWI, or 1HWC for a depthwise filter (channel o) */
-          size_t at = depthwise ? ((size_t)y * kw + x) * nout + o
-                                : (((size_t)o * kh + y) * kw + x) * cg + c;
-          wf[(size_t)o * taps + ((size_t)c * kh + y) * kw + x] = (float)w[at] * s;
-        }
-  }
-  float *bf = arena_array((size_t)nout, sizeof(float));
-  const float *bs = L->op->ref_bias_scale;
-  for (int32_t o = 0; o < nout; o++)
-    bf[o] = bias && bs ? (float)((const int32_t *)bias->data)[o] * bs[o] : 0.0f;
   /* One filter: the one-filter kernel; one output pixel: the transposed
    * one-row kernel (MlasSgemmOperation's N = 1 case), per K slice. */
   const int m1 = per_group == 1 ? 1 : npix == 1 ? 2 : 0;
   const int32_t stride_k = pointwise && m1 ? (int32_t)taps : mlas_stride_k(npix, taps);
   p.input_offset = -zp_of(in);
   p.output_offset = zp_of(out);
-  ort_float_args(L, &p, stride_k, m1, false, in, di, (ta_dims){nout, kh, kw, cg}, wf, bf, out,
-                 dout);
+  ort_float_args(L, &p, stride_k, m1, false, in, di, (ta_dims){nout, kh, kw, cg},
+                 ort_float_filter(filter, nout, kh, kw, cg, depthwise),
+                 ort_float_bias(L, bias, nout), out, dout);
   return true;
 }
 
@@ -605,21 +623,12 @@ static bool lower_fc_ort_float(Lower *L, const ta_fc_params *fp, const Tensor *i
   if (!activation_range_float(L->op->opt.activation, &p.act_min_f32, &p.act_max_f32))
     return false;
   const int32_t rows = fp->batches, n = fp->out_depth, k = fp->in_depth;
-  const int8_t *w = (const int8_t *)filter->data;
-  float *wf = arena_array((size_t)n * (size_t)k, sizeof(float));
-  float *bf = arena_array((size_t)n, sizeof(float));
-  const float *bs = L->op->ref_bias_scale;
-  for (int32_t o = 0; o < n; o++) {
-    const float s = filter->q.scale[filter->q.nscale > 1 ? o : 0];
-    for (int32_t i = 0; i < k; i++)
-      wf[(size_t)o * (size_t)k + (size_t)i] = (float)w[(size_t)o * (size_t)k + (size_t)i] * s;
-    bf[o] = bias && bs ? (float)((const int32_t *)bias->data)[o] * bs[o] : 0.0f;
-  }
   p.input_offset = -zp_of(in);
   p.output_offset = zp_of(out);
   const int m1 = rows > 1 ? 0 : L->op->ref_trans_b ? 2 : 1;
   ort_float_args(L, &p, m1 ? k : mlas_stride_k(n, k), m1, true, in, (ta_dims){1, 1, rows, k},
-                 (ta_dims){n, 1, 1, k}, wf, bf, out, (ta_dims){1, 1, rows, n});
+                 (ta_dims){n, 1, 1, k}, ort_float_filter(filter, n, 1, 1, k, false),
+                 ort_float_bias(L, bias, n), out, (ta_dims){1, 1, rows, n});
   return true;
 }
 

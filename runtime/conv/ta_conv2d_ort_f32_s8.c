@@ -60,17 +60,58 @@ static float transposed_sum(const float *a, int32_t row, int32_t rows) {
   return ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7])); /* 1 x 1 */
 }
 
-static float tap(const ta_conv_params *p, const ta_conv_ort_params *f, const ta_dims *di,
-                 const int8_t *in, int32_t b, int32_t y0, int32_t x0, int32_t c0, int32_t khw,
-                 int32_t kw, int32_t k) {
-  const int32_t c = c0 + k / khw, ky = (k % khw) / kw, kx = k % kw;
-  const int32_t iy = y0 + ky * p->dilation_h, ix = x0 + kx * p->dilation_w;
-  if (iy < 0 || iy >= di->h || ix < 0 || ix >= di->w)
+/* One output value's window: where its taps are read. */
+typedef struct {
+  const ta_conv_params *p;
+  const ta_dims *di;
+  const int8_t *in;
+  float in_scale;
+  int32_t b, y0, x0, c0; /* image, top-left input pixel, group's first channel */
+  int32_t khw, kw;
+} window;
+
+/* Tap k of the window, dequantized: (float)(x + input_offset) * in_scale,
+ * or 0 outside the input (MLAS's im2col writes 0 there). */
+static float tap(const window *q, int32_t k) {
+  const int32_t c = q->c0 + k / q->khw, ky = (k % q->khw) / q->kw, kx = k % q->kw;
+  const int32_t iy = q->y0 + ky * q->p->dilation_h, ix = q->x0 + kx * q->p->dilation_w;
+  if (iy < 0 || iy >= q->di->h || ix < 0 || ix >= q->di->w)
     return 0.0f;
-  const int8_t v = in[(((size_t)b * (size_t)di->h + (size_t)iy) * (size_t)di->w + (size_t)ix) *
-                         (size_t)di->c +
-                     (size_t)c];
-  return (float)((int32_t)v + p->input_offset) * f->in_scale;
+  const size_t pixel = ((size_t)q->b * (size_t)q->di->h + (size_t)iy) * (size_t)q->di->w +
+                       (size_t)ix;
+  const int8_t v = q->in[pixel * (size_t)q->di->c + (size_t)c];
+  return (float)((int32_t)v + q->p->input_offset) * q->in_scale;
+}
+
+/* The sum of taps [k0, end) of filter row w, added to c, as f->m1 says
+ * (the file's comment). */
+static float slice_sum(const ta_conv_ort_params *f, const window *q, const float *w, int32_t k0,
+                       int32_t end, int32_t row, int32_t rows, float c) {
+  int32_t k = k0;
+  if (f->m1 == 2) {
+    float lane[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    for (; k < end; k++)
+      lane[(k - k0) % 8] += product(w[k], tap(q, k));
+    return transposed_sum(lane, row, rows) + c;
+  }
+  if (f->m1) {
+    for (; end - k >= 4; k += 4) {
+      float s = product(w[k], tap(q, k));
+      s = s + product(w[k + 1], tap(q, k + 1));
+      s = s + product(w[k + 2], tap(q, k + 2));
+      s = s + product(w[k + 3], tap(q, k + 3));
+      c = s + c;
+    }
+    if (end - k >= 2) {
+      c = (product(w[k], tap(q, k)) + product(w[k + 1], tap(q, k + 1))) + c;
+      k += 2;
+    }
+    return k < end ? product(w[k], tap(q, k)) + c : c;
+  }
+  float s = 0.0f;
+  for (; k < end; k++)
+    s = fmaf(w[k], tap(q, k), s);
+  return c + s;
 }
 
 ta_status ta_conv2d_ort_f32_s8(const ta_conv_params *p, const ta_conv_ort_params *f,
@@ -83,56 +124,29 @@ ta_status ta_conv2d_ort_f32_s8(const ta_conv_params *p, const ta_conv_ort_params
   const int32_t groups = in_dims->c / cg;
   if (groups <= 0 || out_dims->c % groups)
     return TA_ERR_ARG;
-  const int32_t per_group = out_dims->c / groups, khw = kh * kw, K = cg * khw;
+  const int32_t per_group = out_dims->c / groups, K = cg * kh * kw;
   const float lo = (float)(-128 - p->output_offset), hi = (float)(127 - p->output_offset);
+  window q = {.p = p, .di = in_dims, .in = in, .in_scale = f->in_scale, .khw = kh * kw, .kw = kw};
   int8_t *o = out;
-  for (int32_t b = 0; b < out_dims->n; b++)
+  for (q.b = 0; q.b < out_dims->n; q.b++)
     for (int32_t oy = 0; oy < out_dims->h; oy++)
       for (int32_t ox = 0; ox < out_dims->w; ox++) {
-        const int32_t y0 = oy * p->stride_h - p->pad_h, x0 = ox * p->stride_w - p->pad_w;
+        q.y0 = oy * p->stride_h - p->pad_h;
+        q.x0 = ox * p->stride_w - p->pad_w;
         for (int32_t oc = 0; oc < out_dims->c; oc++) {
-          const int32_t c0 = (oc / per_group) * cg;
+          q.c0 = (oc / per_group) * cg;
           const float *w = filter + (size_t)oc * (size_t)K;
           float c = f->bias_first ? bias[oc] : 0.0f;
-          for (int32_t k0 = 0; k0 < K; k0 += f->stride_k) {
-            const int32_t end = K - k0 < f->stride_k ? K : k0 + f->stride_k;
-            int32_t k = k0;
-            if (f->m1 == 2) {
-              float lane[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-              for (; k < end; k++)
-                lane[(k - k0) % 8] +=
-                    product(w[k], tap(p, f, in_dims, in, b, y0, x0, c0, khw, kw, k));
-              c = transposed_sum(lane, oc % per_group, per_group) + c;
-            } else if (f->m1) {
-              for (; end - k >= 4; k += 4) {
-                float s = product(w[k], tap(p, f, in_dims, in, b, y0, x0, c0, khw, kw, k));
-                s = s + product(w[k + 1], tap(p, f, in_dims, in, b, y0, x0, c0, khw, kw, k + 1));
-                s = s + product(w[k + 2], tap(p, f, in_dims, in, b, y0, x0, c0, khw, kw, k + 2));
-                s = s + product(w[k + 3], tap(p, f, in_dims, in, b, y0, x0, c0, khw, kw, k + 3));
-                c = s + c;
-              }
-              if (end - k >= 2) {
-                float s = product(w[k], tap(p, f, in_dims, in, b, y0, x0, c0, khw, kw, k));
-                s = s + product(w[k + 1], tap(p, f, in_dims, in, b, y0, x0, c0, khw, kw, k + 1));
-                c = s + c;
-                k += 2;
-              }
-              if (k < end)
-                c = product(w[k], tap(p, f, in_dims, in, b, y0, x0, c0, khw, kw, k)) + c;
-            } else {
-              float s = 0.0f;
-              for (; k < end; k++)
-                s = fmaf(w[k], tap(p, f, in_dims, in, b, y0, x0, c0, khw, kw, k), s);
-              c = c + s;
-            }
-          }
+          for (int32_t k0 = 0; k0 < K; k0 += f->stride_k)
+            c = slice_sum(f, &q, w, k0, K - k0 < f->stride_k ? K : k0 + f->stride_k,
+                          oc % per_group, per_group, c);
           float v = f->bias_first ? c : c + bias[oc];
           v = v < p->act_min_f32 ? p->act_min_f32 : v;
           v = v > p->act_max_f32 ? p->act_max_f32 : v;
-          float q = v / f->out_scale;
-          q = q < lo ? lo : q;
-          q = q > hi ? hi : q;
-          *o++ = (int8_t)(ta_round_even_f32(q) + p->output_offset);
+          float r = v / f->out_scale;
+          r = r < lo ? lo : r;
+          r = r > hi ? hi : r;
+          *o++ = (int8_t)(ta_round_even_f32(r) + p->output_offset);
         }
       }
   return TA_OK;

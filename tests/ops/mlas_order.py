@@ -82,6 +82,34 @@ def sliced(w, x, n_cols):
     return c
 
 
+def conv3x3_case(rng, work, name, C, H, W, O, depthwise):
+    """A 3x3 Conv with padding 1 of C channels (O filters, or one per
+    channel when depthwise) on H x W: (name, path, inputs, MLAS's result,
+    a plain sum's)."""
+    x = rng.standard_normal((1, C, H, W)).astype(np.float32)
+    w = rng.standard_normal((O, 1 if depthwise else C, 3, 3)).astype(np.float32)
+    bias = rng.standard_normal(O).astype(np.float32)
+    path = os.path.join(work, name + ".onnx")
+    model(path, [helper.make_node("Conv", ["x", "w", "b"], ["y"], kernel_shape=[3, 3], pads=[1, 1, 1, 1],
+                                  group=C if depthwise else 1)],
+          [vi("x", [1, C, H, W]), vi("w", list(w.shape))], [vi("y", [1, O, H, W])],
+          [numpy_helper.from_array(bias, "b")])
+    xp = np.pad(x[0], ((0, 0), (1, 1), (1, 1)))
+    want = np.zeros((1, O, H, W), np.float32)
+    naive = np.zeros((1, O, H, W), np.float32)
+    for o in range(O):
+        wk = w[o].reshape(-1)
+        for i in range(H):
+            for j in range(W):
+                col = xp[o:o + 1] if depthwise else xp
+                col = col[:, i:i + 3, j:j + 3].reshape(-1)
+                s = m1([f(wk[k] * col[k]) for k in range(9)], f(0)) if depthwise else \
+                    sliced(wk, col, H * W)
+                want[0, o, i, j] = f(s + bias[o])
+                naive[0, o, i, j] = f(np.float32(np.dot(wk.astype(np.float64), col)) + bias[o])
+    return name, path, [x, w], want, naive
+
+
 def model(path, nodes, inputs, outputs, inits):
     g = helper.make_graph(nodes, "mlas", inputs, outputs, inits)
     m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
@@ -127,49 +155,11 @@ def main(argv):
     naive = np.array([[f(np.float32(sum(np.float64(a[0, k]) * b[n, k] for k in range(K))) + c[n])
                        for n in range(N)]], np.float32)
     cases.append(("gemm_1x37x7_tb", path, [a, b], want, naive))
-    # Conv 3x3, pad 1: K = C*9 = 288 taps over 8 x 8 = 64 pixels, sliced.
-    C, H, W, O = 32, 8, 8, 3
-    x = rng.standard_normal((1, C, H, W)).astype(np.float32)
-    w = rng.standard_normal((O, C, 3, 3)).astype(np.float32)
-    bias = rng.standard_normal(O).astype(np.float32)
-    path = os.path.join(work, "conv_32x8x8_3x3.onnx")
-    model(path, [helper.make_node("Conv", ["x", "w", "b"], ["y"], kernel_shape=[3, 3], pads=[1, 1, 1, 1])],
-          [vi("x", [1, C, H, W]), vi("w", [O, C, 3, 3])], [vi("y", [1, O, H, W])],
-          [numpy_helper.from_array(bias, "b")])
-    xp = np.pad(x[0], ((0, 0), (1, 1), (1, 1)))
-    want = np.zeros((1, O, H, W), np.float32)
-    naive = np.zeros((1, O, H, W), np.float32)
-    for o in range(O):
-        wk = w[o].reshape(-1)
-        for i in range(H):
-            for j in range(W):
-                col = xp[:, i:i + 3, j:j + 3].reshape(-1)
-                want[0, o, i, j] = f(sliced(wk, col, H * W) + bias[o])
-                naive[0, o, i, j] = f(np.float32(np.dot(wk.astype(np.float64), col)) + bias[o])
-    cases.append(("conv_32x8x8_3x3", path, [x, w], want, naive))
-
-    # Depthwise 3x3 (group = channels): one filter per group, the one-row
+    # Conv 3x3, pad 1: K = C*9 = 288 taps over 8 x 8 = 64 pixels, sliced;
+    # depthwise 3x3 (group = channels): one filter per group, the one-row
     # kernel over its 9 taps.
-    C, H, W = 4, 6, 7
-    x = rng.standard_normal((1, C, H, W)).astype(np.float32)
-    w = rng.standard_normal((C, 1, 3, 3)).astype(np.float32)
-    bias = rng.standard_normal(C).astype(np.float32)
-    path = os.path.join(work, "depthwise_4x6x7_3x3.onnx")
-    model(path, [helper.make_node("Conv", ["x", "w", "b"], ["y"], kernel_shape=[3, 3], pads=[1, 1, 1, 1],
-                                  group=C)],
-          [vi("x", [1, C, H, W]), vi("w", [C, 1, 3, 3])], [vi("y", [1, C, H, W])],
-          [numpy_helper.from_array(bias, "b")])
-    xp = np.pad(x[0], ((0, 0), (1, 1), (1, 1)))
-    want = np.zeros((1, C, H, W), np.float32)
-    naive = np.zeros((1, C, H, W), np.float32)
-    for o in range(C):
-        wk = w[o].reshape(-1)
-        for i in range(H):
-            for j in range(W):
-                col = xp[o, i:i + 3, j:j + 3].reshape(-1)
-                want[0, o, i, j] = f(m1([f(wk[k] * col[k]) for k in range(9)], f(0)) + bias[o])
-                naive[0, o, i, j] = f(np.float32(np.dot(wk.astype(np.float64), col)) + bias[o])
-    cases.append(("depthwise_4x6x7_3x3", path, [x, w], want, naive))
+    cases.append(conv3x3_case(rng, work, "conv_32x8x8_3x3", 32, 8, 8, 3, False))
+    cases.append(conv3x3_case(rng, work, "depthwise_4x6x7_3x3", 4, 6, 7, 4, True))
 
     failed = 0
     for name, path, ins, want, naive in cases:
