@@ -117,10 +117,16 @@ static const Option options[] = {
      "run ops START..END (default START 0; a chain of int8 CONV_2D and "
      "DEPTHWISE_CONV_2D) in N row bands of op END's output, halo rows "
      "recomputed: less RAM, more MACs (doc/memory-plan.md)"},
+    {"--fuse-add", NULL, C_BUILD,
+     "run each int8 residual ADD in the epilogue of the CONV_2D computing "
+     "one of its operands, in place over the other: that output is never "
+     "stored (less RAM where it is at the peak; more code beside plain "
+     "convolutions; doc/memory-plan.md)"},
     {"--ram-limit", "BYTES", C_BUILD,
      "fit workspace and persistent area in BYTES: the plan without patches "
-     "when it fits, else the patched run with the fewest MACs recomputed "
-     "that fits, else an error naming the least RAM reachable"},
+     "when it fits, else the same with --fuse-add, else the patched run "
+     "with the fewest MACs recomputed that fits, else an error naming the "
+     "least RAM reachable"},
     {"--patch-table", NULL, C_PLAN,
      "also plan every patched run and list RAM against the MACs recomputed"},
     {"--no-views", NULL, C_BUILD,

@@ -181,6 +181,7 @@ typedef struct {
   int64_t extra;    /* MACs recomputed */
   int peak_op;      /* the op at the largest live set */
   bool fits;
+  bool fused;       /* residual ADDs in their convolutions' epilogues */
 } PatchTry;
 static PatchTry *tries;
 #define MAX_PATCH_TRIES 2048
@@ -196,7 +197,8 @@ static bool band_count_tried(int n, int rows) {
 static PatchTry plan_try(const CompileOptions *o, const Graph *g, const Plan *p,
                          int start, int end, int bands) {
   PatchTry t = {.start = start, .end = end, .bands = bands, .ram = p->workspace_bytes + p->persistent_bytes,
-                .missing = p->missing, .peak_op = p->norder ? p->order[p->peak_step] : -1};
+                .missing = p->missing, .peak_op = p->norder ? p->order[p->peak_step] : -1,
+                .fused = o->lower.fuse_add};
   if (end >= 0) {
     const PatchRun *r = op_lowered(&g->ops[end])->patch;
     t.extra = r->macs - r->plain_macs;
@@ -207,7 +209,8 @@ static PatchTry plan_try(const CompileOptions *o, const Graph *g, const Plan *p,
 
 /*
  * The pipeline.  With --ram-limit (or --patch-table) the unpatched plan
- * first (every algorithm, the overlaps); when it does not fit, every
+ * first (every algorithm, the overlaps), and the same with the residual
+ * ADDs fused (--fuse-add) when that needs less RAM; when neither fits, every
  * patched run (end op, bands) of the chain from op 0, each planned on a
  * fresh copy of the model, and the one with the fewest MACs recomputed
  * that fits is kept (*g becomes its graph).  None fits -> error naming
@@ -223,9 +226,21 @@ static Plan *compile(Graph **gp, const CompileOptions *o) {
   ntries = 0;
   tries = arena_array(MAX_PATCH_TRIES + 1, sizeof(PatchTry));
   tries[ntries++] = plan_try(o, g, p, 0, -1, 0);
+  /* Residual ADDs in their convolutions' epilogues (more code, less
+   * compute): a configuration when it lowers the RAM. */
+  if (!o->lower.fuse_add) {
+    CompileOptions of = *o;
+    of.lower.fuse_add = true;
+    Graph *h = load(o->emit.model_path, 0, &o->onnx, NULL);
+    Plan *q = compile_one(h, &of, 0, -1, 0, true, NULL);
+    PatchTry t = plan_try(&of, h, q, 0, -1, 0);
+    if (t.ram + t.missing < tries[0].ram + tries[0].missing)
+      tries[ntries++] = t;
+  }
   /* Runs from op 0 as far as the chain goes; from a later op, up to
    * MAX_RUN_FROM ops (the high-resolution stages are short). */
-  if (!tries[0].fits || o->patch_table)
+  bool whole_fits = tries[0].fits || (ntries > 1 && tries[1].fits);
+  if (!whole_fits || o->patch_table)
     for (int start = 0; start < g->nops; start++) {
       int max_end = patch_max_end(g, start);
       if (start > 0 && max_end > start + MAX_RUN_FROM - 1)
@@ -248,8 +263,12 @@ static Plan *compile(Graph **gp, const CompileOptions *o) {
     const PatchTry *t = &tries[i];
     if (!t->fits)
       continue;
-    if (best < 0 || t->extra < tries[best].extra ||
-        (t->extra == tries[best].extra && t->ram < tries[best].ram))
+    /* The fewest MACs recomputed, then no fused ADDs (less code), then
+     * the least RAM. */
+    const PatchTry *b = best >= 0 ? &tries[best] : NULL;
+    if (!b || t->extra < b->extra ||
+        (t->extra == b->extra &&
+         (t->fused < b->fused || (t->fused == b->fused && t->ram < b->ram))))
       best = i;
   }
   if (best < 0 || (!o->ram_limit && o->patch_table))
@@ -269,7 +288,10 @@ static Plan *compile(Graph **gp, const CompileOptions *o) {
     error_at(g, -1, "--ram-limit %zu: needs at least %zu bytes (op %d %s at the peak%s)%s",
              o->ram_limit, t->ram + t->missing, t->peak_op,
              t->peak_op >= 0 ? op_display_name(g, t->peak_op) : "-",
-             t->end >= 0 ? arena_printf(", with --patch %s", patch_spec(t->start, t->end, t->bands)) : "", pools);
+             t->end >= 0 ? arena_printf(", with --patch %s", patch_spec(t->start, t->end, t->bands))
+             : t->fused && !o->lower.fuse_add ? ", with --fuse-add"
+                                              : "",
+             pools);
   }
   chosen_try = best;
   /* The kept configuration, planned again with the dumps and the check. */
@@ -277,6 +299,7 @@ static Plan *compile(Graph **gp, const CompileOptions *o) {
   CompileOptions oo = *o;
   if (o->int8_io_done)
     oo.int8_io = true;
+  oo.lower.fuse_add = tries[best].fused;
   *gp = h;
   return compile_one(h, &oo, tries[best].start, tries[best].end, tries[best].bands, false,
                      NULL);
@@ -320,7 +343,9 @@ static void print_patch_table(FILE *out, const Graph *g, const CompileOptions *o
       continue;
     if (need < low)
       low = need;
-    const char *name = t->end < 0 ? "none" : patch_spec(t->start, t->end, t->bands);
+    const char *name = t->end >= 0 ? patch_spec(t->start, t->end, t->bands)
+                       : t->fused && !o->lower.fuse_add ? "--fuse-add"
+                                                        : "none";
     fprintf(out, "  %-14s %10zu %14lld %7.2f%%  op %d%s\n", name, need, (long long)t->extra,
             total ? 100.0 * (double)t->extra / (double)total : 0.0, t->peak_op,
             idx[k] == chosen_try ? (o->ram_limit ? "  <- kept (fits)" : "  <- kept") : "");
@@ -539,6 +564,8 @@ static bool parse_compile_option(int argc, char **argv, int *i, CompileOptions *
       usage(arena_printf("--ram-limit %s: not a size in bytes", v));
   } else if (!strcmp(a, "--no-overlap")) {
     o->plan.no_overlap = true;
+  } else if (!strcmp(a, "--fuse-add")) {
+    o->lower.fuse_add = true;
   } else if (!strcmp(a, "--no-views")) {
     o->views = false;
   } else if (!strcmp(a, "--profile")) {

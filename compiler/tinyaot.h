@@ -872,6 +872,11 @@ typedef struct Lowered {
    * run's last op (patch_end) makes calls, those of every band. */
   const PatchRun *patch;
   bool patch_end;
+  /* An int8 ADD computed in op fused_op's epilogue (lower_fuse.c): no
+   * call of its own, no inputs or outputs left (that op reads the
+   * residual and writes the ADD's output). */
+  bool fused;
+  int fused_op;
 } Lowered;
 
 /* A custom op the user implements: --custom-op NAME=function
@@ -889,6 +894,9 @@ typedef struct {
   /* The plan's buffer alignment (--align; 0: the default, 16): kernel
    * paths that need an aligned scratch are picked only when it is. */
   size_t align;
+  /* --fuse-add: residual ADDs run in their convolution's epilogue
+   * (lower_fuse.c); --ram-limit sets it when that lowers the RAM. */
+  bool fuse_add;
 } LowerOptions;
 
 /* Picks a kernel for every op, computes its constant parameters and asks

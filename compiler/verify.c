@@ -32,7 +32,8 @@
  *     bytes, is not a variable, and is written by an op reading its base
  *     (or a view of it) as input 0;
  *   - a lowered op (Op.lowered set) has a kernel unless its output is a
- *     view; every tensor argument is a tensor of the graph, every
+ *     view or it was fused into another op's call (then it has neither
+ *     inputs nor outputs); every tensor argument is a tensor of the graph, every
  *     constant argument one of its constants; each input it allows in
  *     place (Lowered.inplace) exists and has output 0's byte size, and
  *     an input it declares an overlap with (Lowered.overlap) exists.
@@ -227,8 +228,12 @@ static void verify_lowered(const Graph *g, const Op *op) {
   int i = op->index;
   bool view = op->noutputs == 1 && op->outputs[0] >= 0 &&
               g->tensors[op->outputs[0]].view_of >= 0;
-  if (!l->kernel && !view && !op->folded)
+  if (!l->kernel && !view && !op->folded && !l->fused)
     die("op %d (%s) has no kernel", i, op_display_name(g, i));
+  if (l->fused && (l->kernel || op->ninputs || op->noutputs || l->fused_op < 0 ||
+                   l->fused_op >= g->nops))
+    die("op %d (%s) was fused into op %d, but still has a kernel, inputs or outputs", i,
+        op_display_name(g, i), l->fused_op);
   if (op->folded && (l->kernel || op->ninputs || op->noutputs))
     die("op %d (%s) was folded, but still has a kernel, inputs or outputs", i,
         op_display_name(g, i));

@@ -1220,6 +1220,11 @@ static void emit_runner(Emit *e) {
       put_structure(b, e, i, &depth);
       continue;
     }
+    if (l->fused) {
+      fprintf(b, "  /* op %d: %s, computed in op %d's epilogue */\n", i,
+              comment_safe(op_display_name(g, i)), l->fused_op);
+      continue;
+    }
     if (l->patch && !l->patch_end) {
       fprintf(b, "  /* op %d: %s, computed band by band in op %d's patched run */\n", i,
               comment_safe(op_display_name(g, i)), l->patch->ops[l->patch->nops - 1]);

@@ -522,6 +522,7 @@ void print_lowering(FILE *out, const Graph *g) {
     const Lowered *l = op_lowered(op);
     const char *kernel = !l ? "(not lowered)"
                          : l->kernel ? l->kernel
+                         : l->fused  ? arena_printf("(in op %d's epilogue)", l->fused_op)
                          : op->noutputs == 1 && op->outputs[0] >= 0
                              ? arena_printf("(view of t%d: no call)",
                                             g->tensors[op->outputs[0]].view_of)

@@ -790,12 +790,6 @@ void lower_l2_pool2d(Lower *L) { pool_common(L, "ta_l2_pool2d"); }
 
 /* ---------------------------------------------------------------- ADD */
 
-/* Output elements from which an int8 ADD gets its input tables: they
- * save about 55 of 85 instructions per element on a Cortex-M4 and cost
- * 2 KB of flash, so from 1024 elements on at least ~27 instructions per
- * byte. */
-#define ADD_TABLE_MIN 1024
-
 /*
  * --rounding onnxruntime, int8 or uint8 inputs and output: ONNX
  * Runtime's QLinearAdd (MLAS's AVX2 kernel, qladd_avx2.cpp): the scale
@@ -865,6 +859,8 @@ void lower_add(Lower *L) {
                          L->op->opt.activation, L->rounding, &p)) {
     error_at(L->g, L->op->index, "cannot represent the rescaling of these scales");
   }
+  if (s8 && lower_add_fused(L, a, b, out))
+    return;
   L->l->kernel = f32 ? "ta_add_f32" : "ta_add_s8";
   /* The int8 kernel scales each input (offset, shift, requantization)
    * before adding; with the two 256-entry tables of add_tables() that is

@@ -50,12 +50,18 @@
  * so that a program links only the paths its calls name: the compiler
  * picks one per op (ta_conv2d_fold_dsp_ok()).  ta_conv2d_fold_s8 picks
  * per call, for code that calls the kernel itself.
+ *
+ * ta_conv2d_fold_add_{dsp,portable}_s8 run the DSP or the portable path
+ * with a residual ADD in the epilogue: each pixel pair's (or pixel's)
+ * int8 outputs go to the scratch after the columns, and add_s8.h's ADD
+ * writes the output from them and the residual, element by element.
  */
 #include "ta_fixedpoint.h"
 #include "ta_kernels.h"
 #include "conv_common.h"
 #include "ta_dot_s8.h"
 #include "ta_dsp.h"
+#include "../elementwise/add_s8.h"
 
 size_t ta_conv2d_fold_s8_scratch_size(const ta_conv_params *p, const ta_dims *in_dims,
                                       const ta_dims *filter_dims, const ta_dims *out_dims) {
@@ -64,6 +70,18 @@ size_t ta_conv2d_fold_s8_scratch_size(const ta_conv_params *p, const ta_dims *in
   (void)out_dims;
   const size_t K = (size_t)filter_dims->h * (size_t)filter_dims->w * (size_t)filter_dims->c;
   return 4 * K + (filter_dims->c % 4 ? (K + 3) & ~(size_t)3 : 0);
+}
+
+/* The fused entries' scratch: the convolution's, then the int8 outputs of
+ * two pixels (the epilogue's ADD reads them with the residual). */
+static size_t add_tmp_offset(const ta_dims *in_dims, const ta_dims *filter_dims) {
+  return (ta_conv2d_fold_s8_scratch_size(NULL, in_dims, filter_dims, NULL) + 3) & ~(size_t)3;
+}
+
+size_t ta_conv2d_fold_add_s8_scratch_size(const ta_conv_params *p, const ta_dims *in_dims,
+                                          const ta_dims *filter_dims, const ta_dims *out_dims) {
+  (void)p;
+  return add_tmp_offset(in_dims, filter_dims) + 2 * (size_t)out_dims->c;
 }
 
 /* The requantized, offset and clamped output of channel oc: TFLite's
@@ -241,11 +259,15 @@ TA_NOINLINE static void dsp_gemm(const int16_t *col, const int8_t *filter, int32
 }
 
 /* Ungrouped convolution: output pixels two at a time (the pair may
- * span rows and images), an odd last pixel paired with itself. */
-static void conv_dsp(const ta_conv_params *p, const ta_dims *in_dims,
-                     const int8_t *in, const ta_dims *filter_dims, const int8_t *filter,
-                     const int32_t *bias_fold, const ta_dims *out_dims, int8_t *out,
-                     int16_t *col) {
+ * span rows and images), an odd last pixel paired with itself.  With
+ * add (the fused entry): the pair's outputs go to tmp, and the residual
+ * ADD writes out from them and res, element by element (so out may be
+ * res itself). */
+TA_INLINE void conv_dsp_body(const ta_conv_params *p, const ta_dims *in_dims,
+                             const int8_t *in, const ta_dims *filter_dims,
+                             const int8_t *filter, const int32_t *bias_fold,
+                             const ta_dims *out_dims, int8_t *out, int16_t *col,
+                             const ta_add_s8_tab *add, const int8_t *res, int8_t *tmp) {
   const int32_t H = in_dims->h, W = in_dims->w, C = in_dims->c;
   const int32_t KH = filter_dims->h, KW = filter_dims->w;
   const int32_t OH = out_dims->h, OW = out_dims->w, OC = out_dims->c;
@@ -257,7 +279,7 @@ static void conv_dsp(const ta_conv_params *p, const ta_dims *in_dims,
   const size_t image = (size_t)H * W * C;
   int32_t b = 0, oy = 0, ox = 0;
   for (size_t i = 0; i < npix; i += 2) {
-    int8_t *o0 = out + i * OC, *o1 = o0;
+    int8_t *o0 = add ? tmp : out + i * OC, *o1 = o0;
     dsp_gather(p, in + b * image, H, W, C, KH, KW, oy, ox, zp, col, 0);
     if (i + 1 < npix) {
       if (++ox == OW) {
@@ -274,7 +296,27 @@ static void conv_dsp(const ta_conv_params *p, const ta_dims *in_dims,
         oy = 0, b++;
     }
     dsp_gemm(col, filter, K, OC, bias_fold, &o, o0, o1);
+    if (add)
+      ta_add_s8_tab_row(add, tmp, 1, res + i * OC, 1, out + i * OC, (o1 != o0 ? 2 : 1) * OC);
   }
+}
+
+static void conv_dsp(const ta_conv_params *p, const ta_dims *in_dims, const int8_t *in,
+                     const ta_dims *filter_dims, const int8_t *filter,
+                     const int32_t *bias_fold, const ta_dims *out_dims, int8_t *out,
+                     int16_t *col) {
+  conv_dsp_body(p, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, col, NULL, NULL,
+                NULL);
+}
+
+TA_NOINLINE static void conv_dsp_add(const ta_conv_params *p, const ta_dims *in_dims,
+                                     const int8_t *in, const ta_dims *filter_dims,
+                                     const int8_t *filter, const int32_t *bias_fold,
+                                     const ta_dims *out_dims, int8_t *out, int16_t *col,
+                                     const ta_add_s8_tab *add, const int8_t *res,
+                                     int8_t *tmp) {
+  conv_dsp_body(p, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, col, add, res,
+                tmp);
 }
 #endif
 
@@ -285,7 +327,8 @@ static void conv_dsp(const ta_conv_params *p, const ta_dims *in_dims,
 TA_INLINE void conv_portable(const ta_conv_params *p, const ta_quant *q, const ta_dims *in_dims,
                              const int8_t *in, const ta_dims *filter_dims, const int8_t *filter,
                              const int32_t *bias_fold, const ta_dims *out_dims, int8_t *out,
-                             int16_t *col, int ort) {
+                             int16_t *col, int ort, const ta_add_s8_tab *add,
+                             const int8_t *res, int8_t *tmp) {
   const int32_t H = in_dims->h, W = in_dims->w, C = in_dims->c;
   const int32_t KH = filter_dims->h, KW = filter_dims->w, FC = filter_dims->c;
   const int32_t OH = out_dims->h, OW = out_dims->w, OC = out_dims->c;
@@ -299,7 +342,8 @@ TA_INLINE void conv_portable(const ta_conv_params *p, const ta_quant *q, const t
       const ta_window wy = ta_conv_window(oy * p->stride_h - p->pad_h, p->dilation_h, KH, H);
       for (int32_t ox = 0; ox < OW; ox++) {
         const ta_window wx = ta_conv_window(ox * p->stride_w - p->pad_w, p->dilation_w, KW, W);
-        int8_t *o = out + (((size_t)b * (size_t)OH + (size_t)oy) * (size_t)OW + (size_t)ox) * (size_t)OC;
+        const size_t at = (((size_t)b * (size_t)OH + (size_t)oy) * (size_t)OW + (size_t)ox) * (size_t)OC;
+        int8_t *o = add ? tmp : out + at;
         for (int32_t g = 0; g < groups; g++) {
           const int8_t *in_g = in_b + (size_t)g * (size_t)FC;
           int16_t *dst = col;
@@ -333,6 +377,8 @@ TA_INLINE void conv_portable(const ta_conv_params *p, const ta_quant *q, const t
             o[oc] =
                 FINISH(bias_fold[oc] + ta_dot1_s16s8(col, filter + (size_t)oc * (size_t)K, K), p, q, oc);
         }
+        if (add)
+          ta_add_s8_tab_row(add, tmp, 1, res + at, 1, out + at, OC);
       }
     }
   }
@@ -344,7 +390,18 @@ TA_NOINLINE static void conv_fixed(const ta_conv_params *p, const ta_quant *q,
                                    const ta_dims *filter_dims, const int8_t *filter,
                                    const int32_t *bias_fold, const ta_dims *out_dims,
                                    int8_t *out, int16_t *col) {
-  conv_portable(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, col, 0);
+  conv_portable(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, col, 0, NULL,
+                NULL, NULL);
+}
+
+TA_NOINLINE static void conv_fixed_add(const ta_conv_params *p, const ta_quant *q,
+                                       const ta_dims *in_dims, const int8_t *in,
+                                       const ta_dims *filter_dims, const int8_t *filter,
+                                       const int32_t *bias_fold, const ta_dims *out_dims,
+                                       int8_t *out, int16_t *col, const ta_add_s8_tab *add,
+                                       const int8_t *res, int8_t *tmp) {
+  conv_portable(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, col, 0, add,
+                res, tmp);
 }
 
 TA_NOINLINE static void conv_ort(const ta_conv_params *p, const ta_quant *q,
@@ -352,7 +409,8 @@ TA_NOINLINE static void conv_ort(const ta_conv_params *p, const ta_quant *q,
                                  const ta_dims *filter_dims, const int8_t *filter,
                                  const int32_t *bias_fold, const ta_dims *out_dims, int8_t *out,
                                  int16_t *col) {
-  conv_portable(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, col, 1);
+  conv_portable(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, col, 1, NULL,
+                NULL, NULL);
 }
 
 /* The arguments every entry point checks. */
@@ -415,6 +473,64 @@ ta_status ta_conv2d_fold_ort_s8(const ta_conv_params *p, const ta_quant *q,
       q->rounding != TA_ROUND_ORT)
     return TA_ERR_ARG;
   conv_ort(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, scratch);
+  return TA_OK;
+}
+
+/*
+ * The fused entries: the convolution (DSP path, or the portable one with
+ * TFLite's roundings), then ADD(its int8 output, residual) as ta_add_s8
+ * computes it (add: the ADD's parameters with the convolution's output
+ * as input 1), written to out; out may be residual.
+ */
+TA_INLINE ta_status conv_add_args(const ta_conv_params *p, const ta_quant *q,
+                                  const ta_dims *in_dims, const ta_dims *filter_dims,
+                                  const ta_dims *out_dims, const int32_t *bias_fold,
+                                  const void *scratch, const ta_add_params *add,
+                                  const int8_t *residual) {
+  if (!conv_args_ok(p, in_dims, filter_dims, out_dims, bias_fold, scratch) || !add ||
+      !residual || q->rounding == TA_ROUND_ORT || ((uintptr_t)scratch & 3) != 0 ||
+      !ta_add_s8_tabled(add))
+    return TA_ERR_ARG;
+  return ta_add_s8_check(add);
+}
+
+ta_status ta_conv2d_fold_add_dsp_s8(const ta_conv_params *p, const ta_quant *q,
+                                    const ta_dims *in_dims, const int8_t *in,
+                                    const ta_dims *filter_dims, const int8_t *filter,
+                                    const int32_t *bias_fold, const ta_dims *out_dims,
+                                    int8_t *out, void *scratch, const ta_add_params *add,
+                                    const int8_t *residual) {
+  ta_status st = conv_add_args(p, q, in_dims, filter_dims, out_dims, bias_fold, scratch, add,
+                               residual);
+  if (st != TA_OK)
+    return st;
+  if (!conv_dsp_ok(q, in_dims, filter_dims, scratch))
+    return TA_ERR_ARG;
+  const ta_add_s8_tab c = ta_add_s8_tab_make(add);
+  int8_t *tmp = (int8_t *)scratch + add_tmp_offset(in_dims, filter_dims);
+#if defined(TA_DSP)
+  conv_dsp_add(p, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, scratch, &c,
+               residual, tmp);
+#else
+  conv_fixed_add(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, scratch, &c,
+                 residual, tmp);
+#endif
+  return TA_OK;
+}
+
+ta_status ta_conv2d_fold_add_portable_s8(const ta_conv_params *p, const ta_quant *q,
+                                         const ta_dims *in_dims, const int8_t *in,
+                                         const ta_dims *filter_dims, const int8_t *filter,
+                                         const int32_t *bias_fold, const ta_dims *out_dims,
+                                         int8_t *out, void *scratch, const ta_add_params *add,
+                                         const int8_t *residual) {
+  ta_status st = conv_add_args(p, q, in_dims, filter_dims, out_dims, bias_fold, scratch, add,
+                               residual);
+  if (st != TA_OK)
+    return st;
+  const ta_add_s8_tab c = ta_add_s8_tab_make(add);
+  conv_fixed_add(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, scratch, &c,
+                 residual, (int8_t *)scratch + add_tmp_offset(in_dims, filter_dims));
   return TA_OK;
 }
 

@@ -105,6 +105,36 @@ ta_status ta_conv2d_fold_ort_s8(const ta_conv_params *p, const ta_quant *q,
                                 const ta_dims *out_dims, int8_t *out, void *scratch);
 
 /*
+ * ta_conv2d_fold_add_dsp_s8, ta_conv2d_fold_add_portable_s8 - a residual
+ * ADD in the convolution's epilogue: out = ADD(conv, residual), with conv
+ * the int8 output ta_conv2d_fold_dsp_s8 / _portable_s8 would write (its
+ * own quantization, activation and clamp) and the ADD exactly as
+ * ta_add_s8 computes it without broadcast, `add` being the ADD's
+ * parameters with the convolution's output as input 1, with both tables
+ * and double rounding with a right shift (TA_ERR_ARG otherwise).
+ * Each output element is written after its residual element is read, and
+ * after its pixel's window is read, so out may be residual itself (or
+ * overlap in as the plain kernel's output may).  TFLite's roundings only
+ * (TA_ERR_ARG for TA_ROUND_ORT).  scratch:
+ * ta_conv2d_fold_add_s8_scratch_size() bytes (the convolution's rounded
+ * up to 4, plus two output pixels), 4-byte aligned.
+ */
+size_t ta_conv2d_fold_add_s8_scratch_size(const ta_conv_params *p, const ta_dims *in_dims,
+                                          const ta_dims *filter_dims, const ta_dims *out_dims);
+ta_status ta_conv2d_fold_add_dsp_s8(const ta_conv_params *p, const ta_quant *q,
+                                    const ta_dims *in_dims, const int8_t *in,
+                                    const ta_dims *filter_dims, const int8_t *filter,
+                                    const int32_t *bias_fold, const ta_dims *out_dims,
+                                    int8_t *out, void *scratch, const ta_add_params *add,
+                                    const int8_t *residual);
+ta_status ta_conv2d_fold_add_portable_s8(const ta_conv_params *p, const ta_quant *q,
+                                         const ta_dims *in_dims, const int8_t *in,
+                                         const ta_dims *filter_dims, const int8_t *filter,
+                                         const int32_t *bias_fold, const ta_dims *out_dims,
+                                         int8_t *out, void *scratch, const ta_add_params *add,
+                                         const int8_t *residual);
+
+/*
  * ta_conv2d_ort_f32_s8 - an int8 convolution (grouped and depthwise
  * ones too) as ONNX Runtime computes a QDQ Conv group it leaves in
  * float32: the input dequantized, MLAS's float sums in MLAS's order, the

@@ -218,9 +218,10 @@ echo $models | tr ' ' '\n' |
   xargs -P "$ARM_JOBS" -I{} sh -c 'sh "$0" --model "$1" > "$ARM_WORK/results/$1.txt" 2>&1' \
     "$0" {}
 for m in $models; do cat "$ARM_WORK/results/$m.txt"; done
-# Patched runs (doc/memory-plan.md, 2d) on Cortex-M: the plans --ram-limit
-# keeps for these models (NAME:BYTES; ARM_PATCHED, empty to skip).
-patched=${ARM_PATCHED-"vww_96_int8:30000 person_detect_int8:24000"}
+# Patched runs (doc/memory-plan.md, 2d) and fused residual ADDs (2e) on
+# Cortex-M: the plans --ram-limit keeps for these models (NAME:BYTES;
+# ARM_PATCHED, empty to skip; resnet8_int8 at 33500 takes --fuse-add).
+patched=${ARM_PATCHED-"vww_96_int8:30000 person_detect_int8:24000 resnet8_int8:33500"}
 for p in $patched; do
   [ -f "$TINYAOT_SHARED/goldens/${p%%:*}/manifest.json" ] || continue
   sh "$0" --patched "$p" > "$ARM_WORK/results/patched.$p.txt" 2>&1

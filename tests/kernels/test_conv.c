@@ -163,6 +163,71 @@ typedef ta_status (*dw_fn)(const ta_conv_params *, const ta_quant *, const ta_di
                            const int8_t *, const ta_dims *, const int8_t *, const int32_t *,
                            const ta_dims *, int8_t *, void *);
 
+/* Cases that ran the fused convolution + residual ADD entries, and those
+ * of them with the output in place over the residual. */
+static int fused_cases;
+
+/*
+ * ta_conv2d_fold_add_{dsp,portable}_s8 against the two ops they replace:
+ * `conv` (the convolution's output, already checked against the
+ * reference) then ta_add_s8 with a random residual and random ADD
+ * quantization (the table form the compiler passes, add_params() and
+ * add_tables() as lower_fuse.c calls them).  Once into a buffer of its
+ * own, once with the output in place over the residual.  Returns 0 when
+ * every byte agrees (1 when the ADD's quantization is not the fused
+ * form: not run).
+ */
+static int fused_add_case(const ta_conv_params *p, const ta_quant *q, const ta_dims *id,
+                          const int8_t *in, const ta_dims *fd, const int8_t *filter,
+                          const int32_t *bf, const ta_dims *od, const int8_t *conv, int dsp) {
+  const size_t no = (size_t)od->n * od->h * od->w * od->c;
+  ta_add_params ap;
+  memset(&ap, 0, sizeof ap);
+  float sc = (float)ref_rand(1, 1000) / 4096.0f, sr = (float)ref_rand(1, 1000) / 4096.0f;
+  float so = (float)ref_rand(1, 2000) / 4096.0f;
+  Activation act = ref_rand(0, 1) ? ACT_RELU : ACT_NONE;
+  if (!add_params(sc, p->output_offset, sr, ref_rand(-128, 127), so, ref_rand(-128, 127),
+                  DT_INT8, act, TA_ROUND_DOUBLE, &ap))
+    return 1;
+  int32_t t1[256], t2[256];
+  add_tables(&ap, t1, t2);
+  ap.table1 = t1;
+  ap.table2 = t2;
+  if (ap.output_shift >= 0)
+    return 1;
+  int8_t *res = canary_alloc(no), *expect = malloc(no), *o1 = canary_alloc(no);
+  ref_fill_s8(res, no);
+  ta_bcast flat = {1, {(int32_t)no}, {1}, {1}};
+  ta_status s0 = ta_add_s8(&ap, &flat, conv, res, expect);
+  size_t ns = ta_conv2d_fold_add_s8_scratch_size(p, id, fd, od);
+  void *scratch = canary_alloc(ns);
+  typedef ta_status (*fn)(const ta_conv_params *, const ta_quant *, const ta_dims *,
+                          const int8_t *, const ta_dims *, const int8_t *, const int32_t *,
+                          const ta_dims *, int8_t *, void *, const ta_add_params *,
+                          const int8_t *);
+  fn f = dsp ? ta_conv2d_fold_add_dsp_s8 : ta_conv2d_fold_add_portable_s8;
+  ta_status s1 = f(p, q, id, in, fd, filter, bf, od, o1, scratch, &ap, res);
+  long d1 = first_diff(o1, expect, no);
+  /* In place: the residual's bytes become the output. */
+  memcpy(o1, res, no);
+  ta_status s2 = f(p, q, id, in, fd, filter, bf, od, o1, scratch, &ap, o1);
+  long d2 = first_diff(o1, expect, no);
+  int bad = s0 != TA_OK || s1 != TA_OK || s2 != TA_OK || d1 >= 0 || d2 >= 0 ||
+            !canary_ok(o1, no) || !canary_ok(res, no) || !canary_ok(scratch, ns);
+  if (bad)
+    CHECK(0,
+          "conv + residual ADD (%s, in %dx%dx%dx%d filter %dx%dx%dx%d) equals the conv then "
+          "ta_add_s8: status %d/%d/%d, first difference %ld (own buffer), %ld (in place)",
+          dsp ? "dsp entry" : "portable entry", id->n, id->h, id->w, id->c, fd->n, fd->h,
+          fd->w, fd->c, s0, s1, s2, d1, d2);
+  fused_cases++;
+  canary_free(res);
+  canary_free(o1);
+  canary_free(scratch);
+  free(expect);
+  return bad ? -1 : 0;
+}
+
 static int random_conv_case(int depthwise, int k, int dsp) {
   ta_conv_params p;
   memset(&p, 0, sizeof p);
@@ -290,6 +355,9 @@ static int random_conv_case(int depthwise, int k, int dsp) {
     dsp_entries += dsp_path;
     s5 = (dsp_path ? ta_conv2d_fold_dsp_s8 : ta_conv2d_fold_portable_s8)(
         &p, &q, &id, in, &fd, filter, bf, &od, o5, scratch);
+    if (s5 == TA_OK && rounding == TA_ROUND_DOUBLE && first_diff(o5, expect, no) < 0 &&
+        fused_add_case(&p, &q, &id, in, &fd, filter, bf, &od, o5, dsp_path) < 0)
+      s5 = TA_ERR_ARG; /* reported above */
   }
   mmla_cases += q.mmla != 0;
   long d1 = first_diff(o1, expect, no), d2 = first_diff(o2, expect, no);
@@ -336,7 +404,7 @@ static int random_conv_case(int depthwise, int k, int dsp) {
 
 static void test_random(int depthwise, int dsp) {
   int run = 0, bad = 0;
-  mmla_cases = dsp_entries = dsp_3x3_cases = 0;
+  mmla_cases = dsp_entries = dsp_3x3_cases = fused_cases = 0;
   for (int k = 0; k < 400; k++) {
     int r = random_conv_case(depthwise, k, dsp);
     run += r != 0;
@@ -355,6 +423,11 @@ static void test_random(int depthwise, int dsp) {
     CHECK(dsp_entries > run / 2,
           "%d of %d of them ran through the kernel's _dsp_ entry point, the same bytes",
           dsp_entries, run);
+  if (!depthwise)
+    CHECK(fused_cases > run / 4,
+          "%d of them also ran with a residual ADD in the epilogue (ta_conv2d_fold_add_*_s8), "
+          "into their own buffer and in place over the residual: the bytes of the two ops",
+          fused_cases);
   if (dsp && depthwise)
     CHECK(dsp_3x3_cases > run / 8,
           "%d 3x3 cases ran through all three DSP forms, forwards and backwards, the same bytes",

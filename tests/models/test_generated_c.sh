@@ -66,6 +66,15 @@ for variant in "--io-in-workspace --patch 3:24" "--patch 7:5" "--io-in-workspace
   fi
 done
 
+# Residual ADDs in their convolutions' epilogues.
+d=$tmp/variant
+rm -rf "$d"
+if "$TINYAOT" compile "$shared/models/resnet8_int8.tflite" -o "$d" --fuse-add > "$tmp/c.log" 2>&1; then
+  strict "$d" "resnet8_int8's generated code with --fuse-add"
+else
+  notok "resnet8_int8 compiles with --fuse-add: $(head -n1 "$tmp/c.log")"
+fi
+
 # Deterministic, and independent of the working directory.
 "$TINYAOT" compile "$kws" -o "$tmp/d1" --prefix kws > /dev/null 2>&1
 mkdir -p "$tmp/elsewhere"

@@ -93,13 +93,31 @@ ram_case() { # MODEL LIMIT EXPECTED-KEPT EXPECTED-WORKSPACE
   kept=$(grep -E '<- kept \(fits\)' "$tmp/r.log" | awk '{print $1}')
   ws=$(sed -n 's/^workspace: \([0-9]*\) bytes.*/\1/p' "$tmp/r.log")
   [ "$kept" = "$3" ] && [ "$ws" = "$4" ] \
-    && ok "$1 --ram-limit $2 keeps --patch $3 ($4 bytes)" \
+    && ok "$1 --ram-limit $2 keeps $3 ($4 bytes)" \
     || notok "$1 --ram-limit $2 keeps '$kept' ($ws bytes), expected '$3' ($4 bytes)"
 }
 ram_case vww_96_int8 65536 none 36896
 ram_case vww_96_int8 32768 2:3:3 31520
 ram_case vww_96_int8 30000 2:3:4 28448
 ram_case person_detect_int8 24000 2:4:12 23104
+# The residual ADDs in their convolutions' epilogues (--fuse-add) when
+# the whole-tensor plan does not fit without them, before any patch.
+ram_case resnet8_int8 40000 none 33872
+ram_case resnet8_int8 33500 --fuse-add 33376
+r8="$shared/models/resnet8_int8.tflite"
+if "$TINYAOT" plan "$r8" --ram-limit 33000 > "$tmp/e.log" 2>&1; then
+  notok "resnet8_int8 --ram-limit 33000 is refused (it was accepted)"
+elif grep -qF "needs at least 33376 bytes (op 5 CONV_2D at the peak, with --fuse-add)" "$tmp/e.log"; then
+  ok "resnet8_int8 --ram-limit 33000 is refused with the least RAM, reached with --fuse-add"
+else
+  notok "resnet8_int8 --ram-limit 33000 is refused naming --fuse-add (got: $(head -n1 "$tmp/e.log"))"
+fi
+"$TINYAOT" compile "$r8" --ram-limit 33500 -o "$tmp/r8" --prefix r8 > /dev/null 2>&1
+n=$(grep -c 'st = ta_conv2d_fold_add_' "$tmp/r8/r8.c" 2>/dev/null)
+a=$(grep -c 'st = ta_add_s8(' "$tmp/r8/r8.c" 2>/dev/null)
+[ "$n" = 3 ] && [ "$a" = 0 ] && grep -q "op 3: ADD, computed in op 2's epilogue" "$tmp/r8/r8.c" \
+  && ok "resnet8_int8 compiled under --ram-limit 33500 runs its 3 ADDs in the convolutions' epilogues" \
+  || notok "resnet8_int8 under --ram-limit 33500: $n fused calls, $a ADD calls (expected 3 and 0)"
 expect_error "vww_96_int8 --ram-limit 24576" \
   "vww_96_int8.tflite: --ram-limit 24576: needs at least 27880 bytes (op 0 CONV_2D at the peak, with --patch 1:3:8)" \
   --io-in-workspace --ram-limit 24576

@@ -23,6 +23,9 @@
  *  - an int8 FULLY_CONNECTED after a CONV_2D on its DSP entry runs on
  *    that entry as a 1x1 convolution (fc_as_conv() in lower_nn.c) when
  *    its requantization fits and its column stays within 1 KiB;
+ *  - --fuse-add runs an int8 ADD of a CONV_2D's output in that
+ *    convolution's epilogue (lower_fuse.c) from ADD_TABLE_MIN elements
+ *    on, unless the output is read elsewhere;
  *  - the int8 convolutions' ta_quant.mmla is ta_quant_mmla_ok() of the
  *    lowered multipliers, shifts and folded bias: 1 when the SMMLAR
  *    requantization fits (3 for CONV_2D, whose bias then carries the
@@ -521,7 +524,76 @@ static void test_fc_as_conv(void) {
         "and so does every one under single rounding (%s) %s", k, error_message);
 }
 
+/* x [1,h,w,4] (a model input) -> CONV_2D 1x1 (4 -> 4) -> c; ADD(c, x)
+ * (conv_first) or ADD(x, c) -> out; c also a model output when
+ * c_is_output. */
+static TfwModel *residual_model(int32_t h, int32_t w, bool conv_first, bool c_is_output) {
+  TfwModel *m = tfw_new();
+  int32_t d[4] = {1, h, w, 4}, df[4] = {4, 1, 1, 4};
+  int8_t f[16];
+  for (int i = 0; i < 16; i++)
+    f[i] = (int8_t)(i % 5 - 2);
+  int x = tfw_tensor(m, "x", TFW_INT8, 4, d, 0);
+  int fi = tfw_const(m, "f", TFW_INT8, 4, df, f);
+  int c = tfw_tensor(m, "c", TFW_INT8, 4, d, 0);
+  int o = tfw_tensor(m, "o", TFW_INT8, 4, d, 0);
+  tfw_quant1(m, x, 0.05f, -3);
+  tfw_quant1(m, fi, 0.02f, 0);
+  tfw_quant1(m, c, 0.04f, 5);
+  tfw_quant1(m, o, 0.08f, -1);
+  int op = tfw_op(m, TFW_OP_CONV_2D, 2, (int[]){x, fi}, 1, &c);
+  tfw_conv2d_options(m, op, TFW_PAD_SAME, 1, 1, TFW_ACT_NONE, 1, 1);
+  int in[2] = {conv_first ? c : x, conv_first ? x : c};
+  op = tfw_op(m, TFW_OP_ADD, 2, in, 1, &o);
+  tfw_add_options(m, op, TFW_ACT_RELU, 1);
+  tfw_inputs(m, 1, &x);
+  tfw_outputs(m, c_is_output ? 2 : 1, (int[]){o, c});
+  return m;
+}
+
+static Graph *residual_lowered(TfwModel *m, bool fuse) {
+  LowerOptions o = {.rounding = TA_ROUND_DOUBLE, .align = 16, .fuse_add = fuse};
+  Graph *g = compile_model(m, "test.tflite", &o);
+  tfw_free(m);
+  return g;
+}
+
+/* --fuse-add (lower_fuse.c): the int8 ADD of a CONV_2D's output runs in
+ * that convolution's epilogue, with the ADD's parameters for the
+ * convolution's output as input 1 whichever input it was; not without
+ * the option, below ADD_TABLE_MIN elements, or when the convolution's
+ * output is read elsewhere (here: a model output). */
+static void test_fuse_add(void) {
+  for (int first = 1; first >= 0; first--) {
+    Graph *g = residual_lowered(residual_model(16, 16, first, false), true);
+    const Lowered *c = g ? op_lowered(&g->ops[0]) : NULL, *a = g ? op_lowered(&g->ops[1]) : NULL;
+    const ConstObj *p = g ? find_const(g, 0, "add") : NULL;
+    CHECK(c && a && !strcmp(c->kernel, "ta_conv2d_fold_add_dsp_s8") && a->fused &&
+              a->fused_op == 0 && !a->kernel && g->ops[1].ninputs == 0 &&
+              g->ops[1].noutputs == 0 && g->ops[0].ninputs == 3 &&
+              g->ops[0].inputs[2] == 0 && g->ops[0].outputs[0] == 3 && (c->inplace & 4) &&
+              p && strstr(p->init, ".input1_offset = -5,") &&
+              strstr(p->init, ".input2_offset = 3,") && strstr(p->init, "@add_table1") &&
+              g->ops[0].scratch_bytes == 16 + 8,
+          "ADD(%s) of 1024 elements runs in the CONV_2D's epilogue, the convolution's output "
+          "as input 1, in place over the residual allowed (%s, scratch %zu) %s",
+          first ? "conv, x" : "x, conv", c ? c->kernel : "-", g ? g->ops[0].scratch_bytes : 0,
+          error_message);
+  }
+  Graph *g = residual_lowered(residual_model(16, 16, true, false), false);
+  CHECK(g && !strcmp(op_lowered(&g->ops[0])->kernel, "ta_conv2d_fold_dsp_s8") &&
+            !strcmp(op_lowered(&g->ops[1])->kernel, "ta_add_s8"),
+        "without --fuse-add both ops keep their calls %s", error_message);
+  g = residual_lowered(residual_model(4, 4, true, false), true);
+  CHECK(g && !strcmp(op_lowered(&g->ops[1])->kernel, "ta_add_s8"),
+        "an ADD of 64 elements (no tables) keeps its call %s", error_message);
+  g = residual_lowered(residual_model(16, 16, true, true), true);
+  CHECK(g && !strcmp(op_lowered(&g->ops[1])->kernel, "ta_add_s8"),
+        "so does one whose convolution output is also a model output %s", error_message);
+}
+
 int main(void) {
+  test_fuse_add();
   test_fc_as_conv();
   test_depthwise_one_channel();
   test_conv_mmla();
