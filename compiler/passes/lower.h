@@ -74,7 +74,7 @@ void const_i32(Lower *L, const char *name, const int32_t *v, size_t n, bool pass
  * unless input k has output 0's byte size. */
 void may_run_in_place(Lower *L, int k);
 /* Declares that output 0 may overlap input 0 (Lowered.overlap) for a
- * kernel writing NHWC output pixels in order, in blocks of 1 (and of 2
+ * kernel writing NHWC output pixels in order, in blocks of 1 (and of 4
  * when nblocks is 2), each block after reading its pixels' windows (kh x
  * kw taps, p's strides, dilations and top/left padding over input di);
  * by_channel: each output channel reads only its own input channel and

@@ -22,21 +22,25 @@
 
 /* The requantization constants of q (its multipliers and shifts
  * computed): the arrays "mult" and "shift" and the struct "quant" with
- * q->mmla set from ta_quant_mmla_ok(), and the bias to pass: fold[]
- * followed by the records (ta_conv_records()) when `records` and the
- * channels fit, else fold[] itself; its length goes to *nbias. */
+ * q->mmla set from ta_quant_mmla_ok(), and the bias to pass: with
+ * `records` (a ta_conv2d_fold_dsp_s8 candidate: ungrouped, its scratch
+ * aligned) the records of ta_conv2d_fold_dsp_records() for output offset
+ * `off` when every channel fits them (q->mmla then has TA_MMLA_RECORDS:
+ * the DSP entry runs, with the filter packed), else fold[] itself; its
+ * length goes to *nbias. */
 static const int32_t *quant_consts(Lower *L, ta_quant *q, int nch, const int32_t *fold,
-                                   int32_t taps, bool records, size_t *nbias) {
+                                   int32_t taps, bool records, int32_t off, size_t *nbias) {
   int mmla = ta_quant_mmla_ok(q, nch, fold, taps);
   const int32_t *bias = fold;
   *nbias = (size_t)nch;
   if (mmla && records) {
-    int32_t *b = arena_array(3 * (size_t)nch, sizeof(int32_t));
-    memcpy(b, fold, (size_t)nch * sizeof(int32_t));
-    ta_conv_records(q, nch, b + nch);
-    mmla |= TA_MMLA_RECORDS;
-    bias = b;
-    *nbias = 3 * (size_t)nch;
+    int32_t *rec = arena_array(8 * ((size_t)nch / 2 + 1), sizeof(int32_t));
+    size_t n = ta_conv2d_fold_dsp_records(q, nch, fold, taps, off, rec);
+    if (n) {
+      mmla |= TA_MMLA_RECORDS;
+      bias = rec;
+      *nbias = n;
+    }
   }
   size_t n = q->per_channel ? (size_t)nch : 1;
   const_i32(L, "mult", q->multiplier, n, false);
@@ -46,16 +50,41 @@ static const int32_t *quant_consts(Lower *L, ta_quant *q, int nch, const int32_t
   return bias;
 }
 
+/* The filter argument of an int8 CONV_2D (OHWI, out_c rows of `taps`):
+ * packed for the DSP entry when q has TA_MMLA_RECORDS (a constant
+ * "filter" of ta_conv2d_fold_dsp_pack()), else the tensor itself, or
+ * `rows` when given (a filter re-laid out here). */
+static void conv_filter_arg(Lower *L, const ta_quant *q, const Tensor *filter,
+                            const int8_t *rows, int32_t out_c, int32_t taps) {
+  if (q->mmla & TA_MMLA_RECORDS) {
+    size_t n = ta_conv2d_fold_dsp_filter_size(out_c, taps);
+    int8_t *packed = arena_alloc(n);
+    ta_conv2d_fold_dsp_pack(q, rows ? rows : (const int8_t *)filter->data, out_c, taps, packed);
+    add_arg(L, ARG_CONST,
+            add_const(L, (ConstObj){.name = "filter", .ctype = "int8_t", .dtype = DT_INT8,
+                                    .data = packed, .count = n}),
+            0);
+  } else if (rows) {
+    add_arg(L, ARG_CONST,
+            add_const(L, (ConstObj){.name = "filter", .ctype = "int8_t", .dtype = DT_INT8,
+                                    .data = rows, .count = (size_t)out_c * (size_t)taps}),
+            0);
+  } else {
+    arg_tensor(L, filter->index);
+  }
+}
+
 /* The requantization constants of an int8 convolution with nch output
  * channels, its folded bias fold[] and `taps` products per accumulator
  * (the filter row length); ta_quant.mmla says whether the kernels' Arm
  * DSP paths may requantize in SMMLAR form, decided here once with the
  * predicate they used to evaluate per call (ta_quant_mmla_ok()); the
  * records and the bias to pass as quant_consts() says (`records`: a
- * ta_conv2d_fold_s8 call). */
+ * ta_conv2d_fold_dsp_s8 candidate). */
 static const int32_t *conv_quant(Lower *L, const Tensor *in, const Tensor *filter,
                                  const Tensor *out, int nch, int axis, const int32_t *fold,
                                  int32_t taps, bool records, size_t *nbias, ta_quant *qout) {
+  const int32_t off = (int32_t)zp_of(out);
   int per = filter->q.nscale > 1;
   if (filter->q.nscale < 1)
     error_at(L->g, L->op->index, "the filter is not quantized");
@@ -79,7 +108,7 @@ static const int32_t *conv_quant(Lower *L, const Tensor *in, const Tensor *filte
       error_at(L->g, L->op->index,
                "cannot represent the requantization scale of channel %d", c);
   ta_quant q = {mult, shift, per, L->rounding, 0};
-  const int32_t *bias = quant_consts(L, &q, nch, fold, taps, records, nbias);
+  const int32_t *bias = quant_consts(L, &q, nch, fold, taps, records, off, nbias);
   *qout = q;
   return bias;
 }
@@ -126,9 +155,11 @@ static bool scratch_aligned4(const Lower *L) { return L->o->align == 0 || L->o->
  *  - portable C: output pixels in order (image, row, column); per pixel
  *    the whole window is gathered into the scratch column first, then
  *    the pixel's OC outputs are written from the column.  Blocks of 1.
- *  - Arm DSP: pixels two at a time (pixel i and i + 1 of the flattened
- *    order, pairs spanning rows and images): both windows gathered into
- *    the scratch, then both pixels' outputs written.  Blocks of 2.
+ *  - the DSP entry: pixels four at a time (pixels i .. i + 3 of the
+ *    flattened order, blocks spanning rows and images, the last block
+ *    repeating the last pixel): the four windows gathered into the
+ *    scratch, then the four pixels' outputs written (on cores without
+ *    the extension one pixel at a time).  Blocks of 4.
  *
  * Either way, when the block ending before pixel e is written, the only
  * input bytes still to be read are those of pixels e.. - at or above
@@ -227,7 +258,7 @@ static void declare_windows(Lower *L, const ta_conv_params *p, ta_dims di, int32
 
 void overlap_windows(Lower *L, const ta_conv_params *p, ta_dims di, int32_t kh, int32_t kw,
                      ta_dims dout, int nblocks, bool by_channel, int32_t elem) {
-  static const int32_t blocks[2] = {1, 2};
+  static const int32_t blocks[2] = {1, 4};
   declare_windows(L, p, di, kh, kw, dout, blocks, nblocks, by_channel, elem, elem, false);
 }
 
@@ -481,16 +512,12 @@ static void conv_common(Lower *L, bool depthwise) {
     size_t nbias;
     ta_quant q;
     const int32_t *bias_arg =
-        conv_quant(L, in, filter, out, nout, 3, fold, taps, true, &nbias, &q);
-    L->l->kernel = path_kernel(L, "ta_conv2d_fold",
-                               ta_conv2d_fold_dsp_ok(&q, &di, &dc) && scratch_aligned4(L));
+        conv_quant(L, in, filter, out, nout, 3, fold, taps, scratch_aligned4(L), &nbias, &q);
+    L->l->kernel = path_kernel(L, "ta_conv2d_fold", ta_conv2d_fold_dsp_ok(&q, &di, &dc));
     const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
     arg_tensor(L, in->index);
     const_struct(L, "filter_dims", "ta_dims", dims_init(dc), true);
-    add_arg(L, ARG_CONST,
-            add_const(L, (ConstObj){.name = "filter", .ctype = "int8_t", .dtype = DT_INT8,
-                                    .data = t, .count = (size_t)nout * taps}),
-            0);
+    conv_filter_arg(L, &q, filter, t, nout, taps);
     const_i32(L, "bias", bias_arg, nbias, true);
     const_struct(L, "out_dims", "ta_dims", dims_init(dout), true);
     arg_tensor(L, out->index);
@@ -514,10 +541,10 @@ static void conv_common(Lower *L, bool depthwise) {
   ta_quant q;
   const int32_t *bias_arg =
       conv_quant(L, in, filter, out, nout, depthwise ? 3 : 0, fold,
-                 depthwise ? df.h * df.w : df.h * df.w * df.c, !depthwise && df.c == di.c,
-                 &nbias, &q);
+                 depthwise ? df.h * df.w : df.h * df.w * df.c,
+                 !depthwise && !w4 && df.c == di.c && scratch_aligned4(L), &nbias, &q);
   const bool dsp = depthwise ? ta_depthwise_conv2d_fold_dsp_ok(&p, &q, &di, &df)
-                             : ta_conv2d_fold_dsp_ok(&q, &di, &df) && scratch_aligned4(L);
+                             : ta_conv2d_fold_dsp_ok(&q, &di, &df);
   L->l->kernel = depthwise ? dw_kernel(L, dsp, false, &p, di, df, dout)
                  : w4      ? "ta_conv2d_fold_w4_s8"
                            : path_kernel(L, "ta_conv2d_fold", dsp);
@@ -526,6 +553,8 @@ static void conv_common(Lower *L, bool depthwise) {
   const_struct(L, "filter_dims", "ta_dims", dims_init(df), true);
   if (w4)
     const_array(L, "filter4", DT_UINT8, filter->packed4, filter->npacked4, true);
+  else if (!depthwise)
+    conv_filter_arg(L, &q, filter, NULL, nout, df.h * df.w * df.c);
   else
     arg_tensor(L, filter->index);
   const_i32(L, "bias", bias_arg, nbias, true);
@@ -563,8 +592,10 @@ void lower_depthwise_conv2d(Lower *L) { conv_common(L, true); }
  * MultiplyByQuantizedMultiplier (double rounding), the FC's multiplier
  * and shift passed as they are; the OC x K filter is the 1x1 OHWI one.
  * Taken only where the convolution's DSP path takes the op (records:
- * every channel fits the SMMLAR form) and its column scratch (4 K bytes)
- * stays within 1 KiB, so the plan barely notices; else the FC kernel.
+ * every channel fits the SMMLAR form with the output offset), its column
+ * scratch (8 K4 bytes) stays within 1 KiB, so the plan barely notices,
+ * and, with fewer than four rows (which the kernel's blocks of four
+ * repeat), the layer has at most 4096 weights; else the FC kernel.
  */
 static bool fc_as_conv(Lower *L, const ta_fc_params *fp, const ta_quant *fq, const Tensor *in,
                        const Tensor *filter, const int32_t *fold) {
@@ -586,18 +617,24 @@ static bool fc_as_conv(Lower *L, const ta_fc_params *fp, const ta_quant *fq, con
   p.act_min = fp->act_min;
   p.act_max = fp->act_max;
   size_t scratch = ta_conv2d_fold_s8_scratch_size(&p, &di, &df, &dout);
+  /* Fewer than four rows repeat the last in the kernel's blocks of four:
+   * only for small layers. */
+  if (scratch > 1024 || (fp->batches < 4 && (int64_t)OC * K > 4096))
+    return false;
   ta_quant q = *fq;
-  q.mmla = 1 | TA_MMLA_RECORDS; /* what quant_consts() sets where the channels fit */
-  if (scratch > 1024 || !ta_quant_mmla_ok(&q, OC, fold, K) || !ta_conv2d_fold_dsp_ok(&q, &di, &df))
+  q.mmla = (uint16_t)ta_quant_mmla_ok(&q, OC, fold, K);
+  int32_t *rec = arena_array(8 * ((size_t)OC / 2 + 1), sizeof(int32_t));
+  size_t nrec = q.mmla ? ta_conv2d_fold_dsp_records(&q, OC, fold, K, fp->output_offset, rec) : 0;
+  if (!nrec)
     return false;
   L->l->kernel = "ta_conv2d_fold_dsp_s8";
   const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
   size_t nbias;
-  const int32_t *bias = quant_consts(L, &q, OC, fold, K, true, &nbias);
+  const int32_t *bias = quant_consts(L, &q, OC, fold, K, true, fp->output_offset, &nbias);
   const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
   arg_tensor(L, in->index);
   const_struct(L, "filter_dims", "ta_dims", dims_init(df), true);
-  arg_tensor(L, filter->index);
+  conv_filter_arg(L, &q, filter, NULL, OC, K);
   const_i32(L, "bias", bias, nbias, true);
   const_struct(L, "out_dims", "ta_dims", dims_init(dout), true);
   arg_tensor(L, L->op->outputs[0]);

@@ -36,7 +36,7 @@
 
 /* The int8 convolution kernels a run may hold: the forward entries of
  * CONV_2D and DEPTHWISE_CONV_2D (any path the lowering picked; not the
- * int4 ones, nor the backward depthwise). */
+ * int4 ones, the backward depthwise, nor a convolution with a fused ADD). */
 static bool is_patchable_kernel(const Lowered *l) {
   if (!l || !l->kernel || l->patch)
     return false;
@@ -44,16 +44,14 @@ static bool is_patchable_kernel(const Lowered *l) {
   bool conv = !strncmp(k, "ta_conv2d_fold_", 15), dw = !strncmp(k, "ta_depthwise_conv2d_fold_", 25);
   size_t n = strlen(k);
   return (conv || dw) && n > 3 && !strcmp(k + n - 3, "_s8") && !strstr(k, "_w4_") &&
-         !strstr(k, "_rev");
+         !strstr(k, "_rev") && !strstr(k, "_add_");
 }
 
-/* The kernel a band calls: the per-call dispatcher of the op's kind, since
- * the path the lowering picked for the whole op (the DSP forms check the
- * shapes and padding) need not take each band's rows and padding. */
-const char *patch_band_kernel(const Lowered *l) {
-  return !strncmp(l->kernel, "ta_conv2d_fold_", 15) ? "ta_conv2d_fold_s8"
-                                                    : "ta_depthwise_conv2d_fold_s8";
-}
+/* The kernel a band calls: the op's own, which the lowering picked for
+ * the whole op.  Each takes any rows and top padding (what its checks
+ * look at, the channels, the filter, the width and the left padding,
+ * are the whole op's), so a program links only the paths its ops name. */
+const char *patch_band_kernel(const Lowered *l) { return l->kernel; }
 
 /* The integer after "FIELD = " in a params initializer. */
 static int32_t init_field(const char *init, const char *field) {

@@ -5,8 +5,7 @@
  * fewer operations.
  *
  * The compiler passes bias_fold[oc] = bias[oc] + input_offset * (sum of
- * all filter[oc] weights) (fold_bias_s8()), for the DSP path followed by
- * 2 OC words of requantization records.  A filter tap in the padding
+ * all filter[oc] weights) (fold_bias_s8()).  A filter tap in the padding
  * then has to contribute filter * (-input_offset), i.e. the padding holds
  * the input zero point, and
  *
@@ -21,40 +20,46 @@
  * int8 filter row; the widening is paid once per pixel, not once per
  * output channel.
  *
- *  - Portable C: four channels at a time (ta_dot_s8.h).
- *  - Arm DSP extension (ta_dsp.h): two pixels at a time, columns in pair
- *    order, and a 2 x 2 block - two filter rows times two columns - per
- *    step: each filter word (4 weights) is widened once by two SXTB16
- *    and feeds four SMLADs with the two columns, 16 multiply-adds for
- *    2 filter loads, 2 LDRD of the columns and 4 widenings
- *    (ta_dsp_dot_2x2()); then the four sums are requantized in one step
- *    each (ta_dsp_requant_m()) with the constants the compiler stored
- *    after the folded bias (ta_conv_records(): SMMLAR's multiplier and
- *    rounding addend per channel, read with the bias, nothing rebuilt per
- *    output), both pixels' two channels clamped in one word.  A 1x1
- *    convolution is the same with a trivial "window": the two pixels'
- *    channels, widened.  Grouped convolutions, a misaligned scratch and
- *    ops whose requantization does not fit that form (single rounding,
- *    left shifts, large accumulators: q->mmla is 0, see
- *    ta_quant_mmla_ok()) or without the records (no TA_MMLA_RECORDS in
- *    q->mmla) take the portable path.
+ *  - Portable C (ta_conv2d_fold_portable_s8, _ort_s8): OHWI filter, the
+ *    folded bias; four channels at a time (ta_dot_s8.h), any groups.
+ *  - The DSP path (ta_conv2d_fold_dsp_s8), ungrouped convolutions with
+ *    TFLite Micro's double rounding, takes what the compiler prepared:
+ *    the filter packed for it (ta_conv2d_fold_dsp_pack(): channel pairs
+ *    interleaved four taps at a time, rows padded with zeros to K4 = K
+ *    rounded up to 4) and, instead of the bias, the pairs' records
+ *    (ta_conv2d_fold_dsp_records(): both biases, then per channel the
+ *    SMMLAR multiplier M, the addend c with the output offset in it and
+ *    the shift e).  On a core with the Arm DSP extension (ta_dsp.h) it
+ *    runs output pixels four at a time: their windows widened into four
+ *    interleaved columns, then one block of assembly over every channel
+ *    pair (dsp_block_run()): 8 sums in registers, per group of 4 taps 2
+ *    LDRD of the pair's weights, 4 SXTB16, 4 LDRD of the columns and 16
+ *    SMLAD (26 instructions for 32 multiply-adds), then per sum SMMLAR,
+ *    ADD, SUB, ASR, SSAT and a halfword store per pixel.  Elsewhere the
+ *    same arithmetic in C, one pixel at a time.
  *
- * Scratch: 4 * K bytes, two int16 columns (the portable path uses the
- * first), plus K rounded up to 4 for gathering a window as int8 when the
- * filter's channels are not a multiple of 4 (ta_conv2d_fold_s8_scratch_size()).
+ * The requantization in SMMLAR form (ta_requant_double_mmla()) is
+ * TFLite Micro's double rounding exactly where the compiler found it so
+ * (ta_conv2d_fold_dsp_records() returns 0 otherwise: the portable path
+ * runs), the output offset added inside the rounding step:
+ * floor((v + 2^(e-1) + off 2^e) / 2^e) = floor((v + 2^(e-1)) / 2^e) + off.
  *
- * Entry points: ta_conv2d_fold_dsp_s8 (the DSP path; the portable one on
- * cores without the extension), ta_conv2d_fold_portable_s8 (TFLite's
- * roundings) and ta_conv2d_fold_ort_s8 (ONNX Runtime's float
+ * Scratch (ta_conv2d_fold_s8_scratch_size()): 8 * K4 bytes (four int16
+ * columns; the portable path uses the first 2 K), plus K4 for gathering
+ * a window as int8 when the filter's channels are not a multiple of 4.
+ *
+ * Entry points: ta_conv2d_fold_dsp_s8, ta_conv2d_fold_portable_s8
+ * (TFLite's roundings) and ta_conv2d_fold_ort_s8 (ONNX Runtime's float
  * requantization) each run one path and refuse the ops it does not take,
  * so that a program links only the paths its calls name: the compiler
  * picks one per op (ta_conv2d_fold_dsp_ok()).  ta_conv2d_fold_s8 picks
- * per call, for code that calls the kernel itself.
+ * the portable or the ONNX Runtime path per call, for code that calls
+ * the kernel itself with an OHWI filter.
  *
  * ta_conv2d_fold_add_{dsp,portable}_s8 run the DSP or the portable path
- * with a residual ADD in the epilogue: each pixel pair's (or pixel's)
- * int8 outputs go to the scratch after the columns, and add_s8.h's ADD
- * writes the output from them and the residual, element by element.
+ * with a residual ADD in the epilogue: each block's int8 outputs go to
+ * the scratch after the columns, and add_s8.h's ADD writes the output
+ * from them and the residual, element by element.
  */
 #include "ta_fixedpoint.h"
 #include "ta_kernels.h"
@@ -63,17 +68,23 @@
 #include "ta_dsp.h"
 #include "../elementwise/add_s8.h"
 
+/* K4: a filter row's taps rounded up to 4. */
+static size_t row4(const ta_dims *filter_dims) {
+  return ((size_t)filter_dims->h * (size_t)filter_dims->w * (size_t)filter_dims->c + 3) &
+         ~(size_t)3;
+}
+
 size_t ta_conv2d_fold_s8_scratch_size(const ta_conv_params *p, const ta_dims *in_dims,
                                       const ta_dims *filter_dims, const ta_dims *out_dims) {
   (void)p;
   (void)in_dims;
   (void)out_dims;
-  const size_t K = (size_t)filter_dims->h * (size_t)filter_dims->w * (size_t)filter_dims->c;
-  return 4 * K + (filter_dims->c % 4 ? (K + 3) & ~(size_t)3 : 0);
+  const size_t K4 = row4(filter_dims);
+  return 8 * K4 + (filter_dims->c % 4 ? K4 : 0);
 }
 
 /* The fused entries' scratch: the convolution's, then the int8 outputs of
- * two pixels (the epilogue's ADD reads them with the residual). */
+ * four pixels (the epilogue's ADD reads them with the residual). */
 static size_t add_tmp_offset(const ta_dims *in_dims, const ta_dims *filter_dims) {
   return (ta_conv2d_fold_s8_scratch_size(NULL, in_dims, filter_dims, NULL) + 3) & ~(size_t)3;
 }
@@ -81,7 +92,71 @@ static size_t add_tmp_offset(const ta_dims *in_dims, const ta_dims *filter_dims)
 size_t ta_conv2d_fold_add_s8_scratch_size(const ta_conv_params *p, const ta_dims *in_dims,
                                           const ta_dims *filter_dims, const ta_dims *out_dims) {
   (void)p;
-  return add_tmp_offset(in_dims, filter_dims) + 2 * (size_t)out_dims->c;
+  return add_tmp_offset(in_dims, filter_dims) + 4 * (size_t)out_dims->c;
+}
+
+/* The packed filter: channel pairs (2j, 2j + 1), for each group of four
+ * taps the pair's 4 + 4 bytes; an odd last channel 4 bytes per group;
+ * taps past K zero, and so are the taps of a channel whose multiplier is
+ * 0 (ta_conv2d_fold_dsp_records() gives it a sum of 0). */
+size_t ta_conv2d_fold_dsp_filter_size(int32_t out_c, int32_t taps) {
+  return (size_t)out_c * (((size_t)taps + 3) & ~(size_t)3);
+}
+
+void ta_conv2d_fold_dsp_pack(const ta_quant *q, const int8_t *filter, int32_t out_c,
+                             int32_t taps, int8_t *dst) {
+  const int32_t K4 = (taps + 3) & ~3;
+  for (int32_t oc = 0; oc < out_c; oc++) {
+    const int32_t j = oc >> 1, h = oc & 1;
+    const int32_t width = oc + 1 < out_c || h ? 8 : 4; /* bytes per group */
+    const int zero = q->multiplier[q->per_channel ? oc : 0] == 0;
+    int8_t *d = dst + (size_t)j * 2 * K4 + 4 * h;
+    for (int32_t k = 0; k < K4; k++)
+      d[(k >> 2) * width + (k & 3)] = k < taps && !zero ? filter[(size_t)oc * taps + k] : 0;
+  }
+}
+
+/* The records: per pair both biases, then channel 2j's M, c, e and
+ * channel 2j + 1's; an odd last channel bias, M, c, e.  c holds the
+ * rounding addend 2^(e-1) and the output offset times 2^e.  A zero
+ * multiplier gives every sum the output offset: its sums are 0 (bias 0,
+ * weights 0), and M 0, c 2 off + 1, e 1 make 0 into off. */
+size_t ta_conv2d_fold_dsp_records(const ta_quant *q, int32_t out_c, const int32_t *bias_fold,
+                                  int32_t taps, int32_t output_offset, int32_t *rec) {
+  if (q->rounding != TA_ROUND_DOUBLE || taps < 1 || taps >= (1 << 16) || out_c < 1 ||
+      output_offset < -128 || output_offset > 127)
+    return 0;
+  const uint32_t dot = (uint32_t)taps << 14;
+  const uint64_t off = (uint64_t)(output_offset < 0 ? -output_offset : output_offset);
+  for (int32_t oc = 0; oc < out_c; oc++) {
+    const int32_t mult = q->multiplier[q->per_channel ? oc : 0];
+    const int32_t shift = q->shift[q->per_channel ? oc : 0];
+    int32_t b = bias_fold[oc], m2 = 0, c = 2 * output_offset + 1, e = 1;
+    if (mult != 0) {
+      const uint32_t bound = (b < 0 ? 0u - (uint32_t)b : (uint32_t)b) + dot;
+      if (!ta_requant_mmla_ok(bound, mult, shift))
+        return 0;
+      const ta_requant_mmla m = ta_requant_mmla_make(mult, shift);
+      /* As ta_requant_mmla_ok(): |result before the shift| <= q1 + 2 +
+       * 2^(e-1), now plus |off| 2^e. */
+      const uint64_t q1 = ((uint64_t)bound * (uint32_t)mult) >> 31;
+      if (q1 + 2 + ((uint64_t)1 << (m.e - 1)) + (off << m.e) >= UINT64_C(0x80000000))
+        return 0;
+      m2 = m.m2;
+      c = (int32_t)((uint32_t)m.add + ((uint32_t)output_offset << m.e));
+      e = m.e;
+    } else {
+      b = 0;
+    }
+    int32_t *r = rec + 8 * (oc >> 1);
+    if (oc + 1 == out_c && !(oc & 1)) { /* an odd last channel */
+      r[0] = b, r[1] = m2, r[2] = c, r[3] = e;
+    } else {
+      const int32_t h = oc & 1;
+      r[h] = b, r[2 + 3 * h] = m2, r[3 + 3 * h] = c, r[4 + 3 * h] = e;
+    }
+  }
+  return 8 * (size_t)(out_c >> 1) + 4 * (size_t)(out_c & 1);
 }
 
 /* The requantized, offset and clamped output of channel oc: TFLite's
@@ -100,21 +175,12 @@ static inline int8_t finish_ort(int32_t acc, const ta_conv_params *p, const ta_q
 }
 
 #if defined(TA_DSP)
-/* The output stage: requantization with the offset (ta_dsp_requant_m()),
- * clamp to [act_min, act_max] given in every byte of lo4, hi4. */
-typedef struct {
-  int32_t off;
-  uint32_t lo4, hi4;
-  int clamp; /* the range is narrower than int8's */
-} out_params;
-
 /*
- * The two columns share one buffer of 2 K int16 (4-byte aligned),
- * interleaved so the inner loop walks one pointer and loads two words
- * at a time: for each group of 4 (k = 4g .. 4g+3, k < K4 = K & ~3) four
- * words, column 0's (x0, x2), column 1's (x0, x2), column 0's (x1, x3),
- * column 1's (x1, x3); after them the last K - K4 values of column 0,
- * then of column 1, in natural order.
+ * The DSP path's four columns share one buffer of 4 K4 int16 (K4 = K
+ * rounded up to 4, 4-byte aligned), interleaved so that the block walks
+ * one pointer: for each group g of 4 taps (k = 4g .. 4g + 3) eight words,
+ * columns 0 1 2 3's (x0, x2), then columns 0 1 2 3's (x1, x3).  Taps past
+ * K hold 0 (their weights are 0 too).
  */
 
 /* Copies n bytes, a word at a time while it can; returns dst + n. */
@@ -127,14 +193,15 @@ static inline int8_t *copy_bytes(int8_t *dst, const int8_t *src, int32_t n) {
 }
 
 /* Output pixel (oy, ox)'s window of in_b, widened into column j of col,
- * zero point in the padding. */
+ * the zero point zp in the padding; stage: K4 bytes for gathering the
+ * window as int8 when C is not a multiple of 4. */
 static void dsp_gather(const ta_conv_params *p, const int8_t *in_b, int32_t H, int32_t W,
                        int32_t C, int32_t KH, int32_t KW, int32_t oy, int32_t ox,
-                       int16_t zp, int16_t *col, int32_t j) {
+                       int16_t zp, uint32_t *col, int32_t j, int8_t *stage) {
   const int32_t iy0 = oy * p->stride_h - p->pad_h, ix0 = ox * p->stride_w - p->pad_w;
+  uint32_t *dst = col + j;
   if ((C & 3) == 0) {
     const uint32_t zp2 = (uint16_t)zp | ((uint32_t)(uint16_t)zp << 16);
-    int16_t *dst = col + 2 * j;
     for (int32_t ky = 0; ky < KH; ky++) {
       const int32_t iy = iy0 + ky * p->dilation_h;
       for (int32_t kx = 0; kx < KW; kx++) {
@@ -143,24 +210,22 @@ static void dsp_gather(const ta_conv_params *p, const int8_t *in_b, int32_t H, i
           const int8_t *src = in_b + ((size_t)iy * W + ix) * C;
           for (int32_t c = 0; c < C; c += 4, dst += 8) {
             const uint32_t v = ta_ld32(src + c);
-            ta_st32a(dst, (uint32_t)ta_sxtb16_even(v));
-            ta_st32a(dst + 4, (uint32_t)ta_sxtb16_odd(v));
+            dst[0] = (uint32_t)ta_sxtb16_even(v);
+            dst[4] = (uint32_t)ta_sxtb16_odd(v);
           }
         } else {
-          for (int32_t c = 0; c < C; c += 4, dst += 8) {
-            ta_st32a(dst, zp2);
-            ta_st32a(dst + 4, zp2);
-          }
+          for (int32_t c = 0; c < C; c += 4, dst += 8)
+            dst[0] = dst[4] = zp2;
         }
       }
     }
     return;
   }
   /* Channels not a multiple of 4: the window is first copied as int8
-   * to the staging area after the columns (row segments of KW * C bytes
-   * when they lie inside the input), then widened four at a time. */
-  const int32_t K = KH * KW * C, k4 = K & ~3, tail = K - k4;
-  int8_t *stage = (int8_t *)(col + 2 * K), *s = stage;
+   * to the staging area (row segments of KW * C bytes when they lie
+   * inside the input), zeros up to K4, then widened four at a time. */
+  const int32_t K = KH * KW * C, K4 = (K + 3) & ~3;
+  int8_t *s = stage;
   const int8_t zb = (int8_t)zp;
   for (int32_t ky = 0; ky < KH; ky++) {
     const int32_t iy = iy0 + ky * p->dilation_h;
@@ -184,139 +249,327 @@ static void dsp_gather(const ta_conv_params *p, const int8_t *in_b, int32_t H, i
       }
     }
   }
-  int16_t *dst = col + 2 * j;
-  for (int32_t k = 0; k < k4; k += 4, dst += 8) {
+  for (int32_t k = K; k < K4; k++)
+    *s++ = 0;
+  for (int32_t k = 0; k < K4; k += 4, dst += 8) {
     const uint32_t v = ta_ld32(stage + k);
-    ta_st32a(dst, (uint32_t)ta_sxtb16_even(v));
-    ta_st32a(dst + 4, (uint32_t)ta_sxtb16_odd(v));
-  }
-  for (int32_t t = 0; t < tail; t++)
-    col[2 * k4 + j * tail + t] = stage[k4 + t];
-}
-
-/* Two output pixels (the columns in col) times all OC filter rows, two
- * rows at a time; results to o0[oc], o1[oc].  The statements follow the
- * order that keeps the fewest values live (four accumulators, two filter
- * words, their two widened halves, one column word): no spills on a
- * 16-register core. */
-TA_NOINLINE static void dsp_gemm(const int16_t *col, const int8_t *filter, int32_t K, int32_t OC,
-                                 const int32_t *bias, const out_params *o, int8_t *o0,
-                                 int8_t *o1) {
-  const int32_t k4 = K & ~3, tail = K - k4;
-  const int32_t *rec = bias + OC; /* ta_conv_records(): two words per channel */
-  const int16_t *t0 = col + 2 * k4, *t1 = t0 + tail;
-  const int8_t *w = filter;
-  int32_t oc = 0;
-  for (; oc + 2 <= OC; oc += 2, w += K) {
-    int32_t a00 = bias[oc], a01 = a00, a10 = bias[oc + 1], a11 = a10;
-    const int16_t *x = col;
-    ta_dsp_dot_2x2(&w, K, &x, K >> 2, &a00, &a01, &a10, &a11);
-    for (int32_t t = 0; t < tail; t++, w++) {
-      const int32_t wa = w[0], wb = w[K];
-      a00 += wa * t0[t];
-      a01 += wa * t1[t];
-      a10 += wb * t0[t];
-      a11 += wb * t1[t];
-    }
-    const int32_t off = o->off;
-    ta_dsp_rqm r = ta_dsp_rqm_record(rec);
-    a00 = ta_dsp_requant_m(a00, &r, off);
-    a01 = ta_dsp_requant_m(a01, &r, off);
-    r = ta_dsp_rqm_record(rec + 2);
-    rec += 4;
-    /* Both pixels' two channels in one word: one clamp. */
-    uint32_t v = ta_dsp_sat4(a00, ta_dsp_requant_m(a10, &r, off), a01,
-                             ta_dsp_requant_m(a11, &r, off));
-    if (o->clamp)
-      v = ta_dsp_clamp4(v, o->lo4, o->hi4);
-    ta_st16(o0 + oc, v);
-    ta_st16(o1 + oc, v >> 16);
-  }
-  if (oc < OC) {
-    int32_t a00 = bias[oc], a01 = a00;
-    const int16_t *x = col;
-    for (int32_t g = K >> 2; g > 0; g--) {
-      const uint32_t wa = ta_ld32(w);
-      const int32_t ea = ta_sxtb16_even(wa), oa = ta_sxtb16_odd(wa);
-      a00 = __smlad(ea, (int32_t)ta_ld32a(x), a00);
-      a01 = __smlad(ea, (int32_t)ta_ld32a(x + 2), a01);
-      a00 = __smlad(oa, (int32_t)ta_ld32a(x + 4), a00);
-      a01 = __smlad(oa, (int32_t)ta_ld32a(x + 6), a01);
-      w += 4;
-      x += 8;
-    }
-    for (int32_t t = 0; t < tail; t++) {
-      a00 += w[t] * t0[t];
-      a01 += w[t] * t1[t];
-    }
-    const ta_dsp_rqm r = ta_dsp_rqm_record(rec);
-    const uint32_t v = ta_dsp_clamp4(ta_dsp_sat2(ta_dsp_requant_m(a00, &r, o->off),
-                                                 ta_dsp_requant_m(a01, &r, o->off)),
-                                     o->lo4, o->hi4);
-    o0[oc] = (int8_t)v;
-    o1[oc] = (int8_t)(v >> 8);
+    dst[0] = (uint32_t)ta_sxtb16_even(v);
+    dst[4] = (uint32_t)ta_sxtb16_odd(v);
   }
 }
 
-/* Ungrouped convolution: output pixels two at a time (the pair may
- * span rows and images), an odd last pixel paired with itself.  With
- * add (the fused entry): the pair's outputs go to tmp, and the residual
- * ADD writes out from them and res, element by element (so out may be
- * res itself). */
+/* What the block below needs; the order is the assembly's. */
+typedef struct {
+  int8_t *o[4];              /* the four pixels' outputs, at the pair's first channel */
+  const uint32_t *col, *col_end; /* the columns; col + 8 * groups */
+  const int32_t *rec, *rec_end;  /* the pairs' records; rec + 8 * pairs */
+  uint32_t lo4, hi4;         /* the clamp, in every byte */
+  int32_t clamp;             /* the range is narrower than int8's */
+  const int8_t *w;           /* the packed filter */
+} dsp_block;
+
+/*
+ * Four columns times every channel pair: per pair 8 sums, started at
+ * the pair's biases, each group of 4 taps 2 LDRD of the pair's weights
+ * (the same 8 bytes twice: even then odd halves), 4 SXTB16, 4 LDRD of the
+ * columns and 16 SMLAD: 26 instructions for 32 multiply-adds.  Then
+ * per channel its record (one LDM: M, c, e) and per sum SMMLAR, ADD,
+ * SUB, ASR, SSAT (ta_requant_mmla with the output offset in c); the two
+ * channels of a pixel in one halfword (BFI), clamped as a word when the
+ * range asks (SSUB8, SEL), stored with STRH.  *b is left as it was.
+ */
+#if defined(TA_DSP_GEMM_ASM)
+#define DSP_HALF_EVEN                                                     \
+  "ldrd   r10, r11, [r8]\n\t"                                             \
+  "sxtb16 r10, r10\n\t"                                                   \
+  "sxtb16 r11, r11\n\t"
+#define DSP_HALF_ODD                                                      \
+  "ldrd   r10, r11, [r8], #8\n\t"                                         \
+  "sxtb16 r10, r10, ror #8\n\t"                                           \
+  "sxtb16 r11, r11, ror #8\n\t"
+#define DSP_HALF_MACS                                                     \
+  "ldrd   ip, lr, [r9], #8\n\t"                                           \
+  "smlad  r0, r10, ip, r0\n\t"                                            \
+  "smlad  r4, r11, ip, r4\n\t"                                            \
+  "smlad  r1, r10, lr, r1\n\t"                                            \
+  "smlad  r5, r11, lr, r5\n\t"                                            \
+  "ldrd   ip, lr, [r9], #8\n\t"                                           \
+  "smlad  r2, r10, ip, r2\n\t"                                            \
+  "smlad  r6, r11, ip, r6\n\t"                                            \
+  "smlad  r3, r10, lr, r3\n\t"                                            \
+  "smlad  r7, r11, lr, r7\n\t"
+#define DSP_GROUP DSP_HALF_EVEN DSP_HALF_MACS DSP_HALF_ODD DSP_HALF_MACS
+#define DSP_REQUANT(a)                                                    \
+  "smmlar ip, " a ", r10, r11\n\t"                                        \
+  "add    ip, ip, " a "\n\t"                                              \
+  "sub    ip, ip, " a ", lsr #31\n\t"                                     \
+  "asr    ip, ip, lr\n\t"                                                 \
+  "ssat   " a ", #8, ip\n\t"
+#define DSP_CLAMP(a)                                                      \
+  "ssub8  ip, " a ", r10\n\t"                                             \
+  "sel    " a ", " a ", r10\n\t"                                          \
+  "ssub8  ip, " a ", r11\n\t"                                             \
+  "sel    " a ", r11, " a "\n\t"
+
+/* r0-r3 channel A's sums of columns 0-3, r4-r7 channel B's, r8 the
+ * filter, r9 the columns (then the records), r10 r11 the widened weights
+ * (then M, c), ip lr two column words (then e); the rest on the stack:
+ * [sp] o[0..3], [sp + 16] col, col_end, rec, rec_end, lo4, hi4, clamp. */
+__attribute__((naked)) static void dsp_block_run(dsp_block *b __attribute__((unused))) {
+  __asm__ volatile(
+      "push   {r4-r11, lr}\n\t"
+      "sub    sp, sp, #48\n\t"
+      "ldm    r0!, {r1-r8}\n\t"
+      "stm    sp, {r1-r8}\n\t"
+      "ldm    r0, {r1-r3, r8}\n\t"
+      "add    ip, sp, #32\n\t"
+      "stm    ip, {r1-r3}\n\t"
+      "ldr    r9, [sp, #24]\n\t"
+      "1:\n\t"
+      "ldm    r9!, {r0, r4}\n\t" /* the biases */
+      "str    r9, [sp, #24]\n\t"
+      "mov    r1, r0\n\t"
+      "mov    r2, r0\n\t"
+      "mov    r3, r0\n\t"
+      "mov    r5, r4\n\t"
+      "mov    r6, r4\n\t"
+      "mov    r7, r4\n\t"
+      "ldr    r9, [sp, #16]\n\t"
+      "ldr    ip, [sp, #20]\n\t"
+      "sub    ip, ip, r9\n\t"
+      "tst    ip, #32\n\t" /* an odd number of groups: enter at the second */
+      "bne    3f\n\t"
+      "2:\n\t" DSP_GROUP "3:\n\t" DSP_GROUP
+      "ldr    ip, [sp, #20]\n\t"
+      "cmp    r9, ip\n\t"
+      "bne    2b\n\t"
+      "ldr    r9, [sp, #24]\n\t"
+      "ldm    r9!, {r10, r11, lr}\n\t" DSP_REQUANT("r0") DSP_REQUANT("r1")
+      DSP_REQUANT("r2") DSP_REQUANT("r3")
+      "ldm    r9!, {r10, r11, lr}\n\t" DSP_REQUANT("r4") DSP_REQUANT("r5")
+      DSP_REQUANT("r6") DSP_REQUANT("r7")
+      "str    r9, [sp, #24]\n\t"
+      "bfi    r0, r4, #8, #8\n\t"
+      "bfi    r1, r5, #8, #8\n\t"
+      "bfi    r2, r6, #8, #8\n\t"
+      "bfi    r3, r7, #8, #8\n\t"
+      "ldr    ip, [sp, #40]\n\t"
+      "cmp    ip, #0\n\t"
+      "beq    4f\n\t"
+      "ldrd   r10, r11, [sp, #32]\n\t" DSP_CLAMP("r0") DSP_CLAMP("r1") DSP_CLAMP("r2")
+      DSP_CLAMP("r3")
+      "4:\n\t"
+      "ldm    sp, {r4-r7}\n\t"
+      "strh   r0, [r4], #2\n\t"
+      "strh   r1, [r5], #2\n\t"
+      "strh   r2, [r6], #2\n\t"
+      "strh   r3, [r7], #2\n\t"
+      "stm    sp, {r4-r7}\n\t"
+      "ldr    ip, [sp, #28]\n\t"
+      "cmp    r9, ip\n\t"
+      "bne    1b\n\t"
+      "add    sp, sp, #48\n\t"
+      "pop    {r4-r11, pc}\n\t");
+}
+#else
+/* The same in C. */
+static void dsp_block_run(dsp_block *b) {
+  const int8_t *w = b->w;
+  int8_t *o[4] = {b->o[0], b->o[1], b->o[2], b->o[3]};
+  for (const int32_t *r = b->rec; r != b->rec_end; r += 8) {
+    int32_t a[2][4];
+    for (int h = 0; h < 2; h++)
+      a[h][0] = a[h][1] = a[h][2] = a[h][3] = r[h];
+    for (const uint32_t *x = b->col; x != b->col_end; x += 8, w += 8)
+      for (int h = 0; h < 2; h++) {
+        const uint32_t v = ta_ld32a(w + 4 * h);
+        const int32_t e = ta_sxtb16_even(v), o = ta_sxtb16_odd(v);
+        for (int j = 0; j < 4; j++)
+          a[h][j] = __smlad(o, (int32_t)x[4 + j], __smlad(e, (int32_t)x[j], a[h][j]));
+      }
+    for (int j = 0; j < 4; j++) {
+      uint32_t v = 0;
+      for (int h = 0; h < 2; h++) {
+        const int32_t *q = r + 2 + 3 * h;
+        const ta_requant_mmla m = {q[0], q[1], q[2]};
+        v |= ((uint32_t)__ssat(ta_requant_double_mmla(a[h][j], &m), 8) & 0xff) << (8 * h);
+      }
+      if (b->clamp)
+        v = ta_dsp_clamp4(v, b->lo4, b->hi4);
+      ta_st16(o[j], v);
+      o[j] += 2;
+    }
+  }
+}
+#endif
+
+/* An odd last channel (after `pairs` pairs): its four sums in C, filter
+ * packed alone, record bias, M, c, e. */
+static void dsp_last_channel(const dsp_block *b, int32_t pairs, const int8_t *w,
+                             const int32_t *r) {
+  int32_t a[4] = {r[0], r[0], r[0], r[0]};
+  for (const uint32_t *x = b->col; x != b->col_end; x += 8, w += 4) {
+    const uint32_t v = ta_ld32a(w);
+    const int32_t e = ta_sxtb16_even(v), o = ta_sxtb16_odd(v);
+    for (int j = 0; j < 4; j++)
+      a[j] = __smlad(o, (int32_t)x[4 + j], __smlad(e, (int32_t)x[j], a[j]));
+  }
+  const ta_requant_mmla m = {r[1], r[2], r[3]};
+  for (int j = 0; j < 4; j++) {
+    uint32_t v = (uint32_t)__ssat(ta_requant_double_mmla(a[j], &m), 8) & 0xff;
+    if (b->clamp)
+      v = ta_dsp_clamp4(v, b->lo4, b->hi4);
+    b->o[j][2 * pairs] = (int8_t)v;
+  }
+}
+
+/*
+ * Ungrouped convolution: output pixels four at a time (the block may
+ * span rows and images; the last one repeats the last pixel, which then
+ * writes the same bytes up to four times).  With add (the fused entry):
+ * the block's outputs go to tmp, and the residual ADD writes out from
+ * them and res, element by element (so out may be res itself).
+ */
 TA_INLINE void conv_dsp_body(const ta_conv_params *p, const ta_dims *in_dims,
                              const int8_t *in, const ta_dims *filter_dims,
-                             const int8_t *filter, const int32_t *bias_fold,
-                             const ta_dims *out_dims, int8_t *out, int16_t *col,
+                             const int8_t *filter, const int32_t *rec,
+                             const ta_dims *out_dims, int8_t *out, uint32_t *col,
                              const ta_add_s8_tab *add, const int8_t *res, int8_t *tmp) {
   const int32_t H = in_dims->h, W = in_dims->w, C = in_dims->c;
   const int32_t KH = filter_dims->h, KW = filter_dims->w;
   const int32_t OH = out_dims->h, OW = out_dims->w, OC = out_dims->c;
-  const int32_t K = KH * KW * C;
+  const int32_t K4 = (KH * KW * C + 3) & ~3, pairs = OC >> 1;
   const int16_t zp = (int16_t)ta_clamp_i32(-p->input_offset, -128, 127);
-  const out_params o = {p->output_offset, ta_dsp_bytes4(p->act_min), ta_dsp_bytes4(p->act_max),
-                        p->act_min > -128 || p->act_max < 127};
+  int8_t *stage = (int8_t *)(col + 2 * K4);
+  dsp_block blk;
+  blk.col = col;
+  blk.col_end = col + 2 * K4;
+  blk.lo4 = ta_dsp_bytes4(p->act_min);
+  blk.hi4 = ta_dsp_bytes4(p->act_max);
+  blk.clamp = p->act_min > -128 || p->act_max < 127;
+  const int8_t *w_last = filter + (size_t)pairs * 2 * K4;
+  const int32_t *r_last = rec + 8 * pairs;
+  blk.rec = rec;
+  blk.rec_end = r_last;
+  blk.w = filter;
   const size_t npix = (size_t)in_dims->n * OH * OW;
   const size_t image = (size_t)H * W * C;
   int32_t b = 0, oy = 0, ox = 0;
-  for (size_t i = 0; i < npix; i += 2) {
-    int8_t *o0 = add ? tmp : out + i * OC, *o1 = o0;
-    dsp_gather(p, in + b * image, H, W, C, KH, KW, oy, ox, zp, col, 0);
-    if (i + 1 < npix) {
-      if (++ox == OW) {
+  for (size_t i = 0; i < npix; i += 4) {
+    const size_t n = npix - i < 4 ? npix - i : 4;
+    for (size_t j = 0; j < 4; j++) {
+      blk.o[j] = (add ? tmp : out + i * OC) + (j < n ? j : n - 1) * OC;
+      dsp_gather(p, in + b * image, H, W, C, KH, KW, oy, ox, zp, col, (int32_t)j, stage);
+      if (j + 1 < n && ++ox == OW) {
         ox = 0;
         if (++oy == OH)
           oy = 0, b++;
       }
-      o1 = o0 + OC;
     }
-    dsp_gather(p, in + b * image, H, W, C, KH, KW, oy, ox, zp, col, 1);
     if (++ox == OW) {
       ox = 0;
       if (++oy == OH)
         oy = 0, b++;
     }
-    dsp_gemm(col, filter, K, OC, bias_fold, &o, o0, o1);
+    if (pairs)
+      dsp_block_run(&blk);
+    if (OC & 1)
+      dsp_last_channel(&blk, pairs, w_last, r_last);
     if (add)
-      ta_add_s8_tab_row(add, tmp, 1, res + i * OC, 1, out + i * OC, (o1 != o0 ? 2 : 1) * OC);
+      ta_add_s8_tab_row(add, tmp, 1, res + i * OC, 1, out + i * OC, (int32_t)n * OC);
   }
 }
 
 static void conv_dsp(const ta_conv_params *p, const ta_dims *in_dims, const int8_t *in,
-                     const ta_dims *filter_dims, const int8_t *filter,
-                     const int32_t *bias_fold, const ta_dims *out_dims, int8_t *out,
-                     int16_t *col) {
-  conv_dsp_body(p, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, col, NULL, NULL,
-                NULL);
+                     const ta_dims *filter_dims, const int8_t *filter, const int32_t *rec,
+                     const ta_dims *out_dims, int8_t *out, uint32_t *col) {
+  conv_dsp_body(p, in_dims, in, filter_dims, filter, rec, out_dims, out, col, NULL, NULL, NULL);
 }
 
 TA_NOINLINE static void conv_dsp_add(const ta_conv_params *p, const ta_dims *in_dims,
                                      const int8_t *in, const ta_dims *filter_dims,
-                                     const int8_t *filter, const int32_t *bias_fold,
+                                     const int8_t *filter, const int32_t *rec,
+                                     const ta_dims *out_dims, int8_t *out, uint32_t *col,
+                                     const ta_add_s8_tab *add, const int8_t *res,
+                                     int8_t *tmp) {
+  conv_dsp_body(p, in_dims, in, filter_dims, filter, rec, out_dims, out, col, add, res, tmp);
+}
+
+#else
+
+/*
+ * The DSP path's arithmetic on cores without the extension: one pixel
+ * at a time, its window in natural order as int16 (zero point in the
+ * padding, zeros past K up to K4), each channel's sum over its packed
+ * row, requantized with its record.
+ */
+TA_INLINE void conv_dsp_body(const ta_conv_params *p, const ta_dims *in_dims,
+                             const int8_t *in, const ta_dims *filter_dims,
+                             const int8_t *filter, const int32_t *rec,
+                             const ta_dims *out_dims, int8_t *out, int16_t *col,
+                             const ta_add_s8_tab *add, const int8_t *res, int8_t *tmp) {
+  const int32_t H = in_dims->h, W = in_dims->w, C = in_dims->c;
+  const int32_t KH = filter_dims->h, KW = filter_dims->w;
+  const int32_t OH = out_dims->h, OW = out_dims->w, OC = out_dims->c;
+  const int32_t K = KH * KW * C, K4 = (K + 3) & ~3, pairs = OC >> 1;
+  const int16_t zp = (int16_t)ta_clamp_i32(-p->input_offset, -128, 127);
+  for (int32_t k = K; k < K4; k++)
+    col[k] = 0;
+  for (int32_t b = 0; b < in_dims->n; b++) {
+    const int8_t *in_b = in + (size_t)b * (size_t)H * (size_t)W * (size_t)C;
+    for (int32_t oy = 0; oy < OH; oy++) {
+      const ta_window wy = ta_conv_window(oy * p->stride_h - p->pad_h, p->dilation_h, KH, H);
+      for (int32_t ox = 0; ox < OW; ox++) {
+        const ta_window wx = ta_conv_window(ox * p->stride_w - p->pad_w, p->dilation_w, KW, W);
+        const size_t at = (((size_t)b * (size_t)OH + (size_t)oy) * (size_t)OW + (size_t)ox) * (size_t)OC;
+        int8_t *o = add ? tmp : out + at;
+        int16_t *dst = col;
+        for (int32_t ky = 0; ky < KH; ky++) {
+          const int32_t iy = wy.origin + ky * p->dilation_h;
+          const int iny = ky >= wy.start && ky < wy.end;
+          for (int32_t kx = 0; kx < KW; kx++, dst += C) {
+            if (!iny || kx < wx.start || kx >= wx.end) {
+              for (int32_t c = 0; c < C; c++)
+                dst[c] = zp;
+              continue;
+            }
+            const int8_t *src =
+                in_b + ((size_t)iy * (size_t)W + (size_t)wx.origin + (size_t)kx * (size_t)p->dilation_w) * (size_t)C;
+            for (int32_t c = 0; c < C; c++)
+              dst[c] = src[c];
+          }
+        }
+        for (int32_t oc = 0; oc < OC; oc++) {
+          const int32_t j = oc >> 1, h = oc & 1, lone = oc == 2 * pairs;
+          const int8_t *w = filter + (size_t)j * 2 * K4 + 4 * h;
+          const int32_t *r = rec + 8 * j, step = lone ? 4 : 8;
+          int32_t acc = lone ? r[0] : r[h];
+          for (int32_t k = 0; k < K4; k++)
+            acc += w[(k >> 2) * step + (k & 3)] * col[k];
+          const int32_t *m = lone ? r + 1 : r + 2 + 3 * h;
+          const ta_requant_mmla rq = {m[0], m[1], m[2]};
+          o[oc] = (int8_t)ta_clamp_i32(ta_requant_double_mmla(acc, &rq), p->act_min, p->act_max);
+        }
+        if (add)
+          ta_add_s8_tab_row(add, tmp, 1, res + at, 1, out + at, OC);
+      }
+    }
+  }
+}
+
+static void conv_dsp(const ta_conv_params *p, const ta_dims *in_dims, const int8_t *in,
+                     const ta_dims *filter_dims, const int8_t *filter, const int32_t *rec,
+                     const ta_dims *out_dims, int8_t *out, int16_t *col) {
+  conv_dsp_body(p, in_dims, in, filter_dims, filter, rec, out_dims, out, col, NULL, NULL, NULL);
+}
+
+TA_NOINLINE static void conv_dsp_add(const ta_conv_params *p, const ta_dims *in_dims,
+                                     const int8_t *in, const ta_dims *filter_dims,
+                                     const int8_t *filter, const int32_t *rec,
                                      const ta_dims *out_dims, int8_t *out, int16_t *col,
                                      const ta_add_s8_tab *add, const int8_t *res,
                                      int8_t *tmp) {
-  conv_dsp_body(p, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, col, add, res,
-                tmp);
+  conv_dsp_body(p, in_dims, in, filter_dims, filter, rec, out_dims, out, col, add, res, tmp);
 }
 #endif
 
@@ -432,8 +685,8 @@ int ta_conv2d_fold_dsp_ok(const ta_quant *q, const ta_dims *in_dims, const ta_di
   return conv_dsp_ok(q, in_dims, filter_dims, NULL);
 }
 
-/* The DSP path where the core has one (TA_ERR_ARG for an op it does not
- * take), the portable path elsewhere. */
+/* The DSP path: packed filter and records (TA_ERR_ARG for an op it does
+ * not take); in C on cores without the extension. */
 ta_status ta_conv2d_fold_dsp_s8(const ta_conv_params *p, const ta_quant *q,
                                 const ta_dims *in_dims, const int8_t *in,
                                 const ta_dims *filter_dims, const int8_t *filter,
@@ -442,11 +695,7 @@ ta_status ta_conv2d_fold_dsp_s8(const ta_conv_params *p, const ta_quant *q,
   if (!conv_args_ok(p, in_dims, filter_dims, out_dims, bias_fold, scratch) ||
       !conv_dsp_ok(q, in_dims, filter_dims, scratch))
     return TA_ERR_ARG;
-#if defined(TA_DSP)
   conv_dsp(p, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, scratch);
-#else
-  conv_fixed(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, scratch);
-#endif
   return TA_OK;
 }
 
@@ -477,10 +726,11 @@ ta_status ta_conv2d_fold_ort_s8(const ta_conv_params *p, const ta_quant *q,
 }
 
 /*
- * The fused entries: the convolution (DSP path, or the portable one with
- * TFLite's roundings), then ADD(its int8 output, residual) as ta_add_s8
- * computes it (add: the ADD's parameters with the convolution's output
- * as input 1), written to out; out may be residual.
+ * The fused entries: the convolution (DSP path with its packed filter
+ * and records, or the portable one with TFLite's roundings), then
+ * ADD(its int8 output, residual) as ta_add_s8 computes it (add: the
+ * ADD's parameters with the convolution's output as input 1), written
+ * to out; out may be residual.
  */
 TA_INLINE ta_status conv_add_args(const ta_conv_params *p, const ta_quant *q,
                                   const ta_dims *in_dims, const ta_dims *filter_dims,
@@ -507,14 +757,8 @@ ta_status ta_conv2d_fold_add_dsp_s8(const ta_conv_params *p, const ta_quant *q,
   if (!conv_dsp_ok(q, in_dims, filter_dims, scratch))
     return TA_ERR_ARG;
   const ta_add_s8_tab c = ta_add_s8_tab_make(add);
-  int8_t *tmp = (int8_t *)scratch + add_tmp_offset(in_dims, filter_dims);
-#if defined(TA_DSP)
   conv_dsp_add(p, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, scratch, &c,
-               residual, tmp);
-#else
-  conv_fixed_add(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, scratch, &c,
-                 residual, tmp);
-#endif
+               residual, (int8_t *)scratch + add_tmp_offset(in_dims, filter_dims));
   return TA_OK;
 }
 
@@ -534,17 +778,13 @@ ta_status ta_conv2d_fold_add_portable_s8(const ta_conv_params *p, const ta_quant
   return TA_OK;
 }
 
-/* Every path, chosen per call: the entry point above that takes the op. */
+/* The portable or the ONNX Runtime path, chosen per call (an OHWI
+ * filter and the folded bias). */
 ta_status ta_conv2d_fold_s8(const ta_conv_params *p, const ta_quant *q,
                             const ta_dims *in_dims, const int8_t *in,
                             const ta_dims *filter_dims, const int8_t *filter,
                             const int32_t *bias_fold,
                             const ta_dims *out_dims, int8_t *out, void *scratch) {
-#if defined(TA_DSP)
-  if (conv_dsp_ok(q, in_dims, filter_dims, scratch))
-    return ta_conv2d_fold_dsp_s8(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims,
-                                 out, scratch);
-#endif
   if (q->rounding == TA_ROUND_ORT)
     return ta_conv2d_fold_ort_s8(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims,
                                  out, scratch);

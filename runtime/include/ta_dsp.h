@@ -88,104 +88,12 @@ static inline int32_t ta_sxtab16_odd(int32_t a, uint32_t v) {
 #endif
 }
 
-/* Widens n int8 values (n a multiple of 4) to int16 in pair order. */
-static inline void ta_widen_pairs(const int8_t *src, int16_t *dst, int32_t n) {
-  for (int32_t i = 0; i < n; i += 4) {
-    const uint32_t v = ta_ld32(src + i);
-    ta_st32(dst + i, (uint32_t)ta_sxtb16_even(v));
-    ta_st32(dst + i + 2, (uint32_t)ta_sxtb16_odd(v));
-  }
-}
-
-/*
- * The inner loop of a 2 x 2 int8 x int16 product, the hottest loop of
- * convolutions: `groups` steps, each over 4 values of two filter rows
- * (w and w + k, int8, any alignment; w advances by 4) and of two columns
- * interleaved in pair order at x (4-byte aligned, advances by 16 bytes:
- * column 0's (x0, x2), column 1's, column 0's (x1, x3), column 1's):
- *
- *   a00 += row 0 . column 0   a01 += row 0 . column 1
- *   a10 += row 1 . column 0   a11 += row 1 . column 1
- *
- * 2 LDR + 2 LDRD + 4 SXTB16 + 8 SMLAD = 16 instructions for 16
- * multiply-adds, two steps per loop iteration.  With GCC or Clang (optimizing, no PIC register) it is
- * written in assembly, as compilers schedule it into more registers than
- * the core has and spill; elsewhere the same in C.
- */
+/* The hottest inner loops are assembly with GCC or Clang (optimizing,
+ * no PIC register), as compilers schedule them into more registers than
+ * the core has and spill; elsewhere, or with TA_NO_ASM, the same in C. */
 #if defined(__GNUC__) && defined(__OPTIMIZE__) && !defined(__PIC__) && !defined(TA_NO_ASM)
 #define TA_DSP_GEMM_ASM 1
 #endif
-
-#if defined(TA_DSP_GEMM_ASM)
-/* One group of 4 of ta_dsp_dot_2x2(), as assembly text. */
-#define TA_DOT_2X2_GROUP                                                    \
-  "ldr    %[wb], [%[w], %[k]]\n\t"                                          \
-  "ldr    %[wa], [%[w]], #4\n\t"                                            \
-  "ldrd   %[x0], %[x1], [%[x]], #8\n\t"                                     \
-  "sxtb16 %[e], %[wa]\n\t"                                                  \
-  "smlad  %[b00], %[e], %[x0], %[b00]\n\t"                                  \
-  "smlad  %[b01], %[e], %[x1], %[b01]\n\t"                                  \
-  "sxtb16 %[e], %[wb]\n\t"                                                  \
-  "smlad  %[b10], %[e], %[x0], %[b10]\n\t"                                  \
-  "smlad  %[b11], %[e], %[x1], %[b11]\n\t"                                  \
-  "ldrd   %[x0], %[x1], [%[x]], #8\n\t"                                     \
-  "sxtb16 %[e], %[wa], ror #8\n\t"                                          \
-  "smlad  %[b00], %[e], %[x0], %[b00]\n\t"                                  \
-  "smlad  %[b01], %[e], %[x1], %[b01]\n\t"                                  \
-  "sxtb16 %[e], %[wb], ror #8\n\t"                                          \
-  "smlad  %[b10], %[e], %[x0], %[b10]\n\t"                                  \
-  "smlad  %[b11], %[e], %[x1], %[b11]\n\t"
-#define TA_DOT_2X2_OPERANDS                                                 \
-  : [b00] "+r"(b00), [b01] "+r"(b01), [b10] "+r"(b10), [b11] "+r"(b11),     \
-    [w] "+r"(w), [x] "+r"(x), [n] "+r"(n), [wa] "=&r"(wa), [wb] "=&r"(wb),  \
-    [e] "=&r"(e), [x0] "=&r"(x0), [x1] "=&r"(x1)                            \
-  : [k] "r"(k)                                                              \
-  : "cc", "memory"
-#endif
-
-static inline void ta_dsp_dot_2x2(const int8_t **wp, int32_t k, const int16_t **xp, int32_t groups,
-                                  int32_t *a00, int32_t *a01, int32_t *a10, int32_t *a11) {
-  const int8_t *w = *wp;
-  const int16_t *x = *xp;
-  int32_t b00 = *a00, b01 = *a01, b10 = *a10, b11 = *a11;
-#if defined(TA_DSP_GEMM_ASM)
-  uint32_t wa, wb, e, x0, x1;
-  int32_t n = groups >> 1;
-  if (n > 0)
-    __asm__("1:\n\t" TA_DOT_2X2_GROUP TA_DOT_2X2_GROUP
-            "subs   %[n], %[n], #1\n\t"
-            "bne    1b" TA_DOT_2X2_OPERANDS);
-  if (groups & 1)
-    __asm__(TA_DOT_2X2_GROUP TA_DOT_2X2_OPERANDS);
-#else
-  for (int32_t n = groups; n > 0; n--) {
-    const uint32_t wa = ta_ld32(w), wb = ta_ld32(w + k);
-    int32_t e, x0 = (int32_t)ta_ld32a(x), x1 = (int32_t)ta_ld32a(x + 2);
-    e = ta_sxtb16_even(wa);
-    b00 = __smlad(e, x0, b00);
-    b01 = __smlad(e, x1, b01);
-    e = ta_sxtb16_even(wb);
-    b10 = __smlad(e, x0, b10);
-    b11 = __smlad(e, x1, b11);
-    x0 = (int32_t)ta_ld32a(x + 4);
-    x1 = (int32_t)ta_ld32a(x + 6);
-    e = ta_sxtb16_odd(wa);
-    b00 = __smlad(e, x0, b00);
-    b01 = __smlad(e, x1, b01);
-    e = ta_sxtb16_odd(wb);
-    b10 = __smlad(e, x0, b10);
-    b11 = __smlad(e, x1, b11);
-    w += 4;
-    x += 8;
-  }
-#endif
-  *wp = w;
-  *xp = x;
-  *a00 = b00;
-  *a01 = b01;
-  *a10 = b10;
-  *a11 = b11;
-}
 
 /* One channel's requantization plus the output offset, laid out for
  * two LDRD: ta_requant_double_rsc(acc, mult, e, round) + off.  A zero
@@ -227,19 +135,6 @@ static inline ta_dsp_rqm ta_dsp_rqm_make(int32_t mult, int32_t shift) {
   return ta_requant_mmla_make(mult, shift);
 }
 
-/* The same from a record of ta_conv_records() (M, c; e from c). */
-static inline ta_dsp_rqm ta_dsp_rqm_record(const int32_t *rec) {
-  ta_dsp_rqm r;
-  r.m2 = rec[0];
-  r.add = rec[1];
-#if defined(__GNUC__)
-  r.e = 32 - __builtin_clz((uint32_t)rec[1]); /* c >= 1 */
-#else
-  r.e = 32 - (int32_t)__clz((uint32_t)rec[1]);
-#endif
-  return r;
-}
-
 static inline int32_t ta_dsp_requant_m(int32_t acc, const ta_dsp_rqm *r, int32_t off) {
 #if defined(__GNUC__)
   int32_t v;
@@ -267,11 +162,6 @@ static inline uint32_t ta_dsp_sat4(int32_t y0, int32_t y1, int32_t y2, int32_t y
   const uint32_t s0 = (uint32_t)__ssat(y0, 8), s1 = (uint32_t)__ssat(y1, 8);
   const uint32_t s2 = (uint32_t)__ssat(y2, 8), s3 = (uint32_t)__ssat(y3, 8);
   return __uxtb16(ta_pkhbt(s0, s2)) | (__uxtb16(ta_pkhbt(s1, s3)) << 8);
-}
-
-/* Two to the low half of a word (y0 first). */
-static inline uint32_t ta_dsp_sat2(int32_t y0, int32_t y1) {
-  return ((uint32_t)__ssat(y0, 8) & 0xff) | ((uint32_t)__ssat(y1, 8) << 8);
 }
 
 /* Each int8 of v clamped to [lo, hi], four at a time (SSUB8 sets a flag

@@ -211,25 +211,12 @@ TA_INLINE int ta_quant_mmla_ok(const ta_quant *q, int32_t channels, const int32_
   return 1;
 }
 
-/* ta_quant.mmla's bit saying that the folded bias of a ta_conv2d_fold_s8
- * call is followed by its requantization records (ta_conv_records()),
- * which its Arm DSP path reads instead of rebuilding them per output
- * pair; the path runs only with it.  The compiler sets it with bit 0
- * (mmla 3) for every ungrouped int8 CONV_2D whose channels fit. */
+/* ta_quant.mmla's bit saying that a ta_conv2d_fold_dsp_s8 call gets the
+ * filter packed by ta_conv2d_fold_dsp_pack() and, instead of the folded
+ * bias, the records of ta_conv2d_fold_dsp_records() (ta_kernels.h); the
+ * DSP path runs only with it.  The compiler sets it with bit 0 (mmla 3)
+ * for every ungrouped int8 CONV_2D whose channels fit. */
 #define TA_MMLA_RECORDS 2
-
-/* The records of a convolution with `channels` output channels into rec:
- * per channel (per tensor too: the one multiplier repeated) two words,
- * M and c of ta_requant_mmla_make() (the shift is e = 32 - clz(c),
- * c = 2^(e-1)). */
-TA_INLINE void ta_conv_records(const ta_quant *q, int32_t channels, int32_t *rec) {
-  for (int32_t c = 0; c < channels; c++) {
-    const int32_t k = q->per_channel ? c : 0;
-    const ta_requant_mmla r = ta_requant_mmla_make(q->multiplier[k], q->shift[k]);
-    rec[2 * c] = r.m2;
-    rec[2 * c + 1] = r.add;
-  }
-}
 
 TA_INLINE int32_t ta_requant_double(int32_t x, int32_t mult, int32_t shift) {
   if (shift < 0 && shift >= -31 && mult >= 0)

@@ -57,14 +57,11 @@ ta_status ta_conv2d_s8(const ta_conv_params *p, const ta_quant *q,
  *   bias_fold[oc] = bias[oc] + input_offset * sum_{ky,kx,ic} filter[oc][ky][kx][ic]
  *
  * so the inner loop is a plain dot product (padding reads the input zero
- * point).  scratch: ta_conv2d_fold_s8_scratch_size() bytes = 4 * K, K =
- * kh * kw * filter c (two gathered filter windows, as int16), plus K
- * rounded up to 4 when filter c is not a multiple of 4; required
- * (non-NULL); 4-byte aligned for the Arm DSP path (else the portable one
- * runs).  The DSP path also needs q->mmla = ta_quant_mmla_ok(q, out c,
- * bias_fold, K) | TA_MMLA_RECORDS with the out c requantization records
- * of ta_conv_records() after the out c folded biases (ta_fixedpoint.h;
- * the compiler stores them so), else the portable path runs.
+ * point).  scratch: ta_conv2d_fold_s8_scratch_size() bytes = 8 * K4, K4 =
+ * kh * kw * filter c rounded up to 4 (four gathered filter windows, as
+ * int16), plus K4 when filter c is not a multiple of 4; required
+ * (non-NULL).  ta_conv2d_fold_s8 runs the portable path (or ONNX
+ * Runtime's, TA_ROUND_ORT) with an OHWI filter, any groups.
  */
 size_t ta_conv2d_fold_s8_scratch_size(const ta_conv_params *p, const ta_dims *in_dims,
                                       const ta_dims *filter_dims, const ta_dims *out_dims);
@@ -78,15 +75,32 @@ ta_status ta_conv2d_fold_s8(const ta_conv_params *p, const ta_quant *q,
  * paths its calls use (the compiler picks one per op; "Paths chosen by the
  * compiler" in doc/cortex-m.md):
  *  - ta_conv2d_fold_dsp_s8: the Arm DSP path on a core with the DSP
- *    extension, the portable path elsewhere; only for an op
+ *    extension (the same arithmetic in C elsewhere), for an op
  *    ta_conv2d_fold_dsp_ok() accepts, with a 4-byte aligned scratch
- *    (TA_ERR_ARG otherwise, on every core);
+ *    (TA_ERR_ARG otherwise, on every core).  Its `filter` is the OHWI
+ *    filter packed by ta_conv2d_fold_dsp_pack() (4-byte aligned;
+ *    ta_conv2d_fold_dsp_filter_size() bytes) and its `bias_fold` the
+ *    records of ta_conv2d_fold_dsp_records() for the folded bias;
  *  - ta_conv2d_fold_portable_s8: the portable path, TFLite's roundings
  *    (TA_ROUND_DOUBLE, TA_ROUND_SINGLE; TA_ERR_ARG for TA_ROUND_ORT);
  *  - ta_conv2d_fold_ort_s8: the portable path, TA_ROUND_ORT only.
  * ta_conv2d_fold_dsp_ok: ungrouped (filter c = in c), double rounding and
  * q->mmla with TA_MMLA_RECORDS.
+ *
+ * ta_conv2d_fold_dsp_records() writes, for out_c channels of `taps`
+ * products each, per channel pair both folded biases, then each
+ * channel's SMMLAR multiplier, rounding addend with the output offset in
+ * it, and shift (8 words a pair, 4 for an odd last channel); it returns
+ * the number of words, or 0 when a channel's requantization does not fit
+ * that form exactly (the DSP path cannot take the op).  A channel with a
+ * zero multiplier gets a bias of 0 there and zero weights in the packed
+ * filter (its output is the output offset).
  */
+size_t ta_conv2d_fold_dsp_filter_size(int32_t out_c, int32_t taps);
+void ta_conv2d_fold_dsp_pack(const ta_quant *q, const int8_t *filter, int32_t out_c,
+                             int32_t taps, int8_t *dst);
+size_t ta_conv2d_fold_dsp_records(const ta_quant *q, int32_t out_c, const int32_t *bias_fold,
+                                  int32_t taps, int32_t output_offset, int32_t *rec);
 int ta_conv2d_fold_dsp_ok(const ta_quant *q, const ta_dims *in_dims, const ta_dims *filter_dims);
 ta_status ta_conv2d_fold_dsp_s8(const ta_conv_params *p, const ta_quant *q,
                                 const ta_dims *in_dims, const int8_t *in,
@@ -107,8 +121,9 @@ ta_status ta_conv2d_fold_ort_s8(const ta_conv_params *p, const ta_quant *q,
 /*
  * ta_conv2d_fold_add_dsp_s8, ta_conv2d_fold_add_portable_s8 - a residual
  * ADD in the convolution's epilogue: out = ADD(conv, residual), with conv
- * the int8 output ta_conv2d_fold_dsp_s8 / _portable_s8 would write (its
- * own quantization, activation and clamp) and the ADD exactly as
+ * the int8 output ta_conv2d_fold_dsp_s8 / _portable_s8 would write (with
+ * the same filter and bias arguments: packed and records for the DSP
+ * entry; its own quantization, activation and clamp) and the ADD exactly as
  * ta_add_s8 computes it without broadcast, `add` being the ADD's
  * parameters with the convolution's output as input 1, with both tables
  * and double rounding with a right shift (TA_ERR_ARG otherwise).
@@ -117,7 +132,7 @@ ta_status ta_conv2d_fold_ort_s8(const ta_conv_params *p, const ta_quant *q,
  * overlap in as the plain kernel's output may).  TFLite's roundings only
  * (TA_ERR_ARG for TA_ROUND_ORT).  scratch:
  * ta_conv2d_fold_add_s8_scratch_size() bytes (the convolution's rounded
- * up to 4, plus two output pixels), 4-byte aligned.
+ * up to 4, plus four output pixels), 4-byte aligned.
  */
 size_t ta_conv2d_fold_add_s8_scratch_size(const ta_conv_params *p, const ta_dims *in_dims,
                                           const ta_dims *filter_dims, const ta_dims *out_dims);

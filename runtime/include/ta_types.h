@@ -65,9 +65,9 @@ typedef struct {
  * every call.  0 is always safe (those paths are skipped, the portable
  * ones give the same bytes); the other kernels ignore it.  rounding and
  * mmla share one word, so the struct is no larger than without the flag.
- * ta_conv2d_fold_s8's DSP path also needs the bit TA_MMLA_RECORDS: its
- * folded bias followed by the requantization records (ta_conv_records(),
- * ta_fixedpoint.h), which the compiler stores with it (mmla 3).
+ * ta_conv2d_fold_dsp_s8 also needs the bit TA_MMLA_RECORDS: its filter
+ * packed and its bias the records of ta_conv2d_fold_dsp_records()
+ * (ta_kernels.h), which the compiler stores so (mmla 3).
  */
 typedef struct {
   const int32_t *multiplier;

@@ -167,6 +167,40 @@ typedef ta_status (*dw_fn)(const ta_conv_params *, const ta_quant *, const ta_di
  * of them with the output in place over the residual. */
 static int fused_cases;
 
+/* The DSP entry's records and packed filter (ta_conv2d_fold_dsp_records(),
+ * ta_conv2d_fold_dsp_pack()): their layout, a dead channel, and the ops
+ * whose offset does not fit. */
+static void test_dsp_records(void) {
+  int32_t mult[3] = {1 << 30, 0, 0x5a5a5a5a}, shift[3] = {-3, 0, -7};
+  ta_quant q = {mult, shift, 1, TA_ROUND_DOUBLE, 0};
+  const int32_t bf[3] = {100, -7, 12};
+  int32_t rec[16];
+  for (int i = 0; i < 16; i++)
+    rec[i] = 0x7777;
+  size_t n = ta_conv2d_fold_dsp_records(&q, 3, bf, 5, -9, rec);
+  CHECK(n == 12 && rec[0] == 100 && rec[1] == 0 && rec[2] == (int32_t)(1u << 31) &&
+            rec[3] == 4 - 9 * 8 && rec[4] == 3 && rec[5] == 0 && rec[6] == -17 &&
+            rec[7] == 1 && rec[8] == 12 && rec[9] == (int32_t)(0x5a5a5a5au << 1) &&
+            rec[10] == 64 - 9 * 128 && rec[11] == 7 && rec[12] == 0x7777,
+        "three channels' records: a pair (biases, then M, c = 2^(e-1) + offset 2^e, e per "
+        "channel; the dead one bias 0, M 0, c 2 offset + 1, e 1), then the odd one (%zu words)",
+        n);
+  int8_t f[15], pk[24];
+  for (int i = 0; i < 15; i++)
+    f[i] = (int8_t)(i + 1);
+  memset(pk, 0x55, sizeof pk);
+  ta_conv2d_fold_dsp_pack(&q, f, 3, 5, pk);
+  const int8_t want[24] = {1, 2, 3, 4, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0,
+                           11, 12, 13, 14, 15, 0, 0, 0};
+  CHECK(ta_conv2d_fold_dsp_filter_size(3, 5) == 24 && first_diff(pk, want, 24) < 0,
+        "the packed filter: the pair's rows four taps at a time, zeros past K and for the "
+        "dead channel, then the odd channel's row");
+  shift[0] = -24;
+  CHECK(ta_conv2d_fold_dsp_records(&q, 3, bf, 5, -128, rec) == 0 &&
+            ta_conv2d_fold_dsp_records(&q, 3, bf, 5, 0, rec) == 12,
+        "a shift of 24 with the output offset -128 does not fit the records (offset 0 does)");
+}
+
 /*
  * ta_conv2d_fold_add_{dsp,portable}_s8 against the two ops they replace:
  * `conv` (the convolution's output, already checked against the
@@ -283,8 +317,8 @@ static int random_conv_case(int depthwise, int k, int dsp) {
   int8_t *in = canary_alloc(ni), *filter = canary_alloc(nf);
   ref_fill_s8(in, ni);
   ref_fill_s8(filter, nf);
-  /* bf: the folded bias, room for the records after it (ta_conv_records()) */
-  int32_t *bias = malloc(sizeof(int32_t) * od.c), *bf = malloc(sizeof(int32_t) * 3 * od.c);
+  /* bf: the folded bias */
+  int32_t *bias = malloc(sizeof(int32_t) * od.c), *bf = malloc(sizeof(int32_t) * od.c);
   int with_bias = ref_rand(0, 4) != 0;
   for (int i = 0; i < od.c; i++)
     bias[i] = ref_rand(-20000, 20000);
@@ -345,19 +379,31 @@ static int random_conv_case(int depthwise, int k, int dsp) {
     fold_bias_s8(filter, fd.n, fd.h * fd.w * fd.c, with_bias ? bias : NULL, p.input_offset, bf);
     s1 = ta_conv2d_s8(&p, &q, &id, in, &fd, filter, with_bias ? bias : NULL, &od, o1, NULL);
     s3 = ta_conv2d_fold_s8(&p, &q, &id, in, &fd, filter, bf, &od, o3, scratch);
-    q.mmla = ta_quant_mmla_ok(&q, od.c, bf, fd.h * fd.w * fd.c);
-    if (q.mmla) { /* as the compiler passes it: the records after the bias */
-      ta_conv_records(&q, od.c, bf + od.c);
-      q.mmla |= TA_MMLA_RECORDS;
-    }
+    const int32_t K = fd.h * fd.w * fd.c;
+    q.mmla = ta_quant_mmla_ok(&q, od.c, bf, K);
     s2 = ta_conv2d_fold_s8(&p, &q, &id, in, &fd, filter, bf, &od, o2, scratch);
+    /* As the compiler passes it to the DSP entry: the records instead of
+     * the bias, the filter packed (lower_nn.c). */
+    size_t npk = ta_conv2d_fold_dsp_filter_size(fd.n, K);
+    int8_t *packed = canary_alloc(npk);
+    int32_t *rec = malloc(sizeof(int32_t) * 8 * (size_t)(od.c / 2 + 1));
+    if (q.mmla && ta_conv2d_fold_dsp_records(&q, od.c, bf, K, p.output_offset, rec)) {
+      q.mmla |= TA_MMLA_RECORDS;
+      ta_conv2d_fold_dsp_pack(&q, filter, fd.n, K, packed);
+    }
     const int dsp_path = ta_conv2d_fold_dsp_ok(&q, &id, &fd);
     dsp_entries += dsp_path;
+    const int8_t *f5 = dsp_path ? packed : filter;
+    const int32_t *b5 = dsp_path ? rec : bf;
     s5 = (dsp_path ? ta_conv2d_fold_dsp_s8 : ta_conv2d_fold_portable_s8)(
-        &p, &q, &id, in, &fd, filter, bf, &od, o5, scratch);
+        &p, &q, &id, in, &fd, f5, b5, &od, o5, scratch);
     if (s5 == TA_OK && rounding == TA_ROUND_DOUBLE && first_diff(o5, expect, no) < 0 &&
-        fused_add_case(&p, &q, &id, in, &fd, filter, bf, &od, o5, dsp_path) < 0)
+        fused_add_case(&p, &q, &id, in, &fd, f5, b5, &od, o5, dsp_path) < 0)
       s5 = TA_ERR_ARG; /* reported above */
+    if (!canary_ok(packed, npk))
+      s5 = TA_ERR_ARG;
+    canary_free(packed);
+    free(rec);
   }
   mmla_cases += q.mmla != 0;
   long d1 = first_diff(o1, expect, no), d2 = first_diff(o2, expect, no);
@@ -455,9 +501,9 @@ static void test_bad_args(void) {
         "the reference-form int8 convolutions need no scratch");
   fd.h = 3;
   fd.w = 2;
-  CHECK(ta_conv2d_fold_s8_scratch_size(&p, &id, &fd, &od) == 60,
-        "the folded CONV_2D needs two filter windows of int16 scratch and, for filter "
-        "channels not a multiple of 4, one of int8 (2 x 3x2x2 x 2 + 12 = 60 bytes)");
+  CHECK(ta_conv2d_fold_s8_scratch_size(&p, &id, &fd, &od) == 108,
+        "the folded CONV_2D needs four filter windows of int16 scratch and, for filter "
+        "channels not a multiple of 4, one of int8 (4 x 3x2x2 x 2 + 12 = 108 bytes)");
   p.pad_h = 1;
   CHECK(ta_conv2d_fold_s8(&p, &q, &id, buf, &fd, buf, &b, &od, buf, NULL) == TA_ERR_ARG,
         "the folded CONV_2D without its scratch is TA_ERR_ARG");
@@ -569,6 +615,7 @@ static void test_depthwise_borders(void) {
 }
 
 int main(void) {
+  test_dsp_records();
   test_simple_per_channel();
   test_same_padding_borders();
   test_depth_multiplier();

@@ -163,7 +163,8 @@ static void conv_like(const Graph *g, int i, bool depthwise) {
     activation_range_quantized(o->opt.activation, DT_INT8, scale_of(to, 0), zp_of(to),
                                &p.act_min, &p.act_max);
     const int32_t *bias = tb ? (const int32_t *)tb->data : NULL;
-    int32_t *bf = malloc(sizeof(int32_t) * 3 * oc); /* room for ta_conv_records() */
+    int32_t *bf = malloc(sizeof(int32_t) * oc);
+    const char *form = "folded form";
     ta_status st;
     if (depthwise) {
       st = ta_depthwise_conv2d_s8(&p, &q, &id, in, &fd, wdat, bias, &od, out, NULL);
@@ -179,17 +180,26 @@ static void conv_like(const Graph *g, int i, bool depthwise) {
       if (st == TA_OK)
         compare(g, i, kind, "reference form", o->outputs[0], out);
       fold_bias_s8((const int8_t *)tf->data, oc, fd.h * fd.w * fd.c, bias, p.input_offset, bf);
-      q.mmla = ta_quant_mmla_ok(&q, oc, bf, fd.h * fd.w * fd.c);
-      if (q.mmla) {
-        ta_conv_records(&q, oc, bf + oc);
-        q.mmla |= TA_MMLA_RECORDS;
-      }
-      void *scratch = malloc(ta_conv2d_fold_s8_scratch_size(&p, &id, &fd, &od) + 1);
+      const int32_t K = fd.h * fd.w * fd.c;
+      q.mmla = ta_quant_mmla_ok(&q, oc, bf, K);
+      void *scratch = malloc(ta_conv2d_fold_s8_scratch_size(&p, &id, &fd, &od) + 4);
       st = ta_conv2d_fold_s8(&p, &q, &id, in, &fd, wdat, bf, &od, out, scratch);
+      /* The DSP entry as the compiler calls it: packed filter, records. */
+      int32_t *rec = malloc(sizeof(int32_t) * 8 * (size_t)(oc / 2 + 1));
+      int8_t *packed = malloc(ta_conv2d_fold_dsp_filter_size(oc, K));
+      if (st == TA_OK && q.mmla && ta_conv2d_fold_dsp_records(&q, oc, bf, K, p.output_offset, rec)) {
+        compare(g, i, kind, "folded form", o->outputs[0], out);
+        q.mmla |= TA_MMLA_RECORDS;
+        ta_conv2d_fold_dsp_pack(&q, wdat, oc, K, packed);
+        st = ta_conv2d_fold_dsp_s8(&p, &q, &id, in, &fd, packed, rec, &od, out, scratch);
+        form = "DSP entry";
+      }
+      free(rec);
+      free(packed);
       free(scratch);
     }
     if (st == TA_OK)
-      compare(g, i, kind, "folded form", o->outputs[0], out);
+      compare(g, i, kind, form, o->outputs[0], out);
     else
       CHECK(0, "%s: op %d runs (status %d)", g->path, i, st);
     free(mult);

@@ -22,19 +22,21 @@
  *    and two or more input channels stay depthwise;
  *  - an int8 FULLY_CONNECTED after a CONV_2D on its DSP entry runs on
  *    that entry as a 1x1 convolution (fc_as_conv() in lower_nn.c) when
- *    its requantization fits and its column stays within 1 KiB;
+ *    its requantization fits and its columns stay within 1 KiB;
  *  - --fuse-add runs an int8 ADD of a CONV_2D's output in that
  *    convolution's epilogue (lower_fuse.c) from ADD_TABLE_MIN elements
  *    on, unless the output is read elsewhere;
  *  - the int8 convolutions' ta_quant.mmla is ta_quant_mmla_ok() of the
  *    lowered multipliers, shifts and folded bias: 1 when the SMMLAR
- *    requantization fits (3 for CONV_2D, whose bias then carries the
- *    requantization records, ta_conv_records()), 0 with single rounding
+ *    requantization fits (3 for CONV_2D, whose bias is then the DSP
+ *    entry's records, ta_conv2d_fold_dsp_records()), 0 with single rounding
  *    or a left shift.
  */
 #include "test.h"
 #include "tinyaot.h"
 #include "ta_fixedpoint.h"
+#include "ta_kernels.h"
+#include "lower.h"
 
 #include "lower_helpers.h"
 
@@ -242,12 +244,15 @@ static void test_depthwise_one_channel(void) {
   const ConstObj *f = g ? find_const(g, 0, "filter") : NULL;
   const ConstObj *b = g ? find_const(g, 0, "bias") : NULL;
   int ok = l && f && b && !strcmp(l->kernel, "ta_conv2d_fold_dsp_s8") && f->count == 12;
-  /* OHWI: output channel o, tap t holds 10 t + o; the folded bias is
-   * -3 * (sum of the row) = -3 * (60 + 4 o). */
+  /* OHWI: output channel o, tap t holds 10 t + o, packed for the DSP
+   * entry (channels 0 and 1 four taps each, then channel 2: the rows in
+   * order for 4 taps); the folded bias is -3 * (sum of the row) =
+   * -3 * (60 + 4 o), in the records at 0, 1 (the pair) and 8. */
+  static const int at[3] = {0, 1, 8};
   for (int o = 0; ok && o < 3; o++) {
     for (int t = 0; t < 4; t++)
       ok &= ((const int8_t *)f->data)[o * 4 + t] == 10 * t + o;
-    ok &= ((const int32_t *)b->data)[o] == -3 * (60 + 4 * o);
+    ok &= ((const int32_t *)b->data)[at[o]] == -3 * (60 + 4 * o);
   }
   CHECK(ok, "a one-channel DEPTHWISE_CONV_2D runs as CONV_2D with the filter transposed to "
             "OHWI and the bias folded from it (%s) %s",
@@ -297,18 +302,25 @@ static int quant_mmla(Graph *g, int taps, int *want) {
   ta_quant q = {(const int32_t *)m->data, (const int32_t *)sh->data, per,
                 strstr(qc->init, "TA_ROUND_SINGLE") ? TA_ROUND_SINGLE : TA_ROUND_DOUBLE, 0};
   const int got = last ? atoi(last + 1) : -1;
-  /* With TA_MMLA_RECORDS the bias is the folded bias of nch channels and
-   * ta_conv_records() of the multipliers and shifts after it. */
-  const int32_t nch = (int32_t)b->count / (got > 0 && (got & TA_MMLA_RECORDS) ? 3 : 1);
-  const int32_t nrec = (int32_t)b->count - nch;
-  *want = ta_quant_mmla_ok(&q, nch, (const int32_t *)b->data, taps);
-  if (nrec) {
-    int32_t *rec = malloc(sizeof(int32_t) * (size_t)nrec);
-    ta_conv_records(&q, nch, rec);
-    if (memcmp(rec, (const int32_t *)b->data + nch, sizeof(int32_t) * (size_t)nrec))
+  const Tensor *out = &g->tensors[g->ops[0].outputs[0]];
+  const int32_t nch = out->dims[out->ndims - 1];
+  const int32_t *bias = (const int32_t *)b->data;
+  if (got > 0 && (got & TA_MMLA_RECORDS)) {
+    /* The records of ta_conv2d_fold_dsp_records() instead of the folded
+     * bias: rebuilt from the biases in them, they must be the same. */
+    int32_t *fold = malloc(sizeof(int32_t) * (size_t)nch);
+    int32_t *rec = malloc(sizeof(int32_t) * 8 * (size_t)(nch / 2 + 1));
+    for (int32_t c = 0; c < nch; c++)
+      fold[c] = bias[8 * (c / 2) + (c + 1 == nch && !(c & 1) ? 0 : c & 1)];
+    *want = ta_quant_mmla_ok(&q, nch, fold, taps);
+    size_t n = ta_conv2d_fold_dsp_records(&q, nch, fold, taps, (int32_t)zp_of(out), rec);
+    if (n != b->count || memcmp(rec, bias, sizeof(int32_t) * n))
       *want = -3; /* records that are not the constants' */
     *want |= TA_MMLA_RECORDS;
+    free(fold);
     free(rec);
+  } else {
+    *want = ta_quant_mmla_ok(&q, nch, bias, taps);
   }
   return got;
 }
@@ -321,8 +333,8 @@ static void test_conv_mmla(void) {
         "(%d, ta_quant_mmla_ok() %d) %s", got, want, error_message);
   got = quant_mmla(lowered(depthwise_model(1), TA_ROUND_DOUBLE), 4, &want);
   CHECK(got == 3 && want == 3,
-        "so does the CONV_2D a one-channel DEPTHWISE_CONV_2D becomes, with its requantization "
-        "records after the folded bias (TA_MMLA_RECORDS: %d, %d) %s", got, want,
+        "so does the CONV_2D a one-channel DEPTHWISE_CONV_2D becomes, with the DSP entry's "
+        "records instead of the folded bias (TA_MMLA_RECORDS: %d, %d) %s", got, want,
         error_message);
   got = quant_mmla(lowered(conv_model(), TA_ROUND_DOUBLE), 8, &want);
   CHECK(got == 3 && want == 3, "and an int8 CONV_2D of 8 taps (%d, %d) %s", got, want,
@@ -500,7 +512,7 @@ static const char *fc_kernel(TfwModel *m, int rounding, const char **in_dims) {
 
 /* An int8 FULLY_CONNECTED runs on CONV_2D's DSP entry as a 1x1
  * convolution over its rows when an earlier op calls that entry, its
- * requantization fits the records and the column stays within 1 KiB;
+ * requantization fits the records and the columns stay within 1 KiB;
  * otherwise its own kernel.  (The bytes: every golden model with a
  * CONV_2D before its FULLY_CONNECTED, on the host and on Cortex-M.) */
 static void test_fc_as_conv(void) {
@@ -509,12 +521,12 @@ static void test_fc_as_conv(void) {
   CHECK(!strcmp(k, "ta_conv2d_fold_dsp_s8") && strstr(dims, "1, 1, 3, 8"),
         "a FULLY_CONNECTED of 3 rows after a CONV_2D on its DSP entry runs on that entry "
         "over 3 pixels (%s, in_dims %s) %s", k, dims, error_message);
+  k = fc_kernel(conv_fc_model(16, 128, 1.0f), TA_ROUND_DOUBLE, &dims);
+  CHECK(!strcmp(k, "ta_conv2d_fold_dsp_s8") && strstr(dims, "1, 1, 1, 128"),
+        "so does one of 128 inputs, four columns of 1 KiB (%s, %s) %s", k, dims, error_message);
   k = fc_kernel(conv_fc_model(32, 256, 1.0f), TA_ROUND_DOUBLE, &dims);
-  CHECK(!strcmp(k, "ta_conv2d_fold_dsp_s8") && strstr(dims, "1, 1, 1, 256"),
-        "so does one of 256 inputs, a column of 1 KiB (%s, %s) %s", k, dims, error_message);
-  k = fc_kernel(conv_fc_model(64, 512, 1.0f), TA_ROUND_DOUBLE, &dims);
   CHECK(!strcmp(k, "ta_fully_connected_fold_dsp_s8"),
-        "one of 512 inputs (a 2 KiB column) keeps its own kernel (%s) %s", k, error_message);
+        "one of 256 inputs (2 KiB of columns) keeps its own kernel (%s) %s", k, error_message);
   k = fc_kernel(conv_fc_model(3, 8, 0.05f), TA_ROUND_DOUBLE, &dims);
   CHECK(!strcmp(k, "ta_fully_connected_fold_portable_s8"),
         "one whose requantization has a left shift keeps its own (portable) kernel (%s) %s", k,
@@ -574,7 +586,7 @@ static void test_fuse_add(void) {
               g->ops[0].inputs[2] == 0 && g->ops[0].outputs[0] == 3 && (c->inplace & 4) &&
               p && strstr(p->init, ".input1_offset = -5,") &&
               strstr(p->init, ".input2_offset = 3,") && strstr(p->init, "@add_table1") &&
-              g->ops[0].scratch_bytes == 16 + 8,
+              g->ops[0].scratch_bytes == 32 + 16,
           "ADD(%s) of 1024 elements runs in the CONV_2D's epilogue, the convolution's output "
           "as input 1, in place over the residual allowed (%s, scratch %zu) %s",
           first ? "conv, x" : "x, conv", c ? c->kernel : "-", g ? g->ops[0].scratch_bytes : 0,

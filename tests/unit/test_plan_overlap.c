@@ -102,15 +102,17 @@ static void run_conv(const Graph *g, int8_t *ws, size_t a, size_t c, const int8_
   ta_dims dout = {o->dims[0], o->dims[1], o->dims[2], o->dims[3]};
   ta_dims df = {f->dims[0], f->dims[1], f->dims[2], f->dims[3]};
   size_t ib = tensor_bytes(in), ob = tensor_bytes(o);
-  int16_t scratch[4096];
+  int32_t scratch[4096];
   memcpy(ws + a, input, ib);
   /* The entry point the compiler chose (its _dsp_ and _portable_ forms
    * take the same arguments; q.mmla as the lowering found it). */
   const char *k = run_backwards ? op_lowered(op)->overlap.reverse_kernel : op_lowered(op)->kernel;
   q.mmla = ta_quant_mmla_ok(&q, dout.c, (const int32_t *)bias->data,
                             strncmp(k, "ta_depthwise", 12) ? df.h * df.w * df.c : df.h * df.w);
-  if (q.mmla && !strncmp(k, "ta_conv2d", 9) && bias->count == 3 * (size_t)dout.c)
-    q.mmla |= TA_MMLA_RECORDS;
+  /* The DSP entry: the lowering's packed filter and records. */
+  const ConstObj *packed = find_const(g, 0, "filter");
+  if (!strcmp(k, "ta_conv2d_fold_dsp_s8"))
+    q.mmla = 1 | TA_MMLA_RECORDS;
   ta_status (*fn)(const ta_conv_params *, const ta_quant *, const ta_dims *, const int8_t *,
                   const ta_dims *, const int8_t *, const int32_t *, const ta_dims *, int8_t *,
                   void *) = NULL;
@@ -135,7 +137,8 @@ static void run_conv(const Graph *g, int8_t *ws, size_t a, size_t c, const int8_
   else if (!strcmp(k, "ta_conv2d_fold_portable_s8"))
     fn = ta_conv2d_fold_portable_s8;
   memset(out, 0x5a, ob);
-  if (fn && fn(&p, &q, &di, (const int8_t *)ws + a, &df, (const int8_t *)f->data,
+  if (fn && fn(&p, &q, &di, (const int8_t *)ws + a, &df,
+               packed ? (const int8_t *)packed->data : (const int8_t *)f->data,
                (const int32_t *)bias->data, &dout, (int8_t *)ws + c, scratch) != TA_OK)
     fn = NULL;
   if (!fn) /* an unknown entry or a refusal: outputs that match nothing */
@@ -335,12 +338,12 @@ static void test_planner_and_checker(void) {
   /* 36 pixels, 4 -> 8 channels: pixel e's output ends at 8e, the first
    * byte still to read is 4e; the last block before pixel 35 gives
    * 4 * 35 - 8 * 35 = -140.  Aligned to 16 the input sits 144 bytes up,
-   * its end on the output's end: 288 bytes + 16 of scratch. */
+   * its end on the output's end: 288 bytes + 32 of scratch. */
   CHECK(p->noverlap == 1 && B->overlap && B->overlap_of == in && B->overlap_max == -140,
         "the output overlaps its input, at most -140 bytes above it (got %d, %lld)",
         p->noverlap, (long long)B->overlap_max);
-  CHECK(p->workspace_bytes == 304 && p->lower_bound == 448 && p->overlap_bound == 304,
-        "planned in 288 + 16 bytes, below the whole-tensor bound of 144 + 288 + 16 "
+  CHECK(p->workspace_bytes == 320 && p->lower_bound == 464 && p->overlap_bound == 320,
+        "planned in 288 + 32 bytes, below the whole-tensor bound of 144 + 288 + 32 "
         "(got %zu, bound %zu, with overlaps %zu)",
         p->workspace_bytes, p->lower_bound, p->overlap_bound);
   CHECK(check_plan(g, p) == NULL, "the checker accepts the plan");
