@@ -22,7 +22,8 @@
 
 /* The requantization constants of q (its multipliers and shifts
  * computed): the arrays "mult" and "shift" and the struct "quant" with
- * q->mmla set from ta_quant_mmla_ok(), and the bias to pass: with
+ * q->mmla set from ta_quant_mmla_ok() (and TA_MMLA_DOUBLED where
+ * ta_quant_doubled_ok() for output offset `off`), and the bias to pass: with
  * `records` (a ta_conv2d_fold_dsp_s8 candidate: ungrouped, its scratch
  * aligned) the records of ta_conv2d_fold_dsp_records() for output offset
  * `off` when every channel fits them (q->mmla then has TA_MMLA_RECORDS:
@@ -31,6 +32,8 @@
 static const int32_t *quant_consts(Lower *L, ta_quant *q, int nch, const int32_t *fold,
                                    int32_t taps, bool records, int32_t off, size_t *nbias) {
   int mmla = ta_quant_mmla_ok(q, nch, fold, taps);
+  if (mmla && ta_quant_doubled_ok(q, nch, fold, taps, off))
+    mmla |= TA_MMLA_DOUBLED;
   const int32_t *bias = fold;
   *nbias = (size_t)nch;
   if (mmla && records) {
@@ -52,14 +55,16 @@ static const int32_t *quant_consts(Lower *L, ta_quant *q, int nch, const int32_t
 
 /* The filter argument of an int8 CONV_2D (OHWI, out_c rows of `taps`):
  * packed for the DSP entry when q has TA_MMLA_RECORDS (a constant
- * "filter" of ta_conv2d_fold_dsp_pack()), else the tensor itself, or
+ * "filter" of ta_conv2d_fold_dsp_pack(), fold the folded bias), else the tensor itself, or
  * `rows` when given (a filter re-laid out here). */
-static void conv_filter_arg(Lower *L, const ta_quant *q, const Tensor *filter,
-                            const int8_t *rows, int32_t out_c, int32_t taps) {
+static void conv_filter_arg(Lower *L, const ta_quant *q, const int32_t *fold,
+                            const Tensor *filter, const int8_t *rows, int32_t out_c,
+                            int32_t taps) {
   if (q->mmla & TA_MMLA_RECORDS) {
     size_t n = ta_conv2d_fold_dsp_filter_size(out_c, taps);
     int8_t *packed = arena_alloc(n);
-    ta_conv2d_fold_dsp_pack(q, rows ? rows : (const int8_t *)filter->data, out_c, taps, packed);
+    ta_conv2d_fold_dsp_pack(q, fold, rows ? rows : (const int8_t *)filter->data, out_c, taps,
+                            packed);
     add_arg(L, ARG_CONST,
             add_const(L, (ConstObj){.name = "filter", .ctype = "int8_t", .dtype = DT_INT8,
                                     .data = packed, .count = n}),
@@ -127,22 +132,20 @@ static const char *path_kernel(Lower *L, const char *stem, bool dsp) {
                       dsp ? "dsp" : L->rounding == TA_ROUND_ORT ? "ort" : "portable");
 }
 
-/* The same for DEPTHWISE_CONV_2D (`rev`: its backward walk), whose DSP
- * path has a 3 x 3 form of its own: stem[_rev]_3x3_ring_dsp_s8 when the
- * rows with border pixels fit the kernel's stack ring
- * (ta_depthwise_conv2d_fold_ring_ok()), else stem[_rev]_3x3_dsp_s8, the
- * border pixels one by one; other filter sizes stem[_rev]_dsp_s8. */
-static const char *dw_kernel(Lower *L, bool dsp, bool rev, const ta_conv_params *p,
-                             ta_dims di, ta_dims df, ta_dims dout) {
-  const char *stem = rev ? "ta_depthwise_conv2d_fold_rev" : "ta_depthwise_conv2d_fold";
-  if (!dsp || df.h != 3 || df.w != 3)
-    return path_kernel(L, stem, dsp);
-  const bool ring = ta_depthwise_conv2d_fold_ring_ok(p, &di, &df, &dout);
-  return arena_printf("%s_3x3%s_dsp_s8", stem, ring ? "_ring" : "");
-}
-
 /* Whether the plan aligns the scratch for a DSP path's paired loads. */
 static bool scratch_aligned4(const Lower *L) { return L->o->align == 0 || L->o->align >= 4; }
+
+/* The same for DEPTHWISE_CONV_2D (`rev`: its backward walk), whose DSP
+ * path has a 3 x 3 form of its own (channel planes in a scratch):
+ * stem[_rev]_3x3_dsp_s8 where ta_depthwise_conv2d_fold_3x3_ok() and the
+ * scratch is aligned, else stem[_rev]_dsp_s8 for any filter. */
+static const char *dw_kernel(Lower *L, bool dsp, bool rev, const ta_conv_params *p,
+                             const ta_quant *q, ta_dims di, ta_dims df) {
+  const char *stem = rev ? "ta_depthwise_conv2d_fold_rev" : "ta_depthwise_conv2d_fold";
+  if (dsp && ta_depthwise_conv2d_fold_3x3_ok(p, q, &di, &df) && scratch_aligned4(L))
+    return arena_printf("%s_3x3_dsp_s8", stem);
+  return path_kernel(L, stem, dsp);
+}
 
 /* ------------------------------------------------ CONV_2D, DEPTHWISE */
 
@@ -517,7 +520,7 @@ static void conv_common(Lower *L, bool depthwise) {
     const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
     arg_tensor(L, in->index);
     const_struct(L, "filter_dims", "ta_dims", dims_init(dc), true);
-    conv_filter_arg(L, &q, filter, t, nout, taps);
+    conv_filter_arg(L, &q, fold, filter, t, nout, taps);
     const_i32(L, "bias", bias_arg, nbias, true);
     const_struct(L, "out_dims", "ta_dims", dims_init(dout), true);
     arg_tensor(L, out->index);
@@ -545,7 +548,7 @@ static void conv_common(Lower *L, bool depthwise) {
                  !depthwise && !w4 && df.c == di.c && scratch_aligned4(L), &nbias, &q);
   const bool dsp = depthwise ? ta_depthwise_conv2d_fold_dsp_ok(&p, &q, &di, &df)
                              : ta_conv2d_fold_dsp_ok(&q, &di, &df);
-  L->l->kernel = depthwise ? dw_kernel(L, dsp, false, &p, di, df, dout)
+  L->l->kernel = depthwise ? dw_kernel(L, dsp, false, &p, &q, di, df)
                  : w4      ? "ta_conv2d_fold_w4_s8"
                            : path_kernel(L, "ta_conv2d_fold", dsp);
   const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
@@ -554,7 +557,7 @@ static void conv_common(Lower *L, bool depthwise) {
   if (w4)
     const_array(L, "filter4", DT_UINT8, filter->packed4, filter->npacked4, true);
   else if (!depthwise)
-    conv_filter_arg(L, &q, filter, NULL, nout, df.h * df.w * df.c);
+    conv_filter_arg(L, &q, fold, filter, NULL, nout, df.h * df.w * df.c);
   else
     arg_tensor(L, filter->index);
   const_i32(L, "bias", bias_arg, nbias, true);
@@ -562,7 +565,9 @@ static void conv_common(Lower *L, bool depthwise) {
   arg_tensor(L, out->index);
   arg_scratch(L);
   L->op->scratch_bytes =
-      depthwise ? ta_depthwise_conv2d_fold_s8_scratch_size(&p, &di, &df, &dout)
+      depthwise ? (strstr(L->l->kernel, "_3x3_dsp_")
+                       ? ta_depthwise_conv2d_fold_3x3_dsp_s8_scratch_size(&p, &di, &df, &dout)
+                       : 0)
       : w4      ? ta_conv2d_fold_w4_s8_scratch_size(&p, &di, &df, &dout)
                 : ta_conv2d_fold_s8_scratch_size(&p, &di, &df, &dout);
   if (!depthwise && df.c == di.c)
@@ -573,7 +578,7 @@ static void conv_common(Lower *L, bool depthwise) {
      * (both paths; the DSP one channel group after group): per channel
      * the backward pixel walk with blocks of 1. */
     if (L->l->overlap.declared)
-      L->l->overlap.reverse_kernel = dw_kernel(L, dsp, true, &p, di, df, dout);
+      L->l->overlap.reverse_kernel = dw_kernel(L, dsp, true, &p, &q, di, df);
   }
 }
 
@@ -634,7 +639,7 @@ static bool fc_as_conv(Lower *L, const ta_fc_params *fp, const ta_quant *fq, con
   const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
   arg_tensor(L, in->index);
   const_struct(L, "filter_dims", "ta_dims", dims_init(df), true);
-  conv_filter_arg(L, &q, filter, NULL, OC, K);
+  conv_filter_arg(L, &q, fold, filter, NULL, OC, K);
   const_i32(L, "bias", bias, nbias, true);
   const_struct(L, "out_dims", "ta_dims", dims_init(dout), true);
   arg_tensor(L, L->op->outputs[0]);

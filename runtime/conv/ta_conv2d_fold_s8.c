@@ -97,19 +97,22 @@ size_t ta_conv2d_fold_add_s8_scratch_size(const ta_conv_params *p, const ta_dims
 
 /* The packed filter: channel pairs (2j, 2j + 1), for each group of four
  * taps the pair's 4 + 4 bytes; an odd last channel 4 bytes per group;
- * taps past K zero, and so are the taps of a channel whose multiplier is
- * 0 (ta_conv2d_fold_dsp_records() gives it a sum of 0). */
+ * taps past K zero, and so are the taps of a channel of constant output
+ * (ta_requant_const(): ta_conv2d_fold_dsp_records() gives it a sum of 0). */
 size_t ta_conv2d_fold_dsp_filter_size(int32_t out_c, int32_t taps) {
   return (size_t)out_c * (((size_t)taps + 3) & ~(size_t)3);
 }
 
-void ta_conv2d_fold_dsp_pack(const ta_quant *q, const int8_t *filter, int32_t out_c,
-                             int32_t taps, int8_t *dst) {
+void ta_conv2d_fold_dsp_pack(const ta_quant *q, const int32_t *bias_fold, const int8_t *filter,
+                             int32_t out_c, int32_t taps, int8_t *dst) {
   const int32_t K4 = (taps + 3) & ~3;
+  const uint32_t dot = (uint32_t)taps << 14;
   for (int32_t oc = 0; oc < out_c; oc++) {
     const int32_t j = oc >> 1, h = oc & 1;
     const int32_t width = oc + 1 < out_c || h ? 8 : 4; /* bytes per group */
-    const int zero = q->multiplier[q->per_channel ? oc : 0] == 0;
+    int32_t v;
+    const int zero = ta_requant_const(bias_fold[oc], dot, q->multiplier[q->per_channel ? oc : 0],
+                                      q->shift[q->per_channel ? oc : 0], &v);
     int8_t *d = dst + (size_t)j * 2 * K4 + 4 * h;
     for (int32_t k = 0; k < K4; k++)
       d[(k >> 2) * width + (k & 3)] = k < taps && !zero ? filter[(size_t)oc * taps + k] : 0;
@@ -118,9 +121,14 @@ void ta_conv2d_fold_dsp_pack(const ta_quant *q, const int8_t *filter, int32_t ou
 
 /* The records: per pair both biases, then channel 2j's M, c, e and
  * channel 2j + 1's; an odd last channel bias, M, c, e.  c holds the
- * rounding addend 2^(e-1) and the output offset times 2^e.  A zero
- * multiplier gives every sum the output offset: its sums are 0 (bias 0,
- * weights 0), and M 0, c 2 off + 1, e 1 make 0 into off. */
+ * rounding addend 2^(e-1) and the output offset times 2^e.  A channel
+ * whose requantization has one value v for every sum it can have
+ * (ta_requant_const(): a zero multiplier, or a shift its sums cannot
+ * reach across a rounding step) outputs v + off: its sums are made 0
+ * (bias 0, weights 0), and M 0, c 2 (v + off) + 1, e 1 make 0 into it.
+ * One whose requantization takes two values over its sums and whose
+ * offset does not fit the usual form is a step (ta_requant_step()):
+ * M 0 and that c and e. */
 size_t ta_conv2d_fold_dsp_records(const ta_quant *q, int32_t out_c, const int32_t *bias_fold,
                                   int32_t taps, int32_t output_offset, int32_t *rec) {
   if (q->rounding != TA_ROUND_DOUBLE || taps < 1 || taps >= (1 << 16) || out_c < 1 ||
@@ -131,9 +139,17 @@ size_t ta_conv2d_fold_dsp_records(const ta_quant *q, int32_t out_c, const int32_
   for (int32_t oc = 0; oc < out_c; oc++) {
     const int32_t mult = q->multiplier[q->per_channel ? oc : 0];
     const int32_t shift = q->shift[q->per_channel ? oc : 0];
-    int32_t b = bias_fold[oc], m2 = 0, c = 2 * output_offset + 1, e = 1;
-    if (mult != 0) {
-      const uint32_t bound = (b < 0 ? 0u - (uint32_t)b : (uint32_t)b) + dot;
+    int32_t b = bias_fold[oc], m2 = 0, c, e = 1, v;
+    if (ta_requant_const(b, dot, mult, shift, &v)) {
+      b = 0;
+      c = 2 * (v + output_offset) + 1;
+    } else if (ta_requant_step(b, dot, mult, shift, output_offset, &c, &e)) {
+      /* M 0: SMMLAR gives c, then c + x - [x < 0], shifted by e. */
+    } else {
+      const uint64_t bound64 = (uint64_t)(b < 0 ? 0u - (uint32_t)b : (uint32_t)b) + dot;
+      if (bound64 >= UINT64_C(0x80000000))
+        return 0;
+      const uint32_t bound = (uint32_t)bound64;
       if (!ta_requant_mmla_ok(bound, mult, shift))
         return 0;
       const ta_requant_mmla m = ta_requant_mmla_make(mult, shift);
@@ -145,8 +161,6 @@ size_t ta_conv2d_fold_dsp_records(const ta_quant *q, int32_t out_c, const int32_
       m2 = m.m2;
       c = (int32_t)((uint32_t)m.add + ((uint32_t)output_offset << m.e));
       e = m.e;
-    } else {
-      b = 0;
     }
     int32_t *r = rec + 8 * (oc >> 1);
     if (oc + 1 == out_c && !(oc & 1)) { /* an odd last channel */

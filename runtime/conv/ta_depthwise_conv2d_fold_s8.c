@@ -59,15 +59,16 @@
 
 #define TA_DW_BLOCK 16
 
+/* The scratch of the 3 x 3 path (ta_depthwise_conv2d_fold_3x3_dsp_s8_scratch_size())
+ * where the op's shapes allow that path, else none. */
 size_t ta_depthwise_conv2d_fold_s8_scratch_size(const ta_conv_params *p,
                                                 const ta_dims *in_dims,
                                                 const ta_dims *filter_dims,
                                                 const ta_dims *out_dims) {
-  (void)p;
-  (void)in_dims;
-  (void)filter_dims;
-  (void)out_dims;
-  return 0;
+  if (p->depth_multiplier != 1 || (in_dims->c & 3) || filter_dims->h != 3 ||
+      filter_dims->w != 3 || p->dilation_h != 1 || p->dilation_w != 1 || p->pad_w < 0)
+    return 0;
+  return ta_depthwise_conv2d_fold_3x3_dsp_s8_scratch_size(p, in_dims, filter_dims, out_dims);
 }
 
 /* The requantized, offset and clamped output of channel oc: TFLite's
@@ -123,9 +124,6 @@ int ta_depthwise_conv2d_fold_ring_ok(const ta_conv_params *p, const ta_dims *in_
 /* What one group of four channels needs, prepared once per group. */
 typedef struct {
   uint64_t *wt;                /* per tap: channels (0, 2) low, (1, 3) high */
-#if defined(TA_DSP_GEMM_ASM)
-  const uint32_t *wp;          /* 3 x 3 filters: taps in pairs (dw_pairs3x3()) */
-#endif
   ta_dsp_rqm rq[4];
   int32_t off;                 /* the output offset */
   int32_t bias[4];
@@ -159,187 +157,6 @@ typedef struct {
       v_ = ta_dsp_clamp4(v_, g->lo4, g->hi4);                              \
     ta_st32((o), v_);                                                      \
   } while (0)
-
-/* n output pixels of a row whose 3 x 3 windows lie inside the input:
- * window origins x, x + xstep, ...; taps cs apart in a row, rows rs
- * apart; outputs o, o + ostep, ... */
-#if defined(TA_DSP_GEMM_ASM)
-/* One tap in assembly: input word from addr, the tap's two weight words
- * at wt + woff (one LDRD), two SXTB16, four multiply-adds. */
-#define DW_ASM_TAP(addr, woff)                                             \
-  "ldr    %[v], " addr "\n\t"                                              \
-  "ldrd   %[w0], %[w1], [%[wt], #" woff "]\n\t"                            \
-  "sxtb16 %[e], %[v]\n\t"                                                  \
-  "sxtb16 %[v], %[v], ror #8\n\t"                                          \
-  "smlabb %[a0], %[e], %[w0], %[a0]\n\t"                                   \
-  "smlatt %[a2], %[e], %[w0], %[a2]\n\t"                                   \
-  "smlabb %[a1], %[v], %[w1], %[a1]\n\t"                                   \
-  "smlatt %[a3], %[v], %[w1], %[a3]\n\t"
-/* The same with the input word's address taken from a table at tp. */
-#define DW_ASM_TAPP(poff, woff)                                            \
-  "ldr    %[v], [%[tp], #" poff "]\n\t" DW_ASM_TAP("[%[v]]", woff)
-
-/*
- * Two taps t, u of the same four channels in four SMLADs.  With the
- * input words t0 t1 t2 t3 (v0) and u0 u1 u2 u3 (v1), PKHBT gives the
- * bytes t0 t1 u0 u1 and PKHTB t2 t3 u2 u3; SXTB16 of those (plain and
- * rotated by 8) gives the pairs (t_c, u_c) of channel c = 0, 1, 2, 3,
- * and SMLAD adds t_c * wt_c + u_c * wu_c to channel c's sum with the
- * weights paired the same way at wp + woff (channel 0's, 1's, then at
- * woff8 2's, 3's: dw_pairs3x3()).  2 LDR, 2 PKH, 2 LDRD, 4 SXTB16, 4
- * SMLAD: 14 instructions for 8 multiply-adds, where two DW_ASM_TAP are
- * 16.  SMLAD adds modulo 2^32 as SMLABB and SMLATT do, so the sums are
- * the same whatever the order.  lda, ldb load v0, v1.
- */
-#define DW_ASM_PAIR(lda, ldb, woff, woff8)                                 \
-  lda ldb                                                                  \
-  "pkhbt  %[e], %[v0], %[v1], lsl #16\n\t"                                \
-  "pkhtb  %[v1], %[v1], %[v0], asr #16\n\t"                               \
-  "ldrd   %[w0], %[w1], [%[wp], #" woff "]\n\t"                           \
-  "sxtb16 %[v0], %[e]\n\t"                                                \
-  "smlad  %[a0], %[v0], %[w0], %[a0]\n\t"                                 \
-  "sxtb16 %[v0], %[e], ror #8\n\t"                                        \
-  "smlad  %[a1], %[v0], %[w1], %[a1]\n\t"                                 \
-  "ldrd   %[w0], %[w1], [%[wp], #" woff8 "]\n\t"                          \
-  "sxtb16 %[v0], %[v1]\n\t"                                               \
-  "smlad  %[a2], %[v0], %[w0], %[a2]\n\t"                                 \
-  "sxtb16 %[v0], %[v1], ror #8\n\t"                                       \
-  "smlad  %[a3], %[v0], %[w1], %[a3]\n\t"
-/* A single tap (the ninth) as DW_ASM_TAP, input word in v0, weights at
- * wp + woff in the per-tap form. */
-#define DW_ASM_LAST(ld, woff)                                              \
-  ld                                                                       \
-  "ldrd   %[w0], %[w1], [%[wp], #" woff "]\n\t"                           \
-  "sxtb16 %[e], %[v0]\n\t"                                                \
-  "sxtb16 %[v0], %[v0], ror #8\n\t"                                       \
-  "smlabb %[a0], %[e], %[w0], %[a0]\n\t"                                  \
-  "smlatt %[a2], %[e], %[w0], %[a2]\n\t"                                  \
-  "smlabb %[a1], %[v0], %[w1], %[a1]\n\t"                                 \
-  "smlatt %[a3], %[v0], %[w1], %[a3]\n\t"
-#define DW_ASM_PAIR_OPERANDS                                               \
-  [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [v0] "=&r"(v0), \
-      [v1] "=&r"(v1), [e] "=&r"(e), [w0] "=&r"(w0), [w1] "=&r"(w1)
-
-/* Number of words of the pair table: taps (0, 1), (2, 3), (4, 5), (6, 7)
- * four words each, then tap 8's two words in the per-tap form. */
-#define DW_PAIRS_WORDS 18
-
-/* A 3 x 3 group's taps paired for DW_ASM_PAIR into wp, from the filter
- * words (4 channels) of its taps, C bytes apart: for pair (t, u) and
- * channel c the word wt_c | wu_c << 16 (int16 halves), by the same
- * PKHBT, PKHTB and SXTB16 steps DW_ASM_PAIR applies to the input. */
-static void dw_pairs3x3(const int8_t *f, int32_t C, uint32_t *wp) {
-  for (int t = 0; t < 8; t += 2, wp += 4, f += 2 * C) {
-    const uint32_t a = ta_ld32(f), b = ta_ld32(f + C);
-    const uint32_t lo = (a & 0xffff) | b << 16, hi = (b & 0xffff0000) | a >> 16;
-    wp[0] = (uint32_t)ta_sxtb16_even(lo);
-    wp[1] = (uint32_t)ta_sxtb16_odd(lo);
-    wp[2] = (uint32_t)ta_sxtb16_even(hi);
-    wp[3] = (uint32_t)ta_sxtb16_odd(hi);
-  }
-  const uint32_t v = ta_ld32(f);
-  wp[0] = (uint32_t)ta_sxtb16_even(v);
-  wp[1] = (uint32_t)ta_sxtb16_odd(v);
-}
-#endif
-
-/* n output pixels of a row whose 3 x 3 windows lie inside the input:
- * window origins x, x + xstep, ...; taps cs apart in a row, rows rs
- * apart; outputs o, o + ostep, ... */
-TA_NOINLINE static void dw_run3x3(const dw_group *g, const int8_t *x, int32_t xstep,
-                                  int32_t rs, int32_t cs, int8_t *o, int32_t ostep,
-                                  int32_t n) {
-#if defined(TA_DSP_GEMM_ASM)
-  const int32_t rsm = rs - cs;
-#else
-  const int32_t cs2 = 2 * cs;
-#endif
-  for (; n > 0; n--, x += xstep, o += ostep) {
-    int32_t a0 = g->bias[0], a1 = g->bias[1], a2 = g->bias[2], a3 = g->bias[3];
-#if defined(TA_DSP_GEMM_ASM)
-    /* The nine taps as written below in C, in assembly: the compiler
-     * splits each tap's LDRD in two and spills. */
-    /* Taps in pairs (0, 1), (2, 3), (4, 5), (6, 7), then 8, r walking
-     * the window by cs and rsm = rs - cs (one register fewer than the
-     * offsets 2 cs and rs would take). */
-    const int8_t *r = x;
-    uint32_t v0, v1, e, w0, w1;
-    __asm__(DW_ASM_PAIR("ldr    %[v0], [%[r]]\n\t", "ldr    %[v1], [%[r], %[cs]]\n\t",
-                        "0", "8")
-            "add    %[r], %[r], %[cs]\n\t"
-            DW_ASM_PAIR("ldr    %[v0], [%[r], %[cs]]\n\t",
-                        "ldr    %[v1], [%[r], %[rsm]]\n\t", "16", "24")
-            "add    %[r], %[r], %[rsm]\n\t"
-            DW_ASM_PAIR("ldr    %[v0], [%[r], %[cs]]\n\t"
-                        "add    %[r], %[r], %[cs]\n\t",
-                        "ldr    %[v1], [%[r], %[cs]]\n\t", "32", "40")
-            "add    %[r], %[r], %[rsm]\n\t"
-            DW_ASM_PAIR("ldr    %[v0], [%[r]]\n\t", "ldr    %[v1], [%[r], %[cs]]\n\t",
-                        "48", "56")
-            "add    %[r], %[r], %[cs]\n\t"
-            DW_ASM_LAST("ldr    %[v0], [%[r], %[cs]]\n\t", "64")
-            : DW_ASM_PAIR_OPERANDS, [r] "+r"(r)
-            : [wp] "r"(g->wp), [cs] "r"(cs), [rsm] "r"(rsm)
-            : "memory");
-#else
-    const int8_t *r = x;
-    DW_TAP(ta_ld32(r), g->wt[0]);
-    DW_TAP(ta_ld32(r + cs), g->wt[1]);
-    DW_TAP(ta_ld32(r + cs2), g->wt[2]);
-    r += rs;
-    DW_TAP(ta_ld32(r), g->wt[3]);
-    DW_TAP(ta_ld32(r + cs), g->wt[4]);
-    DW_TAP(ta_ld32(r + cs2), g->wt[5]);
-    r += rs;
-    DW_TAP(ta_ld32(r), g->wt[6]);
-    DW_TAP(ta_ld32(r + cs), g->wt[7]);
-    DW_TAP(ta_ld32(r + cs2), g->wt[8]);
-#endif
-    DW_STORE(o);
-  }
-}
-
-/* One output pixel of a 3 x 3 filter whose window may leave the input:
- * the address of every tap's input word in a table, the zero point's
- * (zp4) for the taps outside. */
-TA_NOINLINE static void dw_pixel3x3(const dw_group *g, const int8_t *in_b, int32_t H,
-                                    int32_t W, int32_t C, int32_t dh, int32_t dw,
-                                    int32_t iy0, int32_t ix0, int8_t *o) {
-  const int8_t *tp[9];
-  const int8_t *zp = (const int8_t *)&g->zp4;
-  const int32_t ix1 = ix0 + dw, ix2 = ix1 + dw;
-  const int c0 = (uint32_t)ix0 < (uint32_t)W, c1 = (uint32_t)ix1 < (uint32_t)W,
-            c2 = (uint32_t)ix2 < (uint32_t)W;
-  for (int ky = 0, iy = iy0; ky < 3; ky++, iy += dh) {
-    if ((uint32_t)iy < (uint32_t)H) {
-      const int8_t *row = in_b + (ptrdiff_t)iy * W * C;
-      tp[3 * ky] = c0 ? row + ix0 * C : zp;
-      tp[3 * ky + 1] = c1 ? row + ix1 * C : zp;
-      tp[3 * ky + 2] = c2 ? row + ix2 * C : zp;
-    } else {
-      tp[3 * ky] = tp[3 * ky + 1] = tp[3 * ky + 2] = zp;
-    }
-  }
-  int32_t a0 = g->bias[0], a1 = g->bias[1], a2 = g->bias[2], a3 = g->bias[3];
-#if defined(TA_DSP_GEMM_ASM)
-  uint32_t v0, v1, e, w0, w1;
-#define DW_LDP(reg, off) "ldr    %[" reg "], [%[tp], #" off "]\n\t" \
-                         "ldr    %[" reg "], [%[" reg "]]\n\t"
-  __asm__(DW_ASM_PAIR(DW_LDP("v0", "0"), DW_LDP("v1", "4"), "0", "8")
-          DW_ASM_PAIR(DW_LDP("v0", "8"), DW_LDP("v1", "12"), "16", "24")
-          DW_ASM_PAIR(DW_LDP("v0", "16"), DW_LDP("v1", "20"), "32", "40")
-          DW_ASM_PAIR(DW_LDP("v0", "24"), DW_LDP("v1", "28"), "48", "56")
-          DW_ASM_LAST(DW_LDP("v0", "32"), "64")
-          : DW_ASM_PAIR_OPERANDS
-          : [wp] "r"(g->wp), [tp] "r"(tp)
-          : "memory");
-#undef DW_LDP
-#else
-  for (int t = 0; t < 9; t++)
-    DW_TAP(ta_ld32(tp[t]), g->wt[t]);
-#endif
-  DW_STORE(o);
-}
 
 /* The same for any filter size. */
 TA_NOINLINE static void dw_run(const dw_group *g, int32_t KH, int32_t KW, const int8_t *x,
@@ -444,18 +261,16 @@ TA_INLINE const int8_t *dw_rows(dw_ring *r, const int8_t *in_b, int32_t H, int32
 }
 
 /*
- * The DSP path, pixels forwards (rev 0) or backwards (rev 1).  k3: the
- * filter is 3 x 3 and runs through the 3 x 3 loops (else the loops for
- * any size); ring 1: rows with border pixels run from the padded rows
- * (ta_depthwise_conv2d_fold_ring_ok() holds), 0: their border pixels
- * one by one, 2: whichever that predicate says.  k3 and ring_mode are
- * constants in each copy (dw_dsp_any(), dw_dsp_3x3(), dw_dsp_3x3_ring()),
- * so each has only the loops it runs.
+ * The DSP path for any filter, pixels forwards (rev 0) or backwards (rev
+ * 1): rows with border pixels run from the padded rows when they fit
+ * (ta_depthwise_conv2d_fold_ring_ok()), else their border pixels one by
+ * one.
  */
-TA_INLINE void dw_dsp(const ta_conv_params *p, const ta_quant *q, const ta_dims *in_dims,
-                      const int8_t *in, const ta_dims *filter_dims, const int8_t *filter,
-                      const int32_t *bias_fold, const ta_dims *out_dims, int8_t *out, int rev,
-                      int k3, int ring_mode) {
+TA_NOINLINE static void dw_dsp_any(const ta_conv_params *p, const ta_quant *q,
+                                   const ta_dims *in_dims, const int8_t *in,
+                                   const ta_dims *filter_dims, const int8_t *filter,
+                                   const int32_t *bias_fold, const ta_dims *out_dims,
+                                   int8_t *out, int rev) {
   const int32_t H = in_dims->h, W = in_dims->w, C = in_dims->c;
   const int32_t KH = filter_dims->h, KW = filter_dims->w, taps = KH * KW;
   const int32_t OH = out_dims->h, OW = out_dims->w;
@@ -473,32 +288,22 @@ TA_INLINE void dw_dsp(const ta_conv_params *p, const ta_quant *q, const ta_dims 
   ring.R = dw_ring_rows(p, filter_dims);
   ring.Wp = dw_ring_width(p, in_dims, filter_dims, out_dims);
   ring.pad_w = p->pad_w;
-  const int use_rows =
-      ring_mode == 2 ? dw_ring_ok(p, in_dims, filter_dims, out_dims) : ring_mode;
+  const int use_rows = dw_ring_ok(p, in_dims, filter_dims, out_dims);
   uint32_t rows[use_rows ? 2 * ring.R * ring.Wp : 1];
   ring.buf = rows;
   uint64_t wt[taps];
   dw_group g;
   g.wt = wt;
-#if defined(TA_DSP_GEMM_ASM)
-  uint32_t wp[DW_PAIRS_WORDS];
-  g.wp = wp;
-#endif
   g.off = p->output_offset;
   g.zp4 = ta_dsp_bytes4(ta_clamp_i32(-p->input_offset, -128, 127));
   g.lo4 = ta_dsp_bytes4(p->act_min);
   g.hi4 = ta_dsp_bytes4(p->act_max);
   g.clamp = p->act_min > -128 || p->act_max < 127;
   for (int32_t c0 = 0; c0 < C; c0 += 4) {
-#if defined(TA_DSP_GEMM_ASM)
-    if (k3) /* the 3 x 3 loops read only the pairs */
-      dw_pairs3x3(filter + c0, C, wp);
-    else
-#endif
-      for (int32_t t = 0; t < taps; t++) {
-        const uint32_t v = ta_ld32(filter + (size_t)t * C + c0);
-        g.wt[t] = (uint32_t)ta_sxtb16_even(v) | (uint64_t)(uint32_t)ta_sxtb16_odd(v) << 32;
-      }
+    for (int32_t t = 0; t < taps; t++) {
+      const uint32_t v = ta_ld32(filter + (size_t)t * C + c0);
+      g.wt[t] = (uint32_t)ta_sxtb16_even(v) | (uint64_t)(uint32_t)ta_sxtb16_odd(v) << 32;
+    }
     for (int j = 0; j < 4; j++) {
       const int32_t ch = q->per_channel ? c0 + j : 0;
       g.bias[j] = bias_fold[c0 + j];
@@ -521,22 +326,7 @@ TA_INLINE void dw_dsp(const ta_conv_params *p, const ta_quant *q, const ta_dims 
           const int32_t first = rev ? OW - 1 : 0, step = rev ? -1 : 1;
           const int8_t *x = dw_rows(&ring, in_b, H, W, C, g.zp4, iy0) + first * sw * 4;
           const int32_t wrs = dh * ring.Wp * 4; /* tap rows dh slots apart */
-          if (k3)
-            dw_run3x3(&g, x, step * sw * 4, wrs, dw * 4, o + first * C, step * C, OW);
-          else
-            dw_run(&g, KH, KW, x, step * sw * 4, wrs, dw * 4, o + first * C, step * C, OW);
-          continue;
-        }
-        if (ring_mode == 1) {
-          /* The ring took every row with border pixels, so this one lies
-           * inside (x0 = 0, x1 = OW): one run, forwards or backwards, and
-           * no border-pixel code in this copy. */
-          const int32_t first = rev ? OW - 1 : 0, step = rev ? -1 : 1;
-          const int8_t *x = in_b + ((size_t)iy0 * W + (first * sw - p->pad_w)) * C;
-          if (k3)
-            dw_run3x3(&g, x, step * sw * C, rs, cs, o + first * C, step * C, OW);
-          else
-            dw_run(&g, KH, KW, x, step * sw * C, rs, cs, o + first * C, step * C, OW);
+          dw_run(&g, KH, KW, x, step * sw * 4, wrs, dw * 4, o + first * C, step * C, OW);
           continue;
         }
         if (rev) {
@@ -545,17 +335,11 @@ TA_INLINE void dw_dsp(const ta_conv_params *p, const ta_quant *q, const ta_dims 
           for (int32_t ox = OW - 1; ox >= 0; ox--) {
             if (ox == x1 - 1 && x1 > x0) {
               const int8_t *x = in_b + ((size_t)iy0 * W + ((x1 - 1) * sw - p->pad_w)) * C;
-              if (k3)
-                dw_run3x3(&g, x, -sw * C, rs, cs, o + (x1 - 1) * C, -C, x1 - x0);
-              else
-                dw_run(&g, KH, KW, x, -sw * C, rs, cs, o + (x1 - 1) * C, -C, x1 - x0);
+              dw_run(&g, KH, KW, x, -sw * C, rs, cs, o + (x1 - 1) * C, -C, x1 - x0);
               ox = x0;
               continue;
             }
-            if (k3)
-              dw_pixel3x3(&g, in_b, H, W, C, dh, dw, iy0, ox * sw - p->pad_w, o + ox * C);
-            else
-              dw_pixel(&g, in_b, H, W, C, KH, KW, dh, dw, iy0, ox * sw - p->pad_w, o + ox * C);
+            dw_pixel(&g, in_b, H, W, C, KH, KW, dh, dw, iy0, ox * sw - p->pad_w, o + ox * C);
           }
           continue;
         }
@@ -564,53 +348,401 @@ TA_INLINE void dw_dsp(const ta_conv_params *p, const ta_quant *q, const ta_dims 
         for (int32_t ox = 0; ox < OW; ox++) {
           if (ox == x0 && x1 > x0) {
             const int8_t *x = in_b + ((size_t)iy0 * W + (x0 * sw - p->pad_w)) * C;
-            if (k3)
-              dw_run3x3(&g, x, sw * C, rs, cs, o + x0 * C, C, x1 - x0);
-            else
-              dw_run(&g, KH, KW, x, sw * C, rs, cs, o + x0 * C, C, x1 - x0);
+            dw_run(&g, KH, KW, x, sw * C, rs, cs, o + x0 * C, C, x1 - x0);
             ox = x1 - 1;
             continue;
           }
-          if (k3)
-            dw_pixel3x3(&g, in_b, H, W, C, dh, dw, iy0, ox * sw - p->pad_w, o + ox * C);
-          else
-            dw_pixel(&g, in_b, H, W, C, KH, KW, dh, dw, iy0, ox * sw - p->pad_w, o + ox * C);
+          dw_pixel(&g, in_b, H, W, C, KH, KW, dh, dw, iy0, ox * sw - p->pad_w, o + ox * C);
         }
       }
     }
   }
 }
-/* The three copies of dw_dsp(), each shared by its forward and backward
- * entry points. */
-TA_NOINLINE static void dw_dsp_any(const ta_conv_params *p, const ta_quant *q,
-                                   const ta_dims *in_dims, const int8_t *in,
-                                   const ta_dims *filter_dims, const int8_t *filter,
-                                   const int32_t *bias_fold, const ta_dims *out_dims,
-                                   int8_t *out, int rev) {
-  dw_dsp(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, rev, 0, 2);
-}
-TA_NOINLINE static void dw_dsp_3x3(const ta_conv_params *p, const ta_quant *q,
-                                   const ta_dims *in_dims, const int8_t *in,
-                                   const ta_dims *filter_dims, const int8_t *filter,
-                                   const int32_t *bias_fold, const ta_dims *out_dims,
-                                   int8_t *out, int rev) {
-  dw_dsp(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, rev, 1, 0);
-}
-TA_NOINLINE static void dw_dsp_3x3_ring(const ta_conv_params *p, const ta_quant *q,
-                                        const ta_dims *in_dims, const int8_t *in,
-                                        const ta_dims *filter_dims, const int8_t *filter,
-                                        const int32_t *bias_fold, const ta_dims *out_dims,
-                                        int8_t *out, int rev) {
-  dw_dsp(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, rev, 1, 1);
-}
-
 #undef DW_TAP
 #undef DW_STORE
-#undef DW_ASM_TAP
-#undef DW_ASM_TAPP
-#undef DW_ASM_PAIR
-#undef DW_ASM_LAST
-#undef DW_ASM_PAIR_OPERANDS
+#endif
+
+
+/*
+ * The 3 x 3 DSP path (stride 1 or 2, no dilation): channel planes.
+ *
+ * Per group of four channels, the input rows a window needs are widened
+ * once into the scratch as one int16 row per channel (a ring of three
+ * slots, four channel rows each, Wp columns from column -pad_w, the
+ * zero point outside the input), so that two horizontally adjacent taps
+ * of one channel are one word.  Per channel and output row, two output
+ * pixels at a time (dw3_taps()): per filter row three word loads and two
+ * SMUAD or SMLAD (taps 0 and 1 of both pixels) and two 16 x 16
+ * multiply-adds (tap 2): 24 instructions for 18 multiply-adds, the sums
+ * into the scratch.  Then each sum is requantized (SMMLAR, SUB, ASR,
+ * SSAT; the weights were doubled when widened, so SMMLAR of the doubled
+ * sum by the multiplier itself is TFLite's rounding doubling multiply)
+ * and stored in its NHWC place.
+ *
+ * Scratch (ta_depthwise_conv2d_fold_3x3_dsp_s8_scratch_size()): the
+ * ring, 3 x 4 rows of Wp int16, then the sums of one row, 2 npairs
+ * words.  Rows outside [0, in.h) are the zero point (patched bands call
+ * this with any top padding).
+ */
+
+/* Output pixels of a row in pairs; the ring's columns: up to the last
+ * pair's last word, an even count. */
+static inline int32_t dw3_pairs(const ta_dims *out_dims) { return (out_dims->w + 1) / 2; }
+static inline int32_t dw3_width(const ta_conv_params *p, const ta_dims *out_dims) {
+  return ((2 * dw3_pairs(out_dims) - 1) * p->stride_w + 5) & ~1;
+}
+
+size_t ta_depthwise_conv2d_fold_3x3_dsp_s8_scratch_size(const ta_conv_params *p,
+                                                        const ta_dims *in_dims,
+                                                        const ta_dims *filter_dims,
+                                                        const ta_dims *out_dims) {
+  (void)in_dims;
+  (void)filter_dims;
+  if (out_dims->w < 1 || p->stride_w < 1 || p->stride_w > 2)
+    return 0;
+  return 3 * 4 * (size_t)dw3_width(p, out_dims) * 2 + 8 * (size_t)dw3_pairs(out_dims);
+}
+
+/* Whether the 3 x 3 path takes the op (besides ta_depthwise_conv2d_fold_dsp_ok()). */
+TA_INLINE int dw3_ok(const ta_conv_params *p, const ta_quant *q, const ta_dims *filter_dims) {
+  return filter_dims->h == 3 && filter_dims->w == 3 && p->dilation_h == 1 &&
+         p->dilation_w == 1 && (p->stride_w == 1 || p->stride_w == 2) && p->stride_h >= 1 &&
+         p->pad_w >= 0 && (q->mmla & TA_MMLA_DOUBLED);
+}
+
+int ta_depthwise_conv2d_fold_3x3_ok(const ta_conv_params *p, const ta_quant *q,
+                                    const ta_dims *in_dims, const ta_dims *filter_dims) {
+  return ta_depthwise_conv2d_fold_dsp_ok(p, q, in_dims, filter_dims) && dw3_ok(p, q, filter_dims);
+}
+
+#if defined(TA_DSP)
+
+/* Columns [pad_w, pad_w + n) of the four planes at d (Wp int16 each,
+ * column k holding input column k - pad_w): input row x's pixels, n of
+ * them, channels c0 .. c0 + 3 (x at channel c0), widened; or, x NULL,
+ * the zero point zp (a row outside the input).  The other columns hold
+ * the zero point already. */
+static void dw3_fill(int16_t *d, int32_t Wp, const int8_t *x, int32_t C, int32_t n, int16_t zp) {
+  int16_t *d1 = d + Wp, *d2 = d1 + Wp, *d3 = d2 + Wp;
+  if (!x) {
+    for (int32_t k = 0; k < n; k++)
+      d[k] = d1[k] = d2[k] = d3[k] = zp;
+    return;
+  }
+  int32_t k = 0;
+  for (; k + 2 <= n; k += 2, x += 2 * C) {
+    /* Pixels a and b: a0 a1 a2 a3 and b0 b1 b2 b3 -> (a0, b0) ... (a3, b3). */
+    const uint32_t a = ta_ld32(x), b = ta_ld32(x + C);
+    const uint32_t lo = (a & 0xffff) | (b << 16), hi = (b & 0xffff0000) | (a >> 16);
+    ta_st32(d + k, (uint32_t)ta_sxtb16_even(lo));
+    ta_st32(d1 + k, (uint32_t)ta_sxtb16_odd(lo));
+    ta_st32(d2 + k, (uint32_t)ta_sxtb16_even(hi));
+    ta_st32(d3 + k, (uint32_t)ta_sxtb16_odd(hi));
+  }
+  if (k < n)
+    d[k] = x[0], d1[k] = x[1], d2[k] = x[2], d3[k] = x[3];
+}
+
+#if defined(TA_DSP_GEMM_ASM)
+/* Filter row: words at p of columns (x, x + 1), (x + 1, x + 2),
+ * (x + 2, x + 3) (stride 1) or (2x, 2x + 1), (2x + 2, 2x + 3),
+ * (2x + 4, 2x + 5) (stride 2); taps 0 and 1 with `op` (SMUAD starting
+ * the sums r11, ip in row 0, SMLAD adding to them: acc0 and acc1 name
+ * the accumulators, or nothing), tap 2 with the half of w2 named by H;
+ * lr the loaded word. */
+#define DW3_ROW1(p, w01, op, acc0, acc1, w2, H)                           \
+  "ldr    lr, [" p "], #4\n\t"                                            \
+  op "  r11, lr, " w01 acc0 "\n\t"                                        \
+  "ldr    lr, [" p ", #-2]\n\t"                                           \
+  op "  ip, lr, " w01 acc1 "\n\t"                                         \
+  "ldr    lr, [" p "]\n\t"                                                \
+  "smlab" H " r11, lr, " w2 ", r11\n\t"                                   \
+  "smlat" H " ip, lr, " w2 ", ip\n\t"
+#define DW3_ROW2(p, w01, op, acc0, acc1, w2, H)                           \
+  "ldr    lr, [" p "], #8\n\t"                                            \
+  op "  r11, lr, " w01 acc0 "\n\t"                                        \
+  "ldr    lr, [" p ", #-4]\n\t"                                           \
+  "smlab" H " r11, lr, " w2 ", r11\n\t"                                   \
+  op "  ip, lr, " w01 acc1 "\n\t"                                         \
+  "ldr    lr, [" p "]\n\t"                                                \
+  "smlab" H " ip, lr, " w2 ", ip\n\t"
+#define DW3_PAIR(ROW)                                                     \
+  ROW("r0", "r4", "smuad", "", "", "r7", "b")                            \
+  ROW("r1", "r5", "smlad", ", r11", ", ip", "r7", "t")                   \
+  ROW("r2", "r6", "smlad", ", r11", ", ip", "r8", "b")                   \
+  "strd   r11, ip, [r9], #8\n\t"                                          \
+  "subs   r10, r10, #1\n\t"
+
+/*
+ * One channel's sums of n output pixel pairs of a row into s (2 n
+ * words), from its three window rows r0 r1 r2 in the ring (at the first
+ * pixel's first column) and its doubled weights w: (w00, w01), (w10,
+ * w11), (w20, w21), (w02, w12), (w22, 0); sw the stride, 1 or 2.  Per
+ * pair and filter row three word loads, two SMUAD or SMLAD (taps 0 and
+ * 1) and two 16 x 16 multiply-adds (tap 2): 24 instructions for 18
+ * multiply-adds.  Registers: r0-r2 the rows, r4-r8 the weights, r9 s,
+ * r10 n, r11 and ip the two sums, lr a loaded word.
+ */
+__attribute__((naked)) static void dw3_taps(const int16_t *r0 __attribute__((unused)),
+                                            const int16_t *r1 __attribute__((unused)),
+                                            const int16_t *r2 __attribute__((unused)),
+                                            const uint32_t *w __attribute__((unused)),
+                                            int32_t *s __attribute__((unused)),
+                                            int32_t n __attribute__((unused)),
+                                            int32_t sw __attribute__((unused))) {
+  __asm__ volatile("push   {r4-r11, lr}\n\t"
+                   "ldm    r3, {r4-r8}\n\t"
+                   "ldr    r9, [sp, #36]\n\t"
+                   "ldr    r10, [sp, #40]\n\t"
+                   "ldr    r3, [sp, #44]\n\t"
+                   "cmp    r3, #1\n\t"
+                   "bne    2f\n\t"
+                   "1:\n\t" DW3_PAIR(DW3_ROW1) "bne    1b\n\t"
+                   "pop    {r4-r11, pc}\n\t"
+                   "2:\n\t" DW3_PAIR(DW3_ROW2) "bne    2b\n\t"
+                   "pop    {r4-r11, pc}\n\t");
+}
+#else
+/* The same in C. */
+static void dw3_taps(const int16_t *r0, const int16_t *r1, const int16_t *r2, const uint32_t *w,
+                     int32_t *s, int32_t n, int32_t sw) {
+  for (; n > 0; n--, s += 2) {
+    const int16_t *x[3] = {r0, r1, r2};
+    int32_t a0 = 0, a1 = 0;
+    for (int ky = 0; ky < 3; ky++) {
+      const uint32_t w01 = w[ky], w2 = ky < 2 ? w[3] >> (16 * ky) : w[4];
+      const int32_t t2 = (int16_t)w2;
+      const int16_t *c = x[ky];
+      a0 = __smlad((int32_t)ta_ld32(c), (int32_t)w01, a0) + c[2] * t2;
+      a1 = __smlad((int32_t)ta_ld32(c + sw), (int32_t)w01, a1) + c[sw + 2] * t2;
+    }
+    s[0] = a0;
+    s[1] = a1;
+    r0 += 2 * sw, r1 += 2 * sw, r2 += 2 * sw;
+  }
+}
+#endif
+
+/* One output row of a group of four channels: what dw3_row() reads.
+ * The assembly walks p, w, rec and o on, channel by channel; the
+ * driver sets them per row.  The order of the first fields is the
+ * assembly's. */
+typedef struct {
+  const int16_t *p[3];         /* channel c0's window rows in the ring */
+  int32_t plane;               /* bytes from one channel's rows to the next's: 2 Wp */
+  int32_t *sums;               /* 2 npairs words */
+  int32_t npairs, sw;          /* output pixel pairs of a row; stride 1 or 2 */
+  int8_t *o;                   /* channel c0 of the row's first output pixel */
+  int32_t C, OW;               /* output pixel stride (bytes); pixels of a row */
+  const uint32_t *w;           /* the channel's 5 weight words (w[] of the group) */
+  const int32_t *rec;          /* the channel's doubled bias, M, c, e (rec[] of the group) */
+  uint32_t wt[4][5];           /* per channel the doubled weights in pairs (dw3_taps()) */
+  int32_t rq[4][4];            /* per channel the doubled bias, M (the multiplier), c (with
+                                  the output offset), e */
+} dw3_row_t;
+
+#if defined(TA_DSP_GEMM_ASM)
+/*
+ * The row, four channels: per channel its rows and weights, the taps
+ * loop of dw3_taps() into the sums, then per pair of sums (plus the
+ * doubled bias) SMMLAR by the multiplier plus c, the sign's correction
+ * and the shift e, SSAT, two byte stores C apart (17 instructions a
+ * pair), an odd last pixel alone.  r3 keeps the row's struct; [sp] the
+ * channels left.
+ */
+__attribute__((naked)) static void dw3_row(dw3_row_t *r __attribute__((unused))) {
+  __asm__ volatile(
+      "push   {r4-r11, lr}\n\t"
+      "sub    sp, sp, #8\n\t"
+      "mov    r3, r0\n\t"
+      "movs   r0, #4\n\t"
+      "str    r0, [sp]\n\t"
+      "10:\n\t"
+      /* This channel's rows; the next channel's into the struct. */
+      "ldm    r3, {r0-r2, lr}\n\t"
+      "add    r4, r0, lr\n\t"
+      "add    r5, r1, lr\n\t"
+      "add    r6, r2, lr\n\t"
+      "stm    r3, {r4-r6}\n\t"
+      "ldr    lr, [r3, #40]\n\t"
+      "ldm    lr!, {r4-r8}\n\t"
+      "str    lr, [r3, #40]\n\t"
+      "ldr    r9, [r3, #16]\n\t"
+      "ldr    r10, [r3, #20]\n\t"
+      "ldr    lr, [r3, #24]\n\t"
+      "cmp    lr, #1\n\t"
+      "bne    12f\n\t"
+      "11:\n\t" DW3_PAIR(DW3_ROW1) "bne    11b\n\t"
+      "b      13f\n\t"
+      "12:\n\t" DW3_PAIR(DW3_ROW2) "bne    12b\n\t"
+      "13:\n\t"
+      /* The channel's outputs. */
+      "ldr    lr, [r3, #44]\n\t"
+      "ldm    lr!, {r4-r7}\n\t"
+      "str    lr, [r3, #44]\n\t"
+      "ldr    r9, [r3, #16]\n\t"
+      "ldr    r0, [r3, #28]\n\t"
+      "adds   r1, r0, #1\n\t"
+      "str    r1, [r3, #28]\n\t"
+      "ldrd   r8, r10, [r3, #32]\n\t"
+      "lsrs   r10, r10, #1\n\t"
+      "beq    15f\n\t"
+      "14:\n\t"
+      "ldrd   r1, r2, [r9], #8\n\t"
+      "add    r1, r1, r4\n\t"
+      "add    r2, r2, r4\n\t"
+      "smmlar r11, r1, r5, r6\n\t"
+      "smmlar ip, r2, r5, r6\n\t"
+      "add    r11, r11, r1, asr #31\n\t"
+      "add    ip, ip, r2, asr #31\n\t"
+      "asr    r11, r11, r7\n\t"
+      "asr    ip, ip, r7\n\t"
+      "ssat   r11, #8, r11\n\t"
+      "ssat   ip, #8, ip\n\t"
+      "strb   r11, [r0]\n\t"
+      "strb   ip, [r0, r8]\n\t"
+      "add    r0, r0, r8, lsl #1\n\t"
+      "subs   r10, r10, #1\n\t"
+      "bne    14b\n\t"
+      "15:\n\t"
+      "ldr    r10, [r3, #36]\n\t"
+      "tst    r10, #1\n\t"
+      "beq    16f\n\t"
+      "ldr    r1, [r9]\n\t"
+      "add    r1, r1, r4\n\t"
+      "smmlar r11, r1, r5, r6\n\t"
+      "add    r11, r11, r1, asr #31\n\t"
+      "asr    r11, r11, r7\n\t"
+      "ssat   r11, #8, r11\n\t"
+      "strb   r11, [r0]\n\t"
+      "16:\n\t"
+      "ldr    r0, [sp]\n\t"
+      "subs   r0, r0, #1\n\t"
+      "str    r0, [sp]\n\t"
+      "bne    10b\n\t"
+      "add    sp, sp, #8\n\t"
+      "pop    {r4-r11, pc}\n\t");
+}
+#endif
+
+/* The same in C (and with a clamp: p, the op's parameters). */
+TA_NOINLINE static void dw3_row_c(dw3_row_t *r, const ta_conv_params *p) {
+  for (int j = 0; j < 4; j++) {
+    const int32_t off = j * (r->plane / 2);
+    dw3_taps(r->p[0] + off, r->p[1] + off, r->p[2] + off, r->wt[j], r->sums, r->npairs, r->sw);
+    const int32_t *q = r->rq[j];
+    const ta_requant_mmla m = {q[1], q[2], q[3]};
+    int8_t *o = r->o + j;
+    for (int32_t x = 0; x < r->OW; x++, o += r->C) {
+      const int32_t v = r->sums[x] + q[0];
+      int32_t y = ta_smmlar(v, m.m2, m.add);
+      y = __ssat((int32_t)((uint32_t)y - ((uint32_t)v >> 31)) >> m.e, 8);
+      if (p)
+        y = ta_clamp_i32(y, p->act_min, p->act_max);
+      *o = (int8_t)y;
+    }
+  }
+}
+
+/*
+ * The path: per group of four channels, per output row (forwards or,
+ * rev, from the last row back), the window rows into the ring (those
+ * not there yet), then the row's four channels (dw3_row()).  Within a
+ * row the order of the writes does not matter: its windows are all in
+ * the ring.
+ */
+TA_INLINE void dw3_dsp(const ta_conv_params *p, const ta_quant *q, const ta_dims *in_dims,
+                       const int8_t *in, const int8_t *filter, const int32_t *bias_fold,
+                       const ta_dims *out_dims, int8_t *out, void *scratch, int rev) {
+  const int32_t H = in_dims->h, W = in_dims->w, C = in_dims->c;
+  const int32_t OH = out_dims->h, OW = out_dims->w, sh = p->stride_h;
+  const int32_t Wp = dw3_width(p, out_dims);
+  const int16_t zp = (int16_t)ta_clamp_i32(-p->input_offset, -128, 127);
+  const int clamp = p->act_min > -128 || p->act_max < 127;
+  int16_t *ring = (int16_t *)scratch;
+  /* The input columns the ring holds; the others, the padding, hold the
+   * zero point from here on (a row comes in as its inside columns). */
+  const int32_t fillw = W < Wp - p->pad_w ? W : Wp - p->pad_w > 0 ? Wp - p->pad_w : 0;
+  for (int32_t k = 0; k < 12 * Wp; k++)
+    ring[k] = zp;
+  dw3_row_t r;
+  r.plane = 2 * Wp;
+  r.sums = (int32_t *)(ring + 12 * Wp);
+  r.npairs = dw3_pairs(out_dims), r.sw = p->stride_w, r.C = C, r.OW = OW;
+  for (int32_t c0 = 0; c0 < C; c0 += 4) {
+    /* Per channel: the doubled weights in pairs, the doubled bias and
+     * the requantization (ta_requant_mmla_make() of the multiplier
+     * itself: M, c with the output offset, e). */
+    for (int j = 0; j < 4; j++) {
+      const int32_t ch = q->per_channel ? c0 + j : 0, b = bias_fold[c0 + j];
+      /* A channel of constant output v + off (ta_requant_const(), as
+       * ta_quant_doubled_ok() found it): weights and bias 0, M 0, c
+       * 2 (v + off) + 1, e 1. */
+      int32_t v = 0;
+      const int konst = ta_requant_const(b, 9 << 14, q->multiplier[ch], q->shift[ch], &v);
+      const int32_t mult = konst ? 0 : q->multiplier[ch];
+      int32_t f[9];
+      for (int t = 0; t < 9; t++)
+        f[t] = mult ? 2 * filter[(size_t)t * C + c0 + j] : 0;
+      r.wt[j][0] = (uint16_t)f[0] | (uint32_t)f[1] << 16;
+      r.wt[j][1] = (uint16_t)f[3] | (uint32_t)f[4] << 16;
+      r.wt[j][2] = (uint16_t)f[6] | (uint32_t)f[7] << 16;
+      r.wt[j][3] = (uint16_t)f[2] | (uint32_t)f[5] << 16;
+      r.wt[j][4] = (uint16_t)f[8];
+      int32_t *rq = r.rq[j];
+      rq[0] = mult ? 2 * b : 0;
+      rq[1] = mult;
+      rq[3] = mult ? -q->shift[ch] : 1;
+      rq[2] = (int32_t)(((uint32_t)1 << (rq[3] - 1)) + ((uint32_t)(p->output_offset + v) << rq[3]));
+      /* A step (ta_requant_step(), where the offset does not fit the
+       * usual form): 2^31 - 1 makes SMMLAR of the doubled sum c + x. */
+      int32_t cs, es;
+      if (!konst && mult &&
+          !ta_requant_mmla_doubled_fits(b, 9 << 14, mult, q->shift[ch], p->output_offset) &&
+          ta_sum_bound(b, 9 << 14) < UINT32_C(0x40000000) &&
+          ta_requant_step(b, 9 << 14, mult, q->shift[ch], p->output_offset, &cs, &es)) {
+        rq[1] = INT32_MAX;
+        rq[2] = cs;
+        rq[3] = es;
+      }
+    }
+    for (int32_t bi = 0; bi < in_dims->n; bi++) {
+      const int32_t b = rev ? in_dims->n - 1 - bi : bi;
+      const int8_t *in_b = in + (size_t)b * H * W * C + c0;
+      int8_t *o_b = out + (size_t)b * OH * OW * C + c0;
+      int32_t have[3] = {INT32_MIN, INT32_MIN, INT32_MIN};
+      int32_t iy0 = (rev ? OH - 1 : 0) * sh - p->pad_h;
+      int32_t slot = iy0 % 3;
+      slot += slot < 0 ? 3 : 0;
+      const int32_t dslot = rev ? (3 - sh % 3) % 3 : sh % 3; /* iy0 moves by -sh or sh */
+      for (int32_t yi = 0; yi < OH; yi++) {
+        const int32_t oy = rev ? OH - 1 - yi : yi;
+        for (int32_t ky = 0, sl = slot; ky < 3; ky++, sl = sl == 2 ? 0 : sl + 1) {
+          const int32_t iy = iy0 + ky;
+          int16_t *d = ring + sl * 4 * Wp;
+          if (have[sl] != iy) {
+            const int inside = (uint32_t)iy < (uint32_t)H;
+            dw3_fill(d + p->pad_w, Wp, inside ? in_b + (size_t)iy * W * C : NULL, C, fillw, zp);
+            have[sl] = iy;
+          }
+          r.p[ky] = d;
+        }
+        r.o = o_b + (size_t)oy * OW * C;
+#if defined(TA_DSP_GEMM_ASM)
+        if (!clamp) {
+          r.w = r.wt[0];
+          r.rec = r.rq[0];
+          dw3_row(&r);
+        } else
+#endif
+          dw3_row_c(&r, clamp ? p : NULL);
+        iy0 += rev ? -sh : sh;
+        slot += dslot;
+        slot -= slot >= 3 ? 3 : 0;
+      }
+    }
+  }
+}
 #endif
 
 /* The portable path, pixels walked forwards (rev 0) or backwards (rev
@@ -736,11 +868,10 @@ int ta_depthwise_conv2d_fold_dsp_ok(const ta_conv_params *p, const ta_quant *q,
 
 /* Which code runs an op: */
 enum {
-  DW_DSP,          /* the DSP path, any filter (the portable one without the extension) */
-  DW_DSP_3X3,      /* the same, 3 x 3 filters, border pixels one by one */
-  DW_DSP_3X3_RING, /* the same, 3 x 3 filters, border rows from the padded rows */
-  DW_PORTABLE,     /* the portable path, TFLite's roundings */
-  DW_ORT           /* the portable path, ONNX Runtime's rounding */
+  DW_DSP,      /* the DSP path, any filter (the portable one without the extension) */
+  DW_DSP_3X3,  /* the same, 3 x 3 filters in channel planes (dw3_dsp()) */
+  DW_PORTABLE, /* the portable path, TFLite's roundings */
+  DW_ORT       /* the portable path, ONNX Runtime's rounding */
 };
 
 /* The entry points: arguments checked, then the path of `how` (inlined
@@ -748,19 +879,16 @@ enum {
 TA_INLINE ta_status dw_fold(const ta_conv_params *p, const ta_quant *q, const ta_dims *in_dims,
                             const int8_t *in, const ta_dims *filter_dims, const int8_t *filter,
                             const int32_t *bias_fold, const ta_dims *out_dims, int8_t *out,
-                            int rev, int how) {
+                            void *scratch, int rev, int how) {
   if (!ta_dw_shapes_ok(p, in_dims, filter_dims, out_dims) || !bias_fold)
     return TA_ERR_ARG;
   const int ort = q->rounding == TA_ROUND_ORT;
-  const int dsp = how == DW_DSP || how == DW_DSP_3X3 || how == DW_DSP_3X3_RING;
+  const int dsp = how == DW_DSP || how == DW_DSP_3X3;
   if ((how == DW_PORTABLE && ort) || (how == DW_ORT && !ort))
     return TA_ERR_ARG;
   if (dsp && !dw_dsp_ok(p, q, in_dims, filter_dims))
     return TA_ERR_ARG;
-  if ((how == DW_DSP_3X3 || how == DW_DSP_3X3_RING) &&
-      (filter_dims->h != 3 || filter_dims->w != 3))
-    return TA_ERR_ARG;
-  if (how == DW_DSP_3X3_RING && !dw_ring_ok(p, in_dims, filter_dims, out_dims))
+  if (how == DW_DSP_3X3 && (!dw3_ok(p, q, filter_dims) || !scratch || ((uintptr_t)scratch & 3)))
     return TA_ERR_ARG;
 #if defined(TA_DSP)
   if (how == DW_DSP) {
@@ -768,13 +896,11 @@ TA_INLINE ta_status dw_fold(const ta_conv_params *p, const ta_quant *q, const ta
     return TA_OK;
   }
   if (how == DW_DSP_3X3) {
-    dw_dsp_3x3(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, rev);
+    dw3_dsp(p, q, in_dims, in, filter, bias_fold, out_dims, out, scratch, rev);
     return TA_OK;
   }
-  if (how == DW_DSP_3X3_RING) {
-    dw_dsp_3x3_ring(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, rev);
-    return TA_OK;
-  }
+#else
+  (void)scratch;
 #endif
   if (how == DW_ORT)
     dw_ort(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, rev);
@@ -785,15 +911,16 @@ TA_INLINE ta_status dw_fold(const ta_conv_params *p, const ta_quant *q, const ta
 
 /* The DSP path where the core has one (TA_ERR_ARG for an op it does not
  * take), the portable path elsewhere: any filter size; 3 x 3 filters
- * only, border pixels one by one; 3 x 3 only, border rows from the
- * padded rows (only where ta_depthwise_conv2d_fold_ring_ok()). */
+ * (ta_depthwise_conv2d_fold_3x3_ok()) in channel planes, with a scratch
+ * of ta_depthwise_conv2d_fold_3x3_dsp_s8_scratch_size() bytes, 4-byte
+ * aligned. */
 ta_status ta_depthwise_conv2d_fold_dsp_s8(const ta_conv_params *p, const ta_quant *q,
                                           const ta_dims *in_dims, const int8_t *in,
                                           const ta_dims *filter_dims, const int8_t *filter,
                                           const int32_t *bias_fold, const ta_dims *out_dims,
                                           int8_t *out, void *scratch) {
-  (void)scratch;
-  return dw_fold(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, 0, DW_DSP);
+  return dw_fold(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, scratch, 0,
+                 DW_DSP);
 }
 
 ta_status ta_depthwise_conv2d_fold_rev_dsp_s8(const ta_conv_params *p, const ta_quant *q,
@@ -801,8 +928,8 @@ ta_status ta_depthwise_conv2d_fold_rev_dsp_s8(const ta_conv_params *p, const ta_
                                               const ta_dims *filter_dims, const int8_t *filter,
                                               const int32_t *bias_fold, const ta_dims *out_dims,
                                               int8_t *out, void *scratch) {
-  (void)scratch;
-  return dw_fold(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, 1, DW_DSP);
+  return dw_fold(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, scratch, 1,
+                 DW_DSP);
 }
 
 ta_status ta_depthwise_conv2d_fold_3x3_dsp_s8(const ta_conv_params *p, const ta_quant *q,
@@ -810,8 +937,8 @@ ta_status ta_depthwise_conv2d_fold_3x3_dsp_s8(const ta_conv_params *p, const ta_
                                               const ta_dims *filter_dims, const int8_t *filter,
                                               const int32_t *bias_fold, const ta_dims *out_dims,
                                               int8_t *out, void *scratch) {
-  (void)scratch;
-  return dw_fold(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, 0, DW_DSP_3X3);
+  return dw_fold(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, scratch, 0,
+                 DW_DSP_3X3);
 }
 
 ta_status ta_depthwise_conv2d_fold_rev_3x3_dsp_s8(const ta_conv_params *p, const ta_quant *q,
@@ -819,26 +946,8 @@ ta_status ta_depthwise_conv2d_fold_rev_3x3_dsp_s8(const ta_conv_params *p, const
                                                   const ta_dims *filter_dims, const int8_t *filter,
                                                   const int32_t *bias_fold, const ta_dims *out_dims,
                                                   int8_t *out, void *scratch) {
-  (void)scratch;
-  return dw_fold(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, 1, DW_DSP_3X3);
-}
-
-ta_status ta_depthwise_conv2d_fold_3x3_ring_dsp_s8(
-    const ta_conv_params *p, const ta_quant *q, const ta_dims *in_dims, const int8_t *in,
-    const ta_dims *filter_dims, const int8_t *filter, const int32_t *bias_fold,
-    const ta_dims *out_dims, int8_t *out, void *scratch) {
-  (void)scratch;
-  return dw_fold(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, 0,
-                 DW_DSP_3X3_RING);
-}
-
-ta_status ta_depthwise_conv2d_fold_rev_3x3_ring_dsp_s8(
-    const ta_conv_params *p, const ta_quant *q, const ta_dims *in_dims, const int8_t *in,
-    const ta_dims *filter_dims, const int8_t *filter, const int32_t *bias_fold,
-    const ta_dims *out_dims, int8_t *out, void *scratch) {
-  (void)scratch;
-  return dw_fold(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, 1,
-                 DW_DSP_3X3_RING);
+  return dw_fold(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, scratch, 1,
+                 DW_DSP_3X3);
 }
 
 /* The portable path, TFLite's roundings. */
@@ -847,16 +956,14 @@ ta_status ta_depthwise_conv2d_fold_portable_s8(const ta_conv_params *p, const ta
                                                const ta_dims *filter_dims, const int8_t *filter,
                                                const int32_t *bias_fold, const ta_dims *out_dims,
                                                int8_t *out, void *scratch) {
-  (void)scratch;
-  return dw_fold(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, 0, DW_PORTABLE);
+  return dw_fold(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, scratch, 0, DW_PORTABLE);
 }
 
 ta_status ta_depthwise_conv2d_fold_rev_portable_s8(
     const ta_conv_params *p, const ta_quant *q, const ta_dims *in_dims, const int8_t *in,
     const ta_dims *filter_dims, const int8_t *filter, const int32_t *bias_fold,
     const ta_dims *out_dims, int8_t *out, void *scratch) {
-  (void)scratch;
-  return dw_fold(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, 1, DW_PORTABLE);
+  return dw_fold(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, scratch, 1, DW_PORTABLE);
 }
 
 /* The portable path, ONNX Runtime's rounding. */
@@ -865,8 +972,7 @@ ta_status ta_depthwise_conv2d_fold_ort_s8(const ta_conv_params *p, const ta_quan
                                           const ta_dims *filter_dims, const int8_t *filter,
                                           const int32_t *bias_fold, const ta_dims *out_dims,
                                           int8_t *out, void *scratch) {
-  (void)scratch;
-  return dw_fold(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, 0, DW_ORT);
+  return dw_fold(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, scratch, 0, DW_ORT);
 }
 
 ta_status ta_depthwise_conv2d_fold_rev_ort_s8(const ta_conv_params *p, const ta_quant *q,
@@ -874,8 +980,7 @@ ta_status ta_depthwise_conv2d_fold_rev_ort_s8(const ta_conv_params *p, const ta_
                                               const ta_dims *filter_dims, const int8_t *filter,
                                               const int32_t *bias_fold, const ta_dims *out_dims,
                                               int8_t *out, void *scratch) {
-  (void)scratch;
-  return dw_fold(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, 1, DW_ORT);
+  return dw_fold(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, scratch, 1, DW_ORT);
 }
 
 /* Every path, chosen per call: the entry point above that takes the op
@@ -889,11 +994,9 @@ ta_status ta_depthwise_conv2d_fold_s8(const ta_conv_params *p, const ta_quant *q
                                       int8_t *out, void *scratch) {
 #if defined(TA_DSP)
   if (ta_depthwise_conv2d_fold_dsp_ok(p, q, in_dims, filter_dims)) {
-    if (filter_dims->h != 3 || filter_dims->w != 3)
-      return ta_depthwise_conv2d_fold_dsp_s8(DW_ARGS);
-    if (ta_depthwise_conv2d_fold_ring_ok(p, in_dims, filter_dims, out_dims))
-      return ta_depthwise_conv2d_fold_3x3_ring_dsp_s8(DW_ARGS);
-    return ta_depthwise_conv2d_fold_3x3_dsp_s8(DW_ARGS);
+    if (dw3_ok(p, q, filter_dims) && scratch && !((uintptr_t)scratch & 3))
+      return ta_depthwise_conv2d_fold_3x3_dsp_s8(DW_ARGS);
+    return ta_depthwise_conv2d_fold_dsp_s8(DW_ARGS);
   }
 #endif
   if (q->rounding == TA_ROUND_ORT)
@@ -908,11 +1011,9 @@ ta_status ta_depthwise_conv2d_fold_rev_s8(const ta_conv_params *p, const ta_quan
                                           int8_t *out, void *scratch) {
 #if defined(TA_DSP)
   if (ta_depthwise_conv2d_fold_dsp_ok(p, q, in_dims, filter_dims)) {
-    if (filter_dims->h != 3 || filter_dims->w != 3)
-      return ta_depthwise_conv2d_fold_rev_dsp_s8(DW_ARGS);
-    if (ta_depthwise_conv2d_fold_ring_ok(p, in_dims, filter_dims, out_dims))
-      return ta_depthwise_conv2d_fold_rev_3x3_ring_dsp_s8(DW_ARGS);
-    return ta_depthwise_conv2d_fold_rev_3x3_dsp_s8(DW_ARGS);
+    if (dw3_ok(p, q, filter_dims) && scratch && !((uintptr_t)scratch & 3))
+      return ta_depthwise_conv2d_fold_rev_3x3_dsp_s8(DW_ARGS);
+    return ta_depthwise_conv2d_fold_rev_dsp_s8(DW_ARGS);
   }
 #endif
   if (q->rounding == TA_ROUND_ORT)

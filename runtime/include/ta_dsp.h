@@ -145,6 +145,18 @@ static inline int32_t ta_dsp_requant_m(int32_t acc, const ta_dsp_rqm *r, int32_t
 #endif
 }
 
+/* SMMLAR: c + (a * b + 2^31) / 2^32, the 64-bit product rounded to its
+ * high word. */
+static inline int32_t ta_smmlar(int32_t a, int32_t b, int32_t c) {
+#if defined(__GNUC__)
+  int32_t r;
+  __asm__("smmlar %0, %1, %2, %3" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+  return r;
+#else
+  return (int32_t)((uint32_t)c + (uint32_t)(((int64_t)a * b + INT64_C(0x80000000)) >> 32));
+#endif
+}
+
 /* The low half of a, the low half of b as the high half: one PKHBT. */
 static inline uint32_t ta_pkhbt(uint32_t a, uint32_t b) {
 #if defined(__GNUC__)

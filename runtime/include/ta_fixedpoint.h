@@ -218,6 +218,14 @@ TA_INLINE int ta_quant_mmla_ok(const ta_quant *q, int32_t channels, const int32_
  * for every ungrouped int8 CONV_2D whose channels fit. */
 #define TA_MMLA_RECORDS 2
 
+/* ta_quant.mmla's bit saying that every channel's requantization also
+ * fits with the accumulator doubled and the output offset inside the
+ * rounding addend (ta_quant_doubled_ok()): the 3 x 3 DSP path of
+ * ta_depthwise_conv2d_fold_s8, which doubles its weights, requantizes
+ * with SMMLAR of the doubled sum by the multiplier itself.  The
+ * compiler sets it with bit 0 where it holds. */
+#define TA_MMLA_DOUBLED 4
+
 TA_INLINE int32_t ta_requant_double(int32_t x, int32_t mult, int32_t shift) {
   if (shift < 0 && shift >= -31 && mult >= 0)
     return ta_requant_double_rs(x, mult, (int)-shift);
@@ -291,6 +299,123 @@ TA_INLINE int32_t ta_requant_ort(int32_t x, int32_t mult) {
 
 /* TFLite's two roundings only (no float code): for the kernel variants
  * the compiler picks when it knows the rounding is not ONNX Runtime's. */
+/*
+ * Whether TFLite's double-rounding requantization by (mult, shift), a
+ * right shift and a non-negative multiplier (non-decreasing in x), has
+ * one value for every sum in [b - dot, b + dot]: then *value is it (of
+ * magnitude below 2^28).  Such a channel's output is that value plus
+ * the output offset whatever its sum (a zero multiplier, or a shift its
+ * sums cannot reach across a rounding step): the DSP paths compute it
+ * as a channel of zero weights.
+ */
+TA_INLINE int ta_requant_const(int32_t b, uint32_t dot, int32_t mult, int32_t shift,
+                               int32_t *value) {
+  const int64_t lo = (int64_t)b - dot, hi = (int64_t)b + dot;
+  if (mult == 0) {
+    *value = 0;
+    return 1;
+  }
+  if (mult < 0 || shift >= 0 || shift < -31 || lo < INT32_MIN || hi > INT32_MAX)
+    return 0;
+  const int32_t v = ta_requant_double((int32_t)lo, mult, shift);
+  if (v != ta_requant_double((int32_t)hi, mult, shift) || v >= (1 << 28) || v <= -(1 << 28))
+    return 0;
+  *value = v;
+  return 1;
+}
+
+/*
+ * A channel whose double-rounding requantization by (mult, shift), a
+ * right shift, takes exactly two values over the sums [b - dot, b + dot]:
+ * v below a step at t, v + 1 from t on.  Its
+ * output is then, for every sum x of the range,
+ *
+ *   floor((x - [x < 0] + c) / 2^e) + 0 = requant(x) + off,
+ *   c = 2^e (v + 1 + off) - (t - [t < 0]),
+ *
+ * with 2^e at least the distance from t to either end (x - [x < 0] is
+ * strictly increasing, so it passes t - [t < 0] exactly at t).  Returns
+ * 1 with c and e when every value on the way fits int32, else 0.  The
+ * DSP paths use it where the usual form's offset does not fit (a large
+ * shift with a large bias): ta_conv2d_fold_dsp_s8 with SMMLAR's
+ * multiplier 0 (c + x), the 3 x 3 depthwise path with 2^31 - 1 (c + x
+ * for its doubled sums, which must then lie within 2^30 of 0).
+ */
+TA_INLINE int ta_requant_step(int32_t b, uint32_t dot, int32_t mult, int32_t shift, int32_t off,
+                              int32_t *c, int32_t *e) {
+  const int64_t lo = (int64_t)b - dot, hi = (int64_t)b + dot;
+  if (mult <= 0 || shift >= 0 || shift < -31 || lo < INT32_MIN || hi > INT32_MAX)
+    return 0;
+  const int32_t v = ta_requant_double((int32_t)lo, mult, shift);
+  if (ta_requant_double((int32_t)hi, mult, shift) != v + 1)
+    return 0;
+  int64_t a = lo, t = hi; /* requant(a) = v, requant(t) = v + 1 */
+  while (t - a > 1) {
+    const int64_t mid = a + (t - a) / 2;
+    if (ta_requant_double((int32_t)mid, mult, shift) == v)
+      a = mid;
+    else
+      t = mid;
+  }
+  int32_t k = 1;
+  while (k < 30 && ((INT64_C(1) << k) <= hi - t || (INT64_C(1) << k) < t - lo))
+    k++;
+  const int64_t t1 = t - (t < 0), cc = ((int64_t)(v + 1 + off) << k) - t1;
+  const int64_t lo1 = lo - (lo < 0), hi1 = hi - (hi < 0);
+  if (k >= 30 || cc < INT32_MIN || cc > INT32_MAX || lo1 + cc < INT32_MIN || hi1 + cc > INT32_MAX)
+    return 0;
+  *c = (int32_t)cc;
+  *e = k;
+  return 1;
+}
+
+/* |b| + dot, saturated to 2^32 - 1: the largest magnitude of a sum
+ * started at b with products of at most dot in all. */
+TA_INLINE uint32_t ta_sum_bound(int32_t b, uint32_t dot) {
+  const uint64_t v = (uint64_t)(b < 0 ? 0u - (uint32_t)b : (uint32_t)b) + dot;
+  return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+}
+
+/* Whether the requantization by (mult, shift) of sums up to |b| + dot
+ * fits the doubled SMMLAR form with the output offset off inside the
+ * rounding addend: twice the bound below 2^31, ta_requant_mmla_ok(),
+ * and the result before the shift, q + 2 + 2^(e-1) + |off| 2^e, below
+ * 2^31. */
+TA_INLINE int ta_requant_mmla_doubled_fits(int32_t b, uint32_t dot, int32_t mult, int32_t shift,
+                                           int32_t off) {
+  const uint64_t bound = (uint64_t)(b < 0 ? 0u - (uint32_t)b : (uint32_t)b) + dot;
+  if (bound >= UINT64_C(0x40000000) || !ta_requant_mmla_ok((uint32_t)bound, mult, shift))
+    return 0;
+  const uint32_t e = (uint32_t)-shift;
+  const uint64_t aoff = (uint64_t)(off < 0 ? -off : off);
+  const uint64_t q1 = (bound * (uint32_t)mult) >> 31;
+  return q1 + 2 + ((uint64_t)1 << (e - 1)) + (aoff << e) < UINT64_C(0x80000000);
+}
+
+/* Whether each of `channels` requantizations (one if per tensor) of sums
+ * up to |bias[c]| + taps 2^14 fits the form of TA_MMLA_DOUBLED with
+ * output offset off: double rounding and, per channel,
+ * ta_requant_mmla_doubled_fits(), or a channel of constant output
+ * (ta_requant_const(): the kernel computes it from a sum of 0) or of one
+ * step (ta_requant_step()), its sums within 2^30. */
+TA_INLINE int ta_quant_doubled_ok(const ta_quant *q, int32_t channels, const int32_t *bias,
+                                  int32_t taps, int32_t off) {
+  if (q->rounding != TA_ROUND_DOUBLE || taps < 1 || taps >= (1 << 16) || off < -128 ||
+      off > 127)
+    return 0;
+  const uint32_t dot = (uint32_t)taps << 14;
+  for (int32_t c = 0; c < channels; c++) {
+    const int32_t k = q->per_channel ? c : 0, mult = q->multiplier[k], shift = q->shift[k];
+    int32_t v, cc, e;
+    const int small = ta_sum_bound(bias[c], dot) < UINT32_C(0x40000000);
+    if (!ta_requant_mmla_doubled_fits(bias[c], dot, mult, shift, off) &&
+        !ta_requant_const(bias[c], dot, mult, shift, &v) &&
+        !(small && ta_requant_step(bias[c], dot, mult, shift, off, &cc, &e)))
+      return 0;
+  }
+  return 1;
+}
+
 TA_INLINE int32_t ta_requant_fixed(int32_t x, int32_t mult, int32_t shift, int32_t rounding) {
   return rounding == TA_ROUND_SINGLE ? ta_requant_single(x, mult, shift)
                                      : ta_requant_double(x, mult, shift);

@@ -92,13 +92,14 @@ ta_status ta_conv2d_fold_s8(const ta_conv_params *p, const ta_quant *q,
  * channel's SMMLAR multiplier, rounding addend with the output offset in
  * it, and shift (8 words a pair, 4 for an odd last channel); it returns
  * the number of words, or 0 when a channel's requantization does not fit
- * that form exactly (the DSP path cannot take the op).  A channel with a
- * zero multiplier gets a bias of 0 there and zero weights in the packed
- * filter (its output is the output offset).
+ * that form exactly (the DSP path cannot take the op).  A channel of
+ * constant output (ta_requant_const(): a zero multiplier, or a shift its
+ * sums cannot reach) gets a bias of 0 there and zero weights in the
+ * packed filter (its output is the output offset).
  */
 size_t ta_conv2d_fold_dsp_filter_size(int32_t out_c, int32_t taps);
-void ta_conv2d_fold_dsp_pack(const ta_quant *q, const int8_t *filter, int32_t out_c,
-                             int32_t taps, int8_t *dst);
+void ta_conv2d_fold_dsp_pack(const ta_quant *q, const int32_t *bias_fold, const int8_t *filter,
+                             int32_t out_c, int32_t taps, int8_t *dst);
 size_t ta_conv2d_fold_dsp_records(const ta_quant *q, int32_t out_c, const int32_t *bias_fold,
                                   int32_t taps, int32_t output_offset, int32_t *rec);
 int ta_conv2d_fold_dsp_ok(const ta_quant *q, const ta_dims *in_dims, const ta_dims *filter_dims);
@@ -224,7 +225,9 @@ ta_status ta_depthwise_conv2d_s8(const ta_conv_params *p, const ta_quant *q,
  * scratch: ta_depthwise_conv2d_fold_s8_scratch_size() bytes (0 today).
  * The Arm DSP path (depth multiplier 1, channels a multiple of 4) needs
  * q->mmla = ta_quant_mmla_ok(q, out c, bias_fold, kh * kw), else the
- * portable path runs.
+ * portable path runs; its 3 x 3 form also TA_MMLA_DOUBLED in q->mmla
+ * and the scratch of ta_depthwise_conv2d_fold_s8_scratch_size() (0 for
+ * the ops that cannot take that form), else the form for any filter.
  */
 size_t ta_depthwise_conv2d_fold_s8_scratch_size(const ta_conv_params *p,
                                                 const ta_dims *in_dims,
@@ -246,19 +249,28 @@ ta_status ta_depthwise_conv2d_fold_rev_s8(const ta_conv_params *p, const ta_quan
 /*
  * The same through one path each, as ta_conv2d_fold_dsp_s8 and its
  * kin above, each forwards and backwards (_rev_):
- *  - _dsp_, _3x3_dsp_, _3x3_ring_dsp_ for an op
- *    ta_depthwise_conv2d_fold_dsp_ok() accepts (depth multiplier 1,
- *    channels a multiple of 4, at most 64 taps, double rounding, q->mmla
- *    set): any filter size; 3 x 3 filters with the border pixels one by
- *    one; 3 x 3 filters with the rows that have border pixels copied,
- *    padded, to the stack first, only where
- *    ta_depthwise_conv2d_fold_ring_ok() (those rows fit 512 bytes);
+ *  - _dsp_ for an op ta_depthwise_conv2d_fold_dsp_ok() accepts (depth
+ *    multiplier 1, channels a multiple of 4, at most 64 taps, double
+ *    rounding, q->mmla set): any filter size (the rows with border
+ *    pixels copied, padded, to the stack first where
+ *    ta_depthwise_conv2d_fold_ring_ok(): those rows fit 512 bytes);
+ *  - _3x3_dsp_ for one ta_depthwise_conv2d_fold_3x3_ok() also accepts
+ *    (3 x 3, no dilation, stride_w 1 or 2, TA_MMLA_DOUBLED in q->mmla):
+ *    each group of four channels widened into channel planes, with a
+ *    4-byte aligned scratch of
+ *    ta_depthwise_conv2d_fold_3x3_dsp_s8_scratch_size() bytes;
  *  - _portable_ for TFLite's roundings, _ort_ for TA_ROUND_ORT.
  */
 int ta_depthwise_conv2d_fold_dsp_ok(const ta_conv_params *p, const ta_quant *q,
                                     const ta_dims *in_dims, const ta_dims *filter_dims);
 int ta_depthwise_conv2d_fold_ring_ok(const ta_conv_params *p, const ta_dims *in_dims,
                                      const ta_dims *filter_dims, const ta_dims *out_dims);
+int ta_depthwise_conv2d_fold_3x3_ok(const ta_conv_params *p, const ta_quant *q,
+                                    const ta_dims *in_dims, const ta_dims *filter_dims);
+size_t ta_depthwise_conv2d_fold_3x3_dsp_s8_scratch_size(const ta_conv_params *p,
+                                                        const ta_dims *in_dims,
+                                                        const ta_dims *filter_dims,
+                                                        const ta_dims *out_dims);
 ta_status ta_depthwise_conv2d_fold_dsp_s8(const ta_conv_params *p, const ta_quant *q,
                                           const ta_dims *in_dims, const int8_t *in,
                                           const ta_dims *filter_dims, const int8_t *filter,
@@ -279,14 +291,6 @@ ta_status ta_depthwise_conv2d_fold_rev_3x3_dsp_s8(const ta_conv_params *p, const
                                                   const ta_dims *filter_dims, const int8_t *filter,
                                                   const int32_t *bias_fold, const ta_dims *out_dims,
                                                   int8_t *out, void *scratch);
-ta_status ta_depthwise_conv2d_fold_3x3_ring_dsp_s8(
-    const ta_conv_params *p, const ta_quant *q, const ta_dims *in_dims, const int8_t *in,
-    const ta_dims *filter_dims, const int8_t *filter, const int32_t *bias_fold,
-    const ta_dims *out_dims, int8_t *out, void *scratch);
-ta_status ta_depthwise_conv2d_fold_rev_3x3_ring_dsp_s8(
-    const ta_conv_params *p, const ta_quant *q, const ta_dims *in_dims, const int8_t *in,
-    const ta_dims *filter_dims, const int8_t *filter, const int32_t *bias_fold,
-    const ta_dims *out_dims, int8_t *out, void *scratch);
 ta_status ta_depthwise_conv2d_fold_portable_s8(const ta_conv_params *p, const ta_quant *q,
                                                const ta_dims *in_dims, const int8_t *in,
                                                const ta_dims *filter_dims, const int8_t *filter,

@@ -189,16 +189,146 @@ static void test_dsp_records(void) {
   for (int i = 0; i < 15; i++)
     f[i] = (int8_t)(i + 1);
   memset(pk, 0x55, sizeof pk);
-  ta_conv2d_fold_dsp_pack(&q, f, 3, 5, pk);
+  ta_conv2d_fold_dsp_pack(&q, bf, f, 3, 5, pk);
   const int8_t want[24] = {1, 2, 3, 4, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0,
                            11, 12, 13, 14, 15, 0, 0, 0};
   CHECK(ta_conv2d_fold_dsp_filter_size(3, 5) == 24 && first_diff(pk, want, 24) < 0,
         "the packed filter: the pair's rows four taps at a time, zeros past K and for the "
         "dead channel, then the odd channel's row");
   shift[0] = -24;
-  CHECK(ta_conv2d_fold_dsp_records(&q, 3, bf, 5, -128, rec) == 0 &&
-            ta_conv2d_fold_dsp_records(&q, 3, bf, 5, 0, rec) == 12,
-        "a shift of 24 with the output offset -128 does not fit the records (offset 0 does)");
+  CHECK(ta_conv2d_fold_dsp_records(&q, 3, bf, 5, -128, rec) == 12 && rec[0] == 0 &&
+            rec[2] == 0 && rec[3] == -255 && rec[4] == 1,
+        "a shift of 24 that the channel's sums (at most 100 + 5 x 2^14) cannot reach makes "
+        "it a channel of constant output");
+  /* Sums over 4096 taps reach 2^26 from 0: four steps of the shift by
+   * 24, no constant, no single step. */
+  CHECK(ta_conv2d_fold_dsp_records(&q, 3, bf, 4096, -128, rec) == 0 &&
+            ta_conv2d_fold_dsp_records(&q, 3, bf, 4096, 0, rec) == 12,
+        "with sums up to 2^26 and a shift of 24, the output offset -128 does not fit the "
+        "records (offset 0 does)");
+}
+
+/* A bias near where the requantization by (mult, shift) steps from one
+ * value to the next, at most b0 in magnitude: the first sum with the
+ * higher value. */
+static int32_t step_at(int32_t b0, int32_t mult, int32_t shift) {
+  int32_t lo = b0 > 0 ? b0 - (1 << 26) : b0, hi = b0 > 0 ? b0 : b0 + (1 << 26);
+  if (b0 > 0) {
+    while (ta_requant_double(lo, mult, shift) == ta_requant_double(hi, mult, shift))
+      lo -= 1 << 26;
+  } else {
+    while (ta_requant_double(lo, mult, shift) == ta_requant_double(hi, mult, shift))
+      hi += 1 << 26;
+  }
+  const int32_t v = ta_requant_double(lo, mult, shift);
+  while (hi - lo > 1) {
+    const int32_t mid = lo + (hi - lo) / 2;
+    if (ta_requant_double(mid, mult, shift) == v)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return hi;
+}
+
+/*
+ * Channels whose outputs barely vary, as in some of vww_96_int8's
+ * pointwise convolutions (a folded bias near 2^30 and a right shift of
+ * 26 to 28, its output offset -128 too large for the usual records):
+ * the DSP entries compute them as a step or a constant
+ * (ta_requant_step(), ta_requant_const()), with a zero multiplier and a
+ * usual channel beside them; biases put near the step so that the sums
+ * fall on both sides.  The same bytes as the reference loops.
+ */
+static void test_degenerate_channels(void) {
+  int bad = 0, steps = 0, cases = 0;
+  for (int k = 0; k < 40; k++) {
+    const int dw = k & 1;
+    ta_conv_params p;
+    memset(&p, 0, sizeof p);
+    p.stride_h = p.stride_w = p.dilation_h = p.dilation_w = p.depth_multiplier = 1;
+    p.pad_h = p.pad_w = 1;
+    p.input_offset = 0;
+    p.output_offset = ref_rand(0, 1) ? -128 : ref_rand(-128, 127);
+    p.act_min = -128;
+    p.act_max = 127;
+    ta_dims id = {1, 5, 6, 8}, fd = {dw ? 1 : 8, 3, 3, dw ? 8 : 8}, od = {1, 5, 6, 8};
+    int32_t mult[8], shift[8], bias[8], bf[8];
+    for (int c = 0; c < 8; c++) {
+      mult[c] = (int32_t)((1u << 30) + (ref_next() & 0x3fffffffu));
+      const int kind = c % 4; /* usual, step, constant, zero */
+      shift[c] = kind == 0 ? -8 : kind == 1 ? -ref_rand(26, 28) : -30;
+      if (kind == 3)
+        mult[c] = shift[c] = 0;
+      const int32_t sign = ref_rand(0, 1) ? 1 : -1;
+      /* Depthwise sums must stay within 2^30 (doubled, they fit int32). */
+      const int32_t near = dw ? (1 << 30) - (1 << 27) : 1 << 30;
+      bias[c] = kind == 1   ? step_at(sign * near, mult[c], shift[c]) + ref_rand(-300, 300)
+                : kind == 2 ? ref_rand(-100000, 100000)
+                            : ref_rand(-20000, 20000);
+    }
+    ta_quant q = {mult, shift, 1, TA_ROUND_DOUBLE, 0};
+    const size_t ni = dims_count(&id), nf = dims_count(&fd), no = dims_count(&od);
+    int8_t *in = malloc(ni), *filter = malloc(nf), *expect = malloc(no), *out = canary_alloc(no);
+    ref_fill_s8(in, ni);
+    ref_fill_s8(filter, nf);
+    const int32_t K = dw ? 9 : 72;
+    ta_status st;
+    if (dw) {
+      ref_dw_s8(&p, &q, &id, in, &fd, filter, bias, &od, expect);
+      fold_bias_depthwise_s8(filter, 9, 8, bias, 0, bf);
+      q.mmla = (uint16_t)(ta_quant_mmla_ok(&q, 8, bf, K) |
+                          (ta_quant_doubled_ok(&q, 8, bf, K, p.output_offset) ? TA_MMLA_DOUBLED : 0));
+      const size_t ns = ta_depthwise_conv2d_fold_3x3_dsp_s8_scratch_size(&p, &id, &fd, &od);
+      void *scratch = canary_alloc(ns);
+      st = ta_depthwise_conv2d_fold_3x3_ok(&p, &q, &id, &fd)
+               ? ta_depthwise_conv2d_fold_3x3_dsp_s8(&p, &q, &id, in, &fd, filter, bf, &od, out,
+                                                     scratch)
+               : TA_ERR_ARG;
+      bad += !canary_ok(scratch, ns);
+      canary_free(scratch);
+    } else {
+      ref_conv_s8(&p, &q, &id, in, &fd, filter, bias, &od, expect);
+      fold_bias_s8(filter, 8, K, bias, 0, bf);
+      q.mmla = (uint16_t)ta_quant_mmla_ok(&q, 8, bf, K);
+      int32_t rec[32];
+      int8_t *packed = malloc(ta_conv2d_fold_dsp_filter_size(8, K));
+      st = TA_ERR_ARG;
+      if (q.mmla && ta_conv2d_fold_dsp_records(&q, 8, bf, K, p.output_offset, rec)) {
+        q.mmla |= TA_MMLA_RECORDS;
+        ta_conv2d_fold_dsp_pack(&q, bf, filter, 8, K, packed);
+        const size_t ns = ta_conv2d_fold_s8_scratch_size(&p, &id, &fd, &od);
+        void *scratch = canary_alloc(ns);
+        st = ta_conv2d_fold_dsp_s8(&p, &q, &id, in, &fd, packed, rec, &od, out, scratch);
+        bad += !canary_ok(scratch, ns);
+        canary_free(scratch);
+      }
+      free(packed);
+    }
+    /* The step channels' outputs: both values seen. */
+    for (int c = 1; c < 8; c += 4) {
+      int lo = 0, hi = 0;
+      for (size_t i = (size_t)c; i < no; i += 8)
+        lo |= expect[i] == expect[c] ? 1 : 0, hi |= expect[i] != expect[c] ? 1 : 0;
+      steps += lo && hi;
+    }
+    const long d = first_diff(out, expect, no);
+    if (st != TA_OK || d >= 0 || !canary_ok(out, no)) {
+      bad++;
+      CHECK(0, "degenerate channels (%s, case %d): status %d, first difference %ld (%d, %d)",
+            dw ? "depthwise" : "conv", k, st, d, d >= 0 ? expect[d] : 0, d >= 0 ? out[d] : 0);
+    }
+    cases++;
+    free(in);
+    free(filter);
+    free(expect);
+    canary_free(out);
+  }
+  CHECK(bad == 0 && steps > 10,
+        "%d cases of channels with a step (%d of them seen taking both values), a constant "
+        "output and a zero multiplier beside usual ones run through the DSP entries, the "
+        "reference's bytes",
+        cases, steps);
 }
 
 /*
@@ -338,33 +468,29 @@ static int random_conv_case(int depthwise, int k, int dsp) {
      * the op's constants, lower_nn.c), once with the flag clear. */
     s3 = ta_depthwise_conv2d_fold_s8(&p, &q, &id, in, &fd, filter, bf, &od, o3, scratch);
     q.mmla = ta_quant_mmla_ok(&q, od.c, bf, fd.h * fd.w);
+    if (q.mmla && ta_quant_doubled_ok(&q, od.c, bf, fd.h * fd.w, p.output_offset))
+      q.mmla |= TA_MMLA_DOUBLED;
     s2 = ta_depthwise_conv2d_fold_s8(&p, &q, &id, in, &fd, filter, bf, &od, o2, scratch);
     /* The entry points of one path each, as the compiler picks them
      * (lower_nn.c): the same bytes, forwards and (o4) backwards. */
     const int dsp_path = ta_depthwise_conv2d_fold_dsp_ok(&p, &q, &id, &fd);
-    const int k3 = fd.h == 3 && fd.w == 3;
-    const int ring = ta_depthwise_conv2d_fold_ring_ok(&p, &id, &fd, &od);
+    const int k3 = ta_depthwise_conv2d_fold_3x3_ok(&p, &q, &id, &fd);
     dsp_entries += dsp_path;
     dw_fn fwd = ta_depthwise_conv2d_fold_portable_s8;
     dw_fn back = ta_depthwise_conv2d_fold_rev_portable_s8;
-    if (dsp_path && k3 && ring)
-      fwd = ta_depthwise_conv2d_fold_3x3_ring_dsp_s8,
-      back = ta_depthwise_conv2d_fold_rev_3x3_ring_dsp_s8;
-    else if (dsp_path && k3)
+    if (dsp_path && k3)
       fwd = ta_depthwise_conv2d_fold_3x3_dsp_s8, back = ta_depthwise_conv2d_fold_rev_3x3_dsp_s8;
     else if (dsp_path)
       fwd = ta_depthwise_conv2d_fold_dsp_s8, back = ta_depthwise_conv2d_fold_rev_dsp_s8;
     s5 = fwd(&p, &q, &id, in, &fd, filter, bf, &od, o5, scratch);
     if (s2 == TA_OK)
       s2 = back(&p, &q, &id, in, &fd, filter, bf, &od, o4, scratch);
-    /* The other DSP entries that take a 3 x 3 op: the border pixels one
-     * by one, and the loops for any filter size (both ways each). */
+    /* A 3 x 3 op also through the DSP entries for any filter (both
+     * ways). */
     if (dsp_path && k3 && s5 == TA_OK) {
-      const dw_fn other[4] = {ta_depthwise_conv2d_fold_3x3_dsp_s8,
-                              ta_depthwise_conv2d_fold_rev_3x3_dsp_s8,
-                              ta_depthwise_conv2d_fold_dsp_s8,
+      const dw_fn other[2] = {ta_depthwise_conv2d_fold_dsp_s8,
                               ta_depthwise_conv2d_fold_rev_dsp_s8};
-      for (int e = 0; e < 4 && s5 == TA_OK; e++) {
+      for (int e = 0; e < 2 && s5 == TA_OK; e++) {
         int8_t *oe = canary_alloc(no);
         s5 = other[e](&p, &q, &id, in, &fd, filter, bf, &od, oe, scratch);
         if (s5 == TA_OK && (memcmp(oe, o5, no) || !canary_ok(oe, no)))
@@ -389,7 +515,7 @@ static int random_conv_case(int depthwise, int k, int dsp) {
     int32_t *rec = malloc(sizeof(int32_t) * 8 * (size_t)(od.c / 2 + 1));
     if (q.mmla && ta_conv2d_fold_dsp_records(&q, od.c, bf, K, p.output_offset, rec)) {
       q.mmla |= TA_MMLA_RECORDS;
-      ta_conv2d_fold_dsp_pack(&q, filter, fd.n, K, packed);
+      ta_conv2d_fold_dsp_pack(&q, bf, filter, fd.n, K, packed);
     }
     const int dsp_path = ta_conv2d_fold_dsp_ok(&q, &id, &fd);
     dsp_entries += dsp_path;
@@ -476,7 +602,7 @@ static void test_random(int depthwise, int dsp) {
           fused_cases);
   if (dsp && depthwise)
     CHECK(dsp_3x3_cases > run / 8,
-          "%d 3x3 cases ran through all three DSP forms, forwards and backwards, the same bytes",
+          "%d 3x3 cases ran through both DSP forms, forwards and backwards, the same bytes",
           dsp_3x3_cases);
 }
 
@@ -616,6 +742,7 @@ static void test_depthwise_borders(void) {
 
 int main(void) {
   test_dsp_records();
+  test_degenerate_channels();
   test_simple_per_channel();
   test_same_padding_borders();
   test_depth_multiplier();

@@ -190,7 +190,7 @@ static void conv_like(const Graph *g, int i, bool depthwise) {
       if (st == TA_OK && q.mmla && ta_conv2d_fold_dsp_records(&q, oc, bf, K, p.output_offset, rec)) {
         compare(g, i, kind, "folded form", o->outputs[0], out);
         q.mmla |= TA_MMLA_RECORDS;
-        ta_conv2d_fold_dsp_pack(&q, wdat, oc, K, packed);
+        ta_conv2d_fold_dsp_pack(&q, bf, wdat, oc, K, packed);
         st = ta_conv2d_fold_dsp_s8(&p, &q, &id, in, &fd, packed, rec, &od, out, scratch);
         form = "DSP entry";
       }

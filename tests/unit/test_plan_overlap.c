@@ -109,6 +109,9 @@ static void run_conv(const Graph *g, int8_t *ws, size_t a, size_t c, const int8_
   const char *k = run_backwards ? op_lowered(op)->overlap.reverse_kernel : op_lowered(op)->kernel;
   q.mmla = ta_quant_mmla_ok(&q, dout.c, (const int32_t *)bias->data,
                             strncmp(k, "ta_depthwise", 12) ? df.h * df.w * df.c : df.h * df.w);
+  if (q.mmla && !strncmp(k, "ta_depthwise", 12) &&
+      ta_quant_doubled_ok(&q, dout.c, (const int32_t *)bias->data, df.h * df.w, p.output_offset))
+    q.mmla |= TA_MMLA_DOUBLED;
   /* The DSP entry: the lowering's packed filter and records. */
   const ConstObj *packed = find_const(g, 0, "filter");
   if (!strcmp(k, "ta_conv2d_fold_dsp_s8"))
@@ -120,12 +123,8 @@ static void run_conv(const Graph *g, int8_t *ws, size_t a, size_t c, const int8_
     fn = ta_depthwise_conv2d_fold_rev_dsp_s8;
   else if (!strcmp(k, "ta_depthwise_conv2d_fold_rev_3x3_dsp_s8"))
     fn = ta_depthwise_conv2d_fold_rev_3x3_dsp_s8;
-  else if (!strcmp(k, "ta_depthwise_conv2d_fold_rev_3x3_ring_dsp_s8"))
-    fn = ta_depthwise_conv2d_fold_rev_3x3_ring_dsp_s8;
   else if (!strcmp(k, "ta_depthwise_conv2d_fold_3x3_dsp_s8"))
     fn = ta_depthwise_conv2d_fold_3x3_dsp_s8;
-  else if (!strcmp(k, "ta_depthwise_conv2d_fold_3x3_ring_dsp_s8"))
-    fn = ta_depthwise_conv2d_fold_3x3_ring_dsp_s8;
   else if (!strcmp(k, "ta_depthwise_conv2d_fold_rev_portable_s8"))
     fn = ta_depthwise_conv2d_fold_rev_portable_s8;
   else if (!strcmp(k, "ta_depthwise_conv2d_fold_dsp_s8"))
@@ -453,10 +452,12 @@ static void test_depthwise_modulus(void) {
   int64_t d = p->bufs[out].overlap_max;
   /* Pixel e's window starts at row e / 5 - 1, column e % 5 - 1: the
    * bound is the last block's, e = 24: (3 * 5 + 3) * 8 - 24 * 8 = -48. */
+  /* Its scratch (the channel planes of ta_depthwise_conv2d_fold_3x3_dsp_s8):
+   * 3 x 4 rows of 10 int16 and 6 sums, 264 bytes, 16-byte aligned 272. */
   CHECK(p->bufs[out].overlap && d == -48 && p->bufs[out].overlap_mod == 8 &&
-            p->workspace_bytes == 200 + 48,
+            p->workspace_bytes == 200 + 48 + 272,
         "a 3x3 depthwise output may start 48 bytes (6 pixels) below its input: "
-        "200 + 48 bytes (got %lld, %zu)", (long long)d, p->workspace_bytes);
+        "200 + 48 bytes, and 272 of scratch (got %lld, %zu)", (long long)d, p->workspace_bytes);
   Plan *q = copy_plan(p);
   const char *why = check_at(g, q, 100, 52);
   CHECK(why == NULL, "48 bytes below passes: %s", why ? why : "");
