@@ -19,13 +19,14 @@
 
 #include "lower.h"
 #include "ta_fixedpoint.h"
+#include "ta_pack.h"
 
 /* The requantization constants of q (its multipliers and shifts
  * computed): the arrays "mult" and "shift" and the struct "quant" with
  * q->mmla set from ta_quant_mmla_ok() (and TA_MMLA_DOUBLED where
  * ta_quant_doubled_ok() for output offset `off`), and the bias to pass: with
  * `records` (a ta_conv2d_fold_dsp_s8 candidate: ungrouped, its scratch
- * aligned) the records of ta_conv2d_fold_dsp_records() for output offset
+ * aligned) the records of ta_pack_records() for output offset
  * `off` when every channel fits them (q->mmla then has TA_MMLA_RECORDS:
  * the DSP entry runs, with the filter packed), else fold[] itself; its
  * length goes to *nbias. */
@@ -38,7 +39,7 @@ static const int32_t *quant_consts(Lower *L, ta_quant *q, int nch, const int32_t
   *nbias = (size_t)nch;
   if (mmla && records) {
     int32_t *rec = arena_array(8 * ((size_t)nch / 2 + 1), sizeof(int32_t));
-    size_t n = ta_conv2d_fold_dsp_records(q, nch, fold, taps, off, rec);
+    size_t n = ta_pack_records(q, nch, fold, taps, off, 2, rec);
     if (n) {
       mmla |= TA_MMLA_RECORDS;
       bias = rec;
@@ -55,15 +56,15 @@ static const int32_t *quant_consts(Lower *L, ta_quant *q, int nch, const int32_t
 
 /* The filter argument of an int8 CONV_2D (OHWI, out_c rows of `taps`):
  * packed for the DSP entry when q has TA_MMLA_RECORDS (a constant
- * "filter" of ta_conv2d_fold_dsp_pack(), fold the folded bias), else the tensor itself, or
+ * "filter" of ta_pack_rows_s8(), fold the folded bias), else the tensor itself, or
  * `rows` when given (a filter re-laid out here). */
 static void conv_filter_arg(Lower *L, const ta_quant *q, const int32_t *fold,
                             const Tensor *filter, const int8_t *rows, int32_t out_c,
                             int32_t taps) {
   if (q->mmla & TA_MMLA_RECORDS) {
-    size_t n = ta_conv2d_fold_dsp_filter_size(out_c, taps);
+    size_t n = ta_pack_size(out_c, taps);
     int8_t *packed = arena_alloc(n);
-    ta_conv2d_fold_dsp_pack(q, fold, rows ? rows : (const int8_t *)filter->data, out_c, taps,
+    ta_pack_rows_s8(q, fold, rows ? rows : (const int8_t *)filter->data, out_c, taps, 2,
                             packed);
     add_arg(L, ARG_CONST,
             add_const(L, (ConstObj){.name = "filter", .ctype = "int8_t", .dtype = DT_INT8,
@@ -629,7 +630,7 @@ static bool fc_as_conv(Lower *L, const ta_fc_params *fp, const ta_quant *fq, con
   ta_quant q = *fq;
   q.mmla = (uint16_t)ta_quant_mmla_ok(&q, OC, fold, K);
   int32_t *rec = arena_array(8 * ((size_t)OC / 2 + 1), sizeof(int32_t));
-  size_t nrec = q.mmla ? ta_conv2d_fold_dsp_records(&q, OC, fold, K, fp->output_offset, rec) : 0;
+  size_t nrec = q.mmla ? ta_pack_records(&q, OC, fold, K, fp->output_offset, 2, rec) : 0;
   if (!nrec)
     return false;
   L->l->kernel = "ta_conv2d_fold_dsp_s8";
@@ -748,23 +749,45 @@ void lower_fully_connected(Lower *L) {
   fold_bias_s8((const int8_t *)filter->data, p.out_depth, p.in_depth, b,
                p.input_offset, fold);
 
-  const ta_quant q = {mult, shift, per, L->rounding, 0};
+  ta_quant q = {mult, shift, per, L->rounding, 0};
   /* int4 weights: kept packed, unpacked by the kernel (see conv_common). */
   bool w4 = packed_int4(filter);
   if (!w4 && fc_as_conv(L, &p, &q, in, filter, fold))
     return;
+  /* The DSP entry: the filter packed in blocks of 4 rows and the
+   * records instead of the folded bias (ta_pack.h), where they fit. */
+  const int32_t *bias_arg = fold;
+  size_t nbias = (size_t)p.out_depth;
+  if (!w4 && (p.in_depth & 3) == 0 && p.in_depth > 0) {
+    int32_t *rec = arena_array(4 * (size_t)p.out_depth, sizeof(int32_t));
+    size_t nrec = ta_pack_records(&q, p.out_depth, fold, p.in_depth, p.output_offset, 4, rec);
+    if (nrec) {
+      q.mmla = 1 | TA_MMLA_RECORDS;
+      bias_arg = rec;
+      nbias = nrec;
+    }
+  }
   L->l->kernel = w4 ? "ta_fully_connected_fold_w4_s8"
                     : path_kernel(L, "ta_fully_connected_fold", ta_fully_connected_fold_dsp_ok(&p, &q));
   const_struct(L, "params", "ta_fc_params", fc_init(&p), true);
   const_i32(L, "mult", mult, (size_t)n, false);
   const_i32(L, "shift", shift, (size_t)n, false);
-  const_struct(L, "quant", "ta_quant", quant_init(per, L->rounding, 0), true);
+  const_struct(L, "quant", "ta_quant", quant_init(per, L->rounding, q.mmla), true);
   arg_tensor(L, in->index);
-  if (w4)
+  if (w4) {
     const_array(L, "filter4", DT_UINT8, filter->packed4, filter->npacked4, true);
-  else
+  } else if (q.mmla & TA_MMLA_RECORDS) {
+    int8_t *packed = arena_alloc(ta_pack_size(p.out_depth, p.in_depth));
+    ta_pack_rows_s8(&q, fold, (const int8_t *)filter->data, p.out_depth, p.in_depth, 4, packed);
+    add_arg(L, ARG_CONST,
+            add_const(L, (ConstObj){.name = "filter", .ctype = "int8_t", .dtype = DT_INT8,
+                                    .data = packed,
+                                    .count = ta_pack_size(p.out_depth, p.in_depth)}),
+            0);
+  } else {
     arg_tensor(L, filter->index);
-  const_i32(L, "bias", fold, (size_t)p.out_depth, true);
+  }
+  const_i32(L, "bias", bias_arg, nbias, true);
   arg_tensor(L, out->index);
   if (w4) {
     arg_scratch(L);

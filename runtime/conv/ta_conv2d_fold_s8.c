@@ -23,13 +23,13 @@
  *  - Portable C (ta_conv2d_fold_portable_s8, _ort_s8): OHWI filter, the
  *    folded bias; four channels at a time (ta_dot_s8.h), any groups.
  *  - The DSP path (ta_conv2d_fold_dsp_s8), ungrouped convolutions with
- *    TFLite Micro's double rounding, takes what the compiler prepared:
- *    the filter packed for it (ta_conv2d_fold_dsp_pack(): channel pairs
- *    interleaved four taps at a time, rows padded with zeros to K4 = K
- *    rounded up to 4) and, instead of the bias, the pairs' records
- *    (ta_conv2d_fold_dsp_records(): both biases, then per channel the
- *    SMMLAR multiplier M, the addend c with the output offset in it and
- *    the shift e).  On a core with the Arm DSP extension (ta_dsp.h) it
+ *    TFLite Micro's double rounding, takes what the compiler prepared
+ *    (ta_pack.h, blocks of G = 2 rows): the filter packed for it
+ *    (ta_pack_rows_s8(): channel pairs interleaved four taps at a time,
+ *    rows padded with zeros to K4 = K rounded up to 4) and, instead of
+ *    the bias, the pairs' records (ta_pack_records(): both biases, then
+ *    per channel the SMMLAR multiplier M, the addend c with the output
+ *    offset in it and the shift e).  On a core with the Arm DSP extension (ta_dsp.h) it
  *    runs output pixels four at a time: their windows widened into four
  *    interleaved columns, then one block of assembly over every channel
  *    pair (dsp_block_run()): 8 sums in registers, per group of 4 taps 2
@@ -40,13 +40,14 @@
  *
  * The requantization in SMMLAR form (ta_requant_double_mmla()) is
  * TFLite Micro's double rounding exactly where the compiler found it so
- * (ta_conv2d_fold_dsp_records() returns 0 otherwise: the portable path
- * runs), the output offset added inside the rounding step:
+ * (ta_pack_records() returns 0 otherwise: the portable path runs), the
+ * output offset added inside the rounding step:
  * floor((v + 2^(e-1) + off 2^e) / 2^e) = floor((v + 2^(e-1)) / 2^e) + off.
  *
  * Scratch (ta_conv2d_fold_s8_scratch_size()): 8 * K4 bytes (four int16
- * columns; the portable path uses the first 2 K), plus K4 for gathering
- * a window as int8 when the filter's channels are not a multiple of 4.
+ * columns; the portable path uses the first 2 K), plus 4 K4 for
+ * gathering the four windows as int8 when the filter's channels are not
+ * a multiple of 4.
  *
  * Entry points: ta_conv2d_fold_dsp_s8, ta_conv2d_fold_portable_s8
  * (TFLite's roundings) and ta_conv2d_fold_ort_s8 (ONNX Runtime's float
@@ -63,6 +64,7 @@
  */
 #include "ta_fixedpoint.h"
 #include "ta_kernels.h"
+#include "ta_pack.h"
 #include "conv_common.h"
 #include "ta_dot_s8.h"
 #include "ta_dsp.h"
@@ -80,7 +82,7 @@ size_t ta_conv2d_fold_s8_scratch_size(const ta_conv_params *p, const ta_dims *in
   (void)in_dims;
   (void)out_dims;
   const size_t K4 = row4(filter_dims);
-  return 8 * K4 + (filter_dims->c % 4 ? K4 : 0);
+  return 8 * K4 + (filter_dims->c % 4 ? 4 * K4 : 0);
 }
 
 /* The fused entries' scratch: the convolution's, then the int8 outputs of
@@ -93,84 +95,6 @@ size_t ta_conv2d_fold_add_s8_scratch_size(const ta_conv_params *p, const ta_dims
                                           const ta_dims *filter_dims, const ta_dims *out_dims) {
   (void)p;
   return add_tmp_offset(in_dims, filter_dims) + 4 * (size_t)out_dims->c;
-}
-
-/* The packed filter: channel pairs (2j, 2j + 1), for each group of four
- * taps the pair's 4 + 4 bytes; an odd last channel 4 bytes per group;
- * taps past K zero, and so are the taps of a channel of constant output
- * (ta_requant_const(): ta_conv2d_fold_dsp_records() gives it a sum of 0). */
-size_t ta_conv2d_fold_dsp_filter_size(int32_t out_c, int32_t taps) {
-  return (size_t)out_c * (((size_t)taps + 3) & ~(size_t)3);
-}
-
-void ta_conv2d_fold_dsp_pack(const ta_quant *q, const int32_t *bias_fold, const int8_t *filter,
-                             int32_t out_c, int32_t taps, int8_t *dst) {
-  const int32_t K4 = (taps + 3) & ~3;
-  const uint32_t dot = (uint32_t)taps << 14;
-  for (int32_t oc = 0; oc < out_c; oc++) {
-    const int32_t j = oc >> 1, h = oc & 1;
-    const int32_t width = oc + 1 < out_c || h ? 8 : 4; /* bytes per group */
-    int32_t v;
-    const int zero = ta_requant_const(bias_fold[oc], dot, q->multiplier[q->per_channel ? oc : 0],
-                                      q->shift[q->per_channel ? oc : 0], &v);
-    int8_t *d = dst + (size_t)j * 2 * K4 + 4 * h;
-    for (int32_t k = 0; k < K4; k++)
-      d[(k >> 2) * width + (k & 3)] = k < taps && !zero ? filter[(size_t)oc * taps + k] : 0;
-  }
-}
-
-/* The records: per pair both biases, then channel 2j's M, c, e and
- * channel 2j + 1's; an odd last channel bias, M, c, e.  c holds the
- * rounding addend 2^(e-1) and the output offset times 2^e.  A channel
- * whose requantization has one value v for every sum it can have
- * (ta_requant_const(): a zero multiplier, or a shift its sums cannot
- * reach across a rounding step) outputs v + off: its sums are made 0
- * (bias 0, weights 0), and M 0, c 2 (v + off) + 1, e 1 make 0 into it.
- * One whose requantization takes two values over its sums and whose
- * offset does not fit the usual form is a step (ta_requant_step()):
- * M 0 and that c and e. */
-size_t ta_conv2d_fold_dsp_records(const ta_quant *q, int32_t out_c, const int32_t *bias_fold,
-                                  int32_t taps, int32_t output_offset, int32_t *rec) {
-  if (q->rounding != TA_ROUND_DOUBLE || taps < 1 || taps >= (1 << 16) || out_c < 1 ||
-      output_offset < -128 || output_offset > 127)
-    return 0;
-  const uint32_t dot = (uint32_t)taps << 14;
-  const uint64_t off = (uint64_t)(output_offset < 0 ? -output_offset : output_offset);
-  for (int32_t oc = 0; oc < out_c; oc++) {
-    const int32_t mult = q->multiplier[q->per_channel ? oc : 0];
-    const int32_t shift = q->shift[q->per_channel ? oc : 0];
-    int32_t b = bias_fold[oc], m2 = 0, c, e = 1, v;
-    if (ta_requant_const(b, dot, mult, shift, &v)) {
-      b = 0;
-      c = 2 * (v + output_offset) + 1;
-    } else if (ta_requant_step(b, dot, mult, shift, output_offset, &c, &e)) {
-      /* M 0: SMMLAR gives c, then c + x - [x < 0], shifted by e. */
-    } else {
-      const uint64_t bound64 = (uint64_t)(b < 0 ? 0u - (uint32_t)b : (uint32_t)b) + dot;
-      if (bound64 >= UINT64_C(0x80000000))
-        return 0;
-      const uint32_t bound = (uint32_t)bound64;
-      if (!ta_requant_mmla_ok(bound, mult, shift))
-        return 0;
-      const ta_requant_mmla m = ta_requant_mmla_make(mult, shift);
-      /* As ta_requant_mmla_ok(): |result before the shift| <= q1 + 2 +
-       * 2^(e-1), now plus |off| 2^e. */
-      const uint64_t q1 = ((uint64_t)bound * (uint32_t)mult) >> 31;
-      if (q1 + 2 + ((uint64_t)1 << (m.e - 1)) + (off << m.e) >= UINT64_C(0x80000000))
-        return 0;
-      m2 = m.m2;
-      c = (int32_t)((uint32_t)m.add + ((uint32_t)output_offset << m.e));
-      e = m.e;
-    }
-    int32_t *r = rec + 8 * (oc >> 1);
-    if (oc + 1 == out_c && !(oc & 1)) { /* an odd last channel */
-      r[0] = b, r[1] = m2, r[2] = c, r[3] = e;
-    } else {
-      const int32_t h = oc & 1;
-      r[h] = b, r[2 + 3 * h] = m2, r[3 + 3 * h] = c, r[4 + 3 * h] = e;
-    }
-  }
-  return 8 * (size_t)(out_c >> 1) + 4 * (size_t)(out_c & 1);
 }
 
 /* The requantized, offset and clamped output of channel oc: TFLite's
@@ -206,9 +130,10 @@ static inline int8_t *copy_bytes(int8_t *dst, const int8_t *src, int32_t n) {
   return dst;
 }
 
-/* Output pixel (oy, ox)'s window of in_b, widened into column j of col,
- * the zero point zp in the padding; stage: K4 bytes for gathering the
- * window as int8 when C is not a multiple of 4. */
+/* Output pixel (oy, ox)'s window of in_b, the zero point zp in the
+ * padding: C a multiple of 4, widened into column j of col; else copied
+ * as int8 to stage (K bytes, zeros up to K4), for dsp_gather_pw() to
+ * widen four windows at once. */
 static void dsp_gather(const ta_conv_params *p, const int8_t *in_b, int32_t H, int32_t W,
                        int32_t C, int32_t KH, int32_t KW, int32_t oy, int32_t ox,
                        int16_t zp, uint32_t *col, int32_t j, int8_t *stage) {
@@ -235,22 +160,32 @@ static void dsp_gather(const ta_conv_params *p, const int8_t *in_b, int32_t H, i
     }
     return;
   }
-  /* Channels not a multiple of 4: the window is first copied as int8
-   * to the staging area (row segments of KW * C bytes when they lie
-   * inside the input), zeros up to K4, then widened four at a time. */
-  const int32_t K = KH * KW * C, K4 = (K + 3) & ~3;
+  /* Channels not a multiple of 4: row segments of KW * C bytes when
+   * they lie inside the input. */
+  const int32_t K = KH * KW * C, K4 = (K + 3) & ~3, seg = KW * C;
   int8_t *s = stage;
   const int8_t zb = (int8_t)zp;
+  const int inside_w = p->dilation_w == 1 && ix0 >= 0 && ix0 + KW <= W;
+  if (inside_w && iy0 >= 0 && iy0 + (KH - 1) * p->dilation_h < H) {
+    /* The whole window inside: KH segments. */
+    const int8_t *src = in_b + ((size_t)iy0 * W + ix0) * C;
+    const size_t rs = (size_t)p->dilation_h * W * C;
+    for (int32_t ky = 0; ky < KH; ky++, src += rs)
+      s = copy_bytes(s, src, seg);
+    for (int32_t k = K; k < K4; k++)
+      *s++ = 0;
+    return;
+  }
   for (int32_t ky = 0; ky < KH; ky++) {
     const int32_t iy = iy0 + ky * p->dilation_h;
     if (iy < 0 || iy >= H) {
-      for (int32_t n = KW * C; n > 0; n--)
+      for (int32_t n = seg; n > 0; n--)
         *s++ = zb;
       continue;
     }
     const int8_t *row = in_b + (size_t)iy * W * C;
-    if (p->dilation_w == 1 && ix0 >= 0 && ix0 + KW <= W) {
-      s = copy_bytes(s, row + (size_t)ix0 * C, KW * C);
+    if (inside_w) {
+      s = copy_bytes(s, row + (size_t)ix0 * C, seg);
       continue;
     }
     for (int32_t kx = 0; kx < KW; kx++) {
@@ -265,12 +200,47 @@ static void dsp_gather(const ta_conv_params *p, const int8_t *in_b, int32_t H, i
   }
   for (int32_t k = K; k < K4; k++)
     *s++ = 0;
-  for (int32_t k = 0; k < K4; k += 4, dst += 8) {
-    const uint32_t v = ta_ld32(stage + k);
-    dst[0] = (uint32_t)ta_sxtb16_even(v);
-    dst[4] = (uint32_t)ta_sxtb16_odd(v);
-  }
 }
+
+/* Four pixels of a pointwise convolution (1x1, stride 1, no padding, C
+ * a multiple of 4), their channels contiguous from x: widened into the
+ * four columns.  Per group of 4 channels 4 LDR, 8 SXTB16 and 2 STM. */
+#if defined(TA_DSP_GEMM_ASM)
+__attribute__((naked)) static void dsp_gather_pw(const int8_t *x __attribute__((unused)),
+                                                 int32_t C __attribute__((unused)),
+                                                 uint32_t *col __attribute__((unused)),
+                                                 int32_t groups __attribute__((unused))) {
+  __asm__ volatile("push   {r4-r11, lr}\n\t"
+                   "add    ip, r0, r1, lsl #1\n\t" /* pixels 2 and 3 */
+                   "1:\n\t"
+                   "ldr    r5, [r0, r1]\n\t"
+                   "ldr    r4, [r0], #4\n\t"
+                   "ldr    r7, [ip, r1]\n\t"
+                   "ldr    r6, [ip], #4\n\t"
+                   "sxtb16 r8, r4\n\t"
+                   "sxtb16 r9, r5\n\t"
+                   "sxtb16 r10, r6\n\t"
+                   "sxtb16 r11, r7\n\t"
+                   "stm    r2!, {r8-r11}\n\t"
+                   "sxtb16 r4, r4, ror #8\n\t"
+                   "sxtb16 r5, r5, ror #8\n\t"
+                   "sxtb16 r6, r6, ror #8\n\t"
+                   "sxtb16 r7, r7, ror #8\n\t"
+                   "stm    r2!, {r4-r7}\n\t"
+                   "subs   r3, r3, #1\n\t"
+                   "bne    1b\n\t"
+                   "pop    {r4-r11, pc}\n\t");
+}
+#else
+static void dsp_gather_pw(const int8_t *x, int32_t C, uint32_t *col, int32_t groups) {
+  for (; groups > 0; groups--, x += 4, col += 8)
+    for (int j = 0; j < 4; j++) {
+      const uint32_t v = ta_ld32(x + j * C);
+      col[j] = (uint32_t)ta_sxtb16_even(v);
+      col[4 + j] = (uint32_t)ta_sxtb16_odd(v);
+    }
+}
+#endif
 
 /* What the block below needs; the order is the assembly's. */
 typedef struct {
@@ -468,22 +438,44 @@ TA_INLINE void conv_dsp_body(const ta_conv_params *p, const ta_dims *in_dims,
   blk.w = filter;
   const size_t npix = (size_t)in_dims->n * OH * OW;
   const size_t image = (size_t)H * W * C;
+  /* Pointwise: pixel i's window is input pixel i. */
+  const int pw = KH == 1 && KW == 1 && p->stride_h == 1 && p->stride_w == 1 && p->pad_h == 0 &&
+                 p->pad_w == 0 && H == OH && W == OW && (C & 3) == 0;
   int32_t b = 0, oy = 0, ox = 0;
   for (size_t i = 0; i < npix; i += 4) {
     const size_t n = npix - i < 4 ? npix - i : 4;
-    for (size_t j = 0; j < 4; j++) {
-      blk.o[j] = (add ? tmp : out + i * OC) + (j < n ? j : n - 1) * OC;
-      dsp_gather(p, in + b * image, H, W, C, KH, KW, oy, ox, zp, col, (int32_t)j, stage);
-      if (j + 1 < n && ++ox == OW) {
+    int8_t *o = (add ? tmp : out + i * OC);
+    blk.o[0] = o, blk.o[1] = o + OC, blk.o[2] = o + 2 * OC, blk.o[3] = o + 3 * OC;
+    if (pw && n == 4) {
+      dsp_gather_pw(in + i * C, C, col, K4 / 4);
+    } else {
+      for (size_t j = 0; j < 4; j++) {
+        blk.o[j] = o + (j < n ? j : n - 1) * OC;
+        dsp_gather(p, in + b * image, H, W, C, KH, KW, oy, ox, zp, col, (int32_t)j,
+                   stage + j * K4);
+        if (j + 1 < n && ++ox == OW) {
+          ox = 0;
+          if (++oy == OH)
+            oy = 0, b++;
+        }
+      }
+      if (++ox == OW) {
         ox = 0;
         if (++oy == OH)
           oy = 0, b++;
       }
+      if (C & 3) /* the four int8 windows, widened */
+        dsp_gather_pw(stage, K4, col, K4 / 4);
     }
-    if (++ox == OW) {
-      ox = 0;
-      if (++oy == OH)
-        oy = 0, b++;
+    if (pw && n == 4) {
+      /* (b, oy, ox) is not followed here: only the last block, which
+       * may be short, gathers pixel by pixel; it starts at pixel i + 4. */
+      if (npix - (i + 4) < 4) {
+        const size_t next = i + 4;
+        b = (int32_t)(next / ((size_t)OH * OW));
+        oy = (int32_t)(next / OW % OH);
+        ox = (int32_t)(next % OW);
+      }
     }
     if (pairs)
       dsp_block_run(&blk);

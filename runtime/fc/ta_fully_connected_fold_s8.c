@@ -8,93 +8,31 @@
  * (fold_bias_s8()), so acc = bias_fold[o] + sum_i filter[o][i] * in[b][i]:
  * four output rows at a time through ta_dot_s8.h's blocked dot products.
  *
- * Arm DSP extension (ta_dsp.h): four rows at a time as well, four input
- * values per step widened once by two SXTB16 and shared by the rows,
- * each row's filter word widened by two more and two SMLADs: 23
- * instructions for 16 multiply-adds.
+ * The DSP path (ta_fully_connected_fold_dsp_s8, in_depth a multiple of
+ * 4, TFLite Micro's double rounding) takes what the compiler prepared
+ * (ta_pack.h, blocks of G = 4 rows): the filter packed so that one LDM
+ * loads four bytes of each of four rows, and the records instead of the
+ * folded bias (the biases, then per row SMMLAR's multiplier, the addend
+ * with the output offset, the shift).  On a core with the Arm DSP
+ * extension, per block of four rows and per group of four inputs: the
+ * inputs widened once by two SXTB16, the rows' words widened by two
+ * more each and two SMLADs (fc_blocks(): 20 instructions for 16
+ * multiply-adds), then the four outputs requantized and stored as one
+ * word; the rows past the last full block, and every row elsewhere, in
+ * C with the same arithmetic.
  *
- * Entry points: ta_fully_connected_fold_dsp_s8 (the DSP path; the
- * portable one on cores without the extension), _portable_s8 (TFLite's
+ * Entry points: ta_fully_connected_fold_dsp_s8, _portable_s8 (TFLite's
  * roundings) and _ort_s8 (ONNX Runtime's float requantization) run one
  * path each and refuse the ops it does not take, so that a program links
  * only the paths its calls name: the compiler picks one per op
  * (ta_fully_connected_fold_dsp_ok()).  ta_fully_connected_fold_s8 picks
- * per call.
+ * the portable or the ONNX Runtime path per call.
  */
 #include "ta_dot_s8.h"
 #include "ta_dsp.h"
 #include "ta_fixedpoint.h"
 #include "ta_kernels.h"
-
-#if defined(TA_DSP)
-/* acc[r] += filter row r (rows D apart, r = 0..3) . x, D values. */
-TA_NOINLINE static void fc_dot4(const int8_t *x, const int8_t *w, int32_t D, int32_t acc[4]) {
-  int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
-  const int8_t *w2 = w + 2 * D;
-  int32_t n = D >> 2;
-#if defined(TA_DSP_GEMM_ASM)
-  /* As the C below; the compiler keeps a pointer per row and spills. */
-  uint32_t v, xe, xo, e;
-#define FC_ROW(addr, acc)                                                  \
-  "ldr    %[v], " addr "\n\t"                                              \
-  "sxtb16 %[e], %[v]\n\t"                                                  \
-  "smlad  %[" acc "], %[e], %[xe], %[" acc "]\n\t"                         \
-  "sxtb16 %[e], %[v], ror #8\n\t"                                          \
-  "smlad  %[" acc "], %[e], %[xo], %[" acc "]\n\t"
-#define FC_STEP                                                            \
-  "ldr    %[v], [%[x]], #4\n\t"                                            \
-  "sxtb16 %[xe], %[v]\n\t"                                                 \
-  "sxtb16 %[xo], %[v], ror #8\n\t"                                         \
-  FC_ROW("[%[w], %[d]]", "a1") FC_ROW("[%[w2], %[d]]", "a3")               \
-  FC_ROW("[%[w2]], #4", "a2") FC_ROW("[%[w]], #4", "a0")
-#define FC_OPERANDS                                                        \
-  : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [x] "+r"(x), \
-    [w] "+r"(w), [w2] "+r"(w2), [n] "+r"(n), [v] "=&r"(v), [xe] "=&r"(xe), \
-    [xo] "=&r"(xo), [e] "=&r"(e)                                           \
-  : [d] "r"(D)                                                             \
-  : "cc", "memory"
-  const int32_t odd = n & 1;
-  n >>= 1;
-  if (n > 0)
-    __asm__("1:\n\t" FC_STEP FC_STEP
-            "subs   %[n], %[n], #1\n\t"
-            "bne    1b" FC_OPERANDS);
-  if (odd)
-    __asm__(FC_STEP FC_OPERANDS);
-#undef FC_ROW
-#undef FC_STEP
-#undef FC_OPERANDS
-#else
-  for (; n > 0; n--, x += 4, w += 4, w2 += 4) {
-    const uint32_t xv = ta_ld32(x);
-    const int32_t xe = ta_sxtb16_even(xv), xo = ta_sxtb16_odd(xv);
-    uint32_t v = ta_ld32(w);
-    a0 = __smlad(ta_sxtb16_even(v), xe, a0);
-    a0 = __smlad(ta_sxtb16_odd(v), xo, a0);
-    v = ta_ld32(w + D);
-    a1 = __smlad(ta_sxtb16_even(v), xe, a1);
-    a1 = __smlad(ta_sxtb16_odd(v), xo, a1);
-    v = ta_ld32(w2);
-    a2 = __smlad(ta_sxtb16_even(v), xe, a2);
-    a2 = __smlad(ta_sxtb16_odd(v), xo, a2);
-    v = ta_ld32(w2 + D);
-    a3 = __smlad(ta_sxtb16_even(v), xe, a3);
-    a3 = __smlad(ta_sxtb16_odd(v), xo, a3);
-  }
-#endif
-  for (int32_t i = 0; i < (D & 3); i++) {
-    const int32_t xv = x[i];
-    a0 += w[i] * xv;
-    a1 += w[D + i] * xv;
-    a2 += w2[i] * xv;
-    a3 += w2[D + i] * xv;
-  }
-  acc[0] = a0;
-  acc[1] = a1;
-  acc[2] = a2;
-  acc[3] = a3;
-}
-#endif
+#include "ta_pack.h"
 
 /* The locals every path reads (the int8 output may alias the
  * parameters). */
@@ -105,46 +43,152 @@ TA_NOINLINE static void fc_dot4(const int8_t *x, const int8_t *w, int32_t D, int
   const int32_t out_off = p->output_offset, lo = p->act_min, hi = p->act_max;       \
   (void)rounding
 
-#if defined(TA_DSP)
-/* Four rows, then their four outputs requantized (ta_dsp_requant()),
- * saturated and clamped together and stored as one word; only where
- * ta_quant_rs_ok(). */
-static void fc_dsp(const ta_fc_params *p, const ta_quant *q, const int8_t *in,
-                   const int8_t *filter, const int32_t *bias_fold, int8_t *out) {
-  FC_LOCALS;
-  const uint32_t lo4 = ta_dsp_bytes4(lo), hi4 = ta_dsp_bytes4(hi);
-  const int clamp = lo > -128 || hi < 127;
-  for (int32_t b = 0; b < B; b++) {
-    const int8_t *x = in + (size_t)b * D;
-    int8_t *y = out + (size_t)b * O;
-    int32_t o = 0;
-    for (; o + 4 <= O; o += 4) {
-      int32_t acc[4] = {bias_fold[o], bias_fold[o + 1], bias_fold[o + 2], bias_fold[o + 3]};
-      fc_dot4(x, filter + (size_t)o * D, D, acc);
-      ta_dsp_rq r = ta_dsp_rq_make(mult[o * step], shift[o * step], out_off);
-      const int32_t y0 = ta_dsp_requant(acc[0], &r);
-      if (step)
-        r = ta_dsp_rq_make(mult[o + 1], shift[o + 1], out_off);
-      const int32_t y1 = ta_dsp_requant(acc[1], &r);
-      if (step)
-        r = ta_dsp_rq_make(mult[o + 2], shift[o + 2], out_off);
-      const int32_t y2 = ta_dsp_requant(acc[2], &r);
-      if (step)
-        r = ta_dsp_rq_make(mult[o + 3], shift[o + 3], out_off);
-      uint32_t v = ta_dsp_sat4(y0, y1, y2, ta_dsp_requant(acc[3], &r));
-      if (clamp)
-        v = ta_dsp_clamp4(v, lo4, hi4);
-      ta_st32(y + o, v);
-    }
-    for (; o < O; o++) {
-      const ta_dsp_rq r = ta_dsp_rq_make(mult[o * step], shift[o * step], out_off);
-      const int32_t v =
-          ta_dsp_requant(bias_fold[o] + ta_dot1_s8(x, filter + (size_t)o * D, D), &r);
-      y[o] = (int8_t)(v < lo ? lo : v > hi ? hi : v);
+/* The DSP path's arithmetic, row by row in C: the packed filter's row
+ * r (block of g rows at r0, 4 g bytes a group) and its record. */
+static int32_t fc_row_sum(const int8_t *x, int32_t D, const int8_t *w, int32_t r0, int32_t g,
+                          int32_t j) {
+  const int8_t *blk = w + (size_t)r0 * D + 4 * j;
+  int32_t acc = 0;
+  for (int32_t k = 0; k < D; k++)
+    acc += blk[(k >> 2) * 4 * g + (k & 3)] * x[k];
+  return acc;
+}
+
+static int8_t fc_row_out(int32_t acc, const int32_t *rec, int32_t r0, int32_t g, int32_t j,
+                         int32_t lo, int32_t hi) {
+  const int32_t *blk = rec + 4 * (size_t)r0;
+  const ta_requant_mmla m = {blk[g + 3 * j], blk[g + 3 * j + 1], blk[g + 3 * j + 2]};
+  const int32_t v = ta_requant_double_mmla(acc + blk[j], &m);
+  return (int8_t)(v < lo ? lo : v > hi ? hi : v);
+}
+
+#if defined(TA_DSP) && defined(TA_DSP_GEMM_ASM)
+/* What fc_blocks() reads; the order is the assembly's. */
+typedef struct {
+  const int8_t *x, *x_end; /* one batch's input, D bytes, D a multiple of 4 */
+  const int8_t *w;         /* the packed filter (blocks of 4 rows) */
+  const int32_t *rec;      /* the records */
+  int8_t *out;             /* the batch's outputs */
+  int32_t blocks;          /* blocks of 4 rows */
+  uint32_t lo4, hi4;       /* the clamp, in every byte */
+  int32_t clamp;           /* the range is narrower than int8's */
+} fc_run;
+
+/* One group of 4 inputs, widened once (SXTB16 twice), times the block's
+ * four rows (one LDM of their four words, each widened twice, two
+ * SMLADs): 20 instructions for 16 multiply-adds. */
+#define FC_ROW(w, acc)                                                    \
+  "sxtb16 ip, " w "\n\t"                                                  \
+  "smlad  " acc ", ip, r10, " acc "\n\t"                                  \
+  "sxtb16 " w ", " w ", ror #8\n\t"                                       \
+  "smlad  " acc ", " w ", r11, " acc "\n\t"
+#define FC_GROUP                                                          \
+  "ldr    ip, [r9], #4\n\t"                                               \
+  "sxtb16 r10, ip\n\t"                                                    \
+  "sxtb16 r11, ip, ror #8\n\t"                                            \
+  "ldm    r8!, {r4-r7}\n\t"                                               \
+  FC_ROW("r4", "r0") FC_ROW("r5", "r1") FC_ROW("r6", "r2") FC_ROW("r7", "r3")
+#define FC_REQUANT(a)                                                     \
+  "ldm    lr!, {r4-r6}\n\t"                                               \
+  "smmlar ip, " a ", r4, r5\n\t"                                          \
+  "add    ip, ip, " a "\n\t"                                              \
+  "sub    ip, ip, " a ", lsr #31\n\t"                                     \
+  "asr    ip, ip, r6\n\t"                                                 \
+  "ssat   " a ", #8, ip\n\t"
+
+/*
+ * Every block of four rows: the sums (r0-r3, from the block's biases)
+ * over the input, then per row its record (M, c, e): SMMLAR, ADD, SUB,
+ * ASR, SSAT; the four bytes in one word (BFI), clamped when the range
+ * asks, one store.  r8 the filter, r9 the input, r10 r11 its widened
+ * word, r4-r7 the rows' words (then a record); [sp] the struct's copy.
+ */
+__attribute__((naked)) static void fc_blocks(fc_run *r __attribute__((unused))) {
+  __asm__ volatile(
+      "push   {r4-r11, lr}\n\t"
+      "sub    sp, sp, #40\n\t"
+      "ldm    r0!, {r1-r8}\n\t"
+      "stm    sp, {r1-r8}\n\t"
+      "ldr    r1, [r0]\n\t"
+      "str    r1, [sp, #32]\n\t"
+      "ldr    r8, [sp, #8]\n\t"
+      "1:\n\t"
+      "ldr    lr, [sp, #12]\n\t"
+      "ldm    lr!, {r0-r3}\n\t"
+      "str    lr, [sp, #12]\n\t"
+      "ldr    r9, [sp]\n\t"
+      "ldr    ip, [sp, #4]\n\t"
+      "sub    ip, ip, r9\n\t"
+      "tst    ip, #4\n\t" /* an odd number of groups: enter at the second */
+      "bne    3f\n\t"
+      "2:\n\t" FC_GROUP "3:\n\t" FC_GROUP
+      "ldr    ip, [sp, #4]\n\t"
+      "cmp    r9, ip\n\t"
+      "bne    2b\n\t"
+      "ldr    lr, [sp, #12]\n\t"
+      FC_REQUANT("r0") FC_REQUANT("r1") FC_REQUANT("r2") FC_REQUANT("r3")
+      "str    lr, [sp, #12]\n\t"
+      "bfi    r0, r1, #8, #8\n\t"
+      "bfi    r0, r2, #16, #8\n\t"
+      "bfi    r0, r3, #24, #8\n\t"
+      "ldr    ip, [sp, #32]\n\t"
+      "cmp    ip, #0\n\t"
+      "beq    4f\n\t"
+      "ldrd   r10, r11, [sp, #24]\n\t"
+      "ssub8  ip, r0, r10\n\t"
+      "sel    r0, r0, r10\n\t"
+      "ssub8  ip, r0, r11\n\t"
+      "sel    r0, r11, r0\n\t"
+      "4:\n\t"
+      "ldr    ip, [sp, #16]\n\t"
+      "str    r0, [ip], #4\n\t"
+      "str    ip, [sp, #16]\n\t"
+      "ldr    ip, [sp, #20]\n\t"
+      "subs   ip, ip, #1\n\t"
+      "str    ip, [sp, #20]\n\t"
+      "bne    1b\n\t"
+      "add    sp, sp, #40\n\t"
+      "pop    {r4-r11, pc}\n\t");
+}
+#undef FC_ROW
+#undef FC_GROUP
+#undef FC_REQUANT
+#endif
+
+/* The DSP path: the filter packed in blocks of 4 rows, the records
+ * instead of the folded bias (ta_pack.h); blocks of 4 rows in assembly
+ * where there is some, the others (and every row elsewhere) in C. */
+static void fc_dsp(const ta_fc_params *p, const int8_t *in, const int8_t *filter,
+                   const int32_t *rec, int8_t *out) {
+  const int32_t B = p->batches, D = p->in_depth, O = p->out_depth;
+  const int32_t lo = p->act_min, hi = p->act_max;
+  int32_t r0 = 0;
+#if defined(TA_DSP) && defined(TA_DSP_GEMM_ASM)
+  r0 = O & ~3;
+  if (r0 > 0) {
+    fc_run r;
+    r.lo4 = ta_dsp_bytes4(lo);
+    r.hi4 = ta_dsp_bytes4(hi);
+    r.clamp = lo > -128 || hi < 127;
+    for (int32_t b = 0; b < B; b++) {
+      r.x = in + (size_t)b * D;
+      r.x_end = r.x + D;
+      r.w = filter;
+      r.rec = rec;
+      r.out = out + (size_t)b * O;
+      r.blocks = O >> 2;
+      fc_blocks(&r);
     }
   }
-}
 #endif
+  for (; r0 < O; r0 += 4) {
+    const int32_t g = O - r0 < 4 ? O - r0 : 4;
+    for (int32_t b = 0; b < B; b++)
+      for (int32_t j = 0; j < g; j++)
+        out[(size_t)b * O + r0 + j] = fc_row_out(
+            fc_row_sum(in + (size_t)b * D, D, filter, r0, g, j), rec, r0, g, j, lo, hi);
+  }
+}
 
 /* The portable path, four rows at a time (ta_dot_s8.h); ort: ONNX
  * Runtime's rounding, else TFLite's (a constant in each of the two
@@ -193,21 +237,18 @@ static inline int fc_args_ok(const ta_fc_params *p, const int32_t *bias_fold) {
 }
 
 int ta_fully_connected_fold_dsp_ok(const ta_fc_params *p, const ta_quant *q) {
-  return ta_quant_rs_ok(q, p->out_depth);
+  return (q->mmla & TA_MMLA_RECORDS) && q->rounding == TA_ROUND_DOUBLE && (p->in_depth & 3) == 0 &&
+         p->in_depth > 0;
 }
 
-/* The DSP path where the core has one (TA_ERR_ARG for an op it does not
- * take), the portable path elsewhere. */
+/* The DSP path (its arithmetic in C on cores without the extension);
+ * TA_ERR_ARG for an op it does not take. */
 ta_status ta_fully_connected_fold_dsp_s8(const ta_fc_params *p, const ta_quant *q,
                                          const int8_t *in, const int8_t *filter,
                                          const int32_t *bias_fold, int8_t *out) {
-  if (!fc_args_ok(p, bias_fold) || !ta_quant_rs_ok(q, p->out_depth))
+  if (!fc_args_ok(p, bias_fold) || !ta_fully_connected_fold_dsp_ok(p, q))
     return TA_ERR_ARG;
-#if defined(TA_DSP)
-  fc_dsp(p, q, in, filter, bias_fold, out);
-#else
-  fc_fixed(p, q, in, filter, bias_fold, out);
-#endif
+  fc_dsp(p, in, filter, bias_fold, out);
   return TA_OK;
 }
 
@@ -231,14 +272,11 @@ ta_status ta_fully_connected_fold_ort_s8(const ta_fc_params *p, const ta_quant *
   return TA_OK;
 }
 
-/* Every path, chosen per call: the entry point above that takes the op. */
+/* The portable or the ONNX Runtime path, chosen per call (the filter
+ * as the model has it, the folded bias). */
 ta_status ta_fully_connected_fold_s8(const ta_fc_params *p, const ta_quant *q,
                                      const int8_t *in, const int8_t *filter,
                                      const int32_t *bias_fold, int8_t *out) {
-#if defined(TA_DSP)
-  if (ta_fully_connected_fold_dsp_ok(p, q))
-    return ta_fully_connected_fold_dsp_s8(p, q, in, filter, bias_fold, out);
-#endif
   if (q->rounding == TA_ROUND_ORT)
     return ta_fully_connected_fold_ort_s8(p, q, in, filter, bias_fold, out);
   return ta_fully_connected_fold_portable_s8(p, q, in, filter, bias_fold, out);

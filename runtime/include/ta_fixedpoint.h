@@ -212,8 +212,8 @@ TA_INLINE int ta_quant_mmla_ok(const ta_quant *q, int32_t channels, const int32_
 }
 
 /* ta_quant.mmla's bit saying that a ta_conv2d_fold_dsp_s8 call gets the
- * filter packed by ta_conv2d_fold_dsp_pack() and, instead of the folded
- * bias, the records of ta_conv2d_fold_dsp_records() (ta_kernels.h); the
+ * filter packed by ta_pack_rows_s8() and, instead of the folded
+ * bias, the records of ta_pack_records() (ta_pack.h); the
  * DSP path runs only with it.  The compiler sets it with bit 0 (mmla 3)
  * for every ungrouped int8 CONV_2D whose channels fit. */
 #define TA_MMLA_RECORDS 2

@@ -59,7 +59,7 @@ ta_status ta_conv2d_s8(const ta_conv_params *p, const ta_quant *q,
  * so the inner loop is a plain dot product (padding reads the input zero
  * point).  scratch: ta_conv2d_fold_s8_scratch_size() bytes = 8 * K4, K4 =
  * kh * kw * filter c rounded up to 4 (four gathered filter windows, as
- * int16), plus K4 when filter c is not a multiple of 4; required
+ * int16), plus 4 K4 when filter c is not a multiple of 4; required
  * (non-NULL).  ta_conv2d_fold_s8 runs the portable path (or ONNX
  * Runtime's, TA_ROUND_ORT) with an OHWI filter, any groups.
  */
@@ -78,30 +78,15 @@ ta_status ta_conv2d_fold_s8(const ta_conv_params *p, const ta_quant *q,
  *    extension (the same arithmetic in C elsewhere), for an op
  *    ta_conv2d_fold_dsp_ok() accepts, with a 4-byte aligned scratch
  *    (TA_ERR_ARG otherwise, on every core).  Its `filter` is the OHWI
- *    filter packed by ta_conv2d_fold_dsp_pack() (4-byte aligned;
- *    ta_conv2d_fold_dsp_filter_size() bytes) and its `bias_fold` the
- *    records of ta_conv2d_fold_dsp_records() for the folded bias;
+ *    filter packed by ta_pack_rows_s8() in blocks of 2 rows (ta_pack.h;
+ *    4-byte aligned, ta_pack_size() bytes) and its `bias_fold` the
+ *    records of ta_pack_records() (blocks of 2) for the folded bias;
  *  - ta_conv2d_fold_portable_s8: the portable path, TFLite's roundings
  *    (TA_ROUND_DOUBLE, TA_ROUND_SINGLE; TA_ERR_ARG for TA_ROUND_ORT);
  *  - ta_conv2d_fold_ort_s8: the portable path, TA_ROUND_ORT only.
  * ta_conv2d_fold_dsp_ok: ungrouped (filter c = in c), double rounding and
  * q->mmla with TA_MMLA_RECORDS.
- *
- * ta_conv2d_fold_dsp_records() writes, for out_c channels of `taps`
- * products each, per channel pair both folded biases, then each
- * channel's SMMLAR multiplier, rounding addend with the output offset in
- * it, and shift (8 words a pair, 4 for an odd last channel); it returns
- * the number of words, or 0 when a channel's requantization does not fit
- * that form exactly (the DSP path cannot take the op).  A channel of
- * constant output (ta_requant_const(): a zero multiplier, or a shift its
- * sums cannot reach) gets a bias of 0 there and zero weights in the
- * packed filter (its output is the output offset).
  */
-size_t ta_conv2d_fold_dsp_filter_size(int32_t out_c, int32_t taps);
-void ta_conv2d_fold_dsp_pack(const ta_quant *q, const int32_t *bias_fold, const int8_t *filter,
-                             int32_t out_c, int32_t taps, int8_t *dst);
-size_t ta_conv2d_fold_dsp_records(const ta_quant *q, int32_t out_c, const int32_t *bias_fold,
-                                  int32_t taps, int32_t output_offset, int32_t *rec);
 int ta_conv2d_fold_dsp_ok(const ta_quant *q, const ta_dims *in_dims, const ta_dims *filter_dims);
 ta_status ta_conv2d_fold_dsp_s8(const ta_conv_params *p, const ta_quant *q,
                                 const ta_dims *in_dims, const int8_t *in,

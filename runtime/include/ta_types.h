@@ -66,7 +66,7 @@ typedef struct {
  * ones give the same bytes); the other kernels ignore it.  rounding and
  * mmla share one word, so the struct is no larger than without the flag.
  * ta_conv2d_fold_dsp_s8 also needs the bit TA_MMLA_RECORDS: its filter
- * packed and its bias the records of ta_conv2d_fold_dsp_records()
+ * packed and its bias the records of ta_pack_records()
  * (ta_kernels.h), which the compiler stores so (mmla 3).
  */
 typedef struct {

@@ -29,6 +29,7 @@
 #include "test.h"
 #include "ta_fixedpoint.h"
 #include "ta_kernels.h"
+#include "ta_pack.h"
 #include "tinyaot.h"
 #include "ref.h"
 
@@ -167,8 +168,8 @@ typedef ta_status (*dw_fn)(const ta_conv_params *, const ta_quant *, const ta_di
  * of them with the output in place over the residual. */
 static int fused_cases;
 
-/* The DSP entry's records and packed filter (ta_conv2d_fold_dsp_records(),
- * ta_conv2d_fold_dsp_pack()): their layout, a dead channel, and the ops
+/* The DSP entry's records and packed filter (ta_pack_records(),
+ * ta_pack_rows_s8()): their layout, a dead channel, and the ops
  * whose offset does not fit. */
 static void test_dsp_records(void) {
   int32_t mult[3] = {1 << 30, 0, 0x5a5a5a5a}, shift[3] = {-3, 0, -7};
@@ -177,7 +178,7 @@ static void test_dsp_records(void) {
   int32_t rec[16];
   for (int i = 0; i < 16; i++)
     rec[i] = 0x7777;
-  size_t n = ta_conv2d_fold_dsp_records(&q, 3, bf, 5, -9, rec);
+  size_t n = ta_pack_records(&q, 3, bf, 5, -9, 2, rec);
   CHECK(n == 12 && rec[0] == 100 && rec[1] == 0 && rec[2] == (int32_t)(1u << 31) &&
             rec[3] == 4 - 9 * 8 && rec[4] == 3 && rec[5] == 0 && rec[6] == -17 &&
             rec[7] == 1 && rec[8] == 12 && rec[9] == (int32_t)(0x5a5a5a5au << 1) &&
@@ -189,21 +190,21 @@ static void test_dsp_records(void) {
   for (int i = 0; i < 15; i++)
     f[i] = (int8_t)(i + 1);
   memset(pk, 0x55, sizeof pk);
-  ta_conv2d_fold_dsp_pack(&q, bf, f, 3, 5, pk);
+  ta_pack_rows_s8(&q, bf, f, 3, 5, 2, pk);
   const int8_t want[24] = {1, 2, 3, 4, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0,
                            11, 12, 13, 14, 15, 0, 0, 0};
-  CHECK(ta_conv2d_fold_dsp_filter_size(3, 5) == 24 && first_diff(pk, want, 24) < 0,
+  CHECK(ta_pack_size(3, 5) == 24 && first_diff(pk, want, 24) < 0,
         "the packed filter: the pair's rows four taps at a time, zeros past K and for the "
         "dead channel, then the odd channel's row");
   shift[0] = -24;
-  CHECK(ta_conv2d_fold_dsp_records(&q, 3, bf, 5, -128, rec) == 12 && rec[0] == 0 &&
+  CHECK(ta_pack_records(&q, 3, bf, 5, -128, 2, rec) == 12 && rec[0] == 0 &&
             rec[2] == 0 && rec[3] == -255 && rec[4] == 1,
         "a shift of 24 that the channel's sums (at most 100 + 5 x 2^14) cannot reach makes "
         "it a channel of constant output");
   /* Sums over 4096 taps reach 2^26 from 0: four steps of the shift by
    * 24, no constant, no single step. */
-  CHECK(ta_conv2d_fold_dsp_records(&q, 3, bf, 4096, -128, rec) == 0 &&
-            ta_conv2d_fold_dsp_records(&q, 3, bf, 4096, 0, rec) == 12,
+  CHECK(ta_pack_records(&q, 3, bf, 4096, -128, 2, rec) == 0 &&
+            ta_pack_records(&q, 3, bf, 4096, 0, 2, rec) == 12,
         "with sums up to 2^26 and a shift of 24, the output offset -128 does not fit the "
         "records (offset 0 does)");
 }
@@ -292,11 +293,11 @@ static void test_degenerate_channels(void) {
       fold_bias_s8(filter, 8, K, bias, 0, bf);
       q.mmla = (uint16_t)ta_quant_mmla_ok(&q, 8, bf, K);
       int32_t rec[32];
-      int8_t *packed = malloc(ta_conv2d_fold_dsp_filter_size(8, K));
+      int8_t *packed = malloc(ta_pack_size(8, K));
       st = TA_ERR_ARG;
-      if (q.mmla && ta_conv2d_fold_dsp_records(&q, 8, bf, K, p.output_offset, rec)) {
+      if (q.mmla && ta_pack_records(&q, 8, bf, K, p.output_offset, 2, rec)) {
         q.mmla |= TA_MMLA_RECORDS;
-        ta_conv2d_fold_dsp_pack(&q, bf, filter, 8, K, packed);
+        ta_pack_rows_s8(&q, bf, filter, 8, K, 2, packed);
         const size_t ns = ta_conv2d_fold_s8_scratch_size(&p, &id, &fd, &od);
         void *scratch = canary_alloc(ns);
         st = ta_conv2d_fold_dsp_s8(&p, &q, &id, in, &fd, packed, rec, &od, out, scratch);
@@ -510,12 +511,12 @@ static int random_conv_case(int depthwise, int k, int dsp) {
     s2 = ta_conv2d_fold_s8(&p, &q, &id, in, &fd, filter, bf, &od, o2, scratch);
     /* As the compiler passes it to the DSP entry: the records instead of
      * the bias, the filter packed (lower_nn.c). */
-    size_t npk = ta_conv2d_fold_dsp_filter_size(fd.n, K);
+    size_t npk = ta_pack_size(fd.n, K);
     int8_t *packed = canary_alloc(npk);
     int32_t *rec = malloc(sizeof(int32_t) * 8 * (size_t)(od.c / 2 + 1));
-    if (q.mmla && ta_conv2d_fold_dsp_records(&q, od.c, bf, K, p.output_offset, rec)) {
+    if (q.mmla && ta_pack_records(&q, od.c, bf, K, p.output_offset, 2, rec)) {
       q.mmla |= TA_MMLA_RECORDS;
-      ta_conv2d_fold_dsp_pack(&q, bf, filter, fd.n, K, packed);
+      ta_pack_rows_s8(&q, bf, filter, fd.n, K, 2, packed);
     }
     const int dsp_path = ta_conv2d_fold_dsp_ok(&q, &id, &fd);
     dsp_entries += dsp_path;
@@ -627,9 +628,9 @@ static void test_bad_args(void) {
         "the reference-form int8 convolutions need no scratch");
   fd.h = 3;
   fd.w = 2;
-  CHECK(ta_conv2d_fold_s8_scratch_size(&p, &id, &fd, &od) == 108,
+  CHECK(ta_conv2d_fold_s8_scratch_size(&p, &id, &fd, &od) == 144,
         "the folded CONV_2D needs four filter windows of int16 scratch and, for filter "
-        "channels not a multiple of 4, one of int8 (4 x 3x2x2 x 2 + 12 = 108 bytes)");
+        "channels not a multiple of 4, four of int8 (4 x 3x2x2 x 2 + 4 x 12 = 144 bytes)");
   p.pad_h = 1;
   CHECK(ta_conv2d_fold_s8(&p, &q, &id, buf, &fd, buf, &b, &od, buf, NULL) == TA_ERR_ARG,
         "the folded CONV_2D without its scratch is TA_ERR_ARG");

@@ -12,6 +12,7 @@
  */
 #include "test.h"
 #include "ta_kernels.h"
+#include "ta_pack.h"
 #include "tinyaot.h"
 #include "ref.h"
 
@@ -24,8 +25,9 @@ static void test_fc_random(void) {
   for (int k = 0; k < n; k++) {
     ta_fc_params p;
     memset(&p, 0, sizeof p);
+    const int dsp = k & 1;
     p.batches = ref_rand(1, 3);
-    p.in_depth = ref_rand(1, 70);
+    p.in_depth = dsp && ref_rand(0, 3) ? 4 * ref_rand(1, 18) : ref_rand(1, 70);
     p.out_depth = ref_rand(1, 13);
     p.input_offset = ref_rand(-127, 128);
     int fold = ref_rand(0, 1);
@@ -34,8 +36,8 @@ static void test_fc_random(void) {
     p.act_min = ref_rand(-128, 0);
     p.act_max = ref_rand(p.act_min, 127);
     /* Every other case in the form of the Arm DSP path (double
-     * rounding, right shifts, some dead channels). */
-    const int dsp = k & 1;
+     * rounding, right shifts, some dead channels, inputs mostly a
+     * multiple of 4). */
     int rounding = dsp ? TA_ROUND_DOUBLE : ref_rand(0, 1), per_channel = ref_rand(0, 1);
     int32_t mult[13], shift[13], bias[13], bf[13];
     for (int i = 0; i < 13; i++) {
@@ -59,15 +61,27 @@ static void test_fc_random(void) {
       fold_bias_s8(w, p.out_depth, p.in_depth, with_bias ? bias : NULL, p.input_offset, bf);
       st = ta_fully_connected_fold_s8(&p, &q, in, w, bf, out);
       /* And through the entry point of the one path the compiler picks
-       * for the op (lower_nn.c): the same bytes. */
+       * for the op (lower_nn.c): the DSP one with the filter packed and
+       * the records (ta_pack.h, blocks of 4 rows) where they fit; the
+       * same bytes. */
+      int32_t rec[4 * 13];
+      int8_t *packed = canary_alloc(ta_pack_size(p.out_depth, p.in_depth));
+      if (p.in_depth % 4 == 0 && rounding == TA_ROUND_DOUBLE &&
+          ta_pack_records(&q, p.out_depth, bf, p.in_depth, p.output_offset, 4, rec)) {
+        q.mmla = 1 | TA_MMLA_RECORDS;
+        ta_pack_rows_s8(&q, bf, w, p.out_depth, p.in_depth, 4, packed);
+      }
       const int dsp_path = ta_fully_connected_fold_dsp_ok(&p, &q);
       dsp_entries += dsp_path;
       int8_t *o2 = canary_alloc(no);
-      ta_status st2 = (dsp_path ? ta_fully_connected_fold_dsp_s8
-                                : ta_fully_connected_fold_portable_s8)(&p, &q, in, w, bf, o2);
-      if (st == TA_OK && (st2 != TA_OK || memcmp(o2, out, no) || !canary_ok(o2, no)))
+      ta_status st2 = dsp_path
+                          ? ta_fully_connected_fold_dsp_s8(&p, &q, in, packed, rec, o2)
+                          : ta_fully_connected_fold_portable_s8(&p, &q, in, w, bf, o2);
+      if (st == TA_OK && (st2 != TA_OK || memcmp(o2, out, no) || !canary_ok(o2, no) ||
+                          !canary_ok(packed, ta_pack_size(p.out_depth, p.in_depth))))
         st = TA_ERR_ARG; /* reported as a mismatch below */
       canary_free(o2);
+      canary_free(packed);
     } else {
       st = ta_fully_connected_s8(&p, &q, in, w, with_bias ? bias : NULL, out);
     }

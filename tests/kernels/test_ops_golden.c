@@ -22,6 +22,7 @@
 #include "tinyaot.h"
 #include "ta_fixedpoint.h"
 #include "ta_kernels.h"
+#include "ta_pack.h"
 
 #include <dirent.h>
 #include <math.h>
@@ -186,11 +187,11 @@ static void conv_like(const Graph *g, int i, bool depthwise) {
       st = ta_conv2d_fold_s8(&p, &q, &id, in, &fd, wdat, bf, &od, out, scratch);
       /* The DSP entry as the compiler calls it: packed filter, records. */
       int32_t *rec = malloc(sizeof(int32_t) * 8 * (size_t)(oc / 2 + 1));
-      int8_t *packed = malloc(ta_conv2d_fold_dsp_filter_size(oc, K));
-      if (st == TA_OK && q.mmla && ta_conv2d_fold_dsp_records(&q, oc, bf, K, p.output_offset, rec)) {
+      int8_t *packed = malloc(ta_pack_size(oc, K));
+      if (st == TA_OK && q.mmla && ta_pack_records(&q, oc, bf, K, p.output_offset, 2, rec)) {
         compare(g, i, kind, "folded form", o->outputs[0], out);
         q.mmla |= TA_MMLA_RECORDS;
-        ta_conv2d_fold_dsp_pack(&q, bf, wdat, oc, K, packed);
+        ta_pack_rows_s8(&q, bf, wdat, oc, K, 2, packed);
         st = ta_conv2d_fold_dsp_s8(&p, &q, &id, in, &fd, packed, rec, &od, out, scratch);
         form = "DSP entry";
       }

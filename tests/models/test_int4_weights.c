@@ -159,7 +159,7 @@ int main(void) {
     bytes[k] = rc ? -1 : byte_arrays(arena_printf("%s/%s/m_weights.c", tmp, tag[k]));
   }
   /* The int8 CONV_2D's filter is packed for the DSP entry, its rows of
-   * 27 taps padded to 28 (ta_conv2d_fold_dsp_pack()). */
+   * 27 taps padded to 28 (ta_pack_rows_s8()). */
   CHECK(bytes[0] == (NW1 + 1) / 2 + NW2 / 2 && bytes[1] == CO * 28 + NW2,
         "the emitted int4 filters take %d bytes of flash where the same int8 weights take "
         "%d (got %ld and %ld)", (NW1 + 1) / 2 + NW2 / 2, CO * 28 + NW2, bytes[0], bytes[1]);

@@ -29,13 +29,14 @@
  *  - the int8 convolutions' ta_quant.mmla is ta_quant_mmla_ok() of the
  *    lowered multipliers, shifts and folded bias: 1 when the SMMLAR
  *    requantization fits (3 for CONV_2D, whose bias is then the DSP
- *    entry's records, ta_conv2d_fold_dsp_records()), 0 with single rounding
+ *    entry's records, ta_pack_records()), 0 with single rounding
  *    or a left shift.
  */
 #include "test.h"
 #include "tinyaot.h"
 #include "ta_fixedpoint.h"
 #include "ta_kernels.h"
+#include "ta_pack.h"
 #include "lower.h"
 
 #include "lower_helpers.h"
@@ -306,7 +307,7 @@ static int quant_mmla(Graph *g, int taps, int *want) {
   const int32_t nch = out->dims[out->ndims - 1];
   const int32_t *bias = (const int32_t *)b->data;
   if (got > 0 && (got & TA_MMLA_RECORDS)) {
-    /* The records of ta_conv2d_fold_dsp_records() instead of the folded
+    /* The records of ta_pack_records() instead of the folded
      * bias: rebuilt from the biases in them, they must be the same. */
     int32_t *fold = malloc(sizeof(int32_t) * (size_t)nch);
     int32_t *rec = malloc(sizeof(int32_t) * 8 * (size_t)(nch / 2 + 1));
@@ -315,7 +316,7 @@ static int quant_mmla(Graph *g, int taps, int *want) {
     *want = ta_quant_mmla_ok(&q, nch, fold, taps);
     if (*want && ta_quant_doubled_ok(&q, nch, fold, taps, (int32_t)zp_of(out)))
       *want |= TA_MMLA_DOUBLED;
-    size_t n = ta_conv2d_fold_dsp_records(&q, nch, fold, taps, (int32_t)zp_of(out), rec);
+    size_t n = ta_pack_records(&q, nch, fold, taps, (int32_t)zp_of(out), 2, rec);
     if (n != b->count || memcmp(rec, bias, sizeof(int32_t) * n))
       *want = -3; /* records that are not the constants' */
     *want |= TA_MMLA_RECORDS;

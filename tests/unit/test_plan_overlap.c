@@ -42,6 +42,7 @@
 #include "lower.h"
 #include "ta_fixedpoint.h"
 #include "ta_kernels.h"
+#include "ta_pack.h"
 
 #include "../tools/rng.h"
 
