@@ -21,35 +21,46 @@
 #include "ta_fixedpoint.h"
 #include "ta_pack.h"
 
+/* Which records an int8 convolution's DSP entry takes instead of its
+ * folded bias (ta_pack.h): none, CONV_2D's (ta_pack_records() in blocks
+ * of 2 rows) or the 3 x 3 depthwise path's (ta_pack_records_doubled()). */
+enum { REC_NONE, REC_CONV, REC_DW3 };
+
 /* The requantization constants of q (its multipliers and shifts
- * computed): the arrays "mult" and "shift" and the struct "quant" with
- * q->mmla set from ta_quant_mmla_ok() (and TA_MMLA_DOUBLED where
- * ta_quant_doubled_ok() for output offset `off`), and the bias to pass: with
- * `records` (a ta_conv2d_fold_dsp_s8 candidate: ungrouped, its scratch
- * aligned) the records of ta_pack_records() for output offset
- * `off` when every channel fits them (q->mmla then has TA_MMLA_RECORDS:
- * the DSP entry runs, with the filter packed), else fold[] itself; its
- * length goes to *nbias. */
+ * computed) and the bias to pass: with `records` REC_CONV or REC_DW3 (a
+ * candidate of that DSP entry) those records for output offset `off`
+ * when every channel fits them, q->mmla then TA_MMLA_RECORDS or
+ * TA_MMLA_DOUBLED (with bit 0), and the struct "quant" without the
+ * multipliers and shifts, which that entry does not read; else the
+ * arrays "mult" and "shift", "quant" with q->mmla from
+ * ta_quant_mmla_ok(), and fold[] itself.  The bias's length goes to
+ * *nbias. */
 static const int32_t *quant_consts(Lower *L, ta_quant *q, int nch, const int32_t *fold,
-                                   int32_t taps, bool records, int32_t off, size_t *nbias) {
+                                   int32_t taps, int records, int32_t off, size_t *nbias) {
   int mmla = ta_quant_mmla_ok(q, nch, fold, taps);
-  if (mmla && ta_quant_doubled_ok(q, nch, fold, taps, off))
-    mmla |= TA_MMLA_DOUBLED;
   const int32_t *bias = fold;
   *nbias = (size_t)nch;
-  if (mmla && records) {
-    int32_t *rec = arena_array(8 * ((size_t)nch / 2 + 1), sizeof(int32_t));
-    size_t n = ta_pack_records(q, nch, fold, taps, off, 2, rec);
+  if (records != REC_NONE && (mmla || records == REC_DW3)) {
+    int32_t *rec = arena_array(4 * (size_t)nch, sizeof(int32_t));
+    size_t n = records == REC_CONV ? ta_pack_records(q, nch, fold, taps, off, 2, rec)
+                                   : ta_pack_records_doubled(q, nch, fold, taps, off, rec);
     if (n) {
-      mmla |= TA_MMLA_RECORDS;
+      mmla = 1 | (records == REC_CONV ? TA_MMLA_RECORDS : TA_MMLA_DOUBLED);
       bias = rec;
       *nbias = n;
     }
   }
-  size_t n = q->per_channel ? (size_t)nch : 1;
-  const_i32(L, "mult", q->multiplier, n, false);
-  const_i32(L, "shift", q->shift, n, false);
-  const_struct(L, "quant", "ta_quant", quant_init(q->per_channel, L->rounding, mmla), true);
+  if (mmla & (TA_MMLA_RECORDS | TA_MMLA_DOUBLED)) {
+    const_struct(L, "quant", "ta_quant",
+                 arena_printf("{NULL, NULL, %d, %s, %d}", q->per_channel,
+                              rounding_str(L->rounding), mmla),
+                 true);
+  } else {
+    size_t n = q->per_channel ? (size_t)nch : 1;
+    const_i32(L, "mult", q->multiplier, n, false);
+    const_i32(L, "shift", q->shift, n, false);
+    const_struct(L, "quant", "ta_quant", quant_init(q->per_channel, L->rounding, mmla), true);
+  }
   q->mmla = (uint16_t)mmla;
   return bias;
 }
@@ -89,7 +100,7 @@ static void conv_filter_arg(Lower *L, const ta_quant *q, const int32_t *fold,
  * ta_conv2d_fold_dsp_s8 candidate). */
 static const int32_t *conv_quant(Lower *L, const Tensor *in, const Tensor *filter,
                                  const Tensor *out, int nch, int axis, const int32_t *fold,
-                                 int32_t taps, bool records, size_t *nbias, ta_quant *qout) {
+                                 int32_t taps, int records, size_t *nbias, ta_quant *qout) {
   const int32_t off = (int32_t)zp_of(out);
   int per = filter->q.nscale > 1;
   if (filter->q.nscale < 1)
@@ -516,7 +527,8 @@ static void conv_common(Lower *L, bool depthwise) {
     size_t nbias;
     ta_quant q;
     const int32_t *bias_arg =
-        conv_quant(L, in, filter, out, nout, 3, fold, taps, scratch_aligned4(L), &nbias, &q);
+        conv_quant(L, in, filter, out, nout, 3, fold, taps,
+                   scratch_aligned4(L) ? REC_CONV : REC_NONE, &nbias, &q);
     L->l->kernel = path_kernel(L, "ta_conv2d_fold", ta_conv2d_fold_dsp_ok(&q, &di, &dc));
     const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
     arg_tensor(L, in->index);
@@ -543,10 +555,20 @@ static void conv_common(Lower *L, bool depthwise) {
   /* Records for the ungrouped CONV_2D only (the kernel's DSP path). */
   size_t nbias;
   ta_quant q;
+  /* Records for the DSP entries that take them: an ungrouped CONV_2D,
+   * a DEPTHWISE_CONV_2D the 3 x 3 path takes (asked with the records'
+   * flag: what else it needs is the op's shape). */
+  int records = REC_NONE;
+  if (!depthwise && !w4 && df.c == di.c && scratch_aligned4(L))
+    records = REC_CONV;
+  if (depthwise && scratch_aligned4(L)) {
+    const ta_quant as3 = {NULL, NULL, 0, TA_ROUND_DOUBLE, 1 | TA_MMLA_DOUBLED};
+    if (L->rounding == TA_ROUND_DOUBLE && ta_depthwise_conv2d_fold_3x3_ok(&p, &as3, &di, &df))
+      records = REC_DW3;
+  }
   const int32_t *bias_arg =
       conv_quant(L, in, filter, out, nout, depthwise ? 3 : 0, fold,
-                 depthwise ? df.h * df.w : df.h * df.w * df.c,
-                 !depthwise && !w4 && df.c == di.c && scratch_aligned4(L), &nbias, &q);
+                 depthwise ? df.h * df.w : df.h * df.w * df.c, records, &nbias, &q);
   const bool dsp = depthwise ? ta_depthwise_conv2d_fold_dsp_ok(&p, &q, &di, &df)
                              : ta_conv2d_fold_dsp_ok(&q, &di, &df);
   L->l->kernel = depthwise ? dw_kernel(L, dsp, false, &p, &q, di, df)
@@ -636,7 +658,7 @@ static bool fc_as_conv(Lower *L, const ta_fc_params *fp, const ta_quant *fq, con
   L->l->kernel = "ta_conv2d_fold_dsp_s8";
   const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
   size_t nbias;
-  const int32_t *bias = quant_consts(L, &q, OC, fold, K, true, fp->output_offset, &nbias);
+  const int32_t *bias = quant_consts(L, &q, OC, fold, K, REC_CONV, fp->output_offset, &nbias);
   const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
   arg_tensor(L, in->index);
   const_struct(L, "filter_dims", "ta_dims", dims_init(df), true);
@@ -770,9 +792,15 @@ void lower_fully_connected(Lower *L) {
   L->l->kernel = w4 ? "ta_fully_connected_fold_w4_s8"
                     : path_kernel(L, "ta_fully_connected_fold", ta_fully_connected_fold_dsp_ok(&p, &q));
   const_struct(L, "params", "ta_fc_params", fc_init(&p), true);
-  const_i32(L, "mult", mult, (size_t)n, false);
-  const_i32(L, "shift", shift, (size_t)n, false);
-  const_struct(L, "quant", "ta_quant", quant_init(per, L->rounding, q.mmla), true);
+  if (q.mmla & TA_MMLA_RECORDS) { /* the DSP entry reads the records only */
+    const_struct(L, "quant", "ta_quant",
+                 arena_printf("{NULL, NULL, %d, %s, %d}", per, rounding_str(L->rounding), q.mmla),
+                 true);
+  } else {
+    const_i32(L, "mult", mult, (size_t)n, false);
+    const_i32(L, "shift", shift, (size_t)n, false);
+    const_struct(L, "quant", "ta_quant", quant_init(per, L->rounding, q.mmla), true);
+  }
   arg_tensor(L, in->index);
   if (w4) {
     const_array(L, "filter4", DT_UINT8, filter->packed4, filter->npacked4, true);

@@ -54,6 +54,7 @@
  */
 #include "ta_fixedpoint.h"
 #include "ta_kernels.h"
+#include "ta_pack.h"
 #include "conv_common.h"
 #include "ta_dsp.h"
 
@@ -651,9 +652,9 @@ TA_NOINLINE static void dw3_row_c(dw3_row_t *r, const ta_conv_params *p) {
  * row the order of the writes does not matter: its windows are all in
  * the ring.
  */
-TA_INLINE void dw3_dsp(const ta_conv_params *p, const ta_quant *q, const ta_dims *in_dims,
-                       const int8_t *in, const int8_t *filter, const int32_t *bias_fold,
-                       const ta_dims *out_dims, int8_t *out, void *scratch, int rev) {
+TA_INLINE void dw3_dsp(const ta_conv_params *p, const ta_dims *in_dims, const int8_t *in,
+                       const int8_t *filter, const int32_t *records, const ta_dims *out_dims,
+                       int8_t *out, void *scratch, int rev) {
   const int32_t H = in_dims->h, W = in_dims->w, C = in_dims->c;
   const int32_t OH = out_dims->h, OW = out_dims->w, sh = p->stride_h;
   const int32_t Wp = dw3_width(p, out_dims);
@@ -670,41 +671,21 @@ TA_INLINE void dw3_dsp(const ta_conv_params *p, const ta_quant *q, const ta_dims
   r.sums = (int32_t *)(ring + 12 * Wp);
   r.npairs = dw3_pairs(out_dims), r.sw = p->stride_w, r.C = C, r.OW = OW;
   for (int32_t c0 = 0; c0 < C; c0 += 4) {
-    /* Per channel: the doubled weights in pairs, the doubled bias and
-     * the requantization (ta_requant_mmla_make() of the multiplier
-     * itself: M, c with the output offset, e). */
+    /* Per channel: the doubled weights in pairs (0 for a channel of
+     * constant output, M 0 in its record) and its record. */
     for (int j = 0; j < 4; j++) {
-      const int32_t ch = q->per_channel ? c0 + j : 0, b = bias_fold[c0 + j];
-      /* A channel of constant output v + off (ta_requant_const(), as
-       * ta_quant_doubled_ok() found it): weights and bias 0, M 0, c
-       * 2 (v + off) + 1, e 1. */
-      int32_t v = 0;
-      const int konst = ta_requant_const(b, 9 << 14, q->multiplier[ch], q->shift[ch], &v);
-      const int32_t mult = konst ? 0 : q->multiplier[ch];
+      const int32_t *rec = records + 4 * (c0 + j);
+      const int32_t two = rec[1] ? 2 : 0;
       int32_t f[9];
       for (int t = 0; t < 9; t++)
-        f[t] = mult ? 2 * filter[(size_t)t * C + c0 + j] : 0;
+        f[t] = two * filter[(size_t)t * C + c0 + j];
       r.wt[j][0] = (uint16_t)f[0] | (uint32_t)f[1] << 16;
       r.wt[j][1] = (uint16_t)f[3] | (uint32_t)f[4] << 16;
       r.wt[j][2] = (uint16_t)f[6] | (uint32_t)f[7] << 16;
       r.wt[j][3] = (uint16_t)f[2] | (uint32_t)f[5] << 16;
       r.wt[j][4] = (uint16_t)f[8];
-      int32_t *rq = r.rq[j];
-      rq[0] = mult ? 2 * b : 0;
-      rq[1] = mult;
-      rq[3] = mult ? -q->shift[ch] : 1;
-      rq[2] = (int32_t)(((uint32_t)1 << (rq[3] - 1)) + ((uint32_t)(p->output_offset + v) << rq[3]));
-      /* A step (ta_requant_step(), where the offset does not fit the
-       * usual form): 2^31 - 1 makes SMMLAR of the doubled sum c + x. */
-      int32_t cs, es;
-      if (!konst && mult &&
-          !ta_requant_mmla_doubled_fits(b, 9 << 14, mult, q->shift[ch], p->output_offset) &&
-          ta_sum_bound(b, 9 << 14) < UINT32_C(0x40000000) &&
-          ta_requant_step(b, 9 << 14, mult, q->shift[ch], p->output_offset, &cs, &es)) {
-        rq[1] = INT32_MAX;
-        rq[2] = cs;
-        rq[3] = es;
-      }
+      for (int i = 0; i < 4; i++)
+        r.rq[j][i] = rec[i];
     }
     for (int32_t bi = 0; bi < in_dims->n; bi++) {
       const int32_t b = rev ? in_dims->n - 1 - bi : bi;
@@ -740,6 +721,49 @@ TA_INLINE void dw3_dsp(const ta_conv_params *p, const ta_quant *q, const ta_dims
         slot += dslot;
         slot -= slot >= 3 ? 3 : 0;
       }
+    }
+  }
+}
+#endif
+
+#if !defined(TA_DSP)
+/*
+ * The 3 x 3 path's arithmetic on cores without the extension, from its
+ * records (ta_pack_records_doubled()): per output pixel (forwards or
+ * backwards) and channel the doubled sum over the window (the zero
+ * point outside the input; weights 0 where the record's M is), plus
+ * the doubled bias, then SMMLAR's value (c + the rounded high word of
+ * v M), the sign's correction and the shift.
+ */
+TA_NOINLINE static void dw3_portable(const ta_conv_params *p, const ta_dims *in_dims,
+                                     const int8_t *in, const int8_t *filter,
+                                     const int32_t *records, const ta_dims *out_dims,
+                                     int8_t *out, int rev) {
+  const int32_t H = in_dims->h, W = in_dims->w, C = in_dims->c;
+  const int32_t OH = out_dims->h, OW = out_dims->w;
+  const int32_t zp = ta_clamp_i32(-p->input_offset, -128, 127);
+  const size_t npix = (size_t)in_dims->n * OH * OW;
+  for (size_t k = 0; k < npix; k++) {
+    const size_t i = rev ? npix - 1 - k : k;
+    const int32_t b = (int32_t)(i / ((size_t)OH * OW)), oy = (int32_t)(i / OW % OH);
+    const int32_t ox = (int32_t)(i % OW);
+    const int8_t *in_b = in + (size_t)b * H * W * C;
+    for (int32_t c = 0; c < C; c++) {
+      const int32_t *rec = records + 4 * c;
+      int32_t v = rec[0];
+      for (int32_t ky = 0; ky < 3; ky++)
+        for (int32_t kx = 0; kx < 3; kx++) {
+          const int32_t iy = oy * p->stride_h - p->pad_h + ky;
+          const int32_t ix = ox * p->stride_w - p->pad_w + kx;
+          const int32_t x = iy >= 0 && iy < H && ix >= 0 && ix < W
+                                ? in_b[((size_t)iy * W + ix) * C + c]
+                                : zp;
+          v += rec[1] ? 2 * filter[(size_t)(ky * 3 + kx) * C + c] * x : 0;
+        }
+      const uint32_t hi = (uint32_t)(((int64_t)v * rec[1] + INT64_C(0x80000000)) >> 32);
+      const int32_t y =
+          (int32_t)(hi + (uint32_t)rec[2] - ((uint32_t)v >> 31)) >> rec[3];
+      out[i * C + c] = (int8_t)ta_clamp_i32(ta_clamp_i32(y, -128, 127), p->act_min, p->act_max);
     }
   }
 }
@@ -896,11 +920,15 @@ TA_INLINE ta_status dw_fold(const ta_conv_params *p, const ta_quant *q, const ta
     return TA_OK;
   }
   if (how == DW_DSP_3X3) {
-    dw3_dsp(p, q, in_dims, in, filter, bias_fold, out_dims, out, scratch, rev);
+    dw3_dsp(p, in_dims, in, filter, bias_fold, out_dims, out, scratch, rev);
     return TA_OK;
   }
 #else
   (void)scratch;
+  if (how == DW_DSP_3X3) {
+    dw3_portable(p, in_dims, in, filter, bias_fold, out_dims, out, rev);
+    return TA_OK;
+  }
 #endif
   if (how == DW_ORT)
     dw_ort(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, rev);

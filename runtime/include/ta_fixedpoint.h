@@ -218,12 +218,11 @@ TA_INLINE int ta_quant_mmla_ok(const ta_quant *q, int32_t channels, const int32_
  * for every ungrouped int8 CONV_2D whose channels fit. */
 #define TA_MMLA_RECORDS 2
 
-/* ta_quant.mmla's bit saying that every channel's requantization also
- * fits with the accumulator doubled and the output offset inside the
- * rounding addend (ta_quant_doubled_ok()): the 3 x 3 DSP path of
- * ta_depthwise_conv2d_fold_s8, which doubles its weights, requantizes
- * with SMMLAR of the doubled sum by the multiplier itself.  The
- * compiler sets it with bit 0 where it holds. */
+/* ta_quant.mmla's bit saying that a call of the 3 x 3 DSP path of
+ * ta_depthwise_conv2d_fold_s8 (which doubles its weights) gets, instead
+ * of the folded bias, the records of ta_pack_records_doubled()
+ * (ta_pack.h); that path runs only with it.  The compiler sets it with
+ * bit 0 for the ops it lowers to that path. */
 #define TA_MMLA_DOUBLED 4
 
 TA_INLINE int32_t ta_requant_double(int32_t x, int32_t mult, int32_t shift) {
@@ -390,30 +389,6 @@ TA_INLINE int ta_requant_mmla_doubled_fits(int32_t b, uint32_t dot, int32_t mult
   const uint64_t aoff = (uint64_t)(off < 0 ? -off : off);
   const uint64_t q1 = (bound * (uint32_t)mult) >> 31;
   return q1 + 2 + ((uint64_t)1 << (e - 1)) + (aoff << e) < UINT64_C(0x80000000);
-}
-
-/* Whether each of `channels` requantizations (one if per tensor) of sums
- * up to |bias[c]| + taps 2^14 fits the form of TA_MMLA_DOUBLED with
- * output offset off: double rounding and, per channel,
- * ta_requant_mmla_doubled_fits(), or a channel of constant output
- * (ta_requant_const(): the kernel computes it from a sum of 0) or of one
- * step (ta_requant_step()), its sums within 2^30. */
-TA_INLINE int ta_quant_doubled_ok(const ta_quant *q, int32_t channels, const int32_t *bias,
-                                  int32_t taps, int32_t off) {
-  if (q->rounding != TA_ROUND_DOUBLE || taps < 1 || taps >= (1 << 16) || off < -128 ||
-      off > 127)
-    return 0;
-  const uint32_t dot = (uint32_t)taps << 14;
-  for (int32_t c = 0; c < channels; c++) {
-    const int32_t k = q->per_channel ? c : 0, mult = q->multiplier[k], shift = q->shift[k];
-    int32_t v, cc, e;
-    const int small = ta_sum_bound(bias[c], dot) < UINT32_C(0x40000000);
-    if (!ta_requant_mmla_doubled_fits(bias[c], dot, mult, shift, off) &&
-        !ta_requant_const(bias[c], dot, mult, shift, &v) &&
-        !(small && ta_requant_step(bias[c], dot, mult, shift, off, &cc, &e)))
-      return 0;
-  }
-  return 1;
 }
 
 TA_INLINE int32_t ta_requant_fixed(int32_t x, int32_t mult, int32_t shift, int32_t rounding) {

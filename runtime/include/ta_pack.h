@@ -112,4 +112,46 @@ TA_INLINE size_t ta_pack_records(const ta_quant *q, int32_t rows, const int32_t 
   return 4 * (size_t)rows;
 }
 
+/*
+ * The records of the 3 x 3 depthwise DSP path (ta_depthwise_conv2d_fold_s8),
+ * which doubles its weights and so its sums: per row (channel) the
+ * doubled bias, SMMLAR's multiplier M, the addend c and the shift e, so
+ * that for the doubled sum v = 2 acc
+ *
+ *   out = SSAT8((SMMLAR(v, M, c) - [v < 0]) >> e)
+ *
+ * is TFLite Micro's requantization of acc plus the output offset: M the
+ * multiplier itself (SMMLAR of 2 acc is the rounding doubling product),
+ * c = 2^(e-1) + off 2^e (ta_requant_mmla_doubled_fits()); a row of
+ * constant output v: {0, 0, 2 (v + off) + 1, 1} (its weights are then
+ * taken as 0: M 0 says so); a single step whose offset does not fit:
+ * M = 2^31 - 1 (SMMLAR of 2 acc is then c + acc) and the step's c, e
+ * (its sums within 2^30).  4 words per row; 0 when a row fits none.
+ */
+TA_INLINE size_t ta_pack_records_doubled(const ta_quant *q, int32_t rows, const int32_t *bias,
+                                         int32_t taps, int32_t off, int32_t *rec) {
+  if (q->rounding != TA_ROUND_DOUBLE || taps < 1 || taps >= (1 << 16) || rows < 1 ||
+      off < -128 || off > 127)
+    return 0;
+  const uint32_t dot = (uint32_t)taps << 14;
+  for (int32_t r = 0; r < rows; r++, rec += 4) {
+    const int32_t k = q->per_channel ? r : 0, mult = q->multiplier[k], shift = q->shift[k];
+    const int32_t b = bias[r];
+    int32_t v, c, e;
+    if (ta_requant_const(b, dot, mult, shift, &v)) {
+      rec[0] = 0, rec[1] = 0, rec[2] = 2 * (v + off) + 1, rec[3] = 1;
+    } else if (ta_requant_mmla_doubled_fits(b, dot, mult, shift, off)) {
+      e = -shift;
+      rec[0] = 2 * b, rec[1] = mult, rec[3] = e;
+      rec[2] = (int32_t)(((uint32_t)1 << (e - 1)) + ((uint32_t)off << e));
+    } else if (ta_sum_bound(b, dot) < UINT32_C(0x40000000) &&
+               ta_requant_step(b, dot, mult, shift, off, &c, &e)) {
+      rec[0] = 2 * b, rec[1] = INT32_MAX, rec[2] = c, rec[3] = e;
+    } else {
+      return 0;
+    }
+  }
+  return 4 * (size_t)rows;
+}
+
 #endif

@@ -278,12 +278,13 @@ static void test_degenerate_channels(void) {
     if (dw) {
       ref_dw_s8(&p, &q, &id, in, &fd, filter, bias, &od, expect);
       fold_bias_depthwise_s8(filter, 9, 8, bias, 0, bf);
-      q.mmla = (uint16_t)(ta_quant_mmla_ok(&q, 8, bf, K) |
-                          (ta_quant_doubled_ok(&q, 8, bf, K, p.output_offset) ? TA_MMLA_DOUBLED : 0));
+      int32_t rec[32];
+      q.mmla = 1 | TA_MMLA_DOUBLED;
       const size_t ns = ta_depthwise_conv2d_fold_3x3_dsp_s8_scratch_size(&p, &id, &fd, &od);
       void *scratch = canary_alloc(ns);
-      st = ta_depthwise_conv2d_fold_3x3_ok(&p, &q, &id, &fd)
-               ? ta_depthwise_conv2d_fold_3x3_dsp_s8(&p, &q, &id, in, &fd, filter, bf, &od, out,
+      st = ta_pack_records_doubled(&q, 8, bf, K, p.output_offset, rec) &&
+                   ta_depthwise_conv2d_fold_3x3_ok(&p, &q, &id, &fd)
+               ? ta_depthwise_conv2d_fold_3x3_dsp_s8(&p, &q, &id, in, &fd, filter, rec, &od, out,
                                                      scratch)
                : TA_ERR_ARG;
       bad += !canary_ok(scratch, ns);
@@ -469,26 +470,36 @@ static int random_conv_case(int depthwise, int k, int dsp) {
      * the op's constants, lower_nn.c), once with the flag clear. */
     s3 = ta_depthwise_conv2d_fold_s8(&p, &q, &id, in, &fd, filter, bf, &od, o3, scratch);
     q.mmla = ta_quant_mmla_ok(&q, od.c, bf, fd.h * fd.w);
-    if (q.mmla && ta_quant_doubled_ok(&q, od.c, bf, fd.h * fd.w, p.output_offset))
-      q.mmla |= TA_MMLA_DOUBLED;
     s2 = ta_depthwise_conv2d_fold_s8(&p, &q, &id, in, &fd, filter, bf, &od, o2, scratch);
     /* The entry points of one path each, as the compiler picks them
-     * (lower_nn.c): the same bytes, forwards and (o4) backwards. */
+     * (lower_nn.c): the same bytes, forwards and (o4) backwards.  The
+     * 3 x 3 ones take the records of ta_pack_records_doubled() instead
+     * of the folded bias. */
     const int dsp_path = ta_depthwise_conv2d_fold_dsp_ok(&p, &q, &id, &fd);
-    const int k3 = ta_depthwise_conv2d_fold_3x3_ok(&p, &q, &id, &fd);
-    dsp_entries += dsp_path;
+    ta_quant q3 = q;
+    q3.mmla = 1 | TA_MMLA_DOUBLED;
+    int32_t *rec3 = malloc(sizeof(int32_t) * 4 * (size_t)od.c);
+    const int k3 = ta_depthwise_conv2d_fold_3x3_ok(&p, &q3, &id, &fd) &&
+                   ta_pack_records_doubled(&q, od.c, bf, 9, p.output_offset, rec3);
+    dsp_entries += dsp_path || k3;
     dw_fn fwd = ta_depthwise_conv2d_fold_portable_s8;
     dw_fn back = ta_depthwise_conv2d_fold_rev_portable_s8;
-    if (dsp_path && k3)
-      fwd = ta_depthwise_conv2d_fold_3x3_dsp_s8, back = ta_depthwise_conv2d_fold_rev_3x3_dsp_s8;
+    const ta_quant *qe = &q;
+    const int32_t *be = bf;
+    if (k3)
+      fwd = ta_depthwise_conv2d_fold_3x3_dsp_s8, back = ta_depthwise_conv2d_fold_rev_3x3_dsp_s8,
+      qe = &q3, be = rec3;
     else if (dsp_path)
       fwd = ta_depthwise_conv2d_fold_dsp_s8, back = ta_depthwise_conv2d_fold_rev_dsp_s8;
-    s5 = fwd(&p, &q, &id, in, &fd, filter, bf, &od, o5, scratch);
+    s5 = fwd(&p, qe, &id, in, &fd, filter, be, &od, o5, scratch);
     if (s2 == TA_OK)
-      s2 = back(&p, &q, &id, in, &fd, filter, bf, &od, o4, scratch);
+      s2 = back(&p, qe, &id, in, &fd, filter, be, &od, o4, scratch);
+    free(rec3);
     /* A 3 x 3 op also through the DSP entries for any filter (both
      * ways). */
     if (dsp_path && k3 && s5 == TA_OK) {
+      /* (The same op through the DSP entries for any filter, with the
+       * folded bias.) */
       const dw_fn other[2] = {ta_depthwise_conv2d_fold_dsp_s8,
                               ta_depthwise_conv2d_fold_rev_dsp_s8};
       for (int e = 0; e < 2 && s5 == TA_OK; e++) {

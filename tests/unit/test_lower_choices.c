@@ -287,70 +287,83 @@ static TfwModel *conv_model(void) {
   return m;
 }
 
-/* The op's ta_quant.mmla (the last field of its "quant" initializer),
- * -1 when there is none, and in *want what ta_quant_mmla_ok() says of
- * the lowered constants. */
-static int quant_mmla(Graph *g, int taps, int *want) {
+/* m (freed) lowered with the rounding and alignment given. */
+static Graph *lowered_aligned(TfwModel *m, int rounding, size_t align) {
+  LowerOptions o = {.rounding = rounding, .align = align};
+  Graph *g = compile_model(m, "test.tflite", &o);
+  tfw_free(m);
+  return g;
+}
+
+/* Op 0's ta_quant.mmla (the last field of its "quant" initializer), -1
+ * when there is none.  *want: what the constants say it should be: g's
+ * "mult", "shift" and folded "bias" when it has them (ta_quant_mmla_ok()),
+ * else, the records, those of plain (the same op lowered with --align 2,
+ * where no DSP entry takes records: its multipliers, shifts and folded
+ * bias) rebuilt by ta_pack_records() (TA_MMLA_RECORDS) or
+ * ta_pack_records_doubled() (TA_MMLA_DOUBLED), -3 when they differ. */
+static int quant_mmla(Graph *g, Graph *plain, int taps, int *want) {
   const ConstObj *qc = g ? find_const(g, 0, "quant") : NULL;
-  const ConstObj *m = g ? find_const(g, 0, "mult") : NULL;
-  const ConstObj *sh = g ? find_const(g, 0, "shift") : NULL;
   const ConstObj *b = g ? find_const(g, 0, "bias") : NULL;
+  Graph *src = g && find_const(g, 0, "mult") ? g : plain;
+  const ConstObj *m = src ? find_const(src, 0, "mult") : NULL;
+  const ConstObj *sh = src ? find_const(src, 0, "shift") : NULL;
+  const ConstObj *fb = src ? find_const(src, 0, "bias") : NULL;
   *want = -2;
-  if (!qc || !m || !sh || !b)
+  if (!qc || !b || !m || !sh || !fb)
     return -1;
   const char *last = strrchr(qc->init, ',');
-  int per = strstr(qc->init, "@shift, 1,") != NULL;
+  const ConstObj *pq = find_const(src, 0, "quant");
+  int per = strstr(pq->init, "@shift, 1,") != NULL;
   ta_quant q = {(const int32_t *)m->data, (const int32_t *)sh->data, per,
                 strstr(qc->init, "TA_ROUND_SINGLE") ? TA_ROUND_SINGLE : TA_ROUND_DOUBLE, 0};
   const int got = last ? atoi(last + 1) : -1;
   const Tensor *out = &g->tensors[g->ops[0].outputs[0]];
-  const int32_t nch = out->dims[out->ndims - 1];
-  const int32_t *bias = (const int32_t *)b->data;
-  if (got > 0 && (got & TA_MMLA_RECORDS)) {
-    /* The records of ta_pack_records() instead of the folded
-     * bias: rebuilt from the biases in them, they must be the same. */
-    int32_t *fold = malloc(sizeof(int32_t) * (size_t)nch);
-    int32_t *rec = malloc(sizeof(int32_t) * 8 * (size_t)(nch / 2 + 1));
-    for (int32_t c = 0; c < nch; c++)
-      fold[c] = bias[8 * (c / 2) + (c + 1 == nch && !(c & 1) ? 0 : c & 1)];
-    *want = ta_quant_mmla_ok(&q, nch, fold, taps);
-    if (*want && ta_quant_doubled_ok(&q, nch, fold, taps, (int32_t)zp_of(out)))
-      *want |= TA_MMLA_DOUBLED;
-    size_t n = ta_pack_records(&q, nch, fold, taps, (int32_t)zp_of(out), 2, rec);
-    if (n != b->count || memcmp(rec, bias, sizeof(int32_t) * n))
-      *want = -3; /* records that are not the constants' */
-    *want |= TA_MMLA_RECORDS;
-    free(fold);
+  const int32_t nch = out->dims[out->ndims - 1], off = (int32_t)zp_of(out);
+  const int32_t *fold = (const int32_t *)fb->data;
+  *want = ta_quant_mmla_ok(&q, nch, fold, taps);
+  if (got > 0 && (got & (TA_MMLA_RECORDS | TA_MMLA_DOUBLED))) {
+    int32_t *rec = malloc(sizeof(int32_t) * 4 * (size_t)nch);
+    size_t n = got & TA_MMLA_RECORDS ? ta_pack_records(&q, nch, fold, taps, off, 2, rec)
+                                     : ta_pack_records_doubled(&q, nch, fold, taps, off, rec);
+    *want = 1 | (got & (TA_MMLA_RECORDS | TA_MMLA_DOUBLED));
+    if (!n || n != b->count || memcmp(rec, b->data, sizeof(int32_t) * n) ||
+        find_const(g, 0, "mult"))
+      *want = -3; /* records that are not the constants', or multipliers besides */
     free(rec);
-  } else {
-    *want = ta_quant_mmla_ok(&q, nch, bias, taps);
-    if (*want && ta_quant_doubled_ok(&q, nch, bias, taps, (int32_t)zp_of(out)))
-      *want |= TA_MMLA_DOUBLED;
   }
   return got;
 }
 
+static TfwModel *dw1_model(float out_scale);
+
 static void test_conv_mmla(void) {
   /* Real multiplier 0.5 * 0.25 / 1 = 2^-3: (2^30, -2), four taps. */
-  int want, got = quant_mmla(lowered(depthwise_model(2), TA_ROUND_DOUBLE), 4, &want);
+  int want, got = quant_mmla(lowered(depthwise_model(2), TA_ROUND_DOUBLE), NULL, 4, &want);
+  CHECK(got == 1 && want == 1,
+        "an int8 DEPTHWISE_CONV_2D whose requantization fits SMMLAR says so in ta_quant.mmla "
+        "(%d, ta_quant_mmla_ok() %d) %s", got, want, error_message);
+  got = quant_mmla(lowered(dw1_model(1.0f), TA_ROUND_DOUBLE),
+                   lowered_aligned(dw1_model(1.0f), TA_ROUND_DOUBLE, 2), 9, &want);
   CHECK(got == (1 | TA_MMLA_DOUBLED) && want == got,
-        "an int8 DEPTHWISE_CONV_2D whose requantization fits SMMLAR, with the sums doubled "
-        "too, says so in ta_quant.mmla (%d, ta_quant_mmla_ok() and ta_quant_doubled_ok() %d) "
-        "%s", got, want, error_message);
-  got = quant_mmla(lowered(depthwise_model(1), TA_ROUND_DOUBLE), 4, &want);
-  CHECK(got == (3 | TA_MMLA_DOUBLED) && want == got,
+        "one the 3 x 3 path takes gets that path's records (ta_pack_records_doubled()) "
+        "instead of the folded bias, and no multipliers (TA_MMLA_DOUBLED: %d, %d) %s", got,
+        want, error_message);
+  got = quant_mmla(lowered(depthwise_model(1), TA_ROUND_DOUBLE),
+                   lowered_aligned(depthwise_model(1), TA_ROUND_DOUBLE, 2), 4, &want);
+  CHECK(got == (1 | TA_MMLA_RECORDS) && want == got,
         "so does the CONV_2D a one-channel DEPTHWISE_CONV_2D becomes, with the DSP entry's "
-        "records instead of the folded bias (TA_MMLA_RECORDS: %d, %d) %s", got, want,
-        error_message);
-  got = quant_mmla(lowered(conv_model(), TA_ROUND_DOUBLE), 8, &want);
-  CHECK(got == (3 | TA_MMLA_DOUBLED) && want == got,
+        "records (TA_MMLA_RECORDS: %d, %d) %s", got, want, error_message);
+  got = quant_mmla(lowered(conv_model(), TA_ROUND_DOUBLE),
+                   lowered_aligned(conv_model(), TA_ROUND_DOUBLE, 2), 8, &want);
+  CHECK(got == (1 | TA_MMLA_RECORDS) && want == got,
         "and an int8 CONV_2D of 8 taps (%d, %d) %s", got, want, error_message);
-  got = quant_mmla(lowered(conv_model(), TA_ROUND_SINGLE), 8, &want);
+  got = quant_mmla(lowered(conv_model(), TA_ROUND_SINGLE), NULL, 8, &want);
   CHECK(got == 0 && want == 0,
         "single rounding (CONV_2D under --rounding single) leaves ta_quant.mmla 0 (%d, "
         "ta_quant_mmla_ok() %d) %s", got, want, error_message);
   /* Out scale 0.05: real multiplier 2.5, a left shift. */
-  got = quant_mmla(lowered(depthwise_model_out(2, 0.05f), TA_ROUND_DOUBLE), 4, &want);
+  got = quant_mmla(lowered(depthwise_model_out(2, 0.05f), TA_ROUND_DOUBLE), NULL, 4, &want);
   CHECK(got == 0 && want == 0,
         "a requantization with a left shift leaves ta_quant.mmla 0 (%d, %d) %s", got, want,
         error_message);

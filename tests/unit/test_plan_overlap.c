@@ -108,15 +108,12 @@ static void run_conv(const Graph *g, int8_t *ws, size_t a, size_t c, const int8_
   /* The entry point the compiler chose (its _dsp_ and _portable_ forms
    * take the same arguments; q.mmla as the lowering found it). */
   const char *k = run_backwards ? op_lowered(op)->overlap.reverse_kernel : op_lowered(op)->kernel;
-  q.mmla = ta_quant_mmla_ok(&q, dout.c, (const int32_t *)bias->data,
-                            strncmp(k, "ta_depthwise", 12) ? df.h * df.w * df.c : df.h * df.w);
-  if (q.mmla && !strncmp(k, "ta_depthwise", 12) &&
-      ta_quant_doubled_ok(&q, dout.c, (const int32_t *)bias->data, df.h * df.w, p.output_offset))
-    q.mmla |= TA_MMLA_DOUBLED;
-  /* The DSP entry: the lowering's packed filter and records. */
+  /* ta_quant.mmla as the lowering set it (the last field of "quant"):
+   * with TA_MMLA_RECORDS or TA_MMLA_DOUBLED the "bias" is the DSP
+   * entry's records (and a CONV_2D's "filter" packed). */
+  const char *qi = find_const(g, 0, "quant")->init;
+  q.mmla = (uint16_t)atoi(strrchr(qi, ',') + 1);
   const ConstObj *packed = find_const(g, 0, "filter");
-  if (!strcmp(k, "ta_conv2d_fold_dsp_s8"))
-    q.mmla = 1 | TA_MMLA_RECORDS;
   ta_status (*fn)(const ta_conv_params *, const ta_quant *, const ta_dims *, const int8_t *,
                   const ta_dims *, const int8_t *, const int32_t *, const ta_dims *, int8_t *,
                   void *) = NULL;

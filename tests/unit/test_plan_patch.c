@@ -121,25 +121,29 @@ static ta_status call(const Graph *g, const Lowered *orig, int filter_t, const P
   }
   ta_dims df = dims_of(const_of(orig, "filter_dims")->init);
   const char *qi = const_of(orig, "quant")->init;
-  int per_channel = 0, mmla = 0;
+  int per_channel = 0;
   const char *c = strchr(qi, ',');
   c = c ? strchr(c + 1, ',') : NULL;
   if (c)
     per_channel = (int)strtol(c + 1, NULL, 10);
-  ta_quant q = {(const int32_t *)const_of(orig, "mult")->data,
-                (const int32_t *)const_of(orig, "shift")->data, per_channel, TA_ROUND_DOUBLE,
-                (uint16_t)mmla};
+  /* ta_quant.mmla as the lowering set it (the last field): with
+   * TA_MMLA_RECORDS (CONV_2D) or TA_MMLA_DOUBLED (the 3 x 3 depthwise
+   * path) the "bias" is that DSP entry's records and there are no
+   * multipliers; the other paths take the folded bias. */
+  const int mmla = atoi(strrchr(qi, ',') + 1);
+  const ConstObj *mc = const_of(orig, "mult"), *sc = const_of(orig, "shift");
+  ta_quant q = {mc ? (const int32_t *)mc->data : NULL, sc ? (const int32_t *)sc->data : NULL,
+                per_channel, TA_ROUND_DOUBLE, (uint16_t)mmla};
   const int32_t *bias = (const int32_t *)const_of(orig, "bias")->data;
   const ConstObj *fc = const_of(orig, "filter");
   const int8_t *f = fc ? (const int8_t *)fc->data : (const int8_t *)g->tensors[filter_t].data;
-  /* The CONV_2D's DSP entry takes the filter packed and the records
-   * the lowering made; the other paths, and every depthwise one, the
-   * same arguments as the per-call dispatchers. */
-  if (!strcmp(patch_band_kernel(orig), "ta_conv2d_fold_dsp_s8")) {
-    q.mmla = 1 | TA_MMLA_RECORDS;
+  /* The op's own entry, as a band calls it (patch_band_kernel()). */
+  const char *k = patch_band_kernel(orig);
+  if (!strcmp(k, "ta_conv2d_fold_dsp_s8"))
     return ta_conv2d_fold_dsp_s8(&p, &q, &di, in, &df, f, bias, &dout, out, scratch);
-  }
-  if (!strncmp(patch_band_kernel(orig), "ta_conv2d_fold_", 15))
+  if (!strcmp(k, "ta_depthwise_conv2d_fold_3x3_dsp_s8"))
+    return ta_depthwise_conv2d_fold_3x3_dsp_s8(&p, &q, &di, in, &df, f, bias, &dout, out, scratch);
+  if (!strncmp(k, "ta_conv2d_fold_", 15))
     return ta_conv2d_fold_s8(&p, &q, &di, in, &df, f, bias, &dout, out, scratch);
   return ta_depthwise_conv2d_fold_s8(&p, &q, &di, in, &df, f, bias, &dout, out, scratch);
 }
