@@ -782,9 +782,11 @@ void lower_fully_connected(Lower *L) {
   size_t nbias = (size_t)p.out_depth;
   if (!w4 && (p.in_depth & 3) == 0 && p.in_depth > 0) {
     int32_t *rec = arena_array(4 * (size_t)p.out_depth, sizeof(int32_t));
-    size_t nrec = ta_pack_records(&q, p.out_depth, fold, p.in_depth, p.output_offset, 4, rec);
+    int shared = 0;
+    size_t nrec =
+        ta_pack_records_fc(&q, p.out_depth, fold, p.in_depth, p.output_offset, &shared, rec);
     if (nrec) {
-      q.mmla = 1 | TA_MMLA_RECORDS;
+      q.mmla = (uint16_t)(1 | TA_MMLA_RECORDS | (shared ? TA_MMLA_SHARED : 0));
       bias_arg = rec;
       nbias = nrec;
     }

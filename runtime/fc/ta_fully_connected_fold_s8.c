@@ -12,8 +12,10 @@
  * 4, TFLite Micro's double rounding) takes what the compiler prepared
  * (ta_pack.h, blocks of G = 4 rows): the filter packed so that one LDM
  * loads four bytes of each of four rows, and the records instead of the
- * folded bias (the biases, then per row SMMLAR's multiplier, the addend
- * with the output offset, the shift).  On a core with the Arm DSP
+ * folded bias (ta_pack_records_fc(): the biases, then per row SMMLAR's
+ * multiplier, the addend with the output offset, the shift; one of
+ * those for every row, TA_MMLA_SHARED, where the quantization is per
+ * tensor).  On a core with the Arm DSP
  * extension, per block of four rows and per group of four inputs: the
  * inputs widened once by two SXTB16, the rows' words widened by two
  * more each and two SMLADs (fc_blocks(): 20 instructions for 16
@@ -44,7 +46,8 @@
   (void)rounding
 
 /* The DSP path's arithmetic, row by row in C: the packed filter's row
- * r (block of g rows at r0, 4 g bytes a group) and its record. */
+ * r0 + j (block of g rows at r0, 4 g bytes a group) and its record
+ * (ta_pack_records_fc(): the biases, then M, c, e per row or shared). */
 static int32_t fc_row_sum(const int8_t *x, int32_t D, const int8_t *w, int32_t r0, int32_t g,
                           int32_t j) {
   const int8_t *blk = w + (size_t)r0 * D + 4 * j;
@@ -54,11 +57,11 @@ static int32_t fc_row_sum(const int8_t *x, int32_t D, const int8_t *w, int32_t r
   return acc;
 }
 
-static int8_t fc_row_out(int32_t acc, const int32_t *rec, int32_t r0, int32_t g, int32_t j,
+static int8_t fc_row_out(int32_t acc, const int32_t *rec, int32_t O, int shared, int32_t r,
                          int32_t lo, int32_t hi) {
-  const int32_t *blk = rec + 4 * (size_t)r0;
-  const ta_requant_mmla m = {blk[g + 3 * j], blk[g + 3 * j + 1], blk[g + 3 * j + 2]};
-  const int32_t v = ta_requant_double_mmla(acc + blk[j], &m);
+  const int32_t *t = rec + O + (shared ? 0 : 3 * r);
+  const ta_requant_mmla m = {t[0], t[1], t[2]};
+  const int32_t v = ta_requant_double_mmla(acc + rec[r], &m);
   return (int8_t)(v < lo ? lo : v > hi ? hi : v);
 }
 
@@ -67,11 +70,13 @@ static int8_t fc_row_out(int32_t acc, const int32_t *rec, int32_t r0, int32_t g,
 typedef struct {
   const int8_t *x, *x_end; /* one batch's input, D bytes, D a multiple of 4 */
   const int8_t *w;         /* the packed filter (blocks of 4 rows) */
-  const int32_t *rec;      /* the records */
+  const int32_t *bias;     /* the records' biases */
   int8_t *out;             /* the batch's outputs */
   int32_t blocks;          /* blocks of 4 rows */
   uint32_t lo4, hi4;       /* the clamp, in every byte */
   int32_t clamp;           /* the range is narrower than int8's */
+  const int32_t *req;      /* the records' M, c, e */
+  int32_t req_step;        /* bytes from one row's to the next's: 12, or 0 shared */
 } fc_run;
 
 /* One group of 4 inputs, widened once (SXTB16 twice), times the block's
@@ -89,7 +94,8 @@ typedef struct {
   "ldm    r8!, {r4-r7}\n\t"                                               \
   FC_ROW("r4", "r0") FC_ROW("r5", "r1") FC_ROW("r6", "r2") FC_ROW("r7", "r3")
 #define FC_REQUANT(a)                                                     \
-  "ldm    lr!, {r4-r6}\n\t"                                               \
+  "ldm    lr, {r4-r6}\n\t"                                                \
+  "add    lr, lr, r10\n\t"                                                \
   "smmlar ip, " a ", r4, r5\n\t"                                          \
   "add    ip, ip, " a "\n\t"                                              \
   "sub    ip, ip, " a ", lsr #31\n\t"                                     \
@@ -98,19 +104,20 @@ typedef struct {
 
 /*
  * Every block of four rows: the sums (r0-r3, from the block's biases)
- * over the input, then per row its record (M, c, e): SMMLAR, ADD, SUB,
- * ASR, SSAT; the four bytes in one word (BFI), clamped when the range
- * asks, one store.  r8 the filter, r9 the input, r10 r11 its widened
- * word, r4-r7 the rows' words (then a record); [sp] the struct's copy.
+ * over the input, then per row its M, c, e: SMMLAR, ADD, SUB, ASR,
+ * SSAT; the four bytes in one word (BFI), clamped when the range asks,
+ * one store.  r8 the filter, r9 the input, r10 r11 its widened word,
+ * r4-r7 the rows' words (then M, c, e); [sp] the struct's copy.
  */
 __attribute__((naked)) static void fc_blocks(fc_run *r __attribute__((unused))) {
   __asm__ volatile(
       "push   {r4-r11, lr}\n\t"
-      "sub    sp, sp, #40\n\t"
+      "sub    sp, sp, #48\n\t"
       "ldm    r0!, {r1-r8}\n\t"
       "stm    sp, {r1-r8}\n\t"
-      "ldr    r1, [r0]\n\t"
-      "str    r1, [sp, #32]\n\t"
+      "ldm    r0, {r1-r3}\n\t"
+      "add    ip, sp, #32\n\t"
+      "stm    ip, {r1-r3}\n\t"
       "ldr    r8, [sp, #8]\n\t"
       "1:\n\t"
       "ldr    lr, [sp, #12]\n\t"
@@ -125,9 +132,9 @@ __attribute__((naked)) static void fc_blocks(fc_run *r __attribute__((unused))) 
       "ldr    ip, [sp, #4]\n\t"
       "cmp    r9, ip\n\t"
       "bne    2b\n\t"
-      "ldr    lr, [sp, #12]\n\t"
+      "ldrd   lr, r10, [sp, #36]\n\t"
       FC_REQUANT("r0") FC_REQUANT("r1") FC_REQUANT("r2") FC_REQUANT("r3")
-      "str    lr, [sp, #12]\n\t"
+      "str    lr, [sp, #36]\n\t"
       "bfi    r0, r1, #8, #8\n\t"
       "bfi    r0, r2, #16, #8\n\t"
       "bfi    r0, r3, #24, #8\n\t"
@@ -147,7 +154,7 @@ __attribute__((naked)) static void fc_blocks(fc_run *r __attribute__((unused))) 
       "subs   ip, ip, #1\n\t"
       "str    ip, [sp, #20]\n\t"
       "bne    1b\n\t"
-      "add    sp, sp, #40\n\t"
+      "add    sp, sp, #48\n\t"
       "pop    {r4-r11, pc}\n\t");
 }
 #undef FC_ROW
@@ -156,10 +163,11 @@ __attribute__((naked)) static void fc_blocks(fc_run *r __attribute__((unused))) 
 #endif
 
 /* The DSP path: the filter packed in blocks of 4 rows, the records
- * instead of the folded bias (ta_pack.h); blocks of 4 rows in assembly
- * where there is some, the others (and every row elsewhere) in C. */
+ * instead of the folded bias (ta_pack.h; shared: one M, c, e for all
+ * rows); blocks of 4 rows in assembly where there is some, the others
+ * (and every row elsewhere) in C. */
 static void fc_dsp(const ta_fc_params *p, const int8_t *in, const int8_t *filter,
-                   const int32_t *rec, int8_t *out) {
+                   const int32_t *rec, int shared, int8_t *out) {
   const int32_t B = p->batches, D = p->in_depth, O = p->out_depth;
   const int32_t lo = p->act_min, hi = p->act_max;
   int32_t r0 = 0;
@@ -170,11 +178,13 @@ static void fc_dsp(const ta_fc_params *p, const int8_t *in, const int8_t *filter
     r.lo4 = ta_dsp_bytes4(lo);
     r.hi4 = ta_dsp_bytes4(hi);
     r.clamp = lo > -128 || hi < 127;
+    r.req_step = shared ? 0 : 12;
     for (int32_t b = 0; b < B; b++) {
       r.x = in + (size_t)b * D;
       r.x_end = r.x + D;
       r.w = filter;
-      r.rec = rec;
+      r.bias = rec;
+      r.req = rec + O;
       r.out = out + (size_t)b * O;
       r.blocks = O >> 2;
       fc_blocks(&r);
@@ -185,8 +195,9 @@ static void fc_dsp(const ta_fc_params *p, const int8_t *in, const int8_t *filter
     const int32_t g = O - r0 < 4 ? O - r0 : 4;
     for (int32_t b = 0; b < B; b++)
       for (int32_t j = 0; j < g; j++)
-        out[(size_t)b * O + r0 + j] = fc_row_out(
-            fc_row_sum(in + (size_t)b * D, D, filter, r0, g, j), rec, r0, g, j, lo, hi);
+        out[(size_t)b * O + r0 + j] =
+            fc_row_out(fc_row_sum(in + (size_t)b * D, D, filter, r0, g, j), rec, O, shared,
+                       r0 + j, lo, hi);
   }
 }
 
@@ -248,7 +259,7 @@ ta_status ta_fully_connected_fold_dsp_s8(const ta_fc_params *p, const ta_quant *
                                          const int32_t *bias_fold, int8_t *out) {
   if (!fc_args_ok(p, bias_fold) || !ta_fully_connected_fold_dsp_ok(p, q))
     return TA_ERR_ARG;
-  fc_dsp(p, in, filter, bias_fold, out);
+  fc_dsp(p, in, filter, bias_fold, (q->mmla & TA_MMLA_SHARED) != 0, out);
   return TA_OK;
 }
 

@@ -225,6 +225,11 @@ TA_INLINE int ta_quant_mmla_ok(const ta_quant *q, int32_t channels, const int32_
  * bit 0 for the ops it lowers to that path. */
 #define TA_MMLA_DOUBLED 4
 
+/* With TA_MMLA_RECORDS, ta_fully_connected_fold_dsp_s8's records hold
+ * one multiplier, addend and shift for every row (ta_pack_records_fc(),
+ * ta_pack.h). */
+#define TA_MMLA_SHARED 8
+
 TA_INLINE int32_t ta_requant_double(int32_t x, int32_t mult, int32_t shift) {
   if (shift < 0 && shift >= -31 && mult >= 0)
     return ta_requant_double_rs(x, mult, (int)-shift);

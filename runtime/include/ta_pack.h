@@ -66,50 +66,88 @@ TA_INLINE void ta_pack_rows_s8(const ta_quant *q, const int32_t *bias, const int
   }
 }
 
+/* Row r's record: its bias (0 for a constant), M, c, e (see above);
+ * 0 when it fits none of the forms. */
+TA_INLINE int ta_pack_record_row(const ta_quant *q, int32_t r, const int32_t *bias, uint32_t dot,
+                                 int32_t off, int32_t *out) {
+  const int32_t k = q->per_channel ? r : 0, mult = q->multiplier[k], shift = q->shift[k];
+  int32_t b = bias[r], m2 = 0, c, e = 1, v;
+  if (ta_requant_const(b, dot, mult, shift, &v)) {
+    b = 0;
+    c = 2 * (v + off) + 1;
+  } else if (ta_requant_step(b, dot, mult, shift, off, &c, &e)) {
+    /* M 0: SMMLAR gives c, then c + acc - [acc < 0], shifted by e. */
+  } else {
+    const uint32_t bound = ta_sum_bound(b, dot);
+    if (bound >= UINT32_C(0x80000000) || !ta_requant_mmla_ok(bound, mult, shift))
+      return 0;
+    const ta_requant_mmla m = ta_requant_mmla_make(mult, shift);
+    /* As ta_requant_mmla_ok(): |the value before the shift| <= q1 + 2 +
+     * 2^(e-1), now plus |off| 2^e. */
+    const uint64_t q1 = ((uint64_t)bound * (uint32_t)mult) >> 31;
+    const uint64_t aoff = (uint64_t)(off < 0 ? -off : off);
+    if (q1 + 2 + ((uint64_t)1 << (m.e - 1)) + (aoff << m.e) >= UINT64_C(0x80000000))
+      return 0;
+    m2 = m.m2;
+    c = (int32_t)((uint32_t)m.add + ((uint32_t)off << m.e));
+    e = m.e;
+  }
+  out[0] = b, out[1] = m2, out[2] = c, out[3] = e;
+  return 1;
+}
+
+/* Whether records can be made at all: double rounding, taps and the
+ * offset in range. */
+TA_INLINE int ta_pack_records_ok(const ta_quant *q, int32_t rows, int32_t taps, int32_t off) {
+  return q->rounding == TA_ROUND_DOUBLE && taps >= 1 && taps < (1 << 16) && rows >= 1 &&
+         off >= -128 && off <= 127;
+}
+
 /* The records (4 rows words, see above) of rows with folded bias `bias`,
  * `taps` products each, output offset off, blocks of G rows; the number
  * of words, or 0 when a row fits none of the forms (the DSP path cannot
  * take the op).  Double rounding only. */
 TA_INLINE size_t ta_pack_records(const ta_quant *q, int32_t rows, const int32_t *bias,
                                  int32_t taps, int32_t off, int32_t G, int32_t *rec) {
-  if (q->rounding != TA_ROUND_DOUBLE || taps < 1 || taps >= (1 << 16) || rows < 1 ||
-      off < -128 || off > 127)
+  if (!ta_pack_records_ok(q, rows, taps, off))
     return 0;
-  const uint32_t dot = (uint32_t)taps << 14;
-  const uint64_t aoff = (uint64_t)(off < 0 ? -off : off);
   for (int32_t r0 = 0; r0 < rows; r0 += G) {
     const int32_t g = rows - r0 < G ? rows - r0 : G;
     int32_t *blk = rec + 4 * (size_t)r0;
     for (int32_t j = 0; j < g; j++) {
-      const int32_t r = r0 + j, k = q->per_channel ? r : 0;
-      const int32_t mult = q->multiplier[k], shift = q->shift[k];
-      int32_t b = bias[r], m2 = 0, c, e = 1, v;
-      if (ta_requant_const(b, dot, mult, shift, &v)) {
-        b = 0;
-        c = 2 * (v + off) + 1;
-      } else if (ta_requant_step(b, dot, mult, shift, off, &c, &e)) {
-        /* M 0: SMMLAR gives c, then c + acc - [acc < 0], shifted by e. */
-      } else {
-        const uint32_t bound = ta_sum_bound(b, dot);
-        if (bound >= UINT32_C(0x80000000) || !ta_requant_mmla_ok(bound, mult, shift))
-          return 0;
-        const ta_requant_mmla m = ta_requant_mmla_make(mult, shift);
-        /* As ta_requant_mmla_ok(): |the value before the shift| <= q1 +
-         * 2 + 2^(e-1), now plus |off| 2^e. */
-        const uint64_t q1 = ((uint64_t)bound * (uint32_t)mult) >> 31;
-        if (q1 + 2 + ((uint64_t)1 << (m.e - 1)) + (aoff << m.e) >= UINT64_C(0x80000000))
-          return 0;
-        m2 = m.m2;
-        c = (int32_t)((uint32_t)m.add + ((uint32_t)off << m.e));
-        e = m.e;
-      }
-      blk[j] = b;
-      blk[g + 3 * j] = m2;
-      blk[g + 3 * j + 1] = c;
-      blk[g + 3 * j + 2] = e;
+      int32_t one[4];
+      if (!ta_pack_record_row(q, r0 + j, bias, (uint32_t)taps << 14, off, one))
+        return 0;
+      blk[j] = one[0];
+      blk[g + 3 * j] = one[1];
+      blk[g + 3 * j + 1] = one[2];
+      blk[g + 3 * j + 2] = one[3];
     }
   }
   return 4 * (size_t)rows;
+}
+
+/* The records of FULLY_CONNECTED's DSP path: the rows' biases, then per
+ * row its M, c, e, as above; or, when the quantization is per tensor
+ * and every row has the same three (no constant or step rows), those
+ * three once, *shared then set.  The number of words (4 rows, or
+ * rows + 3), or 0 as ta_pack_records(). */
+TA_INLINE size_t ta_pack_records_fc(const ta_quant *q, int32_t rows, const int32_t *bias,
+                                    int32_t taps, int32_t off, int *shared, int32_t *rec) {
+  if (!ta_pack_records_ok(q, rows, taps, off))
+    return 0;
+  int same = !q->per_channel;
+  for (int32_t r = 0; r < rows; r++) {
+    int32_t one[4];
+    if (!ta_pack_record_row(q, r, bias, (uint32_t)taps << 14, off, one))
+      return 0;
+    rec[r] = one[0];
+    for (int i = 0; i < 3; i++)
+      rec[rows + 3 * r + i] = one[1 + i];
+    same &= one[1] == rec[rows] && one[2] == rec[rows + 1] && one[3] == rec[rows + 2];
+  }
+  *shared = same;
+  return same ? (size_t)rows + 3 : 4 * (size_t)rows;
 }
 
 /*

@@ -21,7 +21,7 @@
 /* ----------------------------------------------------- FULLY_CONNECTED */
 
 static void test_fc_random(void) {
-  int bad = 0, n = 300, dsp_entries = 0;
+  int bad = 0, n = 300, dsp_entries = 0, shared_cases = 0;
   for (int k = 0; k < n; k++) {
     ta_fc_params p;
     memset(&p, 0, sizeof p);
@@ -66,9 +66,11 @@ static void test_fc_random(void) {
        * same bytes. */
       int32_t rec[4 * 13];
       int8_t *packed = canary_alloc(ta_pack_size(p.out_depth, p.in_depth));
+      int shared = 0;
       if (p.in_depth % 4 == 0 && rounding == TA_ROUND_DOUBLE &&
-          ta_pack_records(&q, p.out_depth, bf, p.in_depth, p.output_offset, 4, rec)) {
-        q.mmla = 1 | TA_MMLA_RECORDS;
+          ta_pack_records_fc(&q, p.out_depth, bf, p.in_depth, p.output_offset, &shared, rec)) {
+        q.mmla = (uint16_t)(1 | TA_MMLA_RECORDS | (shared ? TA_MMLA_SHARED : 0));
+        shared_cases += shared;
         ta_pack_rows_s8(&q, bf, w, p.out_depth, p.in_depth, 4, packed);
       }
       const int dsp_path = ta_fully_connected_fold_dsp_ok(&p, &q);
@@ -100,8 +102,10 @@ static void test_fc_random(void) {
   CHECK(bad == 0, "%d random FULLY_CONNECTED cases (filter offsets, per-channel, both "
                   "roundings, both forms) match TFLite's reference loop",
         n);
-  CHECK(dsp_entries > n / 8, "%d of them ran through ta_fully_connected_fold_dsp_s8 too",
-        dsp_entries);
+  CHECK(dsp_entries > n / 8 && shared_cases > 0,
+        "%d of them ran through ta_fully_connected_fold_dsp_s8 too, %d with one "
+        "requantization record for all rows (TA_MMLA_SHARED)",
+        dsp_entries, shared_cases);
   ta_fc_params p = {1, 2, 1, 0, 3, 0, -128, 127, 0, 0};
   int32_t m = 1 << 30, s = 0, b = 0;
   ta_quant q = {&m, &s, 0, 0, 0};
