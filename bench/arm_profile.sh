@@ -26,7 +26,8 @@
 # executed instruction in the work folder, deleted afterwards) and prints
 # the instructions executed per function, the runner's included;
 # ARM_PROFILE_ANNOTATE=FUNCTION adds FUNCTION's disassembly with the
-# times each instruction ran.
+# times each instruction ran.  ARM_PROFILE_OPTIONS: more options for
+# tinyaot compile (for example "--ram-limit 33500").
 ARM_ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ARM_ROOT/tests/arm/lib.sh"
 TINYAOT_BUILD=${TINYAOT_BUILD:-$ARM_ROOT/build}
@@ -45,7 +46,7 @@ fi
 dir=$TINYAOT_BUILD/arm-profile/$m
 gold=$TINYAOT_SHARED/goldens/$m/case0
 rm -rf "$dir/gen" && mkdir -p "$dir"
-"$TINYAOT" compile "$model" -o "$dir/gen" --prefix net --profile || exit 1
+"$TINYAOT" compile "$model" -o "$dir/gen" --prefix net --profile $ARM_PROFILE_OPTIONS || exit 1
 target_info "$t" || exit 2
 if [ ! -d "$gold" ]; then # no golden: zeros of the inputs' sizes
   gold=$dir/zeros

@@ -122,11 +122,16 @@ static const Option options[] = {
      "one of its operands, in place over the other: that output is never "
      "stored (less RAM where it is at the peak; more code beside plain "
      "convolutions; doc/memory-plan.md)"},
+    {"--lean-conv", "OPS", C_BUILD,
+     "run the int8 CONV_2D ops OPS (indices, separated by commas) through "
+     "their DSP path's lean entry: two output pixels per block instead of "
+     "four, half the column scratch, slower (doc/memory-plan.md)"},
     {"--ram-limit", "BYTES", C_BUILD,
      "fit workspace and persistent area in BYTES: the plan without patches "
-     "when it fits, else the same with --fuse-add, else the patched run "
-     "with the fewest MACs recomputed that fits, else an error naming the "
-     "least RAM reachable"},
+     "when it fits, else the same with --fuse-add, else with the "
+     "convolution at the peak lean (--lean-conv, op after op), else the "
+     "patched run with the fewest MACs recomputed that fits, else an error "
+     "naming the least RAM reachable"},
     {"--patch-table", NULL, C_PLAN,
      "also plan every patched run and list RAM against the MACs recomputed"},
     {"--no-views", NULL, C_BUILD,

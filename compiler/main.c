@@ -146,6 +146,22 @@ typedef struct {
   ImportOptions onnx; /* --layout, --input-shape, --constant-input (.onnx) */
 } CompileOptions;
 
+/* --lean-conv's ops: each an int8 CONV_2D lowered to its lean DSP entry
+ * (alone or with a fused ADD). */
+static void check_lean(Graph *g, const LowerOptions *lo) {
+  for (int i = 0; i < lo->nlean; i++) {
+    const int k = lo->lean_ops[i];
+    if (k >= g->nops)
+      error_at(g, -1, "--lean-conv %d: the model has %d ops", k, g->nops);
+    const Lowered *l = op_lowered(&g->ops[k]);
+    if (!l || !l->kernel || !strstr(l->kernel, "_lean_dsp_s8"))
+      error_at(g, k,
+               "--lean-conv %d: not an int8 CONV_2D on the DSP path (ungrouped, TFLite "
+               "Micro's rounding), which alone has a lean entry",
+               k);
+  }
+}
+
 /* The pipeline after load() (DESIGN.md), shared by plan, compile and run
  * so that `tinyaot plan` shows exactly the plan `compile` emits: graph
  * passes, lowering (kernels and their scratch), then storage, schedule
@@ -159,6 +175,7 @@ static Plan *compile_one(Graph *g, const CompileOptions *o, int start, int end, 
   if (o->views)
     run_passes(g);
   lower(g, &o->lower);
+  check_lean(g, &o->lower);
   if (end >= 0 && !patch_graph(g, start, end, bands, why_not))
     return NULL;
   if (verify_each_pass)
@@ -182,10 +199,13 @@ typedef struct {
   int peak_op;      /* the op at the largest live set */
   bool fits;
   bool fused;       /* residual ADDs in their convolutions' epilogues */
+  const int *lean;  /* the convolutions in their lean form (--lean-conv) */
+  int nlean;
 } PatchTry;
 static PatchTry *tries;
 #define MAX_PATCH_TRIES 2048
 #define MAX_RUN_FROM 3
+#define MAX_LEAN 8 /* convolutions --ram-limit may make lean */
 static int ntries, chosen_try = -1;
 
 /* Band counts tried for an output of `rows` rows: every count up to 16,
@@ -194,11 +214,26 @@ static bool band_count_tried(int n, int rows) {
   return n <= 16 || n == rows || rows % n == 0 || n == 24 || n == 32 || n == 48;
 }
 
+/* The options a try adds to the command line's ("" for none), as typed
+ * or (token: for the table) as one word: --fuse-add+--lean-conv=5. */
+static const char *try_options(const CompileOptions *o, const PatchTry *t, bool token) {
+  if (t->end >= 0)
+    return token ? patch_spec(t->start, t->end, t->bands)
+                 : arena_printf("--patch %s", patch_spec(t->start, t->end, t->bands));
+  const char *s = t->fused && !o->lower.fuse_add ? "--fuse-add" : "";
+  if (t->nlean > o->lower.nlean) {
+    s = arena_printf("%s%s--lean-conv%s", s, !*s ? "" : token ? "+" : " ", token ? "=" : " ");
+    for (int i = 0; i < t->nlean; i++)
+      s = arena_printf("%s%s%d", s, i ? "," : "", t->lean[i]);
+  }
+  return token && !*s ? "none" : s;
+}
+
 static PatchTry plan_try(const CompileOptions *o, const Graph *g, const Plan *p,
                          int start, int end, int bands) {
   PatchTry t = {.start = start, .end = end, .bands = bands, .ram = p->workspace_bytes + p->persistent_bytes,
                 .missing = p->missing, .peak_op = p->norder ? p->order[p->peak_step] : -1,
-                .fused = o->lower.fuse_add};
+                .fused = o->lower.fuse_add, .lean = o->lower.lean_ops, .nlean = o->lower.nlean};
   if (end >= 0) {
     const PatchRun *r = op_lowered(&g->ops[end])->patch;
     t.extra = r->macs - r->plain_macs;
@@ -228,6 +263,7 @@ static Plan *compile(Graph **gp, const CompileOptions *o) {
   tries[ntries++] = plan_try(o, g, p, 0, -1, 0);
   /* Residual ADDs in their convolutions' epilogues (more code, less
    * compute): a configuration when it lowers the RAM. */
+  Graph *base_g = g;
   if (!o->lower.fuse_add) {
     CompileOptions of = *o;
     of.lower.fuse_add = true;
@@ -235,11 +271,61 @@ static Plan *compile(Graph **gp, const CompileOptions *o) {
     Plan *q = compile_one(h, &of, 0, -1, 0, true, NULL);
     PatchTry t = plan_try(&of, h, q, 0, -1, 0);
     if (t.ram + t.missing < tries[0].ram + tries[0].missing)
-      tries[ntries++] = t;
+      tries[ntries++] = t, base_g = h;
   }
+  /* The convolution at the peak in its lean form (blocks of two pixels,
+   * half its columns: slower, no MACs recomputed), then the one at the
+   * next peak (several ops may share one), while the peak is such a
+   * convolution; a try is kept when it lowers the RAM. */
+  if (!tries[ntries - 1].fits || o->patch_table) {
+    PatchTry cur = tries[ntries - 1];
+    size_t low = cur.ram + cur.missing;
+    CompileOptions ol = *o;
+    ol.lower.fuse_add = cur.fused;
+    Graph *cg = base_g;
+    while (cur.peak_op >= 0 && !cur.fits && cur.nlean < MAX_LEAN && ntries < MAX_PATCH_TRIES) {
+      const Lowered *l = op_lowered(&cg->ops[cur.peak_op]);
+      if (!l || !l->kernel ||
+          (strcmp(l->kernel, "ta_conv2d_fold_dsp_s8") &&
+           strcmp(l->kernel, "ta_conv2d_fold_add_dsp_s8")))
+        break;
+      int *ops = arena_array((size_t)cur.nlean + 1, sizeof(int));
+      if (cur.nlean)
+        memcpy(ops, cur.lean, (size_t)cur.nlean * sizeof(int));
+      ops[cur.nlean] = cur.peak_op;
+      ol.lower.lean_ops = ops;
+      ol.lower.nlean = cur.nlean + 1;
+      Graph *h = load(o->emit.model_path, 0, &o->onnx, NULL);
+      Plan *q = compile_one(h, &ol, 0, -1, 0, true, NULL);
+      PatchTry t = plan_try(&ol, h, q, 0, -1, 0);
+      if (t.ram + t.missing < low)
+        tries[ntries++] = t, low = t.ram + t.missing;
+      cur = t;
+      cg = h;
+    }
+    /* The last kept: without each of its lean convolutions in turn
+     * (the peak may have moved off it), when the RAM stays as low. */
+    PatchTry *k = &tries[ntries - 1];
+    for (int i = o->lower.nlean; i < k->nlean && k->nlean > o->lower.nlean + 1;) {
+      int *ops = arena_array((size_t)k->nlean, sizeof(int)), n = 0;
+      for (int j = 0; j < k->nlean; j++)
+        if (j != i)
+          ops[n++] = k->lean[j];
+      ol.lower.lean_ops = ops;
+      ol.lower.nlean = n;
+      Graph *h = load(o->emit.model_path, 0, &o->onnx, NULL);
+      PatchTry t = plan_try(&ol, h, compile_one(h, &ol, 0, -1, 0, true, NULL), 0, -1, 0);
+      if (t.ram + t.missing <= low)
+        *k = t;
+      else
+        i++;
+    }
+  }
+  bool whole_fits = false;
+  for (int i = 0; i < ntries; i++)
+    whole_fits |= tries[i].fits;
   /* Runs from op 0 as far as the chain goes; from a later op, up to
    * MAX_RUN_FROM ops (the high-resolution stages are short). */
-  bool whole_fits = tries[0].fits || (ntries > 1 && tries[1].fits);
   if (!whole_fits || o->patch_table)
     for (int start = 0; start < g->nops; start++) {
       int max_end = patch_max_end(g, start);
@@ -264,11 +350,13 @@ static Plan *compile(Graph **gp, const CompileOptions *o) {
     if (!t->fits)
       continue;
     /* The fewest MACs recomputed, then no fused ADDs (less code), then
-     * the least RAM. */
+     * the fewest lean convolutions (slower), then the least RAM. */
     const PatchTry *b = best >= 0 ? &tries[best] : NULL;
     if (!b || t->extra < b->extra ||
         (t->extra == b->extra &&
-         (t->fused < b->fused || (t->fused == b->fused && t->ram < b->ram))))
+         (t->fused < b->fused ||
+          (t->fused == b->fused &&
+           (t->nlean < b->nlean || (t->nlean == b->nlean && t->ram < b->ram))))))
       best = i;
   }
   if (best < 0 || (!o->ram_limit && o->patch_table))
@@ -285,13 +373,11 @@ static Plan *compile(Graph **gp, const CompileOptions *o) {
       if (o->plan.pools[i].limit != SIZE_MAX)
         pools = arena_printf("%s%s %s of %zu", pools, *pools ? "," : "; pools:",
                              o->plan.pools[i].name, o->plan.pools[i].limit);
+    const char *how = try_options(o, t, false);
     error_at(g, -1, "--ram-limit %zu: needs at least %zu bytes (op %d %s at the peak%s)%s",
              o->ram_limit, t->ram + t->missing, t->peak_op,
              t->peak_op >= 0 ? op_display_name(g, t->peak_op) : "-",
-             t->end >= 0 ? arena_printf(", with --patch %s", patch_spec(t->start, t->end, t->bands))
-             : t->fused && !o->lower.fuse_add ? ", with --fuse-add"
-                                              : "",
-             pools);
+             *how ? arena_printf(", with %s", how) : "", pools);
   }
   chosen_try = best;
   /* The kept configuration, planned again with the dumps and the check. */
@@ -300,6 +386,8 @@ static Plan *compile(Graph **gp, const CompileOptions *o) {
   if (o->int8_io_done)
     oo.int8_io = true;
   oo.lower.fuse_add = tries[best].fused;
+  oo.lower.lean_ops = tries[best].lean;
+  oo.lower.nlean = tries[best].nlean;
   *gp = h;
   return compile_one(h, &oo, tries[best].start, tries[best].end, tries[best].bands, false,
                      NULL);
@@ -343,9 +431,7 @@ static void print_patch_table(FILE *out, const Graph *g, const CompileOptions *o
       continue;
     if (need < low)
       low = need;
-    const char *name = t->end >= 0 ? patch_spec(t->start, t->end, t->bands)
-                       : t->fused && !o->lower.fuse_add ? "--fuse-add"
-                                                        : "none";
+    const char *name = try_options(o, t, true);
     fprintf(out, "  %-14s %10zu %14lld %7.2f%%  op %d%s\n", name, need, (long long)t->extra,
             total ? 100.0 * (double)t->extra / (double)total : 0.0, t->peak_op,
             idx[k] == chosen_try ? (o->ram_limit ? "  <- kept (fits)" : "  <- kept") : "");
@@ -566,6 +652,22 @@ static bool parse_compile_option(int argc, char **argv, int *i, CompileOptions *
     o->plan.no_overlap = true;
   } else if (!strcmp(a, "--fuse-add")) {
     o->lower.fuse_add = true;
+  } else if (!strcmp(a, "--lean-conv")) {
+    const char *v = VALUE();
+    for (const char *c = v;;) {
+      char *end = NULL;
+      long k = *c >= '0' && *c <= '9' ? strtol(c, &end, 10) : -1;
+      if (k < 0 || k > INT32_MAX || (*end && *end != ','))
+        usage(arena_printf("--lean-conv %s: expected op indices separated by commas", v));
+      int *ops = arena_array((size_t)o->lower.nlean + 1, sizeof(int));
+      if (o->lower.nlean)
+        memcpy(ops, o->lower.lean_ops, (size_t)o->lower.nlean * sizeof(int));
+      ops[o->lower.nlean++] = (int)k;
+      o->lower.lean_ops = ops;
+      if (!*end)
+        break;
+      c = end + 1;
+    }
   } else if (!strcmp(a, "--no-views")) {
     o->views = false;
   } else if (!strcmp(a, "--profile")) {

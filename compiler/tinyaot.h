@@ -897,6 +897,12 @@ typedef struct {
   /* --fuse-add: residual ADDs run in their convolution's epilogue
    * (lower_fuse.c); --ram-limit sets it when that lowers the RAM. */
   bool fuse_add;
+  /* --lean-conv: the ops (indices) whose CONV_2D runs its lean DSP entry,
+   * two output pixels per block in half the column scratch (slower, the
+   * same bytes); --ram-limit names the convolution at a RAM peak when
+   * nothing else fits. */
+  const int *lean_ops;
+  int nlean;
 } LowerOptions;
 
 /* Picks a kernel for every op, computes its constant parameters and asks

@@ -42,6 +42,7 @@ static bool fusable(const Graph *g, int add, const Tensor *c, const Tensor *r) {
   if (conv->kind != OP_CONV_2D || !l || !l->kernel || conv->noutputs != 1 ||
       conv->ninputs < 2 || conv->outputs[0] != c->index ||
       (strcmp(l->kernel, "ta_conv2d_fold_dsp_s8") &&
+       strcmp(l->kernel, "ta_conv2d_fold_lean_dsp_s8") &&
        strcmp(l->kernel, "ta_conv2d_fold_portable_s8")))
     return false;
   const Tensor *x = &g->tensors[conv->inputs[0]];
@@ -105,8 +106,10 @@ bool lower_add_fused(Lower *L, const Tensor *a, const Tensor *b, const Tensor *o
   memcpy(f->consts, old->consts, (size_t)old->nconsts * sizeof(ConstObj));
   Lower F = {.g = g, .op = conv, .o = L->o, .rounding = L->rounding, .l = f,
              .argcap = old->nargs, .constcap = old->nconsts};
+  const bool lean = !strcmp(old->kernel, "ta_conv2d_fold_lean_dsp_s8");
   f->kernel = !strcmp(old->kernel, "ta_conv2d_fold_dsp_s8") ? "ta_conv2d_fold_add_dsp_s8"
-                                                            : "ta_conv2d_fold_add_portable_s8";
+              : lean ? "ta_conv2d_fold_add_lean_dsp_s8"
+                     : "ta_conv2d_fold_add_portable_s8";
   for (int k = 0; k < f->nargs; k++)
     if (f->args[k].kind == ARG_TENSOR && f->args[k].index == c->index)
       f->args[k].index = out->index;
@@ -132,7 +135,8 @@ bool lower_add_fused(Lower *L, const Tensor *a, const Tensor *b, const Tensor *o
   ta_dims di = {x->dims[0], x->dims[1], x->dims[2], x->dims[3]};
   ta_dims df = {w->dims[0], w->dims[1], w->dims[2], w->dims[3]};
   ta_dims dout = {out->dims[0], out->dims[1], out->dims[2], out->dims[3]};
-  conv->scratch_bytes = ta_conv2d_fold_add_s8_scratch_size(NULL, &di, &df, &dout);
+  conv->scratch_bytes = lean ? ta_conv2d_fold_add_lean_dsp_s8_scratch_size(NULL, &di, &df, &dout)
+                             : ta_conv2d_fold_add_s8_scratch_size(NULL, &di, &df, &dout);
   /* Element i of the output after element i of the residual (the
    * epilogue's loop), and after its pixel's window (the convolution's
    * declared overlap with input 0 still holds). */

@@ -147,6 +147,28 @@ static const char *path_kernel(Lower *L, const char *stem, bool dsp) {
 /* Whether the plan aligns the scratch for a DSP path's paired loads. */
 static bool scratch_aligned4(const Lower *L) { return L->o->align == 0 || L->o->align >= 4; }
 
+/* Is this op one that --lean-conv (or --ram-limit) names? */
+static bool lean_op(const Lower *L) {
+  for (int i = 0; i < L->o->nlean; i++)
+    if (L->o->lean_ops[i] == L->op->index)
+      return true;
+  return false;
+}
+
+/* An ungrouped int8 CONV_2D's entry (dsp: its DSP path takes the op),
+ * its scratch, and the overlap its blocks allow: the DSP entry with
+ * blocks of 4 pixels (1 on cores without the extension), its lean form
+ * (blocks of 2, half the columns) at the ops --lean-conv names, or the
+ * portable one.  The overlap the callers declare for blocks of 1 and 4
+ * holds for blocks of 2: each of their ends is one of a block of 1. */
+static void conv_entry(Lower *L, bool dsp, const ta_conv_params *p, ta_dims di, ta_dims df,
+                       ta_dims dout) {
+  const bool lean = dsp && lean_op(L);
+  L->l->kernel = lean ? "ta_conv2d_fold_lean_dsp_s8" : path_kernel(L, "ta_conv2d_fold", dsp);
+  L->op->scratch_bytes = lean ? ta_conv2d_fold_lean_dsp_s8_scratch_size(p, &di, &df, &dout)
+                              : ta_conv2d_fold_s8_scratch_size(p, &di, &df, &dout);
+}
+
 /* The same for DEPTHWISE_CONV_2D (`rev`: its backward walk), whose DSP
  * path has a 3 x 3 form of its own (channel planes in a scratch):
  * stem[_rev]_3x3_dsp_s8 where ta_depthwise_conv2d_fold_3x3_ok() and the
@@ -529,7 +551,7 @@ static void conv_common(Lower *L, bool depthwise) {
     const int32_t *bias_arg =
         conv_quant(L, in, filter, out, nout, 3, fold, taps,
                    scratch_aligned4(L) ? REC_CONV : REC_NONE, &nbias, &q);
-    L->l->kernel = path_kernel(L, "ta_conv2d_fold", ta_conv2d_fold_dsp_ok(&q, &di, &dc));
+    conv_entry(L, ta_conv2d_fold_dsp_ok(&q, &di, &dc), &p, di, dc, dout);
     const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
     arg_tensor(L, in->index);
     const_struct(L, "filter_dims", "ta_dims", dims_init(dc), true);
@@ -538,7 +560,6 @@ static void conv_common(Lower *L, bool depthwise) {
     const_struct(L, "out_dims", "ta_dims", dims_init(dout), true);
     arg_tensor(L, out->index);
     arg_scratch(L);
-    L->op->scratch_bytes = ta_conv2d_fold_s8_scratch_size(&p, &di, &dc, &dout);
     overlap_windows(L, &p, di, dc.h, dc.w, dout, 2, false, 1);
     return;
   }
@@ -571,9 +592,12 @@ static void conv_common(Lower *L, bool depthwise) {
                  depthwise ? df.h * df.w : df.h * df.w * df.c, records, &nbias, &q);
   const bool dsp = depthwise ? ta_depthwise_conv2d_fold_dsp_ok(&p, &q, &di, &df)
                              : ta_conv2d_fold_dsp_ok(&q, &di, &df);
-  L->l->kernel = depthwise ? dw_kernel(L, dsp, false, &p, &q, di, df)
-                 : w4      ? "ta_conv2d_fold_w4_s8"
-                           : path_kernel(L, "ta_conv2d_fold", dsp);
+  if (depthwise)
+    L->l->kernel = dw_kernel(L, dsp, false, &p, &q, di, df);
+  else if (w4)
+    L->l->kernel = "ta_conv2d_fold_w4_s8";
+  else
+    conv_entry(L, dsp, &p, di, df, dout);
   const_struct(L, "in_dims", "ta_dims", dims_init(di), true);
   arg_tensor(L, in->index);
   const_struct(L, "filter_dims", "ta_dims", dims_init(df), true);
@@ -587,12 +611,13 @@ static void conv_common(Lower *L, bool depthwise) {
   const_struct(L, "out_dims", "ta_dims", dims_init(dout), true);
   arg_tensor(L, out->index);
   arg_scratch(L);
-  L->op->scratch_bytes =
-      depthwise ? (strstr(L->l->kernel, "_3x3_dsp_")
-                       ? ta_depthwise_conv2d_fold_3x3_dsp_s8_scratch_size(&p, &di, &df, &dout)
-                       : 0)
-      : w4      ? ta_conv2d_fold_w4_s8_scratch_size(&p, &di, &df, &dout)
-                : ta_conv2d_fold_s8_scratch_size(&p, &di, &df, &dout);
+  if (depthwise)
+    L->op->scratch_bytes = strstr(L->l->kernel, "_3x3_dsp_")
+                               ? ta_depthwise_conv2d_fold_3x3_dsp_s8_scratch_size(&p, &di, &df,
+                                                                                   &dout)
+                               : 0;
+  else if (w4)
+    L->op->scratch_bytes = ta_conv2d_fold_w4_s8_scratch_size(&p, &di, &df, &dout);
   if (!depthwise && df.c == di.c)
     overlap_windows(L, &p, di, df.h, df.w, dout, 2, false, 1);
   else if (depthwise && p.depth_multiplier == 1) {

@@ -36,7 +36,10 @@
  *    LDRD of the pair's weights, 4 SXTB16, 4 LDRD of the columns and 16
  *    SMLAD (26 instructions for 32 multiply-adds), then per sum SMMLAR,
  *    ADD, SUB, ASR, SSAT and a halfword store per pixel.  Elsewhere the
- *    same arithmetic in C, one pixel at a time.
+ *    same arithmetic in C, one pixel at a time.  The lean entries
+ *    (ta_conv2d_fold_lean_dsp_s8, _add_lean_dsp_s8) run the same with
+ *    blocks of two pixels in C, in half the scratch: what the compiler
+ *    picks for the op at a RAM peak under --ram-limit.
  *
  * The requantization in SMMLAR form (ta_requant_double_mmla()) is
  * TFLite Micro's double rounding exactly where the compiler found it so
@@ -47,7 +50,7 @@
  * Scratch (ta_conv2d_fold_s8_scratch_size()): 8 * K4 bytes (four int16
  * columns; the portable path uses the first 2 K), plus 4 K4 for
  * gathering the four windows as int8 when the filter's channels are not
- * a multiple of 4.
+ * a multiple of 4; half of each in the lean entries.
  *
  * Entry points: ta_conv2d_fold_dsp_s8, ta_conv2d_fold_portable_s8
  * (TFLite's roundings) and ta_conv2d_fold_ort_s8 (ONNX Runtime's float
@@ -76,25 +79,50 @@ static size_t row4(const ta_dims *filter_dims) {
          ~(size_t)3;
 }
 
+/* The columns of P pixels (int16) and, when the filter's channels are
+ * not a multiple of 4, their windows as int8. */
+static size_t cols_size(const ta_dims *filter_dims, size_t P) {
+  const size_t K4 = row4(filter_dims);
+  return 2 * P * K4 + (filter_dims->c % 4 ? P * K4 : 0);
+}
+
 size_t ta_conv2d_fold_s8_scratch_size(const ta_conv_params *p, const ta_dims *in_dims,
                                       const ta_dims *filter_dims, const ta_dims *out_dims) {
   (void)p;
   (void)in_dims;
   (void)out_dims;
-  const size_t K4 = row4(filter_dims);
-  return 8 * K4 + (filter_dims->c % 4 ? 4 * K4 : 0);
+  return cols_size(filter_dims, 4);
+}
+
+size_t ta_conv2d_fold_lean_dsp_s8_scratch_size(const ta_conv_params *p, const ta_dims *in_dims,
+                                               const ta_dims *filter_dims,
+                                               const ta_dims *out_dims) {
+  (void)p;
+  (void)in_dims;
+  (void)out_dims;
+  return cols_size(filter_dims, 2);
 }
 
 /* The fused entries' scratch: the convolution's, then the int8 outputs of
- * four pixels (the epilogue's ADD reads them with the residual). */
-static size_t add_tmp_offset(const ta_dims *in_dims, const ta_dims *filter_dims) {
-  return (ta_conv2d_fold_s8_scratch_size(NULL, in_dims, filter_dims, NULL) + 3) & ~(size_t)3;
+ * P pixels (the epilogue's ADD reads them with the residual). */
+static size_t add_tmp_offset(const ta_dims *filter_dims, size_t P) {
+  return (cols_size(filter_dims, P) + 3) & ~(size_t)3;
 }
 
 size_t ta_conv2d_fold_add_s8_scratch_size(const ta_conv_params *p, const ta_dims *in_dims,
                                           const ta_dims *filter_dims, const ta_dims *out_dims) {
   (void)p;
-  return add_tmp_offset(in_dims, filter_dims) + 4 * (size_t)out_dims->c;
+  (void)in_dims;
+  return add_tmp_offset(filter_dims, 4) + 4 * (size_t)out_dims->c;
+}
+
+size_t ta_conv2d_fold_add_lean_dsp_s8_scratch_size(const ta_conv_params *p,
+                                                   const ta_dims *in_dims,
+                                                   const ta_dims *filter_dims,
+                                                   const ta_dims *out_dims) {
+  (void)p;
+  (void)in_dims;
+  return add_tmp_offset(filter_dims, 2) + 2 * (size_t)out_dims->c;
 }
 
 /* The requantized, offset and clamped output of channel oc: TFLite's
@@ -114,11 +142,12 @@ static inline int8_t finish_ort(int32_t acc, const ta_conv_params *p, const ta_q
 
 #if defined(TA_DSP)
 /*
- * The DSP path's four columns share one buffer of 4 K4 int16 (K4 = K
- * rounded up to 4, 4-byte aligned), interleaved so that the block walks
- * one pointer: for each group g of 4 taps (k = 4g .. 4g + 3) eight words,
- * columns 0 1 2 3's (x0, x2), then columns 0 1 2 3's (x1, x3).  Taps past
- * K hold 0 (their weights are 0 too).
+ * The DSP path's P columns (P = 4 pixels per block, 2 in the lean
+ * entries) share one buffer of P K4 int16 (K4 = K rounded up to 4,
+ * 4-byte aligned), interleaved so that the block walks one pointer: for
+ * each group g of 4 taps (k = 4g .. 4g + 3) 2 P words, columns 0 .. P-1's
+ * (x0, x2), then their (x1, x3).  Taps past K hold 0 (their weights are
+ * 0 too).
  */
 
 /* Copies n bytes, a word at a time while it can; returns dst + n. */
@@ -131,12 +160,12 @@ static inline int8_t *copy_bytes(int8_t *dst, const int8_t *src, int32_t n) {
 }
 
 /* Output pixel (oy, ox)'s window of in_b, the zero point zp in the
- * padding: C a multiple of 4, widened into column j of col; else copied
- * as int8 to stage (K bytes, zeros up to K4), for dsp_gather_pw() to
- * widen four windows at once. */
+ * padding: C a multiple of 4, widened into column j of the P in col;
+ * else copied as int8 to stage (K bytes, zeros up to K4), for
+ * dsp_widen() to widen the P windows at once. */
 static void dsp_gather(const ta_conv_params *p, const int8_t *in_b, int32_t H, int32_t W,
                        int32_t C, int32_t KH, int32_t KW, int32_t oy, int32_t ox,
-                       int16_t zp, uint32_t *col, int32_t j, int8_t *stage) {
+                       int16_t zp, uint32_t *col, int32_t j, int32_t P, int8_t *stage) {
   const int32_t iy0 = oy * p->stride_h - p->pad_h, ix0 = ox * p->stride_w - p->pad_w;
   uint32_t *dst = col + j;
   if ((C & 3) == 0) {
@@ -147,14 +176,14 @@ static void dsp_gather(const ta_conv_params *p, const int8_t *in_b, int32_t H, i
         const int32_t ix = ix0 + kx * p->dilation_w;
         if (iy >= 0 && iy < H && ix >= 0 && ix < W) {
           const int8_t *src = in_b + ((size_t)iy * W + ix) * C;
-          for (int32_t c = 0; c < C; c += 4, dst += 8) {
+          for (int32_t c = 0; c < C; c += 4, dst += 2 * P) {
             const uint32_t v = ta_ld32(src + c);
             dst[0] = (uint32_t)ta_sxtb16_even(v);
-            dst[4] = (uint32_t)ta_sxtb16_odd(v);
+            dst[P] = (uint32_t)ta_sxtb16_odd(v);
           }
         } else {
-          for (int32_t c = 0; c < C; c += 4, dst += 8)
-            dst[0] = dst[4] = zp2;
+          for (int32_t c = 0; c < C; c += 4, dst += 2 * P)
+            dst[0] = dst[P] = zp2;
         }
       }
     }
@@ -202,9 +231,21 @@ static void dsp_gather(const ta_conv_params *p, const int8_t *in_b, int32_t H, i
     *s++ = 0;
 }
 
-/* Four pixels of a pointwise convolution (1x1, stride 1, no padding, C
- * a multiple of 4), their channels contiguous from x: widened into the
- * four columns.  Per group of 4 channels 4 LDR, 8 SXTB16 and 2 STM. */
+/* P int8 windows of groups * 4 values, `stride` bytes apart from x (the
+ * staged windows, or the pixels of a pointwise convolution: 1x1, stride
+ * 1, no padding, C a multiple of 4), widened into the P columns. */
+static void dsp_widen(const int8_t *x, int32_t stride, uint32_t *col, int32_t groups,
+                      int32_t P) {
+  for (; groups > 0; groups--, x += 4, col += 2 * P)
+    for (int32_t j = 0; j < P; j++) {
+      const uint32_t v = ta_ld32(x + j * stride);
+      col[j] = (uint32_t)ta_sxtb16_even(v);
+      col[P + j] = (uint32_t)ta_sxtb16_odd(v);
+    }
+}
+
+/* dsp_widen() for the four columns of the full block: per group of 4
+ * channels 4 LDR, 8 SXTB16 and 2 STM. */
 #if defined(TA_DSP_GEMM_ASM)
 __attribute__((naked)) static void dsp_gather_pw(const int8_t *x __attribute__((unused)),
                                                  int32_t C __attribute__((unused)),
@@ -233,19 +274,14 @@ __attribute__((naked)) static void dsp_gather_pw(const int8_t *x __attribute__((
 }
 #else
 static void dsp_gather_pw(const int8_t *x, int32_t C, uint32_t *col, int32_t groups) {
-  for (; groups > 0; groups--, x += 4, col += 8)
-    for (int j = 0; j < 4; j++) {
-      const uint32_t v = ta_ld32(x + j * C);
-      col[j] = (uint32_t)ta_sxtb16_even(v);
-      col[4 + j] = (uint32_t)ta_sxtb16_odd(v);
-    }
+  dsp_widen(x, C, col, groups, 4);
 }
 #endif
 
 /* What the block below needs; the order is the assembly's. */
 typedef struct {
-  int8_t *o[4];              /* the four pixels' outputs, at the pair's first channel */
-  const uint32_t *col, *col_end; /* the columns; col + 8 * groups */
+  int8_t *o[4];              /* the pixels' outputs, at the pair's first channel */
+  const uint32_t *col, *col_end; /* the columns; col + 2 P groups */
   const int32_t *rec, *rec_end;  /* the pairs' records; rec + 8 * pairs */
   uint32_t lo4, hi4;         /* the clamp, in every byte */
   int32_t clamp;             /* the range is narrower than int8's */
@@ -355,29 +391,28 @@ __attribute__((naked)) static void dsp_block_run(dsp_block *b __attribute__((unu
       "add    sp, sp, #48\n\t"
       "pop    {r4-r11, pc}\n\t");
 }
-#else
-/* The same in C. */
-static void dsp_block_run(dsp_block *b) {
+#endif
+
+/* The same in C for P columns (P = 4 without the assembly, 2 for the
+ * lean entries). */
+TA_INLINE void dsp_cols_run(const dsp_block *b, const int32_t P) {
   const int8_t *w = b->w;
   int8_t *o[4] = {b->o[0], b->o[1], b->o[2], b->o[3]};
   for (const int32_t *r = b->rec; r != b->rec_end; r += 8) {
     int32_t a[2][4];
     for (int h = 0; h < 2; h++)
       a[h][0] = a[h][1] = a[h][2] = a[h][3] = r[h];
-    for (const uint32_t *x = b->col; x != b->col_end; x += 8, w += 8)
+    for (const uint32_t *x = b->col; x != b->col_end; x += 2 * P, w += 8)
       for (int h = 0; h < 2; h++) {
         const uint32_t v = ta_ld32a(w + 4 * h);
         const int32_t e = ta_sxtb16_even(v), o = ta_sxtb16_odd(v);
-        for (int j = 0; j < 4; j++)
-          a[h][j] = __smlad(o, (int32_t)x[4 + j], __smlad(e, (int32_t)x[j], a[h][j]));
+        for (int32_t j = 0; j < P; j++)
+          a[h][j] = __smlad(o, (int32_t)x[P + j], __smlad(e, (int32_t)x[j], a[h][j]));
       }
-    for (int j = 0; j < 4; j++) {
+    for (int32_t j = 0; j < P; j++) {
       uint32_t v = 0;
-      for (int h = 0; h < 2; h++) {
-        const int32_t *q = r + 2 + 3 * h;
-        const ta_requant_mmla m = {q[0], q[1], q[2]};
-        v |= ((uint32_t)__ssat(ta_requant_double_mmla(a[h][j], &m), 8) & 0xff) << (8 * h);
-      }
+      for (int h = 0; h < 2; h++)
+        v |= ((uint32_t)__ssat(ta_dsp_requant_rec(a[h][j], r + 2 + 3 * h), 8) & 0xff) << (8 * h);
       if (b->clamp)
         v = ta_dsp_clamp4(v, b->lo4, b->hi4);
       ta_st16(o[j], v);
@@ -385,22 +420,57 @@ static void dsp_block_run(dsp_block *b) {
     }
   }
 }
+
+#if !defined(TA_DSP_GEMM_ASM)
+static void dsp_block_run(dsp_block *b) { dsp_cols_run(b, 4); }
 #endif
 
-/* An odd last channel (after `pairs` pairs): its four sums in C, filter
+/* The lean entries' block: two columns, per group of 4 taps the pair's
+ * 8 weights widened once for both (4 SXTB16) and 8 SMLAD. */
+static void dsp_pair_run(dsp_block *b) {
+  const int8_t *w = b->w;
+  int8_t *o0 = b->o[0], *o1 = b->o[1];
+  for (const int32_t *r = b->rec; r != b->rec_end; r += 8) {
+    int32_t a0 = r[0], a1 = r[0], c0 = r[1], c1 = r[1];
+    for (const uint32_t *x = b->col; x != b->col_end; x += 4, w += 8) {
+      const uint32_t v = ta_ld32a(w), u = ta_ld32a(w + 4);
+      const int32_t x0 = (int32_t)x[0], x1 = (int32_t)x[1], x2 = (int32_t)x[2],
+                    x3 = (int32_t)x[3];
+      const int32_t ve = ta_sxtb16_even(v), vo = ta_sxtb16_odd(v);
+      a0 = __smlad(vo, x2, __smlad(ve, x0, a0));
+      a1 = __smlad(vo, x3, __smlad(ve, x1, a1));
+      const int32_t ue = ta_sxtb16_even(u), uo = ta_sxtb16_odd(u);
+      c0 = __smlad(uo, x2, __smlad(ue, x0, c0));
+      c1 = __smlad(uo, x3, __smlad(ue, x1, c1));
+    }
+    uint32_t v0 = ((uint32_t)__ssat(ta_dsp_requant_rec(a0, r + 2), 8) & 0xff) |
+                  ((uint32_t)__ssat(ta_dsp_requant_rec(c0, r + 5), 8) & 0xff) << 8;
+    uint32_t v1 = ((uint32_t)__ssat(ta_dsp_requant_rec(a1, r + 2), 8) & 0xff) |
+                  ((uint32_t)__ssat(ta_dsp_requant_rec(c1, r + 5), 8) & 0xff) << 8;
+    if (b->clamp) {
+      v0 = ta_dsp_clamp4(v0, b->lo4, b->hi4);
+      v1 = ta_dsp_clamp4(v1, b->lo4, b->hi4);
+    }
+    ta_st16(o0, v0);
+    ta_st16(o1, v1);
+    o0 += 2;
+    o1 += 2;
+  }
+}
+
+/* An odd last channel (after `pairs` pairs): its P sums in C, filter
  * packed alone, record bias, M, c, e. */
 static void dsp_last_channel(const dsp_block *b, int32_t pairs, const int8_t *w,
-                             const int32_t *r) {
+                             const int32_t *r, int32_t P) {
   int32_t a[4] = {r[0], r[0], r[0], r[0]};
-  for (const uint32_t *x = b->col; x != b->col_end; x += 8, w += 4) {
+  for (const uint32_t *x = b->col; x != b->col_end; x += 2 * P, w += 4) {
     const uint32_t v = ta_ld32a(w);
     const int32_t e = ta_sxtb16_even(v), o = ta_sxtb16_odd(v);
-    for (int j = 0; j < 4; j++)
-      a[j] = __smlad(o, (int32_t)x[4 + j], __smlad(e, (int32_t)x[j], a[j]));
+    for (int32_t j = 0; j < P; j++)
+      a[j] = __smlad(o, (int32_t)x[P + j], __smlad(e, (int32_t)x[j], a[j]));
   }
-  const ta_requant_mmla m = {r[1], r[2], r[3]};
-  for (int j = 0; j < 4; j++) {
-    uint32_t v = (uint32_t)__ssat(ta_requant_double_mmla(a[j], &m), 8) & 0xff;
+  for (int32_t j = 0; j < P; j++) {
+    uint32_t v = (uint32_t)__ssat(ta_dsp_requant_rec(a[j], r + 1), 8) & 0xff;
     if (b->clamp)
       v = ta_dsp_clamp4(v, b->lo4, b->hi4);
     b->o[j][2 * pairs] = (int8_t)v;
@@ -408,26 +478,28 @@ static void dsp_last_channel(const dsp_block *b, int32_t pairs, const int8_t *w,
 }
 
 /*
- * Ungrouped convolution: output pixels four at a time (the block may
- * span rows and images; the last one repeats the last pixel, which then
- * writes the same bytes up to four times).  With add (the fused entry):
- * the block's outputs go to tmp, and the residual ADD writes out from
- * them and res, element by element (so out may be res itself).
+ * Ungrouped convolution: output pixels P at a time (4, or 2 in the lean
+ * entries; the block may span rows and images; the last one repeats the
+ * last pixel, which then writes the same bytes up to P times).  With add
+ * (the fused entry): the block's outputs go to tmp, and the residual ADD
+ * writes out from them and res, element by element (so out may be res
+ * itself).
  */
 TA_INLINE void conv_dsp_body(const ta_conv_params *p, const ta_dims *in_dims,
                              const int8_t *in, const ta_dims *filter_dims,
                              const int8_t *filter, const int32_t *rec,
                              const ta_dims *out_dims, int8_t *out, uint32_t *col,
-                             const ta_add_s8_tab *add, const int8_t *res, int8_t *tmp) {
+                             const ta_add_s8_tab *add, const int8_t *res, int8_t *tmp,
+                             const int32_t P) {
   const int32_t H = in_dims->h, W = in_dims->w, C = in_dims->c;
   const int32_t KH = filter_dims->h, KW = filter_dims->w;
   const int32_t OH = out_dims->h, OW = out_dims->w, OC = out_dims->c;
   const int32_t K4 = (KH * KW * C + 3) & ~3, pairs = OC >> 1;
   const int16_t zp = (int16_t)ta_clamp_i32(-p->input_offset, -128, 127);
-  int8_t *stage = (int8_t *)(col + 2 * K4);
+  int8_t *stage = (int8_t *)(col + P * K4 / 2);
   dsp_block blk;
   blk.col = col;
-  blk.col_end = col + 2 * K4;
+  blk.col_end = col + P * K4 / 2;
   blk.lo4 = ta_dsp_bytes4(p->act_min);
   blk.hi4 = ta_dsp_bytes4(p->act_max);
   blk.clamp = p->act_min > -128 || p->act_max < 127;
@@ -442,16 +514,19 @@ TA_INLINE void conv_dsp_body(const ta_conv_params *p, const ta_dims *in_dims,
   const int pw = KH == 1 && KW == 1 && p->stride_h == 1 && p->stride_w == 1 && p->pad_h == 0 &&
                  p->pad_w == 0 && H == OH && W == OW && (C & 3) == 0;
   int32_t b = 0, oy = 0, ox = 0;
-  for (size_t i = 0; i < npix; i += 4) {
-    const size_t n = npix - i < 4 ? npix - i : 4;
+  for (size_t i = 0; i < npix; i += (size_t)P) {
+    const size_t n = npix - i < (size_t)P ? npix - i : (size_t)P;
     int8_t *o = (add ? tmp : out + i * OC);
     blk.o[0] = o, blk.o[1] = o + OC, blk.o[2] = o + 2 * OC, blk.o[3] = o + 3 * OC;
-    if (pw && n == 4) {
-      dsp_gather_pw(in + i * C, C, col, K4 / 4);
+    if (pw && n == (size_t)P) {
+      if (P == 4)
+        dsp_gather_pw(in + i * C, C, col, K4 / 4);
+      else
+        dsp_widen(in + i * C, C, col, K4 / 4, P);
     } else {
-      for (size_t j = 0; j < 4; j++) {
+      for (size_t j = 0; j < (size_t)P; j++) {
         blk.o[j] = o + (j < n ? j : n - 1) * OC;
-        dsp_gather(p, in + b * image, H, W, C, KH, KW, oy, ox, zp, col, (int32_t)j,
+        dsp_gather(p, in + b * image, H, W, C, KH, KW, oy, ox, zp, col, (int32_t)j, P,
                    stage + j * K4);
         if (j + 1 < n && ++ox == OW) {
           ox = 0;
@@ -464,23 +539,27 @@ TA_INLINE void conv_dsp_body(const ta_conv_params *p, const ta_dims *in_dims,
         if (++oy == OH)
           oy = 0, b++;
       }
-      if (C & 3) /* the four int8 windows, widened */
+      if ((C & 3) && P == 4) /* the int8 windows, widened */
         dsp_gather_pw(stage, K4, col, K4 / 4);
+      else if (C & 3)
+        dsp_widen(stage, K4, col, K4 / 4, P);
     }
-    if (pw && n == 4) {
+    if (pw && n == (size_t)P) {
       /* (b, oy, ox) is not followed here: only the last block, which
-       * may be short, gathers pixel by pixel; it starts at pixel i + 4. */
-      if (npix - (i + 4) < 4) {
-        const size_t next = i + 4;
+       * may be short, gathers pixel by pixel; it starts at pixel i + P. */
+      if (npix - (i + P) < (size_t)P) {
+        const size_t next = i + P;
         b = (int32_t)(next / ((size_t)OH * OW));
         oy = (int32_t)(next / OW % OH);
         ox = (int32_t)(next % OW);
       }
     }
-    if (pairs)
+    if (pairs && P == 4)
       dsp_block_run(&blk);
+    else if (pairs)
+      dsp_pair_run(&blk);
     if (OC & 1)
-      dsp_last_channel(&blk, pairs, w_last, r_last);
+      dsp_last_channel(&blk, pairs, w_last, r_last, P);
     if (add)
       ta_add_s8_tab_row(add, tmp, 1, res + i * OC, 1, out + i * OC, (int32_t)n * OC);
   }
@@ -489,7 +568,8 @@ TA_INLINE void conv_dsp_body(const ta_conv_params *p, const ta_dims *in_dims,
 static void conv_dsp(const ta_conv_params *p, const ta_dims *in_dims, const int8_t *in,
                      const ta_dims *filter_dims, const int8_t *filter, const int32_t *rec,
                      const ta_dims *out_dims, int8_t *out, uint32_t *col) {
-  conv_dsp_body(p, in_dims, in, filter_dims, filter, rec, out_dims, out, col, NULL, NULL, NULL);
+  conv_dsp_body(p, in_dims, in, filter_dims, filter, rec, out_dims, out, col, NULL, NULL, NULL,
+                4);
 }
 
 TA_NOINLINE static void conv_dsp_add(const ta_conv_params *p, const ta_dims *in_dims,
@@ -498,7 +578,23 @@ TA_NOINLINE static void conv_dsp_add(const ta_conv_params *p, const ta_dims *in_
                                      const ta_dims *out_dims, int8_t *out, uint32_t *col,
                                      const ta_add_s8_tab *add, const int8_t *res,
                                      int8_t *tmp) {
-  conv_dsp_body(p, in_dims, in, filter_dims, filter, rec, out_dims, out, col, add, res, tmp);
+  conv_dsp_body(p, in_dims, in, filter_dims, filter, rec, out_dims, out, col, add, res, tmp, 4);
+}
+
+static void conv_lean(const ta_conv_params *p, const ta_dims *in_dims, const int8_t *in,
+                      const ta_dims *filter_dims, const int8_t *filter, const int32_t *rec,
+                      const ta_dims *out_dims, int8_t *out, uint32_t *col) {
+  conv_dsp_body(p, in_dims, in, filter_dims, filter, rec, out_dims, out, col, NULL, NULL, NULL,
+                2);
+}
+
+TA_NOINLINE static void conv_lean_add(const ta_conv_params *p, const ta_dims *in_dims,
+                                      const int8_t *in, const ta_dims *filter_dims,
+                                      const int8_t *filter, const int32_t *rec,
+                                      const ta_dims *out_dims, int8_t *out, uint32_t *col,
+                                      const ta_add_s8_tab *add, const int8_t *res,
+                                      int8_t *tmp) {
+  conv_dsp_body(p, in_dims, in, filter_dims, filter, rec, out_dims, out, col, add, res, tmp, 2);
 }
 
 #else
@@ -577,6 +673,10 @@ TA_NOINLINE static void conv_dsp_add(const ta_conv_params *p, const ta_dims *in_
                                      int8_t *tmp) {
   conv_dsp_body(p, in_dims, in, filter_dims, filter, rec, out_dims, out, col, add, res, tmp);
 }
+
+/* The lean entries: the same (one pixel at a time needs 2 K4 bytes). */
+#define conv_lean conv_dsp
+#define conv_lean_add conv_dsp_add
 #endif
 
 /* The portable path, every group: per output pixel each group's window
@@ -705,6 +805,19 @@ ta_status ta_conv2d_fold_dsp_s8(const ta_conv_params *p, const ta_quant *q,
   return TA_OK;
 }
 
+/* The same, two pixels per block: half the columns' scratch. */
+ta_status ta_conv2d_fold_lean_dsp_s8(const ta_conv_params *p, const ta_quant *q,
+                                     const ta_dims *in_dims, const int8_t *in,
+                                     const ta_dims *filter_dims, const int8_t *filter,
+                                     const int32_t *bias_fold, const ta_dims *out_dims,
+                                     int8_t *out, void *scratch) {
+  if (!conv_args_ok(p, in_dims, filter_dims, out_dims, bias_fold, scratch) ||
+      !conv_dsp_ok(q, in_dims, filter_dims, scratch))
+    return TA_ERR_ARG;
+  conv_lean(p, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, scratch);
+  return TA_OK;
+}
+
 /* The portable path, TFLite's roundings. */
 ta_status ta_conv2d_fold_portable_s8(const ta_conv_params *p, const ta_quant *q,
                                      const ta_dims *in_dims, const int8_t *in,
@@ -764,7 +877,25 @@ ta_status ta_conv2d_fold_add_dsp_s8(const ta_conv_params *p, const ta_quant *q,
     return TA_ERR_ARG;
   const ta_add_s8_tab c = ta_add_s8_tab_make(add);
   conv_dsp_add(p, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, scratch, &c,
-               residual, (int8_t *)scratch + add_tmp_offset(in_dims, filter_dims));
+               residual, (int8_t *)scratch + add_tmp_offset(filter_dims, 4));
+  return TA_OK;
+}
+
+ta_status ta_conv2d_fold_add_lean_dsp_s8(const ta_conv_params *p, const ta_quant *q,
+                                         const ta_dims *in_dims, const int8_t *in,
+                                         const ta_dims *filter_dims, const int8_t *filter,
+                                         const int32_t *bias_fold, const ta_dims *out_dims,
+                                         int8_t *out, void *scratch, const ta_add_params *add,
+                                         const int8_t *residual) {
+  ta_status st = conv_add_args(p, q, in_dims, filter_dims, out_dims, bias_fold, scratch, add,
+                               residual);
+  if (st != TA_OK)
+    return st;
+  if (!conv_dsp_ok(q, in_dims, filter_dims, scratch))
+    return TA_ERR_ARG;
+  const ta_add_s8_tab c = ta_add_s8_tab_make(add);
+  conv_lean_add(p, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, scratch, &c,
+                residual, (int8_t *)scratch + add_tmp_offset(filter_dims, 2));
   return TA_OK;
 }
 
@@ -780,7 +911,7 @@ ta_status ta_conv2d_fold_add_portable_s8(const ta_conv_params *p, const ta_quant
     return st;
   const ta_add_s8_tab c = ta_add_s8_tab_make(add);
   conv_fixed_add(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, scratch, &c,
-                 residual, (int8_t *)scratch + add_tmp_offset(in_dims, filter_dims));
+                 residual, (int8_t *)scratch + add_tmp_offset(filter_dims, 4));
   return TA_OK;
 }
 

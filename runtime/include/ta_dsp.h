@@ -157,6 +157,13 @@ static inline int32_t ta_smmlar(int32_t a, int32_t b, int32_t c) {
 #endif
 }
 
+/* ta_requant_double_mmla() with one SMMLAR: m = {M, c, e} of a record
+ * (ta_pack.h; the output offset in c). */
+static inline int32_t ta_dsp_requant_rec(int32_t x, const int32_t *m) {
+  return (int32_t)((uint32_t)ta_smmlar(x, m[0], m[1]) + (uint32_t)x - ((uint32_t)x >> 31)) >>
+         m[2];
+}
+
 /* The low half of a, the low half of b as the high half: one PKHBT. */
 static inline uint32_t ta_pkhbt(uint32_t a, uint32_t b) {
 #if defined(__GNUC__)

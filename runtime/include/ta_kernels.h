@@ -81,6 +81,10 @@ ta_status ta_conv2d_fold_s8(const ta_conv_params *p, const ta_quant *q,
  *    filter packed by ta_pack_rows_s8() in blocks of 2 rows (ta_pack.h;
  *    4-byte aligned, ta_pack_size() bytes) and its `bias_fold` the
  *    records of ta_pack_records() (blocks of 2) for the folded bias;
+ *  - ta_conv2d_fold_lean_dsp_s8: the same two output pixels per block
+ *    instead of four (slower on the DSP cores; the same bytes), in half
+ *    the scratch: ta_conv2d_fold_lean_dsp_s8_scratch_size() bytes =
+ *    4 K4, plus 2 K4 when filter c is not a multiple of 4;
  *  - ta_conv2d_fold_portable_s8: the portable path, TFLite's roundings
  *    (TA_ROUND_DOUBLE, TA_ROUND_SINGLE; TA_ERR_ARG for TA_ROUND_ORT);
  *  - ta_conv2d_fold_ort_s8: the portable path, TA_ROUND_ORT only.
@@ -93,6 +97,14 @@ ta_status ta_conv2d_fold_dsp_s8(const ta_conv_params *p, const ta_quant *q,
                                 const ta_dims *filter_dims, const int8_t *filter,
                                 const int32_t *bias_fold,
                                 const ta_dims *out_dims, int8_t *out, void *scratch);
+size_t ta_conv2d_fold_lean_dsp_s8_scratch_size(const ta_conv_params *p, const ta_dims *in_dims,
+                                               const ta_dims *filter_dims,
+                                               const ta_dims *out_dims);
+ta_status ta_conv2d_fold_lean_dsp_s8(const ta_conv_params *p, const ta_quant *q,
+                                     const ta_dims *in_dims, const int8_t *in,
+                                     const ta_dims *filter_dims, const int8_t *filter,
+                                     const int32_t *bias_fold, const ta_dims *out_dims,
+                                     int8_t *out, void *scratch);
 ta_status ta_conv2d_fold_portable_s8(const ta_conv_params *p, const ta_quant *q,
                                      const ta_dims *in_dims, const int8_t *in,
                                      const ta_dims *filter_dims, const int8_t *filter,
@@ -119,6 +131,9 @@ ta_status ta_conv2d_fold_ort_s8(const ta_conv_params *p, const ta_quant *q,
  * (TA_ERR_ARG for TA_ROUND_ORT).  scratch:
  * ta_conv2d_fold_add_s8_scratch_size() bytes (the convolution's rounded
  * up to 4, plus four output pixels), 4-byte aligned.
+ * ta_conv2d_fold_add_lean_dsp_s8 is the same with ta_conv2d_fold_lean_dsp_s8's
+ * blocks, in ta_conv2d_fold_add_lean_dsp_s8_scratch_size() bytes (the
+ * lean convolution's rounded up to 4, plus two output pixels).
  */
 size_t ta_conv2d_fold_add_s8_scratch_size(const ta_conv_params *p, const ta_dims *in_dims,
                                           const ta_dims *filter_dims, const ta_dims *out_dims);
@@ -129,6 +144,16 @@ ta_status ta_conv2d_fold_add_dsp_s8(const ta_conv_params *p, const ta_quant *q,
                                     int8_t *out, void *scratch, const ta_add_params *add,
                                     const int8_t *residual);
 ta_status ta_conv2d_fold_add_portable_s8(const ta_conv_params *p, const ta_quant *q,
+                                         const ta_dims *in_dims, const int8_t *in,
+                                         const ta_dims *filter_dims, const int8_t *filter,
+                                         const int32_t *bias_fold, const ta_dims *out_dims,
+                                         int8_t *out, void *scratch, const ta_add_params *add,
+                                         const int8_t *residual);
+size_t ta_conv2d_fold_add_lean_dsp_s8_scratch_size(const ta_conv_params *p,
+                                                   const ta_dims *in_dims,
+                                                   const ta_dims *filter_dims,
+                                                   const ta_dims *out_dims);
+ta_status ta_conv2d_fold_add_lean_dsp_s8(const ta_conv_params *p, const ta_quant *q,
                                          const ta_dims *in_dims, const int8_t *in,
                                          const ta_dims *filter_dims, const int8_t *filter,
                                          const int32_t *bias_fold, const ta_dims *out_dims,

@@ -94,7 +94,7 @@ check_model() {
   rm -rf "$dir/gen" && mkdir -p "$dir"
   if ! "$TINYAOT" compile "$TINYAOT_SHARED/models/$m.tflite" -o "$dir/gen" --prefix net $opts \
        > "$dir/compile.log" 2>&1; then
-    echo "skip - not supported yet: $name (tinyaot compile: $(head -n1 "$dir/compile.log" | sed "s|^$TINYAOT_SHARED/models/||"))"
+    echo "not ok - $name compiles (tinyaot compile: $(head -n1 "$dir/compile.log" | sed "s|^$TINYAOT_SHARED/models/||"))"
     return
   fi
   ins=$(sizes_of "$gold/case0" input)
@@ -166,7 +166,7 @@ check_example() {
   local m=kws_ref_model d=$ARM_WORK/example got want
   if ! "$TINYAOT" compile "$TINYAOT_SHARED/models/$m.tflite" -o "$d.probe" --prefix kws \
        > /dev/null 2>&1; then
-    echo "skip - not supported yet: $m, so the Cortex-M example is not built"
+    echo "not ok - $m compiles, for the Cortex-M example"
     return
   fi
   rm -rf "$d" "$d.probe"
@@ -220,7 +220,8 @@ echo $models | tr ' ' '\n' |
 for m in $models; do cat "$ARM_WORK/results/$m.txt"; done
 # Patched runs (doc/memory-plan.md, 2d) and fused residual ADDs (2e) on
 # Cortex-M: the plans --ram-limit keeps for these models (NAME:BYTES;
-# ARM_PATCHED, empty to skip; resnet8_int8 at 33500 takes --fuse-add).
+# ARM_PATCHED, empty to skip; resnet8_int8 at 33500 takes --fuse-add and
+# the lean form of convolutions 1 and 2).
 patched=${ARM_PATCHED-"vww_96_int8:30000 person_detect_int8:24000 resnet8_int8:33500"}
 for p in $patched; do
   [ -f "$TINYAOT_SHARED/goldens/${p%%:*}/manifest.json" ] || continue

@@ -21,17 +21,19 @@ ARM_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$ARM_ROOT/tests/arm/lib.sh"
 TINYAOT_BUILD=${TINYAOT_BUILD:-$ARM_ROOT/build}
 ARM_WORK=${ARM_WORK:-$TINYAOT_BUILD/arm}/kernels
-ARM_TARGETS=${ARM_TARGETS:-"m4:-O2 m4:-Os m7:-O2 m33:-O2"}
+# A target's flags are separated by commas (m4:-O2,-DTA_NO_ASM: the C
+# versions of the assembly loops).
+ARM_TARGETS=${ARM_TARGETS:-"m4:-O2 m4:-Os m4:-O2,-DTA_NO_ASM m7:-O2 m33:-O2"}
 ARM_KERNEL_TESTS=${ARM_KERNEL_TESTS:-"test_conv test_misc"}
 
 need_arm_tools "the kernel tests on Cortex-M"
 
 R=$ARM_ROOT
 for tc in $ARM_TARGETS; do
-  t=${tc%%:*} opt=${tc#*:}
+  t=${tc%%:*} opt=$(echo "${tc#*:}" | tr ',' ' ')
   target_info "$t"
   for k in $ARM_KERNEL_TESTS; do
-    d=$ARM_WORK/$t$opt
+    d=$ARM_WORK/$t$(echo "${tc#*:}" | tr -c 'a-zA-Z0-9\n' '_')
     mkdir -p "$d"
     flags="$T_CPU $opt -g -ffunction-sections -fdata-sections -std=c11 -I$R/compiler -I$R/compiler/passes \
            -I$R/runtime/include -I$R/tests -I$ARM_EXAMPLE"

@@ -168,6 +168,9 @@ typedef ta_status (*dw_fn)(const ta_conv_params *, const ta_quant *, const ta_di
  * of them with the output in place over the residual. */
 static int fused_cases;
 
+/* Cases that ran the lean DSP entries (two pixels per block). */
+static int lean_cases;
+
 /* The DSP entry's records and packed filter (ta_pack_records(),
  * ta_pack_rows_s8()): their layout, a dead channel, and the ops
  * whose offset does not fit. */
@@ -365,31 +368,40 @@ static int fused_add_case(const ta_conv_params *p, const ta_quant *q, const ta_d
   ref_fill_s8(res, no);
   ta_bcast flat = {1, {(int32_t)no}, {1}, {1}};
   ta_status s0 = ta_add_s8(&ap, &flat, conv, res, expect);
-  size_t ns = ta_conv2d_fold_add_s8_scratch_size(p, id, fd, od);
-  void *scratch = canary_alloc(ns);
   typedef ta_status (*fn)(const ta_conv_params *, const ta_quant *, const ta_dims *,
                           const int8_t *, const ta_dims *, const int8_t *, const int32_t *,
                           const ta_dims *, int8_t *, void *, const ta_add_params *,
                           const int8_t *);
-  fn f = dsp ? ta_conv2d_fold_add_dsp_s8 : ta_conv2d_fold_add_portable_s8;
-  ta_status s1 = f(p, q, id, in, fd, filter, bf, od, o1, scratch, &ap, res);
-  long d1 = first_diff(o1, expect, no);
-  /* In place: the residual's bytes become the output. */
-  memcpy(o1, res, no);
-  ta_status s2 = f(p, q, id, in, fd, filter, bf, od, o1, scratch, &ap, o1);
-  long d2 = first_diff(o1, expect, no);
-  int bad = s0 != TA_OK || s1 != TA_OK || s2 != TA_OK || d1 >= 0 || d2 >= 0 ||
-            !canary_ok(o1, no) || !canary_ok(res, no) || !canary_ok(scratch, ns);
-  if (bad)
-    CHECK(0,
-          "conv + residual ADD (%s, in %dx%dx%dx%d filter %dx%dx%dx%d) equals the conv then "
-          "ta_add_s8: status %d/%d/%d, first difference %ld (own buffer), %ld (in place)",
-          dsp ? "dsp entry" : "portable entry", id->n, id->h, id->w, id->c, fd->n, fd->h,
-          fd->w, fd->c, s0, s1, s2, d1, d2);
-  fused_cases++;
+  /* The DSP entries: the full blocks, then the lean ones in their own
+   * (smaller) scratch. */
+  int bad = 0;
+  for (int e = 0; e < (dsp ? 2 : 1) && !bad; e++) {
+    fn f = !dsp ? ta_conv2d_fold_add_portable_s8
+           : e  ? ta_conv2d_fold_add_lean_dsp_s8
+                : ta_conv2d_fold_add_dsp_s8;
+    size_t ns = e ? ta_conv2d_fold_add_lean_dsp_s8_scratch_size(p, id, fd, od)
+                  : ta_conv2d_fold_add_s8_scratch_size(p, id, fd, od);
+    void *scratch = canary_alloc(ns);
+    ta_status s1 = f(p, q, id, in, fd, filter, bf, od, o1, scratch, &ap, res);
+    long d1 = first_diff(o1, expect, no);
+    /* In place: the residual's bytes become the output. */
+    memcpy(o1, res, no);
+    ta_status s2 = f(p, q, id, in, fd, filter, bf, od, o1, scratch, &ap, o1);
+    long d2 = first_diff(o1, expect, no);
+    bad = s0 != TA_OK || s1 != TA_OK || s2 != TA_OK || d1 >= 0 || d2 >= 0 ||
+          !canary_ok(o1, no) || !canary_ok(res, no) || !canary_ok(scratch, ns);
+    if (bad)
+      CHECK(0,
+            "conv + residual ADD (%s, in %dx%dx%dx%d filter %dx%dx%dx%d) equals the conv then "
+            "ta_add_s8: status %d/%d/%d, first difference %ld (own buffer), %ld (in place)",
+            !dsp ? "portable entry" : e ? "lean dsp entry" : "dsp entry", id->n, id->h, id->w,
+            id->c, fd->n, fd->h, fd->w, fd->c, s0, s1, s2, d1, d2);
+    fused_cases++;
+    lean_cases += e;
+    canary_free(scratch);
+  }
   canary_free(res);
   canary_free(o1);
-  canary_free(scratch);
   free(expect);
   return bad ? -1 : 0;
 }
@@ -535,6 +547,20 @@ static int random_conv_case(int depthwise, int k, int dsp) {
     const int32_t *b5 = dsp_path ? rec : bf;
     s5 = (dsp_path ? ta_conv2d_fold_dsp_s8 : ta_conv2d_fold_portable_s8)(
         &p, &q, &id, in, &fd, f5, b5, &od, o5, scratch);
+    if (dsp_path && s5 == TA_OK) {
+      /* The lean entry (two pixels per block): the same bytes in its own
+       * scratch, half the size. */
+      const size_t nl = ta_conv2d_fold_lean_dsp_s8_scratch_size(&p, &id, &fd, &od);
+      void *sl = canary_alloc(nl);
+      int8_t *ol = canary_alloc(no);
+      s5 = ta_conv2d_fold_lean_dsp_s8(&p, &q, &id, in, &fd, f5, b5, &od, ol, sl);
+      if (s5 == TA_OK && (memcmp(ol, o5, no) || !canary_ok(ol, no) || !canary_ok(sl, nl) ||
+                          2 * nl != ns))
+        s5 = TA_ERR_ARG; /* reported as a status */
+      lean_cases++;
+      canary_free(sl);
+      canary_free(ol);
+    }
     if (s5 == TA_OK && rounding == TA_ROUND_DOUBLE && first_diff(o5, expect, no) < 0 &&
         fused_add_case(&p, &q, &id, in, &fd, f5, b5, &od, o5, dsp_path) < 0)
       s5 = TA_ERR_ARG; /* reported above */
@@ -588,7 +614,7 @@ static int random_conv_case(int depthwise, int k, int dsp) {
 
 static void test_random(int depthwise, int dsp) {
   int run = 0, bad = 0;
-  mmla_cases = dsp_entries = dsp_3x3_cases = fused_cases = 0;
+  mmla_cases = dsp_entries = dsp_3x3_cases = fused_cases = lean_cases = 0;
   for (int k = 0; k < 400; k++) {
     int r = random_conv_case(depthwise, k, dsp);
     run += r != 0;
@@ -612,6 +638,11 @@ static void test_random(int depthwise, int dsp) {
           "%d of them also ran with a residual ADD in the epilogue (ta_conv2d_fold_add_*_s8), "
           "into their own buffer and in place over the residual: the bytes of the two ops",
           fused_cases);
+  if (dsp && !depthwise)
+    CHECK(lean_cases > run / 2,
+          "%d runs of the lean DSP entries (ta_conv2d_fold_lean_dsp_s8, _add_lean_dsp_s8: two "
+          "pixels per block, half the scratch, exactly) gave the same bytes",
+          lean_cases);
   if (dsp && depthwise)
     CHECK(dsp_3x3_cases > run / 8,
           "%d 3x3 cases ran through both DSP forms, forwards and backwards, the same bytes",

@@ -96,22 +96,46 @@ ram_case() { # MODEL LIMIT EXPECTED-KEPT EXPECTED-WORKSPACE
     && ok "$1 --ram-limit $2 keeps $3 ($4 bytes)" \
     || notok "$1 --ram-limit $2 keeps '$kept' ($ws bytes), expected '$3' ($4 bytes)"
 }
-ram_case vww_96_int8 65536 none 36896
-ram_case vww_96_int8 32768 2:3:3 31520
-ram_case vww_96_int8 30000 2:3:4 28448
-ram_case person_detect_int8 24000 2:4:12 23104
+ram_case vww_96_int8 65536 none 38304
+ram_case vww_96_int8 33000 2:3:3 32784
+ram_case vww_96_int8 32768 2:3:4 29712
+ram_case vww_96_int8 30000 2:3:4 29712
+ram_case person_detect_int8 24000 3:5 23520
 # The residual ADDs in their convolutions' epilogues (--fuse-add) when
-# the whole-tensor plan does not fit without them, before any patch.
-ram_case resnet8_int8 40000 none 33872
-ram_case resnet8_int8 33500 --fuse-add 33376
+# the whole-tensor plan does not fit without them, then the convolutions
+# at the peak in their lean form (--lean-conv: half the columns), before
+# any patch.
+ram_case resnet8_int8 40000 none 34448
+ram_case resnet8_int8 34000 --fuse-add 33984
+ram_case resnet8_int8 33500 --fuse-add+--lean-conv=2,1 33376
 r8="$shared/models/resnet8_int8.tflite"
 if "$TINYAOT" plan "$r8" --ram-limit 33000 > "$tmp/e.log" 2>&1; then
   notok "resnet8_int8 --ram-limit 33000 is refused (it was accepted)"
-elif grep -qF "needs at least 33376 bytes (op 5 CONV_2D at the peak, with --fuse-add)" "$tmp/e.log"; then
-  ok "resnet8_int8 --ram-limit 33000 is refused with the least RAM, reached with --fuse-add"
+elif grep -qF "needs at least 33376 bytes (op 5 CONV_2D at the peak, with --fuse-add --lean-conv 2,1)" "$tmp/e.log"; then
+  ok "resnet8_int8 --ram-limit 33000 is refused with the least RAM, reached with --fuse-add --lean-conv 2,1"
 else
-  notok "resnet8_int8 --ram-limit 33000 is refused naming --fuse-add (got: $(head -n1 "$tmp/e.log"))"
+  notok "resnet8_int8 --ram-limit 33000 is refused naming --fuse-add --lean-conv 2,1 (got: $(head -n1 "$tmp/e.log"))"
 fi
+# --lean-conv by hand: the plan --ram-limit kept; refused on an op without
+# a lean entry.
+"$TINYAOT" plan "$r8" --io-in-workspace --fuse-add --lean-conv 2,1 > "$tmp/l.log" 2>&1
+grep -q "^workspace: 33376 bytes" "$tmp/l.log" \
+  && ok "--fuse-add --lean-conv 2,1 plans resnet8_int8 in 33376 bytes" \
+  || notok "--fuse-add --lean-conv 2,1 plans resnet8_int8 in 33376 bytes: $(grep -m1 '^workspace\|error' "$tmp/l.log")"
+expect_r8_error() { # WHAT MESSAGE ARGS...
+  what=$1 msg=$2
+  shift 2
+  if "$TINYAOT" plan "$r8" "$@" > "$tmp/e.log" 2>&1; then
+    notok "$what is refused (it was accepted)"
+  elif grep -qF -e "$msg" "$tmp/e.log"; then
+    ok "$what is refused: $msg"
+  else
+    notok "$what is refused with '$msg' (got: $(head -n1 "$tmp/e.log"))"
+  fi
+}
+expect_r8_error "--lean-conv 12 (an AVERAGE_POOL_2D)" "op 12 (AVERAGE_POOL_2D): --lean-conv 12: not an int8 CONV_2D on the DSP path" --lean-conv 12
+expect_r8_error "--lean-conv 99" "--lean-conv 99: the model has 16 ops" --lean-conv 99
+expect_r8_error "--lean-conv 2,x" "--lean-conv 2,x: expected op indices separated by commas" --lean-conv 2,x
 "$TINYAOT" compile "$r8" --ram-limit 33500 -o "$tmp/r8" --prefix r8 > /dev/null 2>&1
 n=$(grep -c 'st = ta_conv2d_fold_add_' "$tmp/r8/r8.c" 2>/dev/null)
 a=$(grep -c 'st = ta_add_s8(' "$tmp/r8/r8.c" 2>/dev/null)
@@ -119,7 +143,7 @@ a=$(grep -c 'st = ta_add_s8(' "$tmp/r8/r8.c" 2>/dev/null)
   && ok "resnet8_int8 compiled under --ram-limit 33500 runs its 3 ADDs in the convolutions' epilogues" \
   || notok "resnet8_int8 under --ram-limit 33500: $n fused calls, $a ADD calls (expected 3 and 0)"
 expect_error "vww_96_int8 --ram-limit 24576" \
-  "vww_96_int8.tflite: --ram-limit 24576: needs at least 27880 bytes (op 0 CONV_2D at the peak, with --patch 1:3:8)" \
+  "vww_96_int8.tflite: --ram-limit 24576: needs at least 28080 bytes (op 0 CONV_2D at the peak, with --patch 1:3:8)" \
   --io-in-workspace --ram-limit 24576
 if "$TINYAOT" plan "$vww" --io-in-workspace --ram-limit 24576 > /dev/null 2>&1; then
   notok "a refused --ram-limit exits non-zero"
@@ -128,17 +152,17 @@ else
 fi
 
 # plan prints the plan compile writes, patched too; the JSON reports the run.
-"$TINYAOT" plan "$vww" --io-in-workspace --ram-limit 32768 --json > "$tmp/p.json" 2> "$tmp/p.err"
-"$TINYAOT" compile "$vww" --io-in-workspace --ram-limit 32768 -o "$tmp/c" --prefix v > /dev/null 2>&1
+"$TINYAOT" plan "$vww" --io-in-workspace --ram-limit 33000 --json > "$tmp/p.json" 2> "$tmp/p.err"
+"$TINYAOT" compile "$vww" --io-in-workspace --ram-limit 33000 -o "$tmp/c" --prefix v > /dev/null 2>&1
 if [ "$(grep -v '"model":' "$tmp/p.json")" = "$(grep -v '"model":' "$tmp/c/v_plan.json")" ] &&
-   grep -q '"patch": {"ops": \[2, 3\], "bands": 3, "band_bytes": 13088, "macs": 390144, "unpatched_macs": 377856, "extra_macs": 12288' "$tmp/p.json"; then
-  ok "plan --json under --ram-limit 32768 is compile's v_plan.json (but the model's path), with the run, its band bytes and MACs"
+   grep -q '"patch": {"ops": \[2, 3\], "bands": 3, "band_bytes": 14352, "macs": 390144, "unpatched_macs": 377856, "extra_macs": 12288' "$tmp/p.json"; then
+  ok "plan --json under --ram-limit 33000 is compile's v_plan.json (but the model's path), with the run, its band bytes and MACs"
 else
-  notok "plan --json under --ram-limit 32768 is compile's v_plan.json, with the run: $(grep -o '"patch": [^]]*' "$tmp/p.json" | head -c 200)"
+  notok "plan --json under --ram-limit 33000 is compile's v_plan.json, with the run: $(grep -o '"patch": [^]]*' "$tmp/p.json" | head -c 200)"
 fi
-grep -q '"workspace_bytes": 31520' "$tmp/c/v_plan.json" && grep -q "V_WORKSPACE_SIZE 31520" "$tmp/c/v.h" \
-  && ok "the header's workspace is the plan's 31520 bytes" \
-  || notok "the header's workspace is the plan's 31520 bytes"
+grep -q '"workspace_bytes": 32784' "$tmp/c/v_plan.json" && grep -q "V_WORKSPACE_SIZE 32784" "$tmp/c/v.h" \
+  && ok "the header's workspace is the plan's 32784 bytes" \
+  || notok "the header's workspace is the plan's 32784 bytes"
 
 # The kept plan runs: person_detect_int8 under 24,000 bytes.
 gold=$shared/goldens/person_detect_int8

@@ -623,8 +623,38 @@ static void test_fuse_add(void) {
         "so does one whose convolution output is also a model output %s", error_message);
 }
 
+/* --lean-conv (LowerOptions.lean_ops): the CONV_2D named runs its lean
+ * DSP entry in half the columns' scratch (4 K4 instead of 8 K4 bytes;
+ * K4 = 4 here), fused with the ADD too (plus 2 pixels instead of 4);
+ * an op not named keeps the full entry. */
+static void test_lean_conv(void) {
+  const int op0 = 0, op1 = 1;
+  for (int fuse = 0; fuse < 2; fuse++) {
+    LowerOptions o = {.rounding = TA_ROUND_DOUBLE, .align = 16, .fuse_add = fuse,
+                      .lean_ops = &op0, .nlean = 1};
+    TfwModel *m = residual_model(16, 16, true, false);
+    Graph *g = compile_model(m, "test.tflite", &o);
+    tfw_free(m);
+    const Lowered *c = g ? op_lowered(&g->ops[0]) : NULL;
+    const char *want = fuse ? "ta_conv2d_fold_add_lean_dsp_s8" : "ta_conv2d_fold_lean_dsp_s8";
+    const size_t bytes = fuse ? 16 + 8 : 16;
+    CHECK(c && !strcmp(c->kernel, want) && g->ops[0].scratch_bytes == bytes,
+          "--lean-conv 0%s: %s in %zu bytes of scratch (%s, %zu) %s",
+          fuse ? " --fuse-add" : "", want, bytes, c ? c->kernel : "-",
+          g ? g->ops[0].scratch_bytes : 0, error_message);
+  }
+  LowerOptions o = {.rounding = TA_ROUND_DOUBLE, .align = 16, .lean_ops = &op1, .nlean = 1};
+  TfwModel *m = residual_model(16, 16, true, false);
+  Graph *g = compile_model(m, "test.tflite", &o);
+  tfw_free(m);
+  CHECK(g && !strcmp(op_lowered(&g->ops[0])->kernel, "ta_conv2d_fold_dsp_s8") &&
+            g->ops[0].scratch_bytes == 32,
+        "a CONV_2D --lean-conv does not name keeps the full DSP entry %s", error_message);
+}
+
 int main(void) {
   test_fuse_add();
+  test_lean_conv();
   test_fc_as_conv();
   test_depthwise_one_channel();
   test_conv_mmla();
