@@ -123,9 +123,10 @@ static const Option options[] = {
      "stored (less RAM where it is at the peak; more code beside plain "
      "convolutions; doc/memory-plan.md)"},
     {"--lean-conv", "OPS", C_BUILD,
-     "run the int8 CONV_2D ops OPS (indices, separated by commas) through "
-     "their DSP path's lean entry: two output pixels per block instead of "
-     "four, half the column scratch, slower (doc/memory-plan.md)"},
+     "run the int8 convolutions OPS (op indices, separated by commas) in "
+     "their lean DSP form, slower in less scratch: a CONV_2D two output "
+     "pixels per block instead of four (half the columns), a 3x3 "
+     "DEPTHWISE_CONV_2D without its ring of rows (doc/memory-plan.md)"},
     {"--ram-limit", "BYTES", C_BUILD,
      "fit workspace and persistent area in BYTES: the plan without patches "
      "when it fits, else the same with --fuse-add, else with the "

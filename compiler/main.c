@@ -146,18 +146,19 @@ typedef struct {
   ImportOptions onnx; /* --layout, --input-shape, --constant-input (.onnx) */
 } CompileOptions;
 
-/* --lean-conv's ops: each an int8 CONV_2D lowered to its lean DSP entry
- * (alone or with a fused ADD). */
+/* --lean-conv's ops: each lowered to a lean form (an int8 CONV_2D's lean
+ * DSP entry, alone or with a fused ADD; a 3 x 3 DEPTHWISE_CONV_2D's DSP
+ * entry for any filter). */
 static void check_lean(Graph *g, const LowerOptions *lo) {
   for (int i = 0; i < lo->nlean; i++) {
     const int k = lo->lean_ops[i];
     if (k >= g->nops)
       error_at(g, -1, "--lean-conv %d: the model has %d ops", k, g->nops);
     const Lowered *l = op_lowered(&g->ops[k]);
-    if (!l || !l->kernel || !strstr(l->kernel, "_lean_dsp_s8"))
+    if (!l || !l->lean)
       error_at(g, k,
-               "--lean-conv %d: not an int8 CONV_2D on the DSP path (ungrouped, TFLite "
-               "Micro's rounding), which alone has a lean entry",
+               "--lean-conv %d: not an int8 CONV_2D or 3 x 3 DEPTHWISE_CONV_2D on the DSP "
+               "path (TFLite Micro's rounding), which alone have a lean form",
                k);
   }
 }
@@ -214,6 +215,30 @@ static bool band_count_tried(int n, int rows) {
   return n <= 16 || n == rows || rows % n == 0 || n == 24 || n == 32 || n == 48;
 }
 
+/* An op with a lean form not taken yet (an int8 CONV_2D or 3 x 3
+ * DEPTHWISE_CONV_2D on the DSP path) at a step where the placement
+ * reaches its high-water mark in some pool, the first such; -1: none. */
+static int lean_candidate(const Graph *g, const Plan *p) {
+  for (int s = 0; s < p->norder; s++) {
+    const Lowered *l = op_lowered(&g->ops[p->order[s]]);
+    if (!l || !l->kernel || l->lean ||
+        (strcmp(l->kernel, "ta_conv2d_fold_dsp_s8") &&
+         strcmp(l->kernel, "ta_conv2d_fold_add_dsp_s8") && !strstr(l->kernel, "_3x3_dsp_s8")))
+      continue;
+    for (int k = 0; k < p->npools; k++) {
+      size_t top = 0;
+      for (int b = 0; b < p->nbufs; b++) {
+        const Buffer *x = &p->bufs[b];
+        if (x->pool == k && x->first <= s && s <= x->last && x->offset + x->bytes > top)
+          top = x->offset + x->bytes;
+      }
+      if (top > 0 && top == p->pools[k].used)
+        return p->order[s];
+    }
+  }
+  return -1;
+}
+
 /* The options a try adds to the command line's ("" for none), as typed
  * or (token: for the table) as one word: --fuse-add+--lean-conv=5. */
 static const char *try_options(const CompileOptions *o, const PatchTry *t, bool token) {
@@ -264,6 +289,7 @@ static Plan *compile(Graph **gp, const CompileOptions *o) {
   /* Residual ADDs in their convolutions' epilogues (more code, less
    * compute): a configuration when it lowers the RAM. */
   Graph *base_g = g;
+  Plan *base_p = p;
   if (!o->lower.fuse_add) {
     CompileOptions of = *o;
     of.lower.fuse_add = true;
@@ -271,28 +297,26 @@ static Plan *compile(Graph **gp, const CompileOptions *o) {
     Plan *q = compile_one(h, &of, 0, -1, 0, true, NULL);
     PatchTry t = plan_try(&of, h, q, 0, -1, 0);
     if (t.ram + t.missing < tries[0].ram + tries[0].missing)
-      tries[ntries++] = t, base_g = h;
+      tries[ntries++] = t, base_g = h, base_p = q;
   }
-  /* The convolution at the peak in its lean form (blocks of two pixels,
-   * half its columns: slower, no MACs recomputed), then the one at the
-   * next peak (several ops may share one), while the peak is such a
-   * convolution; a try is kept when it lowers the RAM. */
+  /* A convolution at the placement's peak in its lean form (less
+   * scratch, slower, no MACs recomputed), then one at the next peak
+   * (several steps may reach it), while there is such a convolution; a
+   * try is kept when it lowers the RAM. */
   if (!tries[ntries - 1].fits || o->patch_table) {
     PatchTry cur = tries[ntries - 1];
     size_t low = cur.ram + cur.missing;
     CompileOptions ol = *o;
     ol.lower.fuse_add = cur.fused;
     Graph *cg = base_g;
-    while (cur.peak_op >= 0 && !cur.fits && cur.nlean < MAX_LEAN && ntries < MAX_PATCH_TRIES) {
-      const Lowered *l = op_lowered(&cg->ops[cur.peak_op]);
-      if (!l || !l->kernel ||
-          (strcmp(l->kernel, "ta_conv2d_fold_dsp_s8") &&
-           strcmp(l->kernel, "ta_conv2d_fold_add_dsp_s8")))
-        break;
+    Plan *cp = base_p;
+    int next;
+    while (!cur.fits && cur.nlean < MAX_LEAN && ntries < MAX_PATCH_TRIES &&
+           (next = lean_candidate(cg, cp)) >= 0) {
       int *ops = arena_array((size_t)cur.nlean + 1, sizeof(int));
       if (cur.nlean)
         memcpy(ops, cur.lean, (size_t)cur.nlean * sizeof(int));
-      ops[cur.nlean] = cur.peak_op;
+      ops[cur.nlean] = next;
       ol.lower.lean_ops = ops;
       ol.lower.nlean = cur.nlean + 1;
       Graph *h = load(o->emit.model_path, 0, &o->onnx, NULL);
@@ -302,6 +326,7 @@ static Plan *compile(Graph **gp, const CompileOptions *o) {
         tries[ntries++] = t, low = t.ram + t.missing;
       cur = t;
       cg = h;
+      cp = q;
     }
     /* The last kept: without each of its lean convolutions in turn
      * (the peak may have moved off it), when the RAM stays as low. */

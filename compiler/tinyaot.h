@@ -793,6 +793,16 @@ typedef struct {
    * channel): every byte they write must lie below what the block itself
    * still reads, not only what later blocks read. */
   bool own_reads;
+  /* The kernel reads its input rows into a ring, each row once and in
+   * order (the 3 x 3 depthwise path, channel group by channel group:
+   * chan_mod set), and writes output row y of an image once the rows its
+   * windows need are in (through row y*sh - ph + kh - 1, dilation 1)
+   * and before it reads the next; the blocks are the output rows and
+   * what is still to be read when one is written starts at row
+   * y*sh - ph + kh of that image (the next image's first when past the
+   * last), not at the lowest row later windows touch.  Backwards
+   * (reverse_kernel) the rows still to be read end at row y*sh - ph. */
+  bool rows_once;
   /* The NHWC shapes the pattern walks when they are not the tensors' own
    * (view): the same elements, regrouped - ARG_MAX's [outer, axis] input
    * and [outer, 1] output, SignalRfft's frames.  Without it, the tensors'
@@ -864,6 +874,9 @@ typedef struct Lowered {
    * lowering (overlap_conv() in lower_nn.c); the planner uses max_ahead,
    * the checker re-derives legality from the access pattern alone. */
   OverlapDecl overlap;
+  /* The lean form of a convolution runs (LowerOptions.lean_ops): less
+   * scratch, slower. */
+  bool lean;
   /* The kernel may return TA_PENDING (CIRCULAR_BUFFER): the runner then
    * returns at once, so every op before this one in model order runs
    * before it and every op after it after it, in every schedule. */
@@ -897,10 +910,11 @@ typedef struct {
   /* --fuse-add: residual ADDs run in their convolution's epilogue
    * (lower_fuse.c); --ram-limit sets it when that lowers the RAM. */
   bool fuse_add;
-  /* --lean-conv: the ops (indices) whose CONV_2D runs its lean DSP entry,
-   * two output pixels per block in half the column scratch (slower, the
-   * same bytes); --ram-limit names the convolution at a RAM peak when
-   * nothing else fits. */
+  /* --lean-conv: the ops (indices) whose convolution runs its lean DSP
+   * form (the same bytes, slower, less scratch): a CONV_2D two output
+   * pixels per block in half the columns, a 3 x 3 DEPTHWISE_CONV_2D
+   * through the DSP entry for any filter, no ring of rows; --ram-limit
+   * names the convolution at a RAM peak when nothing else fits. */
   const int *lean_ops;
   int nlean;
 } LowerOptions;

@@ -539,6 +539,46 @@ static const char *check_overlap(const Graph *g, const Plan *p, int ci,
                         "not a whole number of %lld-byte pixels away, which "
                         "its channel-by-channel order needs",
                         o, (long long)c, (long long)a, (long long)ipix);
+  if (d->rows_once) {
+    /* The ring (OverlapDecl.rows_once), channel by channel: output row y
+     * of image n is written once rows up to y*sh - ph + kh - 1 are read
+     * and before the next; forwards what is still to be read then starts
+     * at the next row (the next image when past the last), backwards it
+     * ends at row y*sh - ph. */
+    if (d->chan_mod <= 0 || d->dh != 1)
+      return arena_printf("op %d declares a ring of input rows, but not channel by "
+                          "channel", o);
+    if (C->overlap_rev && !d->reverse_kernel)
+      return arena_printf("op %d runs backwards over its input, but declares no "
+                          "backward kernel", o);
+    const int64_t H = id[1], row = id[2] * ipix, image = H * row, orow = od[2] * opix;
+    for (int64_t n = 0; n < od[0]; n++)
+      for (int64_t y = 0; y < od[1]; y++) {
+        const int64_t t = n * od[1] + y, w0 = c + t * orow, w1 = w0 + orow;
+        int64_t r0 = 0, r1 = 0; /* still to be read, from the input's base */
+        if (C->overlap_rev) {
+          int64_t b = y * d->sh - d->ph;
+          b = b < 0 ? 0 : b > H ? H : b;
+          r1 = n * image + b * row;
+        } else {
+          int64_t r = y * d->sh - d->ph + d->kh;
+          r = r < 0 ? 0 : r;
+          if (r >= H && n + 1 == od[0])
+            continue; /* nothing is read after this row */
+          r0 = r < H ? n * image + r * row : (n + 1) * image;
+          r1 = ibytes;
+        }
+        if (r0 < r1 && w0 < a + r1 && a + r0 < w1)
+          return arena_printf(
+              "op %d (step %d)%s writes output row %lld of image %lld, bytes [%lld, %lld), "
+              "over input bytes [%lld, %lld) its ring still reads (output at %lld, input "
+              "at %lld)",
+              o, s, C->overlap_rev ? ", running backwards," : "", (long long)y, (long long)n,
+              (long long)w0, (long long)w1, (long long)(a + r0), (long long)(a + r1),
+              (long long)c, (long long)a);
+      }
+    return NULL;
+  }
   if (C->overlap_rev) {
     /* The backward kernel: blocks from the last to the first, each
      * written after its windows are read; what is still to be read then

@@ -82,6 +82,12 @@ void may_run_in_place(Lower *L, int k);
  * elem: bytes per element.  lower_nn.c says which kernels qualify. */
 void overlap_windows(Lower *L, const ta_conv_params *p, ta_dims di, int32_t kh, int32_t kw,
                      ta_dims dout, int nblocks, bool by_channel, int32_t elem);
+/* The same for a kernel that reads its input rows once each, in order,
+ * into a ring of kh rows, channel group by channel group, and writes
+ * each output row once its window rows are in (OverlapDecl.rows_once):
+ * the 3 x 3 depthwise path, whose output may then lie over its input
+ * (at most about a row above it forwards). */
+void overlap_rows(Lower *L, const ta_conv_params *p, ta_dims di, int32_t kh, ta_dims dout);
 /* The same for a kernel that writes each output pixel's channels while
  * still reading that pixel's window (blocks of 1, own_reads). */
 void overlap_windows_own(Lower *L, const ta_conv_params *p, ta_dims di, int32_t kh,

@@ -164,6 +164,7 @@ static bool lean_op(const Lower *L) {
 static void conv_entry(Lower *L, bool dsp, const ta_conv_params *p, ta_dims di, ta_dims df,
                        ta_dims dout) {
   const bool lean = dsp && lean_op(L);
+  L->l->lean = lean;
   L->l->kernel = lean ? "ta_conv2d_fold_lean_dsp_s8" : path_kernel(L, "ta_conv2d_fold", dsp);
   L->op->scratch_bytes = lean ? ta_conv2d_fold_lean_dsp_s8_scratch_size(p, &di, &df, &dout)
                               : ta_conv2d_fold_s8_scratch_size(p, &di, &df, &dout);
@@ -176,8 +177,11 @@ static void conv_entry(Lower *L, bool dsp, const ta_conv_params *p, ta_dims di, 
 static const char *dw_kernel(Lower *L, bool dsp, bool rev, const ta_conv_params *p,
                              const ta_quant *q, ta_dims di, ta_dims df) {
   const char *stem = rev ? "ta_depthwise_conv2d_fold_rev" : "ta_depthwise_conv2d_fold";
-  if (dsp && ta_depthwise_conv2d_fold_3x3_ok(p, q, &di, &df) && scratch_aligned4(L))
-    return arena_printf("%s_3x3_dsp_s8", stem);
+  if (dsp && ta_depthwise_conv2d_fold_3x3_ok(p, q, &di, &df) && scratch_aligned4(L)) {
+    if (!lean_op(L))
+      return arena_printf("%s_3x3_dsp_s8", stem);
+    L->l->lean = true;
+  }
   return path_kernel(L, stem, dsp);
 }
 
@@ -297,6 +301,48 @@ void overlap_windows(Lower *L, const ta_conv_params *p, ta_dims di, int32_t kh, 
                      ta_dims dout, int nblocks, bool by_channel, int32_t elem) {
   static const int32_t blocks[2] = {1, 4};
   declare_windows(L, p, di, kh, kw, dout, blocks, nblocks, by_channel, elem, elem, false);
+}
+
+/*
+ * The ring (rows_once): when output row y of image n is written
+ * forwards, what is still to be read starts at row r = y*sh - ph + kh
+ * (at least 0) of that image, or at image n + 1 when r is past the last
+ * row (nothing, after the last image); the row's bytes end at
+ * (n*OH + y + 1) * OW * OC from the output's base, so the base may lie
+ * at most the least of the differences above the input's.  Backwards,
+ * when row y is written the rows still to be read end at row
+ * y*sh - ph (within [0, H]) of image n, every earlier image whole: the
+ * base at least the largest of that end minus the row's first byte.
+ * Channel by channel (the kernel runs groups of four over all rows), so
+ * input and output pixels are one size and chan_mod holds.
+ */
+void overlap_rows(Lower *L, const ta_conv_params *p, ta_dims di, int32_t kh, ta_dims dout) {
+  const int64_t H = di.h, W = di.w, C = di.c, N = dout.n, OH = dout.h, OW = dout.w;
+  if (dout.c != di.c || di.n != dout.n || N < 1 || OH < 1 || OW < 1 || H < 1 || W < 1 ||
+      C < 1 || p->dilation_h != 1)
+    return;
+  const int64_t row = W * C, image = H * row, orow = OW * C;
+  int64_t ahead = N * image, above = 0;
+  for (int64_t n = 0; n < N; n++)
+    for (int64_t y = 0; y < OH; y++) {
+      const int64_t t = n * OH + y;
+      int64_t r = y * p->stride_h - p->pad_h + kh;
+      r = r < 0 ? 0 : r;
+      if (r < H || n + 1 < N) {
+        const int64_t next = r < H ? n * image + r * row : (n + 1) * image;
+        ahead = next - (t + 1) * orow < ahead ? next - (t + 1) * orow : ahead;
+      }
+      int64_t b = y * p->stride_h - p->pad_h;
+      b = b < 0 ? 0 : b > H ? H : b;
+      const int64_t high = n * image + b * row;
+      if (high > 0 && high - t * orow > above)
+        above = high - t * orow;
+    }
+  L->l->overlap = (OverlapDecl){.declared = true, .input = 0, .max_ahead = ahead,
+                                .min_above = above, .kh = kh, .kw = 1, .sh = p->stride_h,
+                                .sw = 1, .dh = 1, .dw = 1, .ph = p->pad_h, .pw = 0,
+                                .block = {(int32_t)OW, 0}, .nblocks = 1,
+                                .chan_mod = (int32_t)C, .rows_once = true};
 }
 
 void overlap_windows_own(Lower *L, const ta_conv_params *p, ta_dims di, int32_t kh,
@@ -621,10 +667,14 @@ static void conv_common(Lower *L, bool depthwise) {
   if (!depthwise && df.c == di.c)
     overlap_windows(L, &p, di, df.h, df.w, dout, 2, false, 1);
   else if (depthwise && p.depth_multiplier == 1) {
-    overlap_windows(L, &p, di, df.h, df.w, dout, 1, true, 1);
+    if (strstr(L->l->kernel, "_3x3_dsp_"))
+      overlap_rows(L, &p, di, df.h, dout);
+    else
+      overlap_windows(L, &p, di, df.h, df.w, dout, 1, true, 1);
     /* ta_depthwise_conv2d_fold_rev_s8 walks the same pixels backwards
      * (both paths; the DSP one channel group after group): per channel
-     * the backward pixel walk with blocks of 1. */
+     * the backward pixel walk with blocks of 1, or the ring's rows from
+     * the last up. */
     if (L->l->overlap.declared)
       L->l->overlap.reverse_kernel = dw_kernel(L, dsp, true, &p, &q, di, df);
   }

@@ -175,7 +175,7 @@ static void dsp_gather(const ta_conv_params *p, const int8_t *in_b, int32_t H, i
       for (int32_t kx = 0; kx < KW; kx++) {
         const int32_t ix = ix0 + kx * p->dilation_w;
         if (iy >= 0 && iy < H && ix >= 0 && ix < W) {
-          const int8_t *src = in_b + ((size_t)iy * W + ix) * C;
+          const int8_t *src = in_b + ((size_t)iy * (size_t)W + (size_t)ix) * (size_t)C;
           for (int32_t c = 0; c < C; c += 4, dst += 2 * P) {
             const uint32_t v = ta_ld32(src + c);
             dst[0] = (uint32_t)ta_sxtb16_even(v);
@@ -197,8 +197,8 @@ static void dsp_gather(const ta_conv_params *p, const int8_t *in_b, int32_t H, i
   const int inside_w = p->dilation_w == 1 && ix0 >= 0 && ix0 + KW <= W;
   if (inside_w && iy0 >= 0 && iy0 + (KH - 1) * p->dilation_h < H) {
     /* The whole window inside: KH segments. */
-    const int8_t *src = in_b + ((size_t)iy0 * W + ix0) * C;
-    const size_t rs = (size_t)p->dilation_h * W * C;
+    const int8_t *src = in_b + ((size_t)iy0 * (size_t)W + (size_t)ix0) * (size_t)C;
+    const size_t rs = (size_t)p->dilation_h * (size_t)W * (size_t)C;
     for (int32_t ky = 0; ky < KH; ky++, src += rs)
       s = copy_bytes(s, src, seg);
     for (int32_t k = K; k < K4; k++)
@@ -212,15 +212,15 @@ static void dsp_gather(const ta_conv_params *p, const int8_t *in_b, int32_t H, i
         *s++ = zb;
       continue;
     }
-    const int8_t *row = in_b + (size_t)iy * W * C;
+    const int8_t *row = in_b + (size_t)iy * (size_t)W * (size_t)C;
     if (inside_w) {
-      s = copy_bytes(s, row + (size_t)ix0 * C, seg);
+      s = copy_bytes(s, row + (size_t)ix0 * (size_t)C, seg);
       continue;
     }
     for (int32_t kx = 0; kx < KW; kx++) {
       const int32_t ix = ix0 + kx * p->dilation_w;
       if (ix >= 0 && ix < W) {
-        s = copy_bytes(s, row + (size_t)ix * C, C);
+        s = copy_bytes(s, row + (size_t)ix * (size_t)C, C);
       } else {
         for (int32_t c = 0; c < C; c++)
           *s++ = zb;
@@ -391,11 +391,10 @@ __attribute__((naked)) static void dsp_block_run(dsp_block *b __attribute__((unu
       "add    sp, sp, #48\n\t"
       "pop    {r4-r11, pc}\n\t");
 }
-#endif
-
-/* The same in C for P columns (P = 4 without the assembly, 2 for the
- * lean entries). */
-TA_INLINE void dsp_cols_run(const dsp_block *b, const int32_t P) {
+#else
+/* The same in C. */
+static void dsp_block_run(dsp_block *b) {
+  const int32_t P = 4;
   const int8_t *w = b->w;
   int8_t *o[4] = {b->o[0], b->o[1], b->o[2], b->o[3]};
   for (const int32_t *r = b->rec; r != b->rec_end; r += 8) {
@@ -405,14 +404,14 @@ TA_INLINE void dsp_cols_run(const dsp_block *b, const int32_t P) {
     for (const uint32_t *x = b->col; x != b->col_end; x += 2 * P, w += 8)
       for (int h = 0; h < 2; h++) {
         const uint32_t v = ta_ld32a(w + 4 * h);
-        const int32_t e = ta_sxtb16_even(v), o = ta_sxtb16_odd(v);
+        const int32_t ev = ta_sxtb16_even(v), od = ta_sxtb16_odd(v);
         for (int32_t j = 0; j < P; j++)
-          a[h][j] = __smlad(o, (int32_t)x[P + j], __smlad(e, (int32_t)x[j], a[h][j]));
+          a[h][j] = __smlad(od, (int32_t)x[P + j], __smlad(ev, (int32_t)x[j], a[h][j]));
       }
     for (int32_t j = 0; j < P; j++) {
       uint32_t v = 0;
       for (int h = 0; h < 2; h++)
-        v |= ((uint32_t)__ssat(ta_dsp_requant_rec(a[h][j], r + 2 + 3 * h), 8) & 0xff) << (8 * h);
+        v |= ((uint32_t)ta_ssat(ta_dsp_requant_rec(a[h][j], r + 2 + 3 * h), 8) & 0xff) << (8 * h);
       if (b->clamp)
         v = ta_dsp_clamp4(v, b->lo4, b->hi4);
       ta_st16(o[j], v);
@@ -421,8 +420,6 @@ TA_INLINE void dsp_cols_run(const dsp_block *b, const int32_t P) {
   }
 }
 
-#if !defined(TA_DSP_GEMM_ASM)
-static void dsp_block_run(dsp_block *b) { dsp_cols_run(b, 4); }
 #endif
 
 /* The lean entries' block: two columns, per group of 4 taps the pair's
@@ -443,10 +440,10 @@ static void dsp_pair_run(dsp_block *b) {
       c0 = __smlad(uo, x2, __smlad(ue, x0, c0));
       c1 = __smlad(uo, x3, __smlad(ue, x1, c1));
     }
-    uint32_t v0 = ((uint32_t)__ssat(ta_dsp_requant_rec(a0, r + 2), 8) & 0xff) |
-                  ((uint32_t)__ssat(ta_dsp_requant_rec(c0, r + 5), 8) & 0xff) << 8;
-    uint32_t v1 = ((uint32_t)__ssat(ta_dsp_requant_rec(a1, r + 2), 8) & 0xff) |
-                  ((uint32_t)__ssat(ta_dsp_requant_rec(c1, r + 5), 8) & 0xff) << 8;
+    uint32_t v0 = ((uint32_t)ta_ssat(ta_dsp_requant_rec(a0, r + 2), 8) & 0xff) |
+                  ((uint32_t)ta_ssat(ta_dsp_requant_rec(c0, r + 5), 8) & 0xff) << 8;
+    uint32_t v1 = ((uint32_t)ta_ssat(ta_dsp_requant_rec(a1, r + 2), 8) & 0xff) |
+                  ((uint32_t)ta_ssat(ta_dsp_requant_rec(c1, r + 5), 8) & 0xff) << 8;
     if (b->clamp) {
       v0 = ta_dsp_clamp4(v0, b->lo4, b->hi4);
       v1 = ta_dsp_clamp4(v1, b->lo4, b->hi4);
@@ -470,7 +467,7 @@ static void dsp_last_channel(const dsp_block *b, int32_t pairs, const int8_t *w,
       a[j] = __smlad(o, (int32_t)x[P + j], __smlad(e, (int32_t)x[j], a[j]));
   }
   for (int32_t j = 0; j < P; j++) {
-    uint32_t v = (uint32_t)__ssat(ta_dsp_requant_rec(a[j], r + 1), 8) & 0xff;
+    uint32_t v = (uint32_t)ta_ssat(ta_dsp_requant_rec(a[j], r + 1), 8) & 0xff;
     if (b->clamp)
       v = ta_dsp_clamp4(v, b->lo4, b->hi4);
     b->o[j][2 * pairs] = (int8_t)v;
@@ -503,55 +500,63 @@ TA_INLINE void conv_dsp_body(const ta_conv_params *p, const ta_dims *in_dims,
   blk.lo4 = ta_dsp_bytes4(p->act_min);
   blk.hi4 = ta_dsp_bytes4(p->act_max);
   blk.clamp = p->act_min > -128 || p->act_max < 127;
-  const int8_t *w_last = filter + (size_t)pairs * 2 * K4;
+  const int8_t *w_last = filter + (size_t)pairs * 2 * (size_t)K4;
   const int32_t *r_last = rec + 8 * pairs;
   blk.rec = rec;
   blk.rec_end = r_last;
   blk.w = filter;
-  const size_t npix = (size_t)in_dims->n * OH * OW;
-  const size_t image = (size_t)H * W * C;
+  const size_t npix = (size_t)in_dims->n * (size_t)OH * (size_t)OW;
+  const size_t image = (size_t)H * (size_t)W * (size_t)C;
+  const size_t oc = (size_t)OC, c = (size_t)C, k4 = (size_t)K4, np = (size_t)P;
   /* Pointwise: pixel i's window is input pixel i. */
   const int pw = KH == 1 && KW == 1 && p->stride_h == 1 && p->stride_w == 1 && p->pad_h == 0 &&
                  p->pad_w == 0 && H == OH && W == OW && (C & 3) == 0;
   int32_t b = 0, oy = 0, ox = 0;
-  for (size_t i = 0; i < npix; i += (size_t)P) {
-    const size_t n = npix - i < (size_t)P ? npix - i : (size_t)P;
-    int8_t *o = (add ? tmp : out + i * OC);
-    blk.o[0] = o, blk.o[1] = o + OC, blk.o[2] = o + 2 * OC, blk.o[3] = o + 3 * OC;
-    if (pw && n == (size_t)P) {
+  for (size_t i = 0; i < npix; i += np) {
+    const size_t n = npix - i < np ? npix - i : np;
+    int8_t *o = (add ? tmp : out + i * oc);
+    blk.o[0] = o;
+    blk.o[1] = o + oc;
+    blk.o[2] = o + 2 * oc;
+    blk.o[3] = o + 3 * oc;
+    if (pw && n == np) {
       if (P == 4)
-        dsp_gather_pw(in + i * C, C, col, K4 / 4);
+        dsp_gather_pw(in + i * c, C, col, K4 / 4);
       else
-        dsp_widen(in + i * C, C, col, K4 / 4, P);
+        dsp_widen(in + i * c, C, col, K4 / 4, P);
     } else {
-      for (size_t j = 0; j < (size_t)P; j++) {
-        blk.o[j] = o + (j < n ? j : n - 1) * OC;
-        dsp_gather(p, in + b * image, H, W, C, KH, KW, oy, ox, zp, col, (int32_t)j, P,
-                   stage + j * K4);
+      for (size_t j = 0; j < np; j++) {
+        blk.o[j] = o + (j < n ? j : n - 1) * oc;
+        dsp_gather(p, in + (size_t)b * image, H, W, C, KH, KW, oy, ox, zp, col, (int32_t)j, P,
+                   stage + j * k4);
         if (j + 1 < n && ++ox == OW) {
           ox = 0;
-          if (++oy == OH)
-            oy = 0, b++;
+          if (++oy == OH) {
+            oy = 0;
+            b++;
+          }
         }
       }
       if (++ox == OW) {
         ox = 0;
-        if (++oy == OH)
-          oy = 0, b++;
+        if (++oy == OH) {
+          oy = 0;
+          b++;
+        }
       }
       if ((C & 3) && P == 4) /* the int8 windows, widened */
         dsp_gather_pw(stage, K4, col, K4 / 4);
       else if (C & 3)
         dsp_widen(stage, K4, col, K4 / 4, P);
     }
-    if (pw && n == (size_t)P) {
+    if (pw && n == np) {
       /* (b, oy, ox) is not followed here: only the last block, which
        * may be short, gathers pixel by pixel; it starts at pixel i + P. */
-      if (npix - (i + P) < (size_t)P) {
-        const size_t next = i + P;
-        b = (int32_t)(next / ((size_t)OH * OW));
-        oy = (int32_t)(next / OW % OH);
-        ox = (int32_t)(next % OW);
+      if (npix - (i + np) < np) {
+        const size_t next = i + np, ow = (size_t)OW;
+        b = (int32_t)(next / ((size_t)OH * ow));
+        oy = (int32_t)(next / ow % (size_t)OH);
+        ox = (int32_t)(next % ow);
       }
     }
     if (pairs && P == 4)
@@ -561,7 +566,7 @@ TA_INLINE void conv_dsp_body(const ta_conv_params *p, const ta_dims *in_dims,
     if (OC & 1)
       dsp_last_channel(&blk, pairs, w_last, r_last, P);
     if (add)
-      ta_add_s8_tab_row(add, tmp, 1, res + i * OC, 1, out + i * OC, (int32_t)n * OC);
+      ta_add_s8_tab_row(add, tmp, 1, res + i * oc, 1, out + i * oc, (int32_t)n * OC);
   }
 }
 
@@ -643,7 +648,7 @@ TA_INLINE void conv_dsp_body(const ta_conv_params *p, const ta_dims *in_dims,
         }
         for (int32_t oc = 0; oc < OC; oc++) {
           const int32_t j = oc >> 1, h = oc & 1, lone = oc == 2 * pairs;
-          const int8_t *w = filter + (size_t)j * 2 * K4 + 4 * h;
+          const int8_t *w = filter + (size_t)j * 2 * (size_t)K4 + (size_t)(4 * h);
           const int32_t *r = rec + 8 * j, step = lone ? 4 : 8;
           int32_t acc = lone ? r[0] : r[h];
           for (int32_t k = 0; k < K4; k++)

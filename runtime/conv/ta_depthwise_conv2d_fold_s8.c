@@ -39,13 +39,32 @@
  * fit it (q->mmla, ta_quant_mmla_ok()); the others take the portable
  * path.
  *
+ * 3 x 3 filters (stride 1 or 2 in width, no dilation, records of
+ * ta_pack_records_doubled()) have entries of their own, _3x3_dsp_, one
+ * walk on every core (its steps in plain C where the core lacks the
+ * extension, the same bytes): per group of four channels, per image,
+ * per output row, the window's input rows not read yet are widened into
+ * a ring in the scratch, then the row is computed from the ring and
+ * written.  So per group of 4 channels and per image, input rows are
+ * read in order (forwards: increasing; rev: decreasing, except that the
+ * up to three rows one output row newly needs are read one after the
+ * other upwards, nothing written in between), each at most once, and
+ * output row y is written after every input row its windows need has
+ * been read and before any input row beyond them is read (forwards:
+ * rows up to y*stride_h - pad_h + 2; rev: rows down to
+ * y*stride_h - pad_h).  An output channel reads its own input channel
+ * only, so with the two bases a multiple of C bytes apart this holds
+ * channel by channel: the output may overlap the input (in-place
+ * depthwise).
+ *
  * ta_depthwise_conv2d_fold_rev_s8 computes the same bytes walking the
  * output pixels from the last to the first (images, rows and columns
  * backwards; channels and taps as above), so that its output may lie
  * above its input (doc/memory-plan.md, 2c).
  *
  * Entry points, each way: _dsp_ (the DSP path; the portable one on
- * cores without the extension), _portable_ (TFLite's roundings) and
+ * cores without the extension, except the 3 x 3 walk above, which is
+ * the same on every core), _portable_ (TFLite's roundings) and
  * _ort_ (ONNX Runtime's float requantization) run one path each and
  * refuse the ops it does not take, so that a program links only the
  * paths its calls name: the compiler picks one per op
@@ -246,15 +265,20 @@ TA_INLINE const int8_t *dw_rows(dw_ring *r, const int8_t *in_b, int32_t H, int32
     uint32_t *d = r->buf + slot * Wp, *d2 = d + R * Wp, *end = d + Wp;
     if ((uint32_t)y < (uint32_t)H) {
       const int8_t *x = in_b + (ptrdiff_t)y * W * C;
-      for (int32_t i = 0; i < r->pad_w; i++)
-        *d++ = zp4, *d2++ = zp4;
+      for (int32_t i = 0; i < r->pad_w; i++) {
+        *d++ = zp4;
+        *d2++ = zp4;
+      }
       for (int32_t i = 0; i < W; i++, x += C) {
         const uint32_t v = ta_ld32(x);
-        *d++ = v, *d2++ = v;
+        *d++ = v;
+        *d2++ = v;
       }
     }
-    while (d < end)
-      *d++ = zp4, *d2++ = zp4;
+    while (d < end) {
+      *d++ = zp4;
+      *d2++ = zp4;
+    }
   }
   r->have_lo = iy0;
   r->have_hi = iy0 + R;
@@ -302,7 +326,7 @@ TA_NOINLINE static void dw_dsp_any(const ta_conv_params *p, const ta_quant *q,
   g.clamp = p->act_min > -128 || p->act_max < 127;
   for (int32_t c0 = 0; c0 < C; c0 += 4) {
     for (int32_t t = 0; t < taps; t++) {
-      const uint32_t v = ta_ld32(filter + (size_t)t * C + c0);
+      const uint32_t v = ta_ld32(filter + (size_t)t * (size_t)C + (size_t)c0);
       g.wt[t] = (uint32_t)ta_sxtb16_even(v) | (uint64_t)(uint32_t)ta_sxtb16_odd(v) << 32;
     }
     for (int j = 0; j < 4; j++) {
@@ -312,13 +336,13 @@ TA_NOINLINE static void dw_dsp_any(const ta_conv_params *p, const ta_quant *q,
     }
     for (int32_t bi = 0; bi < in_dims->n; bi++) {
       const int32_t b = rev ? in_dims->n - 1 - bi : bi;
-      const int8_t *in_b = in + (size_t)b * H * W * C + c0;
-      int8_t *o_b = out + (size_t)b * OH * OW * C + c0;
+      const int8_t *in_b = in + (size_t)b * (size_t)H * (size_t)W * (size_t)C + (size_t)c0;
+      int8_t *o_b = out + (size_t)b * (size_t)OH * (size_t)OW * (size_t)C + (size_t)c0;
       ring.have_lo = ring.have_hi = 0; /* the ring is empty */
       for (int32_t oyi = 0; oyi < OH; oyi++) {
         const int32_t oy = rev ? OH - 1 - oyi : oyi;
         const int32_t iy0 = oy * sh - p->pad_h;
-        int8_t *o = o_b + (size_t)oy * OW * C;
+        int8_t *o = o_b + (size_t)oy * (size_t)OW * (size_t)C;
         int32_t x0 = xa, x1 = xb;
         if (iy0 < 0 || iy0 + (KH - 1) * dh >= H)
           x0 = x1 = OW; /* every pixel of the row is a border pixel */
@@ -335,7 +359,8 @@ TA_NOINLINE static void dw_dsp_any(const ta_conv_params *p, const ta_quant *q,
            * run [x0, x1) backwards, from x1 - 1. */
           for (int32_t ox = OW - 1; ox >= 0; ox--) {
             if (ox == x1 - 1 && x1 > x0) {
-              const int8_t *x = in_b + ((size_t)iy0 * W + ((x1 - 1) * sw - p->pad_w)) * C;
+              const int8_t *x =
+                  in_b + ((size_t)iy0 * (size_t)W + (size_t)((x1 - 1) * sw - p->pad_w)) * (size_t)C;
               dw_run(&g, KH, KW, x, -sw * C, rs, cs, o + (x1 - 1) * C, -C, x1 - x0);
               ox = x0;
               continue;
@@ -348,7 +373,8 @@ TA_NOINLINE static void dw_dsp_any(const ta_conv_params *p, const ta_quant *q,
          * run of interior pixels [x0, x1) in between. */
         for (int32_t ox = 0; ox < OW; ox++) {
           if (ox == x0 && x1 > x0) {
-            const int8_t *x = in_b + ((size_t)iy0 * W + (x0 * sw - p->pad_w)) * C;
+            const int8_t *x =
+                in_b + ((size_t)iy0 * (size_t)W + (size_t)(x0 * sw - p->pad_w)) * (size_t)C;
             dw_run(&g, KH, KW, x, sw * C, rs, cs, o + x0 * C, C, x1 - x0);
             ox = x1 - 1;
             continue;
@@ -365,7 +391,8 @@ TA_NOINLINE static void dw_dsp_any(const ta_conv_params *p, const ta_quant *q,
 
 
 /*
- * The 3 x 3 DSP path (stride 1 or 2, no dilation): channel planes.
+ * The 3 x 3 path (stride 1 or 2 in width, no dilation): channel planes,
+ * one walk on every core.
  *
  * Per group of four channels, the input rows a window needs are widened
  * once into the scratch as one int16 row per channel (a ring of three
@@ -378,7 +405,25 @@ TA_NOINLINE static void dw_dsp_any(const ta_conv_params *p, const ta_quant *q,
  * into the scratch.  Then each sum is requantized (SMMLAR, SUB, ASR,
  * SSAT; the weights were doubled when widened, so SMMLAR of the doubled
  * sum by the multiplier itself is TFLite's rounding doubling multiply)
- * and stored in its NHWC place.
+ * and stored in its NHWC place.  On cores without the DSP extension the
+ * same steps are plain C (dw3_fill(), dw3_smlad(), dw3_requant()): the
+ * same ring in the same scratch, the same order, the same bytes.
+ *
+ * The order (dw3_run()), the same on every core: per group of four
+ * channels, per image, per output row (forwards, or backwards for rev),
+ * the window's rows that are not in the ring yet are read into it (in
+ * increasing order), then the row is computed from the ring alone and
+ * written.  So, per group of 4 channels and per image, input rows are
+ * read in order (forwards: increasing; rev: decreasing from one output
+ * row's rows to the next's), each at most once, and output row y is
+ * written after every input row its windows need has been read and
+ * before any input row beyond them is read (forwards: rows up to
+ * y*stride_h - pad_h + 2; rev: rows down to y*stride_h - pad_h).  An
+ * output channel reads its own input channel only, so with the output's
+ * base a multiple of C bytes from the input's this holds channel by
+ * channel, and the output may overlap the input as far as it allows
+ * (in-place depthwise; the distances: test_depthwise_3x3_in_place(),
+ * tests/kernels/test_conv.c).
  *
  * Scratch (ta_depthwise_conv2d_fold_3x3_dsp_s8_scratch_size()): the
  * ring, 3 x 4 rows of Wp int16, then the sums of one row, 2 npairs
@@ -416,13 +461,12 @@ int ta_depthwise_conv2d_fold_3x3_ok(const ta_conv_params *p, const ta_quant *q,
   return ta_depthwise_conv2d_fold_dsp_ok(p, q, in_dims, filter_dims) && dw3_ok(p, q, filter_dims);
 }
 
-#if defined(TA_DSP)
-
 /* Columns [pad_w, pad_w + n) of the four planes at d (Wp int16 each,
  * column k holding input column k - pad_w): input row x's pixels, n of
  * them, channels c0 .. c0 + 3 (x at channel c0), widened; or, x NULL,
  * the zero point zp (a row outside the input).  The other columns hold
- * the zero point already. */
+ * the zero point already.  With the DSP extension two pixels per step,
+ * elsewhere one. */
 static void dw3_fill(int16_t *d, int32_t Wp, const int8_t *x, int32_t C, int32_t n, int16_t zp) {
   int16_t *d1 = d + Wp, *d2 = d1 + Wp, *d3 = d2 + Wp;
   if (!x) {
@@ -431,6 +475,7 @@ static void dw3_fill(int16_t *d, int32_t Wp, const int8_t *x, int32_t C, int32_t
     return;
   }
   int32_t k = 0;
+#if defined(TA_DSP)
   for (; k + 2 <= n; k += 2, x += 2 * C) {
     /* Pixels a and b: a0 a1 a2 a3 and b0 b1 b2 b3 -> (a0, b0) ... (a3, b3). */
     const uint32_t a = ta_ld32(x), b = ta_ld32(x + C);
@@ -440,8 +485,13 @@ static void dw3_fill(int16_t *d, int32_t Wp, const int8_t *x, int32_t C, int32_t
     ta_st32(d2 + k, (uint32_t)ta_sxtb16_even(hi));
     ta_st32(d3 + k, (uint32_t)ta_sxtb16_odd(hi));
   }
-  if (k < n)
-    d[k] = x[0], d1[k] = x[1], d2[k] = x[2], d3[k] = x[3];
+#endif
+  for (; k < n; k++, x += C) {
+    d[k] = x[0];
+    d1[k] = x[1];
+    d2[k] = x[2];
+    d3[k] = x[3];
+  }
 }
 
 #if defined(TA_DSP_GEMM_ASM)
@@ -504,6 +554,16 @@ __attribute__((naked)) static void dw3_taps(const int16_t *r0 __attribute__((unu
                    "pop    {r4-r11, pc}\n\t");
 }
 #else
+/* acc + c[0] times w01's low half + c[1] times its high half: one SMLAD
+ * with the DSP extension. */
+static inline int32_t dw3_smlad(const int16_t *c, uint32_t w01, int32_t acc) {
+#if defined(TA_DSP)
+  return __smlad((int32_t)ta_ld32(c), (int32_t)w01, acc);
+#else
+  return acc + c[0] * (int16_t)w01 + c[1] * (int16_t)(w01 >> 16);
+#endif
+}
+
 /* The same in C. */
 static void dw3_taps(const int16_t *r0, const int16_t *r1, const int16_t *r2, const uint32_t *w,
                      int32_t *s, int32_t n, int32_t sw) {
@@ -514,12 +574,14 @@ static void dw3_taps(const int16_t *r0, const int16_t *r1, const int16_t *r2, co
       const uint32_t w01 = w[ky], w2 = ky < 2 ? w[3] >> (16 * ky) : w[4];
       const int32_t t2 = (int16_t)w2;
       const int16_t *c = x[ky];
-      a0 = __smlad((int32_t)ta_ld32(c), (int32_t)w01, a0) + c[2] * t2;
-      a1 = __smlad((int32_t)ta_ld32(c + sw), (int32_t)w01, a1) + c[sw + 2] * t2;
+      a0 = dw3_smlad(c, w01, a0) + c[2] * t2;
+      a1 = dw3_smlad(c + sw, w01, a1) + c[sw + 2] * t2;
     }
     s[0] = a0;
     s[1] = a1;
-    r0 += 2 * sw, r1 += 2 * sw, r2 += 2 * sw;
+    r0 += 2 * sw;
+    r1 += 2 * sw;
+    r2 += 2 * sw;
   }
 }
 #endif
@@ -626,6 +688,20 @@ __attribute__((naked)) static void dw3_row(dw3_row_t *r __attribute__((unused)))
 }
 #endif
 
+/* A doubled sum plus the doubled bias, v, requantized by its channel's
+ * M, c and e (m, from its record): SMMLAR's c + (v M + 2^31) / 2^32, the
+ * sign's correction, the shift e, saturated to int8 (SSAT). */
+static inline int32_t dw3_requant(int32_t v, const ta_requant_mmla *m) {
+#if defined(TA_DSP)
+  const int32_t y = ta_smmlar(v, m->m2, m->add);
+  return ta_ssat((int32_t)((uint32_t)y - ((uint32_t)v >> 31)) >> m->e, 8);
+#else
+  const uint32_t y =
+      (uint32_t)m->add + (uint32_t)(((int64_t)v * m->m2 + INT64_C(0x80000000)) >> 32);
+  return ta_clamp_i32((int32_t)(y - ((uint32_t)v >> 31)) >> m->e, -128, 127);
+#endif
+}
+
 /* The same in C (and with a clamp: p, the op's parameters). */
 TA_NOINLINE static void dw3_row_c(dw3_row_t *r, const ta_conv_params *p) {
   for (int j = 0; j < 4; j++) {
@@ -635,9 +711,7 @@ TA_NOINLINE static void dw3_row_c(dw3_row_t *r, const ta_conv_params *p) {
     const ta_requant_mmla m = {q[1], q[2], q[3]};
     int8_t *o = r->o + j;
     for (int32_t x = 0; x < r->OW; x++, o += r->C) {
-      const int32_t v = r->sums[x] + q[0];
-      int32_t y = ta_smmlar(v, m.m2, m.add);
-      y = __ssat((int32_t)((uint32_t)y - ((uint32_t)v >> 31)) >> m.e, 8);
+      int32_t y = dw3_requant(r->sums[x] + q[0], &m);
       if (p)
         y = ta_clamp_i32(y, p->act_min, p->act_max);
       *o = (int8_t)y;
@@ -646,13 +720,14 @@ TA_NOINLINE static void dw3_row_c(dw3_row_t *r, const ta_conv_params *p) {
 }
 
 /*
- * The path: per group of four channels, per output row (forwards or,
- * rev, from the last row back), the window rows into the ring (those
- * not there yet), then the row's four channels (dw3_row()).  Within a
+ * The path, on every core: per group of four channels, per image, per
+ * output row (forwards or, rev, from the last row back), the window's
+ * rows into the ring (those not there yet), then the row's four
+ * channels from the ring (dw3_row(), dw3_row_c()), written.  Within a
  * row the order of the writes does not matter: its windows are all in
  * the ring.
  */
-TA_INLINE void dw3_dsp(const ta_conv_params *p, const ta_dims *in_dims, const int8_t *in,
+TA_INLINE void dw3_run(const ta_conv_params *p, const ta_dims *in_dims, const int8_t *in,
                        const int8_t *filter, const int32_t *records, const ta_dims *out_dims,
                        int8_t *out, void *scratch, int rev) {
   const int32_t H = in_dims->h, W = in_dims->w, C = in_dims->c;
@@ -668,8 +743,11 @@ TA_INLINE void dw3_dsp(const ta_conv_params *p, const ta_dims *in_dims, const in
     ring[k] = zp;
   dw3_row_t r;
   r.plane = 2 * Wp;
-  r.sums = (int32_t *)(ring + 12 * Wp);
-  r.npairs = dw3_pairs(out_dims), r.sw = p->stride_w, r.C = C, r.OW = OW;
+  r.sums = (int32_t *)(void *)(ring + 12 * Wp);
+  r.npairs = dw3_pairs(out_dims);
+  r.sw = p->stride_w;
+  r.C = C;
+  r.OW = OW;
   for (int32_t c0 = 0; c0 < C; c0 += 4) {
     /* Per channel: the doubled weights in pairs (0 for a channel of
      * constant output, M 0 in its record) and its record. */
@@ -678,7 +756,7 @@ TA_INLINE void dw3_dsp(const ta_conv_params *p, const ta_dims *in_dims, const in
       const int32_t two = rec[1] ? 2 : 0;
       int32_t f[9];
       for (int t = 0; t < 9; t++)
-        f[t] = two * filter[(size_t)t * C + c0 + j];
+        f[t] = two * filter[(size_t)t * (size_t)C + (size_t)(c0 + j)];
       r.wt[j][0] = (uint16_t)f[0] | (uint32_t)f[1] << 16;
       r.wt[j][1] = (uint16_t)f[3] | (uint32_t)f[4] << 16;
       r.wt[j][2] = (uint16_t)f[6] | (uint32_t)f[7] << 16;
@@ -689,8 +767,8 @@ TA_INLINE void dw3_dsp(const ta_conv_params *p, const ta_dims *in_dims, const in
     }
     for (int32_t bi = 0; bi < in_dims->n; bi++) {
       const int32_t b = rev ? in_dims->n - 1 - bi : bi;
-      const int8_t *in_b = in + (size_t)b * H * W * C + c0;
-      int8_t *o_b = out + (size_t)b * OH * OW * C + c0;
+      const int8_t *in_b = in + (size_t)b * (size_t)H * (size_t)W * (size_t)C + (size_t)c0;
+      int8_t *o_b = out + (size_t)b * (size_t)OH * (size_t)OW * (size_t)C + (size_t)c0;
       int32_t have[3] = {INT32_MIN, INT32_MIN, INT32_MIN};
       int32_t iy0 = (rev ? OH - 1 : 0) * sh - p->pad_h;
       int32_t slot = iy0 % 3;
@@ -698,17 +776,18 @@ TA_INLINE void dw3_dsp(const ta_conv_params *p, const ta_dims *in_dims, const in
       const int32_t dslot = rev ? (3 - sh % 3) % 3 : sh % 3; /* iy0 moves by -sh or sh */
       for (int32_t yi = 0; yi < OH; yi++) {
         const int32_t oy = rev ? OH - 1 - yi : yi;
+        /* Window row ky (input row iy0 + ky) at slot slot + ky mod 3. */
         for (int32_t ky = 0, sl = slot; ky < 3; ky++, sl = sl == 2 ? 0 : sl + 1) {
           const int32_t iy = iy0 + ky;
           int16_t *d = ring + sl * 4 * Wp;
           if (have[sl] != iy) {
             const int inside = (uint32_t)iy < (uint32_t)H;
-            dw3_fill(d + p->pad_w, Wp, inside ? in_b + (size_t)iy * W * C : NULL, C, fillw, zp);
+            dw3_fill(d + p->pad_w, Wp, inside ? in_b + (size_t)iy * (size_t)W * (size_t)C : NULL, C, fillw, zp);
             have[sl] = iy;
           }
           r.p[ky] = d;
         }
-        r.o = o_b + (size_t)oy * OW * C;
+        r.o = o_b + (size_t)oy * (size_t)OW * (size_t)C;
 #if defined(TA_DSP_GEMM_ASM)
         if (!clamp) {
           r.w = r.wt[0];
@@ -724,50 +803,6 @@ TA_INLINE void dw3_dsp(const ta_conv_params *p, const ta_dims *in_dims, const in
     }
   }
 }
-#endif
-
-#if !defined(TA_DSP)
-/*
- * The 3 x 3 path's arithmetic on cores without the extension, from its
- * records (ta_pack_records_doubled()): per output pixel (forwards or
- * backwards) and channel the doubled sum over the window (the zero
- * point outside the input; weights 0 where the record's M is), plus
- * the doubled bias, then SMMLAR's value (c + the rounded high word of
- * v M), the sign's correction and the shift.
- */
-TA_NOINLINE static void dw3_portable(const ta_conv_params *p, const ta_dims *in_dims,
-                                     const int8_t *in, const int8_t *filter,
-                                     const int32_t *records, const ta_dims *out_dims,
-                                     int8_t *out, int rev) {
-  const int32_t H = in_dims->h, W = in_dims->w, C = in_dims->c;
-  const int32_t OH = out_dims->h, OW = out_dims->w;
-  const int32_t zp = ta_clamp_i32(-p->input_offset, -128, 127);
-  const size_t npix = (size_t)in_dims->n * OH * OW;
-  for (size_t k = 0; k < npix; k++) {
-    const size_t i = rev ? npix - 1 - k : k;
-    const int32_t b = (int32_t)(i / ((size_t)OH * OW)), oy = (int32_t)(i / OW % OH);
-    const int32_t ox = (int32_t)(i % OW);
-    const int8_t *in_b = in + (size_t)b * H * W * C;
-    for (int32_t c = 0; c < C; c++) {
-      const int32_t *rec = records + 4 * c;
-      int32_t v = rec[0];
-      for (int32_t ky = 0; ky < 3; ky++)
-        for (int32_t kx = 0; kx < 3; kx++) {
-          const int32_t iy = oy * p->stride_h - p->pad_h + ky;
-          const int32_t ix = ox * p->stride_w - p->pad_w + kx;
-          const int32_t x = iy >= 0 && iy < H && ix >= 0 && ix < W
-                                ? in_b[((size_t)iy * W + ix) * C + c]
-                                : zp;
-          v += rec[1] ? 2 * filter[(size_t)(ky * 3 + kx) * C + c] * x : 0;
-        }
-      const uint32_t hi = (uint32_t)(((int64_t)v * rec[1] + INT64_C(0x80000000)) >> 32);
-      const int32_t y =
-          (int32_t)(hi + (uint32_t)rec[2] - ((uint32_t)v >> 31)) >> rec[3];
-      out[i * C + c] = (int8_t)ta_clamp_i32(ta_clamp_i32(y, -128, 127), p->act_min, p->act_max);
-    }
-  }
-}
-#endif
 
 /* The portable path, pixels walked forwards (rev 0) or backwards (rev
  * 1); ort: ONNX Runtime's rounding, else TFLite's (a constant in each of
@@ -893,7 +928,7 @@ int ta_depthwise_conv2d_fold_dsp_ok(const ta_conv_params *p, const ta_quant *q,
 /* Which code runs an op: */
 enum {
   DW_DSP,      /* the DSP path, any filter (the portable one without the extension) */
-  DW_DSP_3X3,  /* the same, 3 x 3 filters in channel planes (dw3_dsp()) */
+  DW_DSP_3X3,  /* 3 x 3 filters in channel planes, one walk on every core (dw3_run()) */
   DW_PORTABLE, /* the portable path, TFLite's roundings */
   DW_ORT       /* the portable path, ONNX Runtime's rounding */
 };
@@ -919,17 +954,11 @@ TA_INLINE ta_status dw_fold(const ta_conv_params *p, const ta_quant *q, const ta
     dw_dsp_any(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, rev);
     return TA_OK;
   }
-  if (how == DW_DSP_3X3) {
-    dw3_dsp(p, in_dims, in, filter, bias_fold, out_dims, out, scratch, rev);
-    return TA_OK;
-  }
-#else
-  (void)scratch;
-  if (how == DW_DSP_3X3) {
-    dw3_portable(p, in_dims, in, filter, bias_fold, out_dims, out, rev);
-    return TA_OK;
-  }
 #endif
+  if (how == DW_DSP_3X3) {
+    dw3_run(p, in_dims, in, filter, bias_fold, out_dims, out, scratch, rev);
+    return TA_OK;
+  }
   if (how == DW_ORT)
     dw_ort(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, rev);
   else

@@ -78,10 +78,14 @@ TA_INLINE ta_add_s8_consts ta_add_s8_prepare(const ta_add_params *p) {
   c.r1 = ta_add_rq_make(p->input1_multiplier, p->input1_shift, p->rounding);
   c.r2 = ta_add_rq_make(p->input2_multiplier, p->input2_shift, p->rounding);
   c.ro = ta_add_rq_make(p->output_multiplier, p->output_shift, p->rounding);
-  c.off1 = p->input1_offset, c.off2 = p->input2_offset, c.out_off = p->output_offset;
-  c.lo = p->act_min, c.hi = p->act_max;
+  c.off1 = p->input1_offset;
+  c.off2 = p->input2_offset;
+  c.out_off = p->output_offset;
+  c.lo = p->act_min;
+  c.hi = p->act_max;
   c.scale = (int32_t)1 << p->left_shift;
-  c.t1 = p->table1, c.t2 = p->table2;
+  c.t1 = p->table1;
+  c.t2 = p->table2;
   return c;
 }
 
@@ -102,10 +106,14 @@ TA_INLINE int ta_add_s8_tabled(const ta_add_params *p) {
 
 TA_INLINE ta_add_s8_tab ta_add_s8_tab_make(const ta_add_params *p) {
   ta_add_s8_tab t;
-  t.t1 = p->table1, t.t2 = p->table2;
-  t.m = p->output_multiplier, t.e = -p->output_shift;
+  t.t1 = p->table1;
+  t.t2 = p->table2;
+  t.m = p->output_multiplier;
+  t.e = -p->output_shift;
   t.round = ta_requant_rs_round((int)t.e);
-  t.out_off = p->output_offset, t.lo = p->act_min, t.hi = p->act_max;
+  t.out_off = p->output_offset;
+  t.lo = p->act_min;
+  t.hi = p->act_max;
   return t;
 }
 

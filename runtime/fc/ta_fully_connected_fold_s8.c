@@ -50,7 +50,7 @@
  * (ta_pack_records_fc(): the biases, then M, c, e per row or shared). */
 static int32_t fc_row_sum(const int8_t *x, int32_t D, const int8_t *w, int32_t r0, int32_t g,
                           int32_t j) {
-  const int8_t *blk = w + (size_t)r0 * D + 4 * j;
+  const int8_t *blk = w + (size_t)r0 * (size_t)D + (size_t)(4 * j);
   int32_t acc = 0;
   for (int32_t k = 0; k < D; k++)
     acc += blk[(k >> 2) * 4 * g + (k & 3)] * x[k];
@@ -180,12 +180,12 @@ static void fc_dsp(const ta_fc_params *p, const int8_t *in, const int8_t *filter
     r.clamp = lo > -128 || hi < 127;
     r.req_step = shared ? 0 : 12;
     for (int32_t b = 0; b < B; b++) {
-      r.x = in + (size_t)b * D;
+      r.x = in + (size_t)b * (size_t)D;
       r.x_end = r.x + D;
       r.w = filter;
       r.bias = rec;
       r.req = rec + O;
-      r.out = out + (size_t)b * O;
+      r.out = out + (size_t)b * (size_t)O;
       r.blocks = O >> 2;
       fc_blocks(&r);
     }
@@ -195,8 +195,8 @@ static void fc_dsp(const ta_fc_params *p, const int8_t *in, const int8_t *filter
     const int32_t g = O - r0 < 4 ? O - r0 : 4;
     for (int32_t b = 0; b < B; b++)
       for (int32_t j = 0; j < g; j++)
-        out[(size_t)b * O + r0 + j] =
-            fc_row_out(fc_row_sum(in + (size_t)b * D, D, filter, r0, g, j), rec, O, shared,
+        out[(size_t)b * (size_t)O + (size_t)(r0 + j)] =
+            fc_row_out(fc_row_sum(in + (size_t)b * (size_t)D, D, filter, r0, g, j), rec, O, shared,
                        r0 + j, lo, hi);
   }
 }

@@ -157,6 +157,11 @@ static inline int32_t ta_smmlar(int32_t a, int32_t b, int32_t c) {
 #endif
 }
 
+/* SSAT: x saturated to n bits (n a constant).  arm_acle.h's ta_ssat()
+ * converts the builtin's result implicitly (a -Wsign-conversion warning
+ * in GCC 12); the builtin with a cast is the same instruction. */
+#define ta_ssat(x, n) ((int32_t)__builtin_arm_ssat((int32_t)(x), (n)))
+
 /* ta_requant_double_mmla() with one SMMLAR: m = {M, c, e} of a record
  * (ta_pack.h; the output offset in c). */
 static inline int32_t ta_dsp_requant_rec(int32_t x, const int32_t *m) {
@@ -178,9 +183,10 @@ static inline uint32_t ta_pkhbt(uint32_t a, uint32_t b) {
 /* Four int32 results to four int8 in one word (little-endian, y0
  * first), each saturated to int8. */
 static inline uint32_t ta_dsp_sat4(int32_t y0, int32_t y1, int32_t y2, int32_t y3) {
-  const uint32_t s0 = (uint32_t)__ssat(y0, 8), s1 = (uint32_t)__ssat(y1, 8);
-  const uint32_t s2 = (uint32_t)__ssat(y2, 8), s3 = (uint32_t)__ssat(y3, 8);
-  return __uxtb16(ta_pkhbt(s0, s2)) | (__uxtb16(ta_pkhbt(s1, s3)) << 8);
+  const uint32_t s0 = (uint32_t)ta_ssat(y0, 8), s1 = (uint32_t)ta_ssat(y1, 8);
+  const uint32_t s2 = (uint32_t)ta_ssat(y2, 8), s3 = (uint32_t)ta_ssat(y3, 8);
+  return (ta_pkhbt(s0, s2) & UINT32_C(0x00ff00ff)) |
+         ((ta_pkhbt(s1, s3) & UINT32_C(0x00ff00ff)) << 8);
 }
 
 /* Each int8 of v clamped to [lo, hi], four at a time (SSUB8 sets a flag

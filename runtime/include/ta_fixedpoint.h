@@ -364,7 +364,7 @@ TA_INLINE int ta_requant_step(int32_t b, uint32_t dot, int32_t mult, int32_t shi
   int32_t k = 1;
   while (k < 30 && ((INT64_C(1) << k) <= hi - t || (INT64_C(1) << k) < t - lo))
     k++;
-  const int64_t t1 = t - (t < 0), cc = ((int64_t)(v + 1 + off) << k) - t1;
+  const int64_t t1 = t - (t < 0), cc = (int64_t)(v + 1 + off) * (INT64_C(1) << k) - t1;
   const int64_t lo1 = lo - (lo < 0), hi1 = hi - (hi < 0);
   if (k >= 30 || cc < INT32_MIN || cc > INT32_MAX || lo1 + cc < INT32_MIN || hi1 + cc > INT32_MAX)
     return 0;

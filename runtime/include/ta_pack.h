@@ -56,10 +56,10 @@ TA_INLINE void ta_pack_rows_s8(const ta_quant *q, const int32_t *bias, const int
   const int32_t K4 = (taps + 3) & ~3;
   for (int32_t r0 = 0; r0 < rows; r0 += G) {
     const int32_t g = rows - r0 < G ? rows - r0 : G;
-    int8_t *d = dst + (size_t)r0 * K4;
+    int8_t *d = dst + (size_t)r0 * (size_t)K4;
     for (int32_t j = 0; j < g; j++) {
       const int zero = ta_pack_row_const(q, bias, taps, r0 + j);
-      const int8_t *w = filter + (size_t)(r0 + j) * taps;
+      const int8_t *w = filter + (size_t)(r0 + j) * (size_t)taps;
       for (int32_t k = 0; k < K4; k++)
         d[(k >> 2) * 4 * g + 4 * j + (k & 3)] = k < taps && !zero ? w[k] : 0;
     }
@@ -92,7 +92,10 @@ TA_INLINE int ta_pack_record_row(const ta_quant *q, int32_t r, const int32_t *bi
     c = (int32_t)((uint32_t)m.add + ((uint32_t)off << m.e));
     e = m.e;
   }
-  out[0] = b, out[1] = m2, out[2] = c, out[3] = e;
+  out[0] = b;
+  out[1] = m2;
+  out[2] = c;
+  out[3] = e;
   return 1;
 }
 
@@ -177,14 +180,22 @@ TA_INLINE size_t ta_pack_records_doubled(const ta_quant *q, int32_t rows, const 
     const int32_t b = bias[r];
     int32_t v, c, e;
     if (ta_requant_const(b, dot, mult, shift, &v)) {
-      rec[0] = 0, rec[1] = 0, rec[2] = 2 * (v + off) + 1, rec[3] = 1;
+      rec[0] = 0;
+      rec[1] = 0;
+      rec[2] = 2 * (v + off) + 1;
+      rec[3] = 1;
     } else if (ta_requant_mmla_doubled_fits(b, dot, mult, shift, off)) {
       e = -shift;
-      rec[0] = 2 * b, rec[1] = mult, rec[3] = e;
+      rec[0] = 2 * b;
+      rec[1] = mult;
+      rec[3] = e;
       rec[2] = (int32_t)(((uint32_t)1 << (e - 1)) + ((uint32_t)off << e));
     } else if (ta_sum_bound(b, dot) < UINT32_C(0x40000000) &&
                ta_requant_step(b, dot, mult, shift, off, &c, &e)) {
-      rec[0] = 2 * b, rec[1] = INT32_MAX, rec[2] = c, rec[3] = e;
+      rec[0] = 2 * b;
+      rec[1] = INT32_MAX;
+      rec[2] = c;
+      rec[3] = e;
     } else {
       return 0;
     }

@@ -24,7 +24,11 @@
  *    ungrouped convolutions with up to 20 output channels and filter
  *    windows of any length, depthwise with depth multiplier 1 and
  *    channels a multiple of 4, 3x3 and other filters up to 8x8, borders
- *    and strides.  On other cores they take the portable paths.
+ *    and strides.  On other cores they take the portable paths, but for
+ *    the 3x3 depthwise entries, whose walk is the same on every core.
+ *  - 3x3 depthwise ops of that walk with the output inside the input's
+ *    buffer, forwards and backwards, at every distance the walk allows
+ *    (in-place depthwise).
  */
 #include "test.h"
 #include "ta_fixedpoint.h"
@@ -783,6 +787,155 @@ static void test_depthwise_borders(void) {
         ncases - bad, inside, nout);
 }
 
+/* x rounded down (floor_to) or up (ceil_to) to a multiple of m > 0. */
+static long floor_to(long x, long m) { return x >= 0 ? x / m * m : -((-x + m - 1) / m * m); }
+static long ceil_to(long x, long m) { return -floor_to(-x, m); }
+
+/*
+ * How far the 3x3 depthwise walk lets its output overlap its input, in
+ * bytes of delta = out_base - in_base (channel by channel: see
+ * ta_depthwise_conv2d_fold_s8.c).  Forwards, after output row y of
+ * image n the first input row not read yet is r = y*stride_h - pad_h +
+ * 3 (at least 0) of image n, or image n + 1's first when r >= H: the
+ * row's output must end at or below it, so delta is at most
+ * max_ahead_3x3() (no bound when nothing is read after any row but the
+ * last: the input's size, beyond which nothing overlaps).  Backwards,
+ * after row y the input still to read ends at row r = y*stride_h -
+ * pad_h (within [0, H]) of image n: the row's output must start at or
+ * above it, so delta is at least min_above_3x3() (minus the output's
+ * size when nothing bounds it).
+ */
+static long max_ahead_3x3(const ta_conv_params *p, const ta_dims *id, const ta_dims *od) {
+  const long rin = (long)id->w * id->c, rout = (long)od->w * od->c;
+  long m = (long)dims_count(id);
+  for (int32_t n = 0; n < id->n; n++)
+    for (int32_t y = 0; y < od->h; y++) {
+      const int32_t r0 = y * p->stride_h - p->pad_h + 3, r = r0 > 0 ? r0 : 0;
+      if (n == id->n - 1 && (y == od->h - 1 || r >= id->h))
+        continue;
+      const long next = r < id->h ? ((long)n * id->h + r) * rin : (long)(n + 1) * id->h * rin;
+      const long v = next - ((long)n * od->h + y + 1) * rout;
+      m = v < m ? v : m;
+    }
+  return m;
+}
+
+static long min_above_3x3(const ta_conv_params *p, const ta_dims *id, const ta_dims *od) {
+  const long rin = (long)id->w * id->c, rout = (long)od->w * od->c;
+  long m = -(long)dims_count(od);
+  for (int32_t n = 0; n < id->n; n++)
+    for (int32_t y = n == 0 ? 1 : 0; y < od->h; y++) {
+      const int32_t r0 = y * p->stride_h - p->pad_h;
+      const int32_t r = r0 < 0 ? 0 : r0 > id->h ? id->h : r0;
+      const long v = ((long)n * id->h + r) * rin - ((long)n * od->h + y) * rout;
+      m = v > m ? v : m;
+    }
+  return m;
+}
+
+/*
+ * The 3x3 depthwise entries with the output inside the same buffer as
+ * the input, as a compiler placing it in place would call them: random
+ * ops of the 3x3 path (strides 1..2 wide and 1..3 high, SAME, VALID and
+ * odd top/left padding, 1 or 2 images), the forward entry at every
+ * distance delta (a multiple of C) from the output just below the input
+ * up to max_ahead_3x3(), the backward one from min_above_3x3() up to
+ * the output just above the input.  Each run is the reference's bytes,
+ * with canaries around the buffer and the scratch.
+ */
+static void test_depthwise_3x3_in_place(void) {
+  int cases = 0, bad = 0, fwd_runs = 0, back_runs = 0, exact = 0, below = 0;
+  for (int k = 0; k < 120; k++) {
+    ta_conv_params p;
+    memset(&p, 0, sizeof p);
+    p.stride_h = ref_rand(1, 3);
+    p.stride_w = ref_rand(1, 2);
+    p.dilation_h = p.dilation_w = p.depth_multiplier = 1;
+    ta_dims id = {ref_rand(1, 2), ref_rand(1, 9), ref_rand(1, 9), 4 * ref_rand(1, 3)};
+    ta_dims fd = {1, 3, 3, id.c}, od = {id.n, 0, 0, id.c};
+    const Padding pad = ref_rand(0, 1) ? PAD_SAME : PAD_VALID;
+    compute_padding(pad, id.h, 3, p.stride_h, 1, &od.h, &p.pad_h);
+    compute_padding(pad, id.w, 3, p.stride_w, 1, &od.w, &p.pad_w);
+    if (od.h < 1 || od.w < 1)
+      continue;
+    if (ref_rand(0, 2) == 0) { /* odd explicit padding */
+      p.pad_h = ref_rand(0, 3);
+      p.pad_w = ref_rand(0, 3);
+    }
+    p.input_offset = ref_rand(-127, 128);
+    p.output_offset = ref_rand(-128, 127);
+    p.act_min = ref_rand(0, 3) == 0 ? ref_rand(-128, 0) : -128;
+    p.act_max = ref_rand(0, 3) == 0 ? ref_rand(p.act_min, 127) : 127;
+    const int32_t C = id.c;
+    int32_t mult[12], shift[12], bias[12], bf[12], rec[48];
+    random_quant(C, mult, shift, TA_ROUND_DOUBLE, 1);
+    for (int32_t c = 0; c < C; c++)
+      bias[c] = ref_rand(-20000, 20000);
+    ta_quant q = {mult, shift, ref_rand(0, 3) != 0, TA_ROUND_DOUBLE, 0};
+    const size_t ni = dims_count(&id), nf = dims_count(&fd), no = dims_count(&od);
+    int8_t *in = malloc(ni), *filter = malloc(nf), *expect = malloc(no);
+    ref_fill_s8(in, ni);
+    ref_fill_s8(filter, nf);
+    ref_dw_s8(&p, &q, &id, in, &fd, filter, bias, &od, expect);
+    fold_bias_depthwise_s8(filter, 9, C, bias, p.input_offset, bf);
+    q.mmla = 1 | TA_MMLA_DOUBLED;
+    if (!ta_depthwise_conv2d_fold_3x3_ok(&p, &q, &id, &fd) ||
+        !ta_pack_records_doubled(&q, C, bf, 9, p.output_offset, rec)) {
+      free(in);
+      free(filter);
+      free(expect);
+      continue;
+    }
+    const size_t ns = ta_depthwise_conv2d_fold_3x3_dsp_s8_scratch_size(&p, &id, &fd, &od);
+    void *scratch = canary_alloc(ns);
+    const long ahead = floor_to(max_ahead_3x3(&p, &id, &od), C);
+    const long above = ceil_to(min_above_3x3(&p, &id, &od), C);
+    /* Forwards from -no up to ahead, then backwards from above up to ni. */
+    const long nfwd = ahead >= -(long)no ? (ahead + (long)no) / C + 1 : 0;
+    const long nback = above <= (long)ni ? ((long)ni - above) / C + 1 : 0;
+    int failed = 0;
+    for (long i = 0; i < nfwd + nback && !failed; i++) {
+      const int rev = i >= nfwd;
+      const long delta = rev ? above + (i - nfwd) * C : -(long)no + i * C;
+      /* One buffer from the lower base to the higher end. */
+      const long lo = delta < 0 ? delta : 0;
+      const long hi = delta + (long)no > (long)ni ? delta + (long)no : (long)ni;
+      int8_t *buf = canary_alloc((size_t)(hi - lo));
+      int8_t *x = buf - lo, *o = x + delta;
+      memset(buf, 0x5a, (size_t)(hi - lo));
+      memcpy(x, in, ni);
+      const ta_status st =
+          (rev ? ta_depthwise_conv2d_fold_rev_3x3_dsp_s8 : ta_depthwise_conv2d_fold_3x3_dsp_s8)(
+              &p, &q, &id, x, &fd, filter, rec, &od, o, scratch);
+      const long d = first_diff(o, expect, no);
+      if (st != TA_OK || d >= 0 || !canary_ok(buf, (size_t)(hi - lo)) || !canary_ok(scratch, ns)) {
+        failed = 1;
+        CHECK(0,
+              "3x3 depthwise in place (%s, in %dx%dx%dx%d stride %d,%d pad %d,%d, output %ld "
+              "bytes from the input) matches the reference: status %d, index %ld expected %d "
+              "actual %d",
+              rev ? "backwards" : "forwards", id.n, id.h, id.w, id.c, p.stride_h, p.stride_w,
+              p.pad_h, p.pad_w, delta, st, d, d >= 0 ? expect[d] : 0, d >= 0 ? o[d] : 0);
+      }
+      fwd_runs += !rev;
+      back_runs += rev;
+      exact += !rev && delta == 0;
+      below += !rev && delta < 0 && delta > -(long)no;
+      canary_free(buf);
+    }
+    bad += failed;
+    cases++;
+    canary_free(scratch);
+    free(in);
+    free(filter);
+    free(expect);
+  }
+  CHECK(bad == 0 && cases > 60 && exact > 20 && below > 60 && back_runs > cases,
+        "%d 3x3 depthwise cases ran in place (forwards at %d distances, %d of them exactly "
+        "over the input and %d partly below it; backwards at %d), the reference's bytes",
+        cases, fwd_runs, exact, below, back_runs);
+}
+
 int main(void) {
   test_dsp_records();
   test_degenerate_channels();
@@ -794,6 +947,7 @@ int main(void) {
   test_random(0, 1);
   test_random(1, 1);
   test_depthwise_borders();
+  test_depthwise_3x3_in_place();
   test_bad_args();
   return test_exit();
 }

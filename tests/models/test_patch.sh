@@ -133,7 +133,7 @@ expect_r8_error() { # WHAT MESSAGE ARGS...
     notok "$what is refused with '$msg' (got: $(head -n1 "$tmp/e.log"))"
   fi
 }
-expect_r8_error "--lean-conv 12 (an AVERAGE_POOL_2D)" "op 12 (AVERAGE_POOL_2D): --lean-conv 12: not an int8 CONV_2D on the DSP path" --lean-conv 12
+expect_r8_error "--lean-conv 12 (an AVERAGE_POOL_2D)" "op 12 (AVERAGE_POOL_2D): --lean-conv 12: not an int8 CONV_2D or 3 x 3 DEPTHWISE_CONV_2D on the DSP path" --lean-conv 12
 expect_r8_error "--lean-conv 99" "--lean-conv 99: the model has 16 ops" --lean-conv 99
 expect_r8_error "--lean-conv 2,x" "--lean-conv 2,x: expected op indices separated by commas" --lean-conv 2,x
 "$TINYAOT" compile "$r8" --ram-limit 33500 -o "$tmp/r8" --prefix r8 > /dev/null 2>&1

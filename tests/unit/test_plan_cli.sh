@@ -35,18 +35,20 @@ done
 # At its peak vww_96_int8 holds 55,296 bytes of whole tensors (TFLite
 # Micro's lower bound in anchors.md) plus whatever scratch op 2's
 # convolution asks for (a few bytes: one window's input channels): its
-# whole-tensor bound.  With its output over its dying input (the 1x1
-# convolution widening 8 to 16 channels, doc/memory-plan.md 2c) the
-# plan needs that output's 36,864 bytes and little more, and reaches
-# its bound with overlaps; --no-overlap gives the whole-tensor plan.
+# whole-tensor bound.  With outputs over their dying inputs (the 1x1
+# convolution widening 8 to 16 channels, doc/memory-plan.md 2c; the 3x3
+# depthwise ones in place over their rows) the plan needs the 1x1's
+# 36,864-byte output or a depthwise input of that size beside the
+# depthwise ring of rows (1,296-1,440 bytes), within 256 bytes of its
+# bound with overlaps; --no-overlap gives the whole-tensor plan.
 ws=$(sed -n 's/^  "workspace_bytes": \([0-9]*\),$/\1/p' "$tmp/a.json")
 lb=$(sed -n 's/^  "lower_bound_bytes": \([0-9]*\),$/\1/p' "$tmp/a.json")
 wb=$(sed -n 's/^  "whole_tensor_bound_bytes": \([0-9]*\),$/\1/p' "$tmp/a.json")
 ob=$(sed -n 's/^  "overlap_bound_bytes": \([0-9]*\),$/\1/p' "$tmp/a.json")
 [ -n "$wb" ] && [ "$wb" = "$lb" ] && [ "$wb" -ge 55296 ] && [ "$wb" -le 55552 ]
 check $? "vww_96_int8's whole-tensor bound: 55,296 bytes of activations and a little kernel scratch" "whole $wb, lower bound $lb"
-[ -n "$ws" ] && [ "$ws" = "$ob" ] && [ "$ws" -ge 36864 ] && [ "$ws" -le 37120 ]
-check $? "vww_96_int8 plans below it, in its bound with overlaps: the 1x1 convolution's 36,864-byte output and a little scratch" "workspace $ws, bound with overlaps $ob"
+[ -n "$ws" ] && [ "$ws" -ge "$ob" ] && [ "$ws" -le $((ob + 256)) ] && [ "$ob" -ge 36864 ] && [ "$ob" -le 38400 ]
+check $? "vww_96_int8 plans below it, within 256 bytes of its bound with overlaps: 36,864 bytes and a depthwise ring" "workspace $ws, bound with overlaps $ob"
 "$TINYAOT" plan "$model" --json --no-overlap > "$tmp/n.json" 2> "$tmp/err"
 ws2=$(sed -n 's/^  "workspace_bytes": \([0-9]*\),$/\1/p' "$tmp/n.json")
 [ -n "$ws2" ] && [ "$ws2" = "$lb" ] && grep -q '"overlap_ops": 0,' "$tmp/n.json"

@@ -8,8 +8,10 @@
 # both with -std=c99 -pedantic -Werror.  Every runtime file (runtime/*/*.c
 # with their headers), then the generated folders (the model's .c files
 # and the runtime copies) of a few shared models, int8 and float, with I/O
-# outside and inside the workspace and with two pools.  clang is checked
-# when installed (a loud skip otherwise).  Plain pass only: the flags do
+# outside and inside the workspace and with two pools; the runtime's Arm
+# paths with arm-none-eabi-gcc (Cortex-M4 with and without the assembly,
+# M33, M0).  clang and arm-none-eabi-gcc are checked when installed (a
+# loud skip otherwise).  Plain pass only: the flags do
 # not depend on the sanitizers.
 [ "${TINYAOT_PASS:-plain}" = san ] && exit 77
 build=${TINYAOT_BUILD:-build}
@@ -46,6 +48,24 @@ strict() {
 for cc in $compilers; do
   strict "$cc" "every runtime file" "-Iruntime/include" runtime/*/*.c
 done
+
+# The Arm paths (the DSP extension's C and assembly, its C versions with
+# TA_NO_ASM, a core without it) with the gcc firmware is built with.
+if command -v arm-none-eabi-gcc > /dev/null 2>&1; then
+  for t in "cortex-m4 -mfpu=fpv4-sp-d16 -mfloat-abi=hard" "cortex-m4 -mfpu=fpv4-sp-d16 -mfloat-abi=hard -DTA_NO_ASM" \
+           "cortex-m33 -mfpu=fpv5-sp-d16 -mfloat-abi=hard" "cortex-m0"; do
+    # shellcheck disable=SC2086
+    if arm-none-eabi-gcc -mthumb -mcpu=$t $GCC_FLAGS -O2 -Iruntime/include -fsyntax-only \
+         runtime/*/*.c > "$tmp/log" 2>&1; then
+      echo "ok - every runtime file compiles for $t with arm-none-eabi-gcc's strict warnings"
+    else
+      echo "not ok - every runtime file compiles for $t with arm-none-eabi-gcc's strict warnings: $(grep -m1 -E 'warning|error' "$tmp/log")"
+      rc=1
+    fi
+  done
+else
+  echo "skip - ARM-NONE-EABI-GCC MISSING: the runtime's Arm paths are not checked with strict warnings"
+fi
 
 models="kws_ref_model kws_ref_model_float32 hello_world_float audio_preprocessor_int8 mnist_lstm_float
 onnx/ds_cnn_kws.onnx"
