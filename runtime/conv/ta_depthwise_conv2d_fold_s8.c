@@ -524,35 +524,6 @@ static void dw3_fill(int16_t *d, int32_t Wp, const int8_t *x, int32_t C, int32_t
   "strd   r11, ip, [r9], #8\n\t"                                          \
   "subs   r10, r10, #1\n\t"
 
-/*
- * One channel's sums of n output pixel pairs of a row into s (2 n
- * words), from its three window rows r0 r1 r2 in the ring (at the first
- * pixel's first column) and its doubled weights w: (w00, w01), (w10,
- * w11), (w20, w21), (w02, w12), (w22, 0); sw the stride, 1 or 2.  Per
- * pair and filter row three word loads, two SMUAD or SMLAD (taps 0 and
- * 1) and two 16 x 16 multiply-adds (tap 2): 24 instructions for 18
- * multiply-adds.  Registers: r0-r2 the rows, r4-r8 the weights, r9 s,
- * r10 n, r11 and ip the two sums, lr a loaded word.
- */
-__attribute__((naked)) static void dw3_taps(const int16_t *r0 __attribute__((unused)),
-                                            const int16_t *r1 __attribute__((unused)),
-                                            const int16_t *r2 __attribute__((unused)),
-                                            const uint32_t *w __attribute__((unused)),
-                                            int32_t *s __attribute__((unused)),
-                                            int32_t n __attribute__((unused)),
-                                            int32_t sw __attribute__((unused))) {
-  __asm__ volatile("push   {r4-r11, lr}\n\t"
-                   "ldm    r3, {r4-r8}\n\t"
-                   "ldr    r9, [sp, #36]\n\t"
-                   "ldr    r10, [sp, #40]\n\t"
-                   "ldr    r3, [sp, #44]\n\t"
-                   "cmp    r3, #1\n\t"
-                   "bne    2f\n\t"
-                   "1:\n\t" DW3_PAIR(DW3_ROW1) "bne    1b\n\t"
-                   "pop    {r4-r11, pc}\n\t"
-                   "2:\n\t" DW3_PAIR(DW3_ROW2) "bne    2b\n\t"
-                   "pop    {r4-r11, pc}\n\t");
-}
 #else
 /* acc + c[0] times w01's low half + c[1] times its high half: one SMLAD
  * with the DSP extension. */
@@ -564,7 +535,13 @@ static inline int32_t dw3_smlad(const int16_t *c, uint32_t w01, int32_t acc) {
 #endif
 }
 
-/* The same in C. */
+/*
+ * One channel's sums of n output pixel pairs of a row into s (2 n
+ * words), from its three window rows r0 r1 r2 in the ring (at the first
+ * pixel's first column) and its doubled weights w: (w00, w01), (w10,
+ * w11), (w20, w21), (w02, w12), (w22, 0); sw the stride, 1 or 2.  The
+ * assembly's taps loop (DW3_PAIR) in C.
+ */
 static void dw3_taps(const int16_t *r0, const int16_t *r1, const int16_t *r2, const uint32_t *w,
                      int32_t *s, int32_t n, int32_t sw) {
   for (; n > 0; n--, s += 2) {
@@ -688,6 +665,15 @@ __attribute__((naked)) static void dw3_row(dw3_row_t *r __attribute__((unused)))
 }
 #endif
 
+#if defined(TA_DSP_GEMM_ASM)
+/* A clamp narrower than int8 over the row the assembly wrote: its four
+ * channels of OW pixels, C bytes apart. */
+static void dw3_clamp_row(int8_t *o, int32_t C, int32_t OW, int32_t lo, int32_t hi) {
+  for (int32_t x = 0; x < OW; x++, o += C)
+    for (int j = 0; j < 4; j++)
+      o[j] = (int8_t)ta_clamp_i32(o[j], lo, hi);
+}
+#else
 /* A doubled sum plus the doubled bias, v, requantized by its channel's
  * M, c and e (m, from its record): SMMLAR's c + (v M + 2^31) / 2^32, the
  * sign's correction, the shift e, saturated to int8 (SSAT). */
@@ -718,12 +704,14 @@ TA_NOINLINE static void dw3_row_c(dw3_row_t *r, const ta_conv_params *p) {
     }
   }
 }
+#endif
 
 /*
  * The path, on every core: per group of four channels, per image, per
  * output row (forwards or, rev, from the last row back), the window's
  * rows into the ring (those not there yet), then the row's four
- * channels from the ring (dw3_row(), dw3_row_c()), written.  Within a
+ * channels from the ring (dw3_row(), then a narrower clamp over the row
+ * it wrote; dw3_row_c() without the assembly), written.  Within a
  * row the order of the writes does not matter: its windows are all in
  * the ring.
  */
@@ -789,13 +777,15 @@ TA_INLINE void dw3_run(const ta_conv_params *p, const ta_dims *in_dims, const in
         }
         r.o = o_b + (size_t)oy * (size_t)OW * (size_t)C;
 #if defined(TA_DSP_GEMM_ASM)
-        if (!clamp) {
-          r.w = r.wt[0];
-          r.rec = r.rq[0];
-          dw3_row(&r);
-        } else
+        r.w = r.wt[0];
+        r.rec = r.rq[0];
+        dw3_row(&r); /* (walks r.o on) */
+        if (clamp)
+          dw3_clamp_row(o_b + (size_t)oy * (size_t)OW * (size_t)C, C, OW, p->act_min,
+                        p->act_max);
+#else
+        dw3_row_c(&r, clamp ? p : NULL);
 #endif
-          dw3_row_c(&r, clamp ? p : NULL);
         iy0 += rev ? -sh : sh;
         slot += dslot;
         slot -= slot >= 3 ? 3 : 0;

@@ -443,13 +443,14 @@ TA_INLINE int32_t ta_exp_on_negative_values_5(int32_t a) {
   int32_t a_mod = ta_wrap_sub(a & (quarter - 1), quarter);
   int32_t result = ta_exp_on_interval(ta_sat_shl(a_mod, 5)); /* Rescale<0> */
   int32_t remainder = ta_wrap_sub(a_mod, a);
-  if (remainder & ((int32_t)1 << (frac - 2))) result = ta_srdhm(result, 1672461947);
-  if (remainder & ((int32_t)1 << (frac - 1))) result = ta_srdhm(result, 1302514674);
-  if (remainder & ((int32_t)1 << (frac + 0))) result = ta_srdhm(result, 790015084);
-  if (remainder & ((int32_t)1 << (frac + 1))) result = ta_srdhm(result, 290630308);
-  if (remainder & ((int32_t)1 << (frac + 2))) result = ta_srdhm(result, 39332535);
-  if (remainder & ((int32_t)1 << (frac + 3))) result = ta_srdhm(result, 720401);
-  if (remainder & ((int32_t)1 << (frac + 4))) result = ta_srdhm(result, 242);
+  /* exp(-1/4), exp(-1/2), exp(-1), ... exp(-16), Q0.31: one multiply per
+   * bit of the remainder from bit frac - 2 up (a loop: one copy of the
+   * multiply in the code). */
+  static const int32_t steps[7] = {1672461947, 1302514674, 790015084, 290630308,
+                                   39332535,   720401,     242};
+  for (int k = 0; k < 7; k++)
+    if (remainder & ((int32_t)1 << (frac - 2 + k)))
+      result = ta_srdhm(result, steps[k]);
   if (a == 0)
     result = INT32_MAX;
   return result;
