@@ -5,7 +5,8 @@
 # Test programs: BUILD/tests/*/test_* (from tests/*/test_*.c) and the
 # scripts tests/*/test_*.sh.  Each prints "ok - ..." / "not ok - ..." lines;
 # a program that exits non-zero without a "not ok" line (a crash, a
-# sanitizer report) counts as one failure.  Counts are appended to RESULTS.
+# sanitizer report) counts as one failure.  Counts are appended to RESULTS,
+# the seconds each test took to BUILD/test-times.txt.
 #
 # The environment a test sees:
 #   TINYAOT          the compiler binary of this build
@@ -31,15 +32,19 @@ TINYAOT_PASS=plain
 export TINYAOT_PASS
 log="$build/test-log.txt"
 : > "$log"
+# Seconds per test (PASS NAME SECONDS), to keep make test's time in view.
+: > "$build/test-times.txt"
 for t in $(find "$build/tests" -type f -name 'test_*' ! -name '*.d' ! -name '*.o' 2>/dev/null | sort) \
          $(ls tests/*/test_*.sh 2>/dev/null | sort); do
   name=${t#$build/}
   out=$(mktemp)
+  t0=$(date +%s)
   case "$t" in
     *.sh) sh "$t" > "$out" 2>&1 ;;
     *) "$t" > "$out" 2>&1 ;;
   esac
   rc=$?
+  echo "$label $name $(($(date +%s) - t0))" >> "$build/test-times.txt"
   if [ "$rc" -eq 77 ] && [ ! -s "$out" ]; then rm -f "$out"; continue; fi
   cat "$out" >> "$log"
   pass=$(grep -c '^ok ' "$out")
