@@ -855,7 +855,7 @@ void lower_fully_connected(Lower *L) {
    * records instead of the folded bias (ta_pack.h), where they fit. */
   const int32_t *bias_arg = fold;
   size_t nbias = (size_t)p.out_depth;
-  if (!w4 && (p.in_depth & 3) == 0 && p.in_depth > 0) {
+  if (!w4 && p.in_depth > 0) {
     int32_t *rec = arena_array(4 * (size_t)p.out_depth, sizeof(int32_t));
     int shared = 0;
     size_t nrec =

@@ -8,8 +8,8 @@
  * (fold_bias_s8()), so acc = bias_fold[o] + sum_i filter[o][i] * in[b][i]:
  * four output rows at a time through ta_dot_s8.h's blocked dot products.
  *
- * The DSP path (ta_fully_connected_fold_dsp_s8, in_depth a multiple of
- * 4, TFLite Micro's double rounding) takes what the compiler prepared
+ * The DSP path (ta_fully_connected_fold_dsp_s8, TFLite Micro's double
+ * rounding) takes what the compiler prepared
  * (ta_pack.h, blocks of G = 4 rows): the filter packed so that one LDM
  * loads four bytes of each of four rows, and the records instead of the
  * folded bias (ta_pack_records_fc(): the biases, then per row SMMLAR's
@@ -20,8 +20,10 @@
  * inputs widened once by two SXTB16, the rows' words widened by two
  * more each and two SMLADs (fc_blocks(): 20 instructions for 16
  * multiply-adds), then the four outputs requantized and stored as one
- * word; the rows past the last full block, and every row elsewhere, in
- * C with the same arithmetic.
+ * word (an input whose length is no multiple of 4: its last word,
+ * shifted down, times the zero-padded last group); the rows past the
+ * last full block, and every row elsewhere, in C with the same
+ * arithmetic.
  *
  * Entry points: ta_fully_connected_fold_dsp_s8, _portable_s8 (TFLite's
  * roundings) and _ort_s8 (ONNX Runtime's float requantization) run one
@@ -46,11 +48,12 @@
   (void)rounding
 
 /* The DSP path's arithmetic, row by row in C: the packed filter's row
- * r0 + j (block of g rows at r0, 4 g bytes a group) and its record
- * (ta_pack_records_fc(): the biases, then M, c, e per row or shared). */
+ * r0 + j (block of g rows at r0, 4 g bytes a group, rows of K4 = D
+ * rounded up to 4 taps) and its record (ta_pack_records_fc(): the
+ * biases, then M, c, e per row or shared). */
 static int32_t fc_row_sum(const int8_t *x, int32_t D, const int8_t *w, int32_t r0, int32_t g,
                           int32_t j) {
-  const int8_t *blk = w + (size_t)r0 * (size_t)D + (size_t)(4 * j);
+  const int8_t *blk = w + (size_t)r0 * (size_t)((D + 3) & ~3) + (size_t)(4 * j);
   int32_t acc = 0;
   for (int32_t k = 0; k < D; k++)
     acc += blk[(k >> 2) * 4 * g + (k & 3)] * x[k];
@@ -68,7 +71,7 @@ static int8_t fc_row_out(int32_t acc, const int32_t *rec, int32_t O, int shared,
 #if defined(TA_DSP) && defined(TA_DSP_GEMM_ASM)
 /* What fc_blocks() reads; the order is the assembly's. */
 typedef struct {
-  const int8_t *x, *x_end; /* one batch's input, D bytes, D a multiple of 4 */
+  const int8_t *x, *x_end; /* one batch's input: its groups of 4 (1 or more) */
   const int8_t *w;         /* the packed filter (blocks of 4 rows) */
   const int32_t *bias;     /* the records' biases */
   int8_t *out;             /* the batch's outputs */
@@ -77,6 +80,7 @@ typedef struct {
   int32_t clamp;           /* the range is narrower than int8's */
   const int32_t *req;      /* the records' M, c, e */
   int32_t req_step;        /* bytes from one row's to the next's: 12, or 0 shared */
+  int32_t tail_bits;       /* 8 (4 - t) for the last t = D & 3 inputs, or 0 */
 } fc_run;
 
 /* One group of 4 inputs, widened once (SXTB16 twice), times the block's
@@ -87,12 +91,12 @@ typedef struct {
   "smlad  " acc ", ip, r10, " acc "\n\t"                                  \
   "sxtb16 " w ", " w ", ror #8\n\t"                                       \
   "smlad  " acc ", " w ", r11, " acc "\n\t"
-#define FC_GROUP                                                          \
-  "ldr    ip, [r9], #4\n\t"                                               \
+#define FC_WORD                                                           \
   "sxtb16 r10, ip\n\t"                                                    \
   "sxtb16 r11, ip, ror #8\n\t"                                            \
   "ldm    r8!, {r4-r7}\n\t"                                               \
   FC_ROW("r4", "r0") FC_ROW("r5", "r1") FC_ROW("r6", "r2") FC_ROW("r7", "r3")
+#define FC_GROUP "ldr    ip, [r9], #4\n\t" FC_WORD
 #define FC_REQUANT(a)                                                     \
   "ldm    lr, {r4-r6}\n\t"                                                \
   "add    lr, lr, r10\n\t"                                                \
@@ -115,9 +119,9 @@ __attribute__((naked)) static void fc_blocks(fc_run *r __attribute__((unused))) 
       "sub    sp, sp, #48\n\t"
       "ldm    r0!, {r1-r8}\n\t"
       "stm    sp, {r1-r8}\n\t"
-      "ldm    r0, {r1-r3}\n\t"
+      "ldm    r0, {r1-r4}\n\t"
       "add    ip, sp, #32\n\t"
-      "stm    ip, {r1-r3}\n\t"
+      "stm    ip, {r1-r4}\n\t"
       "ldr    r8, [sp, #8]\n\t"
       "1:\n\t"
       "ldr    lr, [sp, #12]\n\t"
@@ -132,6 +136,14 @@ __attribute__((naked)) static void fc_blocks(fc_run *r __attribute__((unused))) 
       "ldr    ip, [sp, #4]\n\t"
       "cmp    r9, ip\n\t"
       "bne    2b\n\t"
+      "ldr    r10, [sp, #44]\n\t" /* the last 1 to 3 inputs: the word that */
+      "cmp    r10, #0\n\t"        /* ends the input, shifted down, times */
+      "beq    5f\n\t"             /* the block's last group (zero-padded) */
+      "add    r9, r9, #4\n\t"
+      "sub    r9, r9, r10, lsr #3\n\t"
+      "ldr    ip, [r9, #-4]\n\t"
+      "lsr    ip, ip, r10\n\t" FC_WORD
+      "5:\n\t"
       "ldrd   lr, r10, [sp, #36]\n\t"
       FC_REQUANT("r0") FC_REQUANT("r1") FC_REQUANT("r2") FC_REQUANT("r3")
       "str    lr, [sp, #36]\n\t"
@@ -159,29 +171,31 @@ __attribute__((naked)) static void fc_blocks(fc_run *r __attribute__((unused))) 
 }
 #undef FC_ROW
 #undef FC_GROUP
+#undef FC_WORD
 #undef FC_REQUANT
 #endif
 
 /* The DSP path: the filter packed in blocks of 4 rows, the records
  * instead of the folded bias (ta_pack.h; shared: one M, c, e for all
- * rows); blocks of 4 rows in assembly where there is some, the others
- * (and every row elsewhere) in C. */
+ * rows); blocks of 4 rows in assembly where there is some (inputs of 4
+ * and more), the others (and every row elsewhere) in C. */
 static void fc_dsp(const ta_fc_params *p, const int8_t *in, const int8_t *filter,
                    const int32_t *rec, int shared, int8_t *out) {
   const int32_t B = p->batches, D = p->in_depth, O = p->out_depth;
   const int32_t lo = p->act_min, hi = p->act_max;
   int32_t r0 = 0;
 #if defined(TA_DSP) && defined(TA_DSP_GEMM_ASM)
-  r0 = O & ~3;
-  if (r0 > 0) {
+  if (D >= 4) {
+    r0 = O & ~3;
     fc_run r;
     r.lo4 = ta_dsp_bytes4(lo);
     r.hi4 = ta_dsp_bytes4(hi);
     r.clamp = lo > -128 || hi < 127;
     r.req_step = shared ? 0 : 12;
-    for (int32_t b = 0; b < B; b++) {
+    r.tail_bits = D & 3 ? 8 * (4 - (D & 3)) : 0;
+    for (int32_t b = 0; b < B && r0 > 0; b++) {
       r.x = in + (size_t)b * (size_t)D;
-      r.x_end = r.x + D;
+      r.x_end = r.x + (D & ~3);
       r.w = filter;
       r.bias = rec;
       r.req = rec + O;
@@ -248,8 +262,7 @@ static inline int fc_args_ok(const ta_fc_params *p, const int32_t *bias_fold) {
 }
 
 int ta_fully_connected_fold_dsp_ok(const ta_fc_params *p, const ta_quant *q) {
-  return (q->mmla & TA_MMLA_RECORDS) && q->rounding == TA_ROUND_DOUBLE && (p->in_depth & 3) == 0 &&
-         p->in_depth > 0;
+  return (q->mmla & TA_MMLA_RECORDS) && q->rounding == TA_ROUND_DOUBLE && p->in_depth > 0;
 }
 
 /* The DSP path (its arithmetic in C on cores without the extension);

@@ -380,13 +380,13 @@ static const char *kernel_of(TfwModel *m, int rounding, size_t align, const char
   return l ? l->kernel : "refused";
 }
 
-/* int8 FULLY_CONNECTED [1,8] -> [1,4], weights of ones; input scale
+/* int8 FULLY_CONNECTED [1,depth] -> [1,4], weights of ones; input scale
  * 0.5, filter 0.25, output out_scale. */
-static TfwModel *fc_model(float out_scale) {
+static TfwModel *fc_model_depth(int32_t depth, float out_scale) {
   TfwModel *m = tfw_new();
-  int32_t di[2] = {1, 8}, dout[2] = {1, 4}, df[2] = {4, 8};
-  int8_t f[32];
-  for (int i = 0; i < 32; i++)
+  int32_t di[2] = {1, depth}, dout[2] = {1, 4}, df[2] = {4, depth};
+  int8_t f[4 * 16]; /* depth <= 16 */
+  for (int i = 0; i < 4 * 16; i++)
     f[i] = 1;
   int in = tfw_tensor(m, "in", TFW_INT8, 2, di, 0);
   int fi = tfw_const(m, "f", TFW_INT8, 2, df, f);
@@ -400,6 +400,8 @@ static TfwModel *fc_model(float out_scale) {
   tfw_outputs(m, 1, &out);
   return m;
 }
+
+static TfwModel *fc_model(float out_scale) { return fc_model_depth(8, out_scale); }
 
 /* DEPTHWISE_CONV_2D int8 [1,4,w,4] -> [1,4,w,4], depth multiplier 1,
  * filter 1xkxkx4 of ones, SAME padding, output scale out_scale. */
@@ -477,6 +479,9 @@ static void test_kernel_paths(void) {
   k = kernel_of(fc_model(1.0f), TA_ROUND_DOUBLE, 16, &rev);
   CHECK(!strcmp(k, "ta_fully_connected_fold_dsp_s8"),
         "a FULLY_CONNECTED with a right shift calls its DSP entry (%s) %s", k, error_message);
+  k = kernel_of(fc_model_depth(7, 1.0f), TA_ROUND_DOUBLE, 16, &rev);
+  CHECK(!strcmp(k, "ta_fully_connected_fold_dsp_s8"),
+        "so does one of 7 inputs, no multiple of 4 (%s) %s", k, error_message);
   k = kernel_of(fc_model(0.05f), TA_ROUND_DOUBLE, 16, &rev);
   CHECK(!strcmp(k, "ta_fully_connected_fold_portable_s8"),
         "one with a left shift the portable entry (%s) %s", k, error_message);
