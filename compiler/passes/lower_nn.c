@@ -170,6 +170,15 @@ static void conv_entry(Lower *L, bool dsp, const ta_conv_params *p, ta_dims di, 
                               : ta_conv2d_fold_s8_scratch_size(p, &di, &df, &dout);
 }
 
+/* Whether a DEPTHWISE_CONV_2D has what the 3 x 3 DSP path takes but
+ * its records (asked with their flag: the rest is the op's shape), the
+ * rounding they need and an aligned scratch. */
+static bool dw3_shape(const Lower *L, const ta_conv_params *p, ta_dims di, ta_dims df) {
+  const ta_quant as3 = {NULL, NULL, 0, TA_ROUND_DOUBLE, 1 | TA_MMLA_DOUBLED};
+  return L->rounding == TA_ROUND_DOUBLE && ta_depthwise_conv2d_fold_3x3_ok(p, &as3, &di, &df) &&
+         scratch_aligned4(L);
+}
+
 /* The same for DEPTHWISE_CONV_2D (`rev`: its backward walk), whose DSP
  * path has a 3 x 3 form of its own (channel planes in a scratch):
  * stem[_rev]_3x3_dsp_s8 where ta_depthwise_conv2d_fold_3x3_ok() and the
@@ -177,10 +186,10 @@ static void conv_entry(Lower *L, bool dsp, const ta_conv_params *p, ta_dims di, 
 static const char *dw_kernel(Lower *L, bool dsp, bool rev, const ta_conv_params *p,
                              const ta_quant *q, ta_dims di, ta_dims df) {
   const char *stem = rev ? "ta_depthwise_conv2d_fold_rev" : "ta_depthwise_conv2d_fold";
-  if (dsp && ta_depthwise_conv2d_fold_3x3_ok(p, q, &di, &df) && scratch_aligned4(L)) {
-    if (!lean_op(L))
+  if (dsp && dw3_shape(L, p, di, df)) {
+    if (!lean_op(L) && ta_depthwise_conv2d_fold_3x3_ok(p, q, &di, &df))
       return arena_printf("%s_3x3_dsp_s8", stem);
-    L->l->lean = true;
+    L->l->lean = lean_op(L);
   }
   return path_kernel(L, stem, dsp);
 }
@@ -628,11 +637,8 @@ static void conv_common(Lower *L, bool depthwise) {
   int records = REC_NONE;
   if (!depthwise && !w4 && df.c == di.c && scratch_aligned4(L))
     records = REC_CONV;
-  if (depthwise && scratch_aligned4(L)) {
-    const ta_quant as3 = {NULL, NULL, 0, TA_ROUND_DOUBLE, 1 | TA_MMLA_DOUBLED};
-    if (L->rounding == TA_ROUND_DOUBLE && ta_depthwise_conv2d_fold_3x3_ok(&p, &as3, &di, &df))
-      records = REC_DW3;
-  }
+  if (depthwise && !lean_op(L) && dw3_shape(L, &p, di, df)) /* lean: the generic path */
+    records = REC_DW3;
   const int32_t *bias_arg =
       conv_quant(L, in, filter, out, nout, depthwise ? 3 : 0, fold,
                  depthwise ? df.h * df.w : df.h * df.w * df.c, records, &nbias, &q);

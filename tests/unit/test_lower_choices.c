@@ -655,6 +655,21 @@ static void test_lean_conv(void) {
   CHECK(g && !strcmp(op_lowered(&g->ops[0])->kernel, "ta_conv2d_fold_dsp_s8") &&
             g->ops[0].scratch_bytes == 32,
         "a CONV_2D --lean-conv does not name keeps the full DSP entry %s", error_message);
+  /* A 3 x 3 DEPTHWISE_CONV_2D's lean form is the generic DSP entry,
+   * which takes the multipliers and shifts, not the 3 x 3 path's
+   * doubled records. */
+  LowerOptions od = {.rounding = TA_ROUND_DOUBLE, .align = 16, .lean_ops = &op0, .nlean = 1};
+  m = dw1_model_shape(40, 3, 1.0f);
+  g = compile_model(m, "test.tflite", &od);
+  tfw_free(m);
+  const Lowered *d = g ? op_lowered(&g->ops[0]) : NULL;
+  int mult = 0;
+  for (int i = 0; d && i < d->nconsts; i++)
+    mult |= !strcmp(d->consts[i].name, "mult");
+  CHECK(d && !strcmp(d->kernel, "ta_depthwise_conv2d_fold_dsp_s8") && d->lean && mult &&
+            g->ops[0].scratch_bytes == 0,
+        "--lean-conv 0 on a 3x3 DEPTHWISE_CONV_2D: the generic DSP entry with its "
+        "multipliers, no scratch (%s) %s", d ? d->kernel : "-", error_message);
 }
 
 int main(void) {
