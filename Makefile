@@ -61,10 +61,12 @@ $(BUILD)/tests/%: tests/%.c $(LIB_OBJ)
 
 test-build: $(BUILD)/tinyaot $(TEST_BIN)
 
-# make test: the plain build, then the sanitizer build, then one summary.
+# make test: the plain build, then the sanitizer build (each on every
+# core, TEST_JOBS), then the tests one after another, then one summary.
+TEST_JOBS ?= $(shell nproc 2> /dev/null || echo 2)
 test:
-	@$(MAKE) --no-print-directory test-build
-	@$(MAKE) --no-print-directory test-build SAN=1 BUILD=$(BUILD)/san
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) test-build
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) test-build SAN=1 BUILD=$(BUILD)/san
 	@rm -f $(BUILD)/test-results.txt
 	@sh tests/run.sh $(BUILD) "" $(BUILD)/test-results.txt
 	@sh tests/run.sh $(BUILD)/san "$(SANFLAGS)" $(BUILD)/test-results.txt

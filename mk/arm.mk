@@ -4,7 +4,9 @@
 #   make check-arm   build every model the compiler accepts for the
 #                    targets in ARM_TARGETS and run every golden case under
 #                    qemu-system-arm (tests/arm/test_arm.sh, also part of
-#                    make test), and random graphs against the host
+#                    make test), the kernel tests on every target and
+#                    without the assembly (tests/arm/test_arm_kernels.sh;
+#                    make test runs three of them), random graphs against the host
 #                    (tests/arm/test_arm_graphs.sh), and the ONNX models
 #                    (every one with goldens, against ONNX Runtime within
 #                    1e-4 relative error; QDQ models bit for bit against
@@ -32,6 +34,9 @@
 # the Cortex-M4 cycles of runs up to that many instructions).
 
 ARM_TARGETS ?= m4:-O2 m4:-Os m7:-O2 m33:-O2
+# The kernel tests (tests/arm/test_arm_kernels.sh) in check-arm: every
+# target above and the C versions of the assembly (make test runs three).
+ARM_KERNEL_TARGETS ?= $(ARM_TARGETS) m4:-O2,-DTA_NO_ASM
 ARM_GRAPHS_ONNX ?= 24
 ARM_ENV = TINYAOT=$(abspath $(BUILD))/tinyaot TINYAOT_BUILD=$(abspath $(BUILD)) \
           ARM_TARGETS="$(ARM_TARGETS)"
@@ -39,6 +44,8 @@ ARM_ENV = TINYAOT=$(abspath $(BUILD))/tinyaot TINYAOT_BUILD=$(abspath $(BUILD)) 
 .PHONY: check-arm bench-arm
 check-arm: $(BUILD)/tinyaot $(BUILD)/tools/gen_graphs
 	@$(ARM_ENV) sh tests/arm/test_arm.sh > $(BUILD)/arm-check.txt; \
+	 $(ARM_ENV) ARM_KERNEL_TARGETS="$(ARM_KERNEL_TARGETS)" sh tests/arm/test_arm_kernels.sh \
+	   >> $(BUILD)/arm-check.txt; \
 	 $(ARM_ENV) sh tests/arm/test_arm_graphs.sh >> $(BUILD)/arm-check.txt; \
 	 $(ARM_ENV) ARM_ONNX_ALL=1 sh tests/arm/test_arm_onnx.sh >> $(BUILD)/arm-check.txt; \
 	 $(ARM_ENV) ARM_GRAPHS_ONNX=$(ARM_GRAPHS_ONNX) sh tests/arm/test_arm_graphs_onnx.sh \

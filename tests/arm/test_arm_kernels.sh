@@ -14,7 +14,8 @@
 # its "ok" lines is a "not ok".
 #
 # Plain pass of make test only (exit 77 in the san pass).  Environment:
-# see tests/arm/lib.sh; ARM_TARGETS as tests/arm/test_arm.sh.
+# see tests/arm/lib.sh; ARM_KERNEL_TARGETS (target:flags pairs as
+# ARM_TARGETS in tests/arm/test_arm.sh).
 [ "${TINYAOT_PASS:-plain}" = san ] && exit 77
 
 ARM_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -22,8 +23,9 @@ ARM_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 TINYAOT_BUILD=${TINYAOT_BUILD:-$ARM_ROOT/build}
 ARM_WORK=${ARM_WORK:-$TINYAOT_BUILD/arm}/kernels
 # A target's flags are separated by commas (m4:-O2,-DTA_NO_ASM: the C
-# versions of the assembly loops).
-ARM_TARGETS=${ARM_TARGETS:-"m4:-O2 m4:-Os m4:-O2,-DTA_NO_ASM m7:-O2 m33:-O2"}
+# versions of the assembly loops).  ARM_KERNEL_TARGETS, else these three
+# (make test); make check-arm adds -Os and the Cortex-M7.
+ARM_TARGETS=${ARM_KERNEL_TARGETS:-"m4:-O2 m4:-O2,-DTA_NO_ASM m33:-O2"}
 ARM_KERNEL_TESTS=${ARM_KERNEL_TESTS:-"test_conv test_misc"}
 
 need_arm_tools "the kernel tests on Cortex-M"
