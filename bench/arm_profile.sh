@@ -103,7 +103,7 @@ if [ "${ARM_PROFILE_FUNCS:-0}" = 1 ]; then
   rm -rf "$dir/trace-out" && mkdir -p "$dir/trace-out"
   timeout "$ARM_TIMEOUT" "$ARM_QEMU" -machine "$T_MACHINE" -display none -monitor none \
     -serial none -icount shift=0 -singlestep -d exec,nochain -D "$dir/trace.log" \
-    -semihosting-config "enable=on,target=native,arg=runner,arg=$gold/case0,arg=$dir/trace-out" \
+    -semihosting-config "enable=on,target=native,arg=runner,arg=$gold,arg=$dir/trace-out" \
     -kernel "$dir/build/runner.elf" > /dev/null 2>&1
   awk '/^Trace/ {n[$NF]++} END {for (f in n) printf "%10.0f  %s\n", n[f], f}' "$dir/trace.log" |
     sort -rn | head -n "${ARM_PROFILE_TOP:-25}"

@@ -71,6 +71,8 @@
  * (ta_depthwise_conv2d_fold_dsp_ok()).  ta_depthwise_conv2d_fold_s8 and
  * _rev_s8 pick per call, for code that calls the kernel itself.
  */
+#include <string.h>
+
 #include "ta_fixedpoint.h"
 #include "ta_kernels.h"
 #include "ta_pack.h"
@@ -399,15 +401,21 @@ TA_NOINLINE static void dw_dsp_any(const ta_conv_params *p, const ta_quant *q,
  * slots, four channel rows each, Wp columns from column -pad_w, the
  * zero point outside the input), so that two horizontally adjacent taps
  * of one channel are one word.  Per channel and output row, two output
- * pixels at a time (dw3_taps()): per filter row three word loads and two
- * SMUAD or SMLAD (taps 0 and 1 of both pixels) and two 16 x 16
- * multiply-adds (tap 2): 24 instructions for 18 multiply-adds, the sums
- * into the scratch.  Then each sum is requantized (SMMLAR, SUB, ASR,
- * SSAT; the weights were doubled when widened, so SMMLAR of the doubled
- * sum by the multiplier itself is TFLite's rounding doubling multiply)
- * and stored in its NHWC place.  On cores without the DSP extension the
- * same steps are plain C (dw3_fill(), dw3_smlad(), dw3_requant()): the
- * same ring in the same scratch, the same order, the same bytes.
+ * pixels at a time (dw3_row()), each filter row's weights as two words,
+ * A = (w0, w1) and B = (w1, w2): with stride 1 the pair's two aligned
+ * words (c0, c1) and (c2, c3) give the even pixel's sum as SMLAD of
+ * the first by A plus c2 by w2 (SMLABT) and the odd pixel's as c1 by
+ * w0 (SMLATB) plus SMLAD of the second by B, so 2 word loads and 4
+ * multiply instructions per filter row; with stride 2 the words (c0,
+ * c1), (c2, c3), (c4, c5): 3 loads and 4 multiplies.  Both sums start
+ * from the doubled bias and are requantized at once (SMMLAR, the
+ * sign's correction, ASR, SSAT; the weights were doubled when widened,
+ * so SMMLAR of the doubled sum by the multiplier itself is TFLite's
+ * rounding doubling multiply) and stored in their NHWC places: 36
+ * instructions a pair with stride 1.  An odd row's last pixel alone.
+ * On cores without the DSP extension the same sums in plain C
+ * (dw3_fill(), dw3_pixel(), dw3_requant()): the same ring in the same
+ * scratch, the same order, the same bytes.
  *
  * The order (dw3_run()), the same on every core: per group of four
  * channels, per image, per output row (forwards, or backwards for rev),
@@ -426,8 +434,7 @@ TA_NOINLINE static void dw_dsp_any(const ta_conv_params *p, const ta_quant *q,
  * tests/kernels/test_conv.c).
  *
  * Scratch (ta_depthwise_conv2d_fold_3x3_dsp_s8_scratch_size()): the
- * ring, 3 x 4 rows of Wp int16, then the sums of one row, 2 npairs
- * words.  Rows outside [0, in.h) are the zero point (patched bands call
+ * ring, 3 x 4 rows of Wp int16.  Rows outside [0, in.h) are the zero point (patched bands call
  * this with any top padding).
  */
 
@@ -446,7 +453,7 @@ size_t ta_depthwise_conv2d_fold_3x3_dsp_s8_scratch_size(const ta_conv_params *p,
   (void)filter_dims;
   if (out_dims->w < 1 || p->stride_w < 1 || p->stride_w > 2)
     return 0;
-  return 3 * 4 * (size_t)dw3_width(p, out_dims) * 2 + 8 * (size_t)dw3_pairs(out_dims);
+  return 3 * 4 * (size_t)dw3_width(p, out_dims) * 2;
 }
 
 /* Whether the 3 x 3 path takes the op (besides ta_depthwise_conv2d_fold_dsp_ok()). */
@@ -461,25 +468,27 @@ int ta_depthwise_conv2d_fold_3x3_ok(const ta_conv_params *p, const ta_quant *q,
   return ta_depthwise_conv2d_fold_dsp_ok(p, q, in_dims, filter_dims) && dw3_ok(p, q, filter_dims);
 }
 
+/* n int16 at d (4-byte aligned, n even), the zero point zp: the ring
+ * at first, and a slot for a row outside the input. */
+static void dw3_zp(int16_t *d, int32_t n, int16_t zp) {
+  const uint32_t zz = (uint16_t)zp * UINT32_C(0x10001);
+  for (int32_t k = 0; k < n; k += 2)
+    memcpy(d + k, &zz, 4);
+}
+
 /* Columns [pad_w, pad_w + n) of the four planes at d (Wp int16 each,
  * column k holding input column k - pad_w): input row x's pixels, n of
- * them, channels c0 .. c0 + 3 (x at channel c0), widened; or, x NULL,
- * the zero point zp (a row outside the input).  The other columns hold
- * the zero point already.  With the DSP extension two pixels per step,
- * elsewhere one. */
-static void dw3_fill(int16_t *d, int32_t Wp, const int8_t *x, int32_t C, int32_t n, int16_t zp) {
+ * them, channels c0 .. c0 + 3 (x at channel c0), widened.  The other
+ * columns hold the zero point already.  With the DSP extension two
+ * pixels per step, elsewhere one. */
+static void dw3_fill(int16_t *d, int32_t Wp, const int8_t *x, int32_t C, int32_t n) {
   int16_t *d1 = d + Wp, *d2 = d1 + Wp, *d3 = d2 + Wp;
-  if (!x) {
-    for (int32_t k = 0; k < n; k++)
-      d[k] = d1[k] = d2[k] = d3[k] = zp;
-    return;
-  }
   int32_t k = 0;
 #if defined(TA_DSP)
   for (; k + 2 <= n; k += 2, x += 2 * C) {
     /* Pixels a and b: a0 a1 a2 a3 and b0 b1 b2 b3 -> (a0, b0) ... (a3, b3). */
     const uint32_t a = ta_ld32(x), b = ta_ld32(x + C);
-    const uint32_t lo = (a & 0xffff) | (b << 16), hi = (b & 0xffff0000) | (a >> 16);
+    const uint32_t lo = ta_pkhbt(a, b), hi = ta_pkhtb(b, a);
     ta_st32(d + k, (uint32_t)ta_sxtb16_even(lo));
     ta_st32(d1 + k, (uint32_t)ta_sxtb16_odd(lo));
     ta_st32(d2 + k, (uint32_t)ta_sxtb16_even(hi));
@@ -494,36 +503,143 @@ static void dw3_fill(int16_t *d, int32_t Wp, const int8_t *x, int32_t C, int32_t
   }
 }
 
-#if defined(TA_DSP_GEMM_ASM)
-/* Filter row: words at p of columns (x, x + 1), (x + 1, x + 2),
- * (x + 2, x + 3) (stride 1) or (2x, 2x + 1), (2x + 2, 2x + 3),
- * (2x + 4, 2x + 5) (stride 2); taps 0 and 1 with `op` (SMUAD starting
- * the sums r11, ip in row 0, SMLAD adding to them: acc0 and acc1 name
- * the accumulators, or nothing), tap 2 with the half of w2 named by H;
- * lr the loaded word. */
-#define DW3_ROW1(p, w01, op, acc0, acc1, w2, H)                           \
-  "ldr    lr, [" p "], #4\n\t"                                            \
-  op "  r11, lr, " w01 acc0 "\n\t"                                        \
-  "ldr    lr, [" p ", #-2]\n\t"                                           \
-  op "  ip, lr, " w01 acc1 "\n\t"                                         \
-  "ldr    lr, [" p "]\n\t"                                                \
-  "smlab" H " r11, lr, " w2 ", r11\n\t"                                   \
-  "smlat" H " ip, lr, " w2 ", ip\n\t"
-#define DW3_ROW2(p, w01, op, acc0, acc1, w2, H)                           \
-  "ldr    lr, [" p "], #8\n\t"                                            \
-  op "  r11, lr, " w01 acc0 "\n\t"                                        \
-  "ldr    lr, [" p ", #-4]\n\t"                                           \
-  "smlab" H " r11, lr, " w2 ", r11\n\t"                                   \
-  op "  ip, lr, " w01 acc1 "\n\t"                                         \
-  "ldr    lr, [" p "]\n\t"                                                \
-  "smlab" H " ip, lr, " w2 ", ip\n\t"
-#define DW3_PAIR(ROW)                                                     \
-  ROW("r0", "r4", "smuad", "", "", "r7", "b")                            \
-  ROW("r1", "r5", "smlad", ", r11", ", ip", "r7", "t")                   \
-  ROW("r2", "r6", "smlad", ", r11", ", ip", "r8", "b")                   \
-  "strd   r11, ip, [r9], #8\n\t"                                          \
-  "subs   r10, r10, #1\n\t"
+#define DW3_BLOCK 12 /* int32 per channel: the assembly's 48 bytes */
 
+/* One output row of a group of four channels: what dw3_row() reads.
+ * The assembly walks p and o on, channel by channel; the driver sets
+ * them per row.  The order of the first fields is the assembly's. */
+typedef struct {
+  const int16_t *p[3];         /* channel c0's window rows in the ring */
+  int32_t plane;               /* bytes from one channel's rows to the next's: 2 Wp */
+  int8_t *o;                   /* channel c0 of the row's first output pixel */
+  int32_t span;                /* bytes from there past the last whole pixel pair: 2 C (OW / 2) */
+  int32_t sw;                  /* stride, 1 or 2 */
+  int32_t odd;                 /* OW is odd: one pixel after the pairs */
+  const int32_t *ch;           /* ch[0]: the blocks the assembly walks */
+  int32_t C, OW;               /* output pixel stride (bytes); pixels of a row */
+  int32_t ch_[4][DW3_BLOCK];   /* per channel its block (dw3_run()) */
+} dw3_row_t;
+
+#if defined(TA_DSP_GEMM_ASM)
+/* One filter row k of a pixel pair (p the row's pointer, A and B its
+ * weight words): the pair's two columns' first word (stride 1: the
+ * even pixel's taps 0, 1 and the odd pixel's tap 0; stride 2: the even
+ * pixel's taps 0, 1), then the next (stride 1: the even pixel's tap 2
+ * and the odd pixel's taps 1, 2) or, stride 2, the next two words (the
+ * even pixel's tap 2 with the odd pixel's taps 0, 1; the odd pixel's
+ * tap 2).  r11 and ip the even and odd pixel's sums, lr the word. */
+#define DW3_ROW1(p, A, B)                                                 \
+  "ldr    lr, [" p "], #4\n\t"                                            \
+  "smlad  r11, lr, " A ", r11\n\t"                                        \
+  "smlatb ip, lr, " A ", ip\n\t"                                          \
+  "ldr    lr, [" p "]\n\t"                                                \
+  "smlabt r11, lr, " B ", r11\n\t"                                        \
+  "smlad  ip, lr, " B ", ip\n\t"
+#define DW3_ROW2(p, A, B)                                                 \
+  "ldr    lr, [" p "], #8\n\t"                                            \
+  "smlad  r11, lr, " A ", r11\n\t"                                        \
+  "ldr    lr, [" p ", #-4]\n\t"                                           \
+  "smlabt r11, lr, " B ", r11\n\t"                                        \
+  "smlad  ip, lr, " A ", ip\n\t"                                          \
+  "ldr    lr, [" p "]\n\t"                                                \
+  "smlabt ip, lr, " B ", ip\n\t"
+/* The even pixel alone (an odd row's last): the same first taps. */
+#define DW3_ROW0(p, A, B)                                                 \
+  "ldr    lr, [" p "]\n\t"                                                \
+  "smlad  r11, lr, " A ", r11\n\t"                                        \
+  "ldr    lr, [" p ", #4]\n\t"                                            \
+  "smlabt r11, lr, " B ", r11\n\t"
+/* A pixel pair: the weights and the doubled bias (both sums start from
+ * it) from the channel's block at r3, the three filter rows, then both
+ * sums requantized (SMMLAR by M plus c, the sign's correction, the
+ * shift e, SSAT) and stored C apart at r10, which moves on two pixels;
+ * [sp, #12] the end of the pairs. */
+#define DW3_PAIR(ROW)                                                     \
+  "ldm    r3, {r4-r9}\n\t"                                                \
+  "ldrd   r11, ip, [r3, #24]\n\t"                                         \
+  ROW("r0", "r4", "r5") ROW("r1", "r6", "r7") ROW("r2", "r8", "r9")        \
+  "ldrd   r4, r5, [r3, #32]\n\t"                                          \
+  "ldrd   r6, r7, [r3, #40]\n\t"                                          \
+  "smmlar r8, r11, r4, r5\n\t"                                            \
+  "smmlar r9, ip, r4, r5\n\t"                                             \
+  "add    r8, r8, r11, asr #31\n\t"                                       \
+  "add    r9, r9, ip, asr #31\n\t"                                        \
+  "asr    r8, r8, r6\n\t"                                                 \
+  "asr    r9, r9, r6\n\t"                                                 \
+  "ssat   r8, #8, r8\n\t"                                                 \
+  "ssat   r9, #8, r9\n\t"                                                 \
+  "strb   r8, [r10]\n\t"                                                  \
+  "strb   r9, [r10, r7]\n\t"                                              \
+  "add    r10, r10, r7, lsl #1\n\t"                                       \
+  "ldr    lr, [sp, #12]\n\t"                                              \
+  "cmp    r10, lr\n\t"
+
+/*
+ * The row, four channels: per channel its rows (the next channel's
+ * into the struct) and its first output byte, the pixel pairs
+ * (DW3_PAIR: 36 instructions for 18 multiply-adds of each of two
+ * pixels and their requantization), an odd last pixel alone.  The
+ * channel's block at r3 (its weights A, B per filter row, the doubled
+ * bias twice, M, c, e and C: dw3_run()); [sp] the channels left,
+ * [sp, #4] the row's struct.
+ */
+__attribute__((naked)) static void dw3_row(dw3_row_t *r __attribute__((unused))) {
+  __asm__ volatile(
+      "push   {r4-r11, lr}\n\t"
+      "sub    sp, sp, #16\n\t"
+      "str    r0, [sp, #4]\n\t"
+      "ldr    r3, [r0, #32]\n\t"
+      "movs   r1, #4\n\t"
+      "str    r1, [sp]\n\t"
+      "10:\n\t"
+      "ldr    lr, [sp, #4]\n\t"
+      "ldm    lr, {r0-r2, r8, r10}\n\t"
+      "add    r5, r0, r8\n\t"
+      "add    r6, r1, r8\n\t"
+      "add    r7, r2, r8\n\t"
+      "add    r9, r10, #1\n\t"
+      "stm    lr, {r5-r9}\n\t"
+      "ldrd   r4, r5, [lr, #20]\n\t"
+      "add    r4, r4, r10\n\t"
+      "str    r4, [sp, #12]\n\t"
+      "cmp    r4, r10\n\t"
+      "beq    13f\n\t"
+      "cmp    r5, #1\n\t"
+      "bne    12f\n\t"
+      "11:\n\t" DW3_PAIR(DW3_ROW1) "bne    11b\n\t"
+      "b      13f\n\t"
+      "12:\n\t" DW3_PAIR(DW3_ROW2) "bne    12b\n\t"
+      "13:\n\t"
+      "ldr    lr, [sp, #4]\n\t"
+      "ldr    r4, [lr, #28]\n\t"
+      "cbz    r4, 14f\n\t"
+      "ldm    r3, {r4-r9}\n\t"
+      "ldr    r11, [r3, #24]\n\t"
+      DW3_ROW0("r0", "r4", "r5") DW3_ROW0("r1", "r6", "r7") DW3_ROW0("r2", "r8", "r9")
+      "ldrd   r4, r5, [r3, #32]\n\t"
+      "ldr    r6, [r3, #40]\n\t"
+      "smmlar r8, r11, r4, r5\n\t"
+      "add    r8, r8, r11, asr #31\n\t"
+      "asr    r8, r8, r6\n\t"
+      "ssat   r8, #8, r8\n\t"
+      "strb   r8, [r10]\n\t"
+      "14:\n\t"
+      "adds   r3, r3, #48\n\t"
+      "ldr    r0, [sp]\n\t"
+      "subs   r0, r0, #1\n\t"
+      "str    r0, [sp]\n\t"
+      "bne    10b\n\t"
+      "add    sp, sp, #16\n\t"
+      "pop    {r4-r11, pc}\n\t");
+}
+
+/* A clamp narrower than int8 over the row the assembly wrote: its four
+ * channels of OW pixels, C bytes apart. */
+static void dw3_clamp_row(int8_t *o, int32_t C, int32_t OW, int32_t lo, int32_t hi) {
+  for (int32_t x = 0; x < OW; x++, o += C)
+    for (int j = 0; j < 4; j++)
+      o[j] = (int8_t)ta_clamp_i32(o[j], lo, hi);
+}
 #else
 /* acc + c[0] times w01's low half + c[1] times its high half: one SMLAD
  * with the DSP extension. */
@@ -535,169 +651,41 @@ static inline int32_t dw3_smlad(const int16_t *c, uint32_t w01, int32_t acc) {
 #endif
 }
 
-/*
- * One channel's sums of n output pixel pairs of a row into s (2 n
- * words), from its three window rows r0 r1 r2 in the ring (at the first
- * pixel's first column) and its doubled weights w: (w00, w01), (w10,
- * w11), (w20, w21), (w02, w12), (w22, 0); sw the stride, 1 or 2.  The
- * assembly's taps loop (DW3_PAIR) in C.
- */
-static void dw3_taps(const int16_t *r0, const int16_t *r1, const int16_t *r2, const uint32_t *w,
-                     int32_t *s, int32_t n, int32_t sw) {
-  for (; n > 0; n--, s += 2) {
-    const int16_t *x[3] = {r0, r1, r2};
-    int32_t a0 = 0, a1 = 0;
-    for (int ky = 0; ky < 3; ky++) {
-      const uint32_t w01 = w[ky], w2 = ky < 2 ? w[3] >> (16 * ky) : w[4];
-      const int32_t t2 = (int16_t)w2;
-      const int16_t *c = x[ky];
-      a0 = dw3_smlad(c, w01, a0) + c[2] * t2;
-      a1 = dw3_smlad(c + sw, w01, a1) + c[sw + 2] * t2;
-    }
-    s[0] = a0;
-    s[1] = a1;
-    r0 += 2 * sw;
-    r1 += 2 * sw;
-    r2 += 2 * sw;
-  }
+/* The sum of one pixel: the doubled bias b plus its window's three rows
+ * from c (each row's three columns from c[k]) times the doubled weights
+ * of the block (A: taps 0 and 1, B's high half: tap 2). */
+static inline int32_t dw3_pixel(const int16_t *const c[3], const int32_t *blk) {
+  int32_t acc = blk[6];
+  for (int k = 0; k < 3; k++)
+    acc = dw3_smlad(c[k], (uint32_t)blk[2 * k], acc) + c[k][2] * (int16_t)((uint32_t)blk[2 * k + 1] >> 16);
+  return acc;
 }
-#endif
 
-/* One output row of a group of four channels: what dw3_row() reads.
- * The assembly walks p, w, rec and o on, channel by channel; the
- * driver sets them per row.  The order of the first fields is the
- * assembly's. */
-typedef struct {
-  const int16_t *p[3];         /* channel c0's window rows in the ring */
-  int32_t plane;               /* bytes from one channel's rows to the next's: 2 Wp */
-  int32_t *sums;               /* 2 npairs words */
-  int32_t npairs, sw;          /* output pixel pairs of a row; stride 1 or 2 */
-  int8_t *o;                   /* channel c0 of the row's first output pixel */
-  int32_t C, OW;               /* output pixel stride (bytes); pixels of a row */
-  const uint32_t *w;           /* the channel's 5 weight words (w[] of the group) */
-  const int32_t *rec;          /* the channel's doubled bias, M, c, e (rec[] of the group) */
-  uint32_t wt[4][5];           /* per channel the doubled weights in pairs (dw3_taps()) */
-  int32_t rq[4][4];            /* per channel the doubled bias, M (the multiplier), c (with
-                                  the output offset), e */
-} dw3_row_t;
-
-#if defined(TA_DSP_GEMM_ASM)
-/*
- * The row, four channels: per channel its rows and weights, the taps
- * loop of dw3_taps() into the sums, then per pair of sums (plus the
- * doubled bias) SMMLAR by the multiplier plus c, the sign's correction
- * and the shift e, SSAT, two byte stores C apart (17 instructions a
- * pair), an odd last pixel alone.  r3 keeps the row's struct; [sp] the
- * channels left.
- */
-__attribute__((naked)) static void dw3_row(dw3_row_t *r __attribute__((unused))) {
-  __asm__ volatile(
-      "push   {r4-r11, lr}\n\t"
-      "sub    sp, sp, #8\n\t"
-      "mov    r3, r0\n\t"
-      "movs   r0, #4\n\t"
-      "str    r0, [sp]\n\t"
-      "10:\n\t"
-      /* This channel's rows; the next channel's into the struct. */
-      "ldm    r3, {r0-r2, lr}\n\t"
-      "add    r4, r0, lr\n\t"
-      "add    r5, r1, lr\n\t"
-      "add    r6, r2, lr\n\t"
-      "stm    r3, {r4-r6}\n\t"
-      "ldr    lr, [r3, #40]\n\t"
-      "ldm    lr!, {r4-r8}\n\t"
-      "str    lr, [r3, #40]\n\t"
-      "ldr    r9, [r3, #16]\n\t"
-      "ldr    r10, [r3, #20]\n\t"
-      "ldr    lr, [r3, #24]\n\t"
-      "cmp    lr, #1\n\t"
-      "bne    12f\n\t"
-      "11:\n\t" DW3_PAIR(DW3_ROW1) "bne    11b\n\t"
-      "b      13f\n\t"
-      "12:\n\t" DW3_PAIR(DW3_ROW2) "bne    12b\n\t"
-      "13:\n\t"
-      /* The channel's outputs. */
-      "ldr    lr, [r3, #44]\n\t"
-      "ldm    lr!, {r4-r7}\n\t"
-      "str    lr, [r3, #44]\n\t"
-      "ldr    r9, [r3, #16]\n\t"
-      "ldr    r0, [r3, #28]\n\t"
-      "adds   r1, r0, #1\n\t"
-      "str    r1, [r3, #28]\n\t"
-      "ldrd   r8, r10, [r3, #32]\n\t"
-      "lsrs   r10, r10, #1\n\t"
-      "beq    15f\n\t"
-      "14:\n\t"
-      "ldrd   r1, r2, [r9], #8\n\t"
-      "add    r1, r1, r4\n\t"
-      "add    r2, r2, r4\n\t"
-      "smmlar r11, r1, r5, r6\n\t"
-      "smmlar ip, r2, r5, r6\n\t"
-      "add    r11, r11, r1, asr #31\n\t"
-      "add    ip, ip, r2, asr #31\n\t"
-      "asr    r11, r11, r7\n\t"
-      "asr    ip, ip, r7\n\t"
-      "ssat   r11, #8, r11\n\t"
-      "ssat   ip, #8, ip\n\t"
-      "strb   r11, [r0]\n\t"
-      "strb   ip, [r0, r8]\n\t"
-      "add    r0, r0, r8, lsl #1\n\t"
-      "subs   r10, r10, #1\n\t"
-      "bne    14b\n\t"
-      "15:\n\t"
-      "ldr    r10, [r3, #36]\n\t"
-      "tst    r10, #1\n\t"
-      "beq    16f\n\t"
-      "ldr    r1, [r9]\n\t"
-      "add    r1, r1, r4\n\t"
-      "smmlar r11, r1, r5, r6\n\t"
-      "add    r11, r11, r1, asr #31\n\t"
-      "asr    r11, r11, r7\n\t"
-      "ssat   r11, #8, r11\n\t"
-      "strb   r11, [r0]\n\t"
-      "16:\n\t"
-      "ldr    r0, [sp]\n\t"
-      "subs   r0, r0, #1\n\t"
-      "str    r0, [sp]\n\t"
-      "bne    10b\n\t"
-      "add    sp, sp, #8\n\t"
-      "pop    {r4-r11, pc}\n\t");
-}
-#endif
-
-#if defined(TA_DSP_GEMM_ASM)
-/* A clamp narrower than int8 over the row the assembly wrote: its four
- * channels of OW pixels, C bytes apart. */
-static void dw3_clamp_row(int8_t *o, int32_t C, int32_t OW, int32_t lo, int32_t hi) {
-  for (int32_t x = 0; x < OW; x++, o += C)
-    for (int j = 0; j < 4; j++)
-      o[j] = (int8_t)ta_clamp_i32(o[j], lo, hi);
-}
-#else
 /* A doubled sum plus the doubled bias, v, requantized by its channel's
- * M, c and e (m, from its record): SMMLAR's c + (v M + 2^31) / 2^32, the
+ * M, c and e (from its block): SMMLAR's c + (v M + 2^31) / 2^32, the
  * sign's correction, the shift e, saturated to int8 (SSAT). */
-static inline int32_t dw3_requant(int32_t v, const ta_requant_mmla *m) {
+static inline int32_t dw3_requant(int32_t v, const int32_t *blk) {
 #if defined(TA_DSP)
-  const int32_t y = ta_smmlar(v, m->m2, m->add);
-  return ta_ssat((int32_t)((uint32_t)y - ((uint32_t)v >> 31)) >> m->e, 8);
+  const int32_t y = ta_smmlar(v, blk[8], blk[9]);
+  return ta_ssat((int32_t)((uint32_t)y - ((uint32_t)v >> 31)) >> blk[10], 8);
 #else
   const uint32_t y =
-      (uint32_t)m->add + (uint32_t)(((int64_t)v * m->m2 + INT64_C(0x80000000)) >> 32);
-  return ta_clamp_i32((int32_t)(y - ((uint32_t)v >> 31)) >> m->e, -128, 127);
+      (uint32_t)blk[9] + (uint32_t)(((int64_t)v * blk[8] + INT64_C(0x80000000)) >> 32);
+  return ta_clamp_i32((int32_t)(y - ((uint32_t)v >> 31)) >> blk[10], -128, 127);
 #endif
 }
 
-/* The same in C (and with a clamp: p, the op's parameters). */
+/* The same in C, pixel by pixel (and with a clamp: p, the op's
+ * parameters). */
 TA_NOINLINE static void dw3_row_c(dw3_row_t *r, const ta_conv_params *p) {
   for (int j = 0; j < 4; j++) {
     const int32_t off = j * (r->plane / 2);
-    dw3_taps(r->p[0] + off, r->p[1] + off, r->p[2] + off, r->wt[j], r->sums, r->npairs, r->sw);
-    const int32_t *q = r->rq[j];
-    const ta_requant_mmla m = {q[1], q[2], q[3]};
+    const int32_t *blk = r->ch_[j];
     int8_t *o = r->o + j;
     for (int32_t x = 0; x < r->OW; x++, o += r->C) {
-      int32_t y = dw3_requant(r->sums[x] + q[0], &m);
+      const int16_t *const c[3] = {r->p[0] + off + x * r->sw, r->p[1] + off + x * r->sw,
+                                   r->p[2] + off + x * r->sw};
+      int32_t y = dw3_requant(dw3_pixel(c, blk), blk);
       if (p)
         y = ta_clamp_i32(y, p->act_min, p->act_max);
       *o = (int8_t)y;
@@ -727,59 +715,75 @@ TA_INLINE void dw3_run(const ta_conv_params *p, const ta_dims *in_dims, const in
   /* The input columns the ring holds; the others, the padding, hold the
    * zero point from here on (a row comes in as its inside columns). */
   const int32_t fillw = W < Wp - p->pad_w ? W : Wp - p->pad_w > 0 ? Wp - p->pad_w : 0;
-  for (int32_t k = 0; k < 12 * Wp; k++)
-    ring[k] = zp;
+  dw3_zp(ring, 12 * Wp, zp);
+  int16_t *const slots[5] = {ring, ring + 4 * Wp, ring + 8 * Wp, ring, ring + 4 * Wp};
   dw3_row_t r;
   r.plane = 2 * Wp;
-  r.sums = (int32_t *)(void *)(ring + 12 * Wp);
-  r.npairs = dw3_pairs(out_dims);
+  r.span = 2 * C * (OW / 2);
   r.sw = p->stride_w;
+  r.odd = OW & 1;
   r.C = C;
   r.OW = OW;
   for (int32_t c0 = 0; c0 < C; c0 += 4) {
-    /* Per channel: the doubled weights in pairs (0 for a channel of
-     * constant output, M 0 in its record) and its record. */
+    /* Per channel its block: the doubled weights of filter row k as A
+     * (taps 0, 1) and B (taps 1, 2), 0 for a channel of constant output
+     * (M 0 in its record); its record's doubled bias twice, M, c and e;
+     * the output pixel stride. */
     for (int j = 0; j < 4; j++) {
       const int32_t *rec = records + 4 * (c0 + j);
       const int32_t two = rec[1] ? 2 : 0;
-      int32_t f[9];
-      for (int t = 0; t < 9; t++)
-        f[t] = two * filter[(size_t)t * (size_t)C + (size_t)(c0 + j)];
-      r.wt[j][0] = (uint16_t)f[0] | (uint32_t)f[1] << 16;
-      r.wt[j][1] = (uint16_t)f[3] | (uint32_t)f[4] << 16;
-      r.wt[j][2] = (uint16_t)f[6] | (uint32_t)f[7] << 16;
-      r.wt[j][3] = (uint16_t)f[2] | (uint32_t)f[5] << 16;
-      r.wt[j][4] = (uint16_t)f[8];
-      for (int i = 0; i < 4; i++)
-        r.rq[j][i] = rec[i];
+      int32_t *blk = r.ch_[j];
+      for (int k = 0; k < 3; k++) {
+        const int8_t *f = filter + (size_t)(3 * k) * (size_t)C + (size_t)(c0 + j);
+        const int32_t f0 = two * f[0], f1 = two * f[C], f2 = two * f[2 * C];
+        blk[2 * k] = (int32_t)((uint16_t)f0 | (uint32_t)f1 << 16);
+        blk[2 * k + 1] = (int32_t)((uint16_t)f1 | (uint32_t)f2 << 16);
+      }
+      blk[6] = blk[7] = rec[0];
+      blk[8] = rec[1];
+      blk[9] = rec[2];
+      blk[10] = rec[3];
+      blk[11] = C;
     }
     for (int32_t bi = 0; bi < in_dims->n; bi++) {
       const int32_t b = rev ? in_dims->n - 1 - bi : bi;
       const int8_t *in_b = in + (size_t)b * (size_t)H * (size_t)W * (size_t)C + (size_t)c0;
       int8_t *o_b = out + (size_t)b * (size_t)OH * (size_t)OW * (size_t)C + (size_t)c0;
-      int32_t have[3] = {INT32_MIN, INT32_MIN, INT32_MIN};
+      /* Input row iy is in slot iy mod 3: the window's row k, input row
+       * iy0 + k, in slots[slot + k].  After a row the ring holds its
+       * window's rows, iy0 .. iy0 + 2; before the first, none. */
       int32_t iy0 = (rev ? OH - 1 : 0) * sh - p->pad_h;
       int32_t slot = iy0 % 3;
       slot += slot < 0 ? 3 : 0;
       const int32_t dslot = rev ? (3 - sh % 3) % 3 : sh % 3; /* iy0 moves by -sh or sh */
       for (int32_t yi = 0; yi < OH; yi++) {
         const int32_t oy = rev ? OH - 1 - yi : yi;
-        /* Window row ky (input row iy0 + ky) at slot slot + ky mod 3. */
-        for (int32_t ky = 0, sl = slot; ky < 3; ky++, sl = sl == 2 ? 0 : sl + 1) {
-          const int32_t iy = iy0 + ky;
-          int16_t *d = ring + sl * 4 * Wp;
-          if (have[sl] != iy) {
-            const int inside = (uint32_t)iy < (uint32_t)H;
-            dw3_fill(d + p->pad_w, Wp, inside ? in_b + (size_t)iy * (size_t)W * (size_t)C : NULL, C, fillw, zp);
-            have[sl] = iy;
-          }
-          r.p[ky] = d;
+        /* The window's rows not in the ring yet, k0 .. k1, in increasing
+         * order: forwards those past the last window's, rev those before
+         * it (all three for the first row or when the windows do not
+         * overlap, stride_h >= 3). */
+        int32_t k0 = 0, k1 = 2;
+        if (yi > 0 && sh < 3) {
+          if (rev)
+            k1 = sh - 1;
+          else
+            k0 = 3 - sh;
         }
+        for (int32_t k = k0; k <= k1; k++) {
+          const int32_t iy = iy0 + k;
+          if ((uint32_t)iy < (uint32_t)H)
+            dw3_fill(slots[slot + k] + p->pad_w, Wp, in_b + (size_t)iy * (size_t)W * (size_t)C, C,
+                     fillw);
+          else
+            dw3_zp(slots[slot + k], 4 * Wp, zp);
+        }
+        r.p[0] = slots[slot];
+        r.p[1] = slots[slot + 1];
+        r.p[2] = slots[slot + 2];
         r.o = o_b + (size_t)oy * (size_t)OW * (size_t)C;
 #if defined(TA_DSP_GEMM_ASM)
-        r.w = r.wt[0];
-        r.rec = r.rq[0];
-        dw3_row(&r); /* (walks r.o on) */
+        r.ch = r.ch_[0];
+        dw3_row(&r); /* (walks r.p and r.o on) */
         if (clamp)
           dw3_clamp_row(o_b + (size_t)oy * (size_t)OW * (size_t)C, C, OW, p->act_min,
                         p->act_max);
@@ -935,9 +939,12 @@ TA_INLINE ta_status dw_fold(const ta_conv_params *p, const ta_quant *q, const ta
   const int dsp = how == DW_DSP || how == DW_DSP_3X3;
   if ((how == DW_PORTABLE && ort) || (how == DW_ORT && !ort))
     return TA_ERR_ARG;
-  if (dsp && !dw_dsp_ok(p, q, in_dims, filter_dims))
-    return TA_ERR_ARG;
-  if (how == DW_DSP_3X3 && (!dw3_ok(p, q, filter_dims) || !scratch || ((uintptr_t)scratch & 3)))
+  if (how == DW_DSP_3X3) {
+    /* dw_dsp_ok() but for its filter size, which dw3_ok() fixes */
+    if (p->depth_multiplier != 1 || (in_dims->c & 3) || q->rounding != TA_ROUND_DOUBLE ||
+        !dw3_ok(p, q, filter_dims) || !scratch || ((uintptr_t)scratch & 3))
+      return TA_ERR_ARG;
+  } else if (dsp && !dw_dsp_ok(p, q, in_dims, filter_dims))
     return TA_ERR_ARG;
 #if defined(TA_DSP)
   if (how == DW_DSP) {

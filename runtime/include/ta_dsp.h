@@ -180,6 +180,17 @@ static inline uint32_t ta_pkhbt(uint32_t a, uint32_t b) {
 #endif
 }
 
+/* The high half of a, the high half of b as the low half: one PKHTB. */
+static inline uint32_t ta_pkhtb(uint32_t a, uint32_t b) {
+#if defined(__GNUC__)
+  uint32_t r;
+  __asm__("pkhtb %0, %1, %2, asr #16" : "=r"(r) : "r"(a), "r"(b));
+  return r;
+#else
+  return (a & 0xffff0000) | (b >> 16);
+#endif
+}
+
 /* Four int32 results to four int8 in one word (little-endian, y0
  * first), each saturated to int8. */
 static inline uint32_t ta_dsp_sat4(int32_t y0, int32_t y1, int32_t y2, int32_t y3) {
