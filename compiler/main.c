@@ -223,6 +223,7 @@ static int lean_candidate(const Graph *g, const Plan *p) {
     const Lowered *l = op_lowered(&g->ops[p->order[s]]);
     if (!l || !l->kernel || l->lean ||
         (strcmp(l->kernel, "ta_conv2d_fold_dsp_s8") &&
+         strcmp(l->kernel, "ta_conv2d_fold_wide_dsp_s8") &&
          strcmp(l->kernel, "ta_conv2d_fold_add_dsp_s8") && !strstr(l->kernel, "_3x3_dsp_s8")))
       continue;
     for (int k = 0; k < p->npools; k++) {
@@ -677,6 +678,11 @@ static bool parse_compile_option(int argc, char **argv, int *i, CompileOptions *
     o->plan.no_overlap = true;
   } else if (!strcmp(a, "--fuse-add")) {
     o->lower.fuse_add = true;
+  } else if (!strcmp(a, "--optimize")) {
+    const char *v = VALUE();
+    if (strcmp(v, "speed") && strcmp(v, "size"))
+      usage(arena_printf("--optimize %s: expected speed or size", v));
+    o->lower.wide_filters = !strcmp(v, "speed");
   } else if (!strcmp(a, "--lean-conv")) {
     const char *v = VALUE();
     for (const char *c = v;;) {

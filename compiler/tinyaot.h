@@ -917,6 +917,11 @@ typedef struct {
    * names the convolution at a RAM peak when nothing else fits. */
   const int *lean_ops;
   int nlean;
+  /* --optimize speed: CONV_2D's DSP path over filters widened to int16
+   * on the host (ta_conv2d_fold_wide_dsp_s8: fewer instructions, twice
+   * the filter's flash), for an even number of output channels and
+   * neither lean nor, with --fuse-add, fused. */
+  bool wide_filters;
 } LowerOptions;
 
 /* Picks a kernel for every op, computes its constant parameters and asks

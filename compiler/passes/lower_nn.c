@@ -67,7 +67,8 @@ static const int32_t *quant_consts(Lower *L, ta_quant *q, int nch, const int32_t
 
 /* The filter argument of an int8 CONV_2D (OHWI, out_c rows of `taps`):
  * packed for the DSP entry when q has TA_MMLA_RECORDS (a constant
- * "filter" of ta_pack_rows_s8(), fold the folded bias), else the tensor itself, or
+ * "filter" of ta_pack_rows_s8(), fold the folded bias; widened to int16
+ * by ta_pack_wide_s8() for the wide entry), else the tensor itself, or
  * `rows` when given (a filter re-laid out here). */
 static void conv_filter_arg(Lower *L, const ta_quant *q, const int32_t *fold,
                             const Tensor *filter, const int8_t *rows, int32_t out_c,
@@ -77,6 +78,15 @@ static void conv_filter_arg(Lower *L, const ta_quant *q, const int32_t *fold,
     int8_t *packed = arena_alloc(n);
     ta_pack_rows_s8(q, fold, rows ? rows : (const int8_t *)filter->data, out_c, taps, 2,
                             packed);
+    if (!strcmp(L->l->kernel, "ta_conv2d_fold_wide_dsp_s8")) {
+      int16_t *wide = arena_array(n, sizeof(int16_t));
+      ta_pack_wide_s8(packed, n, wide);
+      add_arg(L, ARG_CONST,
+              add_const(L, (ConstObj){.name = "filter", .ctype = "int16_t", .dtype = DT_INT16,
+                                      .data = wide, .count = n}),
+              0);
+      return;
+    }
     add_arg(L, ARG_CONST,
             add_const(L, (ConstObj){.name = "filter", .ctype = "int8_t", .dtype = DT_INT8,
                                     .data = packed, .count = n}),
@@ -164,8 +174,13 @@ static bool lean_op(const Lower *L) {
 static void conv_entry(Lower *L, bool dsp, const ta_conv_params *p, ta_dims di, ta_dims df,
                        ta_dims dout) {
   const bool lean = dsp && lean_op(L);
+  /* --optimize speed: the filter widened (conv_filter_arg()); not where
+   * --fuse-add may fuse the op (the fused entries take int8 filters). */
+  const bool wide = dsp && !lean && L->o->wide_filters && !L->o->fuse_add && !(dout.c & 1);
   L->l->lean = lean;
-  L->l->kernel = lean ? "ta_conv2d_fold_lean_dsp_s8" : path_kernel(L, "ta_conv2d_fold", dsp);
+  L->l->kernel = lean   ? "ta_conv2d_fold_lean_dsp_s8"
+                 : wide ? "ta_conv2d_fold_wide_dsp_s8"
+                        : path_kernel(L, "ta_conv2d_fold", dsp);
   L->op->scratch_bytes = lean ? ta_conv2d_fold_lean_dsp_s8_scratch_size(p, &di, &df, &dout)
                               : ta_conv2d_fold_s8_scratch_size(p, &di, &df, &dout);
 }
@@ -710,15 +725,20 @@ static bool fc_as_conv(Lower *L, const ta_fc_params *fp, const ta_quant *fq, con
                        const Tensor *filter, const int32_t *fold) {
   if (L->rounding != TA_ROUND_DOUBLE || !scratch_aligned4(L))
     return false;
-  bool linked = false;
-  for (int i = 0; i < L->op->index && !linked; i++) {
-    const Op *o = &L->g->ops[i];
-    linked = o->lowered && op_lowered(o)->kernel &&
-             !strcmp(op_lowered(o)->kernel, "ta_conv2d_fold_dsp_s8");
-  }
-  if (!linked)
-    return false;
+  /* The entry an earlier op calls: the plain one, else (--optimize
+   * speed) the wide one for an even number of rows. */
   const int32_t K = fp->in_depth, OC = fp->out_depth;
+  const char *entry = NULL;
+  for (int i = 0; i < L->op->index; i++) {
+    const Op *o = &L->g->ops[i];
+    const char *k = o->lowered ? op_lowered(o)->kernel : NULL;
+    if (k && !strcmp(k, "ta_conv2d_fold_dsp_s8"))
+      entry = k;
+    else if (k && !entry && !strcmp(k, "ta_conv2d_fold_wide_dsp_s8") && !(OC & 1))
+      entry = k;
+  }
+  if (!entry)
+    return false;
   ta_dims di = {1, 1, fp->batches, K}, df = {OC, 1, 1, K}, dout = {1, 1, fp->batches, OC};
   ta_conv_params p = pixelwise;
   p.input_offset = fp->input_offset;
@@ -736,7 +756,7 @@ static bool fc_as_conv(Lower *L, const ta_fc_params *fp, const ta_quant *fq, con
   size_t nrec = q.mmla ? ta_pack_records(&q, OC, fold, K, fp->output_offset, 2, rec) : 0;
   if (!nrec)
     return false;
-  L->l->kernel = "ta_conv2d_fold_dsp_s8";
+  L->l->kernel = entry;
   const_struct(L, "params", "ta_conv_params", conv_init(&p), true);
   size_t nbias;
   const int32_t *bias = quant_consts(L, &q, OC, fold, K, REC_CONV, fp->output_offset, &nbias);

@@ -335,65 +335,76 @@ typedef struct {
  * filter, r9 the columns (then the records), r10 r11 the widened weights
  * (then M, c), ip lr two column words (then e); the rest on the stack:
  * [sp] o[0..3], [sp + 16] col, col_end, rec, rec_end, lo4, hi4, clamp. */
+#define DSP_BLOCK_ASM(GROUP)                                              \
+      "push   {r4-r11, lr}\n\t" \
+      "sub    sp, sp, #48\n\t" \
+      "ldm    r0!, {r1-r8}\n\t" \
+      "stm    sp, {r1-r8}\n\t" \
+      "ldm    r0, {r1-r3, r8}\n\t" \
+      "add    ip, sp, #32\n\t" \
+      "stm    ip, {r1-r3}\n\t" \
+      "ldr    r9, [sp, #24]\n\t" \
+      "1:\n\t" \
+      "ldm    r9!, {r0, r4}\n\t" /* the biases */ \
+      "str    r9, [sp, #24]\n\t" \
+      "mov    r1, r0\n\t" \
+      "mov    r2, r0\n\t" \
+      "mov    r3, r0\n\t" \
+      "mov    r5, r4\n\t" \
+      "mov    r6, r4\n\t" \
+      "mov    r7, r4\n\t" \
+      "ldr    r9, [sp, #16]\n\t" \
+      "ldr    ip, [sp, #20]\n\t" \
+      "sub    ip, ip, r9\n\t" \
+      "tst    ip, #32\n\t" /* an odd number of groups: enter at the second */ \
+      "bne    3f\n\t" \
+      "2:\n\t" GROUP "3:\n\t" GROUP \
+      "ldr    ip, [sp, #20]\n\t" \
+      "cmp    r9, ip\n\t" \
+      "bne    2b\n\t" \
+      "ldr    r9, [sp, #24]\n\t" \
+      "ldm    r9!, {r10, r11, lr}\n\t" DSP_REQUANT("r0") DSP_REQUANT("r1") \
+      DSP_REQUANT("r2") DSP_REQUANT("r3") \
+      "ldm    r9!, {r10, r11, lr}\n\t" DSP_REQUANT("r4") DSP_REQUANT("r5") \
+      DSP_REQUANT("r6") DSP_REQUANT("r7") \
+      "str    r9, [sp, #24]\n\t" \
+      "bfi    r0, r4, #8, #8\n\t" \
+      "bfi    r1, r5, #8, #8\n\t" \
+      "bfi    r2, r6, #8, #8\n\t" \
+      "bfi    r3, r7, #8, #8\n\t" \
+      "ldr    ip, [sp, #40]\n\t" \
+      "cmp    ip, #0\n\t" \
+      "beq    4f\n\t" \
+      "ldrd   r10, r11, [sp, #32]\n\t" DSP_CLAMP("r0") DSP_CLAMP("r1") DSP_CLAMP("r2") \
+      DSP_CLAMP("r3") \
+      "4:\n\t" \
+      "ldm    sp, {r4-r7}\n\t" \
+      "strh   r0, [r4], #2\n\t" \
+      "strh   r1, [r5], #2\n\t" \
+      "strh   r2, [r6], #2\n\t" \
+      "strh   r3, [r7], #2\n\t" \
+      "stm    sp, {r4-r7}\n\t" \
+      "ldr    ip, [sp, #28]\n\t" \
+      "cmp    r9, ip\n\t" \
+      "bne    1b\n\t" \
+      "add    sp, sp, #48\n\t" \
+      "pop    {r4-r11, pc}\n\t"
 __attribute__((naked)) static void dsp_block_run(dsp_block *b __attribute__((unused))) {
-  __asm__ volatile(
-      "push   {r4-r11, lr}\n\t"
-      "sub    sp, sp, #48\n\t"
-      "ldm    r0!, {r1-r8}\n\t"
-      "stm    sp, {r1-r8}\n\t"
-      "ldm    r0, {r1-r3, r8}\n\t"
-      "add    ip, sp, #32\n\t"
-      "stm    ip, {r1-r3}\n\t"
-      "ldr    r9, [sp, #24]\n\t"
-      "1:\n\t"
-      "ldm    r9!, {r0, r4}\n\t" /* the biases */
-      "str    r9, [sp, #24]\n\t"
-      "mov    r1, r0\n\t"
-      "mov    r2, r0\n\t"
-      "mov    r3, r0\n\t"
-      "mov    r5, r4\n\t"
-      "mov    r6, r4\n\t"
-      "mov    r7, r4\n\t"
-      "ldr    r9, [sp, #16]\n\t"
-      "ldr    ip, [sp, #20]\n\t"
-      "sub    ip, ip, r9\n\t"
-      "tst    ip, #32\n\t" /* an odd number of groups: enter at the second */
-      "bne    3f\n\t"
-      "2:\n\t" DSP_GROUP "3:\n\t" DSP_GROUP
-      "ldr    ip, [sp, #20]\n\t"
-      "cmp    r9, ip\n\t"
-      "bne    2b\n\t"
-      "ldr    r9, [sp, #24]\n\t"
-      "ldm    r9!, {r10, r11, lr}\n\t" DSP_REQUANT("r0") DSP_REQUANT("r1")
-      DSP_REQUANT("r2") DSP_REQUANT("r3")
-      "ldm    r9!, {r10, r11, lr}\n\t" DSP_REQUANT("r4") DSP_REQUANT("r5")
-      DSP_REQUANT("r6") DSP_REQUANT("r7")
-      "str    r9, [sp, #24]\n\t"
-      "bfi    r0, r4, #8, #8\n\t"
-      "bfi    r1, r5, #8, #8\n\t"
-      "bfi    r2, r6, #8, #8\n\t"
-      "bfi    r3, r7, #8, #8\n\t"
-      "ldr    ip, [sp, #40]\n\t"
-      "cmp    ip, #0\n\t"
-      "beq    4f\n\t"
-      "ldrd   r10, r11, [sp, #32]\n\t" DSP_CLAMP("r0") DSP_CLAMP("r1") DSP_CLAMP("r2")
-      DSP_CLAMP("r3")
-      "4:\n\t"
-      "ldm    sp, {r4-r7}\n\t"
-      "strh   r0, [r4], #2\n\t"
-      "strh   r1, [r5], #2\n\t"
-      "strh   r2, [r6], #2\n\t"
-      "strh   r3, [r7], #2\n\t"
-      "stm    sp, {r4-r7}\n\t"
-      "ldr    ip, [sp, #28]\n\t"
-      "cmp    r9, ip\n\t"
-      "bne    1b\n\t"
-      "add    sp, sp, #48\n\t"
-      "pop    {r4-r11, pc}\n\t");
+  __asm__ volatile(DSP_BLOCK_ASM(DSP_GROUP));
+}
+
+/* The same over a filter widened on the host (ta_pack_wide_s8(): per
+ * group the pair's even halves, then its odd halves, as int16): two
+ * LDRD of weights per group and no SXTB16, 22 instructions for 32
+ * multiply-adds. */
+#define DSP_HALF_WIDE "ldrd   r10, r11, [r8], #8\n\t"
+#define DSP_GROUP_WIDE DSP_HALF_WIDE DSP_HALF_MACS DSP_HALF_WIDE DSP_HALF_MACS
+__attribute__((naked)) static void dsp_block_run_wide(dsp_block *b __attribute__((unused))) {
+  __asm__ volatile(DSP_BLOCK_ASM(DSP_GROUP_WIDE));
 }
 #else
-/* The same in C. */
-static void dsp_block_run(dsp_block *b) {
+/* The same in C; wide: the filter widened on the host (ta_pack_wide_s8()). */
+TA_INLINE void dsp_block_c(dsp_block *b, int wide) {
   const int32_t P = 4;
   const int8_t *w = b->w;
   int8_t *o[4] = {b->o[0], b->o[1], b->o[2], b->o[3]};
@@ -401,10 +412,11 @@ static void dsp_block_run(dsp_block *b) {
     int32_t a[2][4];
     for (int h = 0; h < 2; h++)
       a[h][0] = a[h][1] = a[h][2] = a[h][3] = r[h];
-    for (const uint32_t *x = b->col; x != b->col_end; x += 2 * P, w += 8)
+    for (const uint32_t *x = b->col; x != b->col_end; x += 2 * P, w += wide ? 16 : 8)
       for (int h = 0; h < 2; h++) {
         const uint32_t v = ta_ld32a(w + 4 * h);
-        const int32_t ev = ta_sxtb16_even(v), od = ta_sxtb16_odd(v);
+        const int32_t ev = wide ? (int32_t)v : ta_sxtb16_even(v);
+        const int32_t od = wide ? (int32_t)ta_ld32a(w + 8 + 4 * h) : ta_sxtb16_odd(v);
         for (int32_t j = 0; j < P; j++)
           a[h][j] = __smlad(od, (int32_t)x[P + j], __smlad(ev, (int32_t)x[j], a[h][j]));
       }
@@ -419,6 +431,9 @@ static void dsp_block_run(dsp_block *b) {
     }
   }
 }
+
+static void dsp_block_run(dsp_block *b) { dsp_block_c(b, 0); }
+static void dsp_block_run_wide(dsp_block *b) { dsp_block_c(b, 1); }
 
 #endif
 
@@ -487,7 +502,7 @@ TA_INLINE void conv_dsp_body(const ta_conv_params *p, const ta_dims *in_dims,
                              const int8_t *filter, const int32_t *rec,
                              const ta_dims *out_dims, int8_t *out, uint32_t *col,
                              const ta_add_s8_tab *add, const int8_t *res, int8_t *tmp,
-                             const int32_t P) {
+                             const int32_t P, const int wide) {
   const int32_t H = in_dims->h, W = in_dims->w, C = in_dims->c;
   const int32_t KH = filter_dims->h, KW = filter_dims->w;
   const int32_t OH = out_dims->h, OW = out_dims->w, OC = out_dims->c;
@@ -559,11 +574,13 @@ TA_INLINE void conv_dsp_body(const ta_conv_params *p, const ta_dims *in_dims,
         ox = (int32_t)(next % ow);
       }
     }
-    if (pairs && P == 4)
+    if (pairs && P == 4 && wide)
+      dsp_block_run_wide(&blk);
+    else if (pairs && P == 4)
       dsp_block_run(&blk);
     else if (pairs)
       dsp_pair_run(&blk);
-    if (OC & 1)
+    if ((OC & 1) && !wide) /* (the wide entry takes even OC only) */
       dsp_last_channel(&blk, pairs, w_last, r_last, P);
     if (add)
       ta_add_s8_tab_row(add, tmp, 1, res + i * oc, 1, out + i * oc, (int32_t)n * OC);
@@ -574,7 +591,14 @@ static void conv_dsp(const ta_conv_params *p, const ta_dims *in_dims, const int8
                      const ta_dims *filter_dims, const int8_t *filter, const int32_t *rec,
                      const ta_dims *out_dims, int8_t *out, uint32_t *col) {
   conv_dsp_body(p, in_dims, in, filter_dims, filter, rec, out_dims, out, col, NULL, NULL, NULL,
-                4);
+                4, 0);
+}
+
+static void conv_wide(const ta_conv_params *p, const ta_dims *in_dims, const int8_t *in,
+                      const ta_dims *filter_dims, const int8_t *filter, const int32_t *rec,
+                      const ta_dims *out_dims, int8_t *out, uint32_t *col) {
+  conv_dsp_body(p, in_dims, in, filter_dims, filter, rec, out_dims, out, col, NULL, NULL, NULL,
+                4, 1);
 }
 
 TA_NOINLINE static void conv_dsp_add(const ta_conv_params *p, const ta_dims *in_dims,
@@ -583,14 +607,15 @@ TA_NOINLINE static void conv_dsp_add(const ta_conv_params *p, const ta_dims *in_
                                      const ta_dims *out_dims, int8_t *out, uint32_t *col,
                                      const ta_add_s8_tab *add, const int8_t *res,
                                      int8_t *tmp) {
-  conv_dsp_body(p, in_dims, in, filter_dims, filter, rec, out_dims, out, col, add, res, tmp, 4);
+  conv_dsp_body(p, in_dims, in, filter_dims, filter, rec, out_dims, out, col, add, res, tmp, 4,
+                0);
 }
 
 static void conv_lean(const ta_conv_params *p, const ta_dims *in_dims, const int8_t *in,
                       const ta_dims *filter_dims, const int8_t *filter, const int32_t *rec,
                       const ta_dims *out_dims, int8_t *out, uint32_t *col) {
   conv_dsp_body(p, in_dims, in, filter_dims, filter, rec, out_dims, out, col, NULL, NULL, NULL,
-                2);
+                2, 0);
 }
 
 TA_NOINLINE static void conv_lean_add(const ta_conv_params *p, const ta_dims *in_dims,
@@ -599,7 +624,8 @@ TA_NOINLINE static void conv_lean_add(const ta_conv_params *p, const ta_dims *in
                                       const ta_dims *out_dims, int8_t *out, uint32_t *col,
                                       const ta_add_s8_tab *add, const int8_t *res,
                                       int8_t *tmp) {
-  conv_dsp_body(p, in_dims, in, filter_dims, filter, rec, out_dims, out, col, add, res, tmp, 2);
+  conv_dsp_body(p, in_dims, in, filter_dims, filter, rec, out_dims, out, col, add, res, tmp, 2,
+                0);
 }
 
 #else
@@ -614,7 +640,8 @@ TA_INLINE void conv_dsp_body(const ta_conv_params *p, const ta_dims *in_dims,
                              const int8_t *in, const ta_dims *filter_dims,
                              const int8_t *filter, const int32_t *rec,
                              const ta_dims *out_dims, int8_t *out, int16_t *col,
-                             const ta_add_s8_tab *add, const int8_t *res, int8_t *tmp) {
+                             const ta_add_s8_tab *add, const int8_t *res, int8_t *tmp,
+                             const int wide) {
   const int32_t H = in_dims->h, W = in_dims->w, C = in_dims->c;
   const int32_t KH = filter_dims->h, KW = filter_dims->w;
   const int32_t OH = out_dims->h, OW = out_dims->w, OC = out_dims->c;
@@ -648,11 +675,20 @@ TA_INLINE void conv_dsp_body(const ta_conv_params *p, const ta_dims *in_dims,
         }
         for (int32_t oc = 0; oc < OC; oc++) {
           const int32_t j = oc >> 1, h = oc & 1, lone = oc == 2 * pairs;
-          const int8_t *w = filter + (size_t)j * 2 * (size_t)K4 + (size_t)(4 * h);
           const int32_t *r = rec + 8 * j, step = lone ? 4 : 8;
           int32_t acc = lone ? r[0] : r[h];
-          for (int32_t k = 0; k < K4; k++)
-            acc += w[(k >> 2) * step + (k & 3)] * col[k];
+          if (wide) { /* per group of 4 taps: the pair's taps 0, 2, then 1, 3 (int16) */
+            const int8_t *w = filter + (size_t)j * 4 * (size_t)K4 + (size_t)(4 * h);
+            for (int32_t k = 0; k < K4; k++) {
+              const int8_t *t = w + (k >> 2) * 16 + (k & 1) * 8 + (k & 2);
+              acc += (int16_t)((uint16_t)(uint8_t)t[0] | (uint16_t)((uint16_t)(uint8_t)t[1] << 8)) *
+                     col[k];
+            }
+          } else {
+            const int8_t *w = filter + (size_t)j * 2 * (size_t)K4 + (size_t)(4 * h);
+            for (int32_t k = 0; k < K4; k++)
+              acc += w[(k >> 2) * step + (k & 3)] * col[k];
+          }
           const int32_t *m = lone ? r + 1 : r + 2 + 3 * h;
           const ta_requant_mmla rq = {m[0], m[1], m[2]};
           o[oc] = (int8_t)ta_clamp_i32(ta_requant_double_mmla(acc, &rq), p->act_min, p->act_max);
@@ -667,7 +703,15 @@ TA_INLINE void conv_dsp_body(const ta_conv_params *p, const ta_dims *in_dims,
 static void conv_dsp(const ta_conv_params *p, const ta_dims *in_dims, const int8_t *in,
                      const ta_dims *filter_dims, const int8_t *filter, const int32_t *rec,
                      const ta_dims *out_dims, int8_t *out, int16_t *col) {
-  conv_dsp_body(p, in_dims, in, filter_dims, filter, rec, out_dims, out, col, NULL, NULL, NULL);
+  conv_dsp_body(p, in_dims, in, filter_dims, filter, rec, out_dims, out, col, NULL, NULL, NULL,
+                0);
+}
+
+static void conv_wide(const ta_conv_params *p, const ta_dims *in_dims, const int8_t *in,
+                      const ta_dims *filter_dims, const int8_t *filter, const int32_t *rec,
+                      const ta_dims *out_dims, int8_t *out, int16_t *col) {
+  conv_dsp_body(p, in_dims, in, filter_dims, filter, rec, out_dims, out, col, NULL, NULL, NULL,
+                1);
 }
 
 TA_NOINLINE static void conv_dsp_add(const ta_conv_params *p, const ta_dims *in_dims,
@@ -676,7 +720,7 @@ TA_NOINLINE static void conv_dsp_add(const ta_conv_params *p, const ta_dims *in_
                                      const ta_dims *out_dims, int8_t *out, int16_t *col,
                                      const ta_add_s8_tab *add, const int8_t *res,
                                      int8_t *tmp) {
-  conv_dsp_body(p, in_dims, in, filter_dims, filter, rec, out_dims, out, col, add, res, tmp);
+  conv_dsp_body(p, in_dims, in, filter_dims, filter, rec, out_dims, out, col, add, res, tmp, 0);
 }
 
 /* The lean entries: the same (one pixel at a time needs 2 K4 bytes). */
@@ -807,6 +851,21 @@ ta_status ta_conv2d_fold_dsp_s8(const ta_conv_params *p, const ta_quant *q,
       !conv_dsp_ok(q, in_dims, filter_dims, scratch))
     return TA_ERR_ARG;
   conv_dsp(p, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, scratch);
+  return TA_OK;
+}
+
+/* The same over the filter widened on the host (ta_pack_wide_s8()),
+ * output channels in pairs only. */
+ta_status ta_conv2d_fold_wide_dsp_s8(const ta_conv_params *p, const ta_quant *q,
+                                     const ta_dims *in_dims, const int8_t *in,
+                                     const ta_dims *filter_dims, const int16_t *filter,
+                                     const int32_t *bias_fold, const ta_dims *out_dims,
+                                     int8_t *out, void *scratch) {
+  if (!conv_args_ok(p, in_dims, filter_dims, out_dims, bias_fold, scratch) ||
+      !conv_dsp_ok(q, in_dims, filter_dims, scratch) || (out_dims->c & 1) || !filter)
+    return TA_ERR_ARG;
+  conv_wide(p, in_dims, in, filter_dims, (const int8_t *)(const void *)filter, bias_fold,
+            out_dims, out, scratch);
   return TA_OK;
 }
 

@@ -66,6 +66,18 @@ TA_INLINE void ta_pack_rows_s8(const ta_quant *q, const int32_t *bias, const int
   }
 }
 
+/* A filter packed by ta_pack_rows_s8() in blocks of 2 rows (an even
+ * number of rows, n = ta_pack_size() bytes) widened for
+ * ta_conv2d_fold_wide_dsp_s8: per 8 bytes, a pair's 4 taps of each row
+ * a0..a3 b0..b3, the int16 a0 a2 b0 b2 a1 a3 b1 b3 (what SXTB16 and
+ * SXTB16 ROR #8 would make of the two words), n int16 in dst. */
+TA_INLINE void ta_pack_wide_s8(const int8_t *packed, size_t n, int16_t *dst) {
+  static const unsigned char from[8] = {0, 2, 4, 6, 1, 3, 5, 7};
+  for (size_t i = 0; i + 8 <= n; i += 8)
+    for (int k = 0; k < 8; k++)
+      dst[i + (size_t)k] = packed[i + from[k]];
+}
+
 /* Row r's record: its bias (0 for a constant), M, c, e (see above);
  * 0 when it fits none of the forms. */
 TA_INLINE int ta_pack_record_row(const ta_quant *q, int32_t r, const int32_t *bias, uint32_t dot,

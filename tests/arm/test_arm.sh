@@ -17,7 +17,8 @@
 # nothing here is built for the host).  Environment: see tests/arm/lib.sh;
 # ARM_TARGETS ("m4:-O2 m4:-Os m7:-O2 m33:-O2"; targets m4 m7 m33), ARM_MODELS (default:
 # every model with goldens), ARM_JOBS (parallel models, default 2),
-# ARM_PATCHED (models also run patched under --ram-limit, NAME:BYTES).
+# ARM_PATCHED (models also run patched under --ram-limit, NAME:BYTES),
+# ARM_SPEED (models also run with --optimize speed, NAME[:BYTES]).
 [ "${TINYAOT_PASS:-plain}" = san ] && exit 77
 
 ARM_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -191,6 +192,12 @@ check_example() {
 case $1 in
   --model) shift; check_model "$1"; exit 0 ;;
   --patched) shift; check_model "${1%%:*}" "--io-in-workspace --ram-limit ${1#*:}"; exit 0 ;;
+  --speed) shift
+    case $1 in
+      *:*) check_model "${1%%:*}" "--optimize speed --io-in-workspace --ram-limit ${1#*:}" ;;
+      *) check_model "$1" "--optimize speed" ;;
+    esac
+    exit 0 ;;
 esac
 
 need_arm_tools "the Cortex-M model runs"
@@ -228,5 +235,14 @@ for p in $patched; do
   [ -f "$TINYAOT_SHARED/goldens/${p%%:*}/manifest.json" ] || continue
   sh "$0" --patched "$p" > "$ARM_WORK/results/patched.$p.txt" 2>&1
   cat "$ARM_WORK/results/patched.$p.txt"
+done
+# --optimize speed (CONV_2D over filters widened on the host, and the
+# FULLY_CONNECTED after them on the same entry), alone or (NAME:BYTES)
+# with a --ram-limit that patches the run: ARM_SPEED, empty to skip.
+speed=${ARM_SPEED-"kws_ref_model resnet8_int8 person_detect_int8:24000"}
+for p in $speed; do
+  [ -f "$TINYAOT_SHARED/goldens/${p%%:*}/manifest.json" ] || continue
+  sh "$0" --speed "$p" > "$ARM_WORK/results/speed.$p.txt" 2>&1
+  cat "$ARM_WORK/results/speed.$p.txt"
 done
 exit 0

@@ -174,6 +174,7 @@ static int fused_cases;
 
 /* Cases that ran the lean DSP entries (two pixels per block). */
 static int lean_cases;
+static int wide_cases;
 
 /* The DSP entry's records and packed filter (ta_pack_records(),
  * ta_pack_rows_s8()): their layout, a dead channel, and the ops
@@ -565,6 +566,25 @@ static int random_conv_case(int depthwise, int k, int dsp) {
       canary_free(sl);
       canary_free(ol);
     }
+    if (dsp_path && s5 == TA_OK) {
+      /* The wide entry (the packed filter widened to int16 on the host,
+       * ta_pack_wide_s8()): the same bytes for an even number of output
+       * channels, TA_ERR_ARG for an odd one. */
+      int16_t *wide = canary_alloc(2 * npk);
+      int8_t *ow = canary_alloc(no);
+      ta_pack_wide_s8(packed, npk, wide);
+      const ta_status sw = ta_conv2d_fold_wide_dsp_s8(&p, &q, &id, in, &fd, wide, b5, &od, ow,
+                                                      scratch);
+      if (od.c & 1)
+        s5 = sw == TA_ERR_ARG ? TA_OK : TA_ERR_ARG;
+      else if (sw != TA_OK || memcmp(ow, o5, no) || !canary_ok(ow, no) ||
+               !canary_ok(wide, 2 * npk))
+        s5 = TA_ERR_ARG; /* reported as a status */
+      else
+        wide_cases++;
+      canary_free(wide);
+      canary_free(ow);
+    }
     if (s5 == TA_OK && rounding == TA_ROUND_DOUBLE && first_diff(o5, expect, no) < 0 &&
         fused_add_case(&p, &q, &id, in, &fd, f5, b5, &od, o5, dsp_path) < 0)
       s5 = TA_ERR_ARG; /* reported above */
@@ -618,7 +638,7 @@ static int random_conv_case(int depthwise, int k, int dsp) {
 
 static void test_random(int depthwise, int dsp) {
   int run = 0, bad = 0;
-  mmla_cases = dsp_entries = dsp_3x3_cases = fused_cases = lean_cases = 0;
+  mmla_cases = dsp_entries = dsp_3x3_cases = fused_cases = lean_cases = wide_cases = 0;
   for (int k = 0; k < 400; k++) {
     int r = random_conv_case(depthwise, k, dsp);
     run += r != 0;
@@ -647,6 +667,12 @@ static void test_random(int depthwise, int dsp) {
           "%d runs of the lean DSP entries (ta_conv2d_fold_lean_dsp_s8, _add_lean_dsp_s8: two "
           "pixels per block, half the scratch, exactly) gave the same bytes",
           lean_cases);
+  if (dsp && !depthwise)
+    CHECK(wide_cases > run / 4,
+          "%d runs of the wide DSP entry (ta_conv2d_fold_wide_dsp_s8: the filter widened to "
+          "int16 on the host) with an even number of output channels gave the same bytes, and "
+          "every odd one was TA_ERR_ARG",
+          wide_cases);
   if (dsp && depthwise)
     CHECK(dsp_3x3_cases > run / 8,
           "%d 3x3 cases ran through both DSP forms, forwards and backwards, the same bytes",
