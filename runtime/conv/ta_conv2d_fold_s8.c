@@ -36,7 +36,12 @@
  *    LDRD of the pair's weights, 4 SXTB16, 4 LDRD of the columns and 16
  *    SMLAD (26 instructions for 32 multiply-adds), then per sum SMMLAR,
  *    ADD, SUB, ASR, SSAT and a halfword store per pixel.  Elsewhere the
- *    same arithmetic in C, one pixel at a time.  The lean entries
+ *    same arithmetic in C, one pixel at a time.
+ *    ta_conv2d_fold_wide_dsp_s8 (--optimize speed) is the same over the
+ *    packed filter widened to int16 on the host (ta_pack_wide_s8(): per
+ *    group the pair's even taps, then its odd ones), for an even number
+ *    of output channels: two LDRD of weights per group and no SXTB16,
+ *    22 instructions for 32 multiply-adds.  The lean entries
  *    (ta_conv2d_fold_lean_dsp_s8, _add_lean_dsp_s8) run the same with
  *    blocks of two pixels in C, in half the scratch: what the compiler
  *    picks for the op at a RAM peak under --ram-limit.
@@ -336,59 +341,59 @@ typedef struct {
  * (then M, c), ip lr two column words (then e); the rest on the stack:
  * [sp] o[0..3], [sp + 16] col, col_end, rec, rec_end, lo4, hi4, clamp. */
 #define DSP_BLOCK_ASM(GROUP)                                              \
-      "push   {r4-r11, lr}\n\t" \
-      "sub    sp, sp, #48\n\t" \
-      "ldm    r0!, {r1-r8}\n\t" \
-      "stm    sp, {r1-r8}\n\t" \
-      "ldm    r0, {r1-r3, r8}\n\t" \
-      "add    ip, sp, #32\n\t" \
-      "stm    ip, {r1-r3}\n\t" \
-      "ldr    r9, [sp, #24]\n\t" \
-      "1:\n\t" \
-      "ldm    r9!, {r0, r4}\n\t" /* the biases */ \
-      "str    r9, [sp, #24]\n\t" \
-      "mov    r1, r0\n\t" \
-      "mov    r2, r0\n\t" \
-      "mov    r3, r0\n\t" \
-      "mov    r5, r4\n\t" \
-      "mov    r6, r4\n\t" \
-      "mov    r7, r4\n\t" \
-      "ldr    r9, [sp, #16]\n\t" \
-      "ldr    ip, [sp, #20]\n\t" \
-      "sub    ip, ip, r9\n\t" \
-      "tst    ip, #32\n\t" /* an odd number of groups: enter at the second */ \
-      "bne    3f\n\t" \
-      "2:\n\t" GROUP "3:\n\t" GROUP \
-      "ldr    ip, [sp, #20]\n\t" \
-      "cmp    r9, ip\n\t" \
-      "bne    2b\n\t" \
-      "ldr    r9, [sp, #24]\n\t" \
-      "ldm    r9!, {r10, r11, lr}\n\t" DSP_REQUANT("r0") DSP_REQUANT("r1") \
-      DSP_REQUANT("r2") DSP_REQUANT("r3") \
-      "ldm    r9!, {r10, r11, lr}\n\t" DSP_REQUANT("r4") DSP_REQUANT("r5") \
-      DSP_REQUANT("r6") DSP_REQUANT("r7") \
-      "str    r9, [sp, #24]\n\t" \
-      "bfi    r0, r4, #8, #8\n\t" \
-      "bfi    r1, r5, #8, #8\n\t" \
-      "bfi    r2, r6, #8, #8\n\t" \
-      "bfi    r3, r7, #8, #8\n\t" \
-      "ldr    ip, [sp, #40]\n\t" \
-      "cmp    ip, #0\n\t" \
-      "beq    4f\n\t" \
-      "ldrd   r10, r11, [sp, #32]\n\t" DSP_CLAMP("r0") DSP_CLAMP("r1") DSP_CLAMP("r2") \
-      DSP_CLAMP("r3") \
-      "4:\n\t" \
-      "ldm    sp, {r4-r7}\n\t" \
-      "strh   r0, [r4], #2\n\t" \
-      "strh   r1, [r5], #2\n\t" \
-      "strh   r2, [r6], #2\n\t" \
-      "strh   r3, [r7], #2\n\t" \
-      "stm    sp, {r4-r7}\n\t" \
-      "ldr    ip, [sp, #28]\n\t" \
-      "cmp    r9, ip\n\t" \
-      "bne    1b\n\t" \
-      "add    sp, sp, #48\n\t" \
-      "pop    {r4-r11, pc}\n\t"
+  "push   {r4-r11, lr}\n\t"                                               \
+  "sub    sp, sp, #48\n\t"                                                \
+  "ldm    r0!, {r1-r8}\n\t"                                               \
+  "stm    sp, {r1-r8}\n\t"                                                \
+  "ldm    r0, {r1-r3, r8}\n\t"                                            \
+  "add    ip, sp, #32\n\t"                                                \
+  "stm    ip, {r1-r3}\n\t"                                                \
+  "ldr    r9, [sp, #24]\n\t"                                              \
+  "1:\n\t"                                                                \
+  "ldm    r9!, {r0, r4}\n\t" /* the biases */                             \
+  "str    r9, [sp, #24]\n\t"                                              \
+  "mov    r1, r0\n\t"                                                     \
+  "mov    r2, r0\n\t"                                                     \
+  "mov    r3, r0\n\t"                                                     \
+  "mov    r5, r4\n\t"                                                     \
+  "mov    r6, r4\n\t"                                                     \
+  "mov    r7, r4\n\t"                                                     \
+  "ldr    r9, [sp, #16]\n\t"                                              \
+  "ldr    ip, [sp, #20]\n\t"                                              \
+  "sub    ip, ip, r9\n\t"                                                 \
+  "tst    ip, #32\n\t" /* an odd number of groups: enter at the second */ \
+  "bne    3f\n\t"                                                         \
+  "2:\n\t" GROUP "3:\n\t" GROUP                                           \
+  "ldr    ip, [sp, #20]\n\t"                                              \
+  "cmp    r9, ip\n\t"                                                     \
+  "bne    2b\n\t"                                                         \
+  "ldr    r9, [sp, #24]\n\t"                                              \
+  "ldm    r9!, {r10, r11, lr}\n\t" DSP_REQUANT("r0") DSP_REQUANT("r1")    \
+  DSP_REQUANT("r2") DSP_REQUANT("r3")                                     \
+  "ldm    r9!, {r10, r11, lr}\n\t" DSP_REQUANT("r4") DSP_REQUANT("r5")    \
+  DSP_REQUANT("r6") DSP_REQUANT("r7")                                     \
+  "str    r9, [sp, #24]\n\t"                                              \
+  "bfi    r0, r4, #8, #8\n\t"                                             \
+  "bfi    r1, r5, #8, #8\n\t"                                             \
+  "bfi    r2, r6, #8, #8\n\t"                                             \
+  "bfi    r3, r7, #8, #8\n\t"                                             \
+  "ldr    ip, [sp, #40]\n\t"                                              \
+  "cmp    ip, #0\n\t"                                                     \
+  "beq    4f\n\t"                                                         \
+  "ldrd   r10, r11, [sp, #32]\n\t" DSP_CLAMP("r0") DSP_CLAMP("r1") DSP_CLAMP("r2") \
+  DSP_CLAMP("r3")                                                         \
+  "4:\n\t"                                                                \
+  "ldm    sp, {r4-r7}\n\t"                                                \
+  "strh   r0, [r4], #2\n\t"                                               \
+  "strh   r1, [r5], #2\n\t"                                               \
+  "strh   r2, [r6], #2\n\t"                                               \
+  "strh   r3, [r7], #2\n\t"                                               \
+  "stm    sp, {r4-r7}\n\t"                                                \
+  "ldr    ip, [sp, #28]\n\t"                                              \
+  "cmp    r9, ip\n\t"                                                     \
+  "bne    1b\n\t"                                                         \
+  "add    sp, sp, #48\n\t"                                                \
+  "pop    {r4-r11, pc}\n\t"
 __attribute__((naked)) static void dsp_block_run(dsp_block *b __attribute__((unused))) {
   __asm__ volatile(DSP_BLOCK_ASM(DSP_GROUP));
 }

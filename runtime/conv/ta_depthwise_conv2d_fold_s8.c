@@ -434,8 +434,8 @@ TA_NOINLINE static void dw_dsp_any(const ta_conv_params *p, const ta_quant *q,
  * tests/kernels/test_conv.c).
  *
  * Scratch (ta_depthwise_conv2d_fold_3x3_dsp_s8_scratch_size()): the
- * ring, 3 x 4 rows of Wp int16.  Rows outside [0, in.h) are the zero point (patched bands call
- * this with any top padding).
+ * ring, 3 x 4 rows of Wp int16.  Rows outside [0, in.h) are the zero
+ * point (patched bands call this with any top padding).
  */
 
 /* Output pixels of a row in pairs; the ring's columns: up to the last
@@ -515,9 +515,9 @@ typedef struct {
   int32_t span;                /* bytes from there past the last whole pixel pair: 2 C (OW / 2) */
   int32_t sw;                  /* stride, 1 or 2 */
   int32_t odd;                 /* OW is odd: one pixel after the pairs */
-  const int32_t *ch;           /* ch[0]: the blocks the assembly walks */
+  const int32_t *blk;          /* blocks[0]: the assembly walks them */
   int32_t C, OW;               /* output pixel stride (bytes); pixels of a row */
-  int32_t ch_[4][DW3_BLOCK];   /* per channel its block (dw3_run()) */
+  int32_t blocks[4][DW3_BLOCK]; /* per channel its block (dw3_run()) */
 } dw3_row_t;
 
 #if defined(TA_DSP_GEMM_ASM)
@@ -657,7 +657,8 @@ static inline int32_t dw3_smlad(const int16_t *c, uint32_t w01, int32_t acc) {
 static inline int32_t dw3_pixel(const int16_t *const c[3], const int32_t *blk) {
   int32_t acc = blk[6];
   for (int k = 0; k < 3; k++)
-    acc = dw3_smlad(c[k], (uint32_t)blk[2 * k], acc) + c[k][2] * (int16_t)((uint32_t)blk[2 * k + 1] >> 16);
+    acc = dw3_smlad(c[k], (uint32_t)blk[2 * k], acc) +
+          c[k][2] * (int16_t)((uint32_t)blk[2 * k + 1] >> 16);
   return acc;
 }
 
@@ -680,7 +681,7 @@ static inline int32_t dw3_requant(int32_t v, const int32_t *blk) {
 TA_NOINLINE static void dw3_row_c(dw3_row_t *r, const ta_conv_params *p) {
   for (int j = 0; j < 4; j++) {
     const int32_t off = j * (r->plane / 2);
-    const int32_t *blk = r->ch_[j];
+    const int32_t *blk = r->blocks[j];
     int8_t *o = r->o + j;
     for (int32_t x = 0; x < r->OW; x++, o += r->C) {
       const int16_t *const c[3] = {r->p[0] + off + x * r->sw, r->p[1] + off + x * r->sw,
@@ -732,7 +733,7 @@ TA_INLINE void dw3_run(const ta_conv_params *p, const ta_dims *in_dims, const in
     for (int j = 0; j < 4; j++) {
       const int32_t *rec = records + 4 * (c0 + j);
       const int32_t two = rec[1] ? 2 : 0;
-      int32_t *blk = r.ch_[j];
+      int32_t *blk = r.blocks[j];
       for (int k = 0; k < 3; k++) {
         const int8_t *f = filter + (size_t)(3 * k) * (size_t)C + (size_t)(c0 + j);
         const int32_t f0 = two * f[0], f1 = two * f[C], f2 = two * f[2 * C];
@@ -782,7 +783,7 @@ TA_INLINE void dw3_run(const ta_conv_params *p, const ta_dims *in_dims, const in
         r.p[2] = slots[slot + 2];
         r.o = o_b + (size_t)oy * (size_t)OW * (size_t)C;
 #if defined(TA_DSP_GEMM_ASM)
-        r.ch = r.ch_[0];
+        r.blk = r.blocks[0];
         dw3_row(&r); /* (walks r.p and r.o on) */
         if (clamp)
           dw3_clamp_row(o_b + (size_t)oy * (size_t)OW * (size_t)C, C, OW, p->act_min,
