@@ -411,8 +411,8 @@ static void test_vww(void) {
   verify(g);
   PlanOptions po = {.io_in_workspace = true};
   Plan *p = plan_graph(g, &po);
-  CHECK(p->workspace_bytes == 32544 && r->total_bytes == 4896,
-        "vww_96_int8 --patch 3:24 plans in 32544 bytes, 4896 of them band buffers and "
+  CHECK(p->workspace_bytes == 32352 && r->total_bytes == 4704,
+        "vww_96_int8 --patch 3:24 plans in 32352 bytes, 4704 of them band buffers and "
         "scratch (got %zu, %zu)", p->workspace_bytes, r->total_bytes);
   CHECK(check_plan(g, p) == NULL, "its plan passes the check");
 
