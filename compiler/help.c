@@ -128,9 +128,10 @@ static const Option options[] = {
      "pixels per block instead of four (half the columns), a 3x3 "
      "DEPTHWISE_CONV_2D without its ring of rows (doc/memory-plan.md)"},
     {"--optimize", "speed|size", C_BUILD,
-     "speed: CONV_2D's DSP path reads filters widened to int16 on the host "
-     "(9-12% fewer Cortex-M4 instructions in those ops, twice their "
-     "filters' flash); size (default): int8 filters (doc/cortex-m.md)"},
+     "speed: the DSP paths of CONV_2D and FULLY_CONNECTED read filters "
+     "widened to int16 on the host (9-33% fewer Cortex-M4 instructions in "
+     "those ops, twice their filters' flash); size (default): int8 filters "
+     "(doc/cortex-m.md)"},
     {"--ram-limit", "BYTES", C_BUILD,
      "fit workspace and persistent area in BYTES: the plan without patches "
      "when it fits, else the same with --fuse-add, else with the "

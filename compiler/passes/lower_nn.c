@@ -892,8 +892,13 @@ void lower_fully_connected(Lower *L) {
       nbias = nrec;
     }
   }
-  L->l->kernel = w4 ? "ta_fully_connected_fold_w4_s8"
-                    : path_kernel(L, "ta_fully_connected_fold", ta_fully_connected_fold_dsp_ok(&p, &q));
+  /* --optimize speed: the DSP path over the filter widened to int16,
+   * for a multiple of 4 rows (the kernel's blocks). */
+  const bool dsp = ta_fully_connected_fold_dsp_ok(&p, &q);
+  const bool wide = !w4 && dsp && L->o->wide_filters && !(p.out_depth & 3);
+  L->l->kernel = w4     ? "ta_fully_connected_fold_w4_s8"
+                 : wide ? "ta_fully_connected_fold_wide_dsp_s8"
+                        : path_kernel(L, "ta_fully_connected_fold", dsp);
   const_struct(L, "params", "ta_fc_params", fc_init(&p), true);
   if (q.mmla & TA_MMLA_RECORDS) { /* the DSP entry reads the records only */
     const_struct(L, "quant", "ta_quant",
@@ -908,13 +913,22 @@ void lower_fully_connected(Lower *L) {
   if (w4) {
     const_array(L, "filter4", DT_UINT8, filter->packed4, filter->npacked4, true);
   } else if (q.mmla & TA_MMLA_RECORDS) {
-    int8_t *packed = arena_alloc(ta_pack_size(p.out_depth, p.in_depth));
+    const size_t nw = ta_pack_size(p.out_depth, p.in_depth);
+    int8_t *packed = arena_alloc(nw);
     ta_pack_rows_s8(&q, fold, (const int8_t *)filter->data, p.out_depth, p.in_depth, 4, packed);
-    add_arg(L, ARG_CONST,
-            add_const(L, (ConstObj){.name = "filter", .ctype = "int8_t", .dtype = DT_INT8,
-                                    .data = packed,
-                                    .count = ta_pack_size(p.out_depth, p.in_depth)}),
-            0);
+    if (wide) {
+      int16_t *w16 = arena_array(nw, sizeof(int16_t));
+      ta_pack_wide_s8(packed, nw, w16);
+      add_arg(L, ARG_CONST,
+              add_const(L, (ConstObj){.name = "filter", .ctype = "int16_t", .dtype = DT_INT16,
+                                      .data = w16, .count = nw}),
+              0);
+    } else {
+      add_arg(L, ARG_CONST,
+              add_const(L, (ConstObj){.name = "filter", .ctype = "int8_t", .dtype = DT_INT8,
+                                      .data = packed, .count = nw}),
+              0);
+    }
   } else {
     arg_tensor(L, filter->index);
   }

@@ -237,9 +237,10 @@ for p in $patched; do
   cat "$ARM_WORK/results/patched.$p.txt"
 done
 # --optimize speed (CONV_2D over filters widened on the host, and the
-# FULLY_CONNECTED after them on the same entry), alone or (NAME:BYTES)
-# with a --ram-limit that patches the run: ARM_SPEED, empty to skip.
-speed=${ARM_SPEED-"kws_ref_model resnet8_int8 person_detect_int8:24000"}
+# FULLY_CONNECTED after them on the same entry; ad01_int8's on the FC
+# kernel's wide entry), alone or (NAME:BYTES) with a --ram-limit that
+# patches the run: ARM_SPEED, empty to skip.
+speed=${ARM_SPEED-"kws_ref_model resnet8_int8 ad01_int8 person_detect_int8:24000"}
 for p in $speed; do
   [ -f "$TINYAOT_SHARED/goldens/${p%%:*}/manifest.json" ] || continue
   sh "$0" --speed "$p" > "$ARM_WORK/results/speed.$p.txt" 2>&1

@@ -25,7 +25,7 @@
 #define FC_MAX_O 72
 
 static void test_fc_random(void) {
-  int bad = 0, n = 300, dsp_entries = 0, shared_cases = 0;
+  int bad = 0, n = 300, dsp_entries = 0, shared_cases = 0, wide_entries = 0;
   for (int k = 0; k < n; k++) {
     ta_fc_params p;
     memset(&p, 0, sizeof p);
@@ -86,6 +86,25 @@ static void test_fc_random(void) {
       if (st == TA_OK && (st2 != TA_OK || memcmp(o2, out, no) || !canary_ok(o2, no) ||
                           !canary_ok(packed, ta_pack_size(p.out_depth, p.in_depth))))
         st = TA_ERR_ARG; /* reported as a mismatch below */
+      /* And the wide entry (--optimize speed) over that filter widened
+       * to int16 (ta_pack_wide_s8()): the same bytes for a multiple of 4
+       * rows, TA_ERR_ARG for any other number. */
+      if (dsp_path) {
+        const size_t nw16 = ta_pack_size(p.out_depth, p.in_depth);
+        int16_t *wide = (int16_t *)canary_alloc(nw16 * sizeof(int16_t));
+        ta_pack_wide_s8(packed, nw16, wide);
+        memset(o2, 0x5a, no);
+        ta_status sw = ta_fully_connected_fold_wide_dsp_s8(&p, &q, in, wide, rec, o2);
+        if (p.out_depth & 3) {
+          if (sw != TA_ERR_ARG)
+            st = TA_ERR_ARG;
+        } else {
+          wide_entries++;
+          if (st == TA_OK && (sw != TA_OK || memcmp(o2, out, no) || !canary_ok(o2, no)))
+            st = TA_ERR_ARG;
+        }
+        canary_free(wide);
+      }
       canary_free(o2);
       canary_free(packed);
     } else {
@@ -110,6 +129,10 @@ static void test_fc_random(void) {
         "%d of them ran through ta_fully_connected_fold_dsp_s8 too, %d with one "
         "requantization record for all rows (TA_MMLA_SHARED)",
         dsp_entries, shared_cases);
+  CHECK(wide_entries > n / 40,
+        "%d of them (a multiple of 4 rows) through ta_fully_connected_fold_wide_dsp_s8 "
+        "with the filter widened to int16, the others refused",
+        wide_entries);
   ta_fc_params p = {1, 2, 1, 0, 3, 0, -128, 127, 0, 0};
   int32_t m = 1 << 30, s = 0, b = 0;
   ta_quant q = {&m, &s, 0, 0, 0};

@@ -3,9 +3,11 @@
 # --optimize speed (doc/cortex-m.md, "Speed or size"): the int8 CONV_2D
 # ops on the DSP path call ta_conv2d_fold_wide_dsp_s8 with their filters
 # widened to int16 on the host, and a FULLY_CONNECTED after them the same
-# entry; every golden case of kws_ref_model, resnet8_int8 and
-# vww_96_int8 then equals TensorFlow Lite Micro's bytes (built and run
-# on the host; the Cortex-M runs are in tests/arm/test_arm.sh).  The
+# entry; other FULLY_CONNECTED ops the FC kernel's wide entry
+# (ta_fully_connected_fold_wide_dsp_s8); every golden case of
+# kws_ref_model, resnet8_int8, vww_96_int8 and ad01_int8 then equals
+# TensorFlow Lite Micro's bytes (built and run on the host; the Cortex-M
+# runs are in tests/arm/test_arm.sh).  The
 # default and `--optimize size` keep int8 filters, --fuse-add keeps the
 # convolutions it may fuse on their int8 entries, and anything but speed
 # or size is refused.
@@ -46,8 +48,19 @@ b=$(sed -n 's/^extern const int8_t k_op0_filter\[\([0-9]*\)\];/\1/p' "$tmp/size/
   && ok "op 0's filter: the same $a elements as int16 (twice the flash)" \
   || notok "op 0's filter: int16 elements '$a', int8 elements '$b'"
 
+# ad01_int8's ten FULLY_CONNECTED ops (a multiple of 4 rows each) call
+# the FC kernel's wide entry, with int16 filters.
+ad=$shared/models/ad01_int8.tflite
+"$TINYAOT" compile "$ad" -o "$tmp/ad" --prefix a --optimize speed > /dev/null 2>&1
+w=$(calls "$tmp/ad/a.c" ta_fully_connected_fold_wide_dsp_s8)
+n=$(calls "$tmp/ad/a.c" ta_fully_connected_fold_dsp_s8)
+f=$(grep -c '^extern const int16_t a_op[0-9]*_filter\[' "$tmp/ad/a_weights.c")
+[ "$w" = 10 ] && [ "$n" = 0 ] && [ "$f" = 10 ] \
+  && ok "ad01_int8 --optimize speed: its 10 FULLY_CONNECTED call the FC kernel's wide entry with int16 filters" \
+  || notok "ad01_int8 --optimize speed: $w wide FC calls (expected 10), $n int8 DSP calls (0), $f int16 filters (10)"
+
 # Bit-exact on every golden case (one model in the sanitizer pass).
-models="kws_ref_model resnet8_int8 vww_96_int8"
+models="kws_ref_model resnet8_int8 vww_96_int8 ad01_int8"
 [ "${TINYAOT_PASS:-plain}" = san ] && models="kws_ref_model"
 for m in $models; do
   gold=$shared/goldens/$m
