@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "rnn_common.h"
+#include "ta_dsp.h"
 #include "ta_fixedpoint.h"
 #include "ta_kernels.h"
 
@@ -45,21 +46,72 @@ size_t ta_lstm_s8_scratch_size(const ta_lstm_params *p) {
   return 4 * (size_t)step_batches(p) * (size_t)p->state_dim * sizeof(int16_t);
 }
 
-/* One FULLY_CONNECTED to int16: rows of x [nb][n_in], w [S][n_in]. */
+/* sum_k (w[k] + w_off) (x[k] + x_off) for k from k0 to n, wrapping as
+ * TFLite's int32 sums do. */
+static int32_t dot_off(const int8_t *w, int32_t w_off, const int8_t *x, int32_t x_off,
+                       int32_t k0, int32_t n, int32_t acc) {
+  for (int32_t k = k0; k < n; k++)
+    acc = ta_wrap_add(acc, ((int32_t)w[k] + w_off) * ((int32_t)x[k] + x_off));
+  return acc;
+}
+
+#if defined(TA_DSP)
+/* The same over the first n4 taps (a multiple of 4) of two rows w0, w1
+ * with w_off 0, into a[0], a[1]: per group of 4 taps the input widened
+ * once into int16 lanes with its offset added (within [-256, 255] for
+ * the offset of an int8 zero point), each row's word widened and two
+ * SMLADs, whose sums wrap as TFLite's do. */
+static void dot2_dsp(const int8_t *w0, const int8_t *w1, const int8_t *x, int32_t x_off,
+                     int32_t n4, int32_t *a) {
+  const int32_t xo2 = (int32_t)((uint16_t)x_off * UINT32_C(0x10001));
+  int32_t s0 = 0, s1 = 0;
+  for (int32_t k = 0; k < n4; k += 4) {
+    const uint32_t xv = ta_ld32(x + k), v0 = ta_ld32(w0 + k), v1 = ta_ld32(w1 + k);
+    const int32_t xe = (int32_t)__sadd16(ta_sxtb16_even(xv), xo2);
+    const int32_t xd = (int32_t)__sadd16(ta_sxtb16_odd(xv), xo2);
+    s0 = __smlad(ta_sxtb16_even(v0), xe, s0);
+    s0 = __smlad(ta_sxtb16_odd(v0), xd, s0);
+    s1 = __smlad(ta_sxtb16_even(v1), xe, s1);
+    s1 = __smlad(ta_sxtb16_odd(v1), xd, s1);
+  }
+  a[0] = s0;
+  a[1] = s1;
+}
+#endif
+
+/* One FULLY_CONNECTED to int16: rows of x [nb][n_in], w [S][n_in].  On a
+ * core with the DSP extension, rows two at a time through dot2_dsp()
+ * where the weights' offset is 0 (symmetric int8 weights) and the
+ * input's that of an int8 zero point; the requantization's form (double
+ * rounding, a right shift) chosen once. */
 static void gate_fc(const int8_t *x, int32_t nb, int32_t n_in, int32_t x_off,
                     const int8_t *w, int32_t w_off, const int32_t *bias, int32_t S,
                     int32_t mult, int32_t shift, int32_t rounding, int16_t *out) {
+  const int rs = rounding == TA_ROUND_DOUBLE && shift < 0 && shift >= -31 && mult >= 0;
+  const int64_t round = rs ? ta_requant_rs_round((int)-shift) : 0;
+  int32_t n4 = 0;
+#if defined(TA_DSP)
+  if (w_off == 0 && x_off >= -128 && x_off <= 128)
+    n4 = n_in & ~3;
+#endif
   for (int32_t b = 0; b < nb; b++) {
     const int8_t *xb = x + (size_t)b * (size_t)n_in;
-    for (int32_t o = 0; o < S; o++) {
+    for (int32_t o = 0; o < S; o += 2) {
+      const int32_t g = S - o < 2 ? 1 : 2;
       const int8_t *wo = w + (size_t)o * (size_t)n_in;
-      int32_t acc = 0;
-      for (int32_t k = 0; k < n_in; k++)
-        acc = ta_wrap_add(acc, ((int32_t)wo[k] + w_off) * ((int32_t)xb[k] + x_off));
-      if (bias)
-        acc = ta_wrap_add(acc, bias[o]);
-      acc = ta_requant(acc, mult, shift, rounding);
-      out[(size_t)b * (size_t)S + (size_t)o] = (int16_t)ta_clamp_i32(acc, -32768, 32767);
+      int32_t acc[2] = {0, 0};
+#if defined(TA_DSP)
+      if (n4)
+        dot2_dsp(wo, g == 2 ? wo + n_in : wo, xb, x_off, n4, acc);
+#endif
+      for (int32_t j = 0; j < g; j++) {
+        int32_t a = dot_off(wo + (size_t)j * (size_t)n_in, w_off, xb, x_off, n4, n_in, acc[j]);
+        if (bias)
+          a = ta_wrap_add(a, bias[o + j]);
+        a = rs ? ta_requant_double_rsc(a, mult, (int)-shift, round)
+               : ta_requant(a, mult, shift, rounding);
+        out[(size_t)b * (size_t)S + (size_t)(o + j)] = (int16_t)ta_clamp_i32(a, -32768, 32767);
+      }
     }
   }
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Tests of FULLY_CONNECTED, the pools, ADD, SOFTMAX, QUANTIZE,
- * DEQUANTIZE and uint8 MEAN kernels: hand-computed edge cases, values from TFLite's unit
+ * DEQUANTIZE and uint8 MEAN kernels, and the int8 LSTM's two paths: hand-computed edge cases, values from TFLite's unit
  * tests, and random cases against ref.h's transliterations of TFLite's
  * reference loops.  Outputs sit between canary bytes.
  *
@@ -12,6 +12,7 @@
  */
 #include "test.h"
 #include "ta_kernels.h"
+#include "ta_kernels_rnn.h"
 #include "ta_pack.h"
 #include "tinyaot.h"
 #include "ref.h"
@@ -635,8 +636,81 @@ static void test_mean_u8(void) {
         o2);
 }
 
+/* ------------------------------------------------------------- LSTM */
+
+/* The int8 LSTM's gate FULLY_CONNECTED has two paths: symmetric weights
+ * (offset 0) run two rows at a time with SMLAD on a core with the DSP
+ * extension, other weights one product at a time.  The same sums through
+ * both: weights w + 1 with offset -1 are the weights w (in [-127, 126]),
+ * so every output, hidden and cell value must be equal.  An odd number
+ * of state rows and inputs no multiple of 4 (the rows and taps the DSP
+ * loop leaves), two batches batch-major, random offsets and shifts. */
+#define LS 5
+#define LI 7
+#define LT 3
+#define LB 2
+static void test_lstm_paths(void) {
+  int bad = 0;
+  const int n = 40;
+  for (int k = 0; k < n; k++) {
+    static int8_t w[2][8][LS * LI > LS * LS ? LS * LI : LS * LS];
+    int32_t bias[4][LS];
+    ta_lstm_params p;
+    memset(&p, 0, sizeof p);
+    p.batches = LB;
+    p.time_steps = LT;
+    p.input_dim = LI;
+    p.state_dim = LS;
+    p.cell_gate_tanh = 1;
+    for (int g = 0; g < 4; g++)
+      p.gate[g] = (ta_lstm_gate){ref_rand(-128, 128), 0, ref_rand(1 << 30, INT32_MAX),
+                                 ref_rand(-9, -1), ref_rand(-128, 128), 0,
+                                 ref_rand(1 << 30, INT32_MAX), ref_rand(-9, -1)};
+    p.forget_multiplier = 1073741824, p.forget_shift = -14;
+    p.input_multiplier = 1073741824, p.input_shift = -17;
+    p.output_multiplier = 1100000000, p.output_shift = -21;
+    p.hidden_zero_point = ref_rand(-20, 20);
+    p.cell_scale_power = -11;
+    p.rounding = TA_ROUND_DOUBLE;
+    for (int m = 0; m < 8; m++)
+      for (int i = 0; i < LS * LI; i++) {
+        w[0][m][i] = (int8_t)ref_rand(-127, 126);
+        w[1][m][i] = (int8_t)(w[0][m][i] + 1);
+      }
+    for (int g = 0; g < 4; g++)
+      for (int i = 0; i < LS; i++)
+        bias[g][i] = ref_rand(-20000, 20000);
+    int8_t x[LB * LT * LI], h0[LB * LS], h[2][LB * LS], out[2][LB * LT * LS];
+    int16_t c0[LB * LS], c[2][LB * LS];
+    ref_fill_s8(x, sizeof x);
+    ref_fill_s8(h0, sizeof h0);
+    for (int i = 0; i < LB * LS; i++)
+      c0[i] = (int16_t)ref_rand(-32768, 32767);
+    ta_status st[2];
+    for (int v = 0; v < 2; v++) {
+      ta_lstm_params q = p;
+      for (int g = 0; g < 4; g++)
+        q.gate[g].input_weights_offset = q.gate[g].hidden_weights_offset = -v;
+      int16_t scratch[4 * LS];
+      memcpy(h[v], h0, sizeof h0);
+      memcpy(c[v], c0, sizeof c0);
+      st[v] = ta_lstm_s8(&q, x, w[v][0], w[v][1], w[v][2], w[v][3], w[v][4], w[v][5], w[v][6],
+                         w[v][7], bias[0], bias[1], bias[2], bias[3], h[v], c[v], out[v],
+                         scratch);
+    }
+    if (st[0] != TA_OK || st[1] != TA_OK || memcmp(out[0], out[1], sizeof out[0]) ||
+        memcmp(h[0], h[1], sizeof h[0]) || memcmp(c[0], c[1], sizeof c[0]))
+      bad++;
+  }
+  CHECK(bad == 0,
+        "%d random int8 LSTMs (5 states, 7 inputs): symmetric weights and the same weights "
+        "with an offset give the same outputs, hidden and cell states (%d differ)",
+        n, bad);
+}
+
 int main(void) {
   test_fc_random();
+  test_lstm_paths();
   test_pool_random();
   test_add_random();
   test_softmax();
