@@ -17,6 +17,7 @@
 #ifndef TA_ADD_S8_H
 #define TA_ADD_S8_H
 
+#include "ta_dsp.h"
 #include "ta_fixedpoint.h"
 #include "ta_kernels.h"
 
@@ -125,6 +126,98 @@ TA_INLINE void ta_add_s8_tab_row(const ta_add_s8_tab *c, const int8_t *x1, size_
   for (int32_t i = 0; i < n; i++, x1 += s1, x2 += s2) {
     const int32_t s =
         ta_requant_double_rsc(t1[(uint8_t)*x1] + t2[(uint8_t)*x2], m, e, round) + out_off;
+    out[i] = (int8_t)(s < lo ? lo : s > hi ? hi : s);
+  }
+}
+
+/* The usual case without tables (an ADD too small for them, SUB):
+ * double rounding, every multiplier >= 0, the inputs' shifts <= 0, the
+ * output's < 0, left_shift <= 21, offsets of int8 zero points, so that
+ * every value v multiplied below has |v| <= 2^29.  Then SRDHM(v, m),
+ * floor((v m + 2^30) / 2^31) (TFLite's nudged quotient for every v
+ * but INT32_MIN), is the rounded high word of 2v m (SMMULR), and
+ * RoundingDivideByPOT(q, e) is (q + 2^(e-1) - [q < 0]) >> e, for e >= 1:
+ *
+ *   term = (hmul((x + off) << (ls + 1), m) + c - ([q < 0] & neg)) >> e
+ *
+ * with c = 2^(e-1), neg = 1 (c = neg = 0 for e = 0): 32-bit
+ * instructions only, SMMULR on a core with the DSP extension. */
+TA_INLINE int32_t ta_add_hmul(int32_t a, int32_t m) {
+#if defined(TA_DSP)
+  return ta_smmlar(a, m, 0);
+#else
+  return (int32_t)(((int64_t)a * m + INT64_C(0x80000000)) >> 32);
+#endif
+}
+
+typedef struct {
+  int32_t m, off, c, neg;
+  int ls, e;
+} ta_add_term;
+
+TA_INLINE ta_add_term ta_add_term_make(int32_t off, int32_t left_shift, int32_t mult,
+                                       int32_t shift) {
+  ta_add_term t;
+  t.e = (int)-shift;
+  t.m = mult;
+  t.off = off;
+  t.neg = t.e ? 1 : 0;
+  t.c = t.e ? (int32_t)1 << (t.e - 1) : 0;
+  t.ls = (int)left_shift + 1;
+  return t;
+}
+
+/* RoundingDivideByPOT(SRDHM(v, m), e) for |v| <= 2^29, as above. */
+TA_INLINE int32_t ta_add_rdbp_hmul(int32_t v2, int32_t m, int32_t c, int32_t neg, int e) {
+  const int32_t q = ta_add_hmul(v2, m);
+  return (int32_t)((uint32_t)q + (uint32_t)c - (((uint32_t)q >> 31) & (uint32_t)neg)) >> e;
+}
+
+TA_INLINE int32_t ta_add_term_apply(int32_t x, const ta_add_term *t) {
+  return ta_add_rdbp_hmul((int32_t)((uint32_t)(x + t->off) << t->ls), t->m, t->c, t->neg,
+                          t->e);
+}
+
+typedef struct {
+  ta_add_term t1, t2;
+  int32_t m, c, e, out_off, lo, hi;
+} ta_add_s8_fast;
+
+/* Does p take that case? */
+TA_INLINE int ta_add_s8_fast_ok(const ta_add_params *p) {
+  return p->rounding == TA_ROUND_DOUBLE && p->left_shift >= 0 && p->left_shift <= 21 &&
+         p->input1_multiplier >= 0 && p->input2_multiplier >= 0 && p->output_multiplier >= 0 &&
+         p->input1_shift <= 0 && p->input1_shift >= -31 && p->input2_shift <= 0 &&
+         p->input2_shift >= -31 && p->output_shift < 0 && p->output_shift >= -31 &&
+         p->input1_offset >= -128 && p->input1_offset <= 128 && p->input2_offset >= -128 &&
+         p->input2_offset <= 128;
+}
+
+TA_INLINE ta_add_s8_fast ta_add_s8_fast_make(const ta_add_params *p) {
+  ta_add_s8_fast f;
+  f.t1 = ta_add_term_make(p->input1_offset, p->left_shift, p->input1_multiplier,
+                          p->input1_shift);
+  f.t2 = ta_add_term_make(p->input2_offset, p->left_shift, p->input2_multiplier,
+                          p->input2_shift);
+  f.m = p->output_multiplier;
+  f.e = -p->output_shift;
+  f.c = (int32_t)1 << (f.e - 1);
+  f.out_off = p->output_offset;
+  f.lo = p->act_min;
+  f.hi = p->act_max;
+  return f;
+}
+
+/* out[i] = in1[i * s1] + in2[i * s2] (sub: minus), i < n, in that case
+ * (each term below 2^29 in magnitude, so the sum's double fits). */
+TA_INLINE void ta_add_s8_fast_row(const ta_add_s8_fast *c, const int8_t *x1, size_t s1,
+                                  const int8_t *x2, size_t s2, int8_t *out, int32_t n, int sub) {
+  const ta_add_term t1 = c->t1, t2 = c->t2;
+  const int32_t m = c->m, rc = c->c, e = c->e, out_off = c->out_off, lo = c->lo, hi = c->hi;
+  for (int32_t i = 0; i < n; i++, x1 += s1, x2 += s2) {
+    const int32_t a = ta_add_term_apply(*x1, &t1), b = ta_add_term_apply(*x2, &t2);
+    const int32_t sum2 = (int32_t)((uint32_t)(sub ? a - b : a + b) << 1);
+    const int32_t s = ta_add_rdbp_hmul(sum2, m, rc, 1, (int)e) + out_off;
     out[i] = (int8_t)(s < lo ? lo : s > hi ? hi : s);
   }
 }

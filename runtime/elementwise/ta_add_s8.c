@@ -30,6 +30,14 @@ ta_status ta_add_s8(const ta_add_params *p, const ta_bcast *shape,
     }
     return TA_OK;
   }
+  if (ta_add_s8_fast_ok(p)) { /* no tables, the usual arithmetic */
+    const ta_add_s8_fast f = ta_add_s8_fast_make(p);
+    for (size_t r = 0; r < rows; r++, out += n) {
+      ta_add_s8_fast_row(&f, in1 + o1, s1, in2 + o2, s2, out, n, 0);
+      ta_bcast_next(shape, idx, &o1, &o2);
+    }
+    return TA_OK;
+  }
   const ta_add_s8_consts c = ta_add_s8_prepare(p);
   for (size_t r = 0; r < rows; r++, out += n) {
     ta_add_s8_row(&c, in1 + o1, s1, in2 + o2, s2, out, n);

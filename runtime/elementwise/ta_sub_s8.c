@@ -7,9 +7,15 @@
  *                             input1_multiplier, input1_shift), b likewise
  *   out = clamp(MBQMSmallerThanOneExp(a - b, output_multiplier,
  *               output_shift) + output_offset, act_min, act_max)
+ *
+ * In the usual case (double rounding, right shifts: ta_add_s8_fast_ok())
+ * with add_s8.h's constants chosen once per call, row by row of the
+ * broadcast walk; otherwise element by element.
  */
 #include "ta_fixedpoint.h"
 #include "ta_kernels.h"
+#include "add_s8.h"
+#include "bcast.h"
 #include "binary.h"
 
 static inline int32_t one(int32_t x1, int32_t x2, const ta_add_params *p) {
@@ -26,6 +32,20 @@ ta_status ta_sub_s8(const ta_add_params *p, const ta_bcast *shape, const int8_t 
                     const int8_t *in2, int8_t *out) {
   if (!ta_bcast_ok(shape) || p->left_shift < 0 || p->left_shift > 30)
     return TA_ERR_ARG;
+  if (ta_add_s8_fast_ok(p)) { /* the usual arithmetic: add_s8.h's, minus */
+    const ta_add_s8_fast f = ta_add_s8_fast_make(p);
+    const int nd = shape->ndims;
+    const int32_t n = shape->shape[nd - 1];
+    const size_t s1 = (size_t)shape->stride1[nd - 1], s2 = (size_t)shape->stride2[nd - 1];
+    const size_t rows = ta_bcast_rows(shape);
+    int32_t idx[TA_MAX_DIMS] = {0};
+    size_t o1 = 0, o2 = 0;
+    for (size_t r = 0; r < rows; r++, out += n) {
+      ta_add_s8_fast_row(&f, in1 + o1, s1, in2 + o2, s2, out, n, 1);
+      ta_bcast_next(shape, idx, &o1, &o2);
+    }
+    return TA_OK;
+  }
 #define F(a, b) ((int8_t)one((a), (b), p))
   TA_BINARY_LOOP(shape, in1, in2, out, F);
 #undef F

@@ -181,19 +181,27 @@ static inline void ref_pool_s8(int avg, const ta_pool_params *p, const ta_dims *
 
 /* ----------------------------------------------------------------- add */
 
-static inline int8_t ref_add_func(int8_t x, int8_t y, const ta_add_params *p) {
+/* AddFunc, or (sub) SubFunc: the same scaling, the difference. */
+static inline int8_t ref_add_sub_func(int8_t x, int8_t y, const ta_add_params *p, int sub) {
   int32_t a = p->input1_offset + x, b = p->input2_offset + y;
   int32_t sa = a * (1 << p->left_shift), sb = b * (1 << p->left_shift);
   int32_t ra = ref_mbqm(sa, p->input1_multiplier, p->input1_shift, p->rounding);
   int32_t rb = ref_mbqm(sb, p->input2_multiplier, p->input2_shift, p->rounding);
-  int32_t raw = ref_mbqm(ra + rb, p->output_multiplier, p->output_shift, p->rounding) +
+  int32_t raw = ref_mbqm(sub ? ra - rb : ra + rb, p->output_multiplier, p->output_shift,
+                         p->rounding) +
                 p->output_offset;
   return (int8_t)ref_clamp(raw, p->act_min, p->act_max);
 }
 
-/* Broadcast add over explicit shapes of equal rank n (numpy rules). */
-static inline void ref_add_s8(const ta_add_params *p, int n, const int32_t *s1, const int32_t *s2,
-                       const int8_t *in1, const int8_t *in2, int8_t *out) {
+static inline int8_t ref_add_func(int8_t x, int8_t y, const ta_add_params *p) {
+  return ref_add_sub_func(x, y, p, 0);
+}
+
+/* Broadcast add (sub: subtract) over explicit shapes of equal rank n
+ * (numpy rules). */
+static inline void ref_add_sub_s8(const ta_add_params *p, int n, const int32_t *s1,
+                                  const int32_t *s2, const int8_t *in1, const int8_t *in2,
+                                  int8_t *out, int sub) {
   int32_t so[TA_MAX_DIMS], idx[TA_MAX_DIMS];
   long total = 1;
   for (int d = 0; d < n; d++) {
@@ -207,13 +215,18 @@ static inline void ref_add_s8(const ta_add_params *p, int n, const int32_t *s1, 
       o1 = o1 * s1[d] + (s1[d] == 1 ? 0 : idx[d]);
       o2 = o2 * s2[d] + (s2[d] == 1 ? 0 : idx[d]);
     }
-    out[i] = ref_add_func(in1[o1], in2[o2], p);
+    out[i] = ref_add_sub_func(in1[o1], in2[o2], p, sub);
     for (int d = n - 1; d >= 0; d--) {
       if (++idx[d] < so[d])
         break;
       idx[d] = 0;
     }
   }
+}
+
+static inline void ref_add_s8(const ta_add_params *p, int n, const int32_t *s1, const int32_t *s2,
+                              const int8_t *in1, const int8_t *in2, int8_t *out) {
+  ref_add_sub_s8(p, n, s1, s2, in1, in2, out, 0);
 }
 
 /* ---------------------------------------------------------- random data */

@@ -196,7 +196,7 @@ static void test_pool_random(void) {
 /* ----------------------------------------------------------------- ADD */
 
 static void test_add_random(void) {
-  int bad = 0, n = 300;
+  int bad = 0, bad_sub = 0, n = 300;
   for (int k = 0; k < n; k++) {
     int rank = ref_rand(1, 6);
     int32_t so[6], s1[6], s2[6];
@@ -254,6 +254,20 @@ static void test_add_random(void) {
               k, rank, d, d >= 0 ? expect[d] : 0, d >= 0 ? out[d] : 0);
       bad++;
     }
+    /* SUB with the same parameters (TFLite's SubFunc: the same scaling,
+     * the difference), without tables. */
+    p.table1 = p.table2 = NULL;
+    ref_add_sub_s8(&p, rank, s1, s2, a, c, expect, 1);
+    memset(out, 0, no);
+    st = ta_sub_s8(&p, &b, a, c, out);
+    d = first_diff(out, expect, no);
+    if (st != TA_OK || d >= 0 || !canary_ok(out, no)) {
+      if (!bad_sub)
+        CHECK(0, "SUB random case %d (rank %d) matches the reference: index %ld expected %d "
+                 "actual %d",
+              k, rank, d, d >= 0 ? expect[d] : 0, d >= 0 ? out[d] : 0);
+      bad_sub++;
+    }
     canary_free(a);
     canary_free(c);
     canary_free(out);
@@ -261,6 +275,9 @@ static void test_add_random(void) {
   }
   CHECK(bad == 0, "%d random broadcasting ADDs up to rank 6 (both roundings, with and without input "
                   "tables) match TFLite's AddFunc over numpy broadcasting",
+        n);
+  CHECK(bad_sub == 0, "%d random broadcasting int8 SUBs with the same parameters match "
+                      "TFLite's SubFunc",
         n);
   /* Float: [2,1] + [3] broadcasts to [2,3] with RELU6. */
   const float x[2] = {1.0f, 5.5f}, y[3] = {-2.0f, 0.25f, 1.0f};
