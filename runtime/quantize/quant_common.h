@@ -58,4 +58,26 @@ static inline int32_t ta_requant_q(int32_t q, const ta_requant_params *p, int32_
   return ta_clamp_i32(ta_wrap_add(v, p->output_zero_point), lo, hi);
 }
 
+/* A scale of exactly one (multiplier 2^30, shift 1: SRDHM(2 x, 2^30) = x
+ * under either of TFLite's roundings, for |x| <= 2^30), as between int8
+ * and uint8 of one scale: the requantization is the offset
+ * out_zp - in_zp alone, for 8-bit values. */
+static inline int ta_requant_is_offset(const ta_requant_params *p) {
+  return p->rounding != TA_ROUND_ORT && p->multiplier == (int32_t)1 << 30 && p->shift == 1;
+}
+
+/* The loop of an 8-bit requantization: in to out (type TO) within
+ * [lo, hi]. */
+#define TA_REQUANT_X8_LOOP(p, in, out, TO, lo, hi)                                      \
+  do {                                                                                    \
+    if (ta_requant_is_offset(p)) {                                                        \
+      const int32_t d = p->output_zero_point - p->input_zero_point;                       \
+      for (int32_t i = 0; i < p->size; i++)                                               \
+        out[i] = (TO)ta_clamp_i32((int32_t)in[i] + d, lo, hi);                            \
+    } else {                                                                              \
+      for (int32_t i = 0; i < p->size; i++)                                               \
+        out[i] = (TO)ta_requant_q(in[i], p, lo, hi);                                      \
+    }                                                                                     \
+  } while (0)
+
 #endif

@@ -9,7 +9,6 @@
 ta_status ta_requantize_s8_u8(const ta_requant_params *p, const int8_t *in, uint8_t *out) {
   if (p->size < 0 || p->shift < -31 || p->shift > 30)
     return TA_ERR_ARG;
-  for (int32_t i = 0; i < p->size; i++)
-    out[i] = (uint8_t)ta_requant_q(in[i], p, 0, 255);
+  TA_REQUANT_X8_LOOP(p, in, out, uint8_t, 0, 255);
   return TA_OK;
 }

@@ -474,6 +474,44 @@ static void test_quantize(void) {
   uint8_t uo[3];
   ta_requantize_s8_u8(&rp, si, uo);
   CHECK(uo[0] == 0 && uo[1] == 128 && uo[2] == 255, "int8 -> uint8 with zero point 0 -> 128");
+  /* A scale of one (multiplier 2^30, shift 1) runs as the offset alone:
+   * every 8-bit value, random zero points, both roundings, against
+   * Requantize's MultiplyByQuantizedMultiplier. */
+  int offset_bad = 0;
+  for (int k = 0; k < 40; k++) {
+    ta_requant_params q1 = {256, ref_rand(-128, 255), ref_rand(-128, 255), 1 << 30, 1,
+                            k & 1 ? TA_ROUND_SINGLE : TA_ROUND_DOUBLE};
+    int8_t s8[256], s8o[256];
+    uint8_t u8[256], u8o[256];
+    for (int i = 0; i < 256; i++) {
+      s8[i] = (int8_t)(i - 128);
+      u8[i] = (uint8_t)i;
+    }
+    ta_requantize_s8_s8(&q1, s8, s8o);
+    for (int i = 0; i < 256; i++)
+      offset_bad += s8o[i] != ref_clamp(ref_mbqm(s8[i] - q1.input_zero_point, 1 << 30, 1,
+                                                 q1.rounding) + q1.output_zero_point,
+                                        -128, 127);
+    ta_requantize_u8_s8(&q1, u8, s8o);
+    for (int i = 0; i < 256; i++)
+      offset_bad += s8o[i] != ref_clamp(ref_mbqm(u8[i] - q1.input_zero_point, 1 << 30, 1,
+                                                 q1.rounding) + q1.output_zero_point,
+                                        -128, 127);
+    ta_requantize_s8_u8(&q1, s8, u8o);
+    for (int i = 0; i < 256; i++)
+      offset_bad += u8o[i] != ref_clamp(ref_mbqm(s8[i] - q1.input_zero_point, 1 << 30, 1,
+                                                 q1.rounding) + q1.output_zero_point,
+                                        0, 255);
+    ta_requantize_u8_u8(&q1, u8, u8o);
+    for (int i = 0; i < 256; i++)
+      offset_bad += u8o[i] != ref_clamp(ref_mbqm(u8[i] - q1.input_zero_point, 1 << 30, 1,
+                                                 q1.rounding) + q1.output_zero_point,
+                                        0, 255);
+  }
+  CHECK(offset_bad == 0,
+        "8-bit requantizations at a scale of one (the offset alone) equal Requantize for "
+        "every value, 40 zero-point pairs, both roundings (%d differ)",
+        offset_bad);
   /* int8 -> int16: scale 1/16 -> 1/4096 multiplies by 256. */
   requant_params(1.0f / 16, 0, 1.0f / 4096, 0, TA_ROUND_DOUBLE, &rp);
   rp.size = 2;
