@@ -210,6 +210,14 @@ static void dsp_gather(const ta_conv_params *p, const int8_t *in_b, int32_t H, i
       *s++ = 0;
     return;
   }
+  /* Undilated across: per row the taps kx in [lo, hi) lie inside, one
+   * segment, the zero point either side. */
+  int32_t lo = 0, hi = KW;
+  if (p->dilation_w == 1) {
+    lo = ix0 < 0 ? (-ix0 < KW ? -ix0 : KW) : 0;
+    hi = W - ix0 < KW ? W - ix0 : KW;
+    hi = hi < lo ? lo : hi;
+  }
   for (int32_t ky = 0; ky < KH; ky++) {
     const int32_t iy = iy0 + ky * p->dilation_h;
     if (iy < 0 || iy >= H) {
@@ -218,8 +226,13 @@ static void dsp_gather(const ta_conv_params *p, const int8_t *in_b, int32_t H, i
       continue;
     }
     const int8_t *row = in_b + (size_t)iy * (size_t)W * (size_t)C;
-    if (inside_w) {
-      s = copy_bytes(s, row + (size_t)ix0 * (size_t)C, seg);
+    if (p->dilation_w == 1) {
+      for (int32_t n = lo * C; n > 0; n--)
+        *s++ = zb;
+      if (hi > lo)
+        s = copy_bytes(s, row + (size_t)(ix0 + lo) * (size_t)C, (hi - lo) * C);
+      for (int32_t n = (KW - hi) * C; n > 0; n--)
+        *s++ = zb;
       continue;
     }
     for (int32_t kx = 0; kx < KW; kx++) {
