@@ -197,11 +197,11 @@ static inline int8_t ref_add_func(int8_t x, int8_t y, const ta_add_params *p) {
   return ref_add_sub_func(x, y, p, 0);
 }
 
-/* Broadcast add (sub: subtract) over explicit shapes of equal rank n
- * (numpy rules). */
-static inline void ref_add_sub_s8(const ta_add_params *p, int n, const int32_t *s1,
-                                  const int32_t *s2, const int8_t *in1, const int8_t *in2,
-                                  int8_t *out, int sub) {
+/* f(in1, in2, ctx) broadcast over explicit shapes of equal rank n (numpy
+ * rules). */
+static inline void ref_broadcast_s8(int n, const int32_t *s1, const int32_t *s2,
+                                    const int8_t *in1, const int8_t *in2, int8_t *out,
+                                    int8_t (*f)(int8_t, int8_t, const void *), const void *ctx) {
   int32_t so[TA_MAX_DIMS], idx[TA_MAX_DIMS];
   long total = 1;
   for (int d = 0; d < n; d++) {
@@ -215,13 +215,36 @@ static inline void ref_add_sub_s8(const ta_add_params *p, int n, const int32_t *
       o1 = o1 * s1[d] + (s1[d] == 1 ? 0 : idx[d]);
       o2 = o2 * s2[d] + (s2[d] == 1 ? 0 : idx[d]);
     }
-    out[i] = ref_add_sub_func(in1[o1], in2[o2], p, sub);
+    out[i] = f(in1[o1], in2[o2], ctx);
     for (int d = n - 1; d >= 0; d--) {
       if (++idx[d] < so[d])
         break;
       idx[d] = 0;
     }
   }
+}
+
+static inline int8_t ref_add_f(int8_t x, int8_t y, const void *p) {
+  return ref_add_sub_func(x, y, (const ta_add_params *)p, 0);
+}
+static inline int8_t ref_sub_f(int8_t x, int8_t y, const void *p) {
+  return ref_add_sub_func(x, y, (const ta_add_params *)p, 1);
+}
+
+/* MulElementwise: the product of the offset inputs, requantized. */
+static inline int8_t ref_mul_f(int8_t x, int8_t y, const void *v) {
+  const ta_mul_params *p = (const ta_mul_params *)v;
+  const int32_t prod = (x + p->input1_offset) * (y + p->input2_offset);
+  return (int8_t)ref_clamp(ref_mbqm(prod, p->multiplier, p->shift, p->rounding) +
+                               p->output_offset,
+                           p->act_min, p->act_max);
+}
+
+/* Broadcast add (sub: subtract). */
+static inline void ref_add_sub_s8(const ta_add_params *p, int n, const int32_t *s1,
+                                  const int32_t *s2, const int8_t *in1, const int8_t *in2,
+                                  int8_t *out, int sub) {
+  ref_broadcast_s8(n, s1, s2, in1, in2, out, sub ? ref_sub_f : ref_add_f, p);
 }
 
 static inline void ref_add_s8(const ta_add_params *p, int n, const int32_t *s1, const int32_t *s2,

@@ -15,6 +15,7 @@
 #include "ta_kernels_rnn.h"
 #include "ta_pack.h"
 #include "tinyaot.h"
+#include "lower.h" /* mul_params() */
 #include "ref.h"
 
 #include <math.h>
@@ -196,7 +197,7 @@ static void test_pool_random(void) {
 /* ----------------------------------------------------------------- ADD */
 
 static void test_add_random(void) {
-  int bad = 0, bad_sub = 0, n = 300;
+  int bad = 0, bad_sub = 0, bad_mul = 0, mul_cases = 0, n = 300;
   for (int k = 0; k < n; k++) {
     int rank = ref_rand(1, 6);
     int32_t so[6], s1[6], s2[6];
@@ -254,6 +255,26 @@ static void test_add_random(void) {
               k, rank, d, d >= 0 ? expect[d] : 0, d >= 0 ? out[d] : 0);
       bad++;
     }
+    /* MUL of the same inputs (MulElementwise), scales from the
+     * compiler's mul_params(): left and right shifts, both roundings. */
+    {
+      ta_mul_params mp;
+      const float sm = sc1 * sc2 * (0.2f + (ref_next() % 1000) / 100.0f);
+      if (mul_params(sc1, ref_rand(-128, 127), sc2, ref_rand(-128, 127), sm, ref_rand(-128, 127),
+                     DT_INT8, act, false, rounding, &mp)) {
+        ref_broadcast_s8(rank, s1, s2, a, c, expect, ref_mul_f, &mp);
+        memset(out, 0, no);
+        st = ta_mul_s8(&mp, &b, a, c, out);
+        d = first_diff(out, expect, no);
+        mul_cases++;
+        if (st != TA_OK || d >= 0 || !canary_ok(out, no)) {
+          if (!bad_mul)
+            CHECK(0, "MUL random case %d (rank %d, shift %d) matches the reference: index %ld",
+                  k, rank, (int)mp.shift, d);
+          bad_mul++;
+        }
+      }
+    }
     /* SUB with the same parameters (TFLite's SubFunc: the same scaling,
      * the difference), without tables. */
     p.table1 = p.table2 = NULL;
@@ -279,6 +300,9 @@ static void test_add_random(void) {
   CHECK(bad_sub == 0, "%d random broadcasting int8 SUBs with the same parameters match "
                       "TFLite's SubFunc",
         n);
+  CHECK(bad_mul == 0 && mul_cases > n / 2,
+        "%d random broadcasting int8 MULs of the same inputs match TFLite's MulElementwise",
+        mul_cases);
   /* Float: [2,1] + [3] broadcasts to [2,3] with RELU6. */
   const float x[2] = {1.0f, 5.5f}, y[3] = {-2.0f, 0.25f, 1.0f};
   const float expect[6] = {0.0f, 1.25f, 2.0f, 3.5f, 5.75f, 6.0f};
