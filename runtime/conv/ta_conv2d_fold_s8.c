@@ -70,6 +70,8 @@
  * the scratch after the columns, and add_s8.h's ADD writes the output
  * from them and the residual, element by element.
  */
+#include <string.h>
+
 #include "ta_fixedpoint.h"
 #include "ta_kernels.h"
 #include "ta_pack.h"
@@ -698,9 +700,9 @@ TA_INLINE void conv_dsp_body(const ta_conv_params *p, const ta_dims *in_dims,
           if (wide) { /* per group of 4 taps: the pair's taps 0, 2, then 1, 3 (int16) */
             const int8_t *w = filter + (size_t)j * 4 * (size_t)K4 + (size_t)(4 * h);
             for (int32_t k = 0; k < K4; k++) {
-              const int8_t *t = w + (k >> 2) * 16 + (k & 1) * 8 + (k & 2);
-              acc += (int16_t)((uint16_t)(uint8_t)t[0] | (uint16_t)((uint16_t)(uint8_t)t[1] << 8)) *
-                     col[k];
+              int16_t v; /* the filter's int16, read where it lies */
+              memcpy(&v, w + (k >> 2) * 16 + (k & 1) * 8 + (k & 2), sizeof v);
+              acc += v * col[k];
             }
           } else {
             const int8_t *w = filter + (size_t)j * 2 * (size_t)K4 + (size_t)(4 * h);
