@@ -158,11 +158,18 @@ static inline int8_t finish_ort(int32_t acc, const ta_conv_params *p, const ta_q
  */
 
 /* Copies n bytes, a word at a time while it can; returns dst + n. */
-static inline int8_t *copy_bytes(int8_t *dst, const int8_t *src, int32_t n) {
+TA_NOINLINE static int8_t *copy_bytes(int8_t *dst, const int8_t *src, int32_t n) {
   for (; n >= 4; n -= 4, dst += 4, src += 4)
     ta_st32(dst, ta_ld32(src));
   for (; n > 0; n--)
     *dst++ = *src++;
+  return dst;
+}
+
+/* n bytes v at dst; the byte after them. */
+static int8_t *fill_bytes(int8_t *dst, int8_t v, int32_t n) {
+  for (; n > 0; n--)
+    *dst++ = v;
   return dst;
 }
 
@@ -196,20 +203,19 @@ static void dsp_gather(const ta_conv_params *p, const int8_t *in_b, int32_t H, i
     }
     return;
   }
-  /* Channels not a multiple of 4: row segments of KW * C bytes when
-   * they lie inside the input. */
+  /* Channels not a multiple of 4: per window row, the part inside the
+   * input as one segment of bytes. */
   const int32_t K = KH * KW * C, K4 = (K + 3) & ~3, seg = KW * C;
   int8_t *s = stage;
   const int8_t zb = (int8_t)zp;
-  const int inside_w = p->dilation_w == 1 && ix0 >= 0 && ix0 + KW <= W;
-  if (inside_w && iy0 >= 0 && iy0 + (KH - 1) * p->dilation_h < H) {
+  if (p->dilation_w == 1 && ix0 >= 0 && ix0 + KW <= W && iy0 >= 0 &&
+      iy0 + (KH - 1) * p->dilation_h < H) {
     /* The whole window inside: KH segments. */
     const int8_t *src = in_b + ((size_t)iy0 * (size_t)W + (size_t)ix0) * (size_t)C;
     const size_t rs = (size_t)p->dilation_h * (size_t)W * (size_t)C;
     for (int32_t ky = 0; ky < KH; ky++, src += rs)
       s = copy_bytes(s, src, seg);
-    for (int32_t k = K; k < K4; k++)
-      *s++ = 0;
+    fill_bytes(s, 0, K4 - K);
     return;
   }
   /* Undilated across: per row the taps kx in [lo, hi) lie inside, one
@@ -223,18 +229,17 @@ static void dsp_gather(const ta_conv_params *p, const int8_t *in_b, int32_t H, i
   for (int32_t ky = 0; ky < KH; ky++) {
     const int32_t iy = iy0 + ky * p->dilation_h;
     if (iy < 0 || iy >= H) {
-      for (int32_t n = seg; n > 0; n--)
-        *s++ = zb;
+      s = fill_bytes(s, zb, seg);
       continue;
     }
     const int8_t *row = in_b + (size_t)iy * (size_t)W * (size_t)C;
     if (p->dilation_w == 1) {
-      for (int32_t n = lo * C; n > 0; n--)
-        *s++ = zb;
+      if (lo)
+        s = fill_bytes(s, zb, lo * C);
       if (hi > lo)
         s = copy_bytes(s, row + (size_t)(ix0 + lo) * (size_t)C, (hi - lo) * C);
-      for (int32_t n = (KW - hi) * C; n > 0; n--)
-        *s++ = zb;
+      if (hi < KW)
+        s = fill_bytes(s, zb, (KW - hi) * C);
       continue;
     }
     for (int32_t kx = 0; kx < KW; kx++) {
@@ -242,13 +247,11 @@ static void dsp_gather(const ta_conv_params *p, const int8_t *in_b, int32_t H, i
       if (ix >= 0 && ix < W) {
         s = copy_bytes(s, row + (size_t)ix * (size_t)C, C);
       } else {
-        for (int32_t c = 0; c < C; c++)
-          *s++ = zb;
+        s = fill_bytes(s, zb, C);
       }
     }
   }
-  for (int32_t k = K; k < K4; k++)
-    *s++ = 0;
+  fill_bytes(s, 0, K4 - K);
 }
 
 /* P int8 windows of groups * 4 values, `stride` bytes apart from x (the
