@@ -908,11 +908,19 @@ TA_NOINLINE static void dw_ort(const ta_conv_params *p, const ta_quant *q,
   dw_portable(p, q, in_dims, in, filter_dims, filter, bias_fold, out_dims, out, rev, 1);
 }
 
+/* What both DSP paths take whatever the filter: depth multiplier 1,
+ * channels a multiple of 4, double rounding. */
+TA_INLINE int dw_dsp_form_ok(const ta_conv_params *p, const ta_quant *q,
+                             const ta_dims *in_dims) {
+  return p->depth_multiplier == 1 && (in_dims->c & 3) == 0 && q->rounding == TA_ROUND_DOUBLE;
+}
+
+/* The DSP path for any filter: that, at most TA_DW_MAX_TAPS taps and the
+ * records. */
 TA_INLINE int dw_dsp_ok(const ta_conv_params *p, const ta_quant *q, const ta_dims *in_dims,
                         const ta_dims *filter_dims) {
-  return p->depth_multiplier == 1 && (in_dims->c & 3) == 0 &&
-         (int64_t)filter_dims->h * filter_dims->w <= TA_DW_MAX_TAPS && q->mmla &&
-         q->rounding == TA_ROUND_DOUBLE;
+  return dw_dsp_form_ok(p, q, in_dims) &&
+         (int64_t)filter_dims->h * filter_dims->w <= TA_DW_MAX_TAPS && q->mmla;
 }
 
 int ta_depthwise_conv2d_fold_dsp_ok(const ta_conv_params *p, const ta_quant *q,
@@ -941,9 +949,9 @@ TA_INLINE ta_status dw_fold(const ta_conv_params *p, const ta_quant *q, const ta
   if ((how == DW_PORTABLE && ort) || (how == DW_ORT && !ort))
     return TA_ERR_ARG;
   if (how == DW_DSP_3X3) {
-    /* dw_dsp_ok() but for its filter size, which dw3_ok() fixes */
-    if (p->depth_multiplier != 1 || (in_dims->c & 3) || q->rounding != TA_ROUND_DOUBLE ||
-        !dw3_ok(p, q, filter_dims) || !scratch || ((uintptr_t)scratch & 3))
+    /* the 3 x 3 filter and its records: dw3_ok() */
+    if (!dw_dsp_form_ok(p, q, in_dims) || !dw3_ok(p, q, filter_dims) || !scratch ||
+        ((uintptr_t)scratch & 3))
       return TA_ERR_ARG;
   } else if (dsp && !dw_dsp_ok(p, q, in_dims, filter_dims))
     return TA_ERR_ARG;
