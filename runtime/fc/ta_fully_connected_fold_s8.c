@@ -54,31 +54,19 @@
  * rounded up to 4 taps) and its record (ta_pack_records_fc(): the
  * biases, then M, c, e per row or shared); wide, the int16 filter
  * ta_pack_wide_s8() made of it (blocks of 4 rows: per pair of rows and
- * group, the pair's even taps, then its odd ones).  The int8 row a group
- * of 4 taps at a time (two SMLADs on a core with the DSP extension):
- * the rows past the last block of 4 run here on every core. */
+ * group, the pair's even taps, then its odd ones). */
 static int32_t fc_row_sum(const int8_t *x, int32_t D, const void *filter, int wide, int32_t r0,
                           int32_t g, int32_t j) {
   const size_t blk = (size_t)r0 * (size_t)((D + 3) & ~3);
-  int32_t acc = 0, k = 0;
-  if (wide) {
-    const int16_t *w = (const int16_t *)filter + blk + (size_t)(8 * (j >> 1) + 2 * (j & 1));
-    for (; k < D; k++)
-      acc += w[(k >> 2) * 4 * g + 4 * (k & 1) + ((k >> 1) & 1)] * x[k];
-    return acc;
+  int32_t acc = 0;
+  for (int32_t k = 0; k < D; k++) {
+    const size_t at = (size_t)((k >> 2) * 4 * g);
+    const int32_t w =
+        wide ? ((const int16_t *)filter)[blk + at + (size_t)(8 * (j >> 1) + 4 * (k & 1) +
+                                                             2 * (j & 1) + ((k >> 1) & 1))]
+             : ((const int8_t *)filter)[blk + at + (size_t)(4 * j + (k & 3))];
+    acc += w * x[k];
   }
-  const int8_t *w = (const int8_t *)filter + blk + (size_t)(4 * j);
-  for (; k + 4 <= D; k += 4, w += 4 * g) {
-#if defined(TA_DSP)
-    const uint32_t xv = ta_ld32(x + k), wv = ta_ld32(w);
-    acc = __smlad(ta_sxtb16_even(xv), ta_sxtb16_even(wv), acc);
-    acc = __smlad(ta_sxtb16_odd(xv), ta_sxtb16_odd(wv), acc);
-#else
-    acc += w[0] * x[k] + w[1] * x[k + 1] + w[2] * x[k + 2] + w[3] * x[k + 3];
-#endif
-  }
-  for (int32_t t = 0; k < D; k++, t++)
-    acc += w[t] * x[k];
   return acc;
 }
 
