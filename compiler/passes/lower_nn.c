@@ -1084,6 +1084,8 @@ void lower_add(Lower *L) {
     const_i32(L, "table1", t1, 256, false);
     const_i32(L, "table2", t2, 256, false);
     tables = ",\n    .table1 = @table1, .table2 = @table2";
+  } else if (s8 && ta_add_double_ok(&p)) {
+    L->l->kernel = "ta_add_double_s8"; /* the usual case without tables only */
   }
   const_struct(L, "params", "ta_add_params", add_init(&p, true, tables), true);
   const_struct(L, "shape", "ta_bcast", bcast_init(&bc), true);

@@ -278,7 +278,9 @@ void lower_sub(Lower *L) {
     if (!sub_params(scale_of(L, a), zp_of(a), scale_of(L, b), zp_of(b), scale_of(L, out),
                     zp_of(out), out->dtype, act, L->rounding, &p))
       error_at(L->g, L->op->index, "cannot represent the rescaling of these scales");
-    L->l->kernel = out->dtype == DT_INT8 ? "ta_sub_s8" : "ta_sub_u8";
+    L->l->kernel = out->dtype != DT_INT8 ? "ta_sub_u8"
+                   : ta_add_double_ok(&p) ? "ta_sub_double_s8" /* the usual case only */
+                                          : "ta_sub_s8";
   } else {
     unsupported_types(L);
   }
@@ -357,7 +359,9 @@ void lower_mul(Lower *L) {
     if (!mul_params(scale_of(L, a), zp_of(a), scale_of(L, b), zp_of(b), scale_of(L, out),
                     zp_of(out), out->dtype, act, tflite_arithmetic(L), L->rounding, &p))
       error_at(L->g, L->op->index, "cannot represent the rescaling of these scales");
-    L->l->kernel = out->dtype == DT_INT8 ? "ta_mul_s8" : "ta_mul_u8";
+    L->l->kernel = out->dtype != DT_INT8 ? "ta_mul_u8"
+                   : ta_mul_double_ok(&p) ? "ta_mul_double_s8" /* the usual case only */
+                                          : "ta_mul_s8";
     break;
   default:
     unsupported_types(L);

@@ -5,6 +5,10 @@
  * Matches tflite::reference_integer_ops::AddFunc, applied element-wise
  * (Add) or over a broadcast (BroadcastAdd6DSlow); the arithmetic is
  * add_s8.h's, one row of the broadcast walk at a time.
+ * ta_add_double_s8 runs only the usual case without tables (double
+ * rounding, right shifts: ta_add_double_ok()) in 32-bit instructions;
+ * the compiler calls it for such an ADD too small for the tables, so
+ * that a program links the one path its ADDs take.
  */
 #include "add_s8.h"
 #include "bcast.h"
@@ -30,18 +34,22 @@ ta_status ta_add_s8(const ta_add_params *p, const ta_bcast *shape,
     }
     return TA_OK;
   }
-  if (ta_add_s8_fast_ok(p)) { /* no tables, the usual arithmetic */
-    const ta_add_s8_fast f = ta_add_s8_fast_make(p);
-    for (size_t r = 0; r < rows; r++, out += n) {
-      ta_add_s8_fast_row(&f, in1 + o1, s1, in2 + o2, s2, out, n, 0);
-      ta_bcast_next(shape, idx, &o1, &o2);
-    }
-    return TA_OK;
-  }
   const ta_add_s8_consts c = ta_add_s8_prepare(p);
   for (size_t r = 0; r < rows; r++, out += n) {
     ta_add_s8_row(&c, in1 + o1, s1, in2 + o2, s2, out, n);
     ta_bcast_next(shape, idx, &o1, &o2);
   }
+  return TA_OK;
+}
+
+int ta_add_double_ok(const ta_add_params *p) { return ta_add_s8_fast_ok(p); }
+
+/* Without tables, the usual arithmetic only (add_s8.h's 32-bit form);
+ * TA_ERR_ARG for parameters ta_add_double_ok() refuses. */
+ta_status ta_add_double_s8(const ta_add_params *p, const ta_bcast *shape, const int8_t *in1,
+                           const int8_t *in2, int8_t *out) {
+  if (!ta_bcast_ok(shape) || !ta_add_s8_fast_ok(p))
+    return TA_ERR_ARG;
+  ta_add_s8_fast_run(p, shape, in1, in2, out, 0);
   return TA_OK;
 }

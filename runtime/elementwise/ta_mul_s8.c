@@ -6,11 +6,11 @@
  *               (x2 + input2_offset), multiplier, shift) + output_offset,
  *               act_min, act_max)
  *
- * In the usual case (double rounding, a multiplier >= 0, offsets of int8
- * zero points, so |product| <= 2^16, and a left shift of at most 13)
- * row by row of the broadcast walk with add_s8.h's 32-bit form of the
- * requantization, its constants chosen once per call; otherwise element
- * by element.
+ * ta_mul_double_s8: the usual case only (double rounding, a multiplier
+ * >= 0, offsets of int8 zero points, so |product| <= 2^16, and a left
+ * shift of at most 13: ta_mul_double_ok()), row by row of the broadcast
+ * walk with add_s8.h's 32-bit form of the requantization, its constants
+ * chosen once per call; the compiler calls it where it applies.
  */
 #include "ta_fixedpoint.h"
 #include "ta_kernels.h"
@@ -24,7 +24,7 @@ static inline int8_t one(int32_t x1, int32_t x2, const ta_mul_params *p) {
   return (int8_t)ta_clamp_i32(v, p->act_min, p->act_max);
 }
 
-static int mul_fast_ok(const ta_mul_params *p) {
+int ta_mul_double_ok(const ta_mul_params *p) {
   return p->rounding == TA_ROUND_DOUBLE && p->multiplier >= 0 && p->shift <= 13 &&
          p->shift >= -31 && p->input1_offset >= -128 && p->input1_offset <= 128 &&
          p->input2_offset >= -128 && p->input2_offset <= 128;
@@ -51,21 +51,26 @@ ta_status ta_mul_s8(const ta_mul_params *p, const ta_bcast *shape, const int8_t 
                     const int8_t *in2, int8_t *out) {
   if (!ta_bcast_ok(shape))
     return TA_ERR_ARG;
-  if (mul_fast_ok(p)) {
-    const int nd = shape->ndims;
-    const int32_t n = shape->shape[nd - 1];
-    const size_t s1 = (size_t)shape->stride1[nd - 1], s2 = (size_t)shape->stride2[nd - 1];
-    const size_t rows = ta_bcast_rows(shape);
-    int32_t idx[TA_MAX_DIMS] = {0};
-    size_t i1 = 0, i2 = 0;
-    for (size_t r = 0; r < rows; r++, out += n) {
-      mul_fast_row(p, in1 + i1, s1, in2 + i2, s2, out, n);
-      ta_bcast_next(shape, idx, &i1, &i2);
-    }
-    return TA_OK;
-  }
 #define F(a, b) one((a), (b), p)
   TA_BINARY_LOOP(shape, in1, in2, out, F);
 #undef F
+  return TA_OK;
+}
+
+/* The usual case only; TA_ERR_ARG for other parameters. */
+ta_status ta_mul_double_s8(const ta_mul_params *p, const ta_bcast *shape, const int8_t *in1,
+                           const int8_t *in2, int8_t *out) {
+  if (!ta_bcast_ok(shape) || !ta_mul_double_ok(p))
+    return TA_ERR_ARG;
+  const int nd = shape->ndims;
+  const int32_t n = shape->shape[nd - 1];
+  const size_t s1 = (size_t)shape->stride1[nd - 1], s2 = (size_t)shape->stride2[nd - 1];
+  const size_t rows = ta_bcast_rows(shape);
+  int32_t idx[TA_MAX_DIMS] = {0};
+  size_t i1 = 0, i2 = 0;
+  for (size_t r = 0; r < rows; r++, out += n) {
+    mul_fast_row(p, in1 + i1, s1, in2 + i2, s2, out, n);
+    ta_bcast_next(shape, idx, &i1, &i2);
+  }
   return TA_OK;
 }

@@ -8,9 +8,10 @@
  *   out = clamp(MBQMSmallerThanOneExp(a - b, output_multiplier,
  *               output_shift) + output_offset, act_min, act_max)
  *
- * In the usual case (double rounding, right shifts: ta_add_s8_fast_ok())
- * with add_s8.h's constants chosen once per call, row by row of the
- * broadcast walk; otherwise element by element.
+ * ta_sub_double_s8: the usual case only (double rounding, right shifts:
+ * ta_add_double_ok()), add_s8.h's 32-bit form with its constants chosen
+ * once per call, row by row of the broadcast walk; the compiler calls it
+ * where it applies, so that a program links the one path.
  */
 #include "ta_fixedpoint.h"
 #include "ta_kernels.h"
@@ -32,22 +33,17 @@ ta_status ta_sub_s8(const ta_add_params *p, const ta_bcast *shape, const int8_t 
                     const int8_t *in2, int8_t *out) {
   if (!ta_bcast_ok(shape) || p->left_shift < 0 || p->left_shift > 30)
     return TA_ERR_ARG;
-  if (ta_add_s8_fast_ok(p)) { /* the usual arithmetic: add_s8.h's, minus */
-    const ta_add_s8_fast f = ta_add_s8_fast_make(p);
-    const int nd = shape->ndims;
-    const int32_t n = shape->shape[nd - 1];
-    const size_t s1 = (size_t)shape->stride1[nd - 1], s2 = (size_t)shape->stride2[nd - 1];
-    const size_t rows = ta_bcast_rows(shape);
-    int32_t idx[TA_MAX_DIMS] = {0};
-    size_t o1 = 0, o2 = 0;
-    for (size_t r = 0; r < rows; r++, out += n) {
-      ta_add_s8_fast_row(&f, in1 + o1, s1, in2 + o2, s2, out, n, 1);
-      ta_bcast_next(shape, idx, &o1, &o2);
-    }
-    return TA_OK;
-  }
 #define F(a, b) ((int8_t)one((a), (b), p))
   TA_BINARY_LOOP(shape, in1, in2, out, F);
 #undef F
+  return TA_OK;
+}
+
+/* The usual case only; TA_ERR_ARG for other parameters. */
+ta_status ta_sub_double_s8(const ta_add_params *p, const ta_bcast *shape, const int8_t *in1,
+                           const int8_t *in2, int8_t *out) {
+  if (!ta_bcast_ok(shape) || !ta_add_s8_fast_ok(p))
+    return TA_ERR_ARG;
+  ta_add_s8_fast_run(p, shape, in1, in2, out, 1);
   return TA_OK;
 }

@@ -441,6 +441,13 @@ ta_status ta_max_pool2d_f32(const ta_pool_params *p,
  */
 ta_status ta_add_s8(const ta_add_params *p, const ta_bcast *shape,
                     const int8_t *in1, const int8_t *in2, int8_t *out);
+/* The usual case without tables only (double rounding, right shifts,
+ * offsets of int8 zero points, left_shift <= 21: ta_add_double_ok()),
+ * in 32-bit instructions; TA_ERR_ARG otherwise.  The compiler calls it
+ * for such an ADD too small for the tables. */
+int ta_add_double_ok(const ta_add_params *p);
+ta_status ta_add_double_s8(const ta_add_params *p, const ta_bcast *shape, const int8_t *in1,
+                           const int8_t *in2, int8_t *out);
 /* ta_add_ort_s8, ta_add_ort_u8 - ADD with broadcasting as ONNX Runtime's
  * QLinearAdd (--rounding onnxruntime), per row of the walk
  *   out = clamp(round_half_even(fmaf(x1, ratio1, fmaf(x2, ratio2, fixed))),

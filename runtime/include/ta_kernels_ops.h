@@ -204,6 +204,10 @@ ta_status ta_resize_bilinear_f32(const ta_bilinear_params *p, const float *in, f
  */
 ta_status ta_sub_s8(const ta_add_params *p, const ta_bcast *shape, const int8_t *in1,
                     const int8_t *in2, int8_t *out);
+/* ta_sub_s8 for the parameters ta_add_double_ok() takes (ta_add_double_s8's
+ * arithmetic, minus); TA_ERR_ARG otherwise. */
+ta_status ta_sub_double_s8(const ta_add_params *p, const ta_bcast *shape, const int8_t *in1,
+                           const int8_t *in2, int8_t *out);
 ta_status ta_sub_u8(const ta_add_params *p, const ta_bcast *shape, const uint8_t *in1,
                     const uint8_t *in2, uint8_t *out);
 ta_status ta_sub_f32(const ta_add_params *p, const ta_bcast *shape, const float *in1,
@@ -230,6 +234,12 @@ typedef struct {
 } ta_mul_params;
 ta_status ta_mul_s8(const ta_mul_params *p, const ta_bcast *shape, const int8_t *in1,
                     const int8_t *in2, int8_t *out);
+/* ta_mul_s8 for the usual parameters (double rounding, a multiplier >= 0,
+ * offsets of int8 zero points, a left shift of at most 13:
+ * ta_mul_double_ok()) in 32-bit instructions; TA_ERR_ARG otherwise. */
+int ta_mul_double_ok(const ta_mul_params *p);
+ta_status ta_mul_double_s8(const ta_mul_params *p, const ta_bcast *shape, const int8_t *in1,
+                           const int8_t *in2, int8_t *out);
 ta_status ta_mul_u8(const ta_mul_params *p, const ta_bcast *shape, const uint8_t *in1,
                     const uint8_t *in2, uint8_t *out);
 ta_status ta_mul_s32(const ta_mul_params *p, const ta_bcast *shape, const int32_t *in1,

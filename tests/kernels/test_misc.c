@@ -197,7 +197,8 @@ static void test_pool_random(void) {
 /* ----------------------------------------------------------------- ADD */
 
 static void test_add_random(void) {
-  int bad = 0, bad_sub = 0, bad_mul = 0, mul_cases = 0, n = 300;
+  int bad = 0, bad_sub = 0, bad_mul = 0, mul_cases = 0, mul_double = 0, double_cases = 0;
+  const int n = 300;
   for (int k = 0; k < n; k++) {
     int rank = ref_rand(1, 6);
     int32_t so[6], s1[6], s2[6];
@@ -239,6 +240,12 @@ static void test_add_random(void) {
     ref_add_s8(&p, rank, s1, s2, a, c, expect);
     ta_status st = ta_add_s8(&p, &b, a, c, out);
     long d = first_diff(out, expect, no);
+    if (d < 0 && st == TA_OK && ta_add_double_ok(&p)) { /* the 32-bit entry */
+      double_cases++;
+      memset(out, 0, no);
+      st = ta_add_double_s8(&p, &b, a, c, out);
+      d = first_diff(out, expect, no);
+    }
     if (d < 0 && st == TA_OK) { /* and again through the input tables */
       int32_t t1[256], t2[256];
       add_tables(&p, t1, t2);
@@ -266,6 +273,12 @@ static void test_add_random(void) {
         memset(out, 0, no);
         st = ta_mul_s8(&mp, &b, a, c, out);
         d = first_diff(out, expect, no);
+        if (d < 0 && st == TA_OK && ta_mul_double_ok(&mp)) { /* the 32-bit entry */
+          mul_double++;
+          memset(out, 0, no);
+          st = ta_mul_double_s8(&mp, &b, a, c, out);
+          d = first_diff(out, expect, no);
+        }
         mul_cases++;
         if (st != TA_OK || d >= 0 || !canary_ok(out, no)) {
           if (!bad_mul)
@@ -282,6 +295,11 @@ static void test_add_random(void) {
     memset(out, 0, no);
     st = ta_sub_s8(&p, &b, a, c, out);
     d = first_diff(out, expect, no);
+    if (d < 0 && st == TA_OK && ta_add_double_ok(&p)) { /* the 32-bit entry */
+      memset(out, 0, no);
+      st = ta_sub_double_s8(&p, &b, a, c, out);
+      d = first_diff(out, expect, no);
+    }
     if (st != TA_OK || d >= 0 || !canary_ok(out, no)) {
       if (!bad_sub)
         CHECK(0, "SUB random case %d (rank %d) matches the reference: index %ld expected %d "
@@ -300,9 +318,13 @@ static void test_add_random(void) {
   CHECK(bad_sub == 0, "%d random broadcasting int8 SUBs with the same parameters match "
                       "TFLite's SubFunc",
         n);
-  CHECK(bad_mul == 0 && mul_cases > n / 2,
-        "%d random broadcasting int8 MULs of the same inputs match TFLite's MulElementwise",
-        mul_cases);
+  CHECK(double_cases > n / 4, "%d of the ADDs and SUBs (double rounding) also through "
+                              "ta_add_double_s8 and ta_sub_double_s8",
+        double_cases);
+  CHECK(bad_mul == 0 && mul_cases > n / 2 && mul_double > n / 4,
+        "%d random broadcasting int8 MULs of the same inputs match TFLite's MulElementwise, "
+        "%d of them also through ta_mul_double_s8",
+        mul_cases, mul_double);
   /* Float: [2,1] + [3] broadcasts to [2,3] with RELU6. */
   const float x[2] = {1.0f, 5.5f}, y[3] = {-2.0f, 0.25f, 1.0f};
   const float expect[6] = {0.0f, 1.25f, 2.0f, 3.5f, 5.75f, 6.0f};
