@@ -231,15 +231,6 @@ static inline int8_t ref_sub_f(int8_t x, int8_t y, const void *p) {
   return ref_add_sub_func(x, y, (const ta_add_params *)p, 1);
 }
 
-/* MulElementwise: the product of the offset inputs, requantized. */
-static inline int8_t ref_mul_f(int8_t x, int8_t y, const void *v) {
-  const ta_mul_params *p = (const ta_mul_params *)v;
-  const int32_t prod = (x + p->input1_offset) * (y + p->input2_offset);
-  return (int8_t)ref_clamp(ref_mbqm(prod, p->multiplier, p->shift, p->rounding) +
-                               p->output_offset,
-                           p->act_min, p->act_max);
-}
-
 /* Broadcast add (sub: subtract). */
 static inline void ref_add_sub_s8(const ta_add_params *p, int n, const int32_t *s1,
                                   const int32_t *s2, const int8_t *in1, const int8_t *in2,

@@ -196,6 +196,16 @@ static void test_pool_random(void) {
 
 /* ----------------------------------------------------------------- ADD */
 
+/* MulElementwise: the product of the offset inputs, requantized (for
+ * ref_broadcast_s8()). */
+static int8_t ref_mul_f(int8_t x, int8_t y, const void *v) {
+  const ta_mul_params *p = (const ta_mul_params *)v;
+  const int32_t prod = (x + p->input1_offset) * (y + p->input2_offset);
+  return (int8_t)ref_clamp(ref_mbqm(prod, p->multiplier, p->shift, p->rounding) +
+                               p->output_offset,
+                           p->act_min, p->act_max);
+}
+
 static void test_add_random(void) {
   int bad = 0, bad_sub = 0, bad_mul = 0, mul_cases = 0, mul_double = 0, double_cases = 0;
   const int n = 300;
