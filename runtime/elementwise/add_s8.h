@@ -222,25 +222,6 @@ TA_INLINE void ta_add_s8_fast_row(const ta_add_s8_fast *c, const int8_t *x1, siz
   }
 }
 
-/* The whole broadcast walk in that case (sub: the difference); the
- * shape checked by the caller.  bcast.h is the caller's. */
-#define ta_add_s8_fast_run(p, shape, in1, in2, out, sub)                          \
-  do {                                                                            \
-    const ta_add_s8_fast f_ = ta_add_s8_fast_make(p);                             \
-    const int nd_ = (shape)->ndims;                                               \
-    const int32_t n_ = (shape)->shape[nd_ - 1];                                   \
-    const size_t s1_ = (size_t)(shape)->stride1[nd_ - 1];                         \
-    const size_t s2_ = (size_t)(shape)->stride2[nd_ - 1];                         \
-    const size_t rows_ = ta_bcast_rows(shape);                                    \
-    int32_t idx_[TA_MAX_DIMS] = {0};                                              \
-    size_t o1_ = 0, o2_ = 0;                                                      \
-    int8_t *out_ = (out);                                                         \
-    for (size_t r_ = 0; r_ < rows_; r_++, out_ += n_) {                           \
-      ta_add_s8_fast_row(&f_, (in1) + o1_, s1_, (in2) + o2_, s2_, out_, n_, sub); \
-      ta_bcast_next(shape, idx_, &o1_, &o2_);                                     \
-    }                                                                             \
-  } while (0)
-
 /* out[i] = in1[i * s1] + in2[i * s2], i < n (a stride 0 broadcasts), for
  * parameters that are not the usual case (ta_add_s8_tab_row() is). */
 TA_INLINE void ta_add_s8_row(const ta_add_s8_consts *c, const int8_t *x1, size_t s1,

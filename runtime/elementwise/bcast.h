@@ -41,4 +41,23 @@ static inline void ta_bcast_next(const ta_bcast *s, int32_t *idx, size_t *o1, si
   }
 }
 
+/* The walk row by row: ROW(x1, s1, x2, s2, o, n) for every row of n
+ * output elements at o, x1 and x2 the inputs' first elements of the
+ * row, s1 and s2 their strides along it (0: broadcast); out (a pointer
+ * variable) is advanced past the rows. */
+#define TA_BCAST_ROWS(shape, in1, in2, out, ROW)                                 \
+  do {                                                                           \
+    const int nd_ = (shape)->ndims;                                              \
+    const int32_t n_ = (shape)->shape[nd_ - 1];                                  \
+    const size_t s1_ = (size_t)(shape)->stride1[nd_ - 1];                        \
+    const size_t s2_ = (size_t)(shape)->stride2[nd_ - 1];                        \
+    const size_t rows_ = ta_bcast_rows(shape);                                   \
+    int32_t idx_[TA_MAX_DIMS] = {0};                                             \
+    size_t o1_ = 0, o2_ = 0;                                                     \
+    for (size_t r_ = 0; r_ < rows_; r_++, (out) += n_) {                         \
+      ROW((in1) + o1_, s1_, (in2) + o2_, s2_, (out), n_);                        \
+      ta_bcast_next(shape, idx_, &o1_, &o2_);                                    \
+    }                                                                            \
+  } while (0)
+
 #endif

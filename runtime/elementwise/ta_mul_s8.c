@@ -15,7 +15,6 @@
 #include "ta_fixedpoint.h"
 #include "ta_kernels.h"
 #include "add_s8.h"
-#include "bcast.h"
 #include "binary.h"
 
 static inline int8_t one(int32_t x1, int32_t x2, const ta_mul_params *p) {
@@ -62,15 +61,8 @@ ta_status ta_mul_double_s8(const ta_mul_params *p, const ta_bcast *shape, const 
                            const int8_t *in2, int8_t *out) {
   if (!ta_bcast_ok(shape) || !ta_mul_double_ok(p))
     return TA_ERR_ARG;
-  const int nd = shape->ndims;
-  const int32_t n = shape->shape[nd - 1];
-  const size_t s1 = (size_t)shape->stride1[nd - 1], s2 = (size_t)shape->stride2[nd - 1];
-  const size_t rows = ta_bcast_rows(shape);
-  int32_t idx[TA_MAX_DIMS] = {0};
-  size_t i1 = 0, i2 = 0;
-  for (size_t r = 0; r < rows; r++, out += n) {
-    mul_fast_row(p, in1 + i1, s1, in2 + i2, s2, out, n);
-    ta_bcast_next(shape, idx, &i1, &i2);
-  }
+#define ROW(x1, s1, x2, s2, o, n) mul_fast_row(p, x1, s1, x2, s2, o, n)
+  TA_BCAST_ROWS(shape, in1, in2, out, ROW);
+#undef ROW
   return TA_OK;
 }

@@ -44,6 +44,9 @@ ta_status ta_sub_double_s8(const ta_add_params *p, const ta_bcast *shape, const 
                            const int8_t *in2, int8_t *out) {
   if (!ta_bcast_ok(shape) || !ta_add_s8_fast_ok(p))
     return TA_ERR_ARG;
-  ta_add_s8_fast_run(p, shape, in1, in2, out, 1);
+  const ta_add_s8_fast f = ta_add_s8_fast_make(p);
+#define ROW(x1, s1, x2, s2, o, n) ta_add_s8_fast_row(&f, x1, s1, x2, s2, o, n, 1)
+  TA_BCAST_ROWS(shape, in1, in2, out, ROW);
+#undef ROW
   return TA_OK;
 }
