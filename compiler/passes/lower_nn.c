@@ -65,6 +65,20 @@ static const int32_t *quant_consts(Lower *L, ta_quant *q, int nch, const int32_t
   return bias;
 }
 
+/* A filter packed by ta_pack_rows_s8() (n bytes) as the op's "filter"
+ * argument: int8, or (wide) widened to int16 by ta_pack_wide_s8() for
+ * the wide DSP entries of CONV_2D and FULLY_CONNECTED. */
+static void packed_filter_arg(Lower *L, const int8_t *packed, size_t n, bool wide) {
+  ConstObj c = {.name = "filter", .ctype = "int8_t", .dtype = DT_INT8, .data = packed,
+                .count = n};
+  if (wide) {
+    int16_t *w16 = arena_array(n, sizeof(int16_t));
+    ta_pack_wide_s8(packed, n, w16);
+    c.ctype = "int16_t", c.dtype = DT_INT16, c.data = w16;
+  }
+  add_arg(L, ARG_CONST, add_const(L, c), 0);
+}
+
 /* The filter argument of an int8 CONV_2D (OHWI, out_c rows of `taps`):
  * packed for the DSP entry when q has TA_MMLA_RECORDS (a constant
  * "filter" of ta_pack_rows_s8(), fold the folded bias; widened to int16
@@ -78,19 +92,7 @@ static void conv_filter_arg(Lower *L, const ta_quant *q, const int32_t *fold,
     int8_t *packed = arena_alloc(n);
     ta_pack_rows_s8(q, fold, rows ? rows : (const int8_t *)filter->data, out_c, taps, 2,
                             packed);
-    if (!strcmp(L->l->kernel, "ta_conv2d_fold_wide_dsp_s8")) {
-      int16_t *wide = arena_array(n, sizeof(int16_t));
-      ta_pack_wide_s8(packed, n, wide);
-      add_arg(L, ARG_CONST,
-              add_const(L, (ConstObj){.name = "filter", .ctype = "int16_t", .dtype = DT_INT16,
-                                      .data = wide, .count = n}),
-              0);
-      return;
-    }
-    add_arg(L, ARG_CONST,
-            add_const(L, (ConstObj){.name = "filter", .ctype = "int8_t", .dtype = DT_INT8,
-                                    .data = packed, .count = n}),
-            0);
+    packed_filter_arg(L, packed, n, !strcmp(L->l->kernel, "ta_conv2d_fold_wide_dsp_s8"));
   } else if (rows) {
     add_arg(L, ARG_CONST,
             add_const(L, (ConstObj){.name = "filter", .ctype = "int8_t", .dtype = DT_INT8,
@@ -916,19 +918,7 @@ void lower_fully_connected(Lower *L) {
     const size_t nw = ta_pack_size(p.out_depth, p.in_depth);
     int8_t *packed = arena_alloc(nw);
     ta_pack_rows_s8(&q, fold, (const int8_t *)filter->data, p.out_depth, p.in_depth, 4, packed);
-    if (wide) {
-      int16_t *w16 = arena_array(nw, sizeof(int16_t));
-      ta_pack_wide_s8(packed, nw, w16);
-      add_arg(L, ARG_CONST,
-              add_const(L, (ConstObj){.name = "filter", .ctype = "int16_t", .dtype = DT_INT16,
-                                      .data = w16, .count = nw}),
-              0);
-    } else {
-      add_arg(L, ARG_CONST,
-              add_const(L, (ConstObj){.name = "filter", .ctype = "int8_t", .dtype = DT_INT8,
-                                      .data = packed, .count = nw}),
-              0);
-    }
+    packed_filter_arg(L, packed, nw, wide);
   } else {
     arg_tensor(L, filter->index);
   }
