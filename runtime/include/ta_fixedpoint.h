@@ -55,14 +55,16 @@ TA_INLINE int32_t ta_wrap_shl(int32_t a, int s) {
   return (int32_t)((uint32_t)a << s);
 }
 
-/* SaturatingRoundingDoublingHighMul: round(a * b / 2^31), ties away from
- * zero, INT32_MIN * INT32_MIN saturating to INT32_MAX. */
+/* SaturatingRoundingDoublingHighMul: (a * b + nudge) / 2^31 truncated,
+ * nudge 2^30 or 1 - 2^30 by the product's sign; INT32_MIN * INT32_MIN
+ * saturates to INT32_MAX.  For a product p < 0 the truncated quotient
+ * -floor((2^30 - 1 - p) / 2^31) equals floor((p + 2^30) / 2^31), so one
+ * arithmetic shift of p + 2^30 gives both signs (SMLAL and two shifts
+ * on Arm, no division fix-up). */
 TA_INLINE int32_t ta_srdhm(int32_t a, int32_t b) {
   if (a == b && a == INT32_MIN)
     return INT32_MAX;
-  int64_t ab = (int64_t)a * (int64_t)b;
-  int64_t nudge = ab >= 0 ? (1 << 30) : (1 - (1 << 30));
-  return (int32_t)((ab + nudge) / ((int64_t)1 << 31));
+  return (int32_t)(((int64_t)a * (int64_t)b + ((int64_t)1 << 30)) >> 31);
 }
 
 /* RoundingDivideByPOT: x / 2^e rounded to nearest, ties away from zero;

@@ -185,6 +185,42 @@ int main(void) {
   CHECK(ta_srdhm(INT32_MIN, INT32_MIN) == INT32_MAX, "SRDHM(-2^31, -2^31) saturates to INT32_MAX");
   CHECK(ta_srdhm(3, 1 << 30) == 2 && ta_srdhm(-3, 1 << 30) == -1,
         "SRDHM(+-3, 2^30): 1.5 -> 2, -1.5 -> -1 (nudge, then truncation)");
+  {
+    /* gemmlowp's own definition: nudge by the product's sign, then a
+     * division that truncates; against the one-shift form, on random and
+     * edge operands (both signs, ties, the int32 limits). */
+    static const int32_t edge[] = {INT32_MIN, INT32_MIN + 1, -(1 << 30), -3, -2, -1, 0, 1, 2, 3,
+                                   1 << 30,   INT32_MAX - 1, INT32_MAX};
+    const int ne = (int)(sizeof edge / sizeof edge[0]);
+    uint32_t seed = 12345;
+    long bad = 0, n = 0;
+    for (long i = 0; i < 2000000 + ne * ne; i++) {
+      int32_t a, b;
+      if (i < ne * ne) {
+        a = edge[i / ne];
+        b = edge[i % ne];
+      } else {
+        seed = seed * 1664525u + 1013904223u;
+        a = (int32_t)seed;
+        seed = seed * 1664525u + 1013904223u;
+        b = (int32_t)(seed >> (seed & 31)); /* small and large magnitudes */
+        if (seed & 0x10000)
+          b = (int32_t)(0u - (uint32_t)b);
+      }
+      int32_t want;
+      if (a == INT32_MIN && b == INT32_MIN) {
+        want = INT32_MAX;
+      } else {
+        int64_t ab = (int64_t)a * (int64_t)b;
+        int64_t nudge = ab >= 0 ? (1 << 30) : (1 - (1 << 30));
+        want = (int32_t)((ab + nudge) / ((int64_t)1 << 31));
+      }
+      bad += ta_srdhm(a, b) != want;
+      n++;
+    }
+    CHECK(bad == 0, "SRDHM in one arithmetic shift equals gemmlowp's nudge-and-divide on %ld "
+                    "operand pairs (%ld differ)", n, bad);
+  }
   CHECK(ta_rdbpot(5, 1) == 3 && ta_rdbpot(-5, 1) == -3 && ta_rdbpot(6, 2) == 2 &&
             ta_rdbpot(-6, 2) == -2 && ta_rdbpot(-7, 2) == -2 && ta_rdbpot(7, 0) == 7,
         "RoundingDivideByPOT rounds ties away from zero");
