@@ -65,8 +65,9 @@ typedef struct {
                               it uses (itself unless an earlier one has the
                               same dtype and bytes) */
   int *tensor_shared;      /* per canonical tensor: how many others use it */
-  const char ***const_alias; /* per op, per constant array: the symbol of
-                                an identical earlier array, or NULL */
+  const char ***const_alias; /* per op, per constant (array or parameter
+                                struct): the symbol of an identical
+                                earlier one, or NULL */
   int **const_shared;      /* per op, per array: how many others use it */
   bool uses_copy;          /* the structure ops copy bytes (<p>_copy) */
   int *partner;            /* control_partners(), once needed */
@@ -456,10 +457,10 @@ static const char *const_alias(const Emit *e, int op, int k) {
   return e->const_alias && e->const_alias[op] ? e->const_alias[op][k] : NULL;
 }
 
-/* The symbol of op's constant c: its own, or the identical array it
- * shares. */
+/* The symbol of op's constant c: its own, or the identical array or
+ * struct it shares. */
 static const char *const_symbol(const Emit *e, int op, const ConstObj *c) {
-  if (!c->init && e->const_alias) {
+  if (e->const_alias) {
     const Lowered *l = op_lowered(&e->g->ops[op]);
     ptrdiff_t k = c - l->consts;
     if (k >= 0 && k < l->nconsts && const_alias(e, op, (int)k))
@@ -1191,6 +1192,28 @@ static void dedup_constants(Emit *e) {
       }
     }
   }
+  /* Parameter structs by their text once every "@name" in it is the
+   * symbol it stands for (so after the arrays, and in order: a struct
+   * naming an earlier struct sees that one's alias): the same type,
+   * count and text is the same bytes.  kws_ref_model's four depthwise
+   * ops share one ta_conv_params, its ten [1,25,5,64] shapes one
+   * ta_dims. */
+  ConstSet *structs = const_set_new(total);
+  for (int s = 0; s < n; s++) {
+    int i = order[s];
+    const Lowered *l = op_lowered(&g->ops[i]);
+    for (int k = 0; k < l->nconsts; k++) {
+      const ConstObj *x = &l->consts[k];
+      if (!x->init)
+        continue;
+      const char *key =
+          arena_printf("%s[%zu]=%s", x->ctype, x->count, expand_init(e, i, l, x->init));
+      ConstSlot c = {.op = i, .k = k, .dtype = DT_UINT8, .bytes = strlen(key), .data = key};
+      const ConstSlot *o = const_set_intern(structs, &c);
+      if (o)
+        e->const_alias[i][k] = own_symbol(e, o->op, &op_lowered(&g->ops[o->op])->consts[o->k]);
+    }
+  }
 }
 
 static void emit_runner(Emit *e) {
@@ -1383,10 +1406,10 @@ static void emit_runner(Emit *e) {
     const Lowered *l = op_lowered(&g->ops[i]);
     for (int c = 0; c < l->nconsts; c++) {
       const ConstObj *k = &l->consts[c];
-      if (!k->init)
+      if (!k->init || const_alias(e, i, c))
         continue;
       if (!any)
-        fprintf(f, "/* Kernel parameters, computed by the compiler. */\n");
+        fprintf(f, "/* Kernel parameters, computed by the compiler (each distinct one once). */\n");
       any = true;
       if (k->count) /* an array of structs */
         fprintf(f, "static const %s %s[%zu] = %s;\n", k->ctype, const_symbol(e, i, k),

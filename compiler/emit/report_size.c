@@ -141,7 +141,7 @@ static void estimate_flash(const Graph *g, Flash *fl) {
     const Lowered *l = op_lowered(&g->ops[i]);
     most += l ? (size_t)l->nconsts : 0;
   }
-  ConstSet *set = const_set_new(most);
+  ConstSet *set = const_set_new(most), *structs = const_set_new(most);
   for (int i = 0; i < g->nops; i++) {
     const Lowered *l = op_lowered(&g->ops[i]);
     if (!l || !l->kernel)
@@ -174,9 +174,14 @@ static void estimate_flash(const Graph *g, Flash *fl) {
       const ConstObj *o = &l->consts[c];
       const size_t elem = (size_t)(dtype_bits(o->dtype) + 7) / 8, bytes = elem * o->count;
       ConstSlot s = {.op = i, .k = c, .dtype = o->dtype, .bytes = bytes, .data = o->data};
-      if (o->init)
-        fl->bytes[FLASH_CODE] += 32 * (o->count ? o->count : 1);
-      else if (!const_set_intern(set, &s))
+      if (o->init) {
+        /* A struct naming no other constant is stored once per text
+         * (emit.c compares the text with the names filled in). */
+        const char *key = arena_printf("%s[%zu]=%s", o->ctype, o->count, o->init);
+        ConstSlot t = {.op = i, .k = c, .dtype = DT_UINT8, .bytes = strlen(key), .data = key};
+        if (strchr(o->init, '@') || !const_set_intern(structs, &t))
+          fl->bytes[FLASH_CODE] += 32 * (o->count ? o->count : 1);
+      } else if (!const_set_intern(set, &s))
         fl->bytes[FLASH_WEIGHTS] += bytes ? bytes : elem;
     }
   }

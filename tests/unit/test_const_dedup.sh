@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # tests/unit/test_const_dedup.sh - byte-identical constants are stored
 # once (compiler/emit/emit.c, dedup_constants), in <prefix>_weights.c and
-# in the --weights-blob image, and the ops that share an array still
+# in the --weights-blob image, parameter structs of equal text once in
+# <prefix>.c, and the ops that share an array still
 # compute what their own copy gave.  Models from tools/gen_chain.c (no
 # shared files needed):
 #   relu 1000      one RELU lookup table instead of 1000 (each 256 bytes);
@@ -47,12 +48,27 @@ for k in relu:1000:1 logistic:1000:2 add:100:1; do
     notok "$n $kind ops: $want constant array(s) in c_weights.c (has $arrays)"
 done
 
-# Every op refers to the one table, and nothing refers to a table that
+# Parameter structs too: the same type and text (names filled in) is one
+# definition.  The 1000 RELU ops share one ta_lut_params (their tables
+# are one), the 100 ADDs one ta_add_params and one ta_bcast.
+for k in relu:1 add:2; do
+  kind=${k%%:*} want=${k#*:}
+  defs=$(grep -c '^static const ta_' "$tmp/$kind/c.c")
+  [ "$defs" = "$want" ] &&
+    ok "$kind chain: $want parameter struct definition(s) in c.c for every op" ||
+    notok "$kind chain: $want parameter struct definition(s) in c.c (has $defs)"
+done
+n=$(grep -c '(&c_op0_params, ' "$tmp/relu/c.c")
+[ "$n" -ge 1000 ] && ! grep -q 'c_op[1-9][0-9]*_params' "$tmp/relu/c.c" &&
+  ok "all 1000 RELU ops pass c_op0_params" ||
+  notok "all 1000 RELU ops pass c_op0_params ($n calls)"
+
+# The one struct holds the one table, and nothing refers to a table that
 # is not defined (the generated code compiles and links in tinyaot run).
-refs=$(grep -c 'c_op0_table' "$tmp/relu/c.c")
-[ "$refs" -ge 1000 ] && ! grep -q 'c_op[1-9][0-9]*_table' "$tmp/relu/c.c" &&
-  ok "all 1000 RELU ops read c_op0_table" ||
-  notok "all 1000 RELU ops read c_op0_table ($refs references)"
+grep -q '^static const ta_lut_params c_op0_params = {.*c_op0_table}' "$tmp/relu/c.c" &&
+  ! grep -q 'c_op[1-9][0-9]*_table' "$tmp/relu/c.c" &&
+  ok "the RELU ops' one ta_lut_params points at c_op0_table" ||
+  notok "the RELU ops' one ta_lut_params points at c_op0_table"
 for kind in relu add; do
   n=1000; [ $kind = add ] && n=100
   if "$TINYAOT" run "$tmp/$kind.tflite" -i "$tmp/in_$kind.bin" -o "$tmp/out_$kind.bin" \
