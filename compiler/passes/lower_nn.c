@@ -1026,20 +1026,6 @@ static bool lower_add_ort(Lower *L, Tensor *a, Tensor *b, Tensor *out) {
   return true;
 }
 
-/* Does another int8 ADD of the model get the tables (and so call
- * ta_add_s8, whose path without tables then costs no more code)? */
-static bool add_tables_elsewhere(const Lower *L) {
-  for (int i = 0; i < L->g->nops; i++) {
-    const Op *o = &L->g->ops[i];
-    if (i == L->op->index || o->kind != OP_ADD || o->noutputs < 1)
-      continue;
-    const Tensor *t = &L->g->tensors[o->outputs[0]];
-    if (t->dtype == DT_INT8 && tensor_elems(t) >= ADD_TABLE_MIN)
-      return true;
-  }
-  return false;
-}
-
 void lower_add(Lower *L) {
   if (lower_wide_binary(L, "add"))
     return;
@@ -1088,7 +1074,12 @@ void lower_add(Lower *L) {
     const_i32(L, "table1", t1, 256, false);
     const_i32(L, "table2", t2, 256, false);
     tables = ",\n    .table1 = @table1, .table2 = @table2";
-  } else if (s8 && ta_add_double_ok(&p) && !add_tables_elsewhere(L)) {
+    ta_add_params with = p;
+    with.table1 = t1;
+    with.table2 = t2;
+    if (ta_add_table_ok(&with))
+      L->l->kernel = "ta_add_table_s8"; /* the usual case with tables only */
+  } else if (s8 && ta_add_double_ok(&p)) {
     L->l->kernel = "ta_add_double_s8"; /* the usual case without tables only */
   }
   const_struct(L, "params", "ta_add_params", add_init(&p, true, tables), true);

@@ -90,13 +90,52 @@ TA_INLINE ta_add_s8_consts ta_add_s8_prepare(const ta_add_params *p) {
   return c;
 }
 
+/* The usual case without tables (an ADD too small for them, SUB):
+ * double rounding, every multiplier >= 0, the inputs' shifts <= 0, the
+ * output's < 0, left_shift <= 21, offsets of int8 zero points, so that
+ * every value v multiplied below has |v| <= 2^29.  Then SRDHM(v, m),
+ * floor((v m + 2^30) / 2^31) (TFLite's nudged quotient for every v
+ * but INT32_MIN), is the rounded high word of 2v m (SMMULR), and
+ * RoundingDivideByPOT(q, e) is (q + 2^(e-1) - [q < 0]) >> e, for e >= 1:
+ *
+ *   term = (hmul((x + off) << (ls + 1), m) + c - ([q < 0] & neg)) >> e
+ *
+ * with c = 2^(e-1), neg = 1 (c = neg = 0 for e = 0): 32-bit
+ * instructions only, SMMULR on a core with the DSP extension. */
+TA_INLINE int32_t ta_add_hmul(int32_t a, int32_t m) {
+#if defined(TA_DSP)
+  return ta_smmulr(a, m);
+#else
+  return (int32_t)(((int64_t)a * m + INT64_C(0x80000000)) >> 32);
+#endif
+}
+
+/* Does p take that case? */
+TA_INLINE int ta_add_s8_fast_ok(const ta_add_params *p) {
+  return p->rounding == TA_ROUND_DOUBLE && p->left_shift >= 0 && p->left_shift <= 21 &&
+         p->input1_multiplier >= 0 && p->input2_multiplier >= 0 && p->output_multiplier >= 0 &&
+         p->input1_shift <= 0 && p->input1_shift >= -31 && p->input2_shift <= 0 &&
+         p->input2_shift >= -31 && p->output_shift < 0 && p->output_shift >= -31 &&
+         p->input1_offset >= -128 && p->input1_offset <= 128 && p->input2_offset >= -128 &&
+         p->input2_offset <= 128;
+}
+
 /* The usual case: both tables and the output requantized in one step
  * (double rounding, a right shift of at least 1): the loop holds no
- * test.  Its constants: */
+ * test.  Its constants; `fast`: the 32-bit form applies, and c32 is its
+ * rounding constant with the output offset in.
+ *
+ * The 32-bit form (ta_add_s8.c's contiguous rows): the parameters of
+ * ta_add_s8_fast_ok() bound each table entry (an input term) by 2^29 in
+ * magnitude, so the sum s has -2^31 <= 2s < 2^31, SRDHM(s, m) is
+ * SMMULR(2s, m) with |q| <= 2^30, and RoundingDivideByPOT(q, e) +
+ * out_off is (q + c32 - [q < 0]) >> e with c32 = 2^(e-1) + out_off 2^e
+ * (taken when |c32| < 2^30, so nothing wraps). */
 typedef struct {
   const int32_t *t1, *t2;
   int64_t round;
-  int32_t m, e, out_off, lo, hi;
+  int32_t m, e, out_off, lo, hi, c32;
+  int fast;
 } ta_add_s8_tab;
 
 /* Does p take the usual case? */
@@ -115,9 +154,14 @@ TA_INLINE ta_add_s8_tab ta_add_s8_tab_make(const ta_add_params *p) {
   t.out_off = p->output_offset;
   t.lo = p->act_min;
   t.hi = p->act_max;
+  /* 2^(e-1) + out_off 2^e, when it is below 2^30 in magnitude. */
+  const int64_t c32 = ((int64_t)1 << (t.e - 1)) + (int64_t)t.out_off * ((int64_t)1 << t.e);
+  t.fast = ta_add_s8_fast_ok(p) && c32 > -((int64_t)1 << 30) && c32 < ((int64_t)1 << 30);
+  t.c32 = t.fast ? (int32_t)c32 : 0;
   return t;
 }
 
+/* out[i] = in1[i * s1] + in2[i * s2], i < n. */
 TA_INLINE void ta_add_s8_tab_row(const ta_add_s8_tab *c, const int8_t *x1, size_t s1,
                                  const int8_t *x2, size_t s2, int8_t *out, int32_t n) {
   const int32_t *t1 = c->t1, *t2 = c->t2;
@@ -128,26 +172,6 @@ TA_INLINE void ta_add_s8_tab_row(const ta_add_s8_tab *c, const int8_t *x1, size_
         ta_requant_double_rsc(t1[(uint8_t)*x1] + t2[(uint8_t)*x2], m, e, round) + out_off;
     out[i] = (int8_t)(s < lo ? lo : s > hi ? hi : s);
   }
-}
-
-/* The usual case without tables (an ADD too small for them, SUB):
- * double rounding, every multiplier >= 0, the inputs' shifts <= 0, the
- * output's < 0, left_shift <= 21, offsets of int8 zero points, so that
- * every value v multiplied below has |v| <= 2^29.  Then SRDHM(v, m),
- * floor((v m + 2^30) / 2^31) (TFLite's nudged quotient for every v
- * but INT32_MIN), is the rounded high word of 2v m (SMMULR), and
- * RoundingDivideByPOT(q, e) is (q + 2^(e-1) - [q < 0]) >> e, for e >= 1:
- *
- *   term = (hmul((x + off) << (ls + 1), m) + c - ([q < 0] & neg)) >> e
- *
- * with c = 2^(e-1), neg = 1 (c = neg = 0 for e = 0): 32-bit
- * instructions only, SMMULR on a core with the DSP extension. */
-TA_INLINE int32_t ta_add_hmul(int32_t a, int32_t m) {
-#if defined(TA_DSP)
-  return ta_smmlar(a, m, 0);
-#else
-  return (int32_t)(((int64_t)a * m + INT64_C(0x80000000)) >> 32);
-#endif
 }
 
 typedef struct {
@@ -182,16 +206,6 @@ typedef struct {
   ta_add_term t1, t2;
   int32_t m, c, e, out_off, lo, hi;
 } ta_add_s8_fast;
-
-/* Does p take that case? */
-TA_INLINE int ta_add_s8_fast_ok(const ta_add_params *p) {
-  return p->rounding == TA_ROUND_DOUBLE && p->left_shift >= 0 && p->left_shift <= 21 &&
-         p->input1_multiplier >= 0 && p->input2_multiplier >= 0 && p->output_multiplier >= 0 &&
-         p->input1_shift <= 0 && p->input1_shift >= -31 && p->input2_shift <= 0 &&
-         p->input2_shift >= -31 && p->output_shift < 0 && p->output_shift >= -31 &&
-         p->input1_offset >= -128 && p->input1_offset <= 128 && p->input2_offset >= -128 &&
-         p->input2_offset <= 128;
-}
 
 TA_INLINE ta_add_s8_fast ta_add_s8_fast_make(const ta_add_params *p) {
   ta_add_s8_fast f;

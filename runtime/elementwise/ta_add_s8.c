@@ -6,12 +6,33 @@
  * (Add) or over a broadcast (BroadcastAdd6DSlow); the arithmetic is
  * add_s8.h's, one row of the broadcast walk at a time.
  * ta_add_double_s8 runs only the usual case without tables (double
- * rounding, right shifts: ta_add_double_ok()) in 32-bit instructions;
- * the compiler calls it for such an ADD too small for the tables, so
- * that a program links the one path its ADDs take.
+ * rounding, right shifts: ta_add_double_ok()) in 32-bit instructions,
+ * ta_add_table_s8 only the usual case with them (ta_add_table_ok());
+ * the compiler calls those for such ADDs, so that a program links only
+ * the paths its ADDs take.
  */
 #include "add_s8.h"
 #include "bcast.h"
+
+/* out[i] = in1[i * s1] + in2[i * s2], i < n, in the 32-bit form of the
+ * tables (add_s8.h, ta_add_s8_tab). */
+TA_INLINE void tab32_row(const ta_add_s8_tab *c, const int8_t *x1, size_t s1, const int8_t *x2,
+                         size_t s2, int8_t *out, int32_t n) {
+  const int32_t *t1 = c->t1, *t2 = c->t2;
+  const int32_t m = c->m, e = c->e, c32 = c->c32, lo = c->lo, hi = c->hi;
+  for (int8_t *end = out + n; out < end; x1 += s1, x2 += s2) {
+    const int32_t sum2 = (int32_t)((uint32_t)(t1[(uint8_t)*x1] + t2[(uint8_t)*x2]) << 1);
+    const int32_t q = ta_add_hmul(sum2, m);
+    const int32_t v = (int32_t)((uint32_t)q + (uint32_t)c32 - ((uint32_t)q >> 31)) >> e;
+    *out++ = (int8_t)(v < lo ? lo : v > hi ? hi : v);
+  }
+}
+
+/* A contiguous row, out of line: its loop gets the registers to itself. */
+static TA_NOINLINE void tab32_contig(const ta_add_s8_tab *c, const int8_t *x1, const int8_t *x2,
+                                     int8_t *out, int32_t n) {
+  tab32_row(c, x1, 1, x2, 1, out, n);
+}
 
 ta_status ta_add_s8(const ta_add_params *p, const ta_bcast *shape,
                     const int8_t *in1, const int8_t *in2, int8_t *out) {
@@ -52,6 +73,29 @@ ta_status ta_add_double_s8(const ta_add_params *p, const ta_bcast *shape, const 
     return TA_ERR_ARG;
   const ta_add_s8_fast f = ta_add_s8_fast_make(p);
 #define ROW(x1, s1, x2, s2, o, n) ta_add_s8_fast_row(&f, x1, s1, x2, s2, o, n, 0)
+  TA_BCAST_ROWS(shape, in1, in2, out, ROW);
+#undef ROW
+  return TA_OK;
+}
+
+int ta_add_table_ok(const ta_add_params *p) {
+  return ta_add_s8_check(p) == TA_OK && ta_add_s8_tabled(p) && ta_add_s8_tab_make(p).fast;
+}
+
+/* With the tables, the usual case only (ta_add_table_ok()), in 32-bit
+ * instructions; TA_ERR_ARG otherwise. */
+ta_status ta_add_table_s8(const ta_add_params *p, const ta_bcast *shape, const int8_t *in1,
+                          const int8_t *in2, int8_t *out) {
+  if (!ta_bcast_ok(shape) || !ta_add_table_ok(p))
+    return TA_ERR_ARG;
+  const ta_add_s8_tab t = ta_add_s8_tab_make(p);
+#define ROW(x1, s1, x2, s2, o, n)                                                        \
+  do {                                                                                   \
+    if ((s1) == 1 && (s2) == 1)                                                          \
+      tab32_contig(&t, x1, x2, o, n);                                                    \
+    else                                                                                 \
+      tab32_row(&t, x1, s1, x2, s2, o, n);                                               \
+  } while (0)
   TA_BCAST_ROWS(shape, in1, in2, out, ROW);
 #undef ROW
   return TA_OK;

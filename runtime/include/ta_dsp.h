@@ -157,6 +157,18 @@ static inline int32_t ta_smmlar(int32_t a, int32_t b, int32_t c) {
 #endif
 }
 
+/* SMMULR: (a * b + 2^31) / 2^32, the 64-bit product rounded to its high
+ * word (SMMLAR without the accumulator register). */
+static inline int32_t ta_smmulr(int32_t a, int32_t b) {
+#if defined(__GNUC__)
+  int32_t r;
+  __asm__("smmulr %0, %1, %2" : "=r"(r) : "r"(a), "r"(b));
+  return r;
+#else
+  return (int32_t)(((int64_t)a * b + INT64_C(0x80000000)) >> 32);
+#endif
+}
+
 /* SSAT: x saturated to n bits (n a constant).  arm_acle.h's ta_ssat()
  * converts the builtin's result implicitly (a -Wsign-conversion warning
  * in GCC 12); the builtin with a cast is the same instruction. */

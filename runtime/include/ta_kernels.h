@@ -448,6 +448,14 @@ ta_status ta_add_s8(const ta_add_params *p, const ta_bcast *shape,
 int ta_add_double_ok(const ta_add_params *p);
 ta_status ta_add_double_s8(const ta_add_params *p, const ta_bcast *shape, const int8_t *in1,
                            const int8_t *in2, int8_t *out);
+/* The usual case with the input tables (both set, double rounding,
+ * right shifts, ta_add_double_ok()'s bounds, and the output offset
+ * folding into the rounding constant: ta_add_table_ok()), in 32-bit
+ * instructions; TA_ERR_ARG otherwise.  The compiler calls it for every
+ * ADD with tables that takes it. */
+int ta_add_table_ok(const ta_add_params *p);
+ta_status ta_add_table_s8(const ta_add_params *p, const ta_bcast *shape, const int8_t *in1,
+                          const int8_t *in2, int8_t *out);
 /* ta_add_ort_s8, ta_add_ort_u8 - ADD with broadcasting as ONNX Runtime's
  * QLinearAdd (--rounding onnxruntime), per row of the walk
  *   out = clamp(round_half_even(fmaf(x1, ratio1, fmaf(x2, ratio2, fixed))),

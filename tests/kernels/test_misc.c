@@ -206,8 +206,70 @@ static int8_t ref_mul_f(int8_t x, int8_t y, const void *v) {
                            p->act_min, p->act_max);
 }
 
+/* The tabled ADD (ta_add_s8, and ta_add_table_s8's 32-bit rows) on every
+ * pair of input bytes, with output shifts of 1..4 so that the rounding
+ * ties of SRDHM and RoundingDivideByPOT (which random scales almost never
+ * reach) come up thousands of times, positive and negative; against
+ * AddFunc.  Input terms of about x + offset (shift 19 after the left
+ * shift of 20), output offsets of both signs, RELU-like clamps. */
+static void test_add_tabled_ties(void) {
+  enum { N = 256 * 256 };
+  int8_t *a = malloc(N), *c = malloc(N), *out = malloc(N), *expect = malloc(N);
+  int32_t t1[256], t2[256];
+  int bad = 0, cases = 0;
+  for (int i = 0; i < N; i++) {
+    a[i] = (int8_t)(i & 255);
+    c[i] = (int8_t)(i >> 8);
+  }
+  const int32_t shape[1] = {N};
+  ta_bcast b;
+  CHECK(make_broadcast(shape, 1, shape, 1, &b, NULL, NULL), "make_broadcast of [65536] twice");
+  for (int e = 1; e <= 4; e++)
+    for (int k = 0; k < 3; k++) {
+      ta_add_params p;
+      memset(&p, 0, sizeof p);
+      p.input1_offset = k == 0 ? 128 : k == 1 ? -127 : 3;
+      p.input2_offset = k == 0 ? -128 : k == 1 ? 0 : 127;
+      p.output_offset = k == 0 ? -128 : k == 1 ? 5 : 127;
+      p.left_shift = 20;
+      p.input1_multiplier = 1073741824 + 12345 * k;
+      p.input1_shift = -19;
+      p.input2_multiplier = 2147483647 - 999 * k;
+      p.input2_shift = -20;
+      p.output_multiplier = 1073741824 + (k == 2 ? 1 << 28 : 0);
+      p.output_shift = -e;
+      p.act_min = k == 1 ? -100 : -128;
+      p.act_max = k == 1 ? 100 : 127;
+      p.rounding = TA_ROUND_DOUBLE;
+      add_tables(&p, t1, t2);
+      p.table1 = t1;
+      p.table2 = t2;
+      ref_add_s8(&p, 1, shape, shape, a, c, expect);
+      ta_status st = ta_add_s8(&p, &b, a, c, out);
+      if (st == TA_OK && first_diff(out, expect, N) < 0) {
+        memset(out, 0, N);
+        st = ta_add_table_ok(&p) ? ta_add_table_s8(&p, &b, a, c, out) : TA_ERR_ARG;
+      }
+      cases++;
+      if (st != TA_OK || first_diff(out, expect, N) >= 0) {
+        if (!bad)
+          CHECK(0, "tabled ADD, output shift -%d, offsets case %d: index %ld", e, k,
+                first_diff(out, expect, N));
+        bad++;
+      }
+    }
+  CHECK(!bad, "the tabled int8 ADD (ta_add_s8 and ta_add_table_s8) equals AddFunc on all 65,536 "
+              "input pairs for %d parameter sets with output shifts -1..-4 (rounding ties of "
+              "both signs)", cases);
+  free(a);
+  free(c);
+  free(out);
+  free(expect);
+}
+
 static void test_add_random(void) {
   int bad = 0, bad_sub = 0, bad_mul = 0, mul_cases = 0, mul_double = 0, double_cases = 0;
+  int table_cases = 0;
   const int n = 300;
   for (int k = 0; k < n; k++) {
     int rank = ref_rand(1, 6);
@@ -264,6 +326,12 @@ static void test_add_random(void) {
       memset(out, 0, no);
       st = ta_add_s8(&p, &b, a, c, out);
       d = first_diff(out, expect, no);
+      if (d < 0 && st == TA_OK && ta_add_table_ok(&p)) { /* the 32-bit entry */
+        table_cases++;
+        memset(out, 0, no);
+        st = ta_add_table_s8(&p, &b, a, c, out);
+        d = first_diff(out, expect, no);
+      }
     }
     if (st != TA_OK || d >= 0 || !canary_ok(out, no)) {
       if (!bad)
@@ -331,6 +399,8 @@ static void test_add_random(void) {
   CHECK(double_cases > n / 4, "%d of the ADDs and SUBs (double rounding) also through "
                               "ta_add_double_s8 and ta_sub_double_s8",
         double_cases);
+  CHECK(table_cases > n / 4, "%d of the ADDs with tables also through ta_add_table_s8",
+        table_cases);
   CHECK(bad_mul == 0 && mul_cases > n / 2 && mul_double > n / 4,
         "%d random broadcasting int8 MULs of the same inputs match TFLite's MulElementwise, "
         "%d of them also through ta_mul_double_s8",
@@ -824,6 +894,7 @@ int main(void) {
   test_lstm_paths();
   test_pool_random();
   test_add_random();
+  test_add_tabled_ties();
   test_softmax();
   test_quantize();
   test_float_kernels();

@@ -618,14 +618,15 @@ static void test_fuse_add(void) {
   }
   Graph *g = residual_lowered(residual_model(16, 16, true, false), false);
   CHECK(g && !strcmp(op_lowered(&g->ops[0])->kernel, "ta_conv2d_fold_dsp_s8") &&
-            !strcmp(op_lowered(&g->ops[1])->kernel, "ta_add_s8"),
-        "without --fuse-add both ops keep their calls %s", error_message);
+            !strcmp(op_lowered(&g->ops[1])->kernel, "ta_add_table_s8"),
+        "without --fuse-add both ops keep their calls, the ADD the entry with tables only %s",
+        error_message);
   g = residual_lowered(residual_model(4, 4, true, false), true);
   CHECK(g && !strcmp(op_lowered(&g->ops[1])->kernel, "ta_add_double_s8"),
         "an ADD of 64 elements (no tables) keeps its call, the entry without tables %s",
         error_message);
   g = residual_lowered(residual_model(16, 16, true, true), true);
-  CHECK(g && !strcmp(op_lowered(&g->ops[1])->kernel, "ta_add_s8"),
+  CHECK(g && !strcmp(op_lowered(&g->ops[1])->kernel, "ta_add_table_s8"),
         "so does one whose convolution output is also a model output %s", error_message);
 }
 
