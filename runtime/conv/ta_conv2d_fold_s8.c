@@ -157,15 +157,6 @@ static inline int8_t finish_ort(int32_t acc, const ta_conv_params *p, const ta_q
  * 0 too).
  */
 
-/* Copies n bytes, a word at a time while it can; returns dst + n. */
-TA_NOINLINE static int8_t *copy_bytes(int8_t *dst, const int8_t *src, int32_t n) {
-  for (; n >= 4; n -= 4, dst += 4, src += 4)
-    ta_st32(dst, ta_ld32(src));
-  for (; n > 0; n--)
-    *dst++ = *src++;
-  return dst;
-}
-
 /* n bytes v at dst; the byte after them. */
 static int8_t *fill_bytes(int8_t *dst, int8_t v, int32_t n) {
   for (; n > 0; n--)
@@ -173,53 +164,60 @@ static int8_t *fill_bytes(int8_t *dst, int8_t v, int32_t n) {
   return dst;
 }
 
+/* One segment of a window, n bytes (a multiple of 4 when P > 0): from
+ * src, or the zero point where src is NULL.  P > 0: widened into a
+ * column's words at dst (dst[0] = values 0 and 2, dst[P] = 1 and 3, then
+ * 2 P words on; zp2 the zero point in both halves); P == 0: bytes at dst
+ * (zp2's low byte).  Returns where the next segment goes. */
+TA_NOINLINE static void *put_segment(void *dst, const int8_t *src, int32_t n, uint32_t zp2,
+                                     int32_t P) {
+  if (!P) {
+    int8_t *d = (int8_t *)dst;
+    if (!src)
+      return fill_bytes(d, (int8_t)zp2, n);
+    for (; n >= 4; n -= 4, d += 4, src += 4) /* a word at a time while it can */
+      ta_st32(d, ta_ld32(src));
+    for (; n > 0; n--)
+      *d++ = *src++;
+    return d;
+  }
+  uint32_t *d = (uint32_t *)dst;
+  if (src) {
+    for (; n > 0; n -= 4, src += 4, d += 2 * P) {
+      const uint32_t v = ta_ld32(src);
+      d[0] = (uint32_t)ta_sxtb16_even(v);
+      d[P] = (uint32_t)ta_sxtb16_odd(v);
+    }
+  } else {
+    for (; n > 0; n -= 4, d += 2 * P)
+      d[0] = d[P] = zp2;
+  }
+  return d;
+}
+
 /* Output pixel (oy, ox)'s window of in_b, the zero point zp in the
  * padding: C a multiple of 4, widened into column j of the P in col;
  * else copied as int8 to stage (K bytes, zeros up to K4), for
- * dsp_widen() to widen the P windows at once. */
+ * dsp_widen() to widen the P windows at once.  Undilated across, each
+ * window row is one segment of the input (taps lo .. hi - 1) with the
+ * zero point either side; dilated, each tap is one. */
 static void dsp_gather(const ta_conv_params *p, const int8_t *in_b, int32_t H, int32_t W,
                        int32_t C, int32_t KH, int32_t KW, int32_t oy, int32_t ox,
                        int16_t zp, uint32_t *col, int32_t j, int32_t P, int8_t *stage) {
   const int32_t iy0 = oy * p->stride_h - p->pad_h, ix0 = ox * p->stride_w - p->pad_w;
-  uint32_t *dst = col + j;
-  if ((C & 3) == 0) {
-    const uint32_t zp2 = (uint16_t)zp | ((uint32_t)(uint16_t)zp << 16);
-    for (int32_t ky = 0; ky < KH; ky++) {
-      const int32_t iy = iy0 + ky * p->dilation_h;
-      for (int32_t kx = 0; kx < KW; kx++) {
-        const int32_t ix = ix0 + kx * p->dilation_w;
-        if (iy >= 0 && iy < H && ix >= 0 && ix < W) {
-          const int8_t *src = in_b + ((size_t)iy * (size_t)W + (size_t)ix) * (size_t)C;
-          for (int32_t c = 0; c < C; c += 4, dst += 2 * P) {
-            const uint32_t v = ta_ld32(src + c);
-            dst[0] = (uint32_t)ta_sxtb16_even(v);
-            dst[P] = (uint32_t)ta_sxtb16_odd(v);
-          }
-        } else {
-          for (int32_t c = 0; c < C; c += 4, dst += 2 * P)
-            dst[0] = dst[P] = zp2;
-        }
-      }
-    }
-    return;
-  }
-  /* Channels not a multiple of 4: per window row, the part inside the
-   * input as one segment of bytes. */
-  const int32_t K = KH * KW * C, K4 = (K + 3) & ~3, seg = KW * C;
-  int8_t *s = stage;
-  const int8_t zb = (int8_t)zp;
+  const uint32_t zp2 = (uint16_t)zp | ((uint32_t)(uint16_t)zp << 16);
+  const int wide = (C & 3) == 0;
+  const int32_t K = KH * KW * C, seg = KW * C, Q = wide ? P : 0;
+  void *d = wide ? (void *)(col + j) : (void *)stage;
   if (p->dilation_w == 1 && ix0 >= 0 && ix0 + KW <= W && iy0 >= 0 &&
       iy0 + (KH - 1) * p->dilation_h < H) {
     /* The whole window inside: KH segments. */
     const int8_t *src = in_b + ((size_t)iy0 * (size_t)W + (size_t)ix0) * (size_t)C;
     const size_t rs = (size_t)p->dilation_h * (size_t)W * (size_t)C;
     for (int32_t ky = 0; ky < KH; ky++, src += rs)
-      s = copy_bytes(s, src, seg);
-    fill_bytes(s, 0, K4 - K);
-    return;
+      d = put_segment(d, src, seg, zp2, Q);
+    KH = 0; /* nothing more to walk */
   }
-  /* Undilated across: per row the taps kx in [lo, hi) lie inside, one
-   * segment, the zero point either side. */
   int32_t lo = 0, hi = KW;
   if (p->dilation_w == 1) {
     lo = ix0 < 0 ? (-ix0 < KW ? -ix0 : KW) : 0;
@@ -229,29 +227,26 @@ static void dsp_gather(const ta_conv_params *p, const int8_t *in_b, int32_t H, i
   for (int32_t ky = 0; ky < KH; ky++) {
     const int32_t iy = iy0 + ky * p->dilation_h;
     if (iy < 0 || iy >= H) {
-      s = fill_bytes(s, zb, seg);
+      d = put_segment(d, NULL, seg, zp2, Q);
       continue;
     }
     const int8_t *row = in_b + (size_t)iy * (size_t)W * (size_t)C;
     if (p->dilation_w == 1) {
       if (lo)
-        s = fill_bytes(s, zb, lo * C);
+        d = put_segment(d, NULL, lo * C, zp2, Q);
       if (hi > lo)
-        s = copy_bytes(s, row + (size_t)(ix0 + lo) * (size_t)C, (hi - lo) * C);
+        d = put_segment(d, row + (size_t)(ix0 + lo) * (size_t)C, (hi - lo) * C, zp2, Q);
       if (hi < KW)
-        s = fill_bytes(s, zb, (KW - hi) * C);
+        d = put_segment(d, NULL, (KW - hi) * C, zp2, Q);
       continue;
     }
     for (int32_t kx = 0; kx < KW; kx++) {
       const int32_t ix = ix0 + kx * p->dilation_w;
-      if (ix >= 0 && ix < W) {
-        s = copy_bytes(s, row + (size_t)ix * (size_t)C, C);
-      } else {
-        s = fill_bytes(s, zb, C);
-      }
+      d = put_segment(d, ix >= 0 && ix < W ? row + (size_t)ix * (size_t)C : NULL, C, zp2, Q);
     }
   }
-  fill_bytes(s, 0, K4 - K);
+  if (!wide)
+    fill_bytes((int8_t *)d, 0, ((K + 3) & ~3) - K);
 }
 
 /* P int8 windows of groups * 4 values, `stride` bytes apart from x (the
