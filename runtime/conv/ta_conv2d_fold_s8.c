@@ -164,6 +164,15 @@ static int8_t *fill_bytes(int8_t *dst, int8_t v, int32_t n) {
   return dst;
 }
 
+/* n bytes from src to dst, a word at a time while it can; dst + n. */
+TA_INLINE int8_t *copy_run(int8_t *dst, const int8_t *src, int32_t n) {
+  for (; n >= 4; n -= 4, dst += 4, src += 4)
+    ta_st32(dst, ta_ld32(src));
+  for (; n > 0; n--)
+    *dst++ = *src++;
+  return dst;
+}
+
 /* One segment of a window, n bytes (a multiple of 4 when P > 0): from
  * src, or the zero point where src is NULL.  P > 0: widened into a
  * column's words at dst (dst[0] = values 0 and 2, dst[P] = 1 and 3, then
@@ -171,16 +180,8 @@ static int8_t *fill_bytes(int8_t *dst, int8_t v, int32_t n) {
  * (zp2's low byte).  Returns where the next segment goes. */
 TA_NOINLINE static void *put_segment(void *dst, const int8_t *src, int32_t n, uint32_t zp2,
                                      int32_t P) {
-  if (!P) {
-    int8_t *d = (int8_t *)dst;
-    if (!src)
-      return fill_bytes(d, (int8_t)zp2, n);
-    for (; n >= 4; n -= 4, d += 4, src += 4) /* a word at a time while it can */
-      ta_st32(d, ta_ld32(src));
-    for (; n > 0; n--)
-      *d++ = *src++;
-    return d;
-  }
+  if (!P)
+    return src ? copy_run((int8_t *)dst, src, n) : fill_bytes((int8_t *)dst, (int8_t)zp2, n);
   uint32_t *d = (uint32_t *)dst;
   if (src) {
     for (; n > 0; n -= 4, src += 4, d += 2 * P) {
@@ -214,8 +215,8 @@ static void dsp_gather(const ta_conv_params *p, const int8_t *in_b, int32_t H, i
     /* The whole window inside: KH segments. */
     const int8_t *src = in_b + ((size_t)iy0 * (size_t)W + (size_t)ix0) * (size_t)C;
     const size_t rs = (size_t)p->dilation_h * (size_t)W * (size_t)C;
-    for (int32_t ky = 0; ky < KH; ky++, src += rs)
-      d = put_segment(d, src, seg, zp2, Q);
+    for (int32_t ky = 0; ky < KH; ky++, src += rs) /* bytes here, without a call */
+      d = wide ? put_segment(d, src, seg, zp2, Q) : copy_run((int8_t *)d, src, seg);
     KH = 0; /* nothing more to walk */
   }
   int32_t lo = 0, hi = KW;
