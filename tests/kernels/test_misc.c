@@ -722,8 +722,10 @@ static void test_float_kernels(void) {
 /* ---------------------------------------------------------- MEAN uint8 */
 
 /* TFLite's three uint8 MEAN paths, transliterated for an input
- * [outer][count] reduced over its last dimension (the walks are the
- * compiler's business; here they are written by hand):
+ * [outer][count] reduced over its last dimension, or (every other case)
+ * [count][outer] over its first, a strided inner walk as a channels-last
+ * global mean has (the walks are the compiler's business; here they are
+ * written by hand):
  *   path 0: optimized_ops::Mean (4-D, axes {1, 2}): MBQM(sum) + bias
  *   path 1: reference_ops::Mean<uint8_t, int>: sum / count
  *   path 2: QuantizedMeanOrSum: round(sum / count * scale + bias) + zp. */
@@ -737,18 +739,19 @@ static void test_mean_u8(void) {
     int32_t sums[MAXO]; /* each output's int32 sum, as all three paths take it */
     for (int i = 0; i < count * outer; i++)
       in[i] = (uint8_t)ref_rand(0, 255);
+    const int across = (k / 3) % 2; /* [count][outer] */
     for (int o = 0; o < outer; o++) {
       sums[o] = 0;
       for (int i = 0; i < count; i++)
-        sums[o] += in[o * count + i];
+        sums[o] += in[across ? i * outer + o : o * count + i];
     }
     ta_mean_params p = {.count = count, .rounding = TA_ROUND_DOUBLE};
     p.outer.ndims = 1;
     p.outer.shape[0] = outer;
-    p.outer.stride[0] = count;
+    p.outer.stride[0] = across ? 1 : count;
     p.inner.ndims = 1;
     p.inner.shape[0] = count;
-    p.inner.stride[0] = 1;
+    p.inner.stride[0] = across ? outer : 1;
     const float si = 0.01f + 0.1f * (float)ref_rand(0, 1000) / 1000.0f;
     const float so = 0.01f + 0.1f * (float)ref_rand(0, 1000) / 1000.0f;
     const int32_t zi = ref_rand(0, 255), zo = ref_rand(0, 255);
