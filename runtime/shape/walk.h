@@ -72,7 +72,14 @@ static inline void ta_walk_copy(const ta_walk *w, const void *in, void *out, siz
       dst += (size_t)n * size;
     } else {
       ptrdiff_t o = off;
-      for (int32_t i = 0; i < n; i++, o += step, dst += size)
+      int32_t i = 0;
+      for (; i + 4 <= n; i += 4, o += 4 * step, dst += 4 * size) { /* 4 at a time */
+        memcpy(dst, src + o * (ptrdiff_t)size, size);
+        memcpy(dst + size, src + (o + step) * (ptrdiff_t)size, size);
+        memcpy(dst + 2 * size, src + (o + 2 * step) * (ptrdiff_t)size, size);
+        memcpy(dst + 3 * size, src + (o + 3 * step) * (ptrdiff_t)size, size);
+      }
+      for (; i < n; i++, o += step, dst += size)
         memcpy(dst, src + o * (ptrdiff_t)size, size);
     }
     ta_walk_next(w, idx, &off);
