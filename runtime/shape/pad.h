@@ -67,9 +67,20 @@ static inline void ta_pad_run(const ta_pad_params *p, const void *in, void *out,
   const uint32_t v32 = p->value;
   memcpy(v, size == 1 ? (const void *)&v8 : size == 2 ? (const void *)&v16 : (const void *)&v32,
          size);
+  /* An unpadded innermost dimension joins the one outside it (a row of
+   * NHWC pixels with the channels unpadded is one run), so each run is
+   * one copy, not one per pixel. */
+  ta_pad_params q = *p;
+  while (q.ndims >= 2 && q.before[q.ndims - 1] == 0 && q.after[q.ndims - 1] == 0) {
+    const int32_t n = q.in_shape[q.ndims - 1], d = q.ndims - 2;
+    q.in_shape[d] *= n;
+    q.before[d] *= n;
+    q.after[d] *= n;
+    q.ndims--;
+  }
   const unsigned char *src = (const unsigned char *)in;
   unsigned char *dst = (unsigned char *)out;
-  ta_pad_dim(p, 0, &src, &dst, v, size);
+  ta_pad_dim(&q, 0, &src, &dst, v, size);
 }
 
 #endif
