@@ -54,6 +54,57 @@ static inline int32_t ta_affine_q(float x, float scale, int32_t zp, int32_t lo, 
   return d > 0.0f ? hi : lo;
 }
 
+/* ta_affine_q for a zero point within +-65536, the bounds taken once per
+ * call: flo = (lo - zp) - 0.5 and fhi = (hi - zp) + 0.5 (exact in float).
+ * A quotient d at or beyond one of them (or NaN) rounds to that side's
+ * clamp (a tie there rounds away from zero, out of range or onto the
+ * bound); inside, round half away from zero is trunc(2d) - trunc(d):
+ * with i = trunc(d) and f = d - i of d's sign, trunc(2d) = 2i + trunc(2f)
+ * and trunc(2f) is 1, 0 or -1 as f >= 0.5, |f| < 0.5 or f <= -0.5 (2d
+ * is exact, and |2d| < 2^18 here).  No compare of the fraction, no clamp
+ * after. */
+typedef struct {
+  float scale, flo, fhi;
+  int32_t zp, lo, hi;
+} ta_affine_near;
+
+/* Whether the zero point allows it; then *c for scale, zp, lo, hi. */
+TA_INLINE int ta_affine_near_make(ta_affine_near *c, float scale, int32_t zp, int32_t lo,
+                                  int32_t hi) {
+  if (zp < -65536 || zp > 65536)
+    return 0;
+  c->scale = scale;
+  c->zp = zp;
+  c->lo = lo;
+  c->hi = hi;
+  c->flo = (float)(lo - zp) - 0.5f;
+  c->fhi = (float)(hi - zp) + 0.5f;
+  return 1;
+}
+
+TA_INLINE int32_t ta_affine_near_q(float x, const ta_affine_near *c) {
+  const float d = x / c->scale;
+  if (!(d > c->flo))
+    return c->lo;
+  if (!(d < c->fhi))
+    return c->hi;
+  return (int32_t)(2.0f * d) - (int32_t)d + c->zp;
+}
+
+/* out[i] = ta_affine_q(in[i], ...) for i < n, through ta_affine_near_q
+ * where the zero point allows (T the output type). */
+#define TA_AFFINE_Q_LOOP(T, in, out, n, scale, zp, lo, hi)                       \
+  do {                                                                           \
+    ta_affine_near c_;                                                           \
+    if (ta_affine_near_make(&c_, scale, zp, lo, hi)) {                           \
+      for (int32_t i_ = 0; i_ < (n); i_++)                                       \
+        (out)[i_] = (T)ta_affine_near_q((in)[i_], &c_);                          \
+    } else {                                                                     \
+      for (int32_t i_ = 0; i_ < (n); i_++)                                       \
+        (out)[i_] = (T)ta_affine_q((in)[i_], scale, zp, lo, hi);                 \
+    }                                                                            \
+  } while (0)
+
 /* The same with the division in double (TFLite's int16 QUANTIZE). */
 static inline int32_t ta_affine_q_double(float x, float scale, int32_t zp, int32_t lo,
                                          int32_t hi) {

@@ -11,7 +11,6 @@ ta_status ta_quantize_f32_s8(const ta_affine_params *p, const float *in, int8_t 
     return TA_ERR_ARG;
   const float scale = p->scale; /* in locals: the stores may alias *p */
   const int32_t zp = p->zero_point, n = p->size;
-  for (int32_t i = 0; i < n; i++)
-    out[i] = (int8_t)ta_affine_q(in[i], scale, zp, -128, 127);
+  TA_AFFINE_Q_LOOP(int8_t, in, out, n, scale, zp, -128, 127);
   return TA_OK;
 }

@@ -11,7 +11,6 @@ ta_status ta_quantize_f32_u8(const ta_affine_params *p, const float *in, uint8_t
     return TA_ERR_ARG;
   const float scale = p->scale; /* in locals: the stores may alias *p */
   const int32_t zp = p->zero_point, n = p->size;
-  for (int32_t i = 0; i < n; i++)
-    out[i] = (uint8_t)ta_affine_q(in[i], scale, zp, 0, 255);
+  TA_AFFINE_Q_LOOP(uint8_t, in, out, n, scale, zp, 0, 255);
   return TA_OK;
 }

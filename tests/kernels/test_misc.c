@@ -572,6 +572,36 @@ static void test_quantize(void) {
     free(xq);
     free(oq);
   }
+  /* int8 with its clamps: every half from -140.5 to 140.5 and its float
+   * neighbours, integers, infinities and NaN, zero points -1 and 100,
+   * against roundf and a clamp (NaN: the lower bound, as before). */
+  for (int zi = 0; zi < 2; zi++) {
+    enum { NS = 4 * 282 + 3 };
+    float xs[NS];
+    int8_t os[NS];
+    const int32_t zp8 = zi ? 100 : -1;
+    for (int i = 0; i < 4 * 282; i++) {
+      const float h = (float)(i / 4 - 141) + 0.5f;
+      xs[i] = i % 4 == 0 ? h : i % 4 == 1 ? nextafterf(h, 1e9f)
+            : i % 4 == 2 ? nextafterf(h, -1e9f) : h - 0.5f;
+    }
+    xs[NS - 3] = INFINITY;
+    xs[NS - 2] = -INFINITY;
+    xs[NS - 1] = NAN;
+    ta_affine_params p8 = {NS, 1.0f, zp8};
+    ta_quantize_f32_s8(&p8, xs, os);
+    int nbad = 0, first = -1;
+    for (int i = 0; i < NS; i++) {
+      const float r = isnan(xs[i]) ? -1e9f : roundf(xs[i]) + (float)zp8;
+      const int32_t e = r < -128.0f ? -128 : r > 127.0f ? 127 : (int32_t)r;
+      if (os[i] != e && nbad++ == 0)
+        first = i;
+    }
+    CHECK(nbad == 0, "QUANTIZE float -> int8 (zero point %d) rounds as roundf and clamps at "
+                     "every half and its neighbours up to -140.5..140.5, infinities, NaN (%d "
+                     "differ, first at %d)",
+          (int)zp8, nbad, first);
+  }
   uint8_t ou[2];
   const float xu[2] = {0.0f, -1.0f};
   ta_affine_params apu = {2, 1.0f / 128, 128};
