@@ -243,7 +243,7 @@ TA_INLINE int32_t ta_requant_double(int32_t x, int32_t mult, int32_t shift) {
     r = INT32_MAX;
   else
     r = (int32_t)(((int64_t)a * mult + ((int64_t)1 << 30)) >> 31);
-  return ta_rdbpot_fast(r, right);
+  return right ? ta_rdbpot_fast(r, right) : r; /* a shift of 0 rounds nothing */
 }
 
 /* Whether every one of `channels` requantizations (one if per tensor)
