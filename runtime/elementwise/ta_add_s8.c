@@ -14,24 +14,37 @@
 #include "add_s8.h"
 #include "bcast.h"
 
+/* v saturated to int8 (SSAT on a core with the DSP extension). */
+TA_INLINE int32_t sat8(int32_t v) {
+#if defined(TA_DSP)
+  return ta_ssat(v, 8);
+#else
+  return v < -128 ? -128 : v > 127 ? 127 : v;
+#endif
+}
+
 /* out[i] = in1[i * s1] + in2[i * s2], i < n, in the 32-bit form of the
- * tables (add_s8.h, ta_add_s8_tab). */
+ * tables (add_s8.h, ta_add_s8_tab); full: the clamp is int8's whole
+ * range (no fused activation), one saturation. */
 TA_INLINE void tab32_row(const ta_add_s8_tab *c, const int8_t *x1, size_t s1, const int8_t *x2,
-                         size_t s2, int8_t *out, int32_t n) {
+                         size_t s2, int8_t *out, int32_t n, int full) {
   const int32_t *t1 = c->t1, *t2 = c->t2;
   const int32_t m = c->m, e = c->e, c32 = c->c32, lo = c->lo, hi = c->hi;
   for (int8_t *end = out + n; out < end; x1 += s1, x2 += s2) {
     const int32_t sum2 = (int32_t)((uint32_t)(t1[(uint8_t)*x1] + t2[(uint8_t)*x2]) << 1);
     const int32_t q = ta_add_hmul(sum2, m);
     const int32_t v = (int32_t)((uint32_t)q + (uint32_t)c32 - ((uint32_t)q >> 31)) >> e;
-    *out++ = (int8_t)(v < lo ? lo : v > hi ? hi : v);
+    *out++ = (int8_t)(full ? sat8(v) : v < lo ? lo : v > hi ? hi : v);
   }
 }
 
 /* A contiguous row, out of line: its loop gets the registers to itself. */
 static TA_NOINLINE void tab32_contig(const ta_add_s8_tab *c, const int8_t *x1, const int8_t *x2,
                                      int8_t *out, int32_t n) {
-  tab32_row(c, x1, 1, x2, 1, out, n);
+  if (c->lo == -128 && c->hi == 127)
+    tab32_row(c, x1, 1, x2, 1, out, n, 1);
+  else
+    tab32_row(c, x1, 1, x2, 1, out, n, 0);
 }
 
 ta_status ta_add_s8(const ta_add_params *p, const ta_bcast *shape,
@@ -94,7 +107,7 @@ ta_status ta_add_table_s8(const ta_add_params *p, const ta_bcast *shape, const i
     if ((s1) == 1 && (s2) == 1)                                                          \
       tab32_contig(&t, x1, x2, o, n);                                                    \
     else                                                                                 \
-      tab32_row(&t, x1, s1, x2, s2, o, n);                                               \
+      tab32_row(&t, x1, s1, x2, s2, o, n, 0);                                            \
   } while (0)
   TA_BCAST_ROWS(shape, in1, in2, out, ROW);
 #undef ROW
