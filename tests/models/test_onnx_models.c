@@ -119,7 +119,11 @@ static double children_cpu(void) {
          (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
 }
 
-/* CPU time of `tinyaot compile` of the largest model (plain build). */
+/* CPU time of `tinyaot compile` of the largest model (plain build): a
+ * guard against a pass that turns quadratic, not a speed figure.  About
+ * 0.5 s on an idle 2-core machine and up to 1.05 s with other jobs on
+ * it, so the bound is 4 s; a quadratic pass over this model's 10 MB
+ * takes minutes. */
 static void test_compile_time(const char *shared, const char *tinyaot, const char *tmp) {
   const char *model = arena_printf("%s/models/onnx/mobilenet_v3_small_96.onnx", shared);
   const char *cmd = arena_printf("%s compile %s -o %s", quote(tinyaot), quote(model),
@@ -127,8 +131,8 @@ static void test_compile_time(const char *shared, const char *tinyaot, const cha
   double t0 = children_cpu();
   int rc = run_command(cmd);
   double s = children_cpu() - t0;
-  CHECK(rc == 0 && s < 1.0,
-        "compiling mobilenet_v3_small_96.onnx (10 MB) takes under 1 s of CPU time (%.3f s, "
+  CHECK(rc == 0 && s < 4.0,
+        "compiling mobilenet_v3_small_96.onnx (10 MB) takes under 4 s of CPU time (%.3f s, "
         "exit %d)", s, rc);
 }
 
