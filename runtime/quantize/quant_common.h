@@ -25,21 +25,10 @@
 #include "ta_fixedpoint.h"
 #include "ta_types.h"
 
+/* Any zero point (TA_AFFINE_Q_LOOP takes ta_affine_near_q below where
+ * it lies within +-65536). */
 static inline int32_t ta_affine_q(float x, float scale, int32_t zp, int32_t lo, int32_t hi) {
   const float d = x / scale;
-  if (zp >= -65536 && zp <= 65536) {
-    /* The quotient compared with the bounds one step outside the output
-     * range (exact in float): beyond them, or NaN, the clamp's side;
-     * inside, the rounding below in int32. */
-    if (!(d > (float)(lo - zp - 1)))
-      return lo;
-    if (!(d < (float)(hi - zp + 1)))
-      return hi;
-    int32_t i = (int32_t)d;
-    const float frac = d - (float)i;
-    i += (frac >= 0.5f ? 1 : frac <= -0.5f ? -1 : 0) + zp;
-    return i < lo ? lo : i > hi ? hi : i;
-  }
   if (d >= -2147483648.0f && d < 2147483648.0f) {
     /* roundf(d) without the library call: truncate (in range here, so a
      * single-precision FPU converts it itself), then step away from zero
