@@ -122,20 +122,11 @@ TA_INLINE int ta_add_s8_fast_ok(const ta_add_params *p) {
 
 /* The usual case: both tables and the output requantized in one step
  * (double rounding, a right shift of at least 1): the loop holds no
- * test.  Its constants; `fast`: the 32-bit form applies, and c32 is its
- * rounding constant with the output offset in.
- *
- * The 32-bit form (ta_add_s8.c's contiguous rows): the parameters of
- * ta_add_s8_fast_ok() bound each table entry (an input term) by 2^29 in
- * magnitude, so the sum s has -2^31 <= 2s < 2^31, SRDHM(s, m) is
- * SMMULR(2s, m) with |q| <= 2^30, and RoundingDivideByPOT(q, e) +
- * out_off is (q + c32 - [q < 0]) >> e with c32 = 2^(e-1) + out_off 2^e
- * (taken when |c32| < 2^30, so nothing wraps). */
+ * test.  Its constants: */
 typedef struct {
   const int32_t *t1, *t2;
   int64_t round;
-  int32_t m, e, out_off, lo, hi, c32;
-  int fast;
+  int32_t m, e, out_off, lo, hi;
 } ta_add_s8_tab;
 
 /* Does p take the usual case? */
@@ -154,10 +145,6 @@ TA_INLINE ta_add_s8_tab ta_add_s8_tab_make(const ta_add_params *p) {
   t.out_off = p->output_offset;
   t.lo = p->act_min;
   t.hi = p->act_max;
-  /* 2^(e-1) + out_off 2^e, when it is below 2^30 in magnitude. */
-  const int64_t c32 = ((int64_t)1 << (t.e - 1)) + (int64_t)t.out_off * ((int64_t)1 << t.e);
-  t.fast = ta_add_s8_fast_ok(p) && c32 > -((int64_t)1 << 30) && c32 < ((int64_t)1 << 30);
-  t.c32 = t.fast ? (int32_t)c32 : 0;
   return t;
 }
 
