@@ -79,6 +79,15 @@ static void dot2_dsp(const int8_t *w0, const int8_t *w1, const int8_t *x, int32_
 }
 #endif
 
+/* v requantized (ta_requant()), plus the zero point zp, clamped to
+ * [lo, hi].  Out of line: one copy of the general requantization for
+ * the state's products (mul_q()) and the gates' FULLY_CONNECTEDs whose
+ * form has no cheaper path (gate_fc()). */
+TA_NOINLINE static int32_t requant_q(int32_t v, int32_t mult, int32_t shift, int32_t zp,
+                                     int32_t lo, int32_t hi, int32_t rounding) {
+  return ta_clamp_i32(ta_requant(v, mult, shift, rounding) + zp, lo, hi);
+}
+
 /* One FULLY_CONNECTED to int16: rows of x [nb][n_in], w [S][n_in].  On a
  * core with the DSP extension, rows two at a time through dot2_dsp()
  * where the weights' offset is 0 (symmetric int8 weights) and the
@@ -108,9 +117,9 @@ static void gate_fc(const int8_t *x, int32_t nb, int32_t n_in, int32_t x_off,
         int32_t a = dot_off(wo + (size_t)j * (size_t)n_in, w_off, xb, x_off, n4, n_in, acc[j]);
         if (bias)
           a = ta_wrap_add(a, bias[o + j]);
-        a = rs ? ta_requant_double_rsc(a, mult, (int)-shift, round)
-               : ta_requant(a, mult, shift, rounding);
-        out[(size_t)b * (size_t)S + (size_t)(o + j)] = (int16_t)ta_clamp_i32(a, -32768, 32767);
+        a = rs ? ta_clamp_i32(ta_requant_double_rsc(a, mult, (int)-shift, round), -32768, 32767)
+               : requant_q(a, mult, shift, 0, -32768, 32767, rounding);
+        out[(size_t)b * (size_t)S + (size_t)(o + j)] = (int16_t)a;
       }
     }
   }
@@ -134,8 +143,7 @@ static void gate(const lstm_s8 *k, int g, const int8_t *x, const int8_t *h, int3
 
 static int32_t mul_q(int16_t a, int16_t b, int32_t mult, int32_t shift, int32_t zp,
                      int32_t lo, int32_t hi, int32_t rounding) {
-  const int32_t v = ta_requant((int32_t)a * b, mult, shift, rounding) + zp;
-  return ta_clamp_i32(v, lo, hi);
+  return requant_q((int32_t)a * b, mult, shift, zp, lo, hi, rounding);
 }
 
 /* One time step for nb batch rows. */
