@@ -217,33 +217,35 @@ static void dsp_gather(const ta_conv_params *p, const int8_t *in_b, int32_t H, i
     const size_t rs = (size_t)p->dilation_h * (size_t)W * (size_t)C;
     for (int32_t ky = 0; ky < KH; ky++, src += rs) /* bytes here, without a call */
       d = wide ? put_segment(d, src, seg, zp2, Q) : copy_run((int8_t *)d, src, seg);
-    KH = 0; /* nothing more to walk */
-  }
-  int32_t lo = 0, hi = KW;
-  if (p->dilation_w == 1) {
-    lo = ix0 < 0 ? (-ix0 < KW ? -ix0 : KW) : 0;
-    hi = W - ix0 < KW ? W - ix0 : KW;
-    hi = hi < lo ? lo : hi;
-  }
-  for (int32_t ky = 0; ky < KH; ky++) {
-    const int32_t iy = iy0 + ky * p->dilation_h;
-    if (iy < 0 || iy >= H) {
-      d = put_segment(d, NULL, seg, zp2, Q);
-      continue;
-    }
-    const int8_t *row = in_b + (size_t)iy * (size_t)W * (size_t)C;
+  } else {
+    /* A window that leaves the input, or dilated across: row by row,
+     * the zero point for the rows and taps outside. */
+    int32_t lo = 0, hi = KW;
     if (p->dilation_w == 1) {
-      if (lo)
-        d = put_segment(d, NULL, lo * C, zp2, Q);
-      if (hi > lo)
-        d = put_segment(d, row + (size_t)(ix0 + lo) * (size_t)C, (hi - lo) * C, zp2, Q);
-      if (hi < KW)
-        d = put_segment(d, NULL, (KW - hi) * C, zp2, Q);
-      continue;
+      lo = ix0 < 0 ? (-ix0 < KW ? -ix0 : KW) : 0;
+      hi = W - ix0 < KW ? W - ix0 : KW;
+      hi = hi < lo ? lo : hi;
     }
-    for (int32_t kx = 0; kx < KW; kx++) {
-      const int32_t ix = ix0 + kx * p->dilation_w;
-      d = put_segment(d, ix >= 0 && ix < W ? row + (size_t)ix * (size_t)C : NULL, C, zp2, Q);
+    for (int32_t ky = 0; ky < KH; ky++) {
+      const int32_t iy = iy0 + ky * p->dilation_h;
+      if (iy < 0 || iy >= H) {
+        d = put_segment(d, NULL, seg, zp2, Q);
+        continue;
+      }
+      const int8_t *row = in_b + (size_t)iy * (size_t)W * (size_t)C;
+      if (p->dilation_w == 1) {
+        if (lo)
+          d = put_segment(d, NULL, lo * C, zp2, Q);
+        if (hi > lo)
+          d = put_segment(d, row + (size_t)(ix0 + lo) * (size_t)C, (hi - lo) * C, zp2, Q);
+        if (hi < KW)
+          d = put_segment(d, NULL, (KW - hi) * C, zp2, Q);
+        continue;
+      }
+      for (int32_t kx = 0; kx < KW; kx++) {
+        const int32_t ix = ix0 + kx * p->dilation_w;
+        d = put_segment(d, ix >= 0 && ix < W ? row + (size_t)ix * (size_t)C : NULL, C, zp2, Q);
+      }
     }
   }
   if (!wide)
