@@ -29,21 +29,31 @@ int ta_mul_double_ok(const ta_mul_params *p) {
          p->input2_offset >= -128 && p->input2_offset <= 128;
 }
 
-/* out[i] = in1[i * s1] * in2[i * s2], i < n: the product shifted left
- * (and once more for SRDHM's doubling: |2 v| <= 2^31 - 1), then
- * ta_add_rdbp_hmul(). */
+/* One element of mul_fast_row(): the product shifted left by ls (once
+ * more for SRDHM's doubling: |2 v| <= 2^31 - 1), then
+ * ta_add_rdbp_hmul(), the output offset and the clamp. */
+TA_INLINE int8_t mul_fast_one(int32_t a, int32_t b, int ls, int32_t m, int32_t c, int32_t neg,
+                              int e, int32_t off, int32_t lo, int32_t hi) {
+  const int32_t v = ta_add_rdbp_hmul((int32_t)((uint32_t)(a * b) << ls), m, c, neg, e) + off;
+  return (int8_t)ta_clamp_i32(v, lo, hi);
+}
+
+/* out[i] = in1[i * s1] * in2[i * s2], i < n; both inputs contiguous
+ * along the row (the usual case: a per-channel vector against rows of
+ * channels) in a loop of its own. */
 static void mul_fast_row(const ta_mul_params *p, const int8_t *x1, size_t s1, const int8_t *x2,
                          size_t s2, int8_t *out, int32_t n) {
   const int32_t o1 = p->input1_offset, o2 = p->input2_offset, m = p->multiplier;
   const int ls = (p->shift > 0 ? (int)p->shift : 0) + 1, e = p->shift < 0 ? (int)-p->shift : 0;
   const int32_t c = e ? (int32_t)1 << (e - 1) : 0, neg = e ? 1 : 0;
   const int32_t off = p->output_offset, lo = p->act_min, hi = p->act_max;
-  for (int32_t i = 0; i < n; i++, x1 += s1, x2 += s2) {
-    const int32_t prod = (*x1 + o1) * (*x2 + o2);
-    const int32_t v =
-        ta_add_rdbp_hmul((int32_t)((uint32_t)prod << ls), m, c, neg, e) + off;
-    out[i] = (int8_t)(v < lo ? lo : v > hi ? hi : v);
+  if (s1 == 1 && s2 == 1) {
+    for (int32_t i = 0; i < n; i++)
+      out[i] = mul_fast_one(x1[i] + o1, x2[i] + o2, ls, m, c, neg, e, off, lo, hi);
+    return;
   }
+  for (int32_t i = 0; i < n; i++, x1 += s1, x2 += s2)
+    out[i] = mul_fast_one(*x1 + o1, *x2 + o2, ls, m, c, neg, e, off, lo, hi);
 }
 
 ta_status ta_mul_s8(const ta_mul_params *p, const ta_bcast *shape, const int8_t *in1,
