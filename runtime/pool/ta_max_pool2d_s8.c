@@ -7,7 +7,9 @@
  * On a core with the Arm DSP extension, channels a multiple of 4: four
  * channels at a time, one word per tap, the running maximum kept by
  * SSUB8 and SEL (each byte's flag, each byte's pick), the clamp the same
- * way (ta_dsp_clamp4()); the same bytes.  Channel words are written as
+ * way (ta_dsp_clamp4()); the same bytes.  A window wholly inside a
+ * 3 x 3 pool reads its nine words per four channels from three row
+ * pointers set once per pixel; a one-tap window is a copy.  Channel words are written as
  * soon as their window is read, which an output in place of the input
  * allows as the element loop does: the bytes written are the pixel's own
  * channels, read before.
@@ -40,6 +42,30 @@ static void max_pool_dsp(const ta_pool_params *p, const ta_dims *in_dims, const 
         const int32_t x0 = ox * p->stride_w - p->pad_w;
         int32_t fx0, fx1;
         ta_pool_range(x0, p->filter_w, W, &fx0, &fx1);
+        if (fy1 - fy0 == 3 && fx1 - fx0 == 3) { /* a whole 3 x 3 window: 9 words */
+          const int8_t *t0 = in_b + ((size_t)(y0 + fy0) * w + (size_t)(x0 + fx0)) * c;
+          const int8_t *t1 = t0 + w * c, *t2 = t1 + w * c;
+          for (int32_t c0 = 0; c0 < C; c0 += 4, t0 += 4, t1 += 4, t2 += 4) {
+            uint32_t m = max4(ta_ld32(t0), ta_ld32(t0 + c));
+            m = max4(m, ta_ld32(t0 + 2 * c));
+            m = max4(m, ta_ld32(t1));
+            m = max4(m, ta_ld32(t1 + c));
+            m = max4(m, ta_ld32(t1 + 2 * c));
+            m = max4(m, ta_ld32(t2));
+            m = max4(m, ta_ld32(t2 + c));
+            m = max4(m, ta_ld32(t2 + 2 * c));
+            ta_st32(out + c0, clamp ? ta_dsp_clamp4(m, lo4, hi4) : m);
+          }
+          continue;
+        }
+        if (fy1 - fy0 == 1 && fx1 - fx0 == 1) { /* one tap (a 1 x 1 window): a copy, clamped */
+          const int8_t *t = in_b + ((size_t)(y0 + fy0) * w + (size_t)(x0 + fx0)) * c;
+          for (int32_t c0 = 0; c0 < C; c0 += 4) {
+            const uint32_t m = ta_ld32(t + c0);
+            ta_st32(out + c0, clamp ? ta_dsp_clamp4(m, lo4, hi4) : m);
+          }
+          continue;
+        }
         for (int32_t c0 = 0; c0 < C; c0 += 4) {
           uint32_t m = UINT32_C(0x80808080);
           for (int32_t fy = fy0; fy < fy1 && fx0 < fx1; fy++) {

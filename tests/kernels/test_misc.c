@@ -173,6 +173,37 @@ static void test_pool_random(void) {
   }
   CHECK(bad == 0, "random AVERAGE_POOL_2D and MAX_POOL_2D cases with SAME/VALID padding "
                   "match TFLite's reference loops");
+  /* The DSP path's own forms: whole 3 x 3 windows and one-tap windows,
+   * channels a multiple of 4, with and without a clamp. */
+  int bad_dsp = 0, dsp_cases = 0;
+  const int forms[4][4] = {{3, 1, PAD_SAME}, {3, 2, PAD_VALID}, {3, 2, PAD_SAME}, {1, 2, PAD_VALID}};
+  for (int f = 0; f < 4; f++)
+    for (int32_t c = 4; c <= 12; c += 8)
+      for (int clampk = 0; clampk < 2; clampk++) {
+        ta_pool_params pp = {0};
+        ta_dims pi = {1, 9, 8, c}, po = {1, 0, 0, c};
+        pp.filter_h = pp.filter_w = forms[f][0];
+        pp.stride_h = pp.stride_w = forms[f][1];
+        compute_padding((Padding)forms[f][2], pi.h, pp.filter_h, pp.stride_h, 1, &po.h, &pp.pad_h);
+        compute_padding((Padding)forms[f][2], pi.w, pp.filter_w, pp.stride_w, 1, &po.w, &pp.pad_w);
+        pp.act_min = clampk ? -20 : -128;
+        pp.act_max = clampk ? 50 : 127;
+        size_t ni = (size_t)pi.h * pi.w * c, no = (size_t)po.h * po.w * c;
+        int8_t *pin = canary_alloc(ni), *pout = canary_alloc(no), *want = malloc(no);
+        ref_fill_s8(pin, ni);
+        ref_pool_s8(0, &pp, &pi, pin, &po, want);
+        ta_status st = ta_max_pool2d_s8(&pp, &pi, pin, &po, pout);
+        if (st != TA_OK || first_diff(pout, want, no) >= 0 || !canary_ok(pout, no))
+          bad_dsp++;
+        dsp_cases++;
+        canary_free(pin);
+        canary_free(pout);
+        free(want);
+      }
+  CHECK(bad_dsp == 0, "%d int8 MAX_POOL_2D cases of 3 x 3 (stride 1 and 2, SAME and VALID) and "
+                      "1 x 1 stride 2 windows over 4 and 12 channels, with and without a clamp, "
+                      "match TFLite's reference loop (%d differ)",
+        dsp_cases, bad_dsp);
   /* Rounding of the average: -3 and -4 in a 1x2 window average to -3.5,
    * which TFLite rounds away from zero (-4); 3 and 4 give 4; -1, -2, 0
    * give -1 (-1 rounds -3/3 = -1). */
