@@ -34,7 +34,9 @@
  *    interleaved columns, then one block of assembly over every channel
  *    pair (dsp_block_run()): 8 sums in registers, per group of 4 taps 2
  *    LDRD of the pair's weights, 4 SXTB16, 4 LDRD of the columns and 16
- *    SMLAD (26 instructions for 32 multiply-adds), then per sum SMMLAR,
+ *    SMLAD (26 instructions for 32 multiply-adds; four groups per
+ *    pass of the loop, entered part-way for a count not a multiple of
+ *    4), then per sum SMMLAR,
  *    ADD, SUB, ASR, SSAT and a halfword store per pixel.  Elsewhere the
  *    same arithmetic in C, one pixel at a time.
  *    ta_conv2d_fold_wide_dsp_s8 (--optimize speed) is the same over the
@@ -377,9 +379,13 @@ typedef struct {
   "ldr    r9, [sp, #16]\n\t"                                              \
   "ldr    ip, [sp, #20]\n\t"                                              \
   "sub    ip, ip, r9\n\t"                                                 \
-  "tst    ip, #32\n\t" /* an odd number of groups: enter at the second */ \
-  "bne    3f\n\t"                                                         \
-  "2:\n\t" GROUP "3:\n\t" GROUP                                           \
+  "ands   ip, ip, #96\n\t" /* r = groups mod 4: enter at copy 4 - r of 4 */ \
+  "beq    2f\n\t"                                                         \
+  "cmp    ip, #64\n\t"                                                    \
+  "beq    6f\n\t"                                                         \
+  "bhi    5f\n\t"                                                         \
+  "b      3f\n\t"                                                         \
+  "2:\n\t" GROUP "5:\n\t" GROUP "6:\n\t" GROUP "3:\n\t" GROUP              \
   "ldr    ip, [sp, #20]\n\t"                                              \
   "cmp    r9, ip\n\t"                                                     \
   "bne    2b\n\t"                                                         \
