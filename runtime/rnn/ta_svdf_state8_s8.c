@@ -16,5 +16,5 @@ ta_status ta_svdf_state8_s8(const ta_svdf_params *p, const int8_t *in,
                             void *scratch) {
   if (ta_svdf_bad(p, scratch))
     return TA_ERR_ARG;
-  TA_SVDF_BODY(int8_t, -128, 127);
+  TA_SVDF_BODY(int8_t, -128, 127, ta_svdf_dot);
 }

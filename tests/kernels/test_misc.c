@@ -953,9 +953,121 @@ static void test_lstm_paths(void) {
         n, bad);
 }
 
+/* ---------------------------------------------------------------- SVDF */
+
+/* One call of the integer SVDF (TFLM's EvalIntegerSvdfReference) over a
+ * state of int32 values narrowed like the state type (tmin -128 or
+ * -32768): the whole state shifted by one element, each filter's new
+ * activation last, the time dot products, rank sums, the output. */
+static void ref_svdf(const ta_svdf_params *p, const int8_t *in, const int8_t *wf,
+                     const int32_t *wt, const int32_t *bias, int32_t *state, int32_t tmin,
+                     int8_t *out) {
+  const int B = p->batches, I = p->input_size, F = p->num_filters, M = p->memory_size;
+  const int R = p->rank, U = F / R, n = B * F * M;
+  for (int k = 0; k + 1 < n; k++)
+    state[k] = state[k + 1];
+  for (int b = 0; b < B; b++)
+    for (int f = 0; f < F; f++) {
+      int32_t dot = 0;
+      for (int i = 0; i < I; i++)
+        dot += wf[f * I + i] * (in[b * I + i] - p->input_zero_point); /* |dot| < 2^31 */
+      int32_t a = ref_clamp(ref_mbqm(dot, p->multiplier1, p->shift1, p->rounding), tmin,
+                            -tmin - 1) + p->state_zero_point;
+      a = a > -tmin - 1 ? a + 2 * tmin : a < tmin ? a - 2 * tmin : a; /* wraps */
+      state[(b * F + f) * M + M - 1] = a;
+    }
+  for (int b = 0; b < B; b++)
+    for (int u = 0; u < U; u++) {
+      int32_t acc = bias ? bias[u] : 0;
+      for (int f = u * R; f < (u + 1) * R; f++)
+        for (int m = 0; m < M; m++)
+          acc = (int32_t)((uint32_t)acc + (uint32_t)(wt[f * M + m] *
+                                                     (state[(b * F + f) * M + m] -
+                                                      p->state_zero_point))); /* wraps */
+      const int32_t v = ref_mbqm(acc, p->multiplier2, p->shift2, p->rounding);
+      out[b * U + u] = (int8_t)ref_clamp(v + p->output_zero_point, -128, 127);
+    }
+}
+
+/* Random SVDFs of both state types, three calls each (the state carried
+ * over), input lengths and memory sizes of every remainder mod 4, zero
+ * points zero and not: outputs and states equal to ref_svdf(). */
+static void test_svdf_random(void) {
+  int bad = 0, n = 120;
+  for (int k = 0; k < n; k++) {
+    const int s16 = k & 1;
+    const int32_t tmin = s16 ? -32768 : -128;
+    ta_svdf_params p = {0};
+    p.batches = ref_rand(1, 2);
+    p.input_size = ref_rand(1, 37);
+    p.rank = ref_rand(1, 2);
+    p.num_filters = p.rank * ref_rand(1, 6);
+    p.memory_size = ref_rand(1, 11);
+    p.input_zero_point = ref_rand(0, 1) ? 0 : ref_rand(-128, 127);
+    p.state_zero_point = ref_rand(0, 1) ? 0 : s16 ? ref_rand(-300, 300) : ref_rand(-128, 127);
+    p.output_zero_point = ref_rand(-128, 127);
+    p.multiplier1 = ref_rand(1 << 30, INT32_MAX);
+    p.shift1 = ref_rand(-12, 2);
+    p.multiplier2 = ref_rand(1 << 30, INT32_MAX);
+    p.shift2 = ref_rand(-20, 0);
+    p.rounding = TA_ROUND_DOUBLE;
+    const int B = p.batches, I = p.input_size, F = p.num_filters, M = p.memory_size;
+    const int U = F / p.rank, ns = B * F * M;
+    int8_t *in = malloc((size_t)(B * I)), *wf = malloc((size_t)(F * I));
+    int8_t *out = canary_alloc((size_t)(B * U)), *want = malloc((size_t)(B * U));
+    int32_t *wt = malloc(sizeof(int32_t) * (size_t)(F * M)), *bias = malloc(sizeof(int32_t) * (size_t)U);
+    int32_t *rstate = malloc(sizeof(int32_t) * (size_t)ns);
+    int16_t *wt16 = malloc(2 * (size_t)(F * M)), *st16 = canary_alloc(2 * (size_t)ns);
+    int8_t *wt8 = malloc((size_t)(F * M)), *st8 = canary_alloc((size_t)ns);
+    void *scratch = canary_alloc(ta_svdf_state16_s8_scratch_size(&p));
+    ref_fill_s8(wf, (size_t)(F * I));
+    for (int j = 0; j < F * M; j++) {
+      wt[j] = s16 ? ref_rand(-32768, 32767) : ref_rand(-128, 127);
+      wt16[j] = (int16_t)wt[j];
+      wt8[j] = (int8_t)wt[j];
+    }
+    for (int j = 0; j < U; j++)
+      bias[j] = ref_rand(-100000, 100000);
+    for (int j = 0; j < ns; j++) {
+      rstate[j] = s16 ? ref_rand(-32768, 32767) : ref_rand(-128, 127);
+      st16[j] = (int16_t)rstate[j];
+      st8[j] = (int8_t)rstate[j];
+    }
+    for (int call = 0; call < 3; call++) {
+      ref_fill_s8(in, (size_t)(B * I));
+      ref_svdf(&p, in, wf, wt, bias, rstate, tmin, want);
+      const ta_status st = s16 ? ta_svdf_state16_s8(&p, in, wf, wt16, bias, st16, out, scratch)
+                               : ta_svdf_state8_s8(&p, in, wf, wt8, bias, st8, out, scratch);
+      int same = st == TA_OK && first_diff(out, want, (size_t)(B * U)) < 0;
+      for (int j = 0; j < ns; j++)
+        same = same && rstate[j] == (s16 ? st16[j] : st8[j]);
+      if (!same) {
+        if (!bad)
+          CHECK(0, "SVDF random case %d (int%d state, I %d, M %d) call %d matches the "
+                   "reference",
+                k, s16 ? 16 : 8, I, M, call);
+        bad++;
+        break;
+      }
+    }
+    int ok = canary_ok(out, (size_t)(B * U)) && canary_ok(st16, 2 * (size_t)ns) &&
+             canary_ok(st8, (size_t)ns) &&
+             canary_ok(scratch, ta_svdf_state16_s8_scratch_size(&p));
+    if (!ok && !bad++)
+      CHECK(0, "SVDF random case %d stays inside its buffers", k);
+    free(in), free(wf), free(want), free(wt), free(bias), free(rstate), free(wt16), free(wt8);
+    canary_free(out), canary_free(st16), canary_free(st8), canary_free(scratch);
+  }
+  CHECK(bad == 0, "%d random int8 SVDFs (int16 and int8 state, 3 calls each, zero points zero "
+                  "and not, every input length and memory size mod 4) match TFLite Micro's "
+                  "reference loop, outputs and states",
+        n);
+}
+
 int main(void) {
   test_fc_random();
   test_lstm_paths();
+  test_svdf_random();
   test_pool_random();
   test_add_random();
   test_add_tabled_ties();
