@@ -88,6 +88,30 @@ static inline int32_t ta_sxtab16_odd(int32_t a, uint32_t v) {
 #endif
 }
 
+/* sum_{i < n4} w[i] (x[i] + x_off) over the first n4 taps (a multiple
+ * of 4) of int8 w and x, x_off within [-128, 128] (the offset of an
+ * int8 zero point, so x + x_off fits the int16 lanes): per group of 4
+ * the input word widened once with its offset added (SXTB16, SADD16),
+ * each row's word widened, two SMLADs per row; the sums wrap as
+ * TFLite's int32 sums do.  Two rows w0, w1 against the same input, into
+ * a[0] and a[1] (the LSTM's gates, the SVDF's feature filters). */
+static inline void ta_dot2_off_s8(const int8_t *w0, const int8_t *w1, const int8_t *x,
+                                  int32_t x_off, int32_t n4, int32_t a[2]) {
+  const int32_t xo2 = (int32_t)((uint16_t)x_off * UINT32_C(0x10001));
+  int32_t s0 = 0, s1 = 0;
+  for (const int8_t *end = x + n4; x < end; x += 4, w0 += 4, w1 += 4) {
+    const uint32_t xv = ta_ld32(x), v0 = ta_ld32(w0), v1 = ta_ld32(w1);
+    const int32_t xe = (int32_t)__sadd16(ta_sxtb16_even(xv), xo2);
+    const int32_t xd = (int32_t)__sadd16(ta_sxtb16_odd(xv), xo2);
+    s0 = __smlad(ta_sxtb16_even(v0), xe, s0);
+    s0 = __smlad(ta_sxtb16_odd(v0), xd, s0);
+    s1 = __smlad(ta_sxtb16_even(v1), xe, s1);
+    s1 = __smlad(ta_sxtb16_odd(v1), xd, s1);
+  }
+  a[0] = s0;
+  a[1] = s1;
+}
+
 /* The hottest inner loops are assembly with GCC or Clang (optimizing,
  * no PIC register), as compilers schedule them into more registers than
  * the core has and spill; elsewhere, or with TA_NO_ASM, the same in C. */

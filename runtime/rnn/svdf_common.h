@@ -77,24 +77,19 @@ static inline int32_t ta_svdf_dot(const int8_t *w, const int8_t *x, int32_t n, i
   return dot;
 }
 
-/* The same for two rows w0 and w1 at once (d[0], d[1]), each input
- * word widened once for both. */
+/* The same for two rows w0 and w1 at once (d[0], d[1]): each input word
+ * widened once for both (ta_dot2_off_s8()). */
 static inline void ta_svdf_dot2(const int8_t *w0, const int8_t *w1, const int8_t *x, int32_t n,
-                                int32_t zp, int32_t *d) {
-  int32_t s0 = 0, s1 = 0, i = 0;
+                                int32_t zp, int32_t d[2]) {
+  int32_t i = 0;
+  d[0] = d[1] = 0;
 #if defined(TA_DSP)
   if (zp >= -128 && zp <= 127) {
-    const int32_t zp2 = (int32_t)((uint16_t)zp * UINT32_C(0x10001));
-    for (; i + 4 <= n; i += 4) {
-      const uint32_t xv = ta_ld32(x + i), v0 = ta_ld32(w0 + i), v1 = ta_ld32(w1 + i);
-      const int32_t xe = __ssub16(ta_sxtb16_even(xv), zp2), xd = __ssub16(ta_sxtb16_odd(xv), zp2);
-      s0 = __smlad(ta_sxtb16_even(v0), xe, s0);
-      s0 = __smlad(ta_sxtb16_odd(v0), xd, s0);
-      s1 = __smlad(ta_sxtb16_even(v1), xe, s1);
-      s1 = __smlad(ta_sxtb16_odd(v1), xd, s1);
-    }
+    i = n & ~3;
+    ta_dot2_off_s8(w0, w1, x, -zp, i, d);
   }
 #endif
+  int32_t s0 = d[0], s1 = d[1];
   for (; i < n; i++) {
     const int32_t xi = (int32_t)x[i] - zp;
     s0 = ta_wrap_add(s0, (int32_t)w0[i] * xi);

@@ -55,29 +55,6 @@ static int32_t dot_off(const int8_t *w, int32_t w_off, const int8_t *x, int32_t 
   return acc;
 }
 
-#if defined(TA_DSP)
-/* The same over the first n4 taps (a multiple of 4) of two rows w0, w1
- * with w_off 0, into a[0], a[1]: per group of 4 taps the input widened
- * once into int16 lanes with its offset added (within [-256, 255] for
- * the offset of an int8 zero point), each row's word widened and two
- * SMLADs, whose sums wrap as TFLite's do. */
-static void dot2_dsp(const int8_t *w0, const int8_t *w1, const int8_t *x, int32_t x_off,
-                     int32_t n4, int32_t *a) {
-  const int32_t xo2 = (int32_t)((uint16_t)x_off * UINT32_C(0x10001));
-  int32_t s0 = 0, s1 = 0;
-  for (int32_t k = 0; k < n4; k += 4) {
-    const uint32_t xv = ta_ld32(x + k), v0 = ta_ld32(w0 + k), v1 = ta_ld32(w1 + k);
-    const int32_t xe = (int32_t)__sadd16(ta_sxtb16_even(xv), xo2);
-    const int32_t xd = (int32_t)__sadd16(ta_sxtb16_odd(xv), xo2);
-    s0 = __smlad(ta_sxtb16_even(v0), xe, s0);
-    s0 = __smlad(ta_sxtb16_odd(v0), xd, s0);
-    s1 = __smlad(ta_sxtb16_even(v1), xe, s1);
-    s1 = __smlad(ta_sxtb16_odd(v1), xd, s1);
-  }
-  a[0] = s0;
-  a[1] = s1;
-}
-#endif
 
 /* v requantized (ta_requant()), plus the zero point zp, clamped to
  * [lo, hi].  Out of line: one copy of the general requantization for
@@ -89,7 +66,7 @@ TA_NOINLINE static int32_t requant_q(int32_t v, int32_t mult, int32_t shift, int
 }
 
 /* One FULLY_CONNECTED to int16: rows of x [nb][n_in], w [S][n_in].  On a
- * core with the DSP extension, rows two at a time through dot2_dsp()
+ * core with the DSP extension, rows two at a time through ta_dot2_off_s8()
  * where the weights' offset is 0 (symmetric int8 weights) and the
  * input's that of an int8 zero point; the requantization's form (double
  * rounding, a right shift) chosen once. */
@@ -111,7 +88,7 @@ static void gate_fc(const int8_t *x, int32_t nb, int32_t n_in, int32_t x_off,
       int32_t acc[2] = {0, 0};
 #if defined(TA_DSP)
       if (n4)
-        dot2_dsp(wo, g == 2 ? wo + n_in : wo, xb, x_off, n4, acc);
+        ta_dot2_off_s8(wo, g == 2 ? wo + n_in : wo, xb, x_off, n4, acc);
 #endif
       for (int32_t j = 0; j < g; j++) {
         int32_t a = dot_off(wo + (size_t)j * (size_t)n_in, w_off, xb, x_off, n4, n_in, acc[j]);
